@@ -1,0 +1,91 @@
+// Builds the Fastify application: plugins, the error handler, every domain's routes. No listen() here
+// (server.ts does that), so tests build the same app on a fresh database and speak HTTP to it.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import type { Db } from './db/connection.js';
+import { authPlugin, bearerToken } from './auth/plugin.js';
+import { parseKey } from './auth/keys.js';
+import { errorHandler } from './http/problem.js';
+import { registerRoutingProblems } from './http/routing.js';
+import { Problem } from './http/schemas.js';
+import { validatorCompiler } from './http/validation.js';
+import { healthRoutes } from './http/health.js';
+import { catalogPartnerRoutes } from './catalog/routes.js';
+import { catalogAdminRoutes } from './catalog/admin-routes.js';
+import { keyAdminRoutes } from './auth/admin-routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    config: Config;
+    problemBaseUrl: string;
+  }
+}
+
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  db: Db;
+  config: Config;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp({ db, config, logger }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    bodyLimit: JSON_BODY_LIMIT,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('db', db);
+  app.decorate('config', config);
+  app.decorate('problemBaseUrl', config.problemBaseUrl);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(errorHandler);
+  // Only JSON bodies are accepted (uploads add their own parser): text/plain is 415, not a string body.
+  app.removeContentTypeParser('text/plain');
+  app.addSchema(Problem);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'slotbook API',
+        version: '2.0.0',
+        description:
+          'Partner (OTA) API, meter usage API and the operator API of slotbook. Errors are RFC 7807 problem+json bodies; see /problems.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  if (config.rateLimitPerMinute > 0) {
+    await app.register(rateLimit, {
+      max: config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      // Per API key (the public part of it, so no database lookup); unauthenticated calls per address.
+      keyGenerator: (request) => parseKey(bearerToken(request) ?? '')?.lookupId ?? request.ip,
+      allowList: (request) => !request.routeOptions.config.scope,
+      errorResponseBuilder: (_request, context) =>
+        Object.assign(new Error(`Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`), {
+          statusCode: 429,
+        }),
+    });
+  }
+  await app.register(authPlugin);
+  registerRoutingProblems(app);
+
+  await app.register(healthRoutes);
+  await app.register(catalogPartnerRoutes, { prefix: '/api/v2/ota/:partner' });
+  await app.register(catalogAdminRoutes, { prefix: '/api/v2/admin' });
+  await app.register(keyAdminRoutes, { prefix: '/api/v2/admin' });
+
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  return app;
+}

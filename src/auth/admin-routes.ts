@@ -1,0 +1,49 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
+import { ApiKey, CreatedApiKey, CreateKeyBody, KeyIdParams } from './schemas.js';
+import { createApiKey, listApiKeys, revokeApiKey } from './service.js';
+import type { ApiKeyRecord } from './store.js';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const toApiKey = (key: ApiKeyRecord) => ({
+  ID: key.id,
+  Name: key.name,
+  Scopes: key.scopes,
+  Partner: key.partner,
+  CreatedAt: iso(key.createdAt)!,
+  RevokedAt: iso(key.revokedAt),
+});
+
+/** Operator API: API keys. Secrets are shown once, at creation. */
+export const keyAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const tags = ['Operator API: keys'];
+
+  app.post('/keys', {
+    config: { scope: 'admin' },
+    schema: { tags, summary: 'Create an API key', body: CreateKeyBody, response: { 201: envelope(CreatedApiKey), ...problems(400, ...AUTH_ERRORS, 413, 415, 422) } },
+    handler: async (request, reply) => {
+      const { record, key } = await createApiKey(app.db.kysely, request.caller.operatorId, {
+        name: request.body.Name,
+        scopes: request.body.Scopes,
+        partner: request.body.Partner ?? null,
+      });
+      return reply.code(201).send({ data: { ID: record.id, Key: key, Name: record.name, Scopes: record.scopes, Partner: record.partner } });
+    },
+  });
+
+  app.get('/keys', {
+    config: { scope: 'admin' },
+    schema: { tags, summary: 'List API keys (without secrets)', response: { 200: envelope(Type.Array(ApiKey)), ...problems(...AUTH_ERRORS) } },
+    handler: async (request) => ({ data: (await listApiKeys(app.db.kysely, request.caller.operatorId)).map(toApiKey) }),
+  });
+
+  app.delete('/keys/:ID', {
+    config: { scope: 'admin' },
+    schema: { tags, summary: 'Revoke an API key', params: KeyIdParams, response: { 204: Type.Null({ description: 'Revoked' }), ...problems(400, ...AUTH_ERRORS, 404) } },
+    handler: async (request, reply) => {
+      await revokeApiKey(app.db.kysely, request.caller.operatorId, request.params.ID);
+      return reply.code(204).send(null);
+    },
+  });
+};

@@ -1,0 +1,52 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { NotFound, ValidationFailed } from '../http/errors.js';
+import { generateKey, SCOPES, type Scope } from './keys.js';
+import { insertKey, listKeys, revokeKey, type ApiKeyRecord } from './store.js';
+
+export const MARKETPLACE_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+export interface KeyRequest {
+  name: string;
+  scopes: string[];
+  partner?: string | null;
+}
+
+/** Creates a key and returns its secret, which exists only in this return value. */
+export async function createApiKey(
+  db: Kysely<Database>,
+  operatorId: number,
+  request: KeyRequest,
+): Promise<{ record: ApiKeyRecord; key: string }> {
+  const scopes = [...new Set(request.scopes)];
+  const errors = [];
+  const unknown = scopes.filter((scope) => !SCOPES.includes(scope as Scope));
+  if (request.name.trim() === '') errors.push({ field: 'Name', message: 'Name must not be empty' });
+  if (scopes.length === 0) errors.push({ field: 'Scopes', message: `Scopes must name at least one of ${SCOPES.join(', ')}` });
+  if (unknown.length > 0) errors.push({ field: 'Scopes', message: `Unknown scope ${unknown.join(', ')}; use ${SCOPES.join(', ')}` });
+  const partner = request.partner ?? null;
+  if (scopes.includes('ota') && partner === null) {
+    errors.push({ field: 'Partner', message: 'Partner (the marketplace name) is required for an ota key' });
+  } else if (partner !== null && !scopes.includes('ota')) {
+    errors.push({ field: 'Partner', message: 'Partner is only for keys with the ota scope' });
+  } else if (partner !== null && (!MARKETPLACE_PATTERN.test(partner) || partner === 'core')) {
+    errors.push({ field: 'Partner', message: 'Partner must be lower-case letters, digits and dashes (and not "core")' });
+  }
+  if (errors.length > 0) throw new ValidationFailed(errors);
+  const generated = generateKey();
+  const record = await insertKey(db, {
+    operatorId,
+    lookupId: generated.lookupId,
+    secretHash: generated.secretHash,
+    name: request.name.trim(),
+    scopes,
+    partner,
+  });
+  return { record, key: generated.key };
+}
+
+export const listApiKeys = listKeys;
+
+export async function revokeApiKey(db: Kysely<Database>, operatorId: number, id: number): Promise<void> {
+  if (!(await revokeKey(db, operatorId, id))) throw new NotFound(`No API key ${id}`);
+}

@@ -1,0 +1,64 @@
+// Wall-clock dates and times in an activity's own IANA time zone, and the instants they name.
+// Luxon (over the platform's Intl time-zone data) does the daylight-saving arithmetic.
+import { DateTime, IANAZone } from 'luxon';
+
+export function isValidTimeZone(zone: string): boolean {
+  return IANAZone.isValidZone(zone);
+}
+
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isCalendarDate(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value, { zone: 'UTC' }).isValid;
+}
+
+/**
+ * The Unix second at which the wall-clock `date` `time` happens in `zone`, or undefined when that clock
+ * time does not exist there (skipped by a daylight-saving change). A time that happens twice (clocks go
+ * back) is the first of the two.
+ */
+export function zonedToUnix(date: string, time: string, zone: string): number | undefined {
+  const local = DateTime.fromISO(`${date}T${time}`, { zone });
+  if (!local.isValid || local.toFormat('yyyy-MM-dd HH:mm') !== `${date} ${time}`) return undefined;
+  // Luxon picks the earlier offset for an ambiguous time already; make that explicit and stable.
+  const earlier = local.minus({ hours: 1 });
+  if (earlier.toFormat('yyyy-MM-dd HH:mm') === `${date} ${time}`) return earlier.toUnixInteger();
+  return local.toUnixInteger();
+}
+
+/** ISO 8601 with the zone's offset at that instant, e.g. 2026-03-29T10:00:00+02:00. */
+export function unixToZonedIso(seconds: number, zone: string): string {
+  return DateTime.fromSeconds(seconds, { zone }).toISO({ suppressMilliseconds: true, includeOffset: true })!;
+}
+
+/** The wall-clock HH:MM in `zone` at an instant. */
+export function unixToZonedTime(seconds: number, zone: string): string {
+  return DateTime.fromSeconds(seconds, { zone }).toFormat('HH:mm');
+}
+
+/** Days from `from` to `to` (YYYY-MM-DD), negative when `to` is earlier. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** Every date from `from` to `to` inclusive, with its ISO weekday (1 = Monday). */
+export function* eachDate(from: string, to: string): Generator<{ date: string; weekday: number }> {
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
+    const day = new Date(t);
+    yield { date: day.toISOString().slice(0, 10), weekday: ((day.getUTCDay() + 6) % 7) + 1 };
+  }
+}
+
+/** The UTC calendar day (YYYY-MM-DD) of a Unix second. */
+export function utcDay(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 10);
+}
+
+/** Unix seconds of 00:00:00 UTC on a YYYY-MM-DD date. */
+export function utcDayStart(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`) / 1000;
+}
+
+/** Today's date in `zone`. */
+export function todayIn(zone: string, nowMs = Date.now()): string {
+  return DateTime.fromMillis(nowMs, { zone }).toISODate()!;
+}

@@ -1,0 +1,38 @@
+import etag from '@fastify/etag';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AUTH_ERRORS, envelope, PartnerParams, problems } from '../http/schemas.js';
+import { ListProductsQuery, Product, ResolveProductQuery } from './schemas.js';
+import { listProducts, resolveProduct } from './service.js';
+
+/** Partner API: the operator's shopfront products. */
+export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Partners are told to cache the product list; a strong ETag lets them revalidate for free (304).
+  await app.register(etag);
+
+  app.get('/products', {
+    config: { scope: 'ota' },
+    schema: {
+      tags: ['Partner API'],
+      summary: 'List products',
+      description: 'The activities of the operator\'s shopfront, ordered by ID. Archived activities are not listed.',
+      params: PartnerParams,
+      querystring: ListProductsQuery,
+      response: { 200: envelope(Type.Array(Product)), 304: Type.Null({ description: 'Not Modified (If-None-Match matched)' }), ...problems(...AUTH_ERRORS, 422) },
+    },
+    handler: async (request) => ({ data: await listProducts(app.db.kysely, request.caller.operatorId, request.query.name) }),
+  });
+
+  app.get('/resolve-product', {
+    config: { scope: 'ota' },
+    schema: {
+      tags: ['Partner API'],
+      summary: 'Resolve a product by ID or name',
+      description: 'Exactly one of ID or Name. Name matches the whole name, case-insensitively.',
+      params: PartnerParams,
+      querystring: ResolveProductQuery,
+      response: { 200: envelope(Product), 304: Type.Null({ description: 'Not Modified' }), ...problems(400, ...AUTH_ERRORS, 404) },
+    },
+    handler: async (request) => ({ data: await resolveProduct(app.db.kysely, request.caller.operatorId, request.query) }),
+  });
+};

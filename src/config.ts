@@ -1,0 +1,90 @@
+// One validated, frozen configuration object. Nothing else reads process.env, so every setting is
+// listed here, checked at boot, and a bad value stops the start with a message naming it.
+
+export type DatabaseConfig =
+  | { readonly dialect: 'sqlite'; readonly file: string }
+  | { readonly dialect: 'postgres'; readonly url: string };
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly database: DatabaseConfig;
+  readonly publicUrl: string;
+  readonly problemBaseUrl: string;
+  readonly logLevel: string;
+  readonly smtpUrl: string | undefined;
+  readonly production: boolean;
+  /** Requests per minute per API key; 0 turns the limit off. */
+  readonly rateLimitPerMinute: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integerSetting(env, 'PORT', 3000, 0, 65535);
+  const publicUrl = urlSetting(env, 'PUBLIC_URL') ?? `http://localhost:${port}`;
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${logLevel}"`);
+  }
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) {
+    throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://; got "${smtpUrl}"`);
+  }
+  return Object.freeze({
+    port,
+    host: env.HOST || '127.0.0.1',
+    database: parseDatabaseUrl(env.DATABASE_URL),
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    problemBaseUrl: (urlSetting(env, 'PROBLEM_BASE_URL') ?? `${publicUrl.replace(/\/+$/, '')}/problems`).replace(/\/+$/, ''),
+    logLevel,
+    smtpUrl,
+    production: env.NODE_ENV === 'production',
+    rateLimitPerMinute: integerSetting(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
+  });
+}
+
+export function parseDatabaseUrl(value: string | undefined): DatabaseConfig {
+  if (value === undefined || value === '') return { dialect: 'sqlite', file: 'data/slotbook.db' };
+  if (value.startsWith('sqlite:')) {
+    const file = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (file === '') throw new ConfigError('DATABASE_URL "sqlite:" needs a file path, e.g. sqlite:data/dev.db');
+    return { dialect: 'sqlite', file };
+  }
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid postgres:// URL');
+    }
+    return { dialect: 'postgres', url: value };
+  }
+  throw new ConfigError('DATABASE_URL must be sqlite:PATH or postgres://...; got an unsupported scheme');
+}
+
+function integerSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function urlSetting(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL; got "${raw}"`);
+  }
+  return raw;
+}

@@ -1,0 +1,55 @@
+// Schemas shared by several domains. Each route's TypeBox schemas drive validation, serialization and
+// /openapi.json at once.
+import { Type, type TSchema } from '@sinclair/typebox';
+import { PROBLEM_KINDS } from './errors.js';
+
+export const ACTIVITY_ID_PATTERN = '^s_[A-Za-z0-9]{8,32}$';
+
+export const ActivityIdParams = Type.Object({
+  ActivityID: Type.String({ pattern: ACTIVITY_ID_PATTERN, description: 'Activity identifier: s_ and 8 to 32 letters or digits' }),
+});
+
+export const LocalDate = Type.String({ format: 'date', description: 'A calendar date, YYYY-MM-DD' });
+export const ClockTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'A clock time, HH:MM (00:00 to 23:59)' });
+
+export const Problem = Type.Object(
+  {
+    type: Type.String({ description: '{problem_base}/{kind}; the page at that address describes the kind' }),
+    title: Type.String({ description: 'The HTTP status phrase' }),
+    status: Type.Integer(),
+    detail: Type.String({ description: 'What went wrong with this request' }),
+    instance: Type.String({ description: 'The request path' }),
+    errors: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+        description: 'Validation problems only: one item per failing field',
+      }),
+    ),
+  },
+  { $id: 'Problem', title: 'Problem (RFC 7807)' },
+);
+
+const STATUS_DESCRIPTIONS: Record<number, string> = Object.fromEntries(
+  Object.values(PROBLEM_KINDS).map((kind) => [kind.status, kind.title]),
+);
+
+/** Response schemas for the given error statuses, all of them problem+json bodies. */
+export function problems(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of statuses) {
+    out[status] = Type.Ref(Problem, { description: STATUS_DESCRIPTIONS[status] ?? 'Error' });
+  }
+  return out;
+}
+
+/** The errors every authenticated endpoint can answer. */
+export const AUTH_ERRORS = [401, 403, 429] as const;
+
+export function envelope<T extends TSchema>(data: T, description?: string) {
+  return Type.Object({ data }, description ? { description } : {});
+}
+
+export const PartnerParams = Type.Object({
+  partner: Type.String({ description: 'The marketplace name; it must be the one bound to the API key' }),
+});
+
+export const PartnerActivityParams = Type.Composite([PartnerParams, ActivityIdParams]);

@@ -1,0 +1,53 @@
+// Request validation. Query strings and path parameters are text, so their schemas coerce ("5" -> 5);
+// JSON bodies are validated exactly as sent, so `"Participants": "3"` is an error and a decimal sent as a
+// string keeps every digit. Every failing field is reported, not only the first.
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldError } from './errors.js';
+
+function makeAjv(coerceTypes: 'array' | false): Ajv {
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, allErrors: true, verbose: true, removeAdditional: false, strict: false });
+  addFormats.default(ajv, ['date', 'email', 'date-time']);
+  return ajv;
+}
+
+const forText = makeAjv('array');
+const forBody = makeAjv(false);
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? forBody : forText).compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+
+export function addSharedSchema(schema: object): void {
+  forText.addSchema(schema);
+  forBody.addSchema(schema);
+}
+
+/** Turns Ajv's errors into one message per field, named the way the API names it. */
+export function fieldErrors(errors: ErrorObject[]): FieldError[] {
+  const byField = new Map<string, ErrorObject[]>();
+  for (const error of errors) {
+    const field = fieldName(error);
+    byField.set(field, [...(byField.get(field) ?? []), error]);
+  }
+  return [...byField].map(([field, fieldErrs]) => ({ field, message: `${field || 'Body'} ${describe(fieldErrs)}` }));
+}
+
+function fieldName(error: ErrorObject): string {
+  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
+  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
+}
+
+function describe(errors: ErrorObject[]): string {
+  const required = errors.find((e) => e.keyword === 'required');
+  if (required) return 'is required';
+  // A union (e.g. a number or a numeric string) fails once per branch: name the types it accepts.
+  const types = [...new Set(errors.filter((e) => e.keyword === 'type').map((e) => String(e.params.type)))];
+  if (errors.some((e) => e.keyword === 'anyOf') && types.length > 0) return `must be ${types.join(' or ')}`;
+  const first = errors.find((e) => e.keyword !== 'anyOf') ?? errors[0]!;
+  if (first.keyword === 'pattern' && first.parentSchema && typeof first.parentSchema.description === 'string') {
+    return `must be ${first.parentSchema.description.charAt(0).toLowerCase()}${first.parentSchema.description.slice(1)}`;
+  }
+  return first.message ?? 'is invalid';
+}

@@ -1,0 +1,22 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
+import { createApiKey } from '../auth/service.js';
+
+/** An operator and its first admin key, together or not at all. */
+export async function createOperator(db: Db, name: string): Promise<{ operatorId: number; adminKey: string }> {
+  return db.write(async (tx) => {
+    const operator = await tx
+      .insertInto('operators')
+      .values({ name, created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const { key } = await createApiKey(tx, operator.id, { name: 'Admin key', scopes: ['admin'] });
+    return { operatorId: operator.id, adminKey: key };
+  });
+}
+
+export async function countOperators(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('operators').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

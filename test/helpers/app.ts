@@ -1,0 +1,84 @@
+// Builds the real app on a fresh, migrated database and gives tests an operator with keys of each kind.
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase, type Db } from '../../src/db/connection.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createOperator } from '../../src/operators/service.js';
+import { createApiKey } from '../../src/auth/service.js';
+import { createTestDatabase } from './database.js';
+
+export const PUBLIC_URL = 'http://slotbook.test';
+export const PROBLEM_BASE = `${PUBLIC_URL}/problems`;
+
+export interface TestOperator {
+  operatorId: number;
+  adminKey: string;
+  /** An ota key for the marketplace `partner`. */
+  otaKey: string;
+  partner: string;
+  usageKey: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  newOperator(name?: string): Promise<TestOperator>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const db = openDatabase(database.config);
+  await migrate(db);
+  const config = loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', ...env });
+  const app = await buildApp({ db, config, logger: false });
+  await app.ready();
+  let count = 0;
+  return {
+    app,
+    db,
+    async newOperator(name = `Operator ${++count}`) {
+      const { operatorId, adminKey } = await createOperator(db, name);
+      const partner = 'viator';
+      const ota = await createApiKey(db.kysely, operatorId, { name: 'OTA', scopes: ['ota'], partner });
+      const usage = await createApiKey(db.kysely, operatorId, { name: 'Usage', scopes: ['usage:read', 'usage:write'] });
+      return { operatorId, adminKey, otaKey: ota.key, partner, usageKey: usage.key };
+    },
+    async close() {
+      await app.close();
+      await db.close();
+      await database.drop();
+    },
+  };
+}
+
+/** app.inject with a bearer key; `body` objects are sent as JSON. */
+export function call(
+  app: FastifyInstance,
+  key: string | undefined,
+  method: InjectOptions['method'],
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    ...(body !== undefined && { payload: body as InjectOptions['payload'] }),
+  });
+}
+
+/** Asserts the RFC 7807 shape and returns the parsed problem. */
+export function problemOf(response: LightMyRequestResponse, status: number, kind: string) {
+  const body = response.json();
+  const expected = { type: `${PROBLEM_BASE}/${kind}`, status, instance: response.raw.req.url?.split('?')[0] };
+  if (response.statusCode !== status || body.type !== expected.type || !String(response.headers['content-type']).startsWith('application/problem+json')) {
+    throw new Error(`expected ${status} ${kind} problem, got ${response.statusCode} ${response.headers['content-type']}: ${response.body}`);
+  }
+  if (typeof body.title !== 'string' || typeof body.detail !== 'string' || body.instance !== expected.instance) {
+    throw new Error(`malformed problem body: ${response.body}`);
+  }
+  return body as { type: string; title: string; status: number; detail: string; instance: string; errors?: { field: string; message: string }[] };
+}
