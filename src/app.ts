@@ -17,6 +17,13 @@ import { healthRoutes } from './http/health.js';
 import { catalogPartnerRoutes } from './catalog/routes.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
 import { keyAdminRoutes } from './auth/admin-routes.js';
+import { availabilityPartnerRoutes } from './availability/routes.js';
+import { timeslotAdminRoutes } from './availability/admin-routes.js';
+import { bookingPartnerRoutes } from './bookings/routes.js';
+import { bookingAdminRoutes } from './bookings/admin-routes.js';
+import { questionCoreRoutes, questionPartnerRoutes } from './questions/routes.js';
+import { questionAdminRoutes } from './questions/admin-routes.js';
+import { usageRoutes } from './usage/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -82,9 +89,20 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
   registerRoutingProblems(app);
 
   await app.register(healthRoutes);
-  await app.register(catalogPartnerRoutes, { prefix: '/api/v2/ota/:partner' });
-  await app.register(catalogAdminRoutes, { prefix: '/api/v2/admin' });
-  await app.register(keyAdminRoutes, { prefix: '/api/v2/admin' });
+  const partner = '/api/v2/ota/:partner';
+  await app.register(catalogPartnerRoutes, { prefix: partner });
+  await app.register(availabilityPartnerRoutes, { prefix: partner });
+  await app.register(questionPartnerRoutes, { prefix: partner });
+  await app.register(bookingPartnerRoutes, { prefix: partner });
+  await app.register(questionCoreRoutes, { prefix: '/api/v2/ota/core' });
+  await app.register(usageRoutes, { prefix: '/api/v2/usage' });
+
+  const admin = '/api/v2/admin';
+  await app.register(catalogAdminRoutes, { prefix: admin });
+  await app.register(timeslotAdminRoutes, { prefix: admin });
+  await app.register(questionAdminRoutes, { prefix: admin });
+  await app.register(bookingAdminRoutes, { prefix: admin });
+  await app.register(keyAdminRoutes, { prefix: admin });
 
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   return app;
