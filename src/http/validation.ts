@@ -18,11 +18,6 @@ const forBody = makeAjv(false);
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? forBody : forText).compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 
-export function addSharedSchema(schema: object): void {
-  forText.addSchema(schema);
-  forBody.addSchema(schema);
-}
-
 /** Turns Ajv's errors into one message per field, named the way the API names it. */
 export function fieldErrors(errors: ErrorObject[]): FieldError[] {
   const byField = new Map<string, ErrorObject[]>();
@@ -30,13 +25,15 @@ export function fieldErrors(errors: ErrorObject[]): FieldError[] {
     const field = fieldName(error);
     byField.set(field, [...(byField.get(field) ?? []), error]);
   }
-  return [...byField].map(([field, fieldErrs]) => ({ field, message: `${field || 'Body'} ${describe(fieldErrs)}` }));
+  return [...byField].map(([field, fieldErrs]) => ({ field, message: `${field} ${describe(fieldErrs)}` }));
 }
 
 function fieldName(error: ErrorObject): string {
   const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
-  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
+  const path = segments.reduce((out, segment) => (/^\d+$/.test(segment) ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment), '');
+  // An error about the request body as a whole (absent, or not an object) is reported on the field "Body".
+  return path || 'Body';
 }
 
 function describe(errors: ErrorObject[]): string {

@@ -1,0 +1,112 @@
+// The `slotbook` command: serve, migrate, operator create, key create, seed --demo.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase, type Db } from './db/connection.js';
+import { migrate } from './db/migrate.js';
+import { createOperator } from './operators/service.js';
+import { createApiKey } from './auth/service.js';
+import { DomainError } from './http/errors.js';
+import { seedDemo } from './demo/seed.js';
+import { startServer } from './server.js';
+
+const USAGE = `Usage: slotbook <command>
+
+  serve                                  start the HTTP service (migrates first)
+  migrate                                apply pending database migrations
+  operator create --name NAME            create an operator; prints {"OperatorID", "AdminKey"}
+  key create --operator ID --name NAME --scopes ota,usage:read,usage:write,admin [--partner MARKETPLACE]
+                                         create an API key; prints it (shown only once)
+  seed --demo                            create the demo operator with sample data; prints its keys
+
+Configuration comes from the environment: PORT, HOST, DATABASE_URL, PUBLIC_URL, PROBLEM_BASE_URL,
+LOG_LEVEL, SMTP_URL, RATE_LIMIT_PER_MINUTE, NODE_ENV (see README.md).
+`;
+
+class UsageError extends Error {}
+
+async function withDatabase<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = openDatabase(config.database);
+  try {
+    await migrate(db);
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      operator: { type: 'string' },
+      scopes: { type: 'string' },
+      partner: { type: 'string' },
+      demo: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const command = positionals.join(' ');
+  if (values.help || command === '' || command === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      return startServer(config);
+    case 'migrate': {
+      const db = openDatabase(config.database);
+      try {
+        const applied = await migrate(db);
+        process.stderr.write(applied.length > 0 ? `applied ${applied.join(', ')}\n` : 'the database is up to date\n');
+      } finally {
+        await db.close();
+      }
+      return;
+    }
+    case 'operator create': {
+      if (!values.name?.trim()) throw new UsageError('operator create needs --name NAME');
+      const created = await withDatabase(config, (db) => createOperator(db, values.name!.trim()));
+      return print({ OperatorID: created.operatorId, AdminKey: created.adminKey });
+    }
+    case 'key create': {
+      const operatorId = Number(values.operator);
+      if (!Number.isInteger(operatorId) || operatorId < 1) throw new UsageError('key create needs --operator ID (a number)');
+      if (!values.name || !values.scopes) throw new UsageError('key create needs --name NAME and --scopes LIST');
+      const created = await withDatabase(config, async (db) => {
+        const exists = await db.kysely.selectFrom('operators').select('id').where('id', '=', operatorId).executeTakeFirst();
+        if (!exists) throw new UsageError(`no operator ${operatorId}`);
+        return createApiKey(db.kysely, operatorId, { name: values.name!, scopes: values.scopes!.split(','), partner: values.partner ?? null });
+      });
+      return print({ ID: created.record.id, Key: created.key, Name: created.record.name, Scopes: created.record.scopes, Partner: created.record.partner });
+    }
+    case 'seed': {
+      if (!values.demo) throw new UsageError('seed needs --demo');
+      const demo = await withDatabase(config, (db) => seedDemo(db));
+      process.stdout.write(demo.announcement(config.publicUrl));
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`slotbook: invalid configuration: ${error.message}\n`);
+  } else if (error instanceof UsageError) {
+    process.stderr.write(`slotbook: ${error.message}\n\n${USAGE}`);
+  } else if (error instanceof DomainError) {
+    const fields = error.errors?.map((e) => e.message).join('; ');
+    process.stderr.write(`slotbook: ${fields || error.message}\n`);
+  } else {
+    process.stderr.write(`slotbook: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  process.exit(1);
+});

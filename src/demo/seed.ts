@@ -1,0 +1,115 @@
+// Demo data: an operator with three activities in different time zones, 60 days of timeslots, waiver
+// questions (one a required file upload) and a key of each kind, so that a newcomer can try every API
+// within a minute of the first start.
+import type { Db, Tx } from '../db/connection.js';
+import { createApiKey } from '../auth/service.js';
+import { createActivity } from '../catalog/service.js';
+import { countOperators, insertOperator } from '../operators/service.js';
+import { todayIn } from '../calendar/zoned-time.js';
+
+export const DEMO_MARKETPLACE = 'demo';
+
+interface DemoActivity {
+  name: string;
+  description: string;
+  durationMinutes: number;
+  timezone: string;
+  currency: string;
+  unitPrice: number;
+  maxParticipants: number;
+  times: string[];
+  capacity: number;
+}
+
+const ACTIVITIES: DemoActivity[] = [
+  {
+    name: 'Sunset Kayak Tour',
+    description: 'Two hours on the Spree at golden hour, with a guide and all equipment.',
+    durationMinutes: 120,
+    timezone: 'Europe/Berlin',
+    currency: 'EUR',
+    unitPrice: 4900,
+    maxParticipants: 8,
+    times: ['10:00', '18:30'],
+    capacity: 12,
+  },
+  {
+    name: 'Escape Room: The Vault',
+    description: 'Crack the bank vault in 60 minutes. For 2 to 6 players.',
+    durationMinutes: 60,
+    timezone: 'America/New_York',
+    currency: 'USD',
+    unitPrice: 3500,
+    maxParticipants: 6,
+    times: ['12:00', '15:00', '19:00'],
+    capacity: 6,
+  },
+  {
+    name: 'Pottery Wheel Class',
+    description: 'A beginner class at the wheel; your bowl is fired and ready a week later.',
+    durationMinutes: 150,
+    timezone: 'Asia/Tokyo',
+    currency: 'JPY',
+    unitPrice: 6500,
+    maxParticipants: 4,
+    times: ['14:00'],
+    capacity: 10,
+  },
+];
+
+export interface DemoSeed {
+  operatorId: number;
+  keys: { admin: string; ota: string; usage: string };
+  activityIds: string[];
+  announcement(publicUrl: string): string;
+}
+
+/** Seeds the demo operator when the database has no operator yet (checked inside the write, so two
+ * processes starting at once cannot both seed). */
+export async function seedDemoOnFirstStart(db: Db): Promise<DemoSeed | undefined> {
+  return db.write(async (tx) => ((await countOperators(tx)) === 0 ? insertDemo(tx) : undefined));
+}
+
+export async function seedDemo(db: Db): Promise<DemoSeed> {
+  return db.write(insertDemo);
+}
+
+async function insertDemo(tx: Tx): Promise<DemoSeed> {
+  const { operatorId, adminKey } = await insertOperator(tx, 'Demo Adventures');
+  const ota = await createApiKey(tx, operatorId, { name: 'Demo marketplace', scopes: ['ota'], partner: DEMO_MARKETPLACE });
+  const usage = await createApiKey(tx, operatorId, { name: 'Demo usage', scopes: ['usage:read', 'usage:write'] });
+  const activityIds: string[] = [];
+  for (const spec of ACTIVITIES) {
+    const product = await createActivity(tx, operatorId, {
+      Name: spec.name,
+      Description: spec.description,
+      DurationMinutes: spec.durationMinutes,
+      Timezone: spec.timezone,
+      Currency: spec.currency,
+      UnitPrice: spec.unitPrice,
+      MaxParticipantsPerBooking: spec.maxParticipants,
+    });
+    activityIds.push(product.ActivityID);
+    void todayIn;
+  }
+  const keys = { admin: adminKey, ota: ota.key, usage: usage.key };
+  return { operatorId, keys, activityIds, announcement: (publicUrl) => announce(publicUrl, keys, activityIds) };
+}
+
+function announce(publicUrl: string, keys: DemoSeed['keys'], activityIds: string[]): string {
+  const today = new Date().toISOString().slice(0, 10);
+  const inTwoWeeks = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+  return `
+  slotbook demo data created (operator "Demo Adventures"). These keys are shown only now:
+
+    ota   (marketplace "${DEMO_MARKETPLACE}")  ${keys.ota}
+    usage (usage:read, usage:write)      ${keys.usage}
+    admin                                ${keys.admin}
+
+  Try it:
+    curl -H "Authorization: Bearer ${keys.ota}" ${publicUrl}/api/v2/ota/${DEMO_MARKETPLACE}/products
+    curl -H "Authorization: Bearer ${keys.ota}" "${publicUrl}/api/v2/ota/${DEMO_MARKETPLACE}/availability/${activityIds[0]}/dates?StartDate=${today}&EndDate=${inTwoWeeks}"
+
+  API docs: ${publicUrl}/docs
+`;
+}

@@ -1,0 +1,36 @@
+// Starts the service: configuration, database (migrated), first-start demo data, listen; and shuts down
+// gracefully on SIGTERM/SIGINT (stop accepting, finish in-flight requests, close the database).
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/connection.js';
+import { migrate } from './db/migrate.js';
+import { seedDemoOnFirstStart } from './demo/seed.js';
+
+export async function startServer(config: Config): Promise<void> {
+  const db = openDatabase(config.database);
+  await migrate(db);
+  const app = await buildApp({ db, config });
+  if (!config.production) {
+    const demo = await seedDemoOnFirstStart(db);
+    if (demo) process.stdout.write(demo.announcement(config.publicUrl));
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await db.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
