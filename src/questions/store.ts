@@ -1,0 +1,75 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Tx } from '../db/connection.js';
+import type { Database, QuestionTable, UploadTable } from '../db/schema.js';
+
+export type QuestionRow = Selectable<QuestionTable>;
+export type NewQuestionRow = Omit<Insertable<QuestionTable>, 'id'>;
+
+/** The questions of one activity (of one operator), in the order partners show them. */
+export async function listActivityQuestions(db: Kysely<Database>, operatorId: number, activityRowId: number): Promise<QuestionRow[]> {
+  return db
+    .selectFrom('questions')
+    .selectAll()
+    .where('operator_id', '=', operatorId)
+    .where('activity_id', '=', activityRowId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export async function findQuestion(db: Kysely<Database>, operatorId: number, id: number): Promise<QuestionRow | undefined> {
+  return db.selectFrom('questions').selectAll().where('id', '=', id).where('operator_id', '=', operatorId).executeTakeFirst();
+}
+
+/** The position after the activity's last question (1 for the first). */
+export async function nextPosition(db: Kysely<Database>, activityRowId: number): Promise<number> {
+  const row = await db
+    .selectFrom('questions')
+    .select((eb) => eb.fn.max('position').as('last'))
+    .where('activity_id', '=', activityRowId)
+    .executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? 1 : Number(row.last) + 1;
+}
+
+export async function insertQuestion(db: Kysely<Database>, row: NewQuestionRow): Promise<QuestionRow> {
+  return db.insertInto('questions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateQuestion(
+  db: Kysely<Database>,
+  id: number,
+  changes: Partial<Omit<QuestionRow, 'id' | 'operator_id' | 'activity_id'>>,
+): Promise<QuestionRow> {
+  return db.updateTable('questions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function questionHasAnswers(tx: Tx, id: number): Promise<boolean> {
+  const row = await tx.selectFrom('waiver_answers').select('question_id').where('question_id', '=', id).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function deleteQuestion(tx: Tx, id: number): Promise<void> {
+  await tx.deleteFrom('questions').where('id', '=', id).execute();
+}
+
+export type UploadRow = Selectable<UploadTable>;
+
+export async function insertUpload(db: Kysely<Database>, row: Omit<Insertable<UploadTable>, 'id'>): Promise<Omit<UploadRow, 'content'>> {
+  return db
+    .insertInto('uploads')
+    .values(row)
+    .returning(['id', 'operator_id', 'public_id', 'content_type', 'size', 'created_at'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Which of these FileIDs the operator has uploaded (another operator's FileIDs are not among them). */
+export async function findOwnFileIds(db: Kysely<Database>, operatorId: number, fileIds: string[]): Promise<Set<string>> {
+  if (fileIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('uploads')
+    .select('public_id')
+    .where('operator_id', '=', operatorId)
+    .where('public_id', 'in', fileIds)
+    .execute();
+  return new Set(rows.map((row) => row.public_id));
+}

@@ -1,0 +1,103 @@
+// Waiver answers given with a booking (contract "Bookings"). Bookings call this before writing anything;
+// it only reads, so it can run inside or outside the booking's transaction.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { ValidationFailed, type FieldError } from '../http/errors.js';
+import { answersWithFile, rowOptions, rowTranslations } from './mapper.js';
+import { findOwnFileIds, listActivityQuestions, type QuestionRow } from './store.js';
+import { isCalendarDate } from './dates.js';
+
+export const MAX_ANSWER_LENGTH = 65_536;
+
+export interface WaiverAnswerInput {
+  QuestionID: number;
+  Answer: string;
+}
+
+export interface WaiverResult {
+  /** `pending` when no answers were given; `complete` when given and valid (every required one answered). */
+  status: 'pending' | 'complete';
+  /** The answers to store, a select's answer in the operator's default language. */
+  answers: { questionId: number; answer: string }[];
+}
+
+/**
+ * Checks a booking's WaiverAnswers against the activity's questions. Every failing answer is reported
+ * (fields `WaiverAnswers[i].QuestionID` / `WaiverAnswers[i].Answer`), and missing required questions
+ * under `WaiverAnswers`.
+ */
+export async function validateWaiverAnswers(
+  db: Kysely<Database>,
+  operatorId: number,
+  activityRowId: number,
+  answers: WaiverAnswerInput[] | undefined,
+): Promise<WaiverResult> {
+  if (answers === undefined) return { status: 'pending', answers: [] };
+  const questions = new Map((await listActivityQuestions(db, operatorId, activityRowId)).map((row) => [row.id, row]));
+  const fileAnswers = answers.filter((a) => questions.has(a.QuestionID) && answersWithFile(questions.get(a.QuestionID)!));
+  const ownFiles = await findOwnFileIds(db, operatorId, [...new Set(fileAnswers.map((a) => a.Answer.trim()))]);
+
+  const errors: FieldError[] = [];
+  const accepted: WaiverResult['answers'] = [];
+  const answered = new Set<number>();
+  answers.forEach((given, i) => {
+    const question = questions.get(given.QuestionID);
+    if (!question) {
+      errors.push({ field: `WaiverAnswers[${i}].QuestionID`, message: `Question ${given.QuestionID} is not a question of this activity` });
+      return;
+    }
+    if (answered.has(question.id)) {
+      errors.push({ field: `WaiverAnswers[${i}].QuestionID`, message: `Question ${question.id} is answered more than once` });
+      return;
+    }
+    answered.add(question.id);
+    const checked = checkAnswer(question, given.Answer, ownFiles);
+    if ('problem' in checked) errors.push({ field: `WaiverAnswers[${i}].Answer`, message: checked.problem });
+    else accepted.push({ questionId: question.id, answer: checked.answer });
+  });
+
+  const missing = [...questions.values()].filter((q) => q.required === 1 && !answered.has(q.id));
+  if (missing.length > 0) {
+    const names = missing.map((q) => `${q.id} ("${q.question}")`).join(', ');
+    errors.push({ field: 'WaiverAnswers', message: `Required question${missing.length > 1 ? 's' : ''} ${names} not answered` });
+  }
+  if (errors.length > 0) throw new ValidationFailed(errors);
+  return { status: 'complete', answers: accepted };
+}
+
+function checkAnswer(question: QuestionRow, raw: string, ownFiles: Set<string>): { answer: string } | { problem: string } {
+  const answer = raw.trim();
+  const label = `The answer to question ${question.id}`;
+  if (answer === '') return { problem: `${label} must not be empty` };
+  if (answer.length > MAX_ANSWER_LENGTH) return { problem: `${label} must be at most ${MAX_ANSWER_LENGTH} characters` };
+  if (answersWithFile(question)) {
+    return ownFiles.has(answer) ? { answer } : { problem: `${label} must be the FileID of a file uploaded with POST /api/v2/ota/{partner}/uploads` };
+  }
+  switch (question.type) {
+    case 'boolean':
+      return answer === 'true' || answer === 'false' ? { answer } : { problem: `${label} must be "true" or "false"` };
+    case 'date':
+      return isCalendarDate(answer) ? { answer } : { problem: `${label} must be a date, YYYY-MM-DD` };
+    case 'select': {
+      const chosen = selectOption(question, answer);
+      return chosen !== undefined ? { answer: chosen } : { problem: `${label} must be one of ${rowOptions(question).map((o) => `"${o}"`).join(', ')}` };
+    }
+    default:
+      return { answer };
+  }
+}
+
+/**
+ * A select answer may be an option in the default language or in any translation (partners show the
+ * translated options); it is stored as the default-language option at the same position, so that the
+ * operator reads every booking's answers in one language.
+ */
+function selectOption(question: QuestionRow, answer: string): string | undefined {
+  const options = rowOptions(question);
+  if (options.includes(answer)) return answer;
+  for (const translation of Object.values(rowTranslations(question))) {
+    const index = translation.Options?.indexOf(answer) ?? -1;
+    if (index >= 0) return options[index];
+  }
+  return undefined;
+}
