@@ -1,0 +1,90 @@
+// The `slotbook` command line, run as a real process against a fresh database.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './helpers/database.js';
+import { runCli, startServerProcess } from './helpers/server-process.js';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.drop());
+
+describe('slotbook command line', () => {
+  it('migrates, creates an operator (printing only its JSON) and a key that works against a server', async () => {
+    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
+    expect((await runCli(['migrate'], env)).code).toBe(0);
+    const created = await runCli(['operator', 'create', '--name', 'Acme Kayaks'], env);
+    expect(created.code).toBe(0);
+    const operator = JSON.parse(created.stdout);
+    expect(Object.keys(operator)).toEqual(['OperatorID', 'AdminKey']);
+    expect(created.stdout.trim().split('\n')).toHaveLength(1);
+
+    const key = await runCli(['key', 'create', '--operator', String(operator.OperatorID), '--name', 'GYG', '--scopes', 'ota', '--partner', 'getyourguide'], env);
+    expect(key.code).toBe(0);
+    const { Key } = JSON.parse(key.stdout);
+
+    const server = await startServerProcess(database.url);
+    try {
+      const response = await fetch(`${server.url}/api/v2/ota/getyourguide/products`, { headers: { authorization: `Bearer ${Key}` } });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ data: [] });
+      const admin = await fetch(`${server.url}/api/v2/admin/keys`, { headers: { authorization: `Bearer ${operator.AdminKey}` } });
+      expect((await admin.json()).data.map((k: { Name: string }) => k.Name)).toEqual(['Admin key', 'GYG']);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses bad input and bad configuration with a message and exit code 1', async () => {
+    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
+    const noName = await runCli(['operator', 'create'], env);
+    expect(noName.code).toBe(1);
+    expect(noName.stderr).toMatch(/--name/);
+    const badScope = await runCli(['key', 'create', '--operator', '1', '--name', 'x', '--scopes', 'root'], env);
+    expect(badScope.code).toBe(1);
+    expect(badScope.stderr).toMatch(/Unknown scope root/);
+    const badPort = await runCli(['serve'], { ...env, PORT: 'eighty' });
+    expect(badPort.code).toBe(1);
+    expect(badPort.stderr).toMatch(/PORT/);
+    const badUrl = await runCli(['migrate'], { ...env, DATABASE_URL: 'mysql://x' });
+    expect(badUrl.stderr).toMatch(/DATABASE_URL/);
+  });
+});
+
+describe('first start', () => {
+  it('creates the demo operator on an empty database and prints working keys; not again on the next start', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const first = await startServerProcess(fresh.url, { NODE_ENV: 'development' });
+      try {
+        const output = first.output();
+        expect(output).toMatch(/demo data created/);
+        const ota = /ota .*?(sbk_\S+)/.exec(output)![1]!;
+        const admin = /admin\s+(sbk_\S+)/.exec(output)![1]!;
+        const products = await (await fetch(`${first.url}/api/v2/ota/demo/products`, { headers: { authorization: `Bearer ${ota}` } })).json();
+        expect(products.data.map((p: { Timezone: string }) => p.Timezone)).toEqual(['Europe/Berlin', 'America/New_York', 'Asia/Tokyo']);
+        const keys = await fetch(`${first.url}/api/v2/admin/keys`, { headers: { authorization: `Bearer ${admin}` } });
+        expect(keys.status).toBe(200);
+      } finally {
+        await first.stop();
+      }
+      const second = await startServerProcess(fresh.url, { NODE_ENV: 'development' });
+      await second.stop();
+      expect(second.output()).not.toMatch(/demo data created/);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('creates no demo data in production', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const server = await startServerProcess(fresh.url, { NODE_ENV: 'production' });
+      await server.stop();
+      expect(server.output()).not.toMatch(/demo data created/);
+      expect(server.child.exitCode).toBe(0);
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
