@@ -1,7 +1,7 @@
 // Waiver questions: the rules behind the partner, core and operator routes. Uploads live in uploads.ts,
 // answer checking (used by bookings) in waiver.ts.
 import type { Kysely } from 'kysely';
-import type { Db } from '../db/connection.js';
+import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { findActivity, type ActivityRow } from '../catalog/store.js';
@@ -45,7 +45,13 @@ export async function listAdminQuestions(db: Kysely<Database>, operatorId: numbe
 }
 
 export async function createQuestion(db: Db, operatorId: number, activityId: string, body: CreateQuestionBody): Promise<AdminQuestion> {
-  const activity = await ownActivity(db.kysely, operatorId, activityId);
+  // In one write transaction, so that two questions created at once do not get the same default Position.
+  return db.write((tx) => addQuestion(tx, operatorId, activityId, body));
+}
+
+/** createQuestion inside a caller's transaction (e.g. seeding demo data together with its activity). */
+export async function addQuestion(tx: Tx, operatorId: number, activityId: string, body: CreateQuestionBody): Promise<AdminQuestion> {
+  const activity = await ownActivity(tx, operatorId, activityId);
   const fields = checkQuestion({
     question: body.Question,
     type: body.Type,
@@ -54,15 +60,12 @@ export async function createQuestion(db: Db, operatorId: number, activityId: str
     options: body.Options ?? [],
     translations: body.Translations ?? {},
   });
-  // In the write transaction, so that two questions created at once do not get the same default Position.
-  const row = await db.write(async (tx) =>
-    insertQuestion(tx, {
-      operator_id: operatorId,
-      activity_id: activity.id,
-      ...toColumns(fields),
-      position: body.Position ?? (await nextPosition(tx, activity.id)),
-    }),
-  );
+  const row = await insertQuestion(tx, {
+    operator_id: operatorId,
+    activity_id: activity.id,
+    ...toColumns(fields),
+    position: body.Position ?? (await nextPosition(tx, activity.id)),
+  });
   return toAdminQuestion(row);
 }
 
