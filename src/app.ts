@@ -24,6 +24,7 @@ import { bookingAdminRoutes } from './bookings/admin-routes.js';
 import { questionCoreRoutes, questionPartnerRoutes } from './questions/routes.js';
 import { questionAdminRoutes } from './questions/admin-routes.js';
 import { usageRoutes } from './usage/routes.js';
+import { dashboardRoutes } from './dashboard/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -105,5 +106,6 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
   await app.register(keyAdminRoutes, { prefix: admin });
 
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  await app.register(dashboardRoutes);
   return app;
 }
