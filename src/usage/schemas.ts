@@ -1,0 +1,58 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { LocalDate } from '../http/schemas.js';
+
+// Usage and OccurredAt accept a JSON number or a string, and are not coerced by the schema, so that a
+// decimal sent as text keeps every digit; their fine rules (range, digits) are checked in entry.ts.
+export const RecordUsageBody = Type.Object({
+  Meter: Type.String({ description: 'Meter name, 1 to 255 characters once trimmed (stored trimmed). The built-in meter names are reserved.' }),
+  Usage: Type.Union([Type.Number(), Type.String()], {
+    description: 'Greater than 0, at most 1e12, at most 6 fractional digits; a JSON number or a string holding a decimal (send a string to keep more than 15 significant digits)',
+    examples: [12.5, '0.000001'],
+  }),
+  ExtraInfo: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: 'Free metadata, e.g. a JSON-encoded payload; at most 65,536 characters' }),
+  ),
+  OccurredAt: Type.Optional(
+    Type.Union([Type.Integer(), Type.String()], { description: 'Unix seconds, 0 to 253402300799, as an integer or integer string; default: now' }),
+  ),
+});
+
+export const UsageEntry = Type.Object(
+  {
+    ID: Type.Integer(),
+    Meter: Type.String(),
+    Usage: Type.Number(),
+    OccurredAt: Type.Integer({ description: 'Unix seconds' }),
+  },
+  { $id: 'UsageEntry' },
+);
+export type UsageEntry = Static<typeof UsageEntry>;
+
+export const StoredUsageEntry = Type.Composite([UsageEntry, Type.Object({ ExtraInfo: Type.Union([Type.String(), Type.Null()]) })], {
+  $id: 'StoredUsageEntry',
+});
+export type StoredUsageEntry = Static<typeof StoredUsageEntry>;
+
+export const UsageEntryParams = Type.Object({ ID: Type.Integer({ minimum: 1, description: 'The usage entry ID' }) });
+
+export const SummaryQuery = Type.Object({
+  from: Type.String({ ...LocalDate, description: 'First UTC day, YYYY-MM-DD, from 00:00:00' }),
+  to: Type.String({ ...LocalDate, description: 'Last UTC day, YYYY-MM-DD, through 23:59:59; on or after from' }),
+});
+
+export const UsageSummary = Type.Object(
+  {
+    Period: Type.Object({
+      From: Type.String(),
+      To: Type.String(),
+      FromTimestamp: Type.Integer({ description: 'Unix seconds of From 00:00:00 UTC' }),
+      ToTimestamp: Type.Integer({ description: 'Unix seconds of To 23:59:59 UTC' }),
+    }),
+    Totals: Type.Object({ Usage: Type.Number(), Events: Type.Integer() }),
+    Meters: Type.Array(Type.Object({ Meter: Type.String(), TotalUsage: Type.Number(), EventCount: Type.Integer() }), {
+      description: 'One item per meter with entries in the period, by TotalUsage descending, then by Meter',
+    }),
+  },
+  { $id: 'UsageSummary' },
+);
+export type UsageSummary = Static<typeof UsageSummary>;

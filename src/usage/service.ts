@@ -1,0 +1,101 @@
+// Recording usage and summarising it. Every entry is written together with its day's total, in the
+// caller's transaction, so a summary never has to read raw entries and is never out of step with them.
+import type { Kysely } from 'kysely';
+import type { Tx } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
+import { NotFound, ValidationFailed } from '../http/errors.js';
+import { microsToNumber } from './decimal.js';
+import type { UsageEntryInput } from './entry.js';
+import type { StoredUsageEntry, UsageEntry, UsageSummary } from './schemas.js';
+import { addToDailyTotals, compareText, findEntry, insertEntries, sumDailyTotals, type DailyTotalDelta } from './store.js';
+
+export type { UsageEntryInput } from './entry.js';
+
+export interface RecordedUsage extends UsageEntryInput {
+  id: number;
+}
+
+const SECONDS_PER_DAY = 86_400;
+
+/** The UTC day (YYYY-MM-DD) of a Unix-seconds instant. */
+export const utcDay = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 10);
+
+/**
+ * Records one entry and adds it to its day's total. Used by POST /usage/meters and by platform events
+ * (built-in meters), which pass the transaction of the event itself so that both commit or neither does.
+ * It trusts its input: client input goes through parseUsageEntry first.
+ */
+export async function recordUsage(tx: Tx, operatorId: number, entry: UsageEntryInput): Promise<RecordedUsage> {
+  const [recorded] = await recordUsageEntries(tx, operatorId, [entry]);
+  return recorded!;
+}
+
+/** Many entries at the cost of one insert per 1,000 entries and one upsert per (day, meter) touched. */
+export async function recordUsageEntries(tx: Tx, operatorId: number, entries: UsageEntryInput[]): Promise<RecordedUsage[]> {
+  if (entries.length === 0) return [];
+  for (const entry of entries) assertStorable(entry);
+  const createdAt = Date.now();
+  const ids = await insertEntries(
+    tx,
+    entries.map((entry) => ({
+      operator_id: operatorId,
+      meter: entry.meter,
+      usage_micros: entry.micros.toString(),
+      extra_info: entry.extraInfo,
+      occurred_at: entry.occurredAt,
+      created_at: createdAt,
+    })),
+  );
+  await addToDailyTotals(tx, operatorId, dailyDeltas(entries));
+  return entries.map((entry, i) => ({ ...entry, id: ids[i]! }));
+}
+
+function dailyDeltas(entries: UsageEntryInput[]): DailyTotalDelta[] {
+  const byKey = new Map<string, DailyTotalDelta>();
+  for (const entry of entries) {
+    const day = utcDay(entry.occurredAt);
+    const key = JSON.stringify([day, entry.meter]);
+    const delta = byKey.get(key) ?? byKey.set(key, { day, meter: entry.meter, micros: 0n, count: 0 }).get(key)!;
+    delta.micros += entry.micros;
+    delta.count += 1;
+  }
+  return [...byKey.values()];
+}
+
+/** A programming error, not a client's: platform events must pass sane entries. */
+function assertStorable(entry: UsageEntryInput): void {
+  if (entry.meter.trim() === '' || entry.micros <= 0n || !Number.isSafeInteger(entry.occurredAt) || entry.occurredAt < 0) {
+    throw new Error(`Refusing to record an invalid usage entry on meter "${entry.meter}"`);
+  }
+}
+
+export function toUsageEntry(recorded: RecordedUsage): UsageEntry {
+  return { ID: recorded.id, Meter: recorded.meter, Usage: microsToNumber(recorded.micros), OccurredAt: recorded.occurredAt };
+}
+
+export async function getUsageEntry(db: Kysely<Database>, operatorId: number, id: number): Promise<StoredUsageEntry> {
+  const row = await findEntry(db, operatorId, id);
+  if (!row) throw new NotFound(`No usage entry ${id}`);
+  return { ID: row.id, Meter: row.meter, Usage: microsToNumber(row.usage_micros), OccurredAt: Number(row.occurred_at), ExtraInfo: row.extra_info };
+}
+
+/**
+ * The summary over UTC days from..to, inclusive, read from the daily totals only. There is no maximum
+ * range: the database reads at most (days with usage) x (meters) total rows through the primary key,
+ * whatever the number of entries, and the answer has one item per meter, so a ten-year range costs what
+ * the operator's whole history of daily totals costs and no more.
+ * `from` and `to` are real calendar dates (the route's schema checks the format).
+ */
+export async function usageSummary(db: Kysely<Database>, operatorId: number, from: string, to: string): Promise<UsageSummary> {
+  if (to < from) throw ValidationFailed.field('to', `to (${to}) must be on or after from (${from})`);
+  const meters = await sumDailyTotals(db, operatorId, from, to);
+  meters.sort((a, b) => (a.micros === b.micros ? compareText(a.meter, b.meter) : a.micros > b.micros ? -1 : 1));
+  const totalMicros = meters.reduce((sum, meter) => sum + meter.micros, 0n);
+  const fromTimestamp = Date.parse(`${from}T00:00:00Z`) / 1000;
+  const toTimestamp = Date.parse(`${to}T00:00:00Z`) / 1000 + SECONDS_PER_DAY - 1;
+  return {
+    Period: { From: from, To: to, FromTimestamp: fromTimestamp, ToTimestamp: toTimestamp },
+    Totals: { Usage: microsToNumber(totalMicros), Events: meters.reduce((sum, meter) => sum + meter.events, 0) },
+    Meters: meters.map((meter) => ({ Meter: meter.meter, TotalUsage: microsToNumber(meter.micros), EventCount: meter.events })),
+  };
+}
