@@ -1,3 +1,62 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
+import { Booking, BookingListQuery, PosBookingBody, ReferenceParams } from './schemas.js';
+import { cancelBooking, createBooking, getBooking, listOperatorBookings } from './service.js';
 
-export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async () => {};
+/** Operator API: the bookings dashboard (every source) and point-of-sale bookings. */
+export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const tags = ['Operator API: bookings'];
+
+  app.get('/bookings', {
+    config: { scope: 'admin' },
+    schema: {
+      tags,
+      summary: 'List bookings',
+      description:
+        'Bookings of every source, ordered by Date, Time and CreatedAt. From and To bound the booked Date; Search matches part of the reference, ' +
+        'the customer\'s name or e-mail, in any case. Limit (default 100, at most 500) and Offset page through the list.',
+      querystring: BookingListQuery,
+      response: { 200: envelope(Type.Array(Booking)), ...problems(...AUTH_ERRORS, 422) },
+    },
+    handler: async (request) => ({ data: await listOperatorBookings(app.db.kysely, request.caller.operatorId, request.query) }),
+  });
+
+  app.get('/bookings/:BookingReference', {
+    config: { scope: 'admin' },
+    schema: {
+      tags,
+      summary: 'Get a booking',
+      params: ReferenceParams,
+      response: { 200: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404) },
+    },
+    handler: async (request) => ({ data: await getBooking(app.db.kysely, request.caller.operatorId, request.params.BookingReference) }),
+  });
+
+  app.post('/bookings', {
+    config: { scope: 'admin' },
+    schema: {
+      tags,
+      summary: 'Create a point-of-sale booking',
+      description: 'The body of a partner booking (without HoldMinutes); the booking is confirmed at once with Source pos. Same rules and statuses.',
+      body: PosBookingBody,
+      response: { 201: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422) },
+    },
+    handler: async (request, reply) => {
+      const booking = await createBooking(app.db, { operatorId: request.caller.operatorId, source: 'pos', partner: null }, request.body);
+      return reply.code(201).header('Location', `/api/v2/admin/bookings/${booking.BookingReference}`).send({ data: booking });
+    },
+  });
+
+  app.post('/bookings/:BookingReference/cancel', {
+    config: { scope: 'admin' },
+    schema: {
+      tags,
+      summary: 'Cancel a booking',
+      description: 'Cancels a booking of any source and frees its seats; cancelling again changes nothing.',
+      params: ReferenceParams,
+      response: { 200: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404) },
+    },
+    handler: async (request) => ({ data: await cancelBooking(app.db, request.caller.operatorId, request.params.BookingReference) }),
+  });
+};

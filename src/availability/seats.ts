@@ -1,0 +1,70 @@
+// Pure rules about seats and schedules, kept apart from SQL so they can be tested on their own.
+import { eachDate, zonedToUnix } from '../calendar/zoned-time.js';
+
+/** Unix seconds now; every rule takes `now` as an argument so tests can pin it. */
+export const unixNow = (nowMs = Date.now()): number => Math.floor(nowMs / 1000);
+
+export interface SeatCount {
+  capacity: number;
+  /** Live booked seats: confirmed bookings and holds that have not lapsed. */
+  booked: number;
+  /** Unix seconds of the start. */
+  startsAt: number;
+}
+
+/**
+ * Seats that can still be booked. Once a timeslot has started nobody can join it, so it has none left,
+ * whatever its count says; this is also what keeps past dates out of the available-dates list.
+ */
+export function seatsLeft(slot: SeatCount, now: number): number {
+  if (slot.startsAt <= now) return 0;
+  return Math.max(0, slot.capacity - slot.booked);
+}
+
+export interface DayAvailability {
+  date: string;
+  timeslots: number;
+  available: number;
+}
+
+/** Dates with room, ascending: per date, how many timeslots have a seat left and how many seats in all. */
+export function availableDates(slots: (SeatCount & { date: string })[], now: number): DayAvailability[] {
+  const byDate = new Map<string, DayAvailability>();
+  for (const slot of slots) {
+    const left = seatsLeft(slot, now);
+    if (left === 0) continue;
+    const day = byDate.get(slot.date) ?? { date: slot.date, timeslots: 0, available: 0 };
+    day.timeslots += 1;
+    day.available += left;
+    byDate.set(slot.date, day);
+  }
+  return [...byDate.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+}
+
+export interface ScheduledStart {
+  date: string;
+  time: string;
+  startsAt: number;
+}
+
+/**
+ * The starts of a weekly schedule from `from` to `to`, in date then time order. A wall-clock time that
+ * the zone skips on a given day (clocks go forward) has no instant, so that day simply has no such
+ * timeslot rather than one at a time the operator never asked for.
+ */
+export function scheduleStarts(
+  schedule: { from: string; to: string; weekdays: number[]; times: string[] },
+  zone: string,
+): ScheduledStart[] {
+  const weekdays = new Set(schedule.weekdays);
+  const times = [...new Set(schedule.times)].sort();
+  const starts: ScheduledStart[] = [];
+  for (const { date, weekday } of eachDate(schedule.from, schedule.to)) {
+    if (!weekdays.has(weekday)) continue;
+    for (const time of times) {
+      const startsAt = zonedToUnix(date, time, zone);
+      if (startsAt !== undefined) starts.push({ date, time, startsAt });
+    }
+  }
+  return starts;
+}

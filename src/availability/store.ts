@@ -1,0 +1,122 @@
+import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, TimeslotTable } from '../db/schema.js';
+import type { Tx } from '../db/connection.js';
+
+export type TimeslotRow = Selectable<TimeslotTable>;
+
+/** A timeslot with the seats of its holds that have lapsed but not yet been released. */
+export type LiveTimeslotRow = TimeslotRow & { lapsed_hold_seats: number };
+
+/** A timeslot with what it takes to show it: its activity's public ID and time zone. */
+export type ZonedTimeslotRow = LiveTimeslotRow & { activity_public_id: string; timezone: string };
+
+/**
+ * `timeslots.booked` still counts a hold whose time ran out until a booking write releases it. Readers
+ * subtract those seats here, so a lapsed hold never blocks a seat, with no background job at all.
+ */
+function lapsedHoldSeats(now: number) {
+  return (eb: ExpressionBuilder<Database, 'timeslots'>) =>
+    eb
+      .selectFrom('bookings')
+      .select((b) => b.fn.coalesce(b.fn.sum<number>('bookings.participants'), b.lit(0)).as('seats'))
+      .whereRef('bookings.timeslot_id', '=', 'timeslots.id')
+      .where('bookings.status', '=', 'on_hold')
+      .where('bookings.hold_expires_at', '<=', now)
+      .as('lapsed_hold_seats');
+}
+
+/** PostgreSQL hands SUM back as a bigint (parsed to a number) or NULL; SQLite as a number. */
+function live<T extends TimeslotRow & { lapsed_hold_seats: unknown }>(row: T): T & { lapsed_hold_seats: number } {
+  return { ...row, lapsed_hold_seats: Number(row.lapsed_hold_seats ?? 0) };
+}
+
+/** The activity's timeslots with dates from `from` to `to` inclusive, by start. */
+export async function listTimeslots(
+  db: Kysely<Database>,
+  activityRowId: number,
+  range: { from: string; to: string },
+  now: number,
+): Promise<LiveTimeslotRow[]> {
+  const rows = await db
+    .selectFrom('timeslots')
+    .selectAll('timeslots')
+    .select(lapsedHoldSeats(now))
+    .where('timeslots.activity_id', '=', activityRowId)
+    .where('timeslots.date', '>=', range.from)
+    .where('timeslots.date', '<=', range.to)
+    .orderBy('timeslots.starts_at')
+    .orderBy('timeslots.id')
+    .execute();
+  return rows.map(live);
+}
+
+/** One of the operator's timeslots by ID, with its activity; another operator's is not found. */
+export async function findZonedTimeslot(
+  db: Kysely<Database>,
+  operatorId: number,
+  id: number,
+  now: number,
+): Promise<ZonedTimeslotRow | undefined> {
+  const row = await db
+    .selectFrom('timeslots')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .selectAll('timeslots')
+    .select(['activities.public_id as activity_public_id', 'activities.timezone'])
+    .select(lapsedHoldSeats(now))
+    .where('timeslots.id', '=', id)
+    .where('timeslots.operator_id', '=', operatorId)
+    .executeTakeFirst();
+  return row && live(row);
+}
+
+/** The activity's timeslot at a wall-clock date and time, if there is one. */
+export async function findTimeslotAt(
+  db: Kysely<Database>,
+  activityRowId: number,
+  date: string,
+  time: string,
+): Promise<TimeslotRow | undefined> {
+  return db
+    .selectFrom('timeslots')
+    .selectAll()
+    .where('activity_id', '=', activityRowId)
+    .where('date', '=', date)
+    .where('time', '=', time)
+    .executeTakeFirst();
+}
+
+export type NewTimeslot = Omit<Insertable<TimeslotTable>, 'id' | 'booked'>;
+
+// Rows per INSERT: well under SQLite's limit of bound parameters with 7 columns each.
+const INSERT_CHUNK = 500;
+
+/**
+ * Inserts the timeslots that do not exist yet (same activity, date and time) and returns only those it
+ * inserted; the unique constraint decides, so two concurrent schedules cannot create a slot twice.
+ */
+export async function insertNewTimeslots(tx: Tx, rows: NewTimeslot[]): Promise<TimeslotRow[]> {
+  const inserted: TimeslotRow[] = [];
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    inserted.push(
+      ...(await tx
+        .insertInto('timeslots')
+        .values(chunk)
+        .onConflict((oc) => oc.columns(['activity_id', 'date', 'time']).doNothing())
+        .returningAll()
+        .execute()),
+    );
+  }
+  return inserted;
+}
+
+/** Sets the capacity unless more seats than that are booked; false when it was not changed. */
+export async function setCapacityAboveBooked(tx: Tx, id: number, capacity: number): Promise<boolean> {
+  const result = await tx
+    .updateTable('timeslots')
+    .set({ capacity })
+    .where('id', '=', id)
+    .where('booked', '<=', capacity)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -1,0 +1,79 @@
+// Placing a booking of any source (partner, online shop, point of sale; an OCTo API later) on a
+// timeslot. Everything here runs inside the caller's write transaction, so a failure at any step
+// leaves nothing behind: no seats taken, no booking, no waiver answers.
+import type { Tx } from '../db/connection.js';
+import { InsufficientCapacity, NotFound, ValidationFailed } from '../http/errors.js';
+import { newBookingReference } from '../ids.js';
+import { releaseLapsedHolds, takeSeats } from './capacity.js';
+import { insertBooking, insertWaiverAnswers, type BookingRow } from './store.js';
+import type { BookingSource } from './schemas.js';
+
+export interface BookingDraft {
+  operatorId: number;
+  timeslotId: number;
+  source: BookingSource;
+  /** The marketplace, for partner bookings. */
+  partner: string | null;
+  paymentReference: string | null;
+  participants: number;
+  customer: { firstName: string; lastName: string; email: string; phone: string };
+  waiver: { status: 'pending' | 'complete'; answers: { questionId: number; answer: string }[] };
+  /** Unix seconds at which the hold lapses; null confirms the booking at once. */
+  holdExpiresAt: number | null;
+}
+
+// 40 random bits per reference: a collision is rare, five in a row means something else is wrong.
+const REFERENCE_ATTEMPTS = 5;
+
+/**
+ * Takes the seats and records the booking. Rules in the contract's order: a timeslot that has started
+ * cannot be booked (422), then there must be enough seats left (409). Lapsed holds of the timeslot are
+ * released first, so their seats count as free for this booking.
+ */
+export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Promise<BookingRow> {
+  const slot = await tx
+    .selectFrom('timeslots')
+    .select(['id', 'date', 'time', 'starts_at', 'capacity'])
+    .where('id', '=', draft.timeslotId)
+    .where('operator_id', '=', draft.operatorId)
+    .executeTakeFirst();
+  if (!slot) throw new NotFound(`No timeslot ${draft.timeslotId}`);
+  if (slot.starts_at <= now) {
+    throw ValidationFailed.field('Time', `The timeslot on ${slot.date} at ${slot.time} has already started and can no longer be booked`);
+  }
+
+  await releaseLapsedHolds(tx, slot.id, now);
+  if (!(await takeSeats(tx, slot.id, draft.participants))) {
+    const current = await tx.selectFrom('timeslots').select(['booked', 'capacity']).where('id', '=', slot.id).executeTakeFirstOrThrow();
+    const left = Math.max(0, current.capacity - current.booked);
+    throw new InsufficientCapacity(
+      `Not enough seats on ${slot.date} at ${slot.time}: ${draft.participants} requested, ${left} left. Offer the customer another timeslot.`,
+    );
+  }
+
+  const values = {
+    operator_id: draft.operatorId,
+    timeslot_id: slot.id,
+    status: draft.holdExpiresAt === null ? 'confirmed' : 'on_hold',
+    source: draft.source,
+    partner: draft.partner,
+    payment_reference: draft.paymentReference,
+    participants: draft.participants,
+    customer_first_name: draft.customer.firstName,
+    customer_last_name: draft.customer.lastName,
+    customer_email: draft.customer.email,
+    customer_phone: draft.customer.phone,
+    waiver_status: draft.waiver.status,
+    hold_expires_at: draft.holdExpiresAt,
+    created_at: Date.now(),
+    cancelled_at: null,
+  };
+  for (let attempt = 0; attempt < REFERENCE_ATTEMPTS; attempt++) {
+    const booking = await insertBooking(tx, { ...values, reference: newBookingReference() });
+    if (booking) {
+      await insertWaiverAnswers(tx, booking.id, draft.waiver.answers);
+      return booking;
+    }
+  }
+  throw new Error(`No free booking reference after ${REFERENCE_ATTEMPTS} attempts`);
+}

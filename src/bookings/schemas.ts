@@ -1,0 +1,100 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate } from '../http/schemas.js';
+
+export const BOOKING_STATUSES = ['on_hold', 'confirmed', 'cancelled', 'expired'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+export const BOOKING_SOURCES = ['partner', 'online', 'pos'] as const;
+export type BookingSource = (typeof BOOKING_SOURCES)[number];
+
+export const MAX_HOLD_MINUTES = 60;
+/** The most participants any booking can name; each product's MaxParticipantsPerBooking is checked after. */
+const MAX_PARTICIPANTS = 1000;
+
+/** A plain `enum` of strings: one readable error ("must be one of ...") instead of one per literal. */
+function stringEnum<T extends readonly string[]>(values: T, description: string) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
+}
+
+const Name = (what: string) =>
+  Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: `A ${what} with at least one non-blank character` });
+
+export const Customer = Type.Object({
+  FirstName: Name('first name'),
+  LastName: Name('last name'),
+  Email: Type.String({ format: 'email', maxLength: 254, description: 'E-mail address' }),
+  Phone: Type.String({ pattern: '^\\+[0-9]{7,15}$', description: 'Telephone number in international format: + then 7 to 15 digits' }),
+});
+
+const WaiverAnswer = Type.Object({
+  QuestionID: Type.Integer({ minimum: 1 }),
+  Answer: Type.String({ description: 'The answer; for a file question the FileID of an upload' }),
+});
+
+const bookingFields = {
+  ActivityID: Type.String({ pattern: ACTIVITY_ID_PATTERN, description: 'Activity identifier: s_ and 8 to 32 letters or digits' }),
+  Date: LocalDate,
+  Time: ClockTime,
+  Participants: Type.Integer({ minimum: 1, maximum: MAX_PARTICIPANTS, description: 'From 1 to the product\'s MaxParticipantsPerBooking' }),
+  Customer,
+  PaymentReference: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The partner\'s own payment reference' })),
+  WaiverAnswers: Type.Optional(
+    Type.Array(WaiverAnswer, {
+      maxItems: 200,
+      description: 'When given, every required question must be answered and the waiver is complete; when absent it is pending',
+    }),
+  ),
+};
+
+export const PartnerBookingBody = Type.Object({
+  ...bookingFields,
+  HoldMinutes: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_HOLD_MINUTES,
+      description: 'Reserve the seats on hold for this many minutes (status on_hold) until confirmed; without it the booking is confirmed at once',
+    }),
+  ),
+});
+export type PartnerBookingBody = Static<typeof PartnerBookingBody>;
+
+export const PosBookingBody = Type.Object(bookingFields);
+export type PosBookingBody = Static<typeof PosBookingBody>;
+
+export const Booking = Type.Object(
+  {
+    BookingReference: Type.String({ examples: ['BK-7KQ2MX9P'] }),
+    Status: stringEnum(BOOKING_STATUSES, 'on_hold (seats reserved until HoldExpiresAt), confirmed, cancelled, or expired (a hold that was not confirmed in time)'),
+    Source: stringEnum(BOOKING_SOURCES, 'Where the booking was made: a partner (marketplace), the online shop, or point of sale'),
+    Partner: Type.Union([Type.String(), Type.Null()], { description: 'The marketplace, for partner bookings' }),
+    PaymentReference: Type.Union([Type.String(), Type.Null()]),
+    ActivityID: Type.String(),
+    Date: LocalDate,
+    Time: Type.String({ description: 'HH:MM in the activity\'s time zone' }),
+    StartsAt: Type.String({ format: 'date-time' }),
+    Participants: Type.Integer(),
+    Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String(), Email: Type.String(), Phone: Type.String() }),
+    WaiverStatus: stringEnum(['pending', 'complete'] as const, 'complete once the waiver questions are answered'),
+    HoldExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the hold lapses; null unless on hold' }),
+    CreatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Booking' },
+);
+export type Booking = Static<typeof Booking>;
+
+export const ReferenceParams = Type.Object({
+  BookingReference: Type.String({ pattern: '^BK-[A-HJ-NP-Z2-9]{8}$', description: 'A booking reference: BK- and 8 letters or digits' }),
+});
+
+export const MAX_LIST_LIMIT = 500;
+
+export const BookingListQuery = Type.Object({
+  From: Type.Optional(Type.String({ format: 'date', description: 'Bookings for this date or later (YYYY-MM-DD)' })),
+  To: Type.Optional(Type.String({ format: 'date', description: 'Bookings for this date or earlier (YYYY-MM-DD)' })),
+  Source: Type.Optional(stringEnum(BOOKING_SOURCES, 'Only bookings from this source')),
+  ActivityID: Type.Optional(Type.String({ pattern: ACTIVITY_ID_PATTERN, description: 'Only bookings of this activity' })),
+  Status: Type.Optional(stringEnum(BOOKING_STATUSES, 'Only bookings in this status')),
+  Search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Part of the reference, customer name or e-mail, any case' })),
+  Limit: Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: 100 }),
+  Offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+});
+export type BookingListQuery = Static<typeof BookingListQuery>;

@@ -1,0 +1,161 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
+import { Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
+import { requireActivity } from '../catalog/service.js';
+import type { ActivityRow } from '../catalog/store.js';
+import { findTimeslotAt, type TimeslotRow } from '../availability/store.js';
+import { unixNow } from '../availability/seats.js';
+import { validateWaiverAnswers } from '../questions/service.js';
+import { giveBackSeats, releaseLapsedHolds } from './capacity.js';
+import { placeBooking, type BookingDraft } from './placement.js';
+import { changeStatus, findBooking, listBookings, type BookingRecord, type BookingRow } from './store.js';
+import { effectiveStatus, toBooking } from './view.js';
+import type { Booking, BookingListQuery, BookingSource, PosBookingBody } from './schemas.js';
+
+/** The fields every source books with; a hold is asked for separately (only partners may). */
+export type BookingRequest = PosBookingBody;
+
+/** Who is booking: a partner (its marketplace), the online shop, or the operator's point of sale. */
+export interface BookingOrigin {
+  operatorId: number;
+  source: BookingSource;
+  partner: string | null;
+}
+
+export interface PreparedBooking {
+  draft: BookingDraft;
+  activity: ActivityRow;
+  timeslot: TimeslotRow;
+}
+
+/**
+ * Everything about a booking request that can be decided before taking seats, in the contract's order:
+ * the activity and a timeslot at Date and Time must exist (404); then the fields that depend on them,
+ * Participants against the product's maximum and the waiver answers, are reported together (422).
+ * Reads only, so it runs before the write transaction and keeps that transaction short.
+ */
+export async function prepareBooking(
+  db: Kysely<Database>,
+  origin: BookingOrigin,
+  request: BookingRequest,
+  holdMinutes: number | undefined,
+  now: number,
+): Promise<PreparedBooking> {
+  const activity = await requireActivity(db, origin.operatorId, request.ActivityID);
+  const timeslot = await findTimeslotAt(db, activity.id, request.Date, request.Time);
+  if (!timeslot) throw new NotFound(`Activity ${request.ActivityID} has no timeslot on ${request.Date} at ${request.Time}`);
+
+  const errors: FieldError[] = [];
+  if (request.Participants > activity.max_participants_per_booking) {
+    errors.push({ field: 'Participants', message: `Participants must be at most ${activity.max_participants_per_booking} for this activity` });
+  }
+  let waiver: BookingDraft['waiver'] = { status: 'pending', answers: [] };
+  try {
+    waiver = await validateWaiverAnswers(db, origin.operatorId, activity.id, request.WaiverAnswers);
+  } catch (error) {
+    if (!(error instanceof ValidationFailed)) throw error;
+    errors.push(...(error.errors ?? []));
+  }
+  if (errors.length > 0) throw new ValidationFailed(errors);
+
+  const draft: BookingDraft = {
+    operatorId: origin.operatorId,
+    timeslotId: timeslot.id,
+    source: origin.source,
+    partner: origin.partner,
+    paymentReference: request.PaymentReference ?? null,
+    participants: request.Participants,
+    customer: {
+      firstName: request.Customer.FirstName.trim(),
+      lastName: request.Customer.LastName.trim(),
+      email: request.Customer.Email.trim(),
+      phone: request.Customer.Phone,
+    },
+    waiver,
+    holdExpiresAt: holdMinutes === undefined ? null : now + holdMinutes * 60,
+  };
+  return { draft, activity, timeslot };
+}
+
+function record(row: BookingRow, activity: ActivityRow, timeslot: TimeslotRow): BookingRecord {
+  return { ...row, activity_public_id: activity.public_id, timezone: activity.timezone, date: timeslot.date, time: timeslot.time, starts_at: timeslot.starts_at };
+}
+
+/** Creates a booking: confirmed, or on hold for `holdMinutes` when given. */
+export async function createBooking(db: Db, origin: BookingOrigin, request: BookingRequest, holdMinutes?: number): Promise<Booking> {
+  const now = unixNow();
+  const { draft, activity, timeslot } = await prepareBooking(db.kysely, origin, request, holdMinutes, now);
+  const row = await db.write((tx) => placeBooking(tx, draft, now));
+  return toBooking(record(row, activity, timeslot), now);
+}
+
+async function requireBooking(db: Kysely<Database>, operatorId: number, reference: string, partner?: string): Promise<BookingRecord> {
+  const found = await findBooking(db, operatorId, reference, partner);
+  if (!found) throw new NotFound(`No booking ${reference}`);
+  return found;
+}
+
+/** A booking of the operator; with `partner`, only one that marketplace made. */
+export async function getBooking(db: Kysely<Database>, operatorId: number, reference: string, partner?: string): Promise<Booking> {
+  return toBooking(await requireBooking(db, operatorId, reference, partner), unixNow());
+}
+
+/**
+ * Cancels a confirmed booking or a live hold and gives its seats back, in one transaction. Cancelling a
+ * booking that is already cancelled (or a hold that expired) changes nothing and answers it as it is.
+ */
+export async function cancelBooking(db: Db, operatorId: number, reference: string, partner?: string): Promise<Booking> {
+  const booking = await requireBooking(db.kysely, operatorId, reference, partner);
+  const now = unixNow();
+  await db.write(async (tx) => {
+    // A lapsed hold is expired, not cancelled: release it as such first, so its seats come back once.
+    await releaseLapsedHolds(tx, booking.timeslot_id, now);
+    const cancelled = await changeStatus(tx, booking.id, ['confirmed', 'on_hold'], { status: 'cancelled', cancelled_at: Date.now() });
+    if (cancelled) await giveBackSeats(tx, cancelled.timeslot_id, cancelled.participants);
+  });
+  return getBooking(db.kysely, operatorId, reference, partner);
+}
+
+/**
+ * Confirms a booking on hold while its hold is live. A confirmed booking answers unchanged; an expired
+ * hold or a cancelled booking cannot be confirmed (409): its seats may already be someone else's.
+ */
+export async function confirmBooking(db: Db, operatorId: number, reference: string, partner?: string): Promise<Booking> {
+  const booking = await requireBooking(db.kysely, operatorId, reference, partner);
+  const now = unixNow();
+  const status = await db.write(async (tx) => {
+    await releaseLapsedHolds(tx, booking.timeslot_id, now);
+    if (await changeStatus(tx, booking.id, ['on_hold'], { status: 'confirmed', hold_expires_at: null })) return 'confirmed';
+    const current = await findBooking(tx, operatorId, reference, partner);
+    return effectiveStatus(current ?? booking, now);
+  });
+  // Thrown after the commit, so that the release of lapsed holds above is kept.
+  if (status === 'expired') throw new Conflict(`The hold of booking ${reference} has expired; its seats are released. Create a new booking.`);
+  if (status === 'cancelled') throw new Conflict(`Booking ${reference} is cancelled and cannot be confirmed`);
+  return getBooking(db.kysely, operatorId, reference, partner);
+}
+
+/** Operator: bookings of every source, filtered and paged. */
+export async function listOperatorBookings(db: Kysely<Database>, operatorId: number, query: BookingListQuery): Promise<Booking[]> {
+  if (query.From !== undefined && query.To !== undefined && query.To < query.From) {
+    throw ValidationFailed.field('To', 'To must not be before From');
+  }
+  const now = unixNow();
+  const rows = await listBookings(
+    db,
+    operatorId,
+    {
+      from: query.From,
+      to: query.To,
+      source: query.Source,
+      activityId: query.ActivityID,
+      status: query.Status,
+      search: query.Search,
+      limit: query.Limit,
+      offset: query.Offset,
+    },
+    now,
+  );
+  return rows.map((row) => toBooking(row, now));
+}

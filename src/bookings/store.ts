@@ -1,0 +1,139 @@
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { BookingTable, Database } from '../db/schema.js';
+import type { Tx } from '../db/connection.js';
+import type { BookingSource, BookingStatus } from './schemas.js';
+
+export type BookingRow = Selectable<BookingTable>;
+
+/** A booking with what it takes to show it: its timeslot's date, time and start, its activity's ID and zone. */
+export type BookingRecord = BookingRow & {
+  activity_public_id: string;
+  timezone: string;
+  date: string;
+  time: string;
+  starts_at: number;
+};
+
+function selectRecords(db: Kysely<Database>) {
+  return db
+    .selectFrom('bookings')
+    .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .selectAll('bookings')
+    .select(['activities.public_id as activity_public_id', 'activities.timezone', 'timeslots.date', 'timeslots.time', 'timeslots.starts_at']);
+}
+
+/**
+ * One of the operator's bookings by reference. With `partner`, only that marketplace's own partner
+ * bookings are found: a partner never sees the operator's other sales, nor another marketplace's.
+ */
+export async function findBooking(
+  db: Kysely<Database>,
+  operatorId: number,
+  reference: string,
+  partner?: string,
+): Promise<BookingRecord | undefined> {
+  let query = selectRecords(db).where('bookings.reference', '=', reference).where('bookings.operator_id', '=', operatorId);
+  if (partner !== undefined) query = query.where('bookings.source', '=', 'partner').where('bookings.partner', '=', partner);
+  return query.executeTakeFirst();
+}
+
+/** Inserts the booking unless its reference is taken (then undefined, and the caller draws another). */
+export async function insertBooking(tx: Tx, row: Omit<Insertable<BookingTable>, 'id'>): Promise<BookingRow | undefined> {
+  // ON CONFLICT DO NOTHING rather than catching the unique violation: on PostgreSQL a failed statement
+  // would abort the whole transaction, seats taken included.
+  return tx
+    .insertInto('bookings')
+    .values(row)
+    .onConflict((oc) => oc.column('reference').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function insertWaiverAnswers(tx: Tx, bookingId: number, answers: { questionId: number; answer: string }[]): Promise<void> {
+  if (answers.length === 0) return;
+  await tx
+    .insertInto('waiver_answers')
+    .values(answers.map((a) => ({ booking_id: bookingId, question_id: a.questionId, answer: a.answer })))
+    .execute();
+}
+
+/**
+ * Moves the booking to `to` only if it is still in one of `from`, and returns its participants when it
+ * did. The condition makes a repeated cancel or confirm a no-op, and makes exactly one of two racing
+ * writers the one that frees the seats.
+ */
+export async function changeStatus(
+  tx: Tx,
+  bookingId: number,
+  from: BookingStatus[],
+  changes: { status: BookingStatus; cancelled_at?: number; hold_expires_at?: null },
+): Promise<{ participants: number; timeslot_id: number } | undefined> {
+  return tx
+    .updateTable('bookings')
+    .set(changes)
+    .where('id', '=', bookingId)
+    .where('status', 'in', from)
+    .returning(['participants', 'timeslot_id'])
+    .executeTakeFirst();
+}
+
+export interface BookingFilter {
+  from?: string;
+  to?: string;
+  source?: BookingSource;
+  activityId?: string;
+  status?: BookingStatus;
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+/** `%`, `_` and the escape character itself match literally in the customer's search text. */
+export const likePattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+type RecordScope = ExpressionBuilder<Database, 'bookings' | 'timeslots' | 'activities'>;
+
+/**
+ * A hold whose time has run out counts as expired even before a write releases it, so the Status filter
+ * uses the same reading as the Booking shown (view.ts).
+ */
+function hasStatus(eb: RecordScope, status: BookingStatus, now: number) {
+  const lapsed = eb.and([eb('bookings.status', '=', 'on_hold'), eb('bookings.hold_expires_at', '<=', now)]);
+  if (status === 'expired') return eb.or([eb('bookings.status', '=', 'expired'), lapsed]);
+  if (status === 'on_hold') return eb.and([eb('bookings.status', '=', 'on_hold'), eb('bookings.hold_expires_at', '>', now)]);
+  return eb('bookings.status', '=', status);
+}
+
+function matchesSearch(pattern: string) {
+  const like = (column: ReturnType<typeof sql.ref>) => sql<boolean>`lower(${column}) LIKE ${pattern} ESCAPE '\\'`;
+  const fullName = sql`${sql.ref('bookings.customer_first_name')} || ' ' || ${sql.ref('bookings.customer_last_name')}`;
+  return (eb: RecordScope) =>
+    eb.or([
+      like(sql.ref('bookings.reference')),
+      sql<boolean>`lower(${fullName}) LIKE ${pattern} ESCAPE '\\'`,
+      like(sql.ref('bookings.customer_email')),
+    ]);
+}
+
+/** The operator's bookings of every source, by the timeslot's date and time, then when they were made. */
+export async function listBookings(db: Kysely<Database>, operatorId: number, filter: BookingFilter, now: number): Promise<BookingRecord[]> {
+  let query = selectRecords(db).where('bookings.operator_id', '=', operatorId);
+  if (filter.from !== undefined) query = query.where('timeslots.date', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('timeslots.date', '<=', filter.to);
+  if (filter.source !== undefined) query = query.where('bookings.source', '=', filter.source);
+  if (filter.activityId !== undefined) query = query.where('activities.public_id', '=', filter.activityId);
+  if (filter.status !== undefined) {
+    const status = filter.status;
+    query = query.where((eb) => hasStatus(eb, status, now));
+  }
+  if (filter.search !== undefined) query = query.where(matchesSearch(likePattern(filter.search)));
+  return query
+    .orderBy('timeslots.date')
+    .orderBy('timeslots.time')
+    .orderBy('bookings.created_at')
+    .orderBy('bookings.id')
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+}
