@@ -44,7 +44,11 @@ describe('exact sums', () => {
       extraInfo: null,
       occurredAt: occurredAt + (i % 3) * 86_400, // three days
     }));
-    const recorded = await t.db.write((tx) => recordUsageEntries(tx, op.operatorId, entries));
+    // Two batches, so that the second adds to rows the first created.
+    const recorded = [
+      ...(await t.db.write((tx) => recordUsageEntries(tx, op.operatorId, entries.slice(0, 1_000)))),
+      ...(await t.db.write((tx) => recordUsageEntries(tx, op.operatorId, entries.slice(1_000)))),
+    ];
     expect(new Set(recorded.map((entry) => entry.id)).size).toBe(2_500);
     const totals = await t.db.kysely
       .selectFrom('usage_daily_totals')
