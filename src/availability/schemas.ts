@@ -37,7 +37,8 @@ export const AdminTimeslot = Type.Composite(
     Timeslot,
     Type.Object({ Free: Type.Integer({ description: 'Capacity - Booked, also after the start (for the record)' }) }),
   ],
-  { $id: 'AdminTimeslot' },
+  // No $id: the creation response lists it in both branches of a union, and an $id may appear once.
+  { title: 'AdminTimeslot' },
 );
 export type AdminTimeslot = Static<typeof AdminTimeslot>;
 

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { Booking, BookingListQuery, PosBookingBody, ReferenceParams } from './schemas.js';
-import { cancelBooking, createBooking, getBooking, listOperatorBookings } from './service.js';
+import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
+import { bookTimeslot, cancelBooking, getBooking, listOperatorBookings } from './service.js';
 
 /** Operator API: the bookings dashboard (every source) and point-of-sale bookings. */
 export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -38,13 +39,18 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Create a point-of-sale booking',
-      description: 'The body of a partner booking (without HoldMinutes); the booking is confirmed at once with Source pos. Same rules and statuses.',
+      description: 'The body of a partner booking (without HoldMinutes); the booking is confirmed at once with Source pos. Same rules and statuses. Accepts Idempotency-Key.',
+      headers: IdempotencyHeaders,
       body: PosBookingBody,
       response: { 201: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422) },
     },
     handler: async (request, reply) => {
-      const booking = await createBooking(app.db, { operatorId: request.caller.operatorId, source: 'pos', partner: null }, request.body);
-      return reply.code(201).header('Location', `/api/v2/admin/bookings/${booking.BookingReference}`).send({ data: booking });
+      const origin = { operatorId: request.caller.operatorId, source: 'pos' as const, partner: null };
+      return sendIdempotently(app.db, request, reply, async (tx) => {
+        // Only the fields of PosBookingBody: a stray HoldMinutes in the body puts nothing on hold.
+        const booking = await bookTimeslot(tx, origin, request.body);
+        return { statusCode: 201, body: { data: booking }, location: `/api/v2/admin/bookings/${booking.BookingReference}` };
+      });
     },
   });
 

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, PartnerParams, problems } from '../http/schemas.js';
 import { Booking, PartnerBookingBody, ReferenceParams } from './schemas.js';
-import { cancelBooking, confirmBooking, createBooking, getBooking } from './service.js';
+import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
+import { bookTimeslot, cancelBooking, confirmBooking, getBooking } from './service.js';
 
 const PartnerBookingParams = Type.Composite([PartnerParams, ReferenceParams]);
 
@@ -21,18 +22,19 @@ export const bookingPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Takes the seats of the timeslot at Date and Time. Every field but PaymentReference, WaiverAnswers and HoldMinutes is required. ' +
         'With HoldMinutes the booking is on_hold until confirmed (POST .../confirm) or until HoldExpiresAt, when its seats are released. ' +
         '404: no such activity or no timeslot at Date and Time. 422: invalid fields, too many Participants for the product, or the timeslot has started. ' +
-        '409: not enough seats left; offer another timeslot.',
+        '409: not enough seats left; offer another timeslot. Accepts Idempotency-Key.',
       params: PartnerParams,
+      headers: IdempotencyHeaders,
       body: PartnerBookingBody,
       response: { 201: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422, 500) },
     },
     handler: async (request, reply) => {
       const partner = marketplace(request.caller);
-      const booking = await createBooking(app.db, { operatorId: request.caller.operatorId, source: 'partner', partner }, request.body, request.body.HoldMinutes);
-      return reply
-        .code(201)
-        .header('Location', `/api/v2/ota/${partner}/booking/${booking.BookingReference}`)
-        .send({ data: booking });
+      const origin = { operatorId: request.caller.operatorId, source: 'partner' as const, partner };
+      return sendIdempotently(app.db, request, reply, async (tx) => {
+        const booking = await bookTimeslot(tx, origin, request.body, request.body.HoldMinutes);
+        return { statusCode: 201, body: { data: booking }, location: `/api/v2/ota/${partner}/booking/${booking.BookingReference}` };
+      });
     },
   });
 

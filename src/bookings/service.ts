@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Db } from '../db/connection.js';
+import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { requireActivity } from '../catalog/service.js';
@@ -33,7 +33,9 @@ export interface PreparedBooking {
  * Everything about a booking request that can be decided before taking seats, in the contract's order:
  * the activity and a timeslot at Date and Time must exist (404); then the fields that depend on them,
  * Participants against the product's maximum and the waiver answers, are reported together (422).
- * Reads only, so it runs before the write transaction and keeps that transaction short.
+ * It only reads. The booking routes run it inside the idempotent write transaction rather than before
+ * it: a retry with the same Idempotency-Key must replay the first answer, not be judged again against
+ * a catalogue that may have changed since (an archived activity, a new required question).
  */
 export async function prepareBooking(
   db: Kysely<Database>,
@@ -82,11 +84,14 @@ function record(row: BookingRow, activity: ActivityRow, timeslot: TimeslotRow): 
   return { ...row, activity_public_id: activity.public_id, timezone: activity.timezone, date: timeslot.date, time: timeslot.time, starts_at: timeslot.starts_at };
 }
 
-/** Creates a booking: confirmed, or on hold for `holdMinutes` when given. */
-export async function createBooking(db: Db, origin: BookingOrigin, request: BookingRequest, holdMinutes?: number): Promise<Booking> {
+/**
+ * Creates a booking of any source inside the caller's write transaction: confirmed, or on hold for
+ * `holdMinutes` when given. The online shop's checkout and an OCTo API book through this too.
+ */
+export async function bookTimeslot(tx: Tx, origin: BookingOrigin, request: BookingRequest, holdMinutes?: number): Promise<Booking> {
   const now = unixNow();
-  const { draft, activity, timeslot } = await prepareBooking(db.kysely, origin, request, holdMinutes, now);
-  const row = await db.write((tx) => placeBooking(tx, draft, now));
+  const { draft, activity, timeslot } = await prepareBooking(tx, origin, request, holdMinutes, now);
+  const row = await placeBooking(tx, draft, now);
   return toBooking(record(row, activity, timeslot), now);
 }
 
