@@ -142,6 +142,30 @@ describe('operator API: changing and deleting questions', () => {
     problemOf(await call(t.app, op.adminKey, 'PATCH', url, { Question: 'Back' }), 404, 'not-found');
     problemOf(await call(t.app, op.adminKey, 'DELETE', '/api/v2/admin/questions/abc'), 400, 'bad-request');
   });
+
+  it('keeps a question that a booking has answered (409), so the answer keeps its question', async () => {
+    const created = (await addQuestion({ Question: 'Answered', Type: 'text', Required: false })).json().data;
+    await t.db.write(async (tx) => {
+      const activity = await tx.selectFrom('activities').select('id').where('public_id', '=', activityId).executeTakeFirstOrThrow();
+      const slot = await tx
+        .insertInto('timeslots')
+        .values({ operator_id: op.operatorId, activity_id: activity.id, date: '2030-01-01', time: '10:00', starts_at: 1_893_488_400, ends_at: 1_893_492_000, capacity: 5 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const booking = await tx
+        .insertInto('bookings')
+        .values({
+          operator_id: op.operatorId, reference: 'BK-TESTQ409', timeslot_id: slot.id, status: 'confirmed', source: 'pos', partner: null,
+          payment_reference: null, participants: 1, customer_first_name: 'A', customer_last_name: 'B', customer_email: 'a@example.com',
+          customer_phone: '+41790000000', waiver_status: 'complete', hold_expires_at: null, created_at: Date.now(), cancelled_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await tx.insertInto('waiver_answers').values({ booking_id: booking.id, question_id: created.ID, answer: 'yes' }).execute();
+    });
+    problemOf(await call(t.app, op.adminKey, 'DELETE', `/api/v2/admin/questions/${created.ID}`), 409, 'conflict');
+    expect((await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/questions/${created.ID}`, { Required: false })).statusCode).toBe(200);
+  });
 });
 
 describe('partner and core paths', () => {

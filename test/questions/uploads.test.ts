@@ -48,7 +48,7 @@ describe('POST /api/v2/ota/{partner}/uploads', () => {
   });
 
   it('answers 422 on Body for an empty body', async () => {
-    for (const headers of [{ 'content-type': 'image/png' }, {}]) {
+    for (const headers of [{ 'content-type': 'image/png' }, {}] as Record<string, string>[]) {
       const problem = problemOf(await upload('', headers), 422, 'validation');
       expect(problem.errors!.map((e) => e.field)).toEqual(['Body']);
     }
@@ -96,8 +96,8 @@ describe('validateWaiverAnswers', () => {
   });
 
   const fileOf = async (key: string) => (await upload('certificate', { 'content-type': 'application/pdf' }, key)).json().data.FileID as string;
-  const failures = async (answers: { QuestionID: number; Answer: string }[]) => {
-    const error = await validateWaiverAnswers(t.db.kysely, op.operatorId, activityRowId, answers).catch((e: unknown) => e);
+  const failures = async (answers: { QuestionID: number; Answer: string }[], operatorId = op.operatorId, activity = activityRowId) => {
+    const error = await validateWaiverAnswers(t.db.kysely, operatorId, activity, answers).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationFailed);
     return (error as ValidationFailed).errors!;
   };
@@ -171,11 +171,9 @@ describe('validateWaiverAnswers', () => {
   });
 
   it('does not accept questions of another activity or another operator', async () => {
-    const errors = await validateWaiverAnswers(t.db.kysely, other.operatorId, activityRowId, required('x')).catch((e: ValidationFailed) => e.errors);
-    expect(errors!.map((e) => e.field)).toEqual(['WaiverAnswers[0].QuestionID', 'WaiverAnswers[1].QuestionID', 'WaiverAnswers[2].QuestionID', 'WaiverAnswers[3].QuestionID']);
-    const elsewhere = await validateWaiverAnswers(t.db.kysely, other.operatorId, foreignActivityRowId, [{ QuestionID: q.name!, Answer: 'x' }]).catch(
-      (e: ValidationFailed) => e.errors,
-    );
+    const errors = await failures(required('x'), other.operatorId);
+    expect(errors.map((e) => e.field)).toEqual(['WaiverAnswers[0].QuestionID', 'WaiverAnswers[1].QuestionID', 'WaiverAnswers[2].QuestionID', 'WaiverAnswers[3].QuestionID']);
+    const elsewhere = await failures([{ QuestionID: q.name!, Answer: 'x' }], other.operatorId, foreignActivityRowId);
     expect(elsewhere).toEqual([{ field: 'WaiverAnswers[0].QuestionID', message: expect.any(String) }]);
     expect(await validateWaiverAnswers(t.db.kysely, other.operatorId, foreignActivityRowId, [])).toEqual({ status: 'complete', answers: [] });
   });
