@@ -73,6 +73,14 @@ describe('exact sums', () => {
     expect(row).toEqual({ meter: sample.meter, occurred_at: sample.occurredAt });
   });
 
+  it('loses no update when many entries for one meter and day arrive at once', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, () => call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', { Meter: 'concurrent', Usage: '0.3', OccurredAt: occurredAt })),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(40).fill(201));
+    expect((await meters()).Meters).toContainEqual({ Meter: 'concurrent', TotalUsage: 12, EventCount: 40 });
+  });
+
   it('rolls the entry back with its total when the transaction fails', async () => {
     await expect(
       t.db.write(async (tx) => {
