@@ -9,7 +9,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import { authPlugin, bearerToken } from './auth/plugin.js';
 import { parseKey } from './auth/keys.js';
-import { errorHandler } from './http/problem.js';
+import { errorHandler, sendProblem } from './http/problem.js';
 import { registerRoutingProblems } from './http/routing.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
@@ -46,6 +46,8 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: JSON_BODY_LIMIT,
+    // Malformed percent-encoding or an over-long path parameter is caught by the router itself.
+    frameworkErrors: (error, _request, reply) => sendProblem(reply, 'bad-request', `Invalid URL: ${error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'it is not validly encoded'}`),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('db', db);

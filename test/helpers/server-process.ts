@@ -1,5 +1,6 @@
 // Real `slotbook serve` processes for tests that need several processes on one database, or a crash.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/slotbook.js', import.meta.url));
@@ -13,12 +14,26 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** A port that was free a moment ago (the kernel does not hand it out again right away). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [BIN, 'serve'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
-      PORT: '0',
+      PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       NODE_ENV: 'production', // no demo data
@@ -31,21 +46,20 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
-    const onData = () => {
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
+  let exitCode: number | null = null;
+  child.once('exit', (code) => (exitCode = code ?? 1));
+  // Ready when /healthz answers (whatever LOG_LEVEL hides).
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exitCode !== null) throw new Error(`server exited with ${exitCode}:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start:\n${output}`);
+    }
+    const ready = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (ready) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return {
     url,
     child,

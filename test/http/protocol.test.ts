@@ -33,6 +33,11 @@ describe('errors Fastify detects before our code runs', () => {
     problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', '', { 'content-type': 'application/json' }), 400, 'bad-request');
   });
 
+  it('answers 400 problem for a malformed or over-long path', async () => {
+    problemOf(await call(t.app, op.adminKey, 'GET', '/api/v2/admin/activities/%E0%A4%A'), 400, 'bad-request');
+    problemOf(await call(t.app, op.adminKey, 'GET', `/api/v2/admin/activities/s_${'x'.repeat(500)}`), 400, 'bad-request');
+  });
+
   it('answers 415 for a body that is not JSON', async () => {
     for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded']) {
       problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', 'Name=x', { 'content-type': type }), 415, 'unsupported-media-type');
