@@ -1,0 +1,217 @@
+// The dashboard's only way to the service: the HTTP API, with the admin key as a bearer token. The key
+// lives in sessionStorage (gone when the tab closes); a 401 anywhere signs the operator out.
+
+const KEY_STORAGE = 'slotbook.adminKey';
+
+export function storedKey(): string | null {
+  try {
+    return sessionStorage.getItem(KEY_STORAGE);
+  } catch {
+    return null;
+  }
+}
+
+export function storeKey(key: string | null): void {
+  if (key === null) sessionStorage.removeItem(KEY_STORAGE);
+  else sessionStorage.setItem(KEY_STORAGE, key);
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** An RFC 7807 problem answered by the API (or a network failure, status 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly detail: string,
+    readonly errors: FieldError[] = [],
+    readonly kind = '',
+  ) {
+    super(detail || title);
+  }
+
+  /** The message of one field's error, for showing next to that field. */
+  fieldError(field: string): string | undefined {
+    return this.errors.find((error) => error.field === field)?.message;
+  }
+}
+
+type Listener = () => void;
+const unauthorizedListeners = new Set<Listener>();
+/** Called when the API answers 401: the key is unknown or was revoked. */
+export function onUnauthorized(listener: Listener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+export type Query = Record<string, string | number | undefined | null | false>;
+
+export function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '' || value === false) continue;
+    params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+export async function request<T>(method: string, path: string, options: { body?: unknown; query?: Query; key?: string; signal?: AbortSignal } = {}): Promise<T> {
+  const key = options.key ?? storedKey();
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (key) headers.Authorization = `Bearer ${key}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(withQuery(path, options.query), {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'Network error', 'The service did not answer. Is slotbook running?');
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) {
+    const problem = (body ?? {}) as { title?: string; detail?: string; errors?: FieldError[]; type?: string };
+    const kind = problem.type?.split('/').pop() ?? '';
+    const error = new ApiError(response.status, problem.title ?? response.statusText, problem.detail ?? `The service answered ${response.status}`, problem.errors ?? [], kind);
+    if (response.status === 401 && !options.key) unauthorizedListeners.forEach((listener) => listener());
+    throw error;
+  }
+  return (body as { data: T }).data;
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>('GET', path, { query, signal }),
+  post: <T>(path: string, body?: unknown) => request<T>('POST', path, { body: body ?? {} }),
+  patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, { body }),
+  del: (path: string) => request<void>('DELETE', path),
+};
+
+// ---- The API's records (see /openapi.json) ----
+
+export type Source = 'partner' | 'online' | 'pos';
+export type BookingStatus = 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
+
+export interface Customer {
+  FirstName: string;
+  LastName: string;
+  Email: string;
+  Phone: string;
+}
+
+export interface Booking {
+  BookingReference: string;
+  Status: BookingStatus;
+  Source: Source;
+  Partner: string | null;
+  PaymentReference: string | null;
+  ActivityID: string;
+  Date: string;
+  Time: string;
+  StartsAt?: string;
+  Participants: number;
+  Customer: Customer;
+  WaiverStatus: 'pending' | 'complete';
+  HoldExpiresAt?: string | null;
+  CreatedAt: string;
+}
+
+export interface Activity {
+  ID: number;
+  ActivityID: string;
+  Name: string;
+  Description: string;
+  DurationMinutes: number;
+  Timezone: string;
+  Currency: string;
+  UnitPrice: number;
+  MaxParticipantsPerBooking: number;
+  UpdatedAt: string;
+  Archived: boolean;
+}
+
+export interface Timeslot {
+  ID: number;
+  ActivityID: string;
+  Date: string;
+  Time: string;
+  EndTime: string;
+  StartsAt: string;
+  Capacity: number;
+  Booked: number;
+  Available: number;
+  Free: number;
+}
+
+export const QUESTION_TYPES = ['text', 'boolean', 'select', 'date', 'file', 'signature'] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+export interface Question {
+  ID: number;
+  Question: string;
+  Type: QuestionType;
+  Required: boolean;
+  RequiresFileUpload: boolean;
+  Options: string[];
+  Position: number;
+  Translations?: Record<string, { Question: string; Options?: string[] }>;
+}
+
+export const SCOPES = ['ota', 'usage:read', 'usage:write', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface ApiKey {
+  ID: number;
+  Name: string;
+  Scopes: string[];
+  Partner: string | null;
+  CreatedAt: string;
+  RevokedAt: string | null;
+}
+
+export interface CreatedKey {
+  ID: number;
+  Key: string;
+  Name: string;
+  Scopes: string[];
+  Partner: string | null;
+}
+
+export interface MeterTotal {
+  Meter: string;
+  TotalUsage: number;
+  EventCount: number;
+}
+
+export interface Period {
+  From: string;
+  To: string;
+  FromTimestamp: number;
+  ToTimestamp: number;
+}
+
+export interface UsageSummary {
+  Period: Period;
+  Totals: { Usage: number; Events: number };
+  Meters: MeterTotal[];
+}
+
+export interface DailyUsage {
+  Period: Period;
+  Days: { Date: string; Meters: MeterTotal[] }[];
+}

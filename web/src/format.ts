@@ -1,0 +1,70 @@
+// Dates, times, money and numbers, formatted for the operator's browser locale.
+
+const locale = navigator.language || 'en';
+
+export function todayIso(): string {
+  return isoDate(new Date());
+}
+
+/** YYYY-MM-DD of a Date in the browser's own time zone. */
+export function isoDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+export function utcToday(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** Adds days to a YYYY-MM-DD date (calendar arithmetic, no time zones involved). */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** ISO weekday of a YYYY-MM-DD date: 1 = Monday ... 7 = Sunday. */
+export function weekday(date: string): number {
+  const day = new Date(`${date}T00:00:00Z`).getUTCDay();
+  return day === 0 ? 7 : day;
+}
+
+const dateFormat = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const shortDateFormat = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const monthFormat = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const dateTimeFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** "Mon, 24 Nov 2025" for a wall-clock date. */
+export const formatDate = (date: string) => dateFormat.format(new Date(`${date}T00:00:00Z`));
+export const formatShortDate = (date: string) => shortDateFormat.format(new Date(`${date}T00:00:00Z`));
+export const formatMonth = (date: string) => monthFormat.format(new Date(`${date}T00:00:00Z`));
+/** An instant (ISO 8601), in the browser's time zone. */
+export const formatInstant = (iso: string) => dateTimeFormat.format(new Date(iso));
+
+export function formatMoney(minorUnits: number, currency: string): string {
+  try {
+    const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+    return format.format(minorUnits / 10 ** digits);
+  } catch {
+    return `${minorUnits} ${currency}`;
+  }
+}
+
+const numberFormat = new Intl.NumberFormat(locale, { maximumFractionDigits: 6 });
+const compactFormat = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
+export const formatNumber = (value: number) => numberFormat.format(value);
+export const formatCompact = (value: number) => compactFormat.format(value);
+
+export function formatDuration(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return h === 0 ? `${m} min` : m === 0 ? `${h} h` : `${h} h ${m} min`;
+}
+
+export const SOURCE_LABELS = { online: 'Online', pos: 'Point of sale', partner: 'Partner' } as const;
+export const STATUS_LABELS = { confirmed: 'Confirmed', on_hold: 'On hold', cancelled: 'Cancelled', expired: 'Expired' } as const;

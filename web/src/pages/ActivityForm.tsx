@@ -1,0 +1,117 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { ApiError, type Activity } from '../api';
+import { ErrorBanner, SelectField, TextArea, TextField } from '../ui';
+
+function supported(kind: 'timeZone' | 'currency', fallback: string[]): string[] {
+  try {
+    return (Intl as unknown as { supportedValuesOf(kind: string): string[] }).supportedValuesOf(kind);
+  } catch {
+    return fallback;
+  }
+}
+
+export function currencyDigits(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+export type ActivityInput = Pick<Activity, 'Name' | 'Description' | 'DurationMinutes' | 'Timezone' | 'Currency' | 'UnitPrice' | 'MaxParticipantsPerBooking'>;
+
+const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** Create or edit an activity. The price is typed in the currency's major unit and sent in minor units. */
+export function ActivityForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial?: Activity;
+  submitLabel: string;
+  onSubmit: (input: ActivityInput) => Promise<void>;
+  onCancel?: () => void;
+}) {
+  const zones = useMemo(() => supported('timeZone', [browserZone, 'UTC']), []);
+  const currencies = useMemo(() => supported('currency', ['EUR', 'USD', 'GBP', 'JPY', 'CHF']), []);
+  const [name, setName] = useState(initial?.Name ?? '');
+  const [description, setDescription] = useState(initial?.Description ?? '');
+  const [duration, setDuration] = useState(String(initial?.DurationMinutes ?? 60));
+  const [timezone, setTimezone] = useState(initial?.Timezone ?? browserZone);
+  const [currency, setCurrency] = useState(initial?.Currency ?? 'EUR');
+  const digits = currencyDigits(currency);
+  const [price, setPrice] = useState(initial ? String(initial.UnitPrice / 10 ** currencyDigits(initial.Currency)) : '');
+  const [max, setMax] = useState(String(initial?.MaxParticipantsPerBooking ?? 10));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onSubmit({
+        Name: name.trim(),
+        Description: description,
+        DurationMinutes: Number(duration),
+        Timezone: timezone,
+        Currency: currency,
+        UnitPrice: Math.round(Number(price || 0) * 10 ** digits),
+        MaxParticipantsPerBooking: Number(max),
+      });
+    } catch (caught) {
+      setError(caught as ApiError);
+    } finally {
+      setBusy(false);
+    }
+  }
+  const fieldError = (field: string) => error?.fieldError(field);
+
+  return (
+    <form onSubmit={submit} noValidate className="form-grid">
+      <TextField label="Name" className="span-2" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} error={fieldError('Name')} placeholder="Sunset Kayak Tour" />
+      <TextArea label="Description" className="span-2" rows={3} value={description} onChange={(e) => setDescription(e.target.value)} error={fieldError('Description')} hint="Shown to partners with the product." />
+      <TextField label="Duration (minutes)" type="number" min={1} max={10080} required value={duration} onChange={(e) => setDuration(e.target.value)} error={fieldError('DurationMinutes')} />
+      <TextField label="Max participants per booking" type="number" min={1} max={1000} value={max} onChange={(e) => setMax(e.target.value)} error={fieldError('MaxParticipantsPerBooking')} />
+      <SelectField label="Time zone" value={timezone} onChange={(e) => setTimezone(e.target.value)} error={fieldError('Timezone')} hint="Timeslot dates and times are in this zone.">
+        {zones.map((zone) => (
+          <option key={zone}>{zone}</option>
+        ))}
+      </SelectField>
+      <div className="field-pair">
+        <SelectField label="Currency" value={currency} onChange={(e) => setCurrency(e.target.value)} error={fieldError('Currency')}>
+          {currencies.map((code) => (
+            <option key={code}>{code}</option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Price per participant"
+          type="number"
+          min={0}
+          step={digits === 0 ? 1 : 1 / 10 ** digits}
+          inputMode="decimal"
+          required
+          value={price}
+          onChange={(e) => setPrice(e.target.value)}
+          error={fieldError('UnitPrice')}
+          placeholder={digits === 0 ? '6500' : '49.00'}
+        />
+      </div>
+      <div className="span-2">
+        <ErrorBanner error={error && !error.errors.some((e) => fieldError(e.field) && error.errors.length === 1) ? error : undefined} />
+      </div>
+      <div className="form-actions span-2">
+        {onCancel && (
+          <button type="button" className="btn btn-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Saving…' : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

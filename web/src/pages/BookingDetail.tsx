@@ -1,0 +1,164 @@
+import { useState } from 'react';
+import { api, ApiError, type Booking } from '../api';
+import { useActivities } from '../activities';
+import { formatDate, formatInstant, formatMoney, SOURCE_LABELS } from '../format';
+import { Link, usePageTitle } from '../router';
+import { Card, ConfirmDialog, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, useLoad, useToast } from '../ui';
+import { SourceBadge, StatusBadge, WaiverBadge } from './booking-bits';
+
+/** Finds one booking by its reference through the operator's bookings list. */
+async function findBooking(reference: string, signal?: AbortSignal): Promise<Booking | null> {
+  const found = await api.get<Booking[]>('/api/v2/admin/bookings', { Search: reference, Limit: 10 }, signal);
+  return found.find((booking) => booking.BookingReference === reference) ?? null;
+}
+
+export function BookingDetailPage({ reference }: { reference: string }) {
+  usePageTitle(`Booking ${reference}`);
+  const toast = useToast();
+  const { byId } = useActivities();
+  const loaded = useLoad((signal) => findBooking(reference, signal), [reference]);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const booking = loaded.data;
+
+  async function cancel() {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const cancelled = await api.post<Booking>(`/api/v2/admin/bookings/${reference}/cancel`);
+      loaded.setData(cancelled);
+      setConfirming(false);
+      toast(`Booking ${reference} is cancelled; its seats are back on sale.`);
+    } catch (caught) {
+      setError(caught as ApiError);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const back = (
+    <Link href="/bookings" className="back-link">
+      <Icon name="left" size={16} />
+      All bookings
+    </Link>
+  );
+  if (loaded.loading && !booking) return <div className="page">{back}<Spinner label="Loading the booking" /></div>;
+  if (loaded.error) return <div className="page">{back}<ErrorBanner error={loaded.error} onRetry={loaded.reload} /></div>;
+  if (!booking) {
+    return (
+      <div className="page">
+        {back}
+        <h1 tabIndex={-1} className="visually-hidden">Booking {reference}</h1>
+        <EmptyState icon="search" title={`No booking ${reference}`}>This reference does not belong to any of your bookings.</EmptyState>
+      </div>
+    );
+  }
+
+  const activity = byId.get(booking.ActivityID);
+  const active = booking.Status === 'confirmed' || booking.Status === 'on_hold';
+  return (
+    <div className="page">
+      {back}
+      <PageHeader
+        title={`Booking ${booking.BookingReference}`}
+        description={
+          <span className="header-badges">
+            <StatusBadge status={booking.Status} /> <SourceBadge booking={booking} /> <WaiverBadge status={booking.WaiverStatus} />
+          </span>
+        }
+        actions={
+          active && (
+            <button type="button" className="btn btn-danger-outline" onClick={() => setConfirming(true)}>
+              Cancel booking
+            </button>
+          )
+        }
+      />
+      <div className="detail-grid">
+        <Card title="Visit">
+          <dl className="facts">
+            <dt>Activity</dt>
+            <dd>{activity ? <Link href={`/activities/${activity.ActivityID}`}>{activity.Name}</Link> : <code>{booking.ActivityID}</code>}</dd>
+            <dt>Date</dt>
+            <dd>{formatDate(booking.Date)}</dd>
+            <dt>Time</dt>
+            <dd>
+              {booking.Time}
+              {activity && <span className="muted"> ({activity.Timezone})</span>}
+            </dd>
+            <dt>Participants</dt>
+            <dd>{booking.Participants}</dd>
+            {activity && (
+              <>
+                <dt>Price</dt>
+                <dd>
+                  {formatMoney(activity.UnitPrice * booking.Participants, activity.Currency)}
+                  <span className="muted"> ({booking.Participants} × {formatMoney(activity.UnitPrice, activity.Currency)})</span>
+                </dd>
+              </>
+            )}
+          </dl>
+        </Card>
+        <Card title="Customer">
+          <dl className="facts">
+            <dt>Name</dt>
+            <dd>
+              {booking.Customer.FirstName} {booking.Customer.LastName}
+            </dd>
+            <dt>E-mail</dt>
+            <dd>
+              <a href={`mailto:${booking.Customer.Email}`}>{booking.Customer.Email}</a>
+            </dd>
+            <dt>Phone</dt>
+            <dd>
+              <a href={`tel:${booking.Customer.Phone}`}>{booking.Customer.Phone}</a>
+            </dd>
+            <dt>Waiver</dt>
+            <dd>{booking.WaiverStatus === 'complete' ? 'Answered' : 'Not answered yet'}</dd>
+          </dl>
+        </Card>
+        <Card title="Channel">
+          <dl className="facts">
+            <dt>Source</dt>
+            <dd>{SOURCE_LABELS[booking.Source]}</dd>
+            {booking.Source === 'partner' && (
+              <>
+                <dt>Marketplace</dt>
+                <dd className="strong">{booking.Partner}</dd>
+              </>
+            )}
+            <dt>Payment reference</dt>
+            <dd className="mono">{booking.PaymentReference ?? <span className="muted">none</span>}</dd>
+            <dt>Booked at</dt>
+            <dd>{formatInstant(booking.CreatedAt)}</dd>
+            {booking.HoldExpiresAt && (
+              <>
+                <dt>Hold expires</dt>
+                <dd>{formatInstant(booking.HoldExpiresAt)}</dd>
+              </>
+            )}
+          </dl>
+        </Card>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title={`Cancel booking ${booking.BookingReference}?`}
+        confirmLabel="Cancel booking"
+        busy={busy}
+        error={error}
+        onConfirm={cancel}
+        onClose={() => {
+          setConfirming(false);
+          setError(undefined);
+        }}
+      >
+        <p>
+          {booking.Customer.FirstName} {booking.Customer.LastName}'s {booking.Participants} {booking.Participants === 1 ? 'seat goes' : 'seats go'} back on sale
+          {activity ? ` for ${activity.Name}` : ''} on {formatDate(booking.Date)} at {booking.Time}. This cannot be undone.
+        </p>
+        {booking.Source === 'partner' && <p className="muted">Let {booking.Partner} know, so that they refund payment {booking.PaymentReference ?? ''}.</p>}
+      </ConfirmDialog>
+    </div>
+  );
+}

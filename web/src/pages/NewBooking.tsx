@@ -1,0 +1,229 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { api, ApiError, type Booking, type Timeslot } from '../api';
+import { useActivities } from '../activities';
+import { addDays, formatDate, formatMoney, todayIso } from '../format';
+import { Link, navigate, useLocation, usePageTitle } from '../router';
+import { Card, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextField, useLoad, useToast } from '../ui';
+
+const STRIP_DAYS = 14;
+
+/** A point-of-sale booking: pick an activity, a day and a timeslot (seats left shown), then the customer. */
+export function NewBookingPage() {
+  usePageTitle('New point-of-sale booking');
+  const toast = useToast();
+  const { search } = useLocation();
+  const { activities, byId, loaded } = useActivities();
+  const open = activities.filter((activity) => !activity.Archived);
+  const [activityId, setActivityId] = useState(search.get('activity') ?? '');
+  const [date, setDate] = useState(search.get('date') ?? todayIso());
+  const [time, setTime] = useState(search.get('time') ?? '');
+  const [participants, setParticipants] = useState(1);
+  const [customer, setCustomer] = useState({ FirstName: '', LastName: '', Email: '', Phone: '' });
+  const [paymentReference, setPaymentReference] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+
+  useEffect(() => {
+    if (!activityId && open.length > 0) setActivityId(open[0]!.ActivityID);
+  }, [activityId, open]);
+  const activity = byId.get(activityId);
+
+  const today = todayIso();
+  const strip = useLoad(
+    (signal) =>
+      activityId
+        ? api.get<Timeslot[]>(`/api/v2/admin/activities/${activityId}/timeslots`, { From: today, To: addDays(today, STRIP_DAYS - 1) }, signal)
+        : Promise.resolve([]),
+    [activityId, today],
+  );
+  const day = useLoad(
+    (signal) => (activityId && date ? api.get<Timeslot[]>(`/api/v2/admin/activities/${activityId}/timeslots`, { From: date, To: date }, signal) : Promise.resolve([])),
+    [activityId, date],
+  );
+  const seatsByDate = useMemo(() => {
+    const map = new Map<string, { slots: number; available: number }>();
+    for (const slot of strip.data ?? []) {
+      const entry = map.get(slot.Date) ?? { slots: 0, available: 0 };
+      entry.slots += 1;
+      entry.available += slot.Available;
+      map.set(slot.Date, entry);
+    }
+    return map;
+  }, [strip.data]);
+
+  const slots = day.data ?? [];
+  const slot = slots.find((s) => s.Time === time);
+  useEffect(() => {
+    if (day.data && time && !day.data.some((s) => s.Time === time)) setTime('');
+  }, [day.data, time]);
+  const maxParticipants = Math.max(1, Math.min(activity?.MaxParticipantsPerBooking ?? 1, slot?.Available ?? 1));
+
+  const fieldError = (field: string) => error?.fieldError(field);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!activity || !slot) {
+      setError(new ApiError(0, 'Choose a timeslot', 'Pick the activity, the day and one of its timeslots with seats left.'));
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const booking = await api.post<Booking>('/api/v2/admin/bookings', {
+        ActivityID: activity.ActivityID,
+        Date: slot.Date,
+        Time: slot.Time,
+        Participants: participants,
+        Customer: { ...customer, Phone: customer.Phone.replace(/[\s()-]/g, '') },
+        ...(paymentReference.trim() ? { PaymentReference: paymentReference.trim() } : {}),
+      });
+      toast(`Booked ${booking.BookingReference}: ${booking.Participants} ${booking.Participants === 1 ? 'seat' : 'seats'} for ${activity.Name}.`);
+      navigate(`/bookings/${booking.BookingReference}`);
+    } catch (caught) {
+      const e = caught as ApiError;
+      setError(e.status === 409 ? new ApiError(409, 'Not enough seats left', `${e.detail} Choose another timeslot or fewer participants.`) : e);
+      if (e.status === 409) {
+        day.reload();
+        strip.reload();
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (loaded && open.length === 0) {
+    return (
+      <div className="page">
+        <PageHeader title="New point-of-sale booking" />
+        <EmptyState icon="activities" title="No activities to book" action={<Link href="/activities" className="btn btn-primary">Create an activity</Link>}>
+          Create an activity and its timeslots first.
+        </EmptyState>
+      </div>
+    );
+  }
+
+  return (
+    <div className="page">
+      <Link href="/bookings" className="back-link">
+        <Icon name="left" size={16} />
+        All bookings
+      </Link>
+      <PageHeader title="New point-of-sale booking" description="For guests at your desk or on the phone. The seats are taken at once." />
+      <form className="pos-form" onSubmit={submit} noValidate>
+        <Card title="1. Activity and time">
+          <SelectField
+            label="Activity"
+            value={activityId}
+            onChange={(event) => {
+              setActivityId(event.target.value);
+              setTime('');
+            }}
+          >
+            {open.map((a) => (
+              <option key={a.ActivityID} value={a.ActivityID}>
+                {a.Name}
+              </option>
+            ))}
+          </SelectField>
+
+          <fieldset className="fieldset">
+            <legend>Day</legend>
+            <div className="day-strip" role="group" aria-label={`Next ${STRIP_DAYS} days`}>
+              {Array.from({ length: STRIP_DAYS }, (_, i) => addDays(today, i)).map((d) => {
+                const seats = seatsByDate.get(d);
+                const weekdayName = new Date(`${d}T00:00:00Z`).toLocaleDateString(undefined, { weekday: 'short', timeZone: 'UTC' });
+                return (
+                  <button
+                    type="button"
+                    key={d}
+                    className={`day ${d === date ? 'day-active' : ''} ${!seats || seats.available === 0 ? 'day-empty' : ''}`}
+                    aria-pressed={d === date}
+                    aria-label={`${formatDate(d)}: ${seats ? `${seats.available} seats left` : 'no timeslots'}`}
+                    onClick={() => setDate(d)}
+                  >
+                    <span className="day-name">{weekdayName}</span>
+                    <span className="day-num">{Number(d.slice(8))}</span>
+                    <span className="day-seats">{seats ? seats.available : '–'}</span>
+                  </button>
+                );
+              })}
+            </div>
+            <TextField label="Or another date" type="date" value={date} onChange={(event) => setDate(event.target.value)} className="field-inline" />
+          </fieldset>
+
+          <fieldset className="fieldset">
+            <legend>Timeslot on {date ? formatDate(date) : '…'}</legend>
+            {day.loading && !day.data ? (
+              <Spinner label="Loading timeslots" />
+            ) : slots.length === 0 ? (
+              <p className="muted">No timeslots on this day. {activity && <Link href={`/activities/${activity.ActivityID}`}>Add timeslots</Link>}</p>
+            ) : (
+              <div className="slot-grid" role="radiogroup" aria-label="Timeslot">
+                {slots.map((s) => {
+                  const full = s.Available === 0;
+                  const ratio = s.Capacity > 0 ? s.Booked / s.Capacity : 1;
+                  return (
+                    <label key={s.ID} className={`slot ${s.Time === time ? 'slot-active' : ''} ${full ? 'slot-full' : ''}`}>
+                      <input type="radio" name="timeslot" value={s.Time} checked={s.Time === time} disabled={full} onChange={() => setTime(s.Time)} />
+                      <span className="slot-time">
+                        {s.Time}–{s.EndTime}
+                      </span>
+                      <span className="slot-seats">{full ? (s.Free > 0 ? 'Started' : 'Sold out') : `${s.Available} of ${s.Capacity} seats left`}</span>
+                      <span className="meter" aria-hidden="true">
+                        <span style={{ width: `${Math.min(100, ratio * 100)}%` }} />
+                      </span>
+                    </label>
+                  );
+                })}
+              </div>
+            )}
+          </fieldset>
+          {slot && (
+            <div className="seats-callout" aria-live="polite">
+              <strong>{slot.Available}</strong> of {slot.Capacity} seats left at {slot.Time}
+              {participants <= slot.Available && (
+                <>
+                  {' '}
+                  · {slot.Available - participants} after this booking
+                </>
+              )}
+            </div>
+          )}
+        </Card>
+
+        <Card title="2. Guests">
+          <div className="form-grid">
+            <TextField
+              label="Participants"
+              type="number"
+              min={1}
+              max={maxParticipants}
+              value={participants}
+              onChange={(event) => setParticipants(Math.max(1, Number(event.target.value) || 1))}
+              error={fieldError('Participants')}
+              hint={activity ? `At most ${Math.min(activity.MaxParticipantsPerBooking, slot?.Available ?? activity.MaxParticipantsPerBooking)} for this timeslot` : undefined}
+            />
+            <div className="total">
+              <span className="muted">Total</span>
+              <strong>{activity ? formatMoney(activity.UnitPrice * participants, activity.Currency) : '–'}</strong>
+            </div>
+            <TextField label="First name" autoComplete="off" required value={customer.FirstName} onChange={(e) => setCustomer({ ...customer, FirstName: e.target.value })} error={fieldError('Customer.FirstName')} />
+            <TextField label="Last name" autoComplete="off" required value={customer.LastName} onChange={(e) => setCustomer({ ...customer, LastName: e.target.value })} error={fieldError('Customer.LastName')} />
+            <TextField label="E-mail" type="email" autoComplete="off" required value={customer.Email} onChange={(e) => setCustomer({ ...customer, Email: e.target.value })} error={fieldError('Customer.Email')} />
+            <TextField label="Phone" type="tel" autoComplete="off" required placeholder="+4930123456" value={customer.Phone} onChange={(e) => setCustomer({ ...customer, Phone: e.target.value })} error={fieldError('Customer.Phone')} hint="International format, starting with +" />
+            <TextField label="Payment reference (optional)" value={paymentReference} onChange={(e) => setPaymentReference(e.target.value)} error={fieldError('PaymentReference')} hint="Receipt or card terminal reference" className="span-2" />
+          </div>
+        </Card>
+        <ErrorBanner error={error && error.errors.length <= 1 && error.errors.some((e) => fieldError(e.field)) ? undefined : error} />
+        <div className="form-actions">
+          <Link href="/bookings" className="btn btn-secondary">
+            Cancel
+          </Link>
+          <button type="submit" className="btn btn-primary" disabled={busy || !slot}>
+            {busy ? 'Booking…' : slot ? `Book ${participants} ${participants === 1 ? 'seat' : 'seats'} at ${slot.Time}` : 'Choose a timeslot'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
