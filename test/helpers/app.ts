@@ -23,6 +23,8 @@ export interface TestOperator {
 export interface TestApp {
   app: FastifyInstance;
   db: Db;
+  /** The DATABASE_URL of this test's database, for server processes that should share it. */
+  databaseUrl: string;
   newOperator(name?: string): Promise<TestOperator>;
   close(): Promise<void>;
 }
@@ -38,6 +40,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   return {
     app,
     db,
+    databaseUrl: database.url,
     async newOperator(name = `Operator ${++count}`) {
       const { operatorId, adminKey } = await createOperator(db, name);
       const partner = 'viator';

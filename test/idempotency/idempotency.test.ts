@@ -1,0 +1,122 @@
+// The Idempotency-Key rules of the contract that hold for both idempotent POSTs (booking, usage).
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
+import { startServerProcess } from '../helpers/server-process.js';
+
+let t: TestApp;
+let op: TestOperator;
+let other: TestOperator;
+const usage = (key: string, body: unknown, headers: Record<string, string>) => call(t.app, key, 'POST', '/api/v2/usage/meters', body, headers);
+
+async function entries(operatorId: number): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM usage_entries WHERE operator_id = ${operatorId}`.execute(t.db.kysely);
+  return Number(rows[0]!.n);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  op = await t.newOperator();
+  other = await t.newOperator();
+});
+afterAll(() => t.close());
+
+describe('Idempotency-Key', () => {
+  it('must be 1 to 255 characters: a longer key is a 422 on the field Idempotency-Key, and nothing is written', async () => {
+    const problem = problemOf(await usage(op.usageKey, { Meter: 'm', Usage: 1 }, { 'idempotency-key': 'k'.repeat(256) }), 422, 'validation');
+    expect(problem.errors).toEqual([{ field: 'Idempotency-Key', message: expect.stringMatching(/255/) }]);
+    expect(await entries(op.operatorId)).toBe(0);
+    expect((await usage(op.usageKey, { Meter: 'm', Usage: 1 }, { 'idempotency-key': 'k'.repeat(255) })).statusCode).toBe(201);
+  });
+
+  it('answers a concurrent duplicate with 409 idempotency-in-flight and writes once', async () => {
+    const headers = { 'idempotency-key': 'concurrent-1' };
+    const body = { Meter: 'concurrent', Usage: 2 };
+    const before = await entries(op.operatorId);
+    const responses = await Promise.all([usage(op.usageKey, body, headers), usage(op.usageKey, body, headers), usage(op.usageKey, body, headers)]);
+    const statuses = responses.map((r) => r.statusCode).sort();
+    expect(statuses[0]).toBe(201);
+    for (const response of responses.filter((r) => r.statusCode !== 201)) problemOf(response, 409, 'idempotency-in-flight');
+    expect(responses.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
+    expect(await entries(op.operatorId)).toBe(before + 1);
+    // Once the first has finished, a retry replays it.
+    const retry = await usage(op.usageKey, body, headers);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('is scoped to the operator: another operator\'s same key is a separate request', async () => {
+    const headers = { 'idempotency-key': 'shared-name' };
+    const mine = await usage(op.usageKey, { Meter: 'scoped', Usage: 1 }, headers);
+    const theirs = await usage(other.usageKey, { Meter: 'scoped', Usage: 5 }, headers);
+    expect(mine.statusCode).toBe(201);
+    expect(theirs.statusCode).toBe(201);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.json().data.Usage).toBe(5);
+  });
+
+  it('is scoped to the endpoint: the same key with a valid request to another route is a reuse (422)', async () => {
+    const headers = { 'idempotency-key': 'cross-route' };
+    expect((await usage(op.usageKey, { Meter: 'cross', Usage: 1 }, headers)).statusCode).toBe(201);
+    const activity = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', {
+      Name: 'Cross Tour', DurationMinutes: 60, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 100,
+    });
+    const ActivityID = activity.json().data.ActivityID;
+    const date = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${ActivityID}/timeslots`, { Date: date, Time: '12:00', Capacity: 5 })).statusCode).toBe(201);
+    const booking = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', {
+      ActivityID, Date: date, Time: '12:00', Participants: 1,
+      Customer: { FirstName: 'Cross', LastName: 'Route', Email: 'cross@example.com', Phone: '+4915112345678' },
+    }, headers);
+    problemOf(booking, 422, 'idempotency-key-reuse');
+  });
+
+  it('keeps a key 24 hours: after that the same key is a new request', async () => {
+    const headers = { 'idempotency-key': 'day-old' };
+    const body = { Meter: 'expiry', Usage: 1 };
+    const first = await usage(op.usageKey, body, headers);
+    await t.db.kysely
+      .updateTable('idempotency_keys')
+      .set({ created_at: Date.now() - 24 * 60 * 60 * 1000 - 1000 })
+      .where('idempotency_key', '=', 'day-old')
+      .execute();
+    const later = await usage(op.usageKey, body, headers);
+    expect(later.statusCode).toBe(201);
+    expect(later.headers['idempotent-replayed']).toBeUndefined();
+    expect(later.json().data.ID).not.toBe(first.json().data.ID);
+  });
+});
+
+describe('Idempotency-Key across two server processes', () => {
+  it('stores a booking once when its retries race on both processes', async () => {
+    const setup = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', {
+      Name: 'Twin Tour', DurationMinutes: 60, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 100,
+    });
+    const ActivityID = setup.json().data.ActivityID;
+    const date = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${ActivityID}/timeslots`, { Date: date, Time: '12:00', Capacity: 100 });
+    const servers = await Promise.all([startServerProcess(t.databaseUrl), startServerProcess(t.databaseUrl)]);
+    try {
+      const body = JSON.stringify({
+        ActivityID, Date: date, Time: '12:00', Participants: 1,
+        Customer: { FirstName: 'Twin', LastName: 'Request', Email: 'twin@example.com', Phone: '+4915112345678' },
+      });
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          fetch(`${servers[i % 2]!.url}/api/v2/ota/viator/booking`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${op.otaKey}`, 'content-type': 'application/json', 'idempotency-key': 'twin-race' },
+            body,
+          }).then(async (r) => ({ status: r.status, replayed: r.headers.get('idempotent-replayed') === 'true', body: await r.json() })),
+        ),
+      );
+      expect(responses.every((r) => r.status === 201 || (r.status === 409 && r.body.type.endsWith('/idempotency-in-flight')))).toBe(true);
+      const created = responses.filter((r) => r.status === 201);
+      expect(created.filter((r) => !r.replayed)).toHaveLength(1);
+      expect(new Set(created.map((r) => r.body.data.BookingReference)).size).toBe(1);
+      const { rows } = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM bookings WHERE operator_id = ${op.operatorId} AND customer_first_name = 'Twin'`.execute(t.db.kysely);
+      expect(Number(rows[0]!.n)).toBe(1);
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+    }
+  }, 60_000);
+});
