@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import { seedDemoOnFirstStart } from './demo/seed.js';
+import { purgeExpiredKeys } from './idempotency/service.js';
 
 export async function startServer(config: Config): Promise<void> {
   const db = openDatabase(config.database);
@@ -15,11 +16,18 @@ export async function startServer(config: Config): Promise<void> {
     if (demo) process.stdout.write(demo.announcement(config.publicUrl));
   }
 
+  // Expired idempotency records are already ignored; this only keeps the table small.
+  const purge = setInterval(() => {
+    purgeExpiredKeys(db).catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge failed'));
+  }, 60 * 60 * 1000);
+  purge.unref();
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    clearInterval(purge);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {

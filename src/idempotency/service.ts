@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
 import { DomainError, ValidationFailed } from '../http/errors.js';
-import { deleteRecord, findRecord, insertRecord, type IdempotencyRecord } from './store.js';
+import { deleteRecord, deleteRecordsBefore, findRecord, insertRecord, type IdempotencyRecord } from './store.js';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const MAX_KEY_LENGTH = 255;
@@ -101,4 +101,9 @@ function replay(record: IdempotencyRecord, hash: string): { result: WriteResult;
 async function lockKeyOrFail(tx: Tx, slot: string): Promise<void> {
   const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(hashtext(${slot})) AS locked`.execute(tx);
   if (!rows[0]?.locked) throw new IdempotencyInFlight();
+}
+
+/** Deletes records past the 24-hour window; returns how many. */
+export async function purgeExpiredKeys(db: Db): Promise<number> {
+  return deleteRecordsBefore(db.kysely, Date.now() - IDEMPOTENCY_WINDOW_MS);
 }
