@@ -88,4 +88,7 @@ export const UpdateTimeslotBody = Type.Object({
 });
 export type UpdateTimeslotBody = Static<typeof UpdateTimeslotBody>;
 
-export const TimeslotIdParams = Type.Object({ ID: Type.Integer({ minimum: 1, description: 'Timeslot ID' }) });
+// The database's INTEGER is 32 bits: a larger ID must be a 400 here, not an out-of-range error in SQL.
+export const MAX_ROW_ID = 2_147_483_647;
+
+export const TimeslotIdParams = Type.Object({ ID: Type.Integer({ minimum: 1, maximum: MAX_ROW_ID, description: 'Timeslot ID' }) });

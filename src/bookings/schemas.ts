@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate } from '../http/schemas.js';
+import { MAX_ROW_ID } from '../availability/schemas.js';
 
 export const BOOKING_STATUSES = ['on_hold', 'confirmed', 'cancelled', 'expired'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
@@ -15,8 +16,17 @@ function stringEnum<T extends readonly string[]>(values: T, description: string)
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
 }
 
+// Control characters have no place in names or references, and PostgreSQL refuses a NUL in any text:
+// the schema turns them away as a 422 instead of letting them reach SQL.
+const PRINTABLE = '^[^\\u0000-\\u001F\\u007F]*$';
+
 const Name = (what: string) =>
-  Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: `A ${what} with at least one non-blank character` });
+  Type.String({
+    minLength: 1,
+    maxLength: 100,
+    pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$',
+    description: `A ${what}: at least one non-blank character, no control characters`,
+  });
 
 export const Customer = Type.Object({
   FirstName: Name('first name'),
@@ -26,8 +36,8 @@ export const Customer = Type.Object({
 });
 
 const WaiverAnswer = Type.Object({
-  QuestionID: Type.Integer({ minimum: 1 }),
-  Answer: Type.String({ description: 'The answer; for a file question the FileID of an upload' }),
+  QuestionID: Type.Integer({ minimum: 1, maximum: MAX_ROW_ID }),
+  Answer: Type.String({ pattern: '^[^\\u0000]*$', description: 'The answer (text without NUL characters); for a file question the FileID of an upload' }),
 });
 
 const bookingFields = {
@@ -36,7 +46,9 @@ const bookingFields = {
   Time: ClockTime,
   Participants: Type.Integer({ minimum: 1, maximum: MAX_PARTICIPANTS, description: 'From 1 to the product\'s MaxParticipantsPerBooking' }),
   Customer,
-  PaymentReference: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The partner\'s own payment reference' })),
+  PaymentReference: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, pattern: PRINTABLE, description: 'The partner\'s own payment reference, without control characters' }),
+  ),
   WaiverAnswers: Type.Optional(
     Type.Array(WaiverAnswer, {
       maxItems: 200,
@@ -93,7 +105,9 @@ export const BookingListQuery = Type.Object({
   Source: Type.Optional(stringEnum(BOOKING_SOURCES, 'Only bookings from this source')),
   ActivityID: Type.Optional(Type.String({ pattern: ACTIVITY_ID_PATTERN, description: 'Only bookings of this activity' })),
   Status: Type.Optional(stringEnum(BOOKING_STATUSES, 'Only bookings in this status')),
-  Search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Part of the reference, customer name or e-mail, any case' })),
+  Search: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, pattern: PRINTABLE, description: 'Part of the reference, customer name or e-mail, any case (no control characters)' }),
+  ),
   Limit: Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: 100 }),
   Offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
 });

@@ -171,7 +171,9 @@ describe('PATCH /api/v2/admin/timeslots/{ID}', () => {
     expect(fieldsOf(problemOf(await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/timeslots/${slot.ID}`, { Capacity: -1 }), 422, 'validation'))).toEqual(['Capacity']);
     expect(fieldsOf(problemOf(await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/timeslots/${slot.ID}`, {}), 422, 'validation'))).toEqual(['Capacity']);
     problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/timeslots/abc', { Capacity: 3 }), 400, 'bad-request');
-    problemOf(await call(t.app, op.adminKey, 'GET', '/api/v2/admin/timeslots/0'), 400, 'bad-request');
+    for (const id of ['0', '-1', '2147483648', '1e309', '9007199254740993']) {
+      problemOf(await call(t.app, op.adminKey, 'GET', `/api/v2/admin/timeslots/${id}`), 400, 'bad-request');
+    }
   });
 });
 

@@ -116,6 +116,7 @@ describe('GET /api/v2/admin/bookings', () => {
     expect(await fields('?ActivityID=kayak')).toEqual(['ActivityID']);
     expect(await fields('?Limit=501')).toEqual(['Limit']);
     expect(await fields('?Limit=0&Offset=-1')).toEqual(['Limit', 'Offset']);
+    expect(await fields('?Search=%00')).toEqual(['Search']);
   });
 
   it('never shows another operator\'s bookings, and needs the admin scope', async () => {

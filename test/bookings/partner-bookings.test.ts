@@ -143,11 +143,18 @@ describe('validation (422)', () => {
       [{ PaymentReference: 'x'.repeat(256) }, 'PaymentReference'],
       [{ HoldMinutes: 0 }, 'HoldMinutes'],
       [{ ActivityID: 's_short' }, 'ActivityID'],
+      // PostgreSQL refuses NUL in text: these must be 422s, never a 500 from the database.
+      [{ Customer: { ...customer, FirstName: 'Ada\u0000' } }, 'Customer.FirstName'],
+      [{ Customer: { ...customer, LastName: 'Love\nlace' } }, 'Customer.LastName'],
+      [{ PaymentReference: 'pay\u0000' }, 'PaymentReference'],
+      [{ WaiverAnswers: [{ QuestionID: 1, Answer: 'yes\u0000' }] }, 'WaiverAnswers[0].Answer'],
+      [{ WaiverAnswers: [{ QuestionID: 2147483648, Answer: 'yes' }] }, 'WaiverAnswers[0].QuestionID'],
     ];
     for (const [overrides, field] of cases) {
       expect(fieldsOf(problemOf(await book(bodyFor(overrides)), 422, 'validation')), JSON.stringify(overrides)).toEqual([field]);
     }
-    expect((await book(bodyFor({ Customer: { ...customer, Phone: '+1234567' }, PaymentReference: 'x'.repeat(255) }))).statusCode).toBe(201);
+    const edge = await book(bodyFor({ Customer: { ...customer, FirstName: 'José-Ñoño', LastName: '李' , Phone: '+1234567' }, PaymentReference: 'x'.repeat(255) }));
+    expect(edge.statusCode, edge.body).toBe(201);
   });
 
   it('checks Participants against the product\'s maximum after the activity and timeslot are found', async () => {
