@@ -77,6 +77,9 @@ function openPostgres(url: string): Db {
   // int8 (counts, millisecond timestamps) fits a JS number exactly in this schema; NUMERIC stays a string.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection that the server closes (restart, failover, DROP DATABASE) is dropped from the pool
+  // and replaced on next use; without a listener, its 'error' event would crash the process.
+  pool.on('error', (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     dialect: 'postgres',
