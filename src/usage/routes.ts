@@ -3,8 +3,8 @@ import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { fieldErrors } from '../http/validation.js';
 import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
 import { parseUsageEntry } from './entry.js';
-import { RecordUsageBody, StoredUsageEntry, SummaryQuery, UsageEntry, UsageEntryParams, UsageSummary } from './schemas.js';
-import { getUsageEntry, recordUsage, toUsageEntry, usageSummary } from './service.js';
+import { DailyUsage, RecordUsageBody, StoredUsageEntry, SummaryQuery, UsageEntry, UsageEntryParams, UsageSummary } from './schemas.js';
+import { dailyUsage, getUsageEntry, recordUsage, toUsageEntry, usageSummary } from './service.js';
 
 type AjvErrors = Parameters<typeof fieldErrors>[0];
 
@@ -46,6 +46,18 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: envelope(UsageSummary), ...problems(...AUTH_ERRORS, 422) },
     },
     handler: async (request) => ({ data: await usageSummary(app.db.kysely, request.caller.operatorId, request.query.from, request.query.to) }),
+  });
+
+  app.get('/meters/daily', {
+    config: { scope: 'usage:read' },
+    schema: {
+      tags,
+      summary: 'Get usage per day and meter',
+      description: 'The daily totals behind the summary, per UTC day and meter, for charts. Same query rules as the summary.',
+      querystring: SummaryQuery,
+      response: { 200: envelope(DailyUsage), ...problems(...AUTH_ERRORS, 422) },
+    },
+    handler: async (request) => ({ data: await dailyUsage(app.db.kysely, request.caller.operatorId, request.query.from, request.query.to) }),
   });
 
   app.get('/entries/:ID', {

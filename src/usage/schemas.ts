@@ -40,19 +40,36 @@ export const SummaryQuery = Type.Object({
   to: Type.String({ ...LocalDate, description: 'Last UTC day, YYYY-MM-DD, through 23:59:59; on or after from' }),
 });
 
+const Period = Type.Object({
+  From: Type.String(),
+  To: Type.String(),
+  FromTimestamp: Type.Integer({ description: 'Unix seconds of From 00:00:00 UTC' }),
+  ToTimestamp: Type.Integer({ description: 'Unix seconds of To 23:59:59 UTC' }),
+});
+export type Period = Static<typeof Period>;
+
+const MeterTotal = Type.Object({ Meter: Type.String(), TotalUsage: Type.Number(), EventCount: Type.Integer() });
+
 export const UsageSummary = Type.Object(
   {
-    Period: Type.Object({
-      From: Type.String(),
-      To: Type.String(),
-      FromTimestamp: Type.Integer({ description: 'Unix seconds of From 00:00:00 UTC' }),
-      ToTimestamp: Type.Integer({ description: 'Unix seconds of To 23:59:59 UTC' }),
-    }),
+    Period,
     Totals: Type.Object({ Usage: Type.Number(), Events: Type.Integer() }),
-    Meters: Type.Array(Type.Object({ Meter: Type.String(), TotalUsage: Type.Number(), EventCount: Type.Integer() }), {
+    Meters: Type.Array(MeterTotal, {
       description: 'One item per meter with entries in the period, by TotalUsage descending, then by Meter',
     }),
   },
   { $id: 'UsageSummary' },
 );
 export type UsageSummary = Static<typeof UsageSummary>;
+
+export const DailyUsage = Type.Object(
+  {
+    Period,
+    Days: Type.Array(
+      Type.Object({ Date: Type.String({ description: 'UTC day' }), Meters: Type.Array(MeterTotal, { description: 'By Meter name' }) }),
+      { description: 'Days with usage, ascending; days without usage are left out' },
+    ),
+  },
+  { $id: 'DailyUsage' },
+);
+export type DailyUsage = Static<typeof DailyUsage>;

@@ -5,9 +5,10 @@ import type { Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
 import { microsToNumber } from './decimal.js';
+import { utcDay } from '../calendar/zoned-time.js';
 import type { UsageEntryInput } from './entry.js';
-import type { StoredUsageEntry, UsageEntry, UsageSummary } from './schemas.js';
-import { addToDailyTotals, compareText, findEntry, insertEntries, sumDailyTotals, type DailyTotalDelta } from './store.js';
+import type { DailyUsage, Period, StoredUsageEntry, UsageEntry, UsageSummary } from './schemas.js';
+import { addToDailyTotals, compareText, findEntry, insertEntries, listDailyTotals, sumDailyTotals, type DailyTotalDelta } from './store.js';
 
 export type { UsageEntryInput } from './entry.js';
 
@@ -16,9 +17,6 @@ export interface RecordedUsage extends UsageEntryInput {
 }
 
 const SECONDS_PER_DAY = 86_400;
-
-/** The UTC day (YYYY-MM-DD) of a Unix-seconds instant. */
-export const utcDay = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 10);
 
 /**
  * Records one entry and adds it to its day's total. Used by POST /usage/meters and by platform events
@@ -87,15 +85,30 @@ export async function getUsageEntry(db: Kysely<Database>, operatorId: number, id
  * `from` and `to` are real calendar dates (the route's schema checks the format).
  */
 export async function usageSummary(db: Kysely<Database>, operatorId: number, from: string, to: string): Promise<UsageSummary> {
-  if (to < from) throw ValidationFailed.field('to', `to (${to}) must be on or after from (${from})`);
+  const period = periodOf(from, to);
   const meters = await sumDailyTotals(db, operatorId, from, to);
   meters.sort((a, b) => (a.micros === b.micros ? compareText(a.meter, b.meter) : a.micros > b.micros ? -1 : 1));
   const totalMicros = meters.reduce((sum, meter) => sum + meter.micros, 0n);
-  const fromTimestamp = Date.parse(`${from}T00:00:00Z`) / 1000;
-  const toTimestamp = Date.parse(`${to}T00:00:00Z`) / 1000 + SECONDS_PER_DAY - 1;
   return {
-    Period: { From: from, To: to, FromTimestamp: fromTimestamp, ToTimestamp: toTimestamp },
+    Period: period,
     Totals: { Usage: microsToNumber(totalMicros), Events: meters.reduce((sum, meter) => sum + meter.events, 0) },
     Meters: meters.map((meter) => ({ Meter: meter.meter, TotalUsage: microsToNumber(meter.micros), EventCount: meter.events })),
   };
+}
+
+/** Per UTC day and meter, for charts: the same daily totals the summary adds up. */
+export async function dailyUsage(db: Kysely<Database>, operatorId: number, from: string, to: string): Promise<DailyUsage> {
+  const period = periodOf(from, to);
+  const days: DailyUsage['Days'] = [];
+  for (const row of await listDailyTotals(db, operatorId, from, to)) {
+    if (days.at(-1)?.Date !== row.day) days.push({ Date: row.day, Meters: [] });
+    days.at(-1)!.Meters.push({ Meter: row.meter, TotalUsage: microsToNumber(row.micros), EventCount: row.events });
+  }
+  return { Period: period, Days: days };
+}
+
+function periodOf(from: string, to: string): Period {
+  if (to < from) throw ValidationFailed.field('to', `to (${to}) must be on or after from (${from})`);
+  const fromTimestamp = Date.parse(`${from}T00:00:00Z`) / 1000;
+  return { From: from, To: to, FromTimestamp: fromTimestamp, ToTimestamp: Date.parse(`${to}T00:00:00Z`) / 1000 + SECONDS_PER_DAY - 1 };
 }

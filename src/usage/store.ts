@@ -84,6 +84,26 @@ export async function sumDailyTotals(
   return rows.map((row) => ({ meter: row.meter, micros: BigInt(String(row.total_micros)), events: Number(row.events) }));
 }
 
+/** The daily total rows over UTC days from..to (inclusive), by day and meter. */
+export async function listDailyTotals(
+  db: Kysely<Database>,
+  operatorId: number,
+  fromDay: string,
+  toDay: string,
+): Promise<{ day: string; meter: string; micros: bigint; events: number }[]> {
+  const rows = await db
+    .selectFrom('usage_daily_totals')
+    .select(['day', 'meter', sql<string>`CAST(total_micros AS TEXT)`.as('total_micros'), 'event_count'])
+    .where('operator_id', '=', operatorId)
+    .where('day', '>=', fromDay)
+    .where('day', '<=', toDay)
+    .orderBy('day')
+    .execute();
+  return rows
+    .map((row) => ({ day: row.day, meter: row.meter, micros: BigInt(row.total_micros), events: Number(row.event_count) }))
+    .sort((a, b) => (a.day === b.day ? compareText(a.meter, b.meter) : compareText(a.day, b.day)));
+}
+
 export async function findEntry(db: Kysely<Database>, operatorId: number, id: number): Promise<EntryRow | undefined> {
   return db
     .selectFrom('usage_entries')
