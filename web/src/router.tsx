@@ -1,6 +1,6 @@
 // A small history router: the dashboard's pages are real paths (/bookings, /activities/s_...), which
 // the server answers with index.html, so reloads and shared links work.
-import { useEffect, useState, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+import { useEffect, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 
 const listeners = new Set<() => void>();
 const subscribe = (listener: () => void) => {
@@ -13,8 +13,13 @@ const subscribe = (listener: () => void) => {
 };
 const snapshot = () => window.location.pathname + window.location.search;
 
+// After a click to another page, that page's heading takes the focus (screen readers announce it);
+// on the first load and on filter changes (replace) the focus stays where it is.
+let focusHeading = false;
+
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   if (to === snapshot()) return;
+  if (!options.replace) focusHeading = true;
   if (options.replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   listeners.forEach((listener) => listener());
@@ -49,15 +54,12 @@ export function Link({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchor
   return <a href={href} onClick={handle} {...rest} />;
 }
 
-/** Sets document.title and moves focus to the page's heading after navigation, for screen readers. */
+/** Sets document.title and, after a navigation, moves focus to the page's heading. */
 export function usePageTitle(title: string): void {
-  const [first, setFirst] = useState(true);
   useEffect(() => {
     document.title = `${title} · slotbook`;
-    if (first) {
-      setFirst(false);
-      const heading = document.querySelector<HTMLElement>('main h1');
-      if (heading && document.activeElement === document.body) heading.focus({ preventScroll: true });
-    }
-  }, [title, first]);
+    if (!focusHeading) return;
+    focusHeading = false;
+    document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: true });
+  }, [title]);
 }

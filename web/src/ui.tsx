@@ -229,14 +229,21 @@ export function TextArea({ label, hint, error, className, ...area }: FieldProps 
 }
 
 export function Checkbox({ label, hint, ...input }: { label: ReactNode; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
   return (
-    <label className="check">
-      <input type="checkbox" {...input} />
+    <div className="check">
+      <input type="checkbox" id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
       <span>
-        <span className="check-label">{label}</span>
-        {hint && <span className="check-hint">{hint}</span>}
+        <label htmlFor={id} className="check-label">
+          {label}
+        </label>
+        {hint && (
+          <span className="check-hint" id={`${id}-hint`}>
+            {hint}
+          </span>
+        )}
       </span>
-    </label>
+    </div>
   );
 }
 

@@ -6,10 +6,14 @@ import { Link, usePageTitle } from '../router';
 import { Card, ConfirmDialog, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, useLoad, useToast } from '../ui';
 import { SourceBadge, StatusBadge, WaiverBadge } from './booking-bits';
 
-/** Finds one booking by its reference through the operator's bookings list. */
+/** One booking by its reference; null when the operator has none with it. */
 async function findBooking(reference: string, signal?: AbortSignal): Promise<Booking | null> {
-  const found = await api.get<Booking[]>('/api/v2/admin/bookings', { Search: reference, Limit: 10 }, signal);
-  return found.find((booking) => booking.BookingReference === reference) ?? null;
+  try {
+    return await api.get<Booking>(`/api/v2/admin/bookings/${reference}`, undefined, signal);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
+    throw error;
+  }
 }
 
 export function BookingDetailPage({ reference }: { reference: string }) {

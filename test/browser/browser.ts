@@ -1,0 +1,75 @@
+// Shared by the dashboard's browser tests: the built web app (built here when missing or older than
+// its sources) and Debian's Chromium driven by playwright-core. Tests skip when Chromium is missing.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WEB = join(ROOT, 'web');
+const BUILT_INDEX = join(WEB, 'dist', 'index.html');
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+}
+
+/** Builds web/dist (vite build web) unless it is there and newer than every source file. */
+export function ensureDashboardBuilt(): void {
+  const sources = Math.max(newestMtime(join(WEB, 'src')), newestMtime(join(WEB, 'index.html')), newestMtime(join(WEB, 'vite.config.ts')));
+  if (existsSync(BUILT_INDEX) && statSync(BUILT_INDEX).mtimeMs >= sources) return;
+  const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  const result = spawnSync(process.execPath, [vite, 'build', 'web'], { cwd: ROOT, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`vite build web failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(viewport = { width: 1360, height: 900 }): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'slotbook-chromium-'));
+  // A persistent context is how playwright takes a --user-data-dir: a fresh one for every run.
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    viewport,
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Screenshots go to docs/screenshots/ when SLOTBOOK_SCREENSHOTS=1 (how the README's pictures are made),
+ * else to a temporary folder, so that a test run does not change the checkout.
+ */
+const SHOTS = process.env.SLOTBOOK_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'screenshots') : mkdtempSync(join(tmpdir(), 'slotbook-shots-'));
+mkdirSync(SHOTS, { recursive: true });
+
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
+  const path = join(SHOTS, `${name}.png`);
+  // Let transitions settle and the caret not blink into the picture.
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(150);
+  await page.screenshot({ path, fullPage, animations: 'disabled', caret: 'hide' });
+  return path;
+}
