@@ -19,18 +19,30 @@ export interface UsageEntryInput {
   occurredAt: number;
 }
 
-/** `schemaErrors` are the route schema's findings; `now` (Unix seconds) is the default OccurredAt. */
-export function parseUsageEntry(body: unknown, schemaErrors: FieldError[], now: number): UsageEntryInput {
+/**
+ * One entry's findings: the schema's and the fine rules', or the entry ready to store. `prefix` says where
+ * the entry sits in the body ("" for POST /meters, "Entries[3]." in a batch); every message names its
+ * field in full, so that a batch's 422 says which entry failed.
+ */
+export type EntryCheck = { entry: UsageEntryInput; errors: [] } | { entry: undefined; errors: FieldError[] };
+
+/**
+ * `schemaErrors` are the route schema's findings about this entry (fields named with the prefix);
+ * `now` (Unix seconds) is the default OccurredAt.
+ */
+export function checkUsageEntry(body: unknown, schemaErrors: FieldError[], now: number, prefix = ''): EntryCheck {
   const errors = [...schemaErrors];
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ValidationFailed(errors.length > 0 ? errors : [{ field: 'Body', message: 'Body must be object' }]);
+    const where = prefix === '' ? 'Body' : prefix.replace(/\.$/, '');
+    return { entry: undefined, errors: errors.length > 0 ? errors : [{ field: where, message: `${where} must be object` }] };
   }
   const failed = new Set(schemaErrors.map((error) => error.field));
   const fields = body as Record<string, unknown>;
+  // Each rule's message starts with the field's own name, so the prefix makes it the full path.
   const fine = (field: string, check: () => string | undefined) => {
-    if (failed.has(field)) return;
+    if (failed.has(prefix + field)) return;
     const message = check();
-    if (message) errors.push({ field, message });
+    if (message) errors.push({ field: prefix + field, message: prefix + message });
   };
 
   const meter = typeof fields.Meter === 'string' ? fields.Meter.trim() : '';
@@ -48,8 +60,15 @@ export function parseUsageEntry(body: unknown, schemaErrors: FieldError[], now: 
       : undefined,
   );
 
-  if (errors.length > 0) throw new ValidationFailed(errors);
-  return { meter, micros: micros!, extraInfo, occurredAt: occurredAt! };
+  if (errors.length > 0) return { entry: undefined, errors };
+  return { entry: { meter, micros: micros!, extraInfo, occurredAt: occurredAt! }, errors: [] };
+}
+
+/** One entry (POST /meters): the entry, or a 422 naming every failing field. */
+export function parseUsageEntry(body: unknown, schemaErrors: FieldError[], now: number): UsageEntryInput {
+  const { entry, errors } = checkUsageEntry(body, schemaErrors, now);
+  if (!entry) throw new ValidationFailed(errors);
+  return entry;
 }
 
 function checkMeter(raw: unknown, meter: string): string | undefined {

@@ -3,8 +3,19 @@ import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { fieldErrors } from '../http/validation.js';
 import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
 import { parseUsageEntry } from './entry.js';
-import { DailyUsage, RecordUsageBody, StoredUsageEntry, SummaryQuery, UsageEntry, UsageEntryParams, UsageSummary } from './schemas.js';
-import { dailyUsage, getUsageEntry, recordUsage, toUsageEntry, usageSummary } from './service.js';
+import { MAX_BATCH_ENTRIES, parseUsageBatch } from './batch.js';
+import {
+  DailyUsage,
+  RecordedUsageBatch,
+  RecordUsageBatchBody,
+  RecordUsageBody,
+  StoredUsageEntry,
+  SummaryQuery,
+  UsageEntry,
+  UsageEntryParams,
+  UsageSummary,
+} from './schemas.js';
+import { dailyUsage, getUsageEntry, recordUsage, recordUsageEntries, toUsageEntry, usageSummary } from './service.js';
 
 type AjvErrors = Parameters<typeof fieldErrors>[0];
 
@@ -32,6 +43,33 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return sendIdempotently(app.db, request, reply, async (tx) => {
         const recorded = await recordUsage(tx, operatorId, entry);
         return { statusCode: 201, body: { data: toUsageEntry(recorded) }, location: `/api/v2/usage/entries/${recorded.id}` };
+      });
+    },
+  });
+
+  app.post('/meters/batch', {
+    config: { scope: 'usage:write' },
+    attachValidation: true,
+    schema: {
+      tags,
+      summary: 'Record a batch of usage entries',
+      description:
+        `Adds 1 to ${MAX_BATCH_ENTRIES.toLocaleString('en')} entries in one transaction: all of them, or none. Each entry has the fields and rules of ` +
+        'POST /api/v2/usage/meters. 422 lists every failing field of every entry at once, named by position (Entries[3].Usage), and stores nothing; ' +
+        `more than ${MAX_BATCH_ENTRIES.toLocaleString('en')} entries is 422 on Entries, a body over 1 MiB is 413 (whichever the request hits first). ` +
+        '201 answers {Count, Entries} with each entry\'s ID in the order sent; there is no Location. ' +
+        'Idempotency-Key covers the whole batch: a retry returns the first response and stores nothing again.',
+      headers: IdempotencyHeaders,
+      body: RecordUsageBatchBody,
+      response: { 201: envelope(RecordedUsageBatch), ...problems(400, ...AUTH_ERRORS, 409, 413, 415, 422) },
+    },
+    handler: async (request, reply) => {
+      const schemaErrors = request.validationError ? fieldErrors(request.validationError.validation as AjvErrors) : [];
+      const entries = parseUsageBatch(request.body, schemaErrors, Math.floor(Date.now() / 1000));
+      const operatorId = request.caller.operatorId;
+      return sendIdempotently(app.db, request, reply, async (tx) => {
+        const recorded = await recordUsageEntries(tx, operatorId, entries);
+        return { statusCode: 201, body: { data: { Count: recorded.length, Entries: recorded.map(toUsageEntry) } } };
       });
     },
   });

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LocalDate } from '../http/schemas.js';
+import { MAX_BATCH_ENTRIES } from './batch.js';
 
 // Usage and OccurredAt accept a JSON number or a string, and are not coerced by the schema, so that a
 // decimal sent as text keeps every digit; their fine rules (range, digits) are checked in entry.ts.
@@ -27,6 +28,23 @@ export const UsageEntry = Type.Object(
   { $id: 'UsageEntry' },
 );
 export type UsageEntry = Static<typeof UsageEntry>;
+
+export const RecordUsageBatchBody = Type.Object({
+  Entries: Type.Array(RecordUsageBody, {
+    minItems: 1,
+    maxItems: MAX_BATCH_ENTRIES,
+    description: '1 to 1,000 usage entries, each with the fields and rules of POST /api/v2/usage/meters',
+  }),
+});
+
+export const RecordedUsageBatch = Type.Object(
+  {
+    Count: Type.Integer({ description: 'How many entries were stored: all of the batch' }),
+    Entries: Type.Array(UsageEntry, { description: 'The stored entries, in the order sent, each with its ID' }),
+  },
+  { $id: 'RecordedUsageBatch' },
+);
+export type RecordedUsageBatch = Static<typeof RecordedUsageBatch>;
 
 export const StoredUsageEntry = Type.Composite([UsageEntry, Type.Object({ ExtraInfo: Type.Union([Type.String(), Type.Null()]) })], {
   $id: 'StoredUsageEntry',
