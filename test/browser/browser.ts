@@ -68,8 +68,15 @@ mkdirSync(SHOTS, { recursive: true });
 export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
   const path = join(SHOTS, `${name}.png`);
   // Let transitions settle and the caret not blink into the picture.
+  // Passing toasts are left out, and the page is at its top (a sticky sidebar follows the scroll).
   await page.mouse.move(0, 0);
+  await page.evaluate(() => {
+    window.scrollTo(0, 0);
+    (document.activeElement as HTMLElement | null)?.blur();
+    document.querySelector<HTMLElement>('.toasts')?.style.setProperty('visibility', 'hidden');
+  });
   await page.waitForTimeout(150);
   await page.screenshot({ path, fullPage, animations: 'disabled', caret: 'hide' });
+  await page.evaluate(() => document.querySelector<HTMLElement>('.toasts')?.style.removeProperty('visibility'));
   return path;
 }

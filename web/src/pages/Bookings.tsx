@@ -50,6 +50,7 @@ export function BookingsPage() {
   const [searchText, setSearchText] = useState(filters.q);
   const [extra, setExtra] = useState<Booking[]>([]);
   const [more, setMore] = useState<{ busy: boolean; done: boolean }>({ busy: false, done: false });
+  const [filtersOpen, setFiltersOpen] = useState(false);
 
   // The search box updates the address (and so the list) a moment after typing stops.
   useEffect(() => {
@@ -91,6 +92,7 @@ export function BookingsPage() {
     return range.from === filters.from && range.to === filters.to;
   });
   const filtered = filters.source || filters.activity || filters.status || filters.q;
+  const activeFilters = [filters.source, filters.activity, filters.status, filters.to].filter(Boolean).length;
   const seats = bookings.filter((b) => b.Status === 'confirmed' || b.Status === 'on_hold').reduce((sum, b) => sum + b.Participants, 0);
 
   return (
@@ -123,7 +125,22 @@ export function BookingsPage() {
             </button>
           ))}
         </div>
-        <form className="filters" role="search" aria-label="Filter bookings" onSubmit={(event) => event.preventDefault()}>
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm filters-toggle"
+          aria-expanded={filtersOpen}
+          aria-controls="booking-filters"
+          onClick={() => setFiltersOpen((open) => !open)}
+        >
+          {filtersOpen ? 'Hide filters' : `More filters${activeFilters ? ` (${activeFilters})` : ''}`}
+        </button>
+        <form
+          id="booking-filters"
+          className={`filters ${filtersOpen ? '' : 'filters-folded'}`}
+          role="search"
+          aria-label="Filter bookings"
+          onSubmit={(event) => event.preventDefault()}
+        >
           <TextField
             className="filter-search"
             label="Search"
@@ -216,7 +233,7 @@ export function BookingsPage() {
                         {booking.BookingReference}
                       </Link>
                     </td>
-                    <td data-label="When">
+                    <td data-label="When" className="nowrap">
                       <div>{formatDate(booking.Date)}</div>
                       <div className="muted small">{booking.Time}</div>
                     </td>

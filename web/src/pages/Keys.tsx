@@ -1,6 +1,9 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, SCOPES, type ApiKey, type CreatedKey, type Scope } from '../api';
 import { formatInstant } from '../format';
+
+const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+const formatDay = (iso: string) => dayFormat.format(new Date(iso));
 import { usePageTitle } from '../router';
 import { Badge, Card, Checkbox, ConfirmDialog, Dialog, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextField, useLoad, useToast } from '../ui';
 
@@ -94,7 +97,9 @@ export function KeysPage() {
                         </span>
                       </td>
                       <td data-label="Marketplace">{key.Partner ?? <span className="muted">–</span>}</td>
-                      <td data-label="Created">{formatInstant(key.CreatedAt)}</td>
+                      <td data-label="Created" className="nowrap">
+                        {formatDay(key.CreatedAt)}
+                      </td>
                       <td data-label="Status">{key.RevokedAt ? <Badge tone="danger" title={`Revoked ${formatInstant(key.RevokedAt)}`}>Revoked</Badge> : <Badge tone="success">Active</Badge>}</td>
                       <td className="actions">
                         {!key.RevokedAt && (

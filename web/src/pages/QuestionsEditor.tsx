@@ -121,7 +121,7 @@ export function QuestionsEditor({ activity }: { activity: Activity }) {
                   <div className="question-tags">
                     <Badge tone="info">{TYPE_LABELS[question.Type]}</Badge>
                     {question.Required ? <Badge tone="warning">Required</Badge> : <Badge>Optional</Badge>}
-                    {question.RequiresFileUpload && (
+                    {question.RequiresFileUpload && question.Type !== 'file' && (
                       <Badge tone="violet">
                         <Icon name="file" size={12} /> File upload
                       </Badge>

@@ -57,7 +57,10 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (k
             spellCheck={false}
             placeholder="sbk_…"
             value={key}
-            onChange={(event) => setKey(event.target.value)}
+            onChange={(event) => {
+              setKey(event.target.value);
+              setError(undefined);
+            }}
             aria-describedby="admin-key-hint"
             autoFocus
           />
