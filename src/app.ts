@@ -11,6 +11,7 @@ import { authPlugin, bearerToken } from './auth/plugin.js';
 import { parseKey } from './auth/keys.js';
 import { errorHandler, sendProblem } from './http/problem.js';
 import { registerRoutingProblems } from './http/routing.js';
+import { registerNulGuard } from './http/nul-guard.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health.js';
@@ -90,6 +91,7 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
   }
   await app.register(authPlugin);
   registerRoutingProblems(app);
+  registerNulGuard(app);
 
   await app.register(healthRoutes);
   const partner = '/api/v2/ota/:partner';

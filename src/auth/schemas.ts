@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SCOPES } from './keys.js';
+import { RowId } from '../http/schemas.js';
 
 const Scope = Type.Union(SCOPES.map((scope) => Type.Literal(scope)), { description: 'ota (partner API, with Partner), usage:read, usage:write, admin' });
 
@@ -26,4 +27,4 @@ export const CreateKeyBody = Type.Object({
   Partner: Type.Optional(Type.Union([Type.String({ maxLength: 63 }), Type.Null()], { description: 'Marketplace name, required with the ota scope, e.g. viator' })),
 });
 
-export const KeyIdParams = Type.Object({ ID: Type.Integer({ minimum: 1 }) });
+export const KeyIdParams = Type.Object({ ID: RowId('The API key ID') });

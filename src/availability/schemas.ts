@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ClockTime, LocalDate } from '../http/schemas.js';
+import { ClockTime, LocalDate, RowId } from '../http/schemas.js';
 
 /** At most this many days from the start to the end of a requested range (a leap year and a day). */
 export const MAX_RANGE_DAYS = 366;
@@ -89,6 +89,5 @@ export const UpdateTimeslotBody = Type.Object({
 export type UpdateTimeslotBody = Static<typeof UpdateTimeslotBody>;
 
 // The database's INTEGER is 32 bits: a larger ID must be a 400 here, not an out-of-range error in SQL.
-export const MAX_ROW_ID = 2_147_483_647;
 
-export const TimeslotIdParams = Type.Object({ ID: Type.Integer({ minimum: 1, maximum: MAX_ROW_ID, description: 'Timeslot ID' }) });
+export const TimeslotIdParams = Type.Object({ ID: RowId('Timeslot ID') });

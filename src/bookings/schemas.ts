@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate } from '../http/schemas.js';
-import { MAX_ROW_ID } from '../availability/schemas.js';
+import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate, RowId } from '../http/schemas.js';
 
 export const BOOKING_STATUSES = ['on_hold', 'confirmed', 'cancelled', 'expired'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
@@ -36,7 +35,7 @@ export const Customer = Type.Object({
 });
 
 const WaiverAnswer = Type.Object({
-  QuestionID: Type.Integer({ minimum: 1, maximum: MAX_ROW_ID }),
+  QuestionID: RowId('The waiver question ID'),
   Answer: Type.String({ pattern: '^[^\\u0000]*$', description: 'The answer (text without NUL characters); for a file question the FileID of an upload' }),
 });
 

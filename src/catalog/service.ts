@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { BadRequest, Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { newActivityId } from '../ids.js';
+import { MAX_ROW_ID } from '../http/schemas.js';
 import { isValidTimeZone } from '../calendar/zoned-time.js';
 import { findActivity, findActivityById, hasTimeslots, insertActivity, listActivities, updateActivity, type ActivityRow } from './store.js';
 import type { AdminProduct, CreateActivityBody, Product, UpdateActivityBody } from './schemas.js';
@@ -46,8 +47,9 @@ export async function resolveProduct(
     throw new BadRequest('Give exactly one of the query parameters ID or Name');
   }
   if (query.ID !== undefined) {
-    if (!/^[1-9]\d{0,15}$/.test(query.ID)) throw new BadRequest('ID must be a positive integer');
-    const row = await findActivityById(db, operatorId, Number(query.ID));
+    if (!/^[1-9]\d*$/.test(query.ID)) throw new BadRequest('ID must be a positive integer');
+    // An integer beyond the largest row ID is well-formed but cannot name a product.
+    const row = Number(query.ID) <= MAX_ROW_ID ? await findActivityById(db, operatorId, Number(query.ID)) : undefined;
     if (!row || row.archived) throw new NotFound(`No product with ID ${query.ID}`);
     return toProduct(row);
   }

@@ -5,6 +5,10 @@ import { PROBLEM_KINDS } from './errors.js';
 
 export const ACTIVITY_ID_PATTERN = '^s_[A-Za-z0-9]{8,32}$';
 
+/** Row IDs are 32-bit integers in both databases; a larger number is simply not an ID (and never reaches SQL). */
+export const MAX_ROW_ID = 2_147_483_647;
+export const RowId = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_ROW_ID, description });
+
 export const ActivityIdParams = Type.Object({
   ActivityID: Type.String({ pattern: ACTIVITY_ID_PATTERN, description: 'Activity identifier: s_ and 8 to 32 letters or digits' }),
 });

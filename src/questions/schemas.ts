@@ -1,3 +1,4 @@
+import { RowId } from '../http/schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 
 export const QUESTION_TYPES = ['text', 'boolean', 'select', 'date', 'file', 'signature'] as const;
@@ -74,7 +75,7 @@ export const UpdateQuestionBody = Type.Partial(
 export type UpdateQuestionBody = Static<typeof UpdateQuestionBody>;
 
 export const QuestionIdParams = Type.Object({
-  ID: Type.Integer({ minimum: 1, description: 'The question ID' }),
+  ID: RowId('The question ID'),
 });
 
 export const QuestionsQuery = Type.Object({

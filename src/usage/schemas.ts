@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LocalDate } from '../http/schemas.js';
+import { LocalDate, RowId } from '../http/schemas.js';
 import { MAX_BATCH_ENTRIES } from './batch.js';
 
 // Usage and OccurredAt accept a JSON number or a string, and are not coerced by the schema, so that a
@@ -51,7 +51,7 @@ export const StoredUsageEntry = Type.Composite([UsageEntry, Type.Object({ ExtraI
 });
 export type StoredUsageEntry = Static<typeof StoredUsageEntry>;
 
-export const UsageEntryParams = Type.Object({ ID: Type.Integer({ minimum: 1, description: 'The usage entry ID' }) });
+export const UsageEntryParams = Type.Object({ ID: RowId('The usage entry ID') });
 
 export const SummaryQuery = Type.Object({
   from: Type.String({ ...LocalDate, description: 'First UTC day, YYYY-MM-DD, from 00:00:00' }),

@@ -31,16 +31,7 @@ beforeAll(async () => {
   op = await t.newOperator();
   activityId = (await createActivity(t, op.adminKey, { MaxParticipantsPerBooking: 10 })).ActivityID;
 });
-afterAll(async () => {
-  // The parallel bookings open every connection of the PostgreSQL pool. pg's pool.end() resolves before
-  // those sockets have closed, so the DROP DATABASE ... WITH (FORCE) in t.close() can kill a backend that
-  // is still ending, and the pool (which has no 'error' listener) raises that as an unhandled error.
-  // Closing first and letting the sockets finish avoids the race; see the report on src/db/connection.ts.
-  await t.app.close();
-  await t.db.close();
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  await t.close();
-});
+afterAll(() => t.close());
 
 beforeEach(async () => {
   date = dateFromToday(day++);

@@ -38,6 +38,23 @@ describe('errors Fastify detects before our code runs', () => {
     problemOf(await call(t.app, op.adminKey, 'GET', `/api/v2/admin/activities/s_${'x'.repeat(500)}`), 400, 'bad-request');
   });
 
+  it('refuses the NUL character anywhere (PostgreSQL cannot store it): 422 naming the field, 400 in the path', async () => {
+    const body = { ...activity, Name: 'Kay\u0000ak', Description: 'fine' };
+    const problem = problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', body), 422, 'validation');
+    expect(problem.errors).toEqual([{ field: 'Name', message: 'Name must not contain the NUL character' }]);
+    const usage = problemOf(await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', { Meter: 'm', Usage: 1, ExtraInfo: '{"a":"\u0000"}' }), 422, 'validation');
+    expect(usage.errors![0]!.field).toBe('ExtraInfo');
+    problemOf(await call(t.app, op.adminKey, 'GET', '/api/v2/admin/bookings?Search=%00'), 422, 'validation');
+    problemOf(await call(t.app, op.adminKey, 'GET', '/api/v2/admin/activities/s_abc%00defgh'), 400, 'bad-request');
+    expect((await call(t.app, op.adminKey, 'GET', '/api/v2/admin/activities')).json().data).toEqual([]);
+  });
+
+  it('answers 404, not a database error, for IDs beyond the 32-bit row range', async () => {
+    problemOf(await call(t.app, op.otaKey, 'GET', '/api/v2/ota/viator/resolve-product?ID=99999999999'), 404, 'not-found');
+    problemOf(await call(t.app, op.usageKey, 'GET', '/api/v2/usage/entries/2147483648'), 400, 'bad-request');
+    problemOf(await call(t.app, op.adminKey, 'DELETE', '/api/v2/admin/keys/1e309'), 400, 'bad-request');
+  });
+
   it('answers 415 for a body that is not JSON', async () => {
     for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded']) {
       problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', 'Name=x', { 'content-type': type }), 415, 'unsupported-media-type');
