@@ -1,6 +1,7 @@
 // Shared by the dashboard's browser tests: the built web app (built here when missing or older than
 // its sources) and Debian's Chromium driven by playwright-core. Tests skip when Chromium is missing.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,13 +21,41 @@ function newestMtime(path: string): number {
   return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
 }
 
-/** Builds web/dist (vite build web) unless it is there and newer than every source file. */
-export function ensureDashboardBuilt(): void {
+function builtIsFresh(): boolean {
   const sources = Math.max(newestMtime(join(WEB, 'src')), newestMtime(join(WEB, 'index.html')), newestMtime(join(WEB, 'vite.config.ts')));
-  if (existsSync(BUILT_INDEX) && statSync(BUILT_INDEX).mtimeMs >= sources) return;
-  const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', 'web'], { cwd: ROOT, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`vite build web failed:\n${result.stdout}\n${result.stderr}`);
+  return existsSync(BUILT_INDEX) && statSync(BUILT_INDEX).mtimeMs >= sources;
+}
+
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Builds web/dist (vite build web) unless it is there and newer than every source file. Test files run
+ * in parallel workers (and once per database project), so one builds under a lock while the others wait.
+ */
+export function ensureDashboardBuilt(): void {
+  const lock = join(tmpdir(), `slotbook-web-build-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}.lock`);
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (builtIsFresh()) return;
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Someone else is building; a lock older than two minutes is left over from a killed run.
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`timed out waiting for the dashboard build (lock ${lock})`);
+      sleep(200);
+      continue;
+    }
+    try {
+      if (builtIsFresh()) return;
+      const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+      const result = spawnSync(process.execPath, [vite, 'build', 'web'], { cwd: ROOT, encoding: 'utf8' });
+      if (result.status !== 0) throw new Error(`vite build web failed:\n${result.stdout}\n${result.stderr}`);
+      return;
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
 }
 
 export interface Browser {
