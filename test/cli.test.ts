@@ -65,6 +65,24 @@ describe('first start', () => {
         expect(products.data.map((p: { Timezone: string }) => p.Timezone)).toEqual(['Europe/Berlin', 'America/New_York', 'Asia/Tokyo']);
         const keys = await fetch(`${first.url}/api/v2/admin/keys`, { headers: { authorization: `Bearer ${admin}` } });
         expect(keys.status).toBe(200);
+        const usage = /usage .*?(sbk_\S+)/.exec(output)![1]!;
+        const today = new Date().toISOString().slice(0, 10);
+        expect((await fetch(`${first.url}/api/v2/usage/meters?from=${today}&to=${today}`, { headers: { authorization: `Bearer ${usage}` } })).status).toBe(200);
+
+        // 60 days of timeslots for each activity, and waiver questions with a required file upload.
+        const get = (path: string) => fetch(`${first.url}${path}`, { headers: { authorization: `Bearer ${ota}` } }).then((r) => r.json());
+        const far = new Date(Date.now() + 70 * 86_400_000).toISOString().slice(0, 10);
+        for (const product of products.data as { ActivityID: string }[]) {
+          const dates = await get(`/api/v2/ota/demo/availability/${product.ActivityID}/dates?StartDate=${today}&EndDate=${far}`);
+          expect(dates.data.length).toBeGreaterThanOrEqual(58);
+          expect(dates.data.length).toBeLessThanOrEqual(60);
+          const questions = await get(`/api/v2/ota/demo/questions/${product.ActivityID}`);
+          expect(questions.data.some((q: { Required: boolean; RequiresFileUpload: boolean }) => q.Required && q.RequiresFileUpload)).toBe(true);
+        }
+        const tokyo = (products.data as { ActivityID: string }[])[2]!.ActivityID;
+        const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+        const slots = await get(`/api/v2/ota/demo/availability/${tokyo}/timeslots?Date=${tomorrow}`);
+        expect(slots.data[0].StartsAt).toMatch(/T14:00:00\+09:00$/);
       } finally {
         await first.stop();
       }

@@ -1,13 +1,18 @@
 // Demo data: an operator with three activities in different time zones, 60 days of timeslots, waiver
 // questions (one a required file upload) and a key of each kind, so that a newcomer can try every API
-// within a minute of the first start.
+// within a minute of the first start. The operator and its keys are created in one transaction (so two
+// processes starting at once cannot both seed); timeslots and questions follow through their services.
 import type { Db, Tx } from '../db/connection.js';
 import { createApiKey } from '../auth/service.js';
 import { createActivity } from '../catalog/service.js';
 import { countOperators, insertOperator } from '../operators/service.js';
 import { todayIn } from '../calendar/zoned-time.js';
+import { createTimeslots } from '../availability/creation.js';
+import { createQuestion } from '../questions/service.js';
+import type { CreateQuestionBody } from '../questions/schemas.js';
 
 export const DEMO_MARKETPLACE = 'demo';
+export const DEMO_DAYS = 60;
 
 interface DemoActivity {
   name: string;
@@ -64,14 +69,47 @@ export interface DemoSeed {
   announcement(publicUrl: string): string;
 }
 
+const WAIVER: CreateQuestionBody[] = [
+  {
+    Question: 'I confirm that I can swim and take part at my own risk.',
+    Type: 'boolean',
+    Required: true,
+    Translations: { de: { Question: 'Ich bestätige, dass ich schwimmen kann und auf eigene Gefahr teilnehme.' } },
+  },
+  {
+    Question: 'Experience level',
+    Type: 'select',
+    Required: false,
+    Options: ['Beginner', 'Intermediate', 'Expert'],
+    Translations: { de: { Question: 'Erfahrung', Options: ['Anfänger', 'Fortgeschritten', 'Experte'] } },
+  },
+  { Question: 'Upload a photo ID of the lead participant', Type: 'file', Required: true, RequiresFileUpload: true },
+  { Question: 'Date of birth of the lead participant', Type: 'date', Required: false },
+];
+
 /** Seeds the demo operator when the database has no operator yet (checked inside the write, so two
  * processes starting at once cannot both seed). */
 export async function seedDemoOnFirstStart(db: Db): Promise<DemoSeed | undefined> {
-  return db.write(async (tx) => ((await countOperators(tx)) === 0 ? insertDemo(tx) : undefined));
+  const demo = await db.write(async (tx) => ((await countOperators(tx)) === 0 ? insertDemo(tx) : undefined));
+  if (demo) await addSchedules(db, demo);
+  return demo;
 }
 
 export async function seedDemo(db: Db): Promise<DemoSeed> {
-  return db.write(insertDemo);
+  const demo = await db.write(insertDemo);
+  await addSchedules(db, demo);
+  return demo;
+}
+
+/** 60 days of timeslots from today (in each activity's zone) and the waiver questions. */
+async function addSchedules(db: Db, demo: DemoSeed): Promise<void> {
+  for (const [i, spec] of ACTIVITIES.entries()) {
+    const activityId = demo.activityIds[i]!;
+    const from = todayIn(spec.timezone);
+    const to = new Date(Date.parse(`${from}T00:00:00Z`) + (DEMO_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+    await createTimeslots(db, demo.operatorId, activityId, { From: from, To: to, Weekdays: [1, 2, 3, 4, 5, 6, 7], Times: spec.times, Capacity: spec.capacity });
+    for (const question of WAIVER) await createQuestion(db, demo.operatorId, activityId, question);
+  }
 }
 
 async function insertDemo(tx: Tx): Promise<DemoSeed> {
@@ -90,7 +128,6 @@ async function insertDemo(tx: Tx): Promise<DemoSeed> {
       MaxParticipantsPerBooking: spec.maxParticipants,
     });
     activityIds.push(product.ActivityID);
-    void todayIn;
   }
   const keys = { admin: adminKey, ota: ota.key, usage: usage.key };
   return { operatorId, keys, activityIds, announcement: (publicUrl) => announce(publicUrl, keys, activityIds) };
