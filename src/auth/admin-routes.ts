@@ -6,13 +6,14 @@ import { createApiKey, listApiKeys, revokeApiKey } from './service.js';
 import type { ApiKeyRecord } from './store.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-const toApiKey = (key: ApiKeyRecord) => ({
+const toApiKey = (key: ApiKeyRecord, callerKeyId: number) => ({
   ID: key.id,
   Name: key.name,
   Scopes: key.scopes,
   Partner: key.partner,
   CreatedAt: iso(key.createdAt)!,
   RevokedAt: iso(key.revokedAt),
+  Current: key.id === callerKeyId,
 });
 
 /** Operator API: API keys. Secrets are shown once, at creation. */
@@ -35,7 +36,7 @@ export const keyAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/keys', {
     config: { scope: 'admin' },
     schema: { tags, summary: 'List API keys (without secrets)', response: { 200: envelope(Type.Array(ApiKey)), ...problems(...AUTH_ERRORS) } },
-    handler: async (request) => ({ data: (await listApiKeys(app.db.kysely, request.caller.operatorId)).map(toApiKey) }),
+    handler: async (request) => ({ data: (await listApiKeys(app.db.kysely, request.caller.operatorId)).map((key) => toApiKey(key, request.caller.keyId)) }),
   });
 
   app.delete('/keys/:ID', {

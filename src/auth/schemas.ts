@@ -12,7 +12,12 @@ const keyFields = {
 };
 
 export const ApiKey = Type.Object(
-  { ...keyFields, CreatedAt: Type.String({ format: 'date-time' }), RevokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]) },
+  {
+    ...keyFields,
+    CreatedAt: Type.String({ format: 'date-time' }),
+    RevokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    Current: Type.Boolean({ description: 'true for the key that made this request (revoking it ends your own access)' }),
+  },
   { $id: 'ApiKey' },
 );
 
