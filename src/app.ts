@@ -26,6 +26,10 @@ import { questionCoreRoutes, questionPartnerRoutes } from './questions/routes.js
 import { questionAdminRoutes } from './questions/admin-routes.js';
 import { usageRoutes } from './usage/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
+import { shopRoutes } from './shop/routes.js';
+import { waitlistAdminRoutes } from './waitlists/admin-routes.js';
+import { workflowAdminRoutes } from './workflows/admin-routes.js';
+import { emailAdminRoutes } from './emails/admin-routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -82,7 +86,8 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
       timeWindow: 60_000,
       // Per API key (the public part of it, so no database lookup); unauthenticated calls per address.
       keyGenerator: (request) => parseKey(bearerToken(request) ?? '')?.lookupId ?? request.ip,
-      allowList: (request) => !request.routeOptions.config.scope,
+      // Public routes (health, docs, the dashboard's files) are not limited; the public shop is, per address.
+      allowList: (request) => !request.routeOptions.config.scope && !request.routeOptions.config.shopper,
       errorResponseBuilder: (_request, context) =>
         Object.assign(new Error(`Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`), {
           statusCode: 429,
@@ -108,6 +113,10 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
   await app.register(questionAdminRoutes, { prefix: admin });
   await app.register(bookingAdminRoutes, { prefix: admin });
   await app.register(keyAdminRoutes, { prefix: admin });
+  await app.register(waitlistAdminRoutes, { prefix: admin });
+  await app.register(workflowAdminRoutes, { prefix: admin });
+  await app.register(emailAdminRoutes, { prefix: admin });
+  await app.register(shopRoutes, { prefix: '/api/v2/shop/:OperatorID' });
 
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   await app.register(dashboardRoutes);

@@ -16,6 +16,12 @@ export interface Config {
   readonly production: boolean;
   /** Requests per minute per API key; 0 turns the limit off. */
   readonly rateLimitPerMinute: number;
+  /** The sender of the e-mails slotbook sends on an operator's behalf (the operator's name is shown with it). */
+  readonly emailFrom: string;
+  /** How long an item in an online-shop basket holds its seats. */
+  readonly basketHoldMinutes: number;
+  /** How long seats offered to a waitlisted customer stay held for them. */
+  readonly waitlistClaimMinutes: number;
 }
 
 export class ConfigError extends Error {
@@ -47,6 +53,9 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     production: env.NODE_ENV === 'production',
     rateLimitPerMinute: integerSetting(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
+    emailFrom: emailSetting(env, 'EMAIL_FROM') ?? `no-reply@${new URL(publicUrl).hostname}`,
+    basketHoldMinutes: integerSetting(env, 'BASKET_HOLD_MINUTES', 15, 1, 60),
+    waitlistClaimMinutes: integerSetting(env, 'WAITLIST_CLAIM_MINUTES', 60, 1, 7 * 24 * 60),
   });
 }
 
@@ -75,6 +84,13 @@ function integerSetting(env: Env, name: string, fallback: number, min: number, m
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}"`);
   }
   return Number(raw);
+}
+
+function emailSetting(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(raw)) throw new ConfigError(`${name} must be a plain e-mail address such as bookings@example.com; got "${raw}"`);
+  return raw;
 }
 
 function urlSetting(env: Env, name: string): string | undefined {

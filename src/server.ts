@@ -6,6 +6,7 @@ import { openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import { seedDemoOnFirstStart } from './demo/seed.js';
 import { purgeExpiredKeys } from './idempotency/service.js';
+import { startEmailWorker } from './emails/worker.js';
 
 export async function startServer(config: Config): Promise<void> {
   const db = openDatabase(config.database);
@@ -21,6 +22,8 @@ export async function startServer(config: Config): Promise<void> {
     purgeExpiredKeys(db).catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge failed'));
   }, 60 * 60 * 1000);
   purge.unref();
+  // Waitlist offers and e-mail delivery (docs/platform-events.md); safe with any number of processes.
+  const stopEmailWorker = startEmailWorker(db, config, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -30,6 +33,7 @@ export async function startServer(config: Config): Promise<void> {
     clearInterval(purge);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    await stopEmailWorker().catch(() => undefined);
     try {
       await app.close();
       await db.close();

@@ -6,6 +6,7 @@ import { InsufficientCapacity, NotFound, ValidationFailed } from '../http/errors
 import { newBookingReference } from '../ids.js';
 import { releaseLapsedHolds, takeSeats } from './capacity.js';
 import { insertBooking, insertWaiverAnswers, type BookingRow } from './store.js';
+import { enqueueBookingEvent } from '../workflows/events.js';
 import type { BookingSource } from './schemas.js';
 
 export interface BookingDraft {
@@ -72,6 +73,8 @@ export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Pr
     const booking = await insertBooking(tx, { ...values, reference: newBookingReference() });
     if (booking) {
       await insertWaiverAnswers(tx, booking.id, draft.waiver.answers);
+      // The operator's workflows (confirmation, reminder, follow-up), queued in this transaction.
+      if (booking.status === 'confirmed') await enqueueBookingEvent(tx, booking, 'confirmed', now);
       return booking;
     }
   }

@@ -11,6 +11,7 @@ import { giveBackSeats, releaseLapsedHolds } from './capacity.js';
 import { placeBooking, type BookingDraft } from './placement.js';
 import { changeStatus, findBooking, listBookings, type BookingRecord, type BookingRow } from './store.js';
 import { effectiveStatus, toBooking } from './view.js';
+import { enqueueBookingEvent } from '../workflows/events.js';
 import type { Booking, BookingListQuery, BookingSource, PosBookingBody } from './schemas.js';
 
 /** The fields every source books with; a hold is asked for separately (only partners may). */
@@ -117,7 +118,10 @@ export async function cancelBooking(db: Db, operatorId: number, reference: strin
     // A lapsed hold is expired, not cancelled: release it as such first, so its seats come back once.
     await releaseLapsedHolds(tx, booking.timeslot_id, now);
     const cancelled = await changeStatus(tx, booking.id, ['confirmed', 'on_hold'], { status: 'cancelled', cancelled_at: Date.now() });
-    if (cancelled) await giveBackSeats(tx, cancelled.timeslot_id, cancelled.participants);
+    if (cancelled) {
+      await giveBackSeats(tx, cancelled.timeslot_id, cancelled.participants);
+      await enqueueBookingEvent(tx, booking, 'cancelled', now);
+    }
   });
   return getBooking(db.kysely, operatorId, reference, partner);
 }
@@ -131,7 +135,10 @@ export async function confirmBooking(db: Db, operatorId: number, reference: stri
   const now = unixNow();
   const status = await db.write(async (tx) => {
     await releaseLapsedHolds(tx, booking.timeslot_id, now);
-    if (await changeStatus(tx, booking.id, ['on_hold'], { status: 'confirmed', hold_expires_at: null })) return 'confirmed';
+    if (await changeStatus(tx, booking.id, ['on_hold'], { status: 'confirmed', hold_expires_at: null })) {
+      await enqueueBookingEvent(tx, booking, 'confirmed', now);
+      return 'confirmed';
+    }
     const current = await findBooking(tx, operatorId, reference, partner);
     return effectiveStatus(current ?? booking, now);
   });

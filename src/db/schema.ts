@@ -14,6 +14,12 @@ export interface Database {
   usage_entries: UsageEntryTable;
   usage_daily_totals: UsageDailyTotalTable;
   idempotency_keys: IdempotencyKeyTable;
+  baskets: BasketTable;
+  basket_items: BasketItemTable;
+  payments: PaymentTable;
+  waitlist_entries: WaitlistEntryTable;
+  workflows: WorkflowTable;
+  emails: EmailTable;
 }
 
 export interface OperatorTable {
@@ -145,4 +151,101 @@ export interface IdempotencyKeyTable {
   response_body: string;
   response_location: string | null;
   created_at: number;
+}
+
+// Platform events (migration 002, docs/platform-events.md).
+
+export interface BasketTable {
+  id: Generated<number>;
+  operator_id: number;
+  /** Random public address of the basket; `id` stays internal (it goes into the order-completed entry). */
+  token: string;
+  status: 'open' | 'paid';
+  currency: string | null;
+  customer_first_name: string;
+  customer_last_name: string;
+  customer_email: string;
+  customer_phone: string;
+  waitlist_entry_id: number | null;
+  payment_reference: string | null;
+  created_at: number;
+  paid_at: number | null;
+}
+
+export interface BasketItemTable {
+  basket_id: number;
+  booking_id: number;
+  activity_name: string;
+  unit_price: number;
+  participants: number;
+}
+
+export interface PaymentTable {
+  id: Generated<number>;
+  operator_id: number;
+  basket_id: number;
+  provider: string;
+  status: 'succeeded' | 'declined';
+  amount: number;
+  currency: string;
+  provider_reference: string | null;
+  failure: string | null;
+  created_at: number;
+}
+
+export interface WaitlistEntryTable {
+  id: Generated<number>;
+  operator_id: number;
+  timeslot_id: number;
+  participants: number;
+  customer_first_name: string;
+  customer_last_name: string;
+  customer_email: string;
+  customer_phone: string;
+  status: 'waiting' | 'offered' | 'claimed' | 'expired' | 'removed';
+  basket_id: number | null;
+  /** Unix seconds: the end of the claim window of an offer. */
+  offer_expires_at: number | null;
+  created_at: number;
+  notified_at: number | null;
+}
+
+export interface WorkflowTable {
+  id: Generated<number>;
+  operator_id: number;
+  name: string;
+  event: 'booking-confirmed' | 'booking-cancelled' | 'reminder' | 'follow-up';
+  offset_hours: number;
+  subject_template: string;
+  body_template: string;
+  partner_bookings: number;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EmailTable {
+  id: Generated<number>;
+  operator_id: number;
+  kind: 'workflow' | 'waitlist';
+  workflow_id: number | null;
+  booking_id: number | null;
+  waitlist_entry_id: number | null;
+  to_address: string;
+  subject: string;
+  body: string;
+  status: 'queued' | 'sending' | 'sent' | 'failed' | 'cancelled';
+  /** Unix seconds: when it was due first; next_attempt_at moves on with each retry. */
+  scheduled_for: number;
+  next_attempt_at: number;
+  attempts: Generated<number>;
+  claimed_by: string | null;
+  claimed_until: number | null;
+  last_error: string | null;
+  transport: string | null;
+  message_id: string | null;
+  meter: string | null;
+  meter_extra_info: string | null;
+  created_at: number;
+  sent_at: number | null;
 }

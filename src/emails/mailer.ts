@@ -1,0 +1,42 @@
+// Delivery through nodemailer: SMTP when SMTP_URL is set; otherwise the outbox is the destination and
+// nodemailer's JSON transport only composes the message (so addresses are checked the same way), and the
+// e-mail counts as delivered to the outbox the dashboard shows.
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.js';
+
+export interface OutgoingMessage {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  readonly transport: 'smtp' | 'outbox';
+  /** Resolves with the message ID once the server accepted the message; rejects when it did not. */
+  send(message: OutgoingMessage): Promise<{ messageId: string }>;
+  close(): void;
+}
+
+// Shorter than the worker's claim on an e-mail (worker.ts), so a hung server cannot make a send outlive
+// its claim and let another process send the same e-mail again.
+const SMTP_TIMEOUT_MS = 30_000;
+
+export function createMailer(config: Pick<Config, 'smtpUrl'>): Mailer {
+  const transporter = config.smtpUrl
+    ? nodemailer.createTransport({
+        url: config.smtpUrl,
+        connectionTimeout: SMTP_TIMEOUT_MS,
+        greetingTimeout: SMTP_TIMEOUT_MS,
+        socketTimeout: SMTP_TIMEOUT_MS,
+      })
+    : nodemailer.createTransport({ jsonTransport: true });
+  return {
+    transport: config.smtpUrl ? 'smtp' : 'outbox',
+    async send(message) {
+      const info = await transporter.sendMail(message);
+      return { messageId: String(info.messageId ?? '') };
+    },
+    close: () => transporter.close(),
+  };
+}

@@ -1,0 +1,58 @@
+// Putting e-mails into the outbox. The outbox table is the source of truth of every e-mail slotbook sends:
+// a platform event queues its e-mail here, in the event's own transaction, and the worker (worker.ts)
+// delivers it later. So an e-mail exists exactly when its event committed, and survives restarts.
+import type { Tx } from '../db/connection.js';
+import type { BuiltInMeter } from '../usage/meters.js';
+
+export interface NewEmail {
+  operatorId: number;
+  kind: 'workflow' | 'waitlist';
+  workflowId?: number;
+  bookingId?: number;
+  waitlistEntryId?: number;
+  to: string;
+  subject: string;
+  body: string;
+  /** Unix seconds: not sent before. */
+  sendAt: number;
+  /** The built-in meter the send records (once, in the transaction that marks the e-mail sent). */
+  meter: BuiltInMeter;
+  meterExtraInfo: string | null;
+}
+
+/**
+ * Queues the e-mail; false when this workflow already e-mailed this booking (the unique key on
+ * (workflow, booking) makes a repeated event a no-op instead of a second e-mail).
+ */
+export async function queueEmail(tx: Tx, email: NewEmail): Promise<boolean> {
+  const inserted = await tx
+    .insertInto('emails')
+    .values({
+      operator_id: email.operatorId,
+      kind: email.kind,
+      workflow_id: email.workflowId ?? null,
+      booking_id: email.bookingId ?? null,
+      waitlist_entry_id: email.waitlistEntryId ?? null,
+      to_address: email.to,
+      subject: email.subject,
+      body: email.body,
+      status: 'queued',
+      scheduled_for: email.sendAt,
+      next_attempt_at: email.sendAt,
+      meter: email.meter,
+      meter_extra_info: email.meterExtraInfo,
+      created_at: Date.now(),
+    })
+    .onConflict((oc) => oc.columns(['workflow_id', 'booking_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/**
+ * A cancelled booking gets no reminder or follow-up: its e-mails that are still waiting are withdrawn.
+ * One that a worker is sending right now goes out (it was due); nothing is metered for withdrawn ones.
+ */
+export async function withdrawQueuedEmails(tx: Tx, bookingId: number): Promise<void> {
+  await tx.updateTable('emails').set({ status: 'cancelled' }).where('booking_id', '=', bookingId).where('status', '=', 'queued').execute();
+}

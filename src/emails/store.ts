@@ -1,0 +1,95 @@
+// SQL of the outbox's delivery side. Every change of an e-mail's status is a conditional update, so that
+// two workers (two server processes on one database) can never both own, or both settle, one e-mail.
+import type { Kysely, Selectable } from 'kysely';
+import type { Tx } from '../db/connection.js';
+import type { Database, EmailTable } from '../db/schema.js';
+
+export type EmailRow = Selectable<EmailTable>;
+
+/** IDs of e-mails that are due: queued and past their next attempt, or claimed by a worker that vanished. */
+export async function findDueEmailIds(db: Kysely<Database>, now: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('emails')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'queued'), eb('next_attempt_at', '<=', now)]),
+        eb.and([eb('status', '=', 'sending'), eb('claimed_until', '<', now)]),
+      ]),
+    )
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Claims one e-mail for `worker` until `claimedUntil`, counting the attempt. The WHERE repeats the due
+ * condition: of two workers racing for the row, the second finds it no longer due and gets nothing.
+ */
+export async function claimEmail(tx: Tx, id: number, worker: string, now: number, claimedUntil: number) {
+  return tx
+    .updateTable('emails')
+    .set((eb) => ({ status: 'sending', claimed_by: worker, claimed_until: claimedUntil, attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'queued'), eb('next_attempt_at', '<=', now)]),
+        eb.and([eb('status', '=', 'sending'), eb('claimed_until', '<', now)]),
+      ]),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Sent, if this worker still owns the claim; false when it lost it (then someone else settles the e-mail). */
+export async function markSent(tx: Tx, id: number, worker: string, result: { transport: string; messageId: string }): Promise<boolean> {
+  const updated = await tx
+    .updateTable('emails')
+    .set({ status: 'sent', sent_at: Date.now(), transport: result.transport, message_id: result.messageId, claimed_until: null, last_error: null })
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .where('claimed_by', '=', worker)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** Back to the queue for a later attempt, or failed for good; only by the worker that owns the claim. */
+export async function markAttemptFailed(
+  tx: Tx,
+  id: number,
+  worker: string,
+  next: { status: 'queued' | 'failed'; nextAttemptAt: number; error: string },
+): Promise<void> {
+  await tx
+    .updateTable('emails')
+    .set({ status: next.status, next_attempt_at: next.nextAttemptAt, last_error: next.error, claimed_until: null })
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .where('claimed_by', '=', worker)
+    .execute();
+}
+
+export async function operatorName(db: Kysely<Database>, operatorId: number): Promise<string> {
+  const row = await db.selectFrom('operators').select('name').where('id', '=', operatorId).executeTakeFirst();
+  return row?.name ?? 'slotbook';
+}
+
+export interface EmailFilter {
+  status?: EmailRow['status'];
+  limit: number;
+  offset: number;
+}
+
+/** The operator's e-mails, newest first, with the booking reference they concern. */
+export async function listEmails(db: Kysely<Database>, operatorId: number, filter: EmailFilter) {
+  let query = db
+    .selectFrom('emails')
+    .leftJoin('bookings', 'bookings.id', 'emails.booking_id')
+    .selectAll('emails')
+    .select('bookings.reference as booking_reference')
+    .where('emails.operator_id', '=', operatorId);
+  if (filter.status !== undefined) query = query.where('emails.status', '=', filter.status);
+  return query.orderBy('emails.id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+}

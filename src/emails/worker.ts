@@ -1,0 +1,136 @@
+// The e-mail worker. Each server process runs one; they share nothing but the database. A tick offers
+// freed seats to waitlisted customers (which queues e-mails) and then delivers the e-mails that are due:
+//
+//   claim (conditional update, own transaction) -> send through nodemailer -> settle (own transaction):
+//   sent + the built-in meter entry together, or back to the queue with backoff.
+//
+// Metering happens only in the transaction that moves the e-mail from `sending` (claimed by this worker)
+// to `sent`, so an e-mail is metered at most once however often its sending is retried, and only when a
+// server accepted it. A crash after the SMTP server accepted a message but before that commit re-sends it
+// once the claim lapses: delivery is at least once, metering exactly once per e-mail marked sent.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/connection.js';
+import { unixNow } from '../availability/seats.js';
+import { recordUsage } from '../usage/service.js';
+import type { BuiltInMeter } from '../usage/meters.js';
+import { offerFreedSeats } from '../waitlists/offers.js';
+import { createMailer, type Mailer } from './mailer.js';
+import { claimEmail, findDueEmailIds, markAttemptFailed, markSent, operatorName, type EmailRow } from './store.js';
+
+/** Seconds to wait after the 1st, 2nd, ... failed attempt; after the last one the e-mail is failed. */
+export const RETRY_DELAYS = [60, 5 * 60, 30 * 60, 2 * 3600, 6 * 3600] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;
+/** How long a claim lasts: far longer than an SMTP exchange may take (mailer.ts), so a live send keeps it. */
+export const CLAIM_SECONDS = 5 * 60;
+const BATCH = 50;
+
+export interface Delivery {
+  mailer: Mailer;
+  /** The sender address (config.emailFrom); the operator's name is shown with it. */
+  from: string;
+  /** Names this worker in claims; unique per process. */
+  workerId: string;
+}
+
+export interface DeliveryReport {
+  sent: number;
+  retrying: number;
+  failed: number;
+}
+
+export const newWorkerId = (): string => `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+
+/** Delivers every e-mail due at `now` (Unix seconds). Tests call it directly to drive time. */
+export async function runDueEmails(db: Db, delivery: Delivery, now = unixNow()): Promise<DeliveryReport> {
+  const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0 };
+  for (;;) {
+    const ids = await findDueEmailIds(db.kysely, now, BATCH);
+    let claimedAny = false;
+    for (const id of ids) {
+      const email = await db.write((tx) => claimEmail(tx, id, delivery.workerId, now, now + CLAIM_SECONDS));
+      if (!email) continue; // another worker was first
+      claimedAny = true;
+      report[await deliver(db, delivery, email, now)] += 1;
+    }
+    // Stop when a batch yielded nothing of ours, so e-mails that failed just now are not retried in a loop.
+    if (ids.length < BATCH || !claimedAny) return report;
+  }
+}
+
+async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: number): Promise<keyof DeliveryReport> {
+  const name = (await operatorName(db.kysely, email.operator_id)).replace(/["\\\r\n]/g, '');
+  let result: { messageId: string };
+  try {
+    result = await delivery.mailer.send({ from: `"${name}" <${delivery.from}>`, to: email.to_address, subject: email.subject, text: email.body });
+  } catch (error) {
+    const delay = RETRY_DELAYS[email.attempts - 1];
+    const message = error instanceof Error ? error.message : String(error);
+    await db.write((tx) =>
+      markAttemptFailed(tx, email.id, delivery.workerId, {
+        status: delay === undefined ? 'failed' : 'queued',
+        nextAttemptAt: now + (delay ?? 0),
+        error: message.slice(0, 1000),
+      }),
+    );
+    return delay === undefined ? 'failed' : 'retrying';
+  }
+  await db.write(async (tx) => {
+    if (!(await markSent(tx, email.id, delivery.workerId, { transport: delivery.mailer.transport, messageId: result.messageId }))) return;
+    if (email.meter !== null) {
+      // OccurredAt is the real moment of sending, whatever clock the caller drives dueness with.
+      await recordUsage(tx, email.operator_id, { meter: email.meter as BuiltInMeter, micros: 1_000_000n, extraInfo: email.meter_extra_info, occurredAt: unixNow() });
+    }
+    if (email.waitlist_entry_id !== null) {
+      await tx.updateTable('waitlist_entries').set({ notified_at: Date.now() }).where('id', '=', email.waitlist_entry_id).execute();
+    }
+  });
+  return 'sent';
+}
+
+export interface WorkerOptions {
+  intervalMs?: number;
+  mailer?: Mailer;
+}
+
+/**
+ * Starts the worker of this process: a tick every few seconds (the next one is planned when the last one
+ * finished, so ticks never overlap). Returns the function that stops it and waits for a running tick.
+ */
+export function startEmailWorker(db: Db, config: Config, log: FastifyBaseLogger, options: WorkerOptions = {}): () => Promise<void> {
+  const mailer = options.mailer ?? createMailer(config);
+  const delivery: Delivery = { mailer, from: config.emailFrom, workerId: newWorkerId() };
+  const interval = options.intervalMs ?? 5_000;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  const tick = async () => {
+    try {
+      const now = unixNow();
+      await offerFreedSeats(db, config, now);
+      await runDueEmails(db, delivery, now);
+    } catch (error) {
+      log.warn({ err: error }, 'e-mail worker tick failed; retrying on the next tick');
+    }
+  };
+  const plan = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = tick().finally(() => {
+        running = undefined;
+        plan();
+      });
+    }, interval);
+    timer.unref();
+  };
+  plan();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+    mailer.close();
+  };
+}

@@ -1,0 +1,73 @@
+// The public online shop's API types: baskets of timeslot items, paid once through a payment provider.
+import { Type, type Static } from '@sinclair/typebox';
+import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate, RowId } from '../http/schemas.js';
+import { Customer, PosBookingBody } from '../bookings/schemas.js';
+
+export const ShopParams = Type.Object({
+  OperatorID: RowId('The operator whose shop this is (the shop is public: no API key)'),
+});
+
+/** 128 random bits, base64url: the only handle on a basket, so nobody can read or pay another's. */
+export const BASKET_TOKEN_PATTERN = '^[A-Za-z0-9_-]{22}$';
+
+export const BasketParams = Type.Composite([
+  ShopParams,
+  Type.Object({ BasketToken: Type.String({ pattern: BASKET_TOKEN_PATTERN, description: 'The basket\'s token, as answered when it was created' }) }),
+]);
+
+export const ShopActivityParams = Type.Composite([
+  ShopParams,
+  Type.Object({ ActivityID: Type.String({ pattern: ACTIVITY_ID_PATTERN, description: 'Activity identifier: s_ and 8 to 32 letters or digits' }) }),
+]);
+
+export const CreateBasketBody = Type.Object({ Customer });
+export type CreateBasketBody = Static<typeof CreateBasketBody>;
+
+export const AddItemBody = Type.Omit(PosBookingBody, ['Customer', 'PaymentReference']);
+export type AddItemBody = Static<typeof AddItemBody>;
+
+export const PAYMENT_PROVIDERS = ['test'] as const;
+
+export const CheckoutBody = Type.Object({
+  Payment: Type.Optional(
+    Type.Object({
+      Provider: Type.Unsafe<(typeof PAYMENT_PROVIDERS)[number]>({ type: 'string', enum: [...PAYMENT_PROVIDERS], description: 'The payment provider; `test` is the built-in test mode' }),
+      CardNumber: Type.String({
+        pattern: '^[0-9]{12,19}$',
+        description: 'Card number, digits only. Test mode: 4242424242424242 succeeds, 4000000000000002 is declined, 4000000000009995 has insufficient funds',
+      }),
+    }),
+  ),
+});
+export type CheckoutBody = Static<typeof CheckoutBody>;
+
+const BasketItem = Type.Object({
+  BookingReference: Type.String(),
+  ActivityID: Type.String(),
+  ActivityName: Type.String(),
+  Date: LocalDate,
+  Time: ClockTime,
+  StartsAt: Type.String({ format: 'date-time' }),
+  Participants: Type.Integer(),
+  UnitPrice: Type.Integer({ description: 'Minor units of the basket\'s currency, per participant' }),
+  Amount: Type.Integer({ description: 'UnitPrice x Participants' }),
+  Status: Type.String({ description: 'The booking\'s status: on_hold until paid (or until HoldExpiresAt), then confirmed; expired once the hold lapsed' }),
+  HoldExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+export const Basket = Type.Object(
+  {
+    BasketToken: Type.String(),
+    Status: Type.Unsafe<'open' | 'paid'>({ type: 'string', enum: ['open', 'paid'], description: 'open until paid; a basket is paid once' }),
+    Currency: Type.Union([Type.String(), Type.Null()], { description: 'Set by the first item; every item is in this currency' }),
+    Total: Type.Integer({ description: 'Minor units: the items on live hold (before payment) or confirmed (after)' }),
+    Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String(), Email: Type.String(), Phone: Type.String() }),
+    Items: Type.Array(BasketItem),
+    PaymentReference: Type.Union([Type.String(), Type.Null()], { description: 'The payment provider\'s reference, once paid' }),
+    CreatedAt: Type.String({ format: 'date-time' }),
+    PaidAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'Basket' },
+);
+export type Basket = Static<typeof Basket>;
+export type BasketItem = Static<typeof BasketItem>;

@@ -1,0 +1,112 @@
+// SQL of baskets, their items (bookings on hold until paid) and payment attempts.
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { Tx } from '../db/connection.js';
+import type { BasketTable, Database } from '../db/schema.js';
+
+export type BasketRow = Selectable<BasketTable>;
+
+export const newBasketToken = (): string => randomBytes(16).toString('base64url');
+
+export interface NewBasket {
+  operatorId: number;
+  customer: { firstName: string; lastName: string; email: string; phone: string };
+  waitlistEntryId?: number;
+}
+
+export async function insertBasket(tx: Tx, basket: NewBasket): Promise<BasketRow> {
+  return tx
+    .insertInto('baskets')
+    .values({
+      operator_id: basket.operatorId,
+      token: newBasketToken(),
+      status: 'open',
+      currency: null,
+      customer_first_name: basket.customer.firstName,
+      customer_last_name: basket.customer.lastName,
+      customer_email: basket.customer.email,
+      customer_phone: basket.customer.phone,
+      waitlist_entry_id: basket.waitlistEntryId ?? null,
+      payment_reference: null,
+      created_at: Date.now(),
+      paid_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findBasket(db: Kysely<Database>, operatorId: number, token: string): Promise<BasketRow | undefined> {
+  return db.selectFrom('baskets').selectAll().where('token', '=', token).where('operator_id', '=', operatorId).executeTakeFirst();
+}
+
+export async function insertBasketItem(
+  tx: Tx,
+  item: { basketId: number; bookingId: number; activityName: string; unitPrice: number; participants: number },
+): Promise<void> {
+  await tx
+    .insertInto('basket_items')
+    .values({ basket_id: item.basketId, booking_id: item.bookingId, activity_name: item.activityName, unit_price: item.unitPrice, participants: item.participants })
+    .execute();
+}
+
+/** The first item fixes the basket's currency; later items must match it (the caller checks). */
+export async function setBasketCurrency(tx: Tx, basketId: number, currency: string): Promise<void> {
+  await tx.updateTable('baskets').set({ currency }).where('id', '=', basketId).where('currency', 'is', null).execute();
+}
+
+/** The items with their bookings as they are now, in the order they were added. */
+export async function listBasketItems(db: Kysely<Database>, basketId: number) {
+  return db
+    .selectFrom('basket_items')
+    .innerJoin('bookings', 'bookings.id', 'basket_items.booking_id')
+    .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .select([
+      'basket_items.booking_id',
+      'basket_items.activity_name',
+      'basket_items.unit_price',
+      'basket_items.participants',
+      'bookings.reference',
+      'bookings.status',
+      'bookings.hold_expires_at',
+      'timeslots.date',
+      'timeslots.time',
+      'timeslots.starts_at',
+      'activities.public_id as activity_public_id',
+      'activities.timezone',
+    ])
+    .where('basket_items.basket_id', '=', basketId)
+    .orderBy('bookings.id')
+    .execute();
+}
+export type BasketItemRecord = Awaited<ReturnType<typeof listBasketItems>>[number];
+
+/** Open -> paid, only if still open: of two payments of one basket, exactly one gets the row. */
+export async function markBasketPaid(tx: Tx, basketId: number): Promise<boolean> {
+  const result = await tx.updateTable('baskets').set({ status: 'paid', paid_at: Date.now() }).where('id', '=', basketId).where('status', '=', 'open').executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function setPaymentReference(tx: Tx, basketId: number, reference: string | null): Promise<void> {
+  await tx.updateTable('baskets').set({ payment_reference: reference }).where('id', '=', basketId).execute();
+}
+
+export async function insertPayment(
+  tx: Tx,
+  payment: { operatorId: number; basketId: number; provider: string; status: 'succeeded' | 'declined'; amount: number; currency: string; reference: string | null; failure: string | null },
+): Promise<void> {
+  await tx
+    .insertInto('payments')
+    .values({
+      operator_id: payment.operatorId,
+      basket_id: payment.basketId,
+      provider: payment.provider,
+      status: payment.status,
+      amount: payment.amount,
+      currency: payment.currency,
+      provider_reference: payment.reference,
+      failure: payment.failure,
+      created_at: Date.now(),
+    })
+    .execute();
+}

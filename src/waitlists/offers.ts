@@ -1,0 +1,112 @@
+// Offering freed seats to waitlisted customers. The worker of every process runs offerFreedSeats on
+// each tick. It needs no signal from the code that frees seats: it looks for timeslots that have waiting
+// customers and room, whatever made the room (a cancellation by any API, a hold that lapsed without
+// anyone writing, a capacity increase), so no seat-freeing path can be forgotten.
+//
+// For each such timeslot, in one write transaction: release lapsed holds, expire lapsed offers, then in
+// the order customers joined offer each waiting party that fits the seats left: open a basket for them
+// (the multi-booking), hold their seats in it for the claim window (a booking of Source online, on hold),
+// and queue the e-mail that tells them; its sending writes the waitlist-notified entry (worker.ts).
+// Parties too large for the seats left keep their place, and smaller parties behind them are offered.
+import { sql, type Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Db, Tx } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
+import { releaseLapsedHolds } from '../bookings/capacity.js';
+import { holdItem } from '../shop/baskets.js';
+import { insertBasket } from '../shop/store.js';
+import { queueEmail } from '../emails/outbox.js';
+import { expireLapsedOffers, markOffered, waitingEntries, type WaitlistEntryRow } from './store.js';
+
+/** Timeslots (not yet started) with a waiting party that fits the live free seats, or an offer that lapsed. */
+async function timeslotsToOffer(db: Kysely<Database>, now: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('timeslots')
+    .select(['timeslots.id', 'timeslots.capacity', 'timeslots.booked'])
+    .select((eb) =>
+      eb
+        .selectFrom('bookings')
+        .select((b) => b.fn.coalesce(b.fn.sum<number>('bookings.participants'), b.lit(0)).as('seats'))
+        .whereRef('bookings.timeslot_id', '=', 'timeslots.id')
+        .where('bookings.status', '=', 'on_hold')
+        .where('bookings.hold_expires_at', '<=', now)
+        .as('lapsed_hold_seats'),
+    )
+    .select((eb) =>
+      eb
+        .selectFrom('waitlist_entries')
+        .select((w) => w.fn.min<number>('waitlist_entries.participants').as('smallest'))
+        .whereRef('waitlist_entries.timeslot_id', '=', 'timeslots.id')
+        .where('waitlist_entries.status', '=', 'waiting')
+        .as('smallest_party'),
+    )
+    .where('timeslots.starts_at', '>', now)
+    .where((eb) => eb.exists(eb.selectFrom('waitlist_entries').select('waitlist_entries.id').whereRef('waitlist_entries.timeslot_id', '=', 'timeslots.id').where('waitlist_entries.status', '=', 'waiting')))
+    .orderBy('timeslots.id')
+    .execute();
+  return rows
+    .filter((row) => row.smallest_party !== null && row.capacity - row.booked + Number(row.lapsed_hold_seats ?? 0) >= Number(row.smallest_party))
+    .map((row) => row.id);
+}
+
+/** Offers the free seats of every timeslot that has room for someone waiting. Returns the offers made. */
+export async function offerFreedSeats(db: Db, config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, now: number): Promise<number> {
+  let offers = 0;
+  for (const timeslotId of await timeslotsToOffer(db.kysely, now)) {
+    offers += await db.write((tx) => offerSeats(tx, db.dialect, config, timeslotId, now));
+  }
+  return offers;
+}
+
+async function offerSeats(tx: Tx, dialect: Db['dialect'], config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, timeslotId: number, now: number): Promise<number> {
+  // Bookings rows first, the timeslot row after: the lock order of every booking writer (capacity.ts).
+  await releaseLapsedHolds(tx, timeslotId, now);
+  await expireLapsedOffers(tx, timeslotId, now);
+  // On PostgreSQL, lock the timeslot so that the seats counted below stay ours to offer; SQLite's write
+  // transaction already holds the database.
+  if (dialect === 'postgres') await sql`SELECT id FROM timeslots WHERE id = ${timeslotId} FOR UPDATE`.execute(tx);
+  const slot = await tx
+    .selectFrom('timeslots')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .select(['timeslots.capacity', 'timeslots.booked', 'timeslots.date', 'timeslots.time', 'timeslots.starts_at', 'activities.public_id', 'activities.name', 'activities.timezone'])
+    .where('timeslots.id', '=', timeslotId)
+    .executeTakeFirstOrThrow();
+  if (slot.starts_at <= now) return 0;
+  let free = slot.capacity - slot.booked;
+  let offers = 0;
+  for (const entry of await waitingEntries(tx, timeslotId)) {
+    if (free <= 0) break;
+    if (entry.participants > free) continue;
+    await offer(tx, config, entry, slot, now);
+    free -= entry.participants;
+    offers += 1;
+  }
+  return offers;
+}
+
+type OfferedSlot = { date: string; time: string; public_id: string; name: string; timezone: string };
+
+async function offer(tx: Tx, config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, entry: WaitlistEntryRow, slot: OfferedSlot, now: number): Promise<void> {
+  const customer = { firstName: entry.customer_first_name, lastName: entry.customer_last_name, email: entry.customer_email, phone: entry.customer_phone };
+  const basket = await insertBasket(tx, { operatorId: entry.operator_id, customer, waitlistEntryId: entry.id });
+  await holdItem(tx, basket, { ActivityID: slot.public_id, Date: slot.date, Time: slot.time, Participants: entry.participants }, config.waitlistClaimMinutes, now);
+  const expiresAt = now + config.waitlistClaimMinutes * 60;
+  if (!(await markOffered(tx, entry.id, basket.id, expiresAt))) throw new Error(`Waitlist entry ${entry.id} is no longer waiting`);
+  const until = new Date(expiresAt * 1000).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  const seats = entry.participants === 1 ? '1 seat' : `${entry.participants} seats`;
+  await queueEmail(tx, {
+    operatorId: entry.operator_id,
+    kind: 'waitlist',
+    waitlistEntryId: entry.id,
+    to: entry.customer_email,
+    subject: `Seats are free: ${slot.name} on ${slot.date} at ${slot.time}`,
+    body:
+      `Hello ${entry.customer_first_name},\n\n` +
+      `good news: ${seats} for ${slot.name} on ${slot.date} at ${slot.time} opened up, and we are holding them for you until ${until}.\n\n` +
+      `Claim them by paying your basket:\n${config.publicUrl}/api/v2/shop/${entry.operator_id}/baskets/${basket.token}\n\n` +
+      `If you do not, they go to the next person on the waitlist.\n`,
+    sendAt: now,
+    meter: 'waitlist-notified',
+    meterExtraInfo: JSON.stringify({ WaitlistID: entry.id, MultiBookingID: basket.id }),
+  });
+}

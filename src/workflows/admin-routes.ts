@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
+import { CreateWorkflowBody, UpdateWorkflowBody, Workflow, WorkflowIdParams } from './schemas.js';
+import { changeWorkflow, createWorkflow, getWorkflow, getWorkflows } from './service.js';
+
+/** Operator API: automated e-mails on booking events. */
+export const workflowAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const tags = ['Operator API: workflows'];
+
+  app.post('/workflows', {
+    config: { scope: 'admin' },
+    schema: {
+      tags,
+      summary: 'Create a workflow',
+      description:
+        'An e-mail to the booking\'s customer on an event: booking-confirmed, booking-cancelled (at once), reminder (OffsetHours before the start) or follow-up (OffsetHours after the end). ' +
+        'Each e-mail sent records one workflow-email-sent usage entry.',
+      body: CreateWorkflowBody,
+      response: { 201: envelope(Workflow), ...problems(400, ...AUTH_ERRORS, 413, 415, 422) },
+    },
+    handler: async (request, reply) => {
+      const workflow = await createWorkflow(app.db, request.caller.operatorId, request.body);
+      return reply.code(201).header('Location', `/api/v2/admin/workflows/${workflow.ID}`).send({ data: workflow });
+    },
+  });
+
+  app.get('/workflows', {
+    config: { scope: 'admin' },
+    schema: { tags, summary: 'List workflows', response: { 200: envelope(Type.Array(Workflow)), ...problems(...AUTH_ERRORS) } },
+    handler: async (request) => ({ data: await getWorkflows(app.db.kysely, request.caller.operatorId) }),
+  });
+
+  app.get('/workflows/:ID', {
+    config: { scope: 'admin' },
+    schema: { tags, summary: 'Get a workflow', params: WorkflowIdParams, response: { 200: envelope(Workflow), ...problems(400, ...AUTH_ERRORS, 404) } },
+    handler: async (request) => ({ data: await getWorkflow(app.db.kysely, request.caller.operatorId, request.params.ID) }),
+  });
+
+  app.patch('/workflows/:ID', {
+    config: { scope: 'admin' },
+    schema: {
+      tags,
+      summary: 'Change a workflow',
+      description: 'Any of the fields, e.g. {"Enabled": false} to pause it. E-mails already queued keep the text they were given.',
+      params: WorkflowIdParams,
+      body: UpdateWorkflowBody,
+      response: { 200: envelope(Workflow), ...problems(400, ...AUTH_ERRORS, 404, 413, 415, 422) },
+    },
+    handler: async (request) => ({ data: await changeWorkflow(app.db, request.caller.operatorId, request.params.ID, request.body) }),
+  });
+};

@@ -1,0 +1,84 @@
+// The hook from the booking lifecycle into workflows. Booking code calls enqueueBookingEvent inside the
+// transaction that confirms or cancels a booking (of any source), so an e-mail is queued exactly when the
+// change commits. Reminders and follow-ups are queued at confirmation with their due time: they are rows,
+// so they survive restarts, and the worker sends them when due.
+import type { Tx } from '../db/connection.js';
+import { queueEmail, withdrawQueuedEmails } from '../emails/outbox.js';
+import { renderTemplate, type Placeholder } from './templates.js';
+import { enabledWorkflows, type WorkflowRow } from './store.js';
+
+export type BookingEvent = 'confirmed' | 'cancelled';
+
+const HOUR = 3600;
+
+export async function enqueueBookingEvent(tx: Tx, booking: { id: number; operator_id: number }, event: BookingEvent, now: number): Promise<void> {
+  // A cancelled booking gets no reminder or follow-up, whether or not a workflow still exists.
+  if (event === 'cancelled') await withdrawQueuedEmails(tx, booking.id);
+  const events: WorkflowRow['event'][] = event === 'confirmed' ? ['booking-confirmed', 'reminder', 'follow-up'] : ['booking-cancelled'];
+  // The one query a booking pays when the operator has no workflows.
+  const workflows = await enabledWorkflows(tx, booking.operator_id, events);
+  if (workflows.length === 0) return;
+  const details = await tx
+    .selectFrom('bookings')
+    .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .innerJoin('operators', 'operators.id', 'bookings.operator_id')
+    .select([
+      'bookings.reference',
+      'bookings.source',
+      'bookings.participants',
+      'bookings.customer_first_name',
+      'bookings.customer_last_name',
+      'bookings.customer_email',
+      'timeslots.date',
+      'timeslots.time',
+      'timeslots.starts_at',
+      'timeslots.ends_at',
+      'activities.name as activity_name',
+      'operators.name as operator_name',
+    ])
+    .where('bookings.id', '=', booking.id)
+    .executeTakeFirstOrThrow();
+  const values: Record<Placeholder, string> = {
+    FirstName: details.customer_first_name,
+    LastName: details.customer_last_name,
+    BookingReference: details.reference,
+    ActivityName: details.activity_name,
+    Date: details.date,
+    Time: details.time,
+    Participants: String(details.participants),
+    OperatorName: details.operator_name,
+  };
+  for (const workflow of workflows) {
+    if (details.source === 'partner' && workflow.partner_bookings !== 1) continue;
+    const sendAt = dueTime(workflow, Number(details.starts_at), Number(details.ends_at), now);
+    if (sendAt === undefined) continue;
+    await queueEmail(tx, {
+      operatorId: booking.operator_id,
+      kind: 'workflow',
+      workflowId: workflow.id,
+      bookingId: booking.id,
+      to: details.customer_email,
+      subject: renderTemplate(workflow.subject_template, values),
+      body: renderTemplate(workflow.body_template, values),
+      sendAt,
+      meter: 'workflow-email-sent',
+      meterExtraInfo: null,
+    });
+  }
+}
+
+/**
+ * When the workflow's e-mail is due. A reminder whose time has passed but whose activity has not started
+ * (a late booking) goes at once; once the activity has started a reminder is pointless and is skipped.
+ */
+function dueTime(workflow: WorkflowRow, startsAt: number, endsAt: number, now: number): number | undefined {
+  switch (workflow.event) {
+    case 'reminder':
+      return startsAt <= now ? undefined : Math.max(now, startsAt - workflow.offset_hours * HOUR);
+    case 'follow-up':
+      return Math.max(now, endsAt + workflow.offset_hours * HOUR);
+    default:
+      return now;
+  }
+}

@@ -1,0 +1,57 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { RowId } from '../http/schemas.js';
+import { PLACEHOLDERS } from './templates.js';
+
+export const WORKFLOW_EVENTS = ['booking-confirmed', 'booking-cancelled', 'reminder', 'follow-up'] as const;
+export type WorkflowEvent = (typeof WORKFLOW_EVENTS)[number];
+
+const placeholders = PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ');
+
+const fields = {
+  Name: Type.String({ minLength: 1, maxLength: 100, pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$', description: 'The operator\'s name for the workflow' }),
+  Event: Type.Unsafe<WorkflowEvent>({
+    type: 'string',
+    enum: [...WORKFLOW_EVENTS],
+    description: 'booking-confirmed and booking-cancelled send at once; reminder sends OffsetHours before the start, follow-up OffsetHours after the end',
+  }),
+  OffsetHours: Type.Integer({ minimum: 0, maximum: 8760, description: 'For reminder and follow-up: hours before the start / after the end (0 for the other events)' }),
+  Subject: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001F\\u007F]+$', description: `Subject template; placeholders: ${placeholders}` }),
+  Body: Type.String({ minLength: 1, maxLength: 20_000, pattern: '^[^\\u0000]*$', description: `Plain-text body template; placeholders: ${placeholders}` }),
+  PartnerBookings: Type.Boolean({
+    description: 'Whether bookings made by partners (marketplaces) trigger it too. Default: false for booking-confirmed (the marketplace confirms its own sales), true for the other events',
+  }),
+  Enabled: Type.Boolean({ description: 'Default true' }),
+};
+
+export const CreateWorkflowBody = Type.Object({
+  Name: fields.Name,
+  Event: fields.Event,
+  OffsetHours: Type.Optional(fields.OffsetHours),
+  Subject: fields.Subject,
+  Body: fields.Body,
+  PartnerBookings: Type.Optional(fields.PartnerBookings),
+  Enabled: Type.Optional(fields.Enabled),
+});
+export type CreateWorkflowBody = Static<typeof CreateWorkflowBody>;
+
+export const UpdateWorkflowBody = Type.Partial(Type.Object({ ...fields }), { minProperties: 1 });
+export type UpdateWorkflowBody = Static<typeof UpdateWorkflowBody>;
+
+export const Workflow = Type.Object(
+  {
+    ID: Type.Integer(),
+    Name: Type.String(),
+    Event: fields.Event,
+    OffsetHours: Type.Integer(),
+    Subject: Type.String(),
+    Body: Type.String(),
+    PartnerBookings: Type.Boolean(),
+    Enabled: Type.Boolean(),
+    CreatedAt: Type.String({ format: 'date-time' }),
+    UpdatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Workflow' },
+);
+export type Workflow = Static<typeof Workflow>;
+
+export const WorkflowIdParams = Type.Object({ ID: RowId('Workflow ID') });

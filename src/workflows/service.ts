@@ -1,0 +1,92 @@
+// The operator's automated e-mail workflows: which booking event sends which template. Sending is
+// events.ts (queueing, in the booking's transaction) and the e-mail worker.
+import type { Kysely } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
+import { NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
+import { templateErrors } from './templates.js';
+import { findWorkflow, insertWorkflow, listWorkflows, updateWorkflow, type WorkflowRow } from './store.js';
+import type { CreateWorkflowBody, UpdateWorkflowBody, Workflow, WorkflowEvent } from './schemas.js';
+
+export function toWorkflow(row: WorkflowRow): Workflow {
+  return {
+    ID: row.id,
+    Name: row.name,
+    Event: row.event,
+    OffsetHours: row.offset_hours,
+    Subject: row.subject_template,
+    Body: row.body_template,
+    PartnerBookings: row.partner_bookings === 1,
+    Enabled: row.enabled === 1,
+    CreatedAt: new Date(Number(row.created_at)).toISOString(),
+    UpdatedAt: new Date(Number(row.updated_at)).toISOString(),
+  };
+}
+
+const isScheduled = (event: WorkflowEvent) => event === 'reminder' || event === 'follow-up';
+
+/** Every rule the schema cannot state, reported together. */
+function check(settings: { Event: WorkflowEvent; OffsetHours: number; Subject: string; Body: string }): void {
+  const errors: FieldError[] = [...templateErrors('Subject', settings.Subject), ...templateErrors('Body', settings.Body)];
+  if (isScheduled(settings.Event) && settings.OffsetHours < 1) {
+    errors.push({ field: 'OffsetHours', message: `OffsetHours (1 or more) is required for a ${settings.Event}` });
+  }
+  if (!isScheduled(settings.Event) && settings.OffsetHours !== 0) {
+    errors.push({ field: 'OffsetHours', message: `OffsetHours applies only to reminder and follow-up; ${settings.Event} sends at once` });
+  }
+  if (errors.length > 0) throw new ValidationFailed(errors);
+}
+
+export async function createWorkflow(db: Db, operatorId: number, body: CreateWorkflowBody): Promise<Workflow> {
+  const offsetHours = body.OffsetHours ?? 0;
+  check({ Event: body.Event, OffsetHours: offsetHours, Subject: body.Subject, Body: body.Body });
+  const now = Date.now();
+  const row = await db.write((tx) =>
+    insertWorkflow(tx, {
+      operator_id: operatorId,
+      name: body.Name.trim(),
+      event: body.Event,
+      offset_hours: offsetHours,
+      subject_template: body.Subject,
+      body_template: body.Body,
+      // A marketplace confirms its own sales to its customers; a second confirmation is the operator's choice.
+      partner_bookings: (body.PartnerBookings ?? body.Event !== 'booking-confirmed') ? 1 : 0,
+      enabled: (body.Enabled ?? true) ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+    }),
+  );
+  return toWorkflow(row);
+}
+
+export async function getWorkflows(db: Kysely<Database>, operatorId: number): Promise<Workflow[]> {
+  return (await listWorkflows(db, operatorId)).map(toWorkflow);
+}
+
+export async function getWorkflow(db: Kysely<Database>, operatorId: number, id: number): Promise<Workflow> {
+  const row = await findWorkflow(db, operatorId, id);
+  if (!row) throw new NotFound(`No workflow ${id}`);
+  return toWorkflow(row);
+}
+
+/** Changes apply to e-mails queued from now on; those already queued keep the text they were given. */
+export async function changeWorkflow(db: Db, operatorId: number, id: number, body: UpdateWorkflowBody): Promise<Workflow> {
+  const current = await getWorkflow(db.kysely, operatorId, id);
+  const next = { ...current, ...body };
+  if (body.Event !== undefined && body.OffsetHours === undefined && !isScheduled(body.Event)) next.OffsetHours = 0;
+  check(next);
+  const row = await db.write((tx) =>
+    updateWorkflow(tx, operatorId, id, {
+      name: next.Name.trim(),
+      event: next.Event,
+      offset_hours: next.OffsetHours,
+      subject_template: next.Subject,
+      body_template: next.Body,
+      partner_bookings: next.PartnerBookings ? 1 : 0,
+      enabled: next.Enabled ? 1 : 0,
+      updated_at: Date.now(),
+    }),
+  );
+  if (!row) throw new NotFound(`No workflow ${id}`);
+  return toWorkflow(row);
+}

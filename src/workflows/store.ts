@@ -1,0 +1,26 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Tx } from '../db/connection.js';
+import type { Database, WorkflowTable } from '../db/schema.js';
+
+export type WorkflowRow = Selectable<WorkflowTable>;
+
+export async function insertWorkflow(tx: Tx, row: Omit<Insertable<WorkflowTable>, 'id'>): Promise<WorkflowRow> {
+  return tx.insertInto('workflows').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function listWorkflows(db: Kysely<Database>, operatorId: number): Promise<WorkflowRow[]> {
+  return db.selectFrom('workflows').selectAll().where('operator_id', '=', operatorId).orderBy('id').execute();
+}
+
+export async function findWorkflow(db: Kysely<Database>, operatorId: number, id: number): Promise<WorkflowRow | undefined> {
+  return db.selectFrom('workflows').selectAll().where('id', '=', id).where('operator_id', '=', operatorId).executeTakeFirst();
+}
+
+export async function updateWorkflow(tx: Tx, operatorId: number, id: number, changes: Updateable<WorkflowTable>): Promise<WorkflowRow | undefined> {
+  return tx.updateTable('workflows').set(changes).where('id', '=', id).where('operator_id', '=', operatorId).returningAll().executeTakeFirst();
+}
+
+/** The operator's enabled workflows on these events: the one query a booking pays when none exist. */
+export async function enabledWorkflows(db: Kysely<Database>, operatorId: number, events: WorkflowRow['event'][]): Promise<WorkflowRow[]> {
+  return db.selectFrom('workflows').selectAll().where('operator_id', '=', operatorId).where('enabled', '=', 1).where('event', 'in', events).orderBy('id').execute();
+}

@@ -1,0 +1,28 @@
+// Workflow templates: plain text with {{Placeholder}} fields. Plain text only, so nothing a customer
+// typed (a name) can turn into markup in someone's mail client.
+import type { FieldError } from '../http/errors.js';
+
+export const PLACEHOLDERS = [
+  'FirstName',
+  'LastName',
+  'BookingReference',
+  'ActivityName',
+  'Date',
+  'Time',
+  'Participants',
+  'OperatorName',
+] as const;
+export type Placeholder = (typeof PLACEHOLDERS)[number];
+
+const FIELD = /\{\{\s*([A-Za-z]+)\s*\}\}/g;
+
+/** Unknown placeholders are a 422 when the workflow is saved, never a surprise in a customer's inbox. */
+export function templateErrors(field: string, template: string): FieldError[] {
+  const unknown = [...template.matchAll(FIELD)].map((match) => match[1]!).filter((name) => !(PLACEHOLDERS as readonly string[]).includes(name));
+  if (unknown.length === 0) return [];
+  return [{ field, message: `${field} uses unknown placeholders ${[...new Set(unknown)].map((n) => `{{${n}}}`).join(', ')}; known: ${PLACEHOLDERS.map((n) => `{{${n}}}`).join(', ')}` }];
+}
+
+export function renderTemplate(template: string, values: Record<Placeholder, string>): string {
+  return template.replace(FIELD, (whole, name: string) => (name in values ? values[name as Placeholder] : whole));
+}
