@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { Forbidden, Unauthenticated } from '../http/errors.js';
 import { parseKey, secretMatches, type Scope } from './keys.js';
-import { findKeyByLookupId } from './store.js';
+import { findKeyCached } from './key-cache.js';
 
 /** `any` accepts every valid key of the operator (e.g. the core questions path). */
 export type RouteScope = Scope | 'any';
@@ -49,7 +49,7 @@ export const authPlugin = fp(async (app) => {
     if (!scope) return;
     reply.header('WWW-Authenticate', 'Bearer');
     const parsed = parseKey(bearerToken(request) ?? '');
-    const key = parsed && (await findKeyByLookupId(app.db.kysely, parsed.lookupId));
+    const key = parsed && (await findKeyCached(app.db.kysely, parsed.lookupId));
     if (!parsed || !key || key.revokedAt !== null || !secretMatches(parsed.secret, key.secretHash)) {
       throw new Unauthenticated(parsed ? 'The API key is unknown or revoked' : undefined);
     }

@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
 import { generateKey, SCOPES, type Scope } from './keys.js';
 import { insertKey, listKeys, revokeKey, type ApiKeyRecord } from './store.js';
+import { forgetKey } from './key-cache.js';
 
 export const MARKETPLACE_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
@@ -49,4 +50,6 @@ export const listApiKeys = listKeys;
 
 export async function revokeApiKey(db: Kysely<Database>, operatorId: number, id: number): Promise<void> {
   if (!(await revokeKey(db, operatorId, id))) throw new NotFound(`No API key ${id}`);
+  // After the update: a request in between may re-read the key, but it reads it revoked.
+  forgetKey(db, id);
 }

@@ -1,0 +1,69 @@
+// One load run with autocannon against 127.0.0.1, reduced to the figures the report needs.
+import autocannon from 'autocannon';
+
+export interface LoadSpec {
+  url: string;
+  method?: 'GET' | 'POST';
+  connections: number;
+  /** Seconds. */
+  duration: number;
+  headers?: Record<string, string>;
+  /** A fixed path, or one per request (rotating through activities, dates, bodies). */
+  path?: string;
+  next?: () => { path: string; body?: string };
+  body?: string;
+}
+
+export interface LoadResult {
+  /** Requests per second, mean over the run's seconds. */
+  rps: number;
+  total: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  /** Responses by status code. */
+  statuses: Record<string, number>;
+  non2xx: number;
+  errors: number;
+}
+
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const headers = { ...(spec.body !== undefined || spec.next ? { 'content-type': 'application/json' } : {}), ...spec.headers };
+  const options: autocannon.Options = {
+    url: spec.url + (spec.path ?? ''),
+    method: spec.method ?? 'GET',
+    connections: spec.connections,
+    duration: spec.duration,
+    headers,
+    ...(spec.body !== undefined && { body: spec.body }),
+  };
+  if (spec.next) {
+    const next = spec.next;
+    options.requests = [
+      {
+        setupRequest: (request) => {
+          const { path, body } = next();
+          return { ...request, path, ...(body !== undefined && { body }) };
+        },
+      },
+    ];
+  }
+  const result = await autocannon(options);
+  const statuses: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat.count ?? 0;
+  return {
+    rps: result.requests.average,
+    total: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    mean: result.latency.mean,
+    statuses,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** A warm-up run whose figures are thrown away (JIT, caches, connection pools). */
+export async function warmUp(spec: LoadSpec, seconds: number): Promise<void> {
+  await runLoad({ ...spec, duration: seconds });
+}

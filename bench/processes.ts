@@ -1,0 +1,106 @@
+// The processes under test: the real service (`node bin/slotbook.js serve`) and the bare Fastify baseline,
+// each a child on its own port, and a sampler of a child's resident memory (VmRSS) while a scenario runs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../bin/slotbook.js', import.meta.url));
+const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
+
+export interface Child {
+  url: string;
+  pid: number;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startChild(args: string[], env: Record<string, string>, readyPath: string): Promise<Child> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${args.join(' ')} did not start:\n${output}`);
+    }
+    if (await fetch(url + readyPath).then((r) => r.ok, () => false)) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** The service as users run it, with logging at warn and no rate limit; `profileDir` adds --cpu-prof. */
+export function startService(databaseUrl: string, profileDir?: string): Promise<Child> {
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  return startChild([...profile, BIN, 'serve'], {
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+  }, '/readyz');
+}
+
+/** The bare Fastify baseline: canned JSON bodies and a one-row insert into `databaseUrl`. */
+export function startBaseline(databaseUrl: string, bodiesFile: string): Promise<Child> {
+  return startChild(['--import', 'tsx', BASELINE], { BASELINE_DATABASE_URL: databaseUrl, BASELINE_BODIES: bodiesFile }, '/ready');
+}
+
+export interface MemorySample {
+  maxMb: number;
+  meanMb: number;
+}
+
+/** Reads VmRSS of `pid` every 100 ms between start() and stop(). */
+export function rssSampler(pid: number): { start(): void; stop(): MemorySample } {
+  let samples: number[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const read = () => {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (match) samples.push(Number(match[1]) / 1024);
+    } catch {
+      // the process is gone; the scenario will fail on its own
+    }
+  };
+  return {
+    start() {
+      samples = [];
+      read();
+      timer = setInterval(read, 100);
+    },
+    stop() {
+      clearInterval(timer);
+      read();
+      return { maxMb: Math.max(...samples), meanMb: samples.reduce((a, b) => a + b, 0) / samples.length };
+    },
+  };
+}
