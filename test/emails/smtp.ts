@@ -1,0 +1,61 @@
+// A real SMTP server inside the test run (smtp-server on 127.0.0.1, a free port) that keeps what it
+// receives and can be told to refuse messages, as a mail server that is down or rejecting would.
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMessage {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  raw: string;
+}
+
+export interface TestSmtp {
+  url: string;
+  messages: ReceivedMessage[];
+  /** While true, every message is refused with a temporary failure (451). */
+  failing: boolean;
+  close(): Promise<void>;
+}
+
+/** Quoted-printable soft breaks and escapes, which nodemailer uses for long lines. */
+function decodeBody(headers: string, body: string): string {
+  if (!/content-transfer-encoding:\s*quoted-printable/i.test(headers)) return body;
+  return Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+}
+
+export async function startSmtp(): Promise<TestSmtp> {
+  const state: TestSmtp = { url: '', messages: [], failing: false, close: async () => {} };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (state.failing) {
+          callback(Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 }));
+          return;
+        }
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const split = raw.indexOf('\r\n\r\n');
+        const headers = raw.slice(0, split);
+        const subject = /^Subject: (.*(?:\r\n[ \t].*)*)/im.exec(headers)?.[1]?.replace(/\r\n[ \t]/g, ' ') ?? '';
+        state.messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          subject,
+          text: decodeBody(headers, raw.slice(split + 4)).replace(/\r\n/g, '\n'),
+          raw,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.server.address() as { port: number };
+  state.url = `smtp://127.0.0.1:${port}`;
+  state.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return state;
+}
