@@ -22,6 +22,7 @@ import { availabilityPartnerRoutes } from './availability/routes.js';
 import { timeslotAdminRoutes } from './availability/admin-routes.js';
 import { bookingPartnerRoutes } from './bookings/routes.js';
 import { bookingAdminRoutes } from './bookings/admin-routes.js';
+import { octoRoutes } from './octo/routes.js';
 import { questionCoreRoutes, questionPartnerRoutes } from './questions/routes.js';
 import { questionAdminRoutes } from './questions/admin-routes.js';
 import { usageRoutes } from './usage/routes.js';
@@ -106,6 +107,7 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
   await app.register(bookingPartnerRoutes, { prefix: partner });
   await app.register(questionCoreRoutes, { prefix: '/api/v2/ota/core' });
   await app.register(usageRoutes, { prefix: '/api/v2/usage' });
+  await app.register(octoRoutes, { prefix: '/octo' });
 
   const admin = '/api/v2/admin';
   await app.register(catalogAdminRoutes, { prefix: admin });

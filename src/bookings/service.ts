@@ -9,7 +9,7 @@ import { unixNow } from '../availability/seats.js';
 import { validateWaiverAnswers } from '../questions/service.js';
 import { giveBackSeats, releaseLapsedHolds } from './capacity.js';
 import { placeBooking, type BookingDraft } from './placement.js';
-import { changeStatus, findBooking, listBookings, type BookingRecord, type BookingRow } from './store.js';
+import { changeStatus, extendHoldUntil, findBooking, listBookings, type BookingRecord, type BookingRow } from './store.js';
 import { effectiveStatus, toBooking } from './view.js';
 import { enqueueBookingEvent } from '../workflows/events.js';
 import type { Booking, BookingListQuery, BookingSource, PosBookingBody } from './schemas.js';
@@ -145,6 +145,30 @@ export async function confirmBooking(db: Db, operatorId: number, reference: stri
   // Thrown after the commit, so that the release of lapsed holds above is kept.
   if (status === 'expired') throw new Conflict(`The hold of booking ${reference} has expired; its seats are released. Create a new booking.`);
   if (status === 'cancelled') throw new Conflict(`Booking ${reference} is cancelled and cannot be confirmed`);
+  return getBooking(db.kysely, operatorId, reference, partner);
+}
+
+/**
+ * Keeps a live hold for `minutes` more from now (never shortening it). Holds that lapsed, confirmed and
+ * cancelled bookings cannot be extended (409): a lapsed hold's seats may already be someone else's.
+ */
+export async function extendHold(db: Db, operatorId: number, reference: string, minutes: number, partner?: string): Promise<Booking> {
+  const booking = await requireBooking(db.kysely, operatorId, reference, partner);
+  const now = unixNow();
+  const extended = await db.write(async (tx) => {
+    await releaseLapsedHolds(tx, booking.timeslot_id, now);
+    const current = await findBooking(tx, operatorId, reference, partner);
+    if (!current || current.status !== 'on_hold' || current.hold_expires_at === null) return false;
+    return extendHoldUntil(tx, current.id, Math.max(current.hold_expires_at, now + minutes * 60), now);
+  });
+  if (!extended) {
+    const status = effectiveStatus((await findBooking(db.kysely, operatorId, reference, partner)) ?? booking, now);
+    throw new Conflict(
+      status === 'expired'
+        ? `The hold of booking ${reference} has expired; its seats are released. Create a new booking.`
+        : `Booking ${reference} is ${status}, not on hold: only a hold can be extended`,
+    );
+  }
   return getBooking(db.kysely, operatorId, reference, partner);
 }
 

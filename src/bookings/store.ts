@@ -137,3 +137,29 @@ export async function listBookings(db: Kysely<Database>, operatorId: number, fil
     .offset(filter.offset)
     .execute();
 }
+
+/** The customer and payment-reference columns a channel may change after booking (OCTo confirm and update). */
+export type BookingDetails = Partial<
+  Pick<BookingTable, 'customer_first_name' | 'customer_last_name' | 'customer_email' | 'customer_phone' | 'payment_reference'>
+>;
+
+/** Changes who the booking is for and the partner's reference; seats and status are untouched. */
+export async function changeBookingDetails(tx: Tx, bookingId: number, details: BookingDetails): Promise<void> {
+  if (Object.keys(details).length === 0) return;
+  await tx.updateTable('bookings').set(details).where('id', '=', bookingId).execute();
+}
+
+/**
+ * Moves a live hold's expiry to `until`. Only a hold that is still on hold and has not lapsed at `now`
+ * moves: a lapsed hold's seats may already be someone else's, so it cannot be revived. True when it moved.
+ */
+export async function extendHoldUntil(tx: Tx, bookingId: number, until: number, now: number): Promise<boolean> {
+  const result = await tx
+    .updateTable('bookings')
+    .set({ hold_expires_at: until })
+    .where('id', '=', bookingId)
+    .where('status', '=', 'on_hold')
+    .where('hold_expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -14,6 +14,7 @@ export interface Database {
   usage_entries: UsageEntryTable;
   usage_daily_totals: UsageDailyTotalTable;
   idempotency_keys: IdempotencyKeyTable;
+  octo_bookings: OctoBookingTable;
   baskets: BasketTable;
   basket_items: BasketItemTable;
   payments: PaymentTable;
@@ -151,6 +152,21 @@ export interface IdempotencyKeyTable {
   response_body: string;
   response_location: string | null;
   created_at: number;
+}
+
+/** OCTo (migration 003): what an OCTo booking carries beside its bookings row. */
+export interface OctoBookingTable {
+  booking_id: number;
+  operator_id: number;
+  /** The reseller's booking uuid (lower case), unique per operator. */
+  uuid: string;
+  notes: string | null;
+  /** JSON array of { uuid, unitId, resellerReference }, one per participant. */
+  unit_items: string;
+  cancel_reason: string | null;
+  /** Unix milliseconds. */
+  confirmed_at: number | null;
+  updated_at: number;
 }
 
 // Platform events (migration 002, docs/platform-events.md).

@@ -1,0 +1,12 @@
+// The OCTo interface, registered under /octo (app.ts). Its conventions (errors, 404/405, empty bodies,
+// Octo-Capabilities) are set on this plugin only; the partner API beside it keeps RFC 7807.
+import type { FastifyPluginAsync } from 'fastify';
+import { registerOctoConventions } from './http.js';
+import { octoCatalogRoutes } from './catalog-routes.js';
+import { octoBookingRoutes } from './booking-routes.js';
+
+export const octoRoutes: FastifyPluginAsync = async (app) => {
+  registerOctoConventions(app);
+  await app.register(octoCatalogRoutes);
+  await app.register(octoBookingRoutes);
+};

@@ -1,0 +1,334 @@
+// OCTo request and response schemas (TypeBox), modelled on the components of the OCTo OpenAPI document
+// (../shared/spec/octo/openapi.yaml). They validate requests, serialize responses (a field missing here
+// would be dropped from the reply) and feed /openapi.json under the tag "OCTo"; test/octo checks every
+// reply against the OCTo document itself.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { LocalDate } from '../http/schemas.js';
+
+const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
+
+// Free text from a reseller: no control characters (PostgreSQL refuses NUL; none has a use here).
+const Text = (maxLength: number, description?: string) =>
+  Type.String({ maxLength, pattern: '^[^\\u0000-\\u001F\\u007F]*$', ...(description && { description }) });
+const Notes = (description: string) => Type.String({ maxLength: 2000, pattern: '^[^\\u0000]*$', description });
+
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const Uuid = (description: string) => Type.String({ pattern: UUID_PATTERN, description });
+
+// ---- responses ----------------------------------------------------------------------------------------
+
+export const OctoErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'INVALID_PRODUCT_ID, INVALID_OPTION_ID, INVALID_UNIT_ID, INVALID_AVAILABILITY_ID, INVALID_BOOKING_UUID, BAD_REQUEST, UNPROCESSABLE_ENTITY, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, INTERNAL_SERVER_ERROR' }),
+    errorMessage: Type.String(),
+    productId: Type.Optional(Type.String()),
+    optionId: Type.Optional(Type.String()),
+    unitId: Type.Optional(Type.String()),
+    availabilityId: Type.Optional(Type.String()),
+    uuid: Type.Optional(Type.String()),
+  },
+  { description: 'An OCTo error (application/json, not RFC 7807)' },
+);
+export type OctoErrorBody = Static<typeof OctoErrorBody>;
+
+export const Capability = Type.Object({
+  id: Type.String(),
+  revision: Type.Integer(),
+  required: Type.Boolean(),
+  dependencies: Type.Array(Type.String()),
+  docs: Nullable(Type.String()),
+});
+export type Capability = Static<typeof Capability>;
+
+export const Supplier = Type.Object({
+  id: Type.String({ description: 'The operator' }),
+  name: Type.String(),
+  endpoint: Type.String({ description: 'The base URL of this OCTo interface' }),
+  contact: Type.Object({
+    website: Nullable(Type.String()),
+    email: Nullable(Type.String()),
+    telephone: Nullable(Type.String()),
+    address: Nullable(Type.String()),
+  }),
+});
+export type Supplier = Static<typeof Supplier>;
+
+const Tax = Type.Object({ name: Type.String(), retail: Type.Integer(), original: Type.Integer(), net: Nullable(Type.Integer()) });
+
+export const Pricing = Type.Object(
+  {
+    original: Type.Integer(),
+    retail: Type.Integer({ description: 'The price in minor units of the currency' }),
+    net: Nullable(Type.Integer(), 'Not known to slotbook: null'),
+    currency: Type.String(),
+    currencyPrecision: Type.Integer(),
+    includedTaxes: Type.Array(Tax),
+  },
+  { description: 'Only with the octo/pricing capability' },
+);
+export type Pricing = Static<typeof Pricing>;
+export const PricingUnit = Type.Composite([Type.Object({ unitId: Type.String() }), Pricing]);
+export type PricingUnit = Static<typeof PricingUnit>;
+
+export const Unit = Type.Object({
+  id: Type.String(),
+  internalName: Type.String(),
+  reference: Nullable(Type.String()),
+  type: Type.String({ description: 'ADULT: slotbook sells one kind of seat per activity, at UnitPrice' }),
+  restrictions: Type.Object({
+    minAge: Type.Integer(),
+    maxAge: Type.Integer(),
+    idRequired: Type.Boolean(),
+    minQuantity: Nullable(Type.Integer()),
+    maxQuantity: Nullable(Type.Integer()),
+    paxCount: Type.Integer(),
+    accompaniedBy: Type.Array(Type.String()),
+  }),
+  requiredContactFields: Type.Array(Type.String()),
+  pricingFrom: Type.Optional(Type.Array(Pricing)),
+});
+export type Unit = Static<typeof Unit>;
+
+export const Option = Type.Object({
+  id: Type.String({ description: 'Always DEFAULT' }),
+  default: Type.Boolean(),
+  internalName: Type.String(),
+  reference: Nullable(Type.String()),
+  availabilityLocalStartTimes: Type.Array(Type.String(), { description: 'The start times (HH:MM) of the upcoming timeslots' }),
+  cancellationCutoff: Type.String(),
+  cancellationCutoffAmount: Type.Integer(),
+  cancellationCutoffUnit: Type.String(),
+  requiredContactFields: Type.Array(Type.String()),
+  restrictions: Type.Object({ minUnits: Nullable(Type.Integer()), maxUnits: Nullable(Type.Integer()) }),
+  units: Type.Array(Unit),
+  pricingFrom: Type.Optional(Type.Array(Pricing)),
+});
+export type Option = Static<typeof Option>;
+
+export const Product = Type.Object({
+  id: Type.String({ description: 'The ActivityID' }),
+  internalName: Type.String(),
+  reference: Nullable(Type.String(), 'The numeric product ID of the partner API'),
+  locale: Type.String(),
+  timeZone: Type.String(),
+  allowFreesale: Type.Boolean(),
+  instantConfirmation: Type.Boolean(),
+  instantDelivery: Type.Boolean(),
+  availabilityRequired: Type.Boolean(),
+  availabilityType: Type.String({ description: 'START_TIME: every timeslot is an availability' }),
+  deliveryFormats: Type.Array(Type.String()),
+  deliveryMethods: Type.Array(Type.String()),
+  redemptionMethod: Type.String(),
+  options: Type.Array(Option),
+  defaultCurrency: Type.Optional(Type.String()),
+  availableCurrencies: Type.Optional(Type.Array(Type.String())),
+  pricingPer: Type.Optional(Type.String()),
+});
+export type Product = Static<typeof Product>;
+
+const OpeningHours = Type.Object({ from: Type.String(), to: Type.String() });
+
+export const Availability = Type.Object({
+  id: Type.String({ description: 'The timeslot\'s start in the activity\'s time zone, ISO 8601 with offset' }),
+  localDateTimeStart: Type.String(),
+  localDateTimeEnd: Type.String(),
+  utcCutoffAt: Type.String({ description: 'Bookable until the timeslot starts' }),
+  allDay: Type.Boolean(),
+  available: Type.Boolean(),
+  status: Type.String({ description: 'AVAILABLE, LIMITED (under half the seats left), SOLD_OUT, or CLOSED (started, or no capacity)' }),
+  vacancies: Nullable(Type.Integer(), 'Seats left: the partner API\'s Available'),
+  capacity: Nullable(Type.Integer()),
+  maxUnits: Nullable(Type.Integer()),
+  openingHours: Type.Array(OpeningHours),
+  unitPricing: Type.Optional(Type.Array(PricingUnit)),
+  pricing: Type.Optional(Pricing),
+});
+export type Availability = Static<typeof Availability>;
+
+export const AvailabilityCalendarDay = Type.Object({
+  localDate: Type.String(),
+  available: Type.Boolean(),
+  status: Type.String(),
+  vacancies: Nullable(Type.Integer(), 'The most seats left in one timeslot of the day'),
+  capacity: Nullable(Type.Integer(), 'The capacity of the day\'s timeslots together'),
+  openingHours: Type.Array(OpeningHours),
+  unitPricingFrom: Type.Optional(Type.Array(PricingUnit)),
+  pricingFrom: Type.Optional(Pricing),
+});
+export type AvailabilityCalendarDay = Static<typeof AvailabilityCalendarDay>;
+
+export const Contact = Type.Object({
+  fullName: Nullable(Type.String()),
+  firstName: Nullable(Type.String()),
+  lastName: Nullable(Type.String()),
+  emailAddress: Nullable(Type.String()),
+  phoneNumber: Nullable(Type.String()),
+  locales: Type.Array(Type.String()),
+  postalCode: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+  notes: Nullable(Type.String()),
+});
+export type Contact = Static<typeof Contact>;
+
+const Ticket = Type.Object({
+  redemptionMethod: Type.String(),
+  utcRedeemedAt: Nullable(Type.String()),
+  deliveryOptions: Type.Array(Type.Object({ deliveryFormat: Type.String(), deliveryValue: Type.String() })),
+});
+
+export const UnitItem = Type.Object({
+  uuid: Type.String(),
+  resellerReference: Nullable(Type.String()),
+  supplierReference: Nullable(Type.String()),
+  unitId: Type.String(),
+  status: Type.String(),
+  utcRedeemedAt: Nullable(Type.String()),
+  contact: Contact,
+  ticket: Nullable(Ticket),
+  pricing: Type.Optional(Pricing),
+});
+export type UnitItem = Static<typeof UnitItem>;
+
+export const OctoBooking = Type.Object({
+  id: Type.String({ description: 'The slotbook BookingReference' }),
+  uuid: Type.String({ description: 'The reseller\'s uuid (or the one generated at reservation)' }),
+  testMode: Type.Boolean(),
+  resellerReference: Nullable(Type.String(), 'Shown in the dashboard as the booking\'s PaymentReference'),
+  supplierReference: Nullable(Type.String(), 'The BookingReference'),
+  status: Type.String({ description: 'ON_HOLD, CONFIRMED, EXPIRED or CANCELLED' }),
+  utcCreatedAt: Type.String(),
+  utcUpdatedAt: Type.String(),
+  utcExpiresAt: Nullable(Type.String()),
+  utcRedeemedAt: Nullable(Type.String()),
+  utcConfirmedAt: Nullable(Type.String()),
+  productId: Type.String(),
+  optionId: Type.String(),
+  cancellable: Type.Boolean(),
+  cancellation: Nullable(Type.Object({ refund: Type.String(), reason: Nullable(Type.String()), utcCancelledAt: Type.String() })),
+  freesale: Type.Boolean(),
+  availabilityId: Nullable(Type.String()),
+  availability: Nullable(Availability),
+  contact: Contact,
+  notes: Nullable(Type.String()),
+  deliveryMethods: Type.Array(Type.String()),
+  voucher: Nullable(Ticket),
+  unitItems: Type.Array(UnitItem),
+  pricing: Type.Optional(Pricing),
+});
+export type OctoBooking = Static<typeof OctoBooking>;
+
+// ---- requests -----------------------------------------------------------------------------------------
+
+export const CapabilityHeaders = Type.Object({
+  'octo-capabilities': Type.Optional(
+    Type.String({ maxLength: 1000, description: 'Comma-separated capability IDs; slotbook supports octo/pricing. The reply names those it applied.' }),
+  ),
+});
+
+export const ProductParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The product id (ActivityID)' }) });
+export const UuidParams = Type.Object({ uuid: Uuid('The booking uuid') });
+
+const ProductRef = Type.String({ maxLength: 64, description: 'The product id (ActivityID)' });
+const OptionRef = Type.String({ maxLength: 64, description: 'DEFAULT' });
+const UnitRef = Type.String({ maxLength: 64, description: 'The unit id: adult' });
+const AvailabilityRef = Type.String({ maxLength: 64, description: 'An availability id from /availability' });
+const ExpirationMinutes = Type.Integer({ minimum: 1, maximum: 10_080, description: 'Minutes to hold the seats: default 30, at most 60 (longer requests are held 60)' });
+const ResellerReference = Nullable(Text(255, 'Your reference (voucher number); shown to the operator as the payment reference'));
+
+const AvailabilityUnit = Type.Object({ id: UnitRef, quantity: Type.Integer({ minimum: 0, maximum: 1000 }) });
+
+export const AvailabilityCheckBody = Type.Object({
+  productId: ProductRef,
+  optionId: OptionRef,
+  localDate: Type.Optional(LocalDate),
+  localDateStart: Type.Optional(LocalDate),
+  localDateEnd: Type.Optional(LocalDate),
+  availabilityIds: Type.Optional(Type.Array(AvailabilityRef, { maxItems: 500 })),
+  units: Type.Optional(Type.Array(AvailabilityUnit, { maxItems: 20 })),
+  currency: Type.Optional(Nullable(Type.String({ maxLength: 3 }))),
+});
+export type AvailabilityCheckBody = Static<typeof AvailabilityCheckBody>;
+
+export const AvailabilityCalendarBody = Type.Object({
+  productId: ProductRef,
+  optionId: OptionRef,
+  localDateStart: LocalDate,
+  localDateEnd: LocalDate,
+  units: Type.Optional(Type.Array(AvailabilityUnit, { maxItems: 20 })),
+  currency: Type.Optional(Nullable(Type.String({ maxLength: 3 }))),
+});
+export type AvailabilityCalendarBody = Static<typeof AvailabilityCalendarBody>;
+
+export const BookingContactBody = Type.Object({
+  fullName: Type.Optional(Nullable(Text(201))),
+  firstName: Type.Optional(Nullable(Text(100))),
+  lastName: Type.Optional(Nullable(Text(100))),
+  emailAddress: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal(''), Type.Null()])),
+  phoneNumber: Type.Optional(Nullable(Text(50))),
+  locales: Type.Optional(Type.Array(Text(35), { maxItems: 20 })),
+  postalCode: Type.Optional(Nullable(Text(20))),
+  country: Type.Optional(Nullable(Text(60))),
+  notes: Type.Optional(Nullable(Notes('Notes about the guest'))),
+});
+export type BookingContactBody = Static<typeof BookingContactBody>;
+
+export const BookingUnitItemBody = Type.Object({
+  uuid: Type.Optional(Uuid('Your uuid for this ticket; generated when absent')),
+  unitId: UnitRef,
+  resellerReference: Type.Optional(ResellerReference),
+  contact: Type.Optional(BookingContactBody),
+});
+export type BookingUnitItemBody = Static<typeof BookingUnitItemBody>;
+
+const UnitItems = (description: string) => Type.Array(BookingUnitItemBody, { maxItems: 1000, description });
+
+export const ReservationBody = Type.Object({
+  uuid: Type.Optional(Uuid('Your idempotency key: reserving the same uuid again answers the same booking')),
+  productId: ProductRef,
+  optionId: OptionRef,
+  availabilityId: Type.Optional(AvailabilityRef),
+  expirationMinutes: Type.Optional(ExpirationMinutes),
+  notes: Type.Optional(Nullable(Notes('Notes for the operator'))),
+  unitItems: UnitItems('One item per participant'),
+  resellerReference: Type.Optional(ResellerReference),
+  contact: Type.Optional(BookingContactBody),
+  currency: Type.Optional(Nullable(Type.String({ maxLength: 3 }))),
+});
+export type ReservationBody = Static<typeof ReservationBody>;
+
+export const ConfirmationBody = Type.Object({
+  contact: BookingContactBody,
+  resellerReference: Type.Optional(ResellerReference),
+  unitItems: Type.Optional(UnitItems('The same number of items as reserved (their uuids and references may change)')),
+  emailReceipt: Type.Optional(Type.Boolean({ description: 'Accepted and ignored: the reseller sends the receipt' })),
+});
+export type ConfirmationBody = Static<typeof ConfirmationBody>;
+
+export const UpdateBody = Type.Object({
+  resellerReference: Type.Optional(ResellerReference),
+  productId: Type.Optional(ProductRef),
+  optionId: Type.Optional(OptionRef),
+  availabilityId: Type.Optional(AvailabilityRef),
+  expirationMinutes: Type.Optional(ExpirationMinutes),
+  notes: Type.Optional(Nullable(Notes('Notes for the operator'))),
+  emailReceipt: Type.Optional(Type.Boolean()),
+  unitItems: Type.Optional(UnitItems('The same number of items as booked (their uuids and references may change)')),
+  contact: Type.Optional(BookingContactBody),
+});
+export type UpdateBody = Static<typeof UpdateBody>;
+
+export const ExtendBody = Type.Object({ expirationMinutes: Type.Optional(ExpirationMinutes) });
+export type ExtendBody = Static<typeof ExtendBody>;
+
+export const CancellationBody = Type.Object({
+  reason: Type.Optional(Nullable(Notes('Why the booking is cancelled'))),
+  force: Type.Optional(Type.Boolean({ description: 'Accepted and ignored: slotbook has no cancellation cutoff' })),
+});
+export type CancellationBody = Static<typeof CancellationBody>;
+
+export const BookingsQuery = Type.Object({
+  resellerReference: Type.Optional(Text(255)),
+  supplierReference: Type.Optional(Type.String({ maxLength: 64 })),
+});
+export type BookingsQuery = Static<typeof BookingsQuery>;

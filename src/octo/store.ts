@@ -1,0 +1,75 @@
+// octo_bookings: the reseller's uuid, notes and unit items beside a booking (migration 003).
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, OctoBookingTable } from '../db/schema.js';
+import type { Tx } from '../db/connection.js';
+
+export type OctoBookingRow = Selectable<OctoBookingTable>;
+/** The OCTo row with the booking's reference, for reading the booking through the bookings store. */
+export type OctoBookingLink = OctoBookingRow & { reference: string };
+
+export interface StoredUnitItem {
+  uuid: string;
+  unitId: string;
+  resellerReference: string | null;
+}
+
+export const parseUnitItems = (row: OctoBookingRow): StoredUnitItem[] => JSON.parse(row.unit_items) as StoredUnitItem[];
+
+function selectLinks(db: Kysely<Database>, operatorId: number) {
+  return db
+    .selectFrom('octo_bookings')
+    .innerJoin('bookings', 'bookings.id', 'octo_bookings.booking_id')
+    .selectAll('octo_bookings')
+    .select('bookings.reference')
+    .where('octo_bookings.operator_id', '=', operatorId);
+}
+
+/**
+ * The operator's OCTo booking with this uuid. With `partner`, only that marketplace's: a reseller never
+ * sees another's bookings, though a uuid is unique across the operator's resellers.
+ */
+export async function findByUuid(db: Kysely<Database>, operatorId: number, uuid: string, partner?: string): Promise<OctoBookingLink | undefined> {
+  let query = selectLinks(db, operatorId).where('octo_bookings.uuid', '=', uuid);
+  if (partner !== undefined) query = query.where('bookings.partner', '=', partner);
+  return query.executeTakeFirst();
+}
+
+/** The marketplace's OCTo bookings with the given reseller reference and/or booking reference, oldest first. */
+export async function findByReferences(
+  db: Kysely<Database>,
+  operatorId: number,
+  partner: string,
+  references: { resellerReference?: string; supplierReference?: string },
+  limit: number,
+): Promise<OctoBookingLink[]> {
+  let query = selectLinks(db, operatorId).where('bookings.partner', '=', partner);
+  if (references.resellerReference !== undefined) query = query.where('bookings.payment_reference', '=', references.resellerReference);
+  if (references.supplierReference !== undefined) query = query.where('bookings.reference', '=', references.supplierReference);
+  return query.orderBy('bookings.created_at').orderBy('bookings.id').limit(limit).execute();
+}
+
+/**
+ * Records the uuid of a booking placed in this transaction; undefined when the uuid is already taken
+ * (a twin reservation committed first). ON CONFLICT rather than a caught violation: on PostgreSQL a
+ * failed statement would abort the transaction.
+ */
+export async function insertOctoBooking(tx: Tx, row: Insertable<OctoBookingTable>): Promise<OctoBookingRow | undefined> {
+  return tx
+    .insertInto('octo_bookings')
+    .values(row)
+    .onConflict((oc) => oc.columns(['operator_id', 'uuid']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function updateOctoBooking(
+  tx: Tx,
+  bookingId: number,
+  changes: Partial<Pick<OctoBookingRow, 'notes' | 'unit_items' | 'cancel_reason' | 'confirmed_at'>>,
+): Promise<void> {
+  await tx
+    .updateTable('octo_bookings')
+    .set({ ...changes, updated_at: Date.now() })
+    .where('booking_id', '=', bookingId)
+    .execute();
+}
