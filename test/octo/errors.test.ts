@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity } from '../availability/fixtures.js';
 import { octoClient, type OctoCall } from './fixtures.js';
-import { octoError } from './spec.js';
+import { assertOctoSchema, octoError } from './spec.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -77,5 +77,15 @@ describe('the OCTo error format', () => {
     const spec = (await call(t.app, undefined, 'GET', '/openapi.json')).json();
     expect(spec.paths['/octo/bookings/{uuid}/confirm'].post.tags).toEqual(['OCTo']);
     expect(Object.keys(spec.paths).filter((path) => path.startsWith('/octo')).length).toBeGreaterThanOrEqual(11);
+  });
+});
+
+describe('the OCTo document checker itself', () => {
+  it('refuses bodies that are not OCTo, including a null where OCTo does not allow one', () => {
+    expect(() => assertOctoSchema({ id: 'BK-1' }, 'Booking')).toThrow(/not a valid OCTo Booking/);
+    expect(() => assertOctoSchema({ error: 'BAD_REQUEST' }, 'BaseError')).toThrow();
+    expect(() => assertOctoSchema({ error: 'INVALID_PRODUCT_ID', errorMessage: 'x' }, 'ErrorInvalidProductID')).toThrow();
+    expect(() => assertOctoSchema({ from: '08:00', to: null }, 'OpeningHours')).toThrow();
+    expect(() => assertOctoSchema({ minUnits: null, maxUnits: 3 }, 'OptionRestrictions')).not.toThrow();
   });
 });
