@@ -1,0 +1,87 @@
+// The two additions to the bookings module that OCTo uses, tested on their own through partner bookings:
+// extendHold (service) and changeBookingDetails (store).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call, createTestApp, type TestApp, type TestOperator } from '../helpers/app.js';
+import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
+import { extendHold } from '../../src/bookings/service.js';
+import { changeBookingDetails } from '../../src/bookings/store.js';
+import { Conflict, NotFound } from '../../src/http/errors.js';
+import { customer } from './fixtures.js';
+
+let t: TestApp;
+let op: TestOperator;
+let activityId: string;
+let date: string;
+let day = 20;
+
+const hold = async (HoldMinutes?: number) => {
+  const response = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', {
+    ActivityID: activityId,
+    Date: date,
+    Time: '10:00',
+    Participants: 2,
+    Customer: customer,
+    ...(HoldMinutes !== undefined && { HoldMinutes }),
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().data as { BookingReference: string; HoldExpiresAt: string | null };
+};
+const seconds = (iso: string | null) => Date.parse(iso!) / 1000;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+beforeAll(async () => {
+  t = await createTestApp();
+  op = await t.newOperator();
+  activityId = (await createActivity(t, op.adminKey)).ActivityID;
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  date = dateFromToday(day++);
+  await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '10:00', Capacity: 4 });
+});
+
+describe('extendHold', () => {
+  it('keeps a live hold for the minutes asked from now, and never shortens it', async () => {
+    const booking = await hold(5);
+    const extended = await extendHold(t.db, op.operatorId, booking.BookingReference, 30, 'viator');
+    expect(extended.Status).toBe('on_hold');
+    expect(seconds(extended.HoldExpiresAt)).toBeGreaterThanOrEqual(nowSeconds() + 30 * 60 - 2);
+    const again = await extendHold(t.db, op.operatorId, booking.BookingReference, 1, 'viator');
+    expect(again.HoldExpiresAt).toBe(extended.HoldExpiresAt);
+  });
+
+  it('refuses a confirmed booking, a cancelled one and a lapsed hold (409), and another marketplace\'s (404)', async () => {
+    const confirmed = await hold();
+    await expect(extendHold(t.db, op.operatorId, confirmed.BookingReference, 10)).rejects.toThrow(Conflict);
+    const cancelled = await hold(10);
+    await call(t.app, op.otaKey, 'POST', `/api/v2/ota/viator/booking/${cancelled.BookingReference}/cancel`);
+    await expect(extendHold(t.db, op.operatorId, cancelled.BookingReference, 10)).rejects.toThrow(/cancelled/);
+    await expect(extendHold(t.db, op.operatorId, confirmed.BookingReference, 10, 'expedia')).rejects.toThrow(NotFound);
+  });
+
+  it('does not revive a lapsed hold: it is released as expired and its seats stay free', async () => {
+    const booking = await hold(10);
+    await t.db.kysely.updateTable('bookings').set({ hold_expires_at: nowSeconds() - 1 }).where('reference', '=', booking.BookingReference).execute();
+    await expect(extendHold(t.db, op.operatorId, booking.BookingReference, 10)).rejects.toThrow(/expired/);
+    const row = await t.db.kysely.selectFrom('bookings').select('status').where('reference', '=', booking.BookingReference).executeTakeFirstOrThrow();
+    expect(row.status).toBe('expired');
+    const slot = await t.db.kysely.selectFrom('timeslots').select('booked').where('date', '=', date).executeTakeFirstOrThrow();
+    expect(Number(slot.booked)).toBe(0);
+  });
+});
+
+describe('changeBookingDetails', () => {
+  it('changes the customer and payment reference only, and nothing when given nothing', async () => {
+    const booking = await hold(10);
+    const row = await t.db.kysely.selectFrom('bookings').selectAll().where('reference', '=', booking.BookingReference).executeTakeFirstOrThrow();
+    await t.db.write((tx) => changeBookingDetails(tx, row.id, { customer_first_name: 'Grace', customer_email: 'grace@example.com', payment_reference: 'V-9' }));
+    await t.db.write((tx) => changeBookingDetails(tx, row.id, {}));
+    const read = (await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/booking/${booking.BookingReference}`)).json().data;
+    expect(read).toMatchObject({
+      Status: 'on_hold',
+      Participants: 2,
+      PaymentReference: 'V-9',
+      Customer: { ...customer, FirstName: 'Grace', Email: 'grace@example.com' },
+    });
+  });
+});
