@@ -66,6 +66,8 @@ export function startService(databaseUrl: string, profileDir?: string): Promise<
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
+    // For experiments only (e.g. V8 heap flags); the reported runs leave it unset.
+    ...(process.env.BENCH_SERVICE_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS }),
   }, '/readyz');
 }
 

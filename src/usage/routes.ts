@@ -15,7 +15,8 @@ import {
   UsageEntryParams,
   UsageSummary,
 } from './schemas.js';
-import { dailyUsage, getUsageEntry, recordUsage, recordUsageEntries, toUsageEntry, usageSummary } from './service.js';
+import { dailyUsage, getUsageEntry, recordUsage, recordUsageEntries, toUsageEntry, usageSummary, type RecordedUsage } from './service.js';
+import { recordUsageGrouped } from './group-commit.js';
 
 type AjvErrors = Parameters<typeof fieldErrors>[0];
 
@@ -40,10 +41,18 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const schemaErrors = request.validationError ? fieldErrors(request.validationError.validation as AjvErrors) : [];
       const entry = parseUsageEntry(request.body, schemaErrors, Math.floor(Date.now() / 1000));
       const operatorId = request.caller.operatorId;
-      return sendIdempotently(app.db, request, reply, async (tx) => {
-        const recorded = await recordUsage(tx, operatorId, entry);
-        return { statusCode: 201, body: { data: toUsageEntry(recorded) }, location: `/api/v2/usage/entries/${recorded.id}` };
+      const created = (recorded: RecordedUsage) => ({
+        statusCode: 201,
+        body: { data: toUsageEntry(recorded) },
+        location: `/api/v2/usage/entries/${recorded.id}`,
       });
+      // Without a key, concurrent entries share a transaction (group-commit.ts); with one, the key's
+      // record must commit with this entry alone.
+      if (request.headers['idempotency-key'] === undefined) {
+        const result = created(await recordUsageGrouped(app.db, operatorId, entry));
+        return reply.code(201).header('Location', result.location).send(result.body);
+      }
+      return sendIdempotently(app.db, request, reply, async (tx) => created(await recordUsage(tx, operatorId, entry)));
     },
   });
 
