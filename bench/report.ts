@@ -133,6 +133,14 @@ export function saveRun(run: RunResult): RunResult | undefined {
   return previous;
 }
 
+/** The last two saved runs, to write the document again (after editing bench/notes.md) without measuring. */
+export function savedRuns(): { run: RunResult; previous: RunResult | undefined } {
+  const read = (name: string) => (existsSync(`${RESULTS_DIR}${name}`) ? (JSON.parse(readFileSync(`${RESULTS_DIR}${name}`, 'utf8')) as RunResult) : undefined);
+  const run = read('latest.json');
+  if (!run) throw new Error('no saved run in bench/results/');
+  return { run, previous: read('previous.json') };
+}
+
 export function writeDocument(run: RunResult, previous: RunResult | undefined): void {
   const out: string[] = [];
   out.push('# Benchmarks', '');

@@ -5,7 +5,8 @@
 // Environment: BENCH_ENTRIES (usage entries of the big operator, default 10,000,000), BENCH_SECONDS (per
 // measured run, default 10), BENCH_DIALECTS (e.g. "sqlite"), BENCH_ONLY (comma-separated scenario keys:
 // products,dates,timeslots,usage,booking,batch,summary), BENCH_PROFILE=1 (--cpu-prof on the service;
-// the profiles' folder is printed), BENCH_NO_DOC=1 (print only).
+// the profiles' folder is printed), BENCH_NO_DOC=1 (print only), BENCH_RENDER=1 (rewrite docs/benchmarks.md
+// from the saved runs in bench/results/, e.g. after editing bench/notes.md).
 import { execSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createBenchDatabase, postgresReachable, postgresVersion, type BenchDatabase, type Dialect } from './database.js';
 import { runLoad, warmUp, type LoadResult, type LoadSpec } from './load.js';
 import { rssSampler, startBaseline, startService, type Child } from './processes.js';
-import { judge, consoleTable, machine, saveRun, writeDocument, type DialectResult, type Row, type RunResult } from './report.js';
+import { judge, consoleTable, machine, saveRun, savedRuns, writeDocument, type DialectResult, type Row, type RunResult } from './report.js';
 import { batchBodies, bookingBody, cycle, datesPaths, partnerPath, timeslotsPaths, usageBodies } from './requests.js';
 import { seedCatalog, seedUsage, settle, type Seeded } from './seed.js';
 
@@ -283,6 +284,13 @@ function gitCommit(): string {
   } catch {
     return 'unknown';
   }
+}
+
+if (process.env.BENCH_RENDER === '1') {
+  const { run, previous } = savedRuns();
+  writeDocument(run, previous);
+  log('wrote docs/benchmarks.md from bench/results/');
+  process.exit(0);
 }
 
 const started = performance.now();
