@@ -53,7 +53,7 @@ describe('dashboard serving', () => {
     expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
     expect((await t.app.inject({ url: '/openapi.json' })).headers['content-type']).toContain('application/json');
     const openapi = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
-    expect(Object.keys(openapi.paths).filter((path) => !path.startsWith('/api/') && !['/healthz', '/readyz'].includes(path))).toEqual([]);
+    expect(Object.keys(openapi.paths).filter((path) => !path.startsWith('/api/') && !path.startsWith('/octo/') && !['/healthz', '/readyz'].includes(path))).toEqual([]);
     expect((await t.app.inject({ url: '/problems/not-found' })).headers['content-type']).toContain('text/html');
     expect((await t.app.inject({ url: '/docs/' })).statusCode).toBe(200);
   });
