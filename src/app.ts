@@ -23,6 +23,7 @@ import { timeslotAdminRoutes } from './availability/admin-routes.js';
 import { bookingPartnerRoutes } from './bookings/routes.js';
 import { bookingAdminRoutes } from './bookings/admin-routes.js';
 import { octoRoutes } from './octo/routes.js';
+import { isOctoPath, sendOctoBadUrl } from './octo/http.js';
 import { questionCoreRoutes, questionPartnerRoutes } from './questions/routes.js';
 import { questionAdminRoutes } from './questions/admin-routes.js';
 import { usageRoutes } from './usage/routes.js';
@@ -53,7 +54,10 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
     logger: logger ?? { level: config.logLevel },
     bodyLimit: JSON_BODY_LIMIT,
     // Malformed percent-encoding or an over-long path parameter is caught by the router itself.
-    frameworkErrors: (error, _request, reply) => sendProblem(reply, 'bad-request', `Invalid URL: ${error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'it is not validly encoded'}`),
+    frameworkErrors: (error, request, reply) => {
+      const message = `Invalid URL: ${error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'it is not validly encoded'}`;
+      return isOctoPath(request.url) ? sendOctoBadUrl(reply, message) : sendProblem(reply, 'bad-request', message);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('db', db);

@@ -5,7 +5,7 @@
 // allowed (resellers POST .../cancel with a JSON content type and nothing in it), and the
 // Octo-Capabilities reply header.
 import FindMyWay from 'find-my-way';
-import type { FastifyError, FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { OctoError, toOctoError } from './errors.js';
 
 /** The capabilities this interface implements. */
@@ -22,6 +22,20 @@ export function requestedCapabilities(request: FastifyRequest): Set<CapabilityId
 export const wantsPricing = (request: FastifyRequest): boolean => requestedCapabilities(request).has('octo/pricing');
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export const isOctoPath = (url: string): boolean => url === '/octo' || url.startsWith('/octo/') || url.startsWith('/octo?');
+
+/**
+ * The router's own errors (a malformed or over-long path parameter) happen before any plugin is chosen,
+ * in the app's frameworkErrors; app.ts hands those of /octo paths here for OCTo's format.
+ */
+export function sendOctoBadUrl(reply: FastifyReply, message: string): FastifyReply {
+  return reply
+    .code(400)
+    .type('application/json; charset=utf-8')
+    .header('Octo-Capabilities', '')
+    .send({ error: 'BAD_REQUEST', errorMessage: message });
+}
 
 export function registerOctoConventions(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {

@@ -67,6 +67,12 @@ describe('the OCTo error format', () => {
     expect(nul.statusCode).toBe(400);
   });
 
+  it('answers the router\'s own errors (an over-long or badly encoded path parameter) in OCTo\'s format too', async () => {
+    octoError(await octo('GET', `/products/${'x'.repeat(300)}`), 400, 'BAD_REQUEST');
+    octoError(await octo('GET', '/bookings/%E0%A4%A'), 400, 'BAD_REQUEST');
+    problemOf(await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/booking/${'x'.repeat(300)}`), 400, 'bad-request');
+  });
+
   it('leaves the partner API on RFC 7807', async () => {
     problemOf(await call(t.app, undefined, 'GET', '/api/v2/ota/viator/products'), 401, 'unauthenticated');
     problemOf(await call(t.app, op.otaKey, 'GET', '/api/v2/nothing'), 404, 'not-found');
