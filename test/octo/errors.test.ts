@@ -95,3 +95,20 @@ describe('the OCTo document checker itself', () => {
     expect(() => assertOctoSchema({ minUnits: null, maxUnits: 3 }, 'OptionRestrictions')).not.toThrow();
   });
 });
+
+describe('the rate limit on /octo', () => {
+  it('answers 429 TOO_MANY_REQUESTS in OCTo\'s format', async () => {
+    const limited = await createTestApp({ RATE_LIMIT_PER_MINUTE: '2' });
+    try {
+      const reseller = await limited.newOperator();
+      const client = octoClient(limited, reseller.otaKey);
+      expect((await client('GET', '/capabilities')).statusCode).toBe(200);
+      expect((await client('GET', '/capabilities')).statusCode).toBe(200);
+      const refused = await client('GET', '/capabilities');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ error: 'TOO_MANY_REQUESTS', errorMessage: expect.stringMatching(/Rate limit/) });
+    } finally {
+      await limited.close();
+    }
+  });
+});
