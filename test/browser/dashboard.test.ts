@@ -22,6 +22,7 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
   let browser: Browser;
   let page: Page;
   let admin: string;
+  let operatorId: number;
   let base: string;
 
   async function callApi<T = unknown>(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; data: T }> {
@@ -45,7 +46,9 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     database = await createTestDatabase();
     const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
     expect((await runCli(['migrate'], env)).code).toBe(0);
-    admin = JSON.parse((await runCli(['operator', 'create', '--name', 'Spree Adventures'], env)).stdout).AdminKey;
+    const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Spree Adventures'], env)).stdout);
+    admin = operator.AdminKey;
+    operatorId = operator.OperatorID;
     server = await startServerProcess(database.url, { LOG_LEVEL: 'warn' });
     base = server.url;
 
@@ -349,19 +352,37 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await screenshot(page, 'usage');
   });
 
-  it('shows clear "not available" states for the waitlist and outbox APIs that do not exist yet', async () => {
+  it('shows the waitlist of a sold-out timeslot and the e-mail outbox', async () => {
+    // A confirmation workflow, a sold-out 15:00 escape room (two point-of-sale bookings of 4 seats), and a
+    // customer who joins its waitlist through the public shop.
+    await ok(admin, 'POST', '/api/v2/admin/workflows', {
+      Name: 'Booking confirmation', Event: 'booking-confirmed', Subject: 'Your booking {{BookingReference}} is confirmed', Body: 'See you on {{Date}} at {{Time}}.',
+    });
+    const escape = (await ok<{ ActivityID: string; Name: string }[]>(admin, 'GET', '/api/v2/admin/activities')).find((a) => a.Name === 'Escape Room: The Vault')!;
+    const slot = (await ok<{ ID: number; Time: string; Available: number }[]>(admin, 'GET', `/api/v2/admin/activities/${escape.ActivityID}/timeslots?From=${DAY}&To=${DAY}`)).find((t) => t.Time === '15:00')!;
+    for (const name of ['Mary', 'Edsger']) {
+      await ok(admin, 'POST', '/api/v2/admin/bookings', { ActivityID: escape.ActivityID, Date: DAY, Time: '15:00', Participants: 4, Customer: customer(name, 'Full') });
+    }
+    const joined = await fetch(`${base}/api/v2/shop/${operatorId}/waitlists`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ActivityID: escape.ActivityID, Date: DAY, Time: '15:00', Participants: 2, Customer: customer('Barbara', 'Liskov') }),
+    });
+    expect(joined.status).toBe(201);
+
     await nav(page).getByRole('link', { name: 'Waitlists', exact: true }).click();
-    const waitlists = await callApi(admin, 'GET', '/api/v2/admin/waitlists?TimeslotID=1');
     await page.getByLabel('Activity', { exact: true }).selectOption({ label: 'Escape Room: The Vault' });
     await page.getByLabel('Date', { exact: true }).fill(DAY);
-    if (waitlists.status === 404) await page.getByText('Waitlists are not available yet').waitFor();
-    else await page.getByRole('heading', { name: /Waitlist for/ }).waitFor();
+    await page.getByLabel('Timeslot', { exact: true }).selectOption(String(slot.ID));
+    await page.getByRole('heading', { name: /Waitlist for .*15:00/ }).waitFor();
+    await page.getByRole('table', { name: 'Waitlist' }).getByText(/Liskov/).waitFor();
     await screenshot(page, 'waitlists');
 
     await nav(page).getByRole('link', { name: 'E-mails', exact: true }).click();
-    const emails = await callApi(admin, 'GET', '/api/v2/admin/emails');
-    if (emails.status === 404) await page.getByText('The e-mail outbox is not available yet').waitFor();
-    else await page.getByRole('heading', { name: 'Outbox' }).waitFor();
+    await page.getByRole('heading', { name: 'Outbox' }).waitFor();
+    const emails = await ok<{ Subject: string }[]>(admin, 'GET', '/api/v2/admin/emails');
+    expect(emails.filter((e) => /^Your booking BK-\w+ is confirmed$/.test(e.Subject))).toHaveLength(2);
+    await page.getByText(emails[0]!.Subject).first().waitFor();
     await screenshot(page, 'emails');
   });
 

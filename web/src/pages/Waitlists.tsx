@@ -21,10 +21,14 @@ export function WaitlistsPage() {
     (signal) => (activityId ? api.get<Timeslot[]>(`/api/v2/admin/activities/${activityId}/timeslots`, { From: date, To: date }, signal) : Promise.resolve([])),
     [activityId, date],
   );
-  const timeslotId = timeslotParam ? Number(timeslotParam) : slots.data?.[0]?.ID;
+  // While the day's timeslots load, useLoad still holds the previous day's list: choose only from a
+  // fresh list, and re-choose when the timeslot in the address is not on it.
+  const freshSlots = slots.loading ? undefined : slots.data;
+  const timeslotId = timeslotParam ? Number(timeslotParam) : freshSlots?.[0]?.ID;
   useEffect(() => {
-    if (!timeslotParam && slots.data?.[0]) setQuery({ timeslot: String(slots.data[0].ID) });
-  }, [timeslotParam, slots.data]);
+    const first = freshSlots?.[0];
+    if (first && !freshSlots.some((s) => s.ID === Number(timeslotParam))) setQuery({ timeslot: String(first.ID) });
+  }, [timeslotParam, freshSlots]);
 
   const waitlist = useLoad<Waitlist | undefined>(
     async (signal) => {

@@ -38,7 +38,8 @@ export function GenericTable({ rows, columns, onOpen, label }: { rows: Row[]; co
           <tr>
             {columns.map((column) => (
               <th key={column} scope="col">
-                {column}
+                {/* CreatedAt -> Created at */}
+                {column.replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`)}
               </th>
             ))}
             {onOpen && (
