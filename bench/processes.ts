@@ -44,7 +44,7 @@ async function startChild(args: string[], env: Record<string, string>, readyPath
       child.kill('SIGKILL');
       throw new Error(`${args.join(' ')} did not start:\n${output}`);
     }
-    if (await fetch(url + readyPath).then((r) => r.ok, () => false)) break;
+    if (await fetch(url + readyPath, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

@@ -85,6 +85,7 @@ async function benchDialect(dialect: Dialect, profileDir: string | undefined): P
   const children: Child[] = [];
   try {
     const { seeded, seeding, rawGroupByMs, dailyRows } = await seed(bench);
+    log('starting the service');
     const service = await startService(bench.url, profileDir);
     children.push(service);
     const rss = rssSampler(service.pid);
