@@ -12,7 +12,7 @@ import { placeBooking, type BookingDraft } from './placement.js';
 import { changeStatus, extendHoldUntil, findBooking, listBookings, type BookingRecord, type BookingRow } from './store.js';
 import { effectiveStatus, toBooking } from './view.js';
 import { enqueueBookingEvent } from '../workflows/events.js';
-import type { Booking, BookingListQuery, BookingSource, PosBookingBody } from './schemas.js';
+import type { Booking, BookingListQuery, BookingSource, BookingStatus, PosBookingBody } from './schemas.js';
 
 /** The fields every source books with; a hold is asked for separately (only partners may). */
 export type BookingRequest = PosBookingBody;
@@ -132,19 +132,8 @@ export async function cancelBooking(db: Db, operatorId: number, reference: strin
  */
 export async function confirmBooking(db: Db, operatorId: number, reference: string, partner?: string): Promise<Booking> {
   const booking = await requireBooking(db.kysely, operatorId, reference, partner);
-  const now = unixNow();
-  const status = await db.write(async (tx) => {
-    await releaseLapsedHolds(tx, booking.timeslot_id, now);
-    if (await changeStatus(tx, booking.id, ['on_hold'], { status: 'confirmed', hold_expires_at: null })) {
-      await enqueueBookingEvent(tx, booking, 'confirmed', now);
-      return 'confirmed';
-    }
-    const current = await findBooking(tx, operatorId, reference, partner);
-    return effectiveStatus(current ?? booking, now);
-  });
-  // Thrown after the commit, so that the release of lapsed holds above is kept.
-  if (status === 'expired') throw new Conflict(`The hold of booking ${reference} has expired; its seats are released. Create a new booking.`);
-  if (status === 'cancelled') throw new Conflict(`Booking ${reference} is cancelled and cannot be confirmed`);
+  const status = await db.write((tx) => confirmInTransaction(tx, booking, unixNow()));
+  throwUnlessConfirmed(status, reference);
   return getBooking(db.kysely, operatorId, reference, partner);
 }
 
@@ -173,6 +162,35 @@ export async function extendHold(db: Db, operatorId: number, reference: string, 
 }
 
 /** Operator: bookings of every source, filtered and paged. */
+/**
+ * Confirms a booking on a live hold, inside the caller's transaction, and answers its status afterwards
+ * (`confirmed`, or why it cannot be: `expired`, `cancelled`). `beforeConfirm` runs first when the
+ * booking can be confirmed, e.g. to store the guest's details that the confirmation e-mail will carry.
+ * Lapsed holds of the timeslot are released either way; throw (throwUnlessConfirmed) after the commit
+ * so that release is kept.
+ */
+export async function confirmInTransaction(
+  tx: Tx,
+  booking: BookingRow,
+  now: number,
+  beforeConfirm?: () => Promise<void>,
+): Promise<BookingStatus> {
+  await releaseLapsedHolds(tx, booking.timeslot_id, now);
+  const status = effectiveStatus((await findBooking(tx, booking.operator_id, booking.reference)) ?? booking, now);
+  if (status !== 'on_hold' && status !== 'confirmed') return status;
+  await beforeConfirm?.();
+  if (status === 'on_hold' && (await changeStatus(tx, booking.id, ['on_hold'], { status: 'confirmed', hold_expires_at: null }))) {
+    const confirmed = (await findBooking(tx, booking.operator_id, booking.reference)) ?? booking;
+    await enqueueBookingEvent(tx, confirmed, 'confirmed', now);
+  }
+  return 'confirmed';
+}
+
+export function throwUnlessConfirmed(status: BookingStatus, reference: string): void {
+  if (status === 'expired') throw new Conflict(`The hold of booking ${reference} has expired; its seats are released. Create a new booking.`);
+  if (status === 'cancelled') throw new Conflict(`Booking ${reference} is cancelled and cannot be confirmed`);
+}
+
 export async function listOperatorBookings(db: Kysely<Database>, operatorId: number, query: BookingListQuery): Promise<Booking[]> {
   if (query.From !== undefined && query.To !== undefined && query.To < query.From) {
     throw ValidationFailed.field('To', 'To must not be before From');

@@ -11,7 +11,7 @@ import { findActivity } from '../catalog/store.js';
 import type { ActivityRow } from '../catalog/store.js';
 import { findZonedTimeslot, type TimeslotRow } from '../availability/store.js';
 import { unixNow } from '../availability/seats.js';
-import { cancelBooking, confirmBooking, extendHold, prepareBooking, type BookingRequest } from '../bookings/service.js';
+import { cancelBooking, confirmInTransaction, extendHold, prepareBooking, throwUnlessConfirmed, type BookingRequest } from '../bookings/service.js';
 import { placeBooking } from '../bookings/placement.js';
 import { changeBookingDetails, findBooking } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';
@@ -134,10 +134,11 @@ export async function reserve(db: Db, reseller: Reseller, body: ReservationBody,
 }
 
 /**
- * Confirms a live hold with the guest's details. The details are written first, so that whatever the
- * confirmation sets off (the operator's confirmation e-mail) has the guest's name and address; then the
- * hold is confirmed by the bookings service (an expired or cancelled booking is refused). A retry of the
- * confirmation, which answers a confirmed booking unchanged, writes the details again.
+ * Confirms a live hold with the guest's details, in one transaction: the details are written first, so
+ * that whatever the confirmation sets off (the operator's confirmation e-mail) has the guest's name and
+ * address, then the hold is confirmed; an expired or cancelled booking is refused and nothing is
+ * written. A retry of the confirmation, which answers a confirmed booking unchanged, writes the details
+ * again.
  */
 export async function confirm(db: Db, reseller: Reseller, uuid: string, body: ConfirmationBody, pricing: boolean): Promise<OctoBooking> {
   const link = await requireLink(db.kysely, reseller, uuid);
@@ -146,18 +147,19 @@ export async function confirm(db: Db, reseller: Reseller, uuid: string, body: Co
   const guest = withContact(guestOf(record), body.contact);
   requireContactFields(guest);
   const items = body.unitItems && relabelUnitItems(link, body.unitItems);
-  const status = effectiveStatus(record, now);
-  if (status === 'on_hold' || status === 'confirmed') {
-    await db.write(async (tx) => {
+  const status = await db.write((tx) =>
+    confirmInTransaction(tx, record, now, async () => {
       await changeBookingDetails(tx, link.booking_id, {
         ...guestColumns(guest),
         ...(body.resellerReference !== undefined && { payment_reference: body.resellerReference || null }),
       });
-      if (items) await updateOctoBooking(tx, link.booking_id, { unit_items: JSON.stringify(items) });
-    });
-  }
-  await confirmBooking(db, reseller.operatorId, link.reference, reseller.partner);
-  if (link.confirmed_at === null) await db.write((tx) => updateOctoBooking(tx, link.booking_id, { confirmed_at: Date.now() }));
+      await updateOctoBooking(tx, link.booking_id, {
+        ...(items && { unit_items: JSON.stringify(items) }),
+        ...(link.confirmed_at === null && { confirmed_at: Date.now() }),
+      });
+    }),
+  );
+  throwUnlessConfirmed(status, link.reference);
   return getOctoBooking(db.kysely, reseller, uuid, pricing);
 }
 
