@@ -1,5 +1,5 @@
-// Checks /octo responses against the OCTo standard's own OpenAPI document (../shared/spec/octo/openapi.yaml),
-// not against our TypeBox schemas: a reply that drifts from OCTo fails here even if it matches ours.
+// Checks /octo responses against the OCTo standard's own OpenAPI document (test/octo/spec/openapi.yaml, a copy of
+// ../shared/spec/octo), not against our TypeBox schemas: a reply that drifts from OCTo fails here even if it matches ours.
 // OpenAPI 3.0's `nullable: true` is not JSON Schema; it becomes `anyOf: [null, the schema]` before Ajv sees it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import type { LightMyRequestResponse } from 'fastify';
 
-const SPEC_FILE = fileURLToPath(new URL('../../../shared/spec/octo/openapi.yaml', import.meta.url));
+const SPEC_FILE = fileURLToPath(new URL('./spec/openapi.yaml', import.meta.url));
 
 function toJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toJsonSchema);
