@@ -2,26 +2,12 @@
 // TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres). Each test file gets its own
 // freshly migrated database (test/helpers/database.ts).
 import { defineConfig } from 'vitest/config';
-import pg from 'pg';
+import { postgresReachable } from './test/helpers/local.js';
 
 const postgresUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function postgresReachable(): Promise<boolean> {
-  if (process.env.TEST_SKIP_POSTGRES === '1') return false;
-  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 export default defineConfig(async () => {
-  const withPostgres = await postgresReachable();
+  const withPostgres = process.env.TEST_SKIP_POSTGRES !== '1' && (await postgresReachable(postgresUrl));
   if (!withPostgres) console.warn(`PostgreSQL not reachable at ${postgresUrl}: running the suite on SQLite only`);
   const shared = { include: ['test/**/*.test.ts', 'src/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 };
   return {

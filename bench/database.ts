@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { DatabaseConfig } from '../src/config.js';
+import { postgresReachable as isReachable } from '../test/helpers/local.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -21,18 +22,7 @@ export interface BenchDatabase {
 
 export const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
+export const postgresReachable = (): Promise<boolean> => isReachable(POSTGRES_ADMIN_URL);
 
 export async function postgresVersion(): Promise<string> {
   return withAdmin(async (client) => String((await client.query('SHOW server_version')).rows[0].server_version));

@@ -2,8 +2,8 @@
 // each a child on its own port, and a sampler of a child's resident memory (VmRSS) while a scenario runs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../test/helpers/local.js';
 
 const BIN = fileURLToPath(new URL('../bin/slotbook.js', import.meta.url));
 const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
@@ -13,17 +13,6 @@ export interface Child {
   pid: number;
   output(): string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function startChild(args: string[], env: Record<string, string>, readyPath: string): Promise<Child> {

@@ -3,17 +3,10 @@
 // PostgreSQL: created by the migration).
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Tx } from '../db/connection.js';
-import type { Database } from '../db/schema.js';
+import type { Database, UsageEntryTable } from '../db/schema.js';
 
-export interface NewEntryRow {
-  operator_id: number;
-  meter: string;
-  /** Integer micro-units as a decimal string. */
-  usage_micros: string;
-  extra_info: string | null;
-  occurred_at: number;
-  created_at: number;
-}
+/** A usage entry to insert: every column but the generated ID (usage_micros as a decimal string). */
+export type NewEntryRow = Omit<UsageEntryTable, 'id'>;
 
 export interface EntryRow {
   id: number;

@@ -1,7 +1,7 @@
 // Real `slotbook serve` processes for tests that need several processes on one database, or a crash.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './local.js';
 
 const BIN = fileURLToPath(new URL('../../bin/slotbook.js', import.meta.url));
 
@@ -12,18 +12,6 @@ export interface ServerProcess {
   output(): string;
   /** Sends the signal and waits for the process to exit. */
   stop(signal?: NodeJS.Signals): Promise<void>;
-}
-
-/** A port that was free a moment ago (the kernel does not hand it out again right away). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
