@@ -2,6 +2,10 @@
 // the real clock, so that "future" timeslots stay in the future whenever the suite runs.
 import { expect } from 'vitest';
 import { call, type TestApp } from '../helpers/app.js';
+// The API type itself, so that the fixtures cannot drift from what the routes answer.
+import type { AdminTimeslot } from '../../src/availability/schemas.js';
+
+export type { AdminTimeslot };
 
 /** The UTC date `days` days from now, YYYY-MM-DD. */
 export function dateFromToday(days: number): string {
@@ -51,18 +55,6 @@ export async function createActivity(t: TestApp, adminKey: string, body: Record<
   return response.json().data as { ID: number; ActivityID: string; Timezone: string; MaxParticipantsPerBooking: number };
 }
 
-export interface AdminTimeslot {
-  ID: number;
-  ActivityID: string;
-  Date: string;
-  Time: string;
-  EndTime: string;
-  StartsAt: string;
-  Capacity: number;
-  Booked: number;
-  Available: number;
-  Free: number;
-}
 
 export async function createTimeslot(t: TestApp, adminKey: string, activityId: string, body: { Date: string; Time: string; Capacity: number }) {
   const response = await call(t.app, adminKey, 'POST', `/api/v2/admin/activities/${activityId}/timeslots`, body);

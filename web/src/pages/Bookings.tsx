@@ -3,12 +3,12 @@ import { api, type Booking } from '../api';
 import { useActivities } from '../activities';
 import { addDays, formatDate, formatShortDate, todayIso } from '../format';
 import { Link, navigate, setQuery, useLocation, usePageTitle } from '../router';
-import { Card, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextField, useLoad } from '../ui';
+import { Card, EmptyState, ErrorBanner, Icon, PageHeader, RangePresets, SelectField, Spinner, TextField, useLoad, type RangePreset } from '../ui';
 import { SourceBadge, StatusBadge } from './booking-bits';
 
 const PAGE = 50;
 
-const PRESETS = [
+const PRESETS: RangePreset[] = [
   { id: 'upcoming', label: 'Upcoming', range: () => ({ from: todayIso(), to: '' }) },
   { id: 'today', label: 'Today', range: () => ({ from: todayIso(), to: todayIso() }) },
   { id: 'week', label: 'Next 7 days', range: () => ({ from: todayIso(), to: addDays(todayIso(), 6) }) },
@@ -87,10 +87,6 @@ export function BookingsPage() {
     }
   }
 
-  const preset = PRESETS.find((p) => {
-    const range = p.range();
-    return range.from === filters.from && range.to === filters.to;
-  });
   const filtered = filters.source || filters.activity || filters.status || filters.q;
   const activeFilters = [filters.source, filters.activity, filters.status, filters.to].filter(Boolean).length;
   const seats = bookings.filter((b) => b.Status === 'confirmed' || b.Status === 'on_hold').reduce((sum, b) => sum + b.Participants, 0);
@@ -109,22 +105,7 @@ export function BookingsPage() {
       />
 
       <Card className="filters-card">
-        <div className="presets" role="group" aria-label="Date range">
-          {PRESETS.map((p) => (
-            <button
-              key={p.id}
-              type="button"
-              className={`chip ${preset?.id === p.id ? 'chip-active' : ''}`}
-              aria-pressed={preset?.id === p.id}
-              onClick={() => {
-                const range = p.range();
-                setDates(range.from, range.to);
-              }}
-            >
-              {p.label}
-            </button>
-          ))}
-        </div>
+        <RangePresets presets={PRESETS} from={filters.from} to={filters.to} label="Date range" onPick={(range) => setDates(range.from, range.to)} />
         <button
           type="button"
           className="btn btn-secondary btn-sm filters-toggle"

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { api, ApiError, type DailyUsage, type MeterTotal, type UsageSummary } from '../api';
 import { addDays, daysBetween, formatDate, formatNumber, formatShortDate, utcToday } from '../format';
 import { setQuery, useLocation, usePageTitle } from '../router';
-import { Badge, Card, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, TextField, useLoad } from '../ui';
+import { Badge, Card, EmptyState, ErrorBanner, Icon, PageHeader, RangePresets, Spinner, TextField, useLoad, type RangePreset } from '../ui';
 
 const BUILT_IN = new Set(['order-completed', 'waitlist-notified', 'workflow-email-sent']);
 const COLORS = ['#0f766e', '#4f46e5', '#c2410c', '#0369a1', '#a21caf', '#4d7c0f', '#b45309', '#be123c'];
@@ -12,7 +12,7 @@ function monthStart(date: string) {
   return `${date.slice(0, 7)}-01`;
 }
 
-const PRESETS = [
+const PRESETS: RangePreset[] = [
   { id: '7', label: 'Last 7 days', range: () => ({ from: addDays(utcToday(), -6), to: utcToday() }) },
   { id: '30', label: 'Last 30 days', range: () => ({ from: addDays(utcToday(), -29), to: utcToday() }) },
   { id: 'month', label: 'This month', range: () => ({ from: monthStart(utcToday()), to: utcToday() }) },
@@ -48,7 +48,7 @@ function download(name: string, text: string) {
 export function UsagePage() {
   usePageTitle('Usage');
   const { search } = useLocation();
-  const fallback = PRESETS[1].range();
+  const fallback = PRESETS[1]!.range();
   const from = search.get('from') ?? fallback.from;
   const to = search.get('to') ?? fallback.to;
   const rangeError = to < from ? 'The end is before the start.' : daysBetween(from, to) >= MAX_DAYS ? 'Choose at most a year.' : undefined;
@@ -67,10 +67,6 @@ export function UsagePage() {
     [from, to, rangeError],
   );
 
-  const preset = PRESETS.find((p) => {
-    const range = p.range();
-    return range.from === from && range.to === to;
-  });
   const meters = summary.data?.Meters ?? [];
   const colorOf = useMemo(() => {
     const map = new Map<string, string>();
@@ -123,19 +119,7 @@ export function UsagePage() {
         }
       />
       <Card className="filters-card">
-        <div className="presets" role="group" aria-label="Period">
-          {PRESETS.map((p) => (
-            <button
-              key={p.id}
-              type="button"
-              className={`chip ${preset?.id === p.id ? 'chip-active' : ''}`}
-              aria-pressed={preset?.id === p.id}
-              onClick={() => setQuery(p.range())}
-            >
-              {p.label}
-            </button>
-          ))}
-        </div>
+        <RangePresets presets={PRESETS} from={from} to={to} label="Period" onPick={setQuery} />
         <div className="filters filters-narrow">
           <TextField label="From (UTC)" type="date" value={from} max={to} onChange={(e) => e.target.value && setQuery({ from: e.target.value, to })} />
           <TextField label="To (UTC)" type="date" value={to} min={from} onChange={(e) => e.target.value && setQuery({ from, to: e.target.value })} error={rangeError} />
