@@ -53,11 +53,6 @@ export function utcDay(seconds: number): string {
   return new Date(seconds * 1000).toISOString().slice(0, 10);
 }
 
-/** Unix seconds of 00:00:00 UTC on a YYYY-MM-DD date. */
-export function utcDayStart(date: string): number {
-  return Date.parse(`${date}T00:00:00Z`) / 1000;
-}
-
 /** Today's date in `zone`. */
 export function todayIn(zone: string, nowMs = Date.now()): string {
   return DateTime.fromMillis(nowMs, { zone }).toISODate()!;

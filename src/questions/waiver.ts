@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.js';
 import { ValidationFailed, type FieldError } from '../http/errors.js';
 import { answersWithFile, rowOptions, rowTranslations } from './mapper.js';
 import { findOwnFileIds, listActivityQuestions, type QuestionRow } from './store.js';
-import { isCalendarDate } from './dates.js';
+import { isCalendarDate } from '../calendar/zoned-time.js';
 
 export const MAX_ANSWER_LENGTH = 65_536;
 
