@@ -1,4 +1,4 @@
-// The processes under test: the real service (`node bin/slotbook.js serve`) and the bare Fastify baseline,
+// The processes under test: the real service (`bin/slotbook.js serve`, compiled, as users run it) and the bare Fastify baseline,
 // each a child on its own port, and a sampler of a child's resident memory (VmRSS) while a scenario runs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -15,10 +15,10 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-async function startChild(args: string[], env: Record<string, string>, readyPath: string): Promise<Child> {
+async function startChild(command: string, args: string[], env: Record<string, string>, readyPath: string): Promise<Child> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const child: ChildProcess = spawn(command, args, {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -47,22 +47,25 @@ async function startChild(args: string[], env: Record<string, string>, readyPath
   };
 }
 
-/** The service as users run it, with logging at warn and no rate limit; `profileDir` adds --cpu-prof. */
+/**
+ * The service as users run it (bin/slotbook.js and its shebang's V8 flag, over dist/ built by run.ts),
+ * with logging at warn and no rate limit; `profileDir` adds --cpu-prof.
+ */
 export function startService(databaseUrl: string, profileDir?: string): Promise<Child> {
-  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  return startChild([...profile, BIN, 'serve'], {
+  // BENCH_SERVICE_NODE_OPTIONS is for experiments only (e.g. V8 heap flags); reported runs leave it unset.
+  const nodeOptions = [process.env.BENCH_SERVICE_NODE_OPTIONS, profileDir && `--cpu-prof --cpu-prof-dir=${profileDir}`].filter(Boolean).join(' ');
+  return startChild(BIN, ['serve'], {
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
-    // For experiments only (e.g. V8 heap flags); the reported runs leave it unset.
-    ...(process.env.BENCH_SERVICE_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS }),
+    ...(nodeOptions && { NODE_OPTIONS: nodeOptions }),
   }, '/readyz');
 }
 
 /** The bare Fastify baseline: canned JSON bodies and a one-row insert into `databaseUrl`. */
 export function startBaseline(databaseUrl: string, bodiesFile: string): Promise<Child> {
-  return startChild(['--import', 'tsx', BASELINE], { BASELINE_DATABASE_URL: databaseUrl, BASELINE_BODIES: bodiesFile }, '/ready');
+  return startChild(process.execPath, ['--import', 'tsx', BASELINE], { BASELINE_DATABASE_URL: databaseUrl, BASELINE_BODIES: bodiesFile }, '/ready');
 }
 
 export interface MemorySample {

@@ -1,7 +1,11 @@
 // The `slotbook` command line, run as a real process against a fresh database.
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { runCli, startServerProcess } from './helpers/server-process.js';
+import { freePort } from './helpers/local.js';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -103,6 +107,32 @@ describe('first start', () => {
       expect(server.child.exitCode).toBe(0);
     } finally {
       await fresh.drop();
+    }
+  });
+});
+
+// Users run the compiled command (bin/slotbook.js over dist/, with its V8 flag in the shebang); the other
+// tests run the sources. Building writes dist/, so only the SQLite project does it (the projects run in
+// parallel).
+describe.runIf(process.env.TEST_DIALECT === 'sqlite')('the compiled command', () => {
+  it('builds with npm run build:server and serves from dist/ with the young generation capped', async () => {
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+    const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+    expect(build.status, build.stdout + build.stderr).toBe(0);
+
+    const port = await freePort();
+    const child = spawn(fileURLToPath(new URL('../bin/slotbook.js', import.meta.url)), ['serve'], {
+      env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    try {
+      await expect.poll(() => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0), { timeout: 20_000 }).toBe(200);
+      const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').join(' ');
+      expect(commandLine).toMatch(/--max-semi-space-size=4 .*bin\/slotbook\.js serve/);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
     }
   });
 });

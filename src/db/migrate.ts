@@ -9,7 +9,8 @@ import type { Db } from './connection.js';
 const MIGRATION_LOCK = 74_231_001;
 
 export async function migrate(db: Db): Promise<string[]> {
-  const folder = fileURLToPath(new URL(`./migrations/${db.dialect}/`, import.meta.url));
+  // Relative to the package root, so that the compiled dist/db/migrate.js reads the same SQL files.
+  const folder = fileURLToPath(new URL(`../../src/db/migrations/${db.dialect}/`, import.meta.url));
   const files = readdirSync(folder).filter((name) => name.endsWith('.sql')).sort();
   return db.write(async (tx) => {
     if (db.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(tx);
