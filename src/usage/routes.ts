@@ -49,7 +49,8 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Without a key, concurrent entries share a transaction (group-commit.ts); with one, the key's
       // record must commit with this entry alone.
       if (request.headers['idempotency-key'] === undefined) {
-        const result = created(await recordUsageGrouped(app.db, operatorId, entry));
+        const [recorded] = await recordUsageGrouped(app.db, operatorId, [entry]);
+        const result = created(recorded!);
         return reply.code(201).header('Location', result.location).send(result.body);
       }
       return sendIdempotently(app.db, request, reply, async (tx) => created(await recordUsage(tx, operatorId, entry)));
@@ -76,10 +77,15 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const schemaErrors = request.validationError ? fieldErrors(request.validationError.validation as AjvErrors) : [];
       const entries = parseUsageBatch(request.body, schemaErrors, Math.floor(Date.now() / 1000));
       const operatorId = request.caller.operatorId;
-      return sendIdempotently(app.db, request, reply, async (tx) => {
-        const recorded = await recordUsageEntries(tx, operatorId, entries);
-        return { statusCode: 201, body: { data: { Count: recorded.length, Entries: recorded.map(toUsageEntry) } } };
-      });
+      const created = (recorded: RecordedUsage[]) => ({ data: { Count: recorded.length, Entries: recorded.map(toUsageEntry) } });
+      // As for single entries: without a key, concurrent batches share a transaction (group-commit.ts).
+      if (request.headers['idempotency-key'] === undefined) {
+        return reply.code(201).send(created(await recordUsageGrouped(app.db, operatorId, entries)));
+      }
+      return sendIdempotently(app.db, request, reply, async (tx) => ({
+        statusCode: 201,
+        body: created(await recordUsageEntries(tx, operatorId, entries)),
+      }));
     },
   });
 
