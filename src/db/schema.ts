@@ -13,6 +13,7 @@ export interface Database {
   waiver_answers: WaiverAnswerTable;
   usage_entries: UsageEntryTable;
   usage_daily_totals: UsageDailyTotalTable;
+  usage_monthly_totals: UsageMonthlyTotalTable;
   idempotency_keys: IdempotencyKeyTable;
   octo_bookings: OctoBookingTable;
   baskets: BasketTable;
@@ -138,6 +139,17 @@ export interface UsageDailyTotalTable {
   operator_id: number;
   /** UTC day, YYYY-MM-DD. */
   day: string;
+  meter: string;
+  /** Exact decimal integer string of micro-units. */
+  total_micros: string;
+  event_count: number;
+}
+
+/** The daily totals of a UTC month, kept beside them (migration 004) so that long summaries read fewer rows. */
+export interface UsageMonthlyTotalTable {
+  operator_id: number;
+  /** UTC month, YYYY-MM. */
+  month: string;
   meter: string;
   /** Exact decimal integer string of micro-units. */
   total_micros: string;

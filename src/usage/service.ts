@@ -8,7 +8,8 @@ import { microsToNumber } from './decimal.js';
 import { utcDay } from '../calendar/zoned-time.js';
 import type { UsageEntryInput } from './entry.js';
 import type { DailyUsage, Period, StoredUsageEntry, UsageEntry, UsageSummary } from './schemas.js';
-import { addToDailyTotals, compareText, findEntry, insertEntries, listDailyTotals, sumDailyTotals, type DailyTotalDelta } from './store.js';
+import { addToTotals, compareText, findEntry, insertEntries, listDailyTotals, sumTotals, type DailyTotalDelta } from './store.js';
+import { planTotals } from './periods.js';
 
 export type { UsageEntryInput } from './entry.js';
 
@@ -44,7 +45,7 @@ export async function recordUsageEntries(tx: Tx, operatorId: number, entries: Us
       created_at: createdAt,
     })),
   );
-  await addToDailyTotals(tx, operatorId, dailyDeltas(entries));
+  await addToTotals(tx, operatorId, dailyDeltas(entries));
   return entries.map((entry, i) => ({ ...entry, id: ids[i]! }));
 }
 
@@ -78,15 +79,15 @@ export async function getUsageEntry(db: Kysely<Database>, operatorId: number, id
 }
 
 /**
- * The summary over UTC days from..to, inclusive, read from the daily totals only. There is no maximum
- * range: the database reads at most (days with usage) x (meters) total rows through the primary key,
- * whatever the number of entries, and the answer has one item per meter, so a ten-year range costs what
- * the operator's whole history of daily totals costs and no more.
+ * The summary over UTC days from..to, inclusive, read from the monthly and daily totals only (periods.ts).
+ * There is no maximum range: the database reads about (months with usage + 30) x (meters) total rows
+ * through the primary keys, whatever the number of entries, and the answer has one item per meter, so a
+ * ten-year range costs little more than one year.
  * `from` and `to` are real calendar dates (the route's schema checks the format).
  */
 export async function usageSummary(db: Kysely<Database>, operatorId: number, from: string, to: string): Promise<UsageSummary> {
   const period = periodOf(from, to);
-  const meters = await sumDailyTotals(db, operatorId, from, to);
+  const meters = await sumTotals(db, operatorId, planTotals(from, to));
   meters.sort((a, b) => (a.micros === b.micros ? compareText(a.meter, b.meter) : a.micros > b.micros ? -1 : 1));
   const totalMicros = meters.reduce((sum, meter) => sum + meter.micros, 0n);
   return {

@@ -4,6 +4,7 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, UsageEntryTable } from '../db/schema.js';
+import type { TotalsPlan } from './periods.js';
 
 /** A usage entry to insert: every column but the generated ID (usage_micros as a decimal string). */
 export type NewEntryRow = Omit<UsageEntryTable, 'id'>;
@@ -59,42 +60,101 @@ async function insertChunkFromArrays(tx: Tx, chunk: NewEntryRow[]): Promise<{ id
 }
 
 /**
- * Adds to the daily totals; each (day, meter) must appear at most once (the caller aggregates). Rows are
- * upserted in (day, meter) order, so that concurrent batches lock them in the same order and never deadlock.
+ * Adds to the daily totals and to the monthly totals; each (day, meter) must appear at most once (the
+ * caller aggregates). Rows are upserted in (day, meter) order, then in (month, meter) order, so that
+ * concurrent writers lock them in the same order and never deadlock.
  */
-export async function addToDailyTotals(tx: Tx, operatorId: number, deltas: DailyTotalDelta[]): Promise<void> {
-  const sorted = [...deltas].sort((a, b) => (a.day === b.day ? compareText(a.meter, b.meter) : compareText(a.day, b.day)));
+export async function addToTotals(tx: Tx, operatorId: number, deltas: DailyTotalDelta[]): Promise<void> {
+  const monthly = new Map<string, TotalDelta>();
+  for (const d of deltas) {
+    const month = d.day.slice(0, 7);
+    const key = `${month} ${d.meter}`;
+    const total = monthly.get(key) ?? monthly.set(key, { period: month, meter: d.meter, micros: 0n, count: 0 }).get(key)!;
+    total.micros += d.micros;
+    total.count += d.count;
+  }
+  await upsertTotals(tx, 'usage_daily_totals', 'day', operatorId, deltas.map((d) => ({ ...d, period: d.day })));
+  await upsertTotals(tx, 'usage_monthly_totals', 'month', operatorId, [...monthly.values()]);
+}
+
+interface TotalDelta {
+  period: string;
+  meter: string;
+  micros: bigint;
+  count: number;
+}
+
+async function upsertTotals(
+  tx: Tx,
+  table: 'usage_daily_totals' | 'usage_monthly_totals',
+  period: 'day' | 'month',
+  operatorId: number,
+  deltas: TotalDelta[],
+): Promise<void> {
+  const sorted = [...deltas].sort((a, b) => (a.period === b.period ? compareText(a.meter, b.meter) : compareText(a.period, b.period)));
   for (let start = 0; start < sorted.length; start += ROWS_PER_INSERT) {
-    const chunk = sorted.slice(start, start + ROWS_PER_INSERT);
-    await tx
-      .insertInto('usage_daily_totals')
-      .values(chunk.map((d) => ({ operator_id: operatorId, day: d.day, meter: d.meter, total_micros: d.micros.toString(), event_count: d.count })))
-      .onConflict((conflict) =>
-        conflict.columns(['operator_id', 'day', 'meter']).doUpdateSet({
-          total_micros: sql<string>`decimal_add(usage_daily_totals.total_micros, excluded.total_micros)`,
-          event_count: sql<number>`usage_daily_totals.event_count + excluded.event_count`,
-        }),
-      )
-      .execute();
+    const rows = sorted.slice(start, start + ROWS_PER_INSERT).map((d) => ({
+      operator_id: operatorId,
+      [period]: d.period,
+      meter: d.meter,
+      total_micros: d.micros.toString(),
+      event_count: d.count,
+    }));
+    // One statement text for both tables, which differ only in their names and the period column's.
+    await sql`
+      INSERT INTO ${sql.table(table)} (operator_id, ${sql.ref(period)}, meter, total_micros, event_count)
+      VALUES ${sql.join(rows.map((row) => sql`(${row.operator_id}, ${row[period]}, ${row.meter}, ${row.total_micros}, ${row.event_count})`))}
+      ON CONFLICT (operator_id, ${sql.ref(period)}, meter) DO UPDATE SET
+        total_micros = decimal_add(${sql.ref(`${table}.total_micros`)}, excluded.total_micros),
+        event_count = ${sql.ref(`${table}.event_count`)} + excluded.event_count`.execute(tx);
   }
 }
 
-/** Per meter, the exact sum of micro-units and the entry count over UTC days from..to (inclusive). */
-export async function sumDailyTotals(
+/**
+ * Per meter, the exact sum of micro-units and the entry count over the rows the plan names (periods.ts):
+ * whole months, plus days, minus days. A meter whose entries all lie in subtracted days is left out.
+ */
+export async function sumTotals(
   db: Kysely<Database>,
   operatorId: number,
-  fromDay: string,
-  toDay: string,
+  plan: TotalsPlan,
 ): Promise<{ meter: string; micros: bigint; events: number }[]> {
+  // The sign travels as a column and is applied here, in BigInt: negating a total in SQL would need
+  // dialect-specific SQL, as SQLite keeps totals as text.
+  const days = (sign: number, ranges: [string, string][]) =>
+    db
+      .selectFrom('usage_daily_totals')
+      .select(['meter', sql<number>`${sql.lit(sign)}`.as('sign'), 'total_micros', 'event_count'])
+      .where('operator_id', '=', operatorId)
+      .where((eb) => eb.or(ranges.map(([from, to]) => eb.and([eb('day', '>=', from), eb('day', '<=', to)]))));
+  const parts = [
+    ...(plan.months
+      ? [
+          db
+            .selectFrom('usage_monthly_totals')
+            .select(['meter', sql<number>`${sql.lit(1)}`.as('sign'), 'total_micros', 'event_count'])
+            .where('operator_id', '=', operatorId)
+            .where('month', '>=', plan.months[0])
+            .where('month', '<=', plan.months[1]),
+        ]
+      : []),
+    ...(plan.addDays.length > 0 ? [days(1, plan.addDays)] : []),
+    ...(plan.subtractDays.length > 0 ? [days(-1, plan.subtractDays)] : []),
+  ];
+  // One statement, so that every part reads the same snapshot of the totals.
   const rows = await db
-    .selectFrom('usage_daily_totals')
-    .select((eb) => ['meter', sql<string>`decimal_sum(total_micros)`.as('total_micros'), eb.fn.sum<number | string>('event_count').as('events')])
-    .where('operator_id', '=', operatorId)
-    .where('day', '>=', fromDay)
-    .where('day', '<=', toDay)
-    .groupBy('meter')
+    .selectFrom(parts.reduce((all, part) => all.unionAll(part)).as('part'))
+    .select((eb) => ['meter', 'sign', sql<string>`decimal_sum(total_micros)`.as('total_micros'), eb.fn.sum<number | string>('event_count').as('events')])
+    .groupBy(['meter', 'sign'])
     .execute();
-  return rows.map((row) => ({ meter: row.meter, micros: BigInt(String(row.total_micros)), events: Number(row.events) }));
+  const byMeter = new Map<string, { meter: string; micros: bigint; events: number }>();
+  for (const row of rows) {
+    const sign = Number(row.sign);
+    const total = byMeter.get(row.meter) ?? byMeter.set(row.meter, { meter: row.meter, micros: 0n, events: 0 }).get(row.meter)!;
+    total.micros += BigInt(sign) * BigInt(String(row.total_micros));
+    total.events += sign * Number(row.events);
+  }
+  return [...byMeter.values()].filter((total) => total.events > 0);
 }
 
 /** The daily total rows over UTC days from..to (inclusive), by day and meter. */
