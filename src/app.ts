@@ -15,6 +15,7 @@ import { registerNulGuard } from './http/nul-guard.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health.js';
+import { answerCacheInvalidation } from './http/answer-cache.js';
 import { catalogPartnerRoutes } from './catalog/routes.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
 import { keyAdminRoutes } from './auth/admin-routes.js';
@@ -100,6 +101,7 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
     });
   }
   await app.register(authPlugin);
+  await app.register(answerCacheInvalidation);
   registerRoutingProblems(app);
   registerNulGuard(app);
 

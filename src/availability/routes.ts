@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, PartnerActivityParams, problems } from '../http/schemas.js';
 import { AvailableDate, DatesQuery, DayQuery, MAX_RANGE_DAYS, Timeslot } from './schemas.js';
 import { listAvailableDates, listDayTimeslots } from './service.js';
+import { sendCachedAnswer } from '../http/answer-cache.js';
 
 /** Partner API: dates and timeslots with seats left. */
 export const availabilityPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -20,9 +21,13 @@ export const availabilityPartnerRoutes: FastifyPluginAsyncTypebox = async (app) 
       querystring: DatesQuery,
       response: { 200: envelope(Type.Array(AvailableDate)), ...problems(400, ...AUTH_ERRORS, 404, 422) },
     },
-    handler: async (request) => ({
-      data: await listAvailableDates(app.db.kysely, request.caller.operatorId, request.params.ActivityID, request.query),
-    }),
+    handler: (request, reply) => {
+      const { ActivityID } = request.params;
+      const { StartDate, EndDate } = request.query;
+      return sendCachedAnswer(request, reply, [ActivityID, StartDate, EndDate], async () => ({
+        data: await listAvailableDates(app.db.kysely, request.caller.operatorId, ActivityID, { StartDate, EndDate }),
+      }));
+    },
   });
 
   app.get('/availability/:ActivityID/timeslots', {
@@ -37,8 +42,12 @@ export const availabilityPartnerRoutes: FastifyPluginAsyncTypebox = async (app) 
       querystring: DayQuery,
       response: { 200: envelope(Type.Array(Timeslot)), ...problems(400, ...AUTH_ERRORS, 404, 422) },
     },
-    handler: async (request) => ({
-      data: await listDayTimeslots(app.db.kysely, request.caller.operatorId, request.params.ActivityID, request.query.Date),
-    }),
+    handler: (request, reply) => {
+      const { ActivityID } = request.params;
+      const { Date } = request.query;
+      return sendCachedAnswer(request, reply, [ActivityID, Date], async () => ({
+        data: await listDayTimeslots(app.db.kysely, request.caller.operatorId, ActivityID, Date),
+      }));
+    },
   });
 };

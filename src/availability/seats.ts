@@ -21,26 +21,6 @@ export function seatsLeft(slot: SeatCount, now: number): number {
   return Math.max(0, slot.capacity - slot.booked);
 }
 
-export interface DayAvailability {
-  date: string;
-  timeslots: number;
-  available: number;
-}
-
-/** Dates with room, ascending: per date, how many timeslots have a seat left and how many seats in all. */
-export function availableDates(slots: (SeatCount & { date: string })[], now: number): DayAvailability[] {
-  const byDate = new Map<string, DayAvailability>();
-  for (const slot of slots) {
-    const left = seatsLeft(slot, now);
-    if (left === 0) continue;
-    const day = byDate.get(slot.date) ?? { date: slot.date, timeslots: 0, available: 0 };
-    day.timeslots += 1;
-    day.available += left;
-    byDate.set(slot.date, day);
-  }
-  return [...byDate.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-}
-
 export interface ScheduledStart {
   date: string;
   time: string;

@@ -6,9 +6,9 @@ import { daysBetween, unixToZonedIso, unixToZonedTime } from '../calendar/zoned-
 import { requireActivity } from '../catalog/service.js';
 import { findActivity } from '../catalog/store.js';
 import { releaseLapsedHolds } from '../bookings/capacity.js';
-import { availableDates, seatsLeft, unixNow } from './seats.js';
+import { seatsLeft, unixNow } from './seats.js';
 import { MAX_RANGE_DAYS, type AdminTimeslot, type AvailableDate, type Timeslot } from './schemas.js';
-import { findZonedTimeslot, listTimeslots, setCapacityAboveBooked, type LiveTimeslotRow } from './store.js';
+import { findZonedTimeslot, listDatesWithRoom, listTimeslots, setCapacityAboveBooked, type LiveTimeslotRow } from './store.js';
 
 export function toTimeslot(row: LiveTimeslotRow, zone: string, now: number): Timeslot {
   const booked = Math.max(0, row.booked - row.lapsed_hold_seats);
@@ -46,14 +46,8 @@ export async function listAvailableDates(
 ): Promise<AvailableDate[]> {
   checkRange(range.StartDate, range.EndDate, { from: 'StartDate', to: 'EndDate' });
   const activity = await requireActivity(db, operatorId, activityId);
-  const rows = await listTimeslots(db, activity.id, { from: range.StartDate, to: range.EndDate }, now);
-  const slots = rows.map((row) => ({
-    date: row.date,
-    capacity: row.capacity,
-    booked: row.booked - row.lapsed_hold_seats,
-    startsAt: row.starts_at,
-  }));
-  return availableDates(slots, now).map((day) => ({ Date: day.date, Timeslots: day.timeslots, Available: day.available }));
+  const days = await listDatesWithRoom(db, activity.id, { from: range.StartDate, to: range.EndDate }, now);
+  return days.map((day) => ({ Date: day.date, Timeslots: day.timeslots, Available: day.available }));
 }
 
 /** Partner: every timeslot of the day, sold-out and started ones included (with Available 0), by Time. */

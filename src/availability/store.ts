@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database, TimeslotTable } from '../db/schema.js';
 import type { Tx } from '../db/connection.js';
 
@@ -14,16 +14,17 @@ export type ZonedTimeslotRow = LiveTimeslotRow & { activity_public_id: string; t
  * `timeslots.booked` still counts a hold whose time ran out until a booking write releases it. Readers
  * subtract those seats here, so a lapsed hold never blocks a seat, with no background job at all.
  */
-function lapsedHoldSeats(now: number) {
-  return (eb: ExpressionBuilder<Database, 'timeslots'>) =>
-    eb
-      .selectFrom('bookings')
-      .select((b) => b.fn.coalesce(b.fn.sum<number>('bookings.participants'), b.lit(0)).as('seats'))
-      .whereRef('bookings.timeslot_id', '=', 'timeslots.id')
-      .where('bookings.status', '=', 'on_hold')
-      .where('bookings.hold_expires_at', '<=', now)
-      .as('lapsed_hold_seats');
+function lapsedHoldSeatsOf(eb: ExpressionBuilder<Database, 'timeslots'>, now: number) {
+  return eb
+    .selectFrom('bookings')
+    .select((b) => b.fn.coalesce(b.fn.sum<number>('bookings.participants'), b.lit(0)).as('seats'))
+    .whereRef('bookings.timeslot_id', '=', 'timeslots.id')
+    .where('bookings.status', '=', 'on_hold')
+    .where('bookings.hold_expires_at', '<=', now);
 }
+
+const lapsedHoldSeats = (now: number) => (eb: ExpressionBuilder<Database, 'timeslots'>) =>
+  lapsedHoldSeatsOf(eb, now).as('lapsed_hold_seats');
 
 /** PostgreSQL hands SUM back as a bigint (parsed to a number) or NULL; SQLite as a number. */
 function live<T extends TimeslotRow & { lapsed_hold_seats: unknown }>(row: T): T & { lapsed_hold_seats: number } {
@@ -48,6 +49,47 @@ export async function listTimeslots(
     .orderBy('timeslots.id')
     .execute();
   return rows.map(live);
+}
+
+export interface DateWithRoom {
+  date: string;
+  /** Timeslots of the date that have not started and have a seat left. */
+  timeslots: number;
+  /** Seats left over those timeslots. */
+  available: number;
+}
+
+/**
+ * The dates from `from` to `to` with room, ascending: the rule of seatsLeft (no seats once started,
+ * capacity minus live booked seats) counted per date in the database, so that one row per date comes
+ * back instead of every timeslot.
+ */
+export async function listDatesWithRoom(
+  db: Kysely<Database>,
+  activityRowId: number,
+  range: { from: string; to: string },
+  now: number,
+): Promise<DateWithRoom[]> {
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('timeslots')
+        .select('timeslots.date')
+        .select((slot) => sql<number>`${slot.ref('timeslots.capacity')} - ${slot.ref('timeslots.booked')} + (${lapsedHoldSeatsOf(slot, now)})`.as('free'))
+        .where('timeslots.activity_id', '=', activityRowId)
+        .where('timeslots.date', '>=', range.from)
+        .where('timeslots.date', '<=', range.to)
+        .where('timeslots.starts_at', '>', now)
+        .as('slots'),
+    )
+    .select('slots.date')
+    .select((eb) => [eb.fn.countAll<number>().as('timeslots'), eb.fn.sum<number>('slots.free').as('available')])
+    .where('slots.free', '>', 0)
+    .groupBy('slots.date')
+    .orderBy('slots.date')
+    .execute();
+  // PostgreSQL's COUNT and SUM are bigints (parsed to numbers, see db/connection.ts); SQLite's numbers.
+  return rows.map((row) => ({ date: row.date, timeslots: Number(row.timeslots), available: Number(row.available) }));
 }
 
 /** One of the operator's timeslots by ID, with its activity; another operator's is not found. */

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, PartnerParams, problems } from '../http/schemas.js';
 import { ListProductsQuery, Product, ResolveProductQuery } from './schemas.js';
 import { listProducts, resolveProduct } from './service.js';
+import { sendCachedAnswer } from '../http/answer-cache.js';
 
 /** Partner API: the operator's shopfront products. */
 export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -20,7 +21,10 @@ export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ListProductsQuery,
       response: { 200: envelope(Type.Array(Product)), 304: Type.Null({ description: 'Not Modified (If-None-Match matched)' }), ...problems(...AUTH_ERRORS, 422) },
     },
-    handler: async (request) => ({ data: await listProducts(app.db.kysely, request.caller.operatorId, request.query.name) }),
+    handler: (request, reply) =>
+      sendCachedAnswer(request, reply, [request.query.name], async () => ({
+        data: await listProducts(app.db.kysely, request.caller.operatorId, request.query.name),
+      }), { etag: true }),
   });
 
   app.get('/resolve-product', {
@@ -33,6 +37,9 @@ export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ResolveProductQuery,
       response: { 200: envelope(Product), 304: Type.Null({ description: 'Not Modified' }), ...problems(400, ...AUTH_ERRORS, 404) },
     },
-    handler: async (request) => ({ data: await resolveProduct(app.db.kysely, request.caller.operatorId, request.query) }),
+    handler: (request, reply) =>
+      sendCachedAnswer(request, reply, [request.query.ID, request.query.Name], async () => ({
+        data: await resolveProduct(app.db.kysely, request.caller.operatorId, request.query),
+      }), { etag: true }),
   });
 };

@@ -33,7 +33,8 @@ const fold = (text: string) => text.normalize('NFC').toLocaleLowerCase('und');
 
 export async function listProducts(db: Kysely<Database>, operatorId: number, nameContains?: string): Promise<Product[]> {
   const rows = await listActivities(db, operatorId);
-  const needle = nameContains ? fold(nameContains) : '';
+  if (!nameContains) return rows.map(toProduct);
+  const needle = fold(nameContains);
   return rows.filter((row) => fold(row.name).includes(needle)).map(toProduct);
 }
 

@@ -127,6 +127,33 @@ describe('GET /api/v2/ota/{partner}/availability/{ActivityID}/dates', () => {
     ]);
   });
 
+  it('counts the seats of live holds as taken and those of lapsed holds as free', async () => {
+    const id = (await createActivity(t, op.adminKey, { Name: 'Holds' })).ActivityID;
+    const start = dateFromToday(60);
+    await createTimeslot(t, op.adminKey, id, { Date: start, Time: '10:00', Capacity: 4 });
+    await createTimeslot(t, op.adminKey, id, { Date: start, Time: '12:00', Capacity: 3 });
+    await createTimeslot(t, op.adminKey, id, { Date: addDays(start, 1), Time: '10:00', Capacity: 2 });
+    const hold = (seats: number, date: string, time: string) =>
+      call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', {
+        ActivityID: id,
+        Date: date,
+        Time: time,
+        Participants: seats,
+        HoldMinutes: 10,
+        Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' },
+      });
+    expect((await hold(3, start, '12:00')).statusCode).toBe(201);
+    const lapsing = (await hold(2, addDays(start, 1), '10:00')).json().data.BookingReference;
+    await book(id, start, '10:00', 1);
+    // Lapsed by another process's clock: nothing has released it, and nothing in this process has read it.
+    await t.db.kysely.updateTable('bookings').set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 }).where('reference', '=', lapsing).execute();
+    const response = await get(`${id}/dates?StartDate=${start}&EndDate=${addDays(start, 1)}`);
+    expect(response.json().data).toEqual([
+      { Date: start, Timeslots: 1, Available: 3 },
+      { Date: addDays(start, 1), Timeslots: 1, Available: 2 },
+    ]);
+  });
+
   it('leaves out past dates, and answers [] for a range without room', async () => {
     const id = (await createActivity(t, op.adminKey, { Name: 'Past' })).ActivityID;
     await createTimeslot(t, op.adminKey, id, { Date: dateFromToday(-2), Time: '10:00', Capacity: 4 });

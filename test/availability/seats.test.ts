@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availableDates, scheduleStarts, seatsLeft, unixNow } from '../../src/availability/seats.js';
+import { scheduleStarts, seatsLeft, unixNow } from '../../src/availability/seats.js';
 import { timeslotShape } from '../../src/availability/creation.js';
 import { ValidationFailed } from '../../src/http/errors.js';
 
@@ -14,23 +14,6 @@ describe('seatsLeft', () => {
   });
   it('never goes below 0', () => {
     expect(seatsLeft({ capacity: 2, booked: 5, startsAt: now + 60 }, now)).toBe(0);
-  });
-});
-
-describe('availableDates', () => {
-  const now = 1_000_000;
-  it('counts timeslots with room and sums their seats, per date, ascending, leaving out full and started ones', () => {
-    const days = availableDates(
-      [
-        { date: '2030-01-03', capacity: 5, booked: 1, startsAt: now + 100 },
-        { date: '2030-01-01', capacity: 4, booked: 4, startsAt: now + 100 },
-        { date: '2030-01-02', capacity: 6, booked: 0, startsAt: now - 1 },
-        { date: '2030-01-03', capacity: 2, booked: 0, startsAt: now + 200 },
-        { date: '2030-01-03', capacity: 3, booked: 3, startsAt: now + 300 },
-      ],
-      now,
-    );
-    expect(days).toEqual([{ date: '2030-01-03', timeslots: 2, available: 6 }]);
   });
 });
 

@@ -1,0 +1,115 @@
+// A short-lived, per-process cache of the partner API's read answers (products, dates, timeslots): the
+// serialised body, and for routes with an ETag its ETag, per operator, route and query. Profiling put the
+// database work, the mapping and the serialising of these reads far above the HTTP work (bench/notes.md);
+// partners poll the same few answers many times a second.
+//
+// What it may and may not change:
+// - Any write of an operator through this process drops that operator's answers before the write's
+//   response is sent (the onSend hook below), so a client that wrote sees its write on its next read.
+//   Writers outside HTTP (the waitlist worker) call invalidatePartnerReads.
+// - A read that was running while the operator wrote does not keep what it read (the generation check).
+// - Writes by other processes and holds that lapse show up within ANSWER_TTL_MS. That cannot oversell:
+//   a booking re-checks the seats in its own transaction (409), whatever a partner was shown.
+// - Only successful answers are kept; errors (404, 422) are computed every time.
+// - One cache per database handle, so that two apps in one process (tests) never share answers.
+import { createHash } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../db/connection.js';
+
+export const ANSWER_TTL_MS = 1_000;
+// Bounded by count and by size: a products list can be tens of kilobytes.
+const MAX_ANSWERS = 10_000;
+const MAX_CHARACTERS = 16 * 1024 * 1024;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+interface Answer {
+  body: string;
+  etag: string | undefined;
+  generation: number;
+  expiresAt: number;
+}
+
+interface AnswerCache {
+  answers: LRUCache<string, Answer>;
+  /** Bumped by every write of the operator. One number per operator that wrote through this process. */
+  generations: Map<number, number>;
+}
+
+const caches = new WeakMap<Db, AnswerCache>();
+
+function cacheOf(db: Db): AnswerCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = {
+      answers: new LRUCache({ max: MAX_ANSWERS, maxSize: MAX_CHARACTERS, sizeCalculation: (answer) => answer.body.length + 1 }),
+      generations: new Map(),
+    };
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+/** Drops the operator's cached answers: call it after any write that a partner read could show. */
+export function invalidatePartnerReads(db: Db, operatorId: number): void {
+  const cache = caches.get(db);
+  if (cache) cache.generations.set(operatorId, (cache.generations.get(operatorId) ?? 0) + 1);
+}
+
+/** The same strong ETag @fastify/etag computes by default, so a cached answer revalidates like a fresh one. */
+const strongEtag = (body: string) => `"${createHash('sha1').update(body).digest('base64')}"`;
+
+/**
+ * Sends the caller's answer for this route and `query` (the parameters the answer depends on) from the
+ * cache, or computes it with `compute`, serialises it with the route's response schema and keeps it.
+ */
+export async function sendCachedAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  query: unknown[],
+  compute: () => Promise<unknown>,
+  options: { etag?: boolean } = {},
+): Promise<void> {
+  const cache = cacheOf(request.server.db);
+  const operatorId = request.caller.operatorId;
+  const key = `${operatorId} ${request.routeOptions.url} ${JSON.stringify(query)}`;
+  const generation = cache.generations.get(operatorId) ?? 0;
+  let answer = cache.answers.get(key);
+  if (!answer || answer.generation !== generation || answer.expiresAt <= Date.now()) {
+    const expiresAt = Date.now() + ANSWER_TTL_MS;
+    // The route's response schema serialises to a string (fast-json-stringify).
+    const body = reply.serialize(await compute()) as string;
+    answer = { body, etag: options.etag ? strongEtag(body) : undefined, generation, expiresAt };
+    // A write of this operator while we read: send what we read, but do not keep it.
+    if ((cache.generations.get(operatorId) ?? 0) === generation) cache.answers.set(key, answer);
+  }
+  if (answer.etag) reply.header('etag', answer.etag);
+  // A string with a JSON content type is sent as it is: no second serialisation. Awaiting the reply
+  // (until it is sent) is what returning it from an async handler does.
+  await reply.type(JSON_TYPE).send(answer.body);
+}
+
+/**
+ * Drops the answers of the operator a write request acts for, before its response goes out. Client
+ * errors (4xx) wrote nothing and keep the cache; a 5xx may have failed after a commit, so it drops too.
+ * Usage entries never change what partners read.
+ */
+export const answerCacheInvalidation = fp(async (app) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && (reply.statusCode < 400 || reply.statusCode >= 500)) {
+      const operatorId = writerOf(request);
+      if (operatorId !== undefined) invalidatePartnerReads(app.db, operatorId);
+    }
+    done(null, payload);
+  });
+});
+
+function writerOf(request: FastifyRequest): number | undefined {
+  const config = request.routeOptions.config;
+  if (config.scope === 'usage:write') return undefined;
+  if (request.caller) return request.caller.operatorId;
+  // The public shop names its operator in the path (already validated as a number).
+  if (config.shopper) return (request.params as { OperatorID?: number }).OperatorID;
+  return undefined;
+}
