@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { Booking, BookingListQuery, PosBookingBody, ReferenceParams } from './schemas.js';
 import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
-import { bookTimeslot, cancelBooking, getBooking, listOperatorBookings } from './service.js';
+import { bookTimeslot, timeslotGroup, cancelBooking, getBooking, listOperatorBookings } from './service.js';
 
 /** Operator API: the bookings dashboard (every source) and point-of-sale bookings. */
 export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -50,7 +50,7 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // Only the fields of PosBookingBody: a stray HoldMinutes in the body puts nothing on hold.
         const booking = await bookTimeslot(tx, origin, request.body);
         return { statusCode: 201, body: { data: booking }, location: `/api/v2/admin/bookings/${booking.BookingReference}` };
-      });
+      }, timeslotGroup(origin.operatorId, request.body));
     },
   });
 

@@ -3,16 +3,23 @@
 // (`Tx`), together with the booking rows that justify the change.
 //
 // Why this is safe under any concurrency, on both dialects and with several server processes:
-// - Taking seats is one conditional statement, `booked = booked + n WHERE booked + n <= capacity`. On
-//   SQLite the write transaction (BEGIN IMMEDIATE) serialises writers outright. On PostgreSQL the UPDATE
-//   locks the row, and a writer that waited for that lock re-evaluates its WHERE against the committed
-//   row (READ COMMITTED re-check), so two writers can never both pass a check only one of them fits.
-//   The CHECK (booked <= capacity) in the schema backs this up; it never replaces it.
+// - Taking seats is one statement, `booked = booked + n`, run as the transaction's last (runAtCommit),
+//   which the schema's CHECK (booked <= capacity) fails when the seats are not left, so the whole
+//   transaction rolls back. On SQLite the write transaction (BEGIN IMMEDIATE) serialises writers
+//   outright. On PostgreSQL the UPDATE locks the row, and a writer that waited for that lock computes
+//   `booked + n` and checks it against the committed row (READ COMMITTED re-check), so two writers can
+//   never both pass a check only one of them fits.
+// - Why last, and why the CHECK rather than a condition in the WHERE: every booking of a timeslot waits
+//   for that one row lock, which PostgreSQL holds until COMMIT. Sent with the COMMIT in one round trip,
+//   the lock is held for the statement and the commit only, never for the rest of the booking nor for a
+//   turn of our busy event loop; and a refusal has to be an error, as nothing reads the result in between.
 // - Releasing lapsed holds flips their status with a conditional UPDATE ... RETURNING, so a hold's seats
 //   are given back by exactly the one transaction that flipped it, never twice.
 // - Every writer touches the bookings rows first and the timeslot row after, so PostgreSQL's row locks
 //   are always taken in the same order and two booking writers cannot deadlock each other.
-import type { Tx } from '../db/connection.js';
+import { sql, type Kysely } from 'kysely';
+import { dialectOf, runAtCommit, type Tx } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
 
 /**
  * Marks the timeslot's holds whose time has run out as `expired` and gives their seats back. Run first
@@ -32,15 +39,43 @@ export async function releaseLapsedHolds(tx: Tx, timeslotId: number, now: number
   return seats;
 }
 
-/** Takes `seats` seats if that many are left; false (and nothing changed) when they are not. */
-export async function takeSeats(tx: Tx, timeslotId: number, seats: number): Promise<boolean> {
-  const result = await tx
-    .updateTable('timeslots')
-    .set((eb) => ({ booked: eb('booked', '+', seats) }))
-    .where('id', '=', timeslotId)
-    .where((eb) => eb(eb('booked', '+', seats), '<=', eb.ref('capacity')))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+/**
+ * Releases the timeslot's lapsed holds and takes `seats` seats when the transaction commits (see above).
+ * If they are not left, the transaction rolls back, booking and all, and the write rejects with the error
+ * `refuse` makes, reading through a handle outside the transaction. In a transaction that takes seats more
+ * than once, the first take explains a refusal.
+ */
+export async function takeSeatsAtCommit(
+  tx: Tx,
+  timeslotId: number,
+  seats: number,
+  now: number,
+  refuse: (db: Kysely<Database>) => Promise<Error>,
+): Promise<void> {
+  const explain = async (error: unknown, db: Kysely<Database>) => (violatesSeatCount(error) ? refuse(db) : undefined);
+  const id = sql.lit(timeslotId);
+  if (dialectOf(tx) === 'postgres') {
+    // The release goes into the same statement: one statement less per booking, and its bookings rows
+    // are still locked before the timeslot row.
+    const query = sql`WITH released AS (
+        UPDATE bookings SET status = 'expired'
+        WHERE timeslot_id = ${id} AND status = 'on_hold' AND hold_expires_at <= ${sql.lit(now)}
+        RETURNING participants)
+      UPDATE timeslots SET booked = booked + ${sql.lit(seats)} - (SELECT coalesce(sum(participants), 0) FROM released)
+      WHERE id = ${id}`.compile(tx);
+    runAtCommit(tx, { query, explain });
+    return;
+  }
+  // SQLite has no UPDATE in a WITH; its write lock already holds every row, so order costs nothing there.
+  await releaseLapsedHolds(tx, timeslotId, now);
+  const query = sql`UPDATE timeslots SET booked = booked + ${sql.lit(seats)} WHERE id = ${id}`.compile(tx);
+  runAtCommit(tx, { query, explain });
+}
+
+/** The CHECK on timeslots.booked, the only constraint a seat update can break. */
+function violatesSeatCount(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23514' || code === 'SQLITE_CONSTRAINT_CHECK';
 }
 
 /** Returns seats of a booking that no longer holds them (cancelled, or a hold that lapsed). */

@@ -2,16 +2,21 @@
 // timeslot. Everything here runs inside the caller's write transaction, so a failure at any step
 // leaves nothing behind: no seats taken, no booking, no waiver answers.
 import type { Tx } from '../db/connection.js';
-import { InsufficientCapacity, NotFound, ValidationFailed } from '../http/errors.js';
+import { InsufficientCapacity, ValidationFailed } from '../http/errors.js';
 import { newBookingReference } from '../ids.js';
-import { releaseLapsedHolds, takeSeats } from './capacity.js';
-import { insertBooking, insertWaiverAnswers, type BookingRow } from './store.js';
+import { findZonedTimeslot } from '../availability/store.js';
+import { unixNow } from '../availability/seats.js';
+import { takeSeatsAtCommit } from './capacity.js';
+import { insertBooking, insertWaiverAnswers, type BookableTimeslot, type BookingRow } from './store.js';
 import { enqueueBookingEvent } from '../workflows/events.js';
 import type { BookingSource } from './schemas.js';
 
 export interface BookingDraft {
   operatorId: number;
-  timeslotId: number;
+  /** The operator's timeslot, found with the activity. */
+  timeslot: BookableTimeslot;
+  /** Whether the operator has workflows, which a confirmed booking then queues its e-mails for. */
+  hasWorkflows: boolean;
   source: BookingSource;
   /** The marketplace, for partner bookings. */
   partner: string | null;
@@ -27,29 +32,15 @@ export interface BookingDraft {
 const REFERENCE_ATTEMPTS = 5;
 
 /**
- * Takes the seats and records the booking. Rules in the contract's order: a timeslot that has started
+ * Records the booking and takes its seats. Rules in the contract's order: a timeslot that has started
  * cannot be booked (422), then there must be enough seats left (409). Lapsed holds of the timeslot are
- * released first, so their seats count as free for this booking.
+ * released before the seats are counted, so theirs count as free for this booking. The seats are taken when the caller's
+ * transaction commits (capacity.ts): a 409 then rejects the caller's whole write, and nothing of it stays.
  */
 export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Promise<BookingRow> {
-  const slot = await tx
-    .selectFrom('timeslots')
-    .select(['id', 'date', 'time', 'starts_at', 'capacity'])
-    .where('id', '=', draft.timeslotId)
-    .where('operator_id', '=', draft.operatorId)
-    .executeTakeFirst();
-  if (!slot) throw new NotFound(`No timeslot ${draft.timeslotId}`);
+  const slot = draft.timeslot;
   if (slot.starts_at <= now) {
     throw ValidationFailed.field('Time', `The timeslot on ${slot.date} at ${slot.time} has already started and can no longer be booked`);
-  }
-
-  await releaseLapsedHolds(tx, slot.id, now);
-  if (!(await takeSeats(tx, slot.id, draft.participants))) {
-    const current = await tx.selectFrom('timeslots').select(['booked', 'capacity']).where('id', '=', slot.id).executeTakeFirstOrThrow();
-    const left = Math.max(0, current.capacity - current.booked);
-    throw new InsufficientCapacity(
-      `Not enough seats on ${slot.date} at ${slot.time}: ${draft.participants} requested, ${left} left. Offer the customer another timeslot.`,
-    );
   }
 
   const values = {
@@ -74,7 +65,14 @@ export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Pr
     if (booking) {
       await insertWaiverAnswers(tx, booking.id, draft.waiver.answers);
       // The operator's workflows (confirmation, reminder, follow-up), queued in this transaction.
-      if (booking.status === 'confirmed') await enqueueBookingEvent(tx, booking, 'confirmed', now);
+      if (booking.status === 'confirmed' && draft.hasWorkflows) await enqueueBookingEvent(tx, booking, 'confirmed', now);
+      await takeSeatsAtCommit(tx, slot.id, draft.participants, now, async (db) => {
+        const current = await findZonedTimeslot(db, draft.operatorId, slot.id, unixNow());
+        const left = current ? Math.max(0, current.capacity - current.booked + current.lapsed_hold_seats) : 0;
+        return new InsufficientCapacity(
+          `Not enough seats on ${slot.date} at ${slot.time}: ${draft.participants} requested, ${left} left. Offer the customer another timeslot.`,
+        );
+      });
       return booking;
     }
   }

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, PartnerParams, problems } from '../http/schemas.js';
 import { Booking, PartnerBookingBody, ReferenceParams } from './schemas.js';
 import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
-import { bookTimeslot, cancelBooking, confirmBooking, getBooking } from './service.js';
+import { bookTimeslot, timeslotGroup, cancelBooking, confirmBooking, getBooking } from './service.js';
 
 const PartnerBookingParams = Type.Composite([PartnerParams, ReferenceParams]);
 
@@ -34,7 +34,7 @@ export const bookingPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return sendIdempotently(app.db, request, reply, async (tx) => {
         const booking = await bookTimeslot(tx, origin, request.body, request.body.HoldMinutes);
         return { statusCode: 201, body: { data: booking }, location: `/api/v2/ota/${partner}/booking/${booking.BookingReference}` };
-      });
+      }, timeslotGroup(origin.operatorId, request.body));
     },
   });
 

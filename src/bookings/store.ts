@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
-import type { BookingTable, Database } from '../db/schema.js';
+import type { ActivityTable, BookingTable, Database, TimeslotTable } from '../db/schema.js';
 import type { Tx } from '../db/connection.js';
 import type { BookingSource, BookingStatus } from './schemas.js';
 
@@ -36,6 +36,54 @@ export async function findBooking(
   let query = selectRecords(db).where('bookings.reference', '=', reference).where('bookings.operator_id', '=', operatorId);
   if (partner !== undefined) query = query.where('bookings.source', '=', 'partner').where('bookings.partner', '=', partner);
   return query.executeTakeFirst();
+}
+
+/** The timeslot a booking is placed on, as far as placing it needs. */
+export type BookableTimeslot = Pick<Selectable<TimeslotTable>, 'id' | 'date' | 'time' | 'starts_at'>;
+
+export interface BookingTarget {
+  activity: Selectable<ActivityTable>;
+  /** The activity's timeslot at the date and time asked for, if it has one. */
+  timeslot: BookableTimeslot | undefined;
+  /** Whether the operator has an enabled workflow at all; without one a booking queues no e-mail. */
+  hasWorkflows: boolean;
+}
+
+/**
+ * What a booking request names, in one query (the bookings of one timeslot queue behind each other, so
+ * every statement of a booking counts): the operator's activity by public ID, its timeslot at `date` and
+ * `time`, and whether the operator has workflows. Undefined when the operator has no such activity.
+ */
+export async function findBookingTarget(
+  db: Kysely<Database>,
+  operatorId: number,
+  activityId: string,
+  date: string,
+  time: string,
+): Promise<BookingTarget | undefined> {
+  const row = await db
+    .selectFrom('activities')
+    .leftJoin('timeslots', (join) =>
+      join.onRef('timeslots.activity_id', '=', 'activities.id').on('timeslots.date', '=', date).on('timeslots.time', '=', time),
+    )
+    .selectAll('activities')
+    .select(['timeslots.id as timeslot_id', 'timeslots.starts_at as timeslot_starts_at'])
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('workflows').select('workflows.id').where('workflows.operator_id', '=', operatorId).where('workflows.enabled', '=', 1))
+        .as('has_workflows'),
+    )
+    .where('activities.public_id', '=', activityId)
+    .where('activities.operator_id', '=', operatorId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { timeslot_id, timeslot_starts_at, has_workflows, ...activity } = row;
+  return {
+    activity,
+    timeslot: timeslot_id === null || timeslot_starts_at === null ? undefined : { id: timeslot_id, date, time, starts_at: Number(timeslot_starts_at) },
+    // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
+    hasWorkflows: Boolean(Number(has_workflows)),
+  };
 }
 
 /** Inserts the booking unless its reference is taken (then undefined, and the caller draws another). */

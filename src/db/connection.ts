@@ -1,11 +1,12 @@
 // Opens the database named by the configuration and hides the dialect from the domain code: stores see a
 // Kysely<Database>, and run their writes through `db.write(...)`, which is a serialised write transaction
-// on both dialects.
+// on both dialects, or `db.writeGrouped(...)`, which may share one transaction and one commit with other
+// writes that queue up at the same time.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type CompiledQuery } from 'kysely';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './schema.js';
 import { addDecimalStrings } from '../usage/decimal.js';
@@ -18,9 +19,183 @@ export interface Db {
   readonly kysely: Kysely<Database>;
   /** Runs fn in one write transaction: committed when fn resolves, rolled back when it throws. */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn like `write`, but in a transaction it may share with the grouped writes of the same `key` that
+   * queue up meanwhile (on SQLite, whatever their key: every write there takes the one write lock). Each
+   * runs in its own savepoint: when it throws, only its own writes are undone and only it rejects; when it
+   * resolves, it answers after the shared COMMIT. If the shared transaction fails as a whole, nothing of
+   * it is stored and each write that had not failed on its own runs again, alone. So fn must keep all of
+   * its effects in the transaction. Meant for writes that would queue for the same row lock anyway (the
+   * bookings of one timeslot): they then pay one commit, one fsync, per group instead of one each.
+   */
+  writeGrouped<T>(key: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs raw multi-statement SQL (migrations). */
   execScript(tx: Tx, script: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * A statement that must be the last of its write transaction (see `runAtCommit`). It has no parameters,
+ * every value inlined, so that on PostgreSQL it travels with COMMIT in one simple-protocol query.
+ */
+export interface FinalStatement {
+  query: CompiledQuery;
+  /**
+   * When the statement failed, called after the rollback with the database error and a handle outside
+   * the transaction: the error the write rejects with instead, or undefined to keep the database's.
+   */
+  explain(error: unknown, db: Kysely<Database>): Promise<Error | undefined>;
+}
+
+const finalStatements = new WeakMap<object, FinalStatement[]>();
+
+/**
+ * Queues a statement to run after everything else of the transaction, right before COMMIT. On PostgreSQL
+ * it is sent in the same round trip as the COMMIT, so a row lock it takes is held for that one statement
+ * and the commit, not for the rest of the transaction, and no turn of our event loop sits in between.
+ * It cannot report through its result: it must fail (a constraint) to refuse, which rolls the whole
+ * transaction back.
+ */
+export function runAtCommit(tx: Tx, statement: FinalStatement): void {
+  if (statement.query.parameters.length > 0) throw new Error('A statement run at commit must have its values inlined');
+  const queued = finalStatements.get(tx);
+  if (queued) queued.push(statement);
+  else finalStatements.set(tx, [statement]);
+}
+
+/** The statements queued by runAtCommit, which the transaction now owns. */
+function takeFinalStatements(tx: object): FinalStatement[] {
+  const queued = finalStatements.get(tx) ?? [];
+  finalStatements.delete(tx);
+  return queued;
+}
+
+/** The first explanation a failed final statement gives for `error`, or the error itself. */
+async function explainFailure(statements: FinalStatement[], error: unknown, db: Kysely<Database>): Promise<unknown> {
+  for (const statement of statements) {
+    const explained = await statement.explain(error, db);
+    if (explained) return explained;
+  }
+  return error;
+}
+
+const dialects = new WeakMap<object, Db['dialect']>();
+
+/** The dialect of a transaction, for the rare statement that must be written differently on each. */
+export function dialectOf(tx: Tx): Db['dialect'] {
+  const dialect = dialects.get(tx);
+  if (!dialect) throw new Error('Not a transaction of Db.write');
+  return dialect;
+}
+
+/** How a dialect runs transactions; `writers` builds `write` and `writeGrouped` from it. */
+interface TransactionControl {
+  dialect: Db['dialect'];
+  /** Runs body on a connection of its own (SQLite: the one connection, under Kysely's mutex). */
+  connection<T>(body: (conn: Kysely<Database>) => Promise<T>): Promise<T>;
+  begin: string;
+  /**
+   * How many groups of one key may run at once, each in its own transaction. 1 also means one queue for
+   * every key: SQLite has one connection and one write lock, so there is no point in more.
+   */
+  groupsAtOnce: number;
+  /** Members per group. */
+  maxGroup: number;
+  /** Runs the final statements, then `end` (a COMMIT or a savepoint's RELEASE). */
+  finish(conn: Kysely<Database>, statements: FinalStatement[], end: string): Promise<void>;
+  /** Rolls the transaction back, or only to `savepoint`; throws when the transaction itself is lost. */
+  rollback(conn: Kysely<Database>, savepoint?: string): Promise<void>;
+}
+
+const MEMBER = 'grouped_write';
+
+interface Member {
+  fn: (tx: Tx) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+function writers(control: TransactionControl): Pick<Db, 'write' | 'writeGrouped'> {
+  /** One transaction; `explain` lets the final statements explain their failure. */
+  const transact = <T>(fn: (tx: Tx) => Promise<T>, explain: boolean): Promise<T> =>
+    control.connection(async (conn) => {
+      await sql.raw(control.begin).execute(conn);
+      dialects.set(conn, control.dialect);
+      let last: FinalStatement[] = [];
+      try {
+        const result = await fn(conn as Tx);
+        last = takeFinalStatements(conn);
+        await control.finish(conn, last, 'COMMIT');
+        return result;
+      } catch (error) {
+        takeFinalStatements(conn);
+        await control.rollback(conn);
+        throw explain ? await explainFailure(last, error, conn) : error;
+      }
+    });
+  const write = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => transact(fn, true);
+
+  type Outcome = { ok: true; result: unknown } | { ok: false; error: unknown };
+
+  // A group runs its members one after the other, each in a savepoint of its own, and keeps their final
+  // statements for its COMMIT: on PostgreSQL the row lock they take (the timeslot's) is then held once per
+  // group for that one round trip, and several groups of one key can do the rest of their work at once.
+  // A member's savepoint is not released: rolling back to the newest one with its name undoes exactly the
+  // member that failed, and saves a round trip per member.
+  const runGroup = async (group: Member[]): Promise<void> => {
+    const outcomes = new Map<Member, Outcome>();
+    try {
+      await transact(async (tx) => {
+        const finals: FinalStatement[] = [];
+        for (const member of group) {
+          await sql.raw(`SAVEPOINT ${MEMBER}`).execute(tx);
+          try {
+            outcomes.set(member, { ok: true, result: await member.fn(tx) });
+            finals.push(...takeFinalStatements(tx));
+          } catch (error) {
+            takeFinalStatements(tx);
+            // Throws, failing the whole group, when the error took the transaction with it.
+            await control.rollback(tx, MEMBER);
+            outcomes.set(member, { ok: false, error });
+          }
+        }
+        for (const statement of finals) runAtCommit(tx, statement);
+      }, false);
+    } catch {
+      // Nothing of the group is stored (a final statement refused, or the transaction failed), and a
+      // member's own failure may have come from what the others had written: each member runs again in a
+      // transaction of its own, for its own answer.
+      for (const member of group) write(member.fn).then(member.resolve, member.reject);
+      return;
+    }
+    for (const [member, outcome] of outcomes) {
+      if (outcome.ok) member.resolve(outcome.result);
+      else member.reject(outcome.error);
+    }
+  };
+
+  const queues = new Map<string, { members: Member[]; groups: number }>();
+  const drain = async (key: string) => {
+    const queue = queues.get(key)!;
+    queue.groups += 1;
+    // better-sqlite3 answers synchronously, so a whole transaction can run before the event loop reads the
+    // next request: one turn of the loop first lets the requests that have already arrived join the group.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (queue.members.length > 0) await runGroup(queue.members.splice(0, control.maxGroup));
+    queue.groups -= 1;
+    if (queue.groups === 0) queues.delete(key);
+  };
+
+  const writeGrouped = <T>(key: string, fn: (tx: Tx) => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const queueKey = control.groupsAtOnce === 1 ? '' : key;
+      let queue = queues.get(queueKey);
+      if (!queue) queues.set(queueKey, (queue = { members: [], groups: 0 }));
+      queue.members.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      if (queue.groups < control.groupsAtOnce) void drain(queueKey);
+    });
+
+  return { write, writeGrouped };
 }
 
 export function openDatabase(config: DatabaseConfig): Db {
@@ -42,18 +217,30 @@ function openSqlite(file: string): Db {
     // Kysely's SQLite driver hands out its one connection under a mutex, so within a process these
     // transactions are already serial; BEGIN IMMEDIATE takes the database's write lock up front, so that
     // another process never makes us fail half-way by upgrading a read lock (SQLITE_BUSY_SNAPSHOT).
-    write: (fn) =>
-      kysely.connection().execute(async (conn) => {
-        await sql`BEGIN IMMEDIATE`.execute(conn);
-        try {
-          const result = await fn(conn as Tx);
-          await sql`COMMIT`.execute(conn);
-          return result;
-        } catch (error) {
-          if (raw.inTransaction) await sql`ROLLBACK`.execute(conn);
-          throw error;
+    ...writers({
+      connection: (body) => kysely.connection().execute(body),
+      dialect: 'sqlite',
+      begin: 'BEGIN IMMEDIATE',
+      groupsAtOnce: 1,
+      // Enough for the bookings of a busy server to share a commit, few enough that the first of a group
+      // does not wait long for its answer.
+      maxGroup: 64,
+      finish: async (conn, statements, end) => {
+        for (const statement of statements) await conn.executeQuery(statement.query);
+        await sql.raw(end).execute(conn);
+      },
+      rollback: async (conn, savepoint) => {
+        // Some errors (a full disk, an I/O error) roll SQLite's whole transaction back by themselves.
+        if (!raw.inTransaction) {
+          if (savepoint) throw new Error('SQLite rolled the whole transaction back');
+        } else if (savepoint) {
+          await sql.raw(`ROLLBACK TO ${savepoint}`).execute(conn);
+          await sql.raw(`RELEASE ${savepoint}`).execute(conn);
+        } else {
+          await sql`ROLLBACK`.execute(conn);
         }
-      }),
+      },
+    }),
     execScript: async (_tx, script) => {
       raw.exec(script);
     },
@@ -84,7 +271,25 @@ function openPostgres(url: string): Db {
   return {
     dialect: 'postgres',
     kysely,
-    write: (fn) => kysely.transaction().execute((trx) => fn(trx as unknown as Tx)),
+    ...writers({
+      connection: (body) => kysely.connection().execute(body),
+      dialect: 'postgres',
+      begin: 'BEGIN',
+      // Groups of one key (bookings of one timeslot) overlap except for their final statements and COMMIT,
+      // which queue for the timeslot's row lock; 4 leaves most of the pool of 10 to everything else.
+      groupsAtOnce: 4,
+      // Under 64 savepoints that write: more would overflow PostgreSQL's per-backend cache of
+      // subtransaction IDs and slow every other session's snapshots.
+      maxGroup: 32,
+      // One simple-protocol query: PostgreSQL runs the statements and the COMMIT (or RELEASE) back to back,
+      // and stops at the first error with the transaction aborted, for the rollback below.
+      finish: async (conn, statements, end) => {
+        await sql.raw([...statements.map((statement) => statement.query.sql), end].join(';\n')).execute(conn);
+      },
+      rollback: async (conn, savepoint) => {
+        await sql.raw(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : 'ROLLBACK').execute(conn);
+      },
+    }),
     execScript: async (tx, script) => {
       await sql.raw(script).execute(tx);
     },

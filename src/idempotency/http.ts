@@ -16,6 +16,8 @@ export async function sendIdempotently(
   request: FastifyRequest,
   reply: FastifyReply,
   write: (tx: Tx) => Promise<WriteResult>,
+  /** Lets the write share a transaction with the others of this group (Db.writeGrouped). */
+  group?: string,
 ): Promise<FastifyReply> {
   const header = request.headers['idempotency-key'];
   const { result, replayed } = await runIdempotently(
@@ -24,6 +26,7 @@ export async function sendIdempotently(
       operatorId: request.caller.operatorId,
       key: Array.isArray(header) ? header.join(',') : header,
       fingerprint: [request.method, request.routeOptions.url, request.params, request.body ?? null],
+      group,
     },
     write,
   );

@@ -27,6 +27,8 @@ export interface IdempotentRequest {
   key: string | undefined;
   /** What makes two requests "the same": method, route and body. */
   fingerprint: unknown;
+  /** Writes of the same group may share a transaction and its commit (Db.writeGrouped). */
+  group?: string;
 }
 
 export class IdempotencyKeyReuse extends DomainError {
@@ -49,8 +51,9 @@ export async function runIdempotently(
   request: IdempotentRequest,
   write: (tx: Tx) => Promise<WriteResult>,
 ): Promise<{ result: WriteResult; replayed: boolean }> {
-  const { key, operatorId } = request;
-  if (key === undefined) return { result: await db.write(write), replayed: false };
+  const { key, operatorId, group } = request;
+  const inTransaction = <T>(fn: (tx: Tx) => Promise<T>) => (group === undefined ? db.write(fn) : db.writeGrouped(group, fn));
+  if (key === undefined) return { result: await inTransaction(write), replayed: false };
   if (key.length < 1 || key.length > MAX_KEY_LENGTH) {
     throw ValidationFailed.field('Idempotency-Key', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
   }
@@ -64,7 +67,8 @@ export async function runIdempotently(
   if (running.has(slot)) throw new IdempotencyInFlight();
   running.add(slot);
   try {
-    return await db.write(async (tx) => {
+    return await inTransaction(async (tx) => {
+      // A grouped write's lock is held until its group commits: a twin in another process meanwhile is in flight.
       if (db.dialect === 'postgres') await lockKeyOrFail(tx, slot);
       const existing = await findRecord(tx, operatorId, key);
       if (existing && isLive(existing)) return replay(existing, hash);
