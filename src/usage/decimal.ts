@@ -47,9 +47,15 @@ export function microsToDecimalString(micros: bigint | string): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
+const MAX_SAFE_MICROS = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** Micro-units as a JSON number: exact up to 15 significant digits, which is what the API promises. */
 export function microsToNumber(micros: bigint | string): number {
-  return Number(microsToDecimalString(micros));
+  const value = BigInt(micros);
+  // Below 2^53 both operands are exact doubles and IEEE division rounds once, to the double nearest the
+  // exact quotient: the same double as parsing the decimal text, without building the text.
+  if (value <= MAX_SAFE_MICROS && value >= -MAX_SAFE_MICROS) return Number(value) / 1e6;
+  return Number(microsToDecimalString(value));
 }
 
 export function addDecimalStrings(a: string, b: string): string {

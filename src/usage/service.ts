@@ -50,15 +50,23 @@ export async function recordUsageEntries(tx: Tx, operatorId: number, entries: Us
 }
 
 function dailyDeltas(entries: UsageEntryInput[]): DailyTotalDelta[] {
-  const byKey = new Map<string, DailyTotalDelta>();
+  // By day number, then meter: a batch has few days, so utcDay (a Date and a string) runs once per day, not per entry.
+  const byDay = new Map<number, Map<string, DailyTotalDelta>>();
+  const deltas: DailyTotalDelta[] = [];
   for (const entry of entries) {
-    const day = utcDay(entry.occurredAt);
-    const key = JSON.stringify([day, entry.meter]);
-    const delta = byKey.get(key) ?? byKey.set(key, { day, meter: entry.meter, micros: 0n, count: 0 }).get(key)!;
+    const dayNumber = Math.floor(entry.occurredAt / SECONDS_PER_DAY);
+    let meters = byDay.get(dayNumber);
+    if (!meters) byDay.set(dayNumber, (meters = new Map()));
+    let delta = meters.get(entry.meter);
+    if (!delta) {
+      delta = { day: utcDay(dayNumber * SECONDS_PER_DAY), meter: entry.meter, micros: 0n, count: 0 };
+      meters.set(entry.meter, delta);
+      deltas.push(delta);
+    }
     delta.micros += entry.micros;
     delta.count += 1;
   }
-  return [...byKey.values()];
+  return deltas;
 }
 
 /** A programming error, not a client's: platform events must pass sane entries. */

@@ -29,7 +29,7 @@ const ROWS_PER_INSERT = 1000;
 
 /** Inserts the entries and returns their IDs in the order given. */
 export async function insertEntries(tx: Tx, rows: NewEntryRow[]): Promise<number[]> {
-  const insertChunk = tx.getExecutor().adapter instanceof PostgresAdapter ? insertChunkFromArrays : insertChunkOfValues;
+  const insertChunk = tx.getExecutor().adapter instanceof PostgresAdapter ? insertChunkFromArrays : insertChunkFromJson;
   const ids: number[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     const inserted = await insertChunk(tx, rows.slice(start, start + ROWS_PER_INSERT));
@@ -39,9 +39,19 @@ export async function insertEntries(tx: Tx, rows: NewEntryRow[]): Promise<number
   return ids;
 }
 
-/** SQLite: one INSERT ... VALUES with a row of parameters per entry. */
-function insertChunkOfValues(tx: Tx, chunk: NewEntryRow[]): Promise<{ id: number }[]> {
-  return tx.insertInto('usage_entries').values(chunk).returning('id').execute();
+/**
+ * SQLite: the rows as one JSON array in one parameter, unpacked by json_each in row order. A multi-row
+ * VALUES of 1,000 x 6 parameters cost about a tenth of a batch's time in building, preparing and binding
+ * the statement alone (CPU profile of the batch endpoint); this statement text is short and always the same.
+ * usage_micros travels as a JSON string and is stored as an INTEGER by the column's affinity, exactly.
+ */
+async function insertChunkFromJson(tx: Tx, chunk: NewEntryRow[]): Promise<{ id: number }[]> {
+  const rows = JSON.stringify(chunk.map((row) => [row.operator_id, row.meter, row.usage_micros, row.extra_info, row.occurred_at, row.created_at]));
+  const { rows: inserted } = await sql<{ id: number }>`
+    INSERT INTO usage_entries (operator_id, meter, usage_micros, extra_info, occurred_at, created_at)
+    SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(${rows}) ORDER BY key
+    RETURNING id`.execute(tx);
+  return inserted;
 }
 
 /**

@@ -1,4 +1,5 @@
 // Unit tests of the exact decimal helpers: no floating point between a client's text and a sum.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDecimalStrings, microsToDecimalString, microsToNumber, toMicros } from '../../src/usage/decimal.js';
 
@@ -60,6 +61,18 @@ describe('micro-units back to decimals', () => {
     expect(microsToNumber(1_000_000_000n)).toBe(1000);
     expect(microsToNumber('1000000000000000000')).toBe(1e12);
     expect(microsToNumber(123_456n)).toBe(0.123456);
+  });
+
+  it('gives the number of the decimal text, on both sides of 2^53 micro-units', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(2n ** 60n), max: 2n ** 60n }), (micros) => {
+        expect(microsToNumber(micros)).toBe(Number(microsToDecimalString(micros)));
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const micros of [2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 9_007_199_254_740_993n, 1_000_000_000_000_000_000n]) {
+      expect(microsToNumber(micros)).toBe(Number(microsToDecimalString(micros)));
+    }
   });
 
   it('adds integer strings beyond 2^64 exactly', () => {
