@@ -19,6 +19,7 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/connection.js';
 
 export const ANSWER_TTL_MS = 1_000;
+export const REFRESH_AHEAD_MS = 250;
 // Bounded by count and by size: a products list can be tens of kilobytes.
 const MAX_ANSWERS = 10_000;
 const MAX_CHARACTERS = 16 * 1024 * 1024;
@@ -29,6 +30,8 @@ interface Answer {
   etag: string | undefined;
   generation: number;
   expiresAt: number;
+  /** A background refresh is running. */
+  refreshing: boolean;
 }
 
 interface AnswerCache {
@@ -63,31 +66,44 @@ const strongEtag = (body: string) => `"${createHash('sha1').update(body).digest(
 /**
  * Sends the caller's answer for this route and `query` (the parameters the answer depends on) from the
  * cache, or computes it with `compute`, serialises it with the route's response schema and keeps it.
+ * An answer in the last REFRESH_AHEAD_MS of its life is sent and recomputed in the background, so that a
+ * partner polling an answer never waits for its expiry; an expired one is never sent.
  */
 export async function sendCachedAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   query: unknown[],
-  compute: () => Promise<unknown>,
+  compute: () => Promise<{ data: unknown }>,
   options: { etag?: boolean } = {},
 ): Promise<void> {
   const cache = cacheOf(request.server.db);
   const operatorId = request.caller.operatorId;
   const key = `${operatorId} ${request.routeOptions.url} ${JSON.stringify(query)}`;
-  const generation = cache.generations.get(operatorId) ?? 0;
+  const load = () => loadAnswer(cache, key, operatorId, async () => reply.serializeInput(await compute(), '200') as string, options.etag);
+  const now = Date.now();
   let answer = cache.answers.get(key);
-  if (!answer || answer.generation !== generation || answer.expiresAt <= Date.now()) {
-    const expiresAt = Date.now() + ANSWER_TTL_MS;
-    // The route's response schema serialises to a string (fast-json-stringify).
-    const body = reply.serialize(await compute()) as string;
-    answer = { body, etag: options.etag ? strongEtag(body) : undefined, generation, expiresAt };
-    // A write of this operator while we read: send what we read, but do not keep it.
-    if ((cache.generations.get(operatorId) ?? 0) === generation) cache.answers.set(key, answer);
+  if (!answer || answer.generation !== (cache.generations.get(operatorId) ?? 0) || answer.expiresAt <= now) {
+    answer = await load();
+  } else if (answer.expiresAt - now <= REFRESH_AHEAD_MS && !answer.refreshing) {
+    answer.refreshing = true;
+    // A failed refresh drops the answer: the next request computes it and answers the error itself.
+    const stale = answer;
+    load().catch(() => cache.answers.get(key) === stale && cache.answers.delete(key));
   }
   if (answer.etag) reply.header('etag', answer.etag);
   // A string with a JSON content type is sent as it is: no second serialisation. Awaiting the reply
   // (until it is sent) is what returning it from an async handler does.
   await reply.type(JSON_TYPE).send(answer.body);
+}
+
+/** Computes an answer and keeps it, unless the operator wrote while it was being read. */
+async function loadAnswer(cache: AnswerCache, key: string, operatorId: number, serialised: () => Promise<string>, etag = false): Promise<Answer> {
+  const generation = cache.generations.get(operatorId) ?? 0;
+  const expiresAt = Date.now() + ANSWER_TTL_MS;
+  const body = await serialised();
+  const answer: Answer = { body, etag: etag ? strongEtag(body) : undefined, generation, expiresAt, refreshing: false };
+  if ((cache.generations.get(operatorId) ?? 0) === generation) cache.answers.set(key, answer);
+  return answer;
 }
 
 /**
