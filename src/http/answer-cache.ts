@@ -19,7 +19,6 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/connection.js';
 
 export const ANSWER_TTL_MS = 1_000;
-export const REFRESH_AHEAD_MS = 250;
 // Bounded by count and by size: a products list can be tens of kilobytes.
 const MAX_ANSWERS = 10_000;
 const MAX_CHARACTERS = 16 * 1024 * 1024;
@@ -30,7 +29,8 @@ interface Answer {
   etag: string | undefined;
   generation: number;
   expiresAt: number;
-  /** A background refresh is running. */
+  /** From then on a request sends it and starts a background refresh (once). */
+  refreshAt: number;
   refreshing: boolean;
 }
 
@@ -66,8 +66,8 @@ const strongEtag = (body: string) => `"${createHash('sha1').update(body).digest(
 /**
  * Sends the caller's answer for this route and `query` (the parameters the answer depends on) from the
  * cache, or computes it with `compute`, serialises it with the route's response schema and keeps it.
- * An answer in the last REFRESH_AHEAD_MS of its life is sent and recomputed in the background, so that a
- * partner polling an answer never waits for its expiry; an expired one is never sent.
+ * An answer in the second half of its life is sent and recomputed in the background, so that a partner
+ * polling an answer never waits for its expiry; an expired one is never sent.
  */
 export async function sendCachedAnswer(
   request: FastifyRequest,
@@ -84,7 +84,7 @@ export async function sendCachedAnswer(
   let answer = cache.answers.get(key);
   if (!answer || answer.generation !== (cache.generations.get(operatorId) ?? 0) || answer.expiresAt <= now) {
     answer = await load();
-  } else if (answer.expiresAt - now <= REFRESH_AHEAD_MS && !answer.refreshing) {
+  } else if (answer.refreshAt <= now && !answer.refreshing) {
     answer.refreshing = true;
     // A failed refresh drops the answer: the next request computes it and answers the error itself.
     const stale = answer;
@@ -99,9 +99,19 @@ export async function sendCachedAnswer(
 /** Computes an answer and keeps it, unless the operator wrote while it was being read. */
 async function loadAnswer(cache: AnswerCache, key: string, operatorId: number, serialised: () => Promise<string>, etag = false): Promise<Answer> {
   const generation = cache.generations.get(operatorId) ?? 0;
-  const expiresAt = Date.now() + ANSWER_TTL_MS;
+  const readAt = Date.now();
   const body = await serialised();
-  const answer: Answer = { body, etag: etag ? strongEtag(body) : undefined, generation, expiresAt, refreshing: false };
+  const answer: Answer = {
+    body,
+    etag: etag ? strongEtag(body) : undefined,
+    generation,
+    expiresAt: readAt + ANSWER_TTL_MS,
+    // At a random point of the second half: answers loaded together (a cold start, an operator's write)
+    // would otherwise all be refreshed in the same few milliseconds, every second, stalling the requests
+    // around them (SQLite reads run on the event loop).
+    refreshAt: readAt + ANSWER_TTL_MS * (0.5 + Math.random() / 2),
+    refreshing: false,
+  };
   if ((cache.generations.get(operatorId) ?? 0) === generation) cache.answers.set(key, answer);
   return answer;
 }

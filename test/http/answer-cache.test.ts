@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday, type AdminTimeslot } from '../availability/fixtures.js';
-import { ANSWER_TTL_MS, invalidatePartnerReads, REFRESH_AHEAD_MS } from '../../src/http/answer-cache.js';
+import { ANSWER_TTL_MS, invalidatePartnerReads } from '../../src/http/answer-cache.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -155,19 +155,20 @@ describe('what keeps the cache', () => {
     vi.spyOn(Date, 'now').mockReturnValue(start);
     expect(await timeslots(date)).toMatchObject([{ Capacity: 5 }]);
     await setCapacityDirectly(slot, 3);
-    vi.spyOn(Date, 'now').mockReturnValue(start + ANSWER_TTL_MS - REFRESH_AHEAD_MS - 1);
+    // Before half its life, so no background refresh either: the new capacity can only come from expiry.
+    vi.spyOn(Date, 'now').mockReturnValue(start + ANSWER_TTL_MS / 2 - 1);
     expect(await timeslots(date)).toMatchObject([{ Capacity: 5 }]);
     vi.spyOn(Date, 'now').mockReturnValue(start + ANSWER_TTL_MS);
     expect(await timeslots(date)).toMatchObject([{ Capacity: 3 }]);
   });
 
-  it('sends an answer in its last REFRESH_AHEAD_MS and refreshes it in the background', async () => {
+  it('sends an answer in the second half of its life and refreshes it in the background', async () => {
     const { date, slot } = await newSlot();
     const start = Date.now();
     vi.spyOn(Date, 'now').mockReturnValue(start);
     expect(await timeslots(date)).toMatchObject([{ Capacity: 5 }]);
     await setCapacityDirectly(slot, 3);
-    vi.spyOn(Date, 'now').mockReturnValue(start + ANSWER_TTL_MS - REFRESH_AHEAD_MS);
+    vi.spyOn(Date, 'now').mockReturnValue(start + ANSWER_TTL_MS - 1);
     expect(await timeslots(date)).toMatchObject([{ Capacity: 5 }]);
     // Still before the first answer's expiry: only the refresh can have brought the new capacity.
     await vi.waitFor(async () => expect(await timeslots(date)).toMatchObject([{ Capacity: 3 }]));
