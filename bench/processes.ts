@@ -52,15 +52,18 @@ async function startChild(command: string, args: string[], env: Record<string, s
  * with logging at warn and no rate limit; `profileDir` adds --cpu-prof.
  */
 export function startService(databaseUrl: string, profileDir?: string): Promise<Child> {
-  // BENCH_SERVICE_NODE_OPTIONS is for experiments only (e.g. V8 heap flags); reported runs leave it unset.
-  const nodeOptions = [process.env.BENCH_SERVICE_NODE_OPTIONS, profileDir && `--cpu-prof --cpu-prof-dir=${profileDir}`].filter(Boolean).join(' ');
-  return startChild(BIN, ['serve'], {
+  const env = {
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
-    ...(nodeOptions && { NODE_OPTIONS: nodeOptions }),
-  }, '/readyz');
+    // For experiments only (e.g. V8 heap flags); reported runs leave it unset.
+    ...(process.env.BENCH_SERVICE_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS }),
+  };
+  if (!profileDir) return startChild(BIN, ['serve'], env, '/readyz');
+  // --cpu-prof is refused in NODE_OPTIONS: run node itself, with the shebang's flags.
+  const flags = readFileSync(BIN, 'utf8').split('\n')[0]!.split(' ').filter((word) => word.startsWith('--'));
+  return startChild(process.execPath, [...flags, '--cpu-prof', `--cpu-prof-dir=${profileDir}`, BIN, 'serve'], env, '/readyz');
 }
 
 /** The bare Fastify baseline: canned JSON bodies and a one-row insert into `databaseUrl`. */
