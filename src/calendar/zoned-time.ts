@@ -1,6 +1,7 @@
 // Wall-clock dates and times in an activity's own IANA time zone, and the instants they name.
 // Luxon (over the platform's Intl time-zone data) does the daylight-saving arithmetic.
 import { DateTime, IANAZone } from 'luxon';
+import { LRUCache } from 'lru-cache';
 
 export function isValidTimeZone(zone: string): boolean {
   return IANAZone.isValidZone(zone);
@@ -25,14 +26,24 @@ export function zonedToUnix(date: string, time: string, zone: string): number | 
   return local.toUnixInteger();
 }
 
+// The same few thousand instants (timeslot starts and ends) are shown again with every answer that lists
+// them, and luxon's formatting was most of the cost of a timeslots answer: the texts are kept, bounded.
+const texts = new LRUCache<string, string>({ max: 50_000 });
+
+function remembered(key: string, format: () => string): string {
+  let text = texts.get(key);
+  if (text === undefined) texts.set(key, (text = format()));
+  return text;
+}
+
 /** ISO 8601 with the zone's offset at that instant, e.g. 2026-03-29T10:00:00+02:00. */
 export function unixToZonedIso(seconds: number, zone: string): string {
-  return DateTime.fromSeconds(seconds, { zone }).toISO({ suppressMilliseconds: true, includeOffset: true })!;
+  return remembered(`${zone} ${seconds} iso`, () => DateTime.fromSeconds(seconds, { zone }).toISO({ suppressMilliseconds: true, includeOffset: true })!);
 }
 
 /** The wall-clock HH:MM in `zone` at an instant. */
 export function unixToZonedTime(seconds: number, zone: string): string {
-  return DateTime.fromSeconds(seconds, { zone }).toFormat('HH:mm');
+  return remembered(`${zone} ${seconds} time`, () => DateTime.fromSeconds(seconds, { zone }).toFormat('HH:mm'));
 }
 
 /** Days from `from` to `to` (YYYY-MM-DD), negative when `to` is earlier. */
