@@ -28,7 +28,7 @@ export function zonedToUnix(date: string, time: string, zone: string): number | 
 
 // The same few thousand instants (timeslot starts and ends) are shown again with every answer that lists
 // them, and luxon's formatting was most of the cost of a timeslots answer: the texts are kept, bounded.
-const texts = new LRUCache<string, string>({ max: 50_000 });
+const texts = new LRUCache<string, string>({ max: 10_000 });
 
 function remembered(key: string, format: () => string): string {
   let text = texts.get(key);
