@@ -78,6 +78,8 @@ describe('writes through this process are visible to the next read', () => {
     expect(first.json().data.map((p: { Name: string }) => p.Name)).toContain('Cached Kayak');
     const etag = first.headers.etag as string;
     expect((await partner(op.otaKey, '/products', { 'if-none-match': etag })).statusCode).toBe(304);
+    const head = await call(t.app, op.otaKey, 'HEAD', '/api/v2/ota/viator/products');
+    expect([head.statusCode, head.headers.etag, head.body]).toEqual([200, etag, '']);
     expect((await partner(op.otaKey, '/resolve-product?Name=cached%20kayak')).statusCode).toBe(200);
 
     const renamed = await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${activityId}`, { Name: 'Renamed Kayak' });
