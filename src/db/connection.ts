@@ -6,7 +6,20 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type CompiledQuery } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type CompiledQuery,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryId,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './schema.js';
 import { addDecimalStrings } from '../usage/decimal.js';
@@ -22,11 +35,11 @@ export interface Db {
   /**
    * Runs fn like `write`, but in a transaction it may share with the grouped writes of the same `key` that
    * queue up meanwhile (on SQLite, whatever their key: every write there takes the one write lock). Each
-   * runs in its own savepoint: when it throws, only its own writes are undone and only it rejects; when it
-   * resolves, it answers after the shared COMMIT. If the shared transaction fails as a whole, nothing of
-   * it is stored and each write that had not failed on its own runs again, alone. So fn must keep all of
-   * its effects in the transaction. Meant for writes that would queue for the same row lock anyway (the
-   * bookings of one timeslot): they then pay one commit, one fsync, per group instead of one each.
+   * answers after the shared COMMIT. One that throws having only read rejects alone; if one throws after
+   * writing, or the shared transaction fails, nothing of the group is stored and each runs again, alone,
+   * for its own answer. So fn must keep all of its effects in the transaction, and may run twice. Meant
+   * for writes that would queue for the same row lock anyway (the bookings of one timeslot): they then pay
+   * one commit, one fsync, per group instead of one each.
    */
   writeGrouped<T>(key: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs raw multi-statement SQL (migrations). */
@@ -101,13 +114,31 @@ interface TransactionControl {
   groupsAtOnce: number;
   /** Members per group. */
   maxGroup: number;
-  /** Runs the final statements, then `end` (a COMMIT or a savepoint's RELEASE). */
-  finish(conn: Kysely<Database>, statements: FinalStatement[], end: string): Promise<void>;
-  /** Rolls the transaction back, or only to `savepoint`; throws when the transaction itself is lost. */
-  rollback(conn: Kysely<Database>, savepoint?: string): Promise<void>;
+  /** Runs the final statements, then COMMIT. */
+  commit(conn: Kysely<Database>, statements: FinalStatement[]): Promise<void>;
+  rollback(conn: Kysely<Database>): Promise<void>;
 }
 
-const MEMBER = 'grouped_write';
+/** What a grouped write ran: whether everything was a SELECT that succeeded, so a failure left nothing behind. */
+class StatementLog implements KyselyPlugin {
+  #wrote = false;
+  readonly #running = new Set<QueryId>();
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (args.node.kind !== 'SelectQueryNode') this.#wrote = true;
+    this.#running.add(args.queryId);
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.#running.delete(args.queryId);
+    return args.result;
+  }
+
+  onlyReadsSucceeded(): boolean {
+    return !this.#wrote && this.#running.size === 0;
+  }
+}
 
 interface Member {
   fn: (tx: Tx) => Promise<unknown>;
@@ -125,7 +156,7 @@ function writers(control: TransactionControl): Pick<Db, 'write' | 'writeGrouped'
       try {
         const result = await fn(conn as Tx);
         last = takeFinalStatements(conn);
-        await control.finish(conn, last, 'COMMIT');
+        await control.commit(conn, last);
         return result;
       } catch (error) {
         takeFinalStatements(conn);
@@ -137,34 +168,36 @@ function writers(control: TransactionControl): Pick<Db, 'write' | 'writeGrouped'
 
   type Outcome = { ok: true; result: unknown } | { ok: false; error: unknown };
 
-  // A group runs its members one after the other, each in a savepoint of its own, and keeps their final
-  // statements for its COMMIT: on PostgreSQL the row lock they take (the timeslot's) is then held once per
-  // group for that one round trip, and several groups of one key can do the rest of their work at once.
-  // A member's savepoint is not released: rolling back to the newest one with its name undoes exactly the
-  // member that failed, and saves a round trip per member.
+  // A group runs its members one after the other in one transaction, and keeps their final statements for
+  // its COMMIT: on PostgreSQL the row lock they take (the timeslot's) is then held once per group for that
+  // one round trip, and several groups of one key can do the rest of their work at once. There is no
+  // savepoint per member (a round trip and a subtransaction each): a member that fails having only read
+  // fails alone; one that fails after writing, or with a failed statement (which aborts a PostgreSQL
+  // transaction), fails the group, and every member then runs again alone.
   const runGroup = async (group: Member[]): Promise<void> => {
     const outcomes = new Map<Member, Outcome>();
     try {
       await transact(async (tx) => {
         const finals: FinalStatement[] = [];
         for (const member of group) {
-          await sql.raw(`SAVEPOINT ${MEMBER}`).execute(tx);
+          const log = new StatementLog();
+          const memberTx = tx.withPlugin(log) as Tx;
+          dialects.set(memberTx, control.dialect);
           try {
-            outcomes.set(member, { ok: true, result: await member.fn(tx) });
-            finals.push(...takeFinalStatements(tx));
+            outcomes.set(member, { ok: true, result: await member.fn(memberTx) });
+            finals.push(...takeFinalStatements(memberTx));
           } catch (error) {
-            takeFinalStatements(tx);
-            // Throws, failing the whole group, when the error took the transaction with it.
-            await control.rollback(tx, MEMBER);
+            takeFinalStatements(memberTx);
+            if (!log.onlyReadsSucceeded()) throw error;
             outcomes.set(member, { ok: false, error });
           }
         }
         for (const statement of finals) runAtCommit(tx, statement);
       }, false);
     } catch {
-      // Nothing of the group is stored (a final statement refused, or the transaction failed), and a
-      // member's own failure may have come from what the others had written: each member runs again in a
-      // transaction of its own, for its own answer.
+      // Nothing of the group is stored (a member failed after writing, a final statement refused, or the
+      // transaction failed), and a member's own failure may have come from what the others had written:
+      // each member runs again in a transaction of its own, for its own answer.
       for (const member of group) write(member.fn).then(member.resolve, member.reject);
       return;
     }
@@ -225,20 +258,13 @@ function openSqlite(file: string): Db {
       // Enough for the bookings of a busy server to share a commit, few enough that the first of a group
       // does not wait long for its answer.
       maxGroup: 64,
-      finish: async (conn, statements, end) => {
+      commit: async (conn, statements) => {
         for (const statement of statements) await conn.executeQuery(statement.query);
-        await sql.raw(end).execute(conn);
+        await sql`COMMIT`.execute(conn);
       },
-      rollback: async (conn, savepoint) => {
-        // Some errors (a full disk, an I/O error) roll SQLite's whole transaction back by themselves.
-        if (!raw.inTransaction) {
-          if (savepoint) throw new Error('SQLite rolled the whole transaction back');
-        } else if (savepoint) {
-          await sql.raw(`ROLLBACK TO ${savepoint}`).execute(conn);
-          await sql.raw(`RELEASE ${savepoint}`).execute(conn);
-        } else {
-          await sql`ROLLBACK`.execute(conn);
-        }
+      rollback: async (conn) => {
+        // Some errors (a full disk, an I/O error) roll SQLite's transaction back by themselves.
+        if (raw.inTransaction) await sql`ROLLBACK`.execute(conn);
       },
     }),
     execScript: async (_tx, script) => {
@@ -260,10 +286,40 @@ function registerDecimalFunctions(raw: SQLite.Database): void {
   });
 }
 
+// Kysely sends every query unnamed, so PostgreSQL parses and plans it anew each time; for the short
+// statements of a booking that was most of the server's work. Named, a statement is parsed once per
+// connection, and after five runs PostgreSQL may keep a generic plan when it costs no more than the custom
+// ones (its default plan_cache_mode). Only statements with parameters: one without is either a constant
+// command (BEGIN) or has its values inlined (runAtCommit) and would never be run twice. The number of
+// names is bounded, as a statement's text can vary with the length of a list.
+const MAX_STATEMENT_NAMES = 1000;
+const statementNames = new Map<string, string>();
+
+class PreparingClient extends pg.Client {
+  /** Set once a table changed under a prepared statement; this connection then names nothing more. */
+  #plain = false;
+
+  // pg's query() has many overloads; this only adds a name to the (text, values) promise form Kysely uses.
+  override query(config: any, values?: any, callback?: any): any {
+    if (this.#plain || typeof config !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined) {
+      return super.query(config, values, callback);
+    }
+    let name = statementNames.get(config);
+    if (name === undefined && statementNames.size < MAX_STATEMENT_NAMES) statementNames.set(config, (name = `slotbook_${statementNames.size}`));
+    if (name === undefined) return super.query(config, values);
+    return (super.query({ name, text: config, values }) as Promise<pg.QueryResult>).catch((error: { code?: string }) => {
+      // "cached plan must not change result type": a migration (of another process) changed the columns
+      // of a table a prepared `SELECT *` reads. That query fails; this connection's next ones are unnamed.
+      if (error.code === '0A000') this.#plain = true;
+      throw error;
+    });
+  }
+}
+
 function openPostgres(url: string): Db {
   // int8 (counts, millisecond timestamps) fits a JS number exactly in this schema; NUMERIC stays a string.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, Client: PreparingClient });
   // An idle connection that the server closes (restart, failover, DROP DATABASE) is dropped from the pool
   // and replaced on next use; without a listener, its 'error' event would crash the process.
   pool.on('error', (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
@@ -278,16 +334,14 @@ function openPostgres(url: string): Db {
       // Groups of one key (bookings of one timeslot) overlap except for their final statements and COMMIT,
       // which queue for the timeslot's row lock; 4 leaves most of the pool of 10 to everything else.
       groupsAtOnce: 4,
-      // Under 64 savepoints that write: more would overflow PostgreSQL's per-backend cache of
-      // subtransaction IDs and slow every other session's snapshots.
       maxGroup: 32,
-      // One simple-protocol query: PostgreSQL runs the statements and the COMMIT (or RELEASE) back to back,
-      // and stops at the first error with the transaction aborted, for the rollback below.
-      finish: async (conn, statements, end) => {
-        await sql.raw([...statements.map((statement) => statement.query.sql), end].join(';\n')).execute(conn);
+      // One simple-protocol query: PostgreSQL runs the statements and the COMMIT back to back, and stops
+      // at the first error with the transaction aborted, for the rollback.
+      commit: async (conn, statements) => {
+        await sql.raw([...statements.map((statement) => statement.query.sql), 'COMMIT'].join(';\n')).execute(conn);
       },
-      rollback: async (conn, savepoint) => {
-        await sql.raw(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : 'ROLLBACK').execute(conn);
+      rollback: async (conn) => {
+        await sql`ROLLBACK`.execute(conn);
       },
     }),
     execScript: async (tx, script) => {

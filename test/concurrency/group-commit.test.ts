@@ -22,7 +22,7 @@ const operatorsNamed = async (prefix: string) =>
   (await t.db.kysely.selectFrom('operators').select('name').where('name', 'like', `${prefix}%`).orderBy('name').execute()).map((r) => r.name);
 
 describe('Db.writeGrouped', () => {
-  it('shares one transaction among the writes queued together; a failing one undoes only its own writes', async () => {
+  it('shares one transaction among the writes queued together; one that fails having only read fails alone', async () => {
     let firstAnswered = false;
     const first = t.db.writeGrouped('g', async (tx) => {
       await insertOperator(tx, 'group-a');
@@ -30,7 +30,7 @@ describe('Db.writeGrouped', () => {
     });
     void first.then(() => (firstAnswered = true));
     const failing = t.db.writeGrouped('g', async (tx) => {
-      await insertOperator(tx, 'group-b');
+      await tx.selectFrom('operators').select('id').execute();
       throw new Error('b refused');
     });
     const last = t.db.writeGrouped('g', async (tx) => {
@@ -43,6 +43,20 @@ describe('Db.writeGrouped', () => {
     expect(await first).toBe('a');
     expect(await last).toEqual({ seen: 'group-a', firstAnswered: false });
     expect(await operatorsNamed('group-')).toEqual(['group-a', 'group-c']);
+  });
+
+  it('undoes the whole group when a member fails after writing; each runs again alone, the failing one fails alone', async () => {
+    const runs = new Map<string, number>();
+    const member = (name: string, fails: boolean) =>
+      t.db.writeGrouped('f', async (tx) => {
+        runs.set(name, (runs.get(name) ?? 0) + 1);
+        await insertOperator(tx, name);
+        if (fails) throw new Error(`${name} refused`);
+        return runs.get(name);
+      });
+    const outcomes = await Promise.allSettled([member('undo-a', false), member('undo-b', true), member('undo-c', false)]);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message))).toEqual([2, 'undo-b refused', 1]);
+    expect(await operatorsNamed('undo-')).toEqual(['undo-a', 'undo-c']);
   });
 
   it('runs every member again alone when a final statement fails the group, storing each once', async () => {
