@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Db, Tx } from '../db/connection.js';
+import { readOncePerTransaction, type Db, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/store.js';
@@ -45,13 +45,15 @@ export interface PreparedBooking {
  * a catalogue that may have changed since (an archived activity, a new required question).
  */
 export async function prepareBooking(
-  db: Kysely<Database>,
+  tx: Tx,
   origin: BookingOrigin,
   request: BookingRequest,
   holdMinutes: number | undefined,
   now: number,
 ): Promise<PreparedBooking> {
-  const target = await findBookingTarget(db, origin.operatorId, request.ActivityID, request.Date, request.Time);
+  // The bookings of a group (Db.writeGrouped) name the same timeslot: one read serves them all.
+  const key = JSON.stringify(['booking-target', origin.operatorId, request.ActivityID, request.Date, request.Time]);
+  const target = await readOncePerTransaction(tx, key, () => findBookingTarget(tx, origin.operatorId, request.ActivityID, request.Date, request.Time));
   // An archived activity takes no bookings, as the catalogue's requireActivity says.
   if (!target || target.activity.archived) throw new NotFound(`No activity ${request.ActivityID}`);
   const { activity, timeslot } = target;
@@ -63,7 +65,7 @@ export async function prepareBooking(
   }
   let waiver: BookingDraft['waiver'] = { status: 'pending', answers: [] };
   try {
-    waiver = await validateWaiverAnswers(db, origin.operatorId, activity.id, request.WaiverAnswers);
+    waiver = await validateWaiverAnswers(tx, origin.operatorId, activity.id, request.WaiverAnswers);
   } catch (error) {
     if (!(error instanceof ValidationFailed)) throw error;
     errors.push(...(error.errors ?? []));

@@ -93,6 +93,23 @@ async function explainFailure(statements: FinalStatement[], error: unknown, db: 
 }
 
 const dialects = new WeakMap<object, Db['dialect']>();
+/** The transaction's own handle, for the handles its grouped writes get; and what it has memoised. */
+const roots = new WeakMap<object, object>();
+const memos = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+/**
+ * Reads once per transaction: the first call with `key` runs `read`, later ones in the same transaction
+ * (the other writes of its group, say) get the same answer. Only for what the transaction itself does not
+ * change, such as the catalogue a booking is placed on; its writes see that data as of the first read.
+ */
+export function readOncePerTransaction<T>(tx: Tx, key: string, read: () => Promise<T>): Promise<T> {
+  const root = roots.get(tx) ?? tx;
+  let memo = memos.get(root);
+  if (!memo) memos.set(root, (memo = new Map()));
+  let answer = memo.get(key) as Promise<T> | undefined;
+  if (!answer) memo.set(key, (answer = read()));
+  return answer;
+}
 
 /** The dialect of a transaction, for the rare statement that must be written differently on each. */
 export function dialectOf(tx: Tx): Db['dialect'] {
@@ -125,7 +142,8 @@ class StatementLog implements KyselyPlugin {
   readonly #running = new Set<QueryId>();
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    if (args.node.kind !== 'SelectQueryNode') this.#wrote = true;
+    // A SELECT can write through a data-modifying WITH, so only a plain one counts as a read.
+    if (args.node.kind !== 'SelectQueryNode' || args.node.with !== undefined) this.#wrote = true;
     this.#running.add(args.queryId);
     return args.node;
   }
@@ -162,6 +180,8 @@ function writers(control: TransactionControl): Pick<Db, 'write' | 'writeGrouped'
         takeFinalStatements(conn);
         await control.rollback(conn);
         throw explain ? await explainFailure(last, error, conn) : error;
+      } finally {
+        memos.delete(conn);
       }
     });
   const write = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => transact(fn, true);
@@ -183,6 +203,7 @@ function writers(control: TransactionControl): Pick<Db, 'write' | 'writeGrouped'
           const log = new StatementLog();
           const memberTx = tx.withPlugin(log) as Tx;
           dialects.set(memberTx, control.dialect);
+          roots.set(memberTx, tx);
           try {
             outcomes.set(member, { ok: true, result: await member.fn(memberTx) });
             finals.push(...takeFinalStatements(memberTx));

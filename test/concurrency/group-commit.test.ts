@@ -4,7 +4,7 @@
 // bookings that fit, one that is 422 and some that are 409.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAtCommit, type Tx } from '../../src/db/connection.js';
+import { readOncePerTransaction, runAtCommit, type Tx } from '../../src/db/connection.js';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 
@@ -97,6 +97,22 @@ describe('Db.writeGrouped', () => {
     // The third had not run yet when the group failed: it runs once, alone.
     expect(results).toEqual([2, 2, 1]);
     expect(await operatorsNamed('lost-')).toEqual(['lost-a', 'lost-b', 'lost-c']);
+  });
+});
+
+describe('readOncePerTransaction', () => {
+  it('reads once for the writes of a group, and anew in the next transaction', async () => {
+    let reads = 0;
+    const read = (tx: Tx) =>
+      readOncePerTransaction(tx, 'count', async () => {
+        reads += 1;
+        return (await tx.selectFrom('operators').select('id').execute()).length;
+      });
+    const grouped = await Promise.all([t.db.writeGrouped('r', read), t.db.writeGrouped('r', read)]);
+    expect(grouped[0]).toBe(grouped[1]);
+    expect(reads).toBe(1);
+    await t.db.write(read);
+    expect(reads).toBe(2);
   });
 });
 
