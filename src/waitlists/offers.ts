@@ -16,13 +16,14 @@ import { releaseLapsedHolds } from '../bookings/capacity.js';
 import { holdItem } from '../shop/baskets.js';
 import { insertBasket } from '../shop/store.js';
 import { queueEmail } from '../emails/outbox.js';
+import { invalidatePartnerReads } from '../http/answer-cache.js';
 import { expireLapsedOffers, markOffered, waitingEntries, type WaitlistEntryRow } from './store.js';
 
 /** Timeslots (not yet started) with a waiting party that fits the live free seats, or an offer that lapsed. */
-async function timeslotsToOffer(db: Kysely<Database>, now: number): Promise<number[]> {
+async function timeslotsToOffer(db: Kysely<Database>, now: number): Promise<{ id: number; operatorId: number }[]> {
   const rows = await db
     .selectFrom('timeslots')
-    .select(['timeslots.id', 'timeslots.capacity', 'timeslots.booked'])
+    .select(['timeslots.id', 'timeslots.operator_id', 'timeslots.capacity', 'timeslots.booked'])
     .select((eb) =>
       eb
         .selectFrom('bookings')
@@ -46,14 +47,17 @@ async function timeslotsToOffer(db: Kysely<Database>, now: number): Promise<numb
     .execute();
   return rows
     .filter((row) => row.smallest_party !== null && row.capacity - row.booked + Number(row.lapsed_hold_seats ?? 0) >= Number(row.smallest_party))
-    .map((row) => row.id);
+    .map((row) => ({ id: row.id, operatorId: row.operator_id }));
 }
 
 /** Offers the free seats of every timeslot that has room for someone waiting. Returns the offers made. */
 export async function offerFreedSeats(db: Db, config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, now: number): Promise<number> {
   let offers = 0;
-  for (const timeslotId of await timeslotsToOffer(db.kysely, now)) {
-    offers += await db.write((tx) => offerSeats(tx, db.dialect, config, timeslotId, now));
+  for (const slot of await timeslotsToOffer(db.kysely, now)) {
+    const made = await db.write((tx) => offerSeats(tx, db.dialect, config, slot.id, now));
+    // The offers hold seats: partners' cached availability of this process must show it at once.
+    if (made > 0) invalidatePartnerReads(db, slot.operatorId);
+    offers += made;
   }
   return offers;
 }

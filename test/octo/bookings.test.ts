@@ -6,6 +6,7 @@ import { call, createTestApp, problemOf, type TestApp, type TestOperator } from 
 import { createActivity, createTimeslot, dateFromToday, getTimeslot, type AdminTimeslot } from '../availability/fixtures.js';
 import { contact, customer, octoClient, type OctoCall } from './fixtures.js';
 import { octoBody, octoError } from './spec.js';
+import { invalidatePartnerReads } from '../../src/http/answer-cache.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -26,8 +27,12 @@ const partnerAvailable = async () => {
   return slots[0].Available as number;
 };
 const octoVacancies = async () => octoBody(await octo('POST', '/availability', { productId: activityId, optionId: 'DEFAULT', availabilityIds: [availabilityId] }), 'Availability', true)[0].vacancies as number;
-const expireHold = (reference: string) =>
-  t.db.kysely.updateTable('bookings').set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 }).where('reference', '=', reference).execute();
+// A hold whose time ran out, written straight to the database like another process's write: this
+// process's cached partner answers learn of it only through invalidatePartnerReads (or within 1 s).
+const expireHold = async (reference: string) => {
+  await t.db.kysely.updateTable('bookings').set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 }).where('reference', '=', reference).execute();
+  invalidatePartnerReads(t.db, op.operatorId);
+};
 const countBookings = async () => Number((await t.db.kysely.selectFrom('bookings').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
 beforeAll(async () => {

@@ -89,7 +89,13 @@ describe('offers when seats free up', () => {
     expect(await offerFreedSeats(t.db, t.app.config, nowSeconds())).toBe(0); // still full: nothing to offer
 
     expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${booking.BookingReference}/cancel`)).statusCode).toBe(200);
+    const partnerSeats = async () => {
+      const answer = await call(t.app, op.otaKey, 'GET', `/api/v2/ota/${op.partner}/availability/${activityId}/timeslots?Date=${date}`);
+      return (answer.json().data as { Time: string; Available: number }[]).find((s) => s.Time === '13:00')!.Available;
+    };
+    expect(await partnerSeats()).toBe(2); // and now cached for partners
     expect(await offerFreedSeats(t.db, t.app.config, nowSeconds())).toBe(1);
+    expect(await partnerSeats()).toBe(0); // the worker's hold is visible to partners at once, cache or not
     const [offered, waiting] = await waitlist(slot.ID);
     expect(offered).toMatchObject({ ID: ann.ID, Status: 'offered', Position: null, NotifiedAt: null });
     expect(offered!.MultiBookingID).toEqual(expect.any(Number));
