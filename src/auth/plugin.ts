@@ -47,13 +47,12 @@ export const authPlugin = fp(async (app) => {
   app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
-    reply.header('WWW-Authenticate', 'Bearer');
     const parsed = parseKey(bearerToken(request) ?? '');
     const key = parsed && (await findKeyCached(app.db.kysely, parsed.lookupId));
     if (!parsed || !key || key.revokedAt !== null || !secretMatches(parsed.secret, key.secretHash)) {
+      reply.header('WWW-Authenticate', 'Bearer');
       throw new Unauthenticated(parsed ? 'The API key is unknown or revoked' : undefined);
     }
-    reply.removeHeader('WWW-Authenticate');
     const caller: Caller = { operatorId: key.operatorId, keyId: key.id, scopes: key.scopes, partner: key.partner };
     if (!hasScope(caller, scope)) throw new Forbidden(`This API key lacks the "${scope}" scope`);
     const partner = (request.params as { partner?: string }).partner;
