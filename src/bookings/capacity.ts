@@ -18,7 +18,7 @@
 // - Every writer touches the bookings rows first and the timeslot row after, so PostgreSQL's row locks
 //   are always taken in the same order and two booking writers cannot deadlock each other.
 import { sql, type Kysely } from 'kysely';
-import { dialectOf, runAtCommit, type Tx } from '../db/connection.js';
+import { dialectOf, firstInTransaction, runAtCommit, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -54,6 +54,13 @@ export async function takeSeatsAtCommit(
 ): Promise<void> {
   const explain = async (error: unknown, db: Kysely<Database>) => (violatesSeatCount(error) ? refuse(db) : undefined);
   const id = sql.lit(timeslotId);
+  const take = sql`UPDATE timeslots SET booked = booked + ${sql.lit(seats)} WHERE id = ${id}`;
+  // Once per transaction is enough: the other bookings of a group (Db.writeGrouped) come right after.
+  // A hold that lapses in between only makes a refusal possible, and a refused group runs each again alone.
+  if (!firstInTransaction(tx, `release-lapsed-holds:${timeslotId}`)) {
+    runAtCommit(tx, { query: take.compile(tx), explain });
+    return;
+  }
   if (dialectOf(tx) === 'postgres') {
     // The release goes into the same statement: one statement less per booking, and its bookings rows
     // are still locked before the timeslot row.
@@ -68,8 +75,7 @@ export async function takeSeatsAtCommit(
   }
   // SQLite has no UPDATE in a WITH; its write lock already holds every row, so order costs nothing there.
   await releaseLapsedHolds(tx, timeslotId, now);
-  const query = sql`UPDATE timeslots SET booked = booked + ${sql.lit(seats)} WHERE id = ${id}`.compile(tx);
-  runAtCommit(tx, { query, explain });
+  runAtCommit(tx, { query: take.compile(tx), explain });
 }
 
 /** The CHECK on timeslots.booked, the only constraint a seat update can break. */

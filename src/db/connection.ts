@@ -103,12 +103,25 @@ const memos = new WeakMap<object, Map<string, Promise<unknown>>>();
  * change, such as the catalogue a booking is placed on; its writes see that data as of the first read.
  */
 export function readOncePerTransaction<T>(tx: Tx, key: string, read: () => Promise<T>): Promise<T> {
-  const root = roots.get(tx) ?? tx;
-  let memo = memos.get(root);
-  if (!memo) memos.set(root, (memo = new Map()));
+  const memo = memoOf(tx);
   let answer = memo.get(key) as Promise<T> | undefined;
   if (!answer) memo.set(key, (answer = read()));
   return answer;
+}
+
+/** True the first time the transaction (with its group) asks about `key`: for work done once per transaction. */
+export function firstInTransaction(tx: Tx, key: string): boolean {
+  const memo = memoOf(tx);
+  if (memo.has(key)) return false;
+  memo.set(key, Promise.resolve());
+  return true;
+}
+
+function memoOf(tx: Tx): Map<string, Promise<unknown>> {
+  const root = roots.get(tx) ?? tx;
+  let memo = memos.get(root);
+  if (!memo) memos.set(root, (memo = new Map()));
+  return memo;
 }
 
 /** The dialect of a transaction, for the rare statement that must be written differently on each. */
