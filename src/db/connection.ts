@@ -162,7 +162,8 @@ class StatementLog implements KyselyPlugin {
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.#running.delete(args.queryId);
+    // A query compiled elsewhere and run with executeQuery skips transformQuery: count it as a write.
+    if (!this.#running.delete(args.queryId)) this.#wrote = true;
     return args.result;
   }
 
