@@ -15,7 +15,8 @@ export async function enqueueBookingEvent(tx: Tx, booking: { id: number; operato
   // A cancelled booking gets no reminder or follow-up, whether or not a workflow still exists.
   if (event === 'cancelled') await withdrawQueuedEmails(tx, booking.id);
   const events: WorkflowRow['event'][] = event === 'confirmed' ? ['booking-confirmed', 'reminder', 'follow-up'] : ['booking-cancelled'];
-  // The one query a booking pays when the operator has no workflows.
+  // New bookings skip this call when the operator has no enabled workflow (bookings/store.ts reads that
+  // with the booking's activity); other callers pay this one query.
   const workflows = await enabledWorkflows(tx, booking.operator_id, events);
   if (workflows.length === 0) return;
   const details = await tx
