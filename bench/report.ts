@@ -170,7 +170,7 @@ export function writeDocument(run: RunResult, previous: RunResult | undefined): 
     out.push('', `Service RSS after start, before any load: ${fixed(d.rssIdleMb)} MB.`);
     out.push(
       `Usage summary over the whole year (sequential requests, 1 connection): ${fixed(s.bigP50, 2)} ms p50 / ${fixed(s.bigP99, 2)} ms p99 with ` +
-        `${fixed(d.seeding.entries)} entries (${fixed(s.dailyRows)} daily-total rows), ${fixed(s.smallP50, 2)} ms p50 with ${fixed(d.seeding.smallEntries)} entries; ` +
+        `${fixed(d.seeding.entries)} entries (${fixed(s.dailyRows)} daily totals, read as whole months from the monthly totals plus the edge months' days), ${fixed(s.smallP50, 2)} ms p50 with ${fixed(d.seeding.smallEntries)} entries; ` +
         `GROUP BY over the raw entries of the same year in the same database: ${fixed(s.rawGroupByMs)} ms (median of 3, without HTTP). Max RSS ${fixed(s.rssMaxMb)} MB.` +
         (before ? ` Previous run: ${fixed(before.summary.bigP50, 2)} / ${fixed(before.summary.smallP50, 2)} / ${fixed(before.summary.rawGroupByMs)} ms.` : ''),
       '',
