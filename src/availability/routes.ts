@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, PartnerActivityParams, problems } from '../http/schemas.js';
 import { AvailableDate, DatesQuery, DayQuery, MAX_RANGE_DAYS, Timeslot } from './schemas.js';
 import { listAvailableDates, listDayTimeslots } from './service.js';
-import { sendCachedAnswer } from '../http/answer-cache.js';
+import { CACHED_ANSWER_NOTE, sendCachedAnswer } from '../http/answer-cache.js';
 
 /** Partner API: dates and timeslots with seats left. */
 export const availabilityPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -16,7 +16,8 @@ export const availabilityPartnerRoutes: FastifyPluginAsyncTypebox = async (app) 
       summary: 'Get available dates',
       description:
         `The dates from StartDate to EndDate (inclusive, at most ${MAX_RANGE_DAYS} days apart) on which at least one timeslot has a seat left, ascending. ` +
-        'Dates are in the activity\'s time zone. A range without room answers [].',
+        'Dates are in the activity\'s time zone. A range without room answers [].' +
+        CACHED_ANSWER_NOTE,
       params: PartnerActivityParams,
       querystring: DatesQuery,
       response: { 200: envelope(Type.Array(AvailableDate)), ...problems(400, ...AUTH_ERRORS, 404, 422) },
@@ -37,7 +38,8 @@ export const availabilityPartnerRoutes: FastifyPluginAsyncTypebox = async (app) 
       summary: 'Get available timeslots',
       description:
         'Every timeslot of the date, ordered by Time. Sold-out timeslots and those that have started are listed with Available 0. ' +
-        'Date and Time are wall-clock values in the activity\'s time zone; StartsAt carries the offset in force that day.',
+        'Date and Time are wall-clock values in the activity\'s time zone; StartsAt carries the offset in force that day.' +
+        CACHED_ANSWER_NOTE,
       params: PartnerActivityParams,
       querystring: DayQuery,
       response: { 200: envelope(Type.Array(Timeslot)), ...problems(400, ...AUTH_ERRORS, 404, 422) },

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, PartnerParams, problems } from '../http/schemas.js';
 import { ListProductsQuery, Product, ResolveProductQuery } from './schemas.js';
 import { listProducts, resolveProduct } from './service.js';
-import { sendCachedAnswer } from '../http/answer-cache.js';
+import { CACHED_ANSWER_NOTE, sendCachedAnswer } from '../http/answer-cache.js';
 
 /** Partner API: the operator's shopfront products. */
 export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -16,7 +16,7 @@ export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Partner API'],
       summary: 'List products',
-      description: 'The activities of the operator\'s shopfront, ordered by ID. Archived activities are not listed.',
+      description: 'The activities of the operator\'s shopfront, ordered by ID. Archived activities are not listed.' + CACHED_ANSWER_NOTE,
       params: PartnerParams,
       querystring: ListProductsQuery,
       response: { 200: envelope(Type.Array(Product)), 304: Type.Null({ description: 'Not Modified (If-None-Match matched)' }), ...problems(...AUTH_ERRORS, 422) },
@@ -32,7 +32,7 @@ export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Partner API'],
       summary: 'Resolve a product by ID or name',
-      description: 'Exactly one of ID or Name. Name matches the whole name, case-insensitively.',
+      description: 'Exactly one of ID or Name. Name matches the whole name, case-insensitively.' + CACHED_ANSWER_NOTE,
       params: PartnerParams,
       querystring: ResolveProductQuery,
       response: { 200: envelope(Product), 304: Type.Null({ description: 'Not Modified' }), ...problems(400, ...AUTH_ERRORS, 404) },
