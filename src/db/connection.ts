@@ -37,7 +37,8 @@ export interface Db {
    * queue up meanwhile (on SQLite, whatever their key: every write there takes the one write lock). Each
    * answers after the shared COMMIT. One that throws having only read rejects alone; if one throws after
    * writing, or the shared transaction fails, nothing of the group is stored and each runs again, alone,
-   * for its own answer. So fn must keep all of its effects in the transaction, and may run twice. Meant
+   * for its own answer (unless the connection was lost during COMMIT: then each rejects with
+   * CommitOutcomeUnknown). So fn must keep all of its effects in the transaction, and may run twice. Meant
    * for writes that would queue for the same row lock anyway (the bookings of one timeslot): they then pay
    * one commit, one fsync, per group instead of one each.
    */
@@ -90,6 +91,25 @@ async function explainFailure(statements: FinalStatement[], error: unknown, db: 
     if (explained) return explained;
   }
   return error;
+}
+
+/**
+ * COMMIT was sent but its answer was lost with the connection: the transaction may or may not have been
+ * stored. A write that fails so must never be run again by us (group commits rerun failed groups): only
+ * the client, with its Idempotency-Key, can retry it safely. Only PostgreSQL, over a network, has this
+ * case; SQLite's COMMIT either returns or did not happen.
+ */
+export class CommitOutcomeUnknown extends Error {
+  constructor(cause: unknown) {
+    super('The database connection was lost during COMMIT: the write may or may not be stored', { cause });
+  }
+}
+
+/** An error that ends the connection: no answer from the server, or a server error that closes it. */
+function endsConnection(error: unknown): boolean {
+  if (!(error instanceof pg.DatabaseError)) return true;
+  // Class 08: connection exception; 57: operator intervention (shutdown, terminated backend).
+  return error.code === undefined || error.code.startsWith('08') || error.code.startsWith('57');
 }
 
 const dialects = new WeakMap<object, Db['dialect']>();
@@ -192,6 +212,7 @@ function writers(control: TransactionControl): Pick<Db, 'write' | 'writeGrouped'
         return result;
       } catch (error) {
         takeFinalStatements(conn);
+        if (error instanceof CommitOutcomeUnknown) throw error; // nothing left to roll back on that connection
         await control.rollback(conn);
         throw explain ? await explainFailure(last, error, conn) : error;
       } finally {
@@ -229,7 +250,11 @@ function writers(control: TransactionControl): Pick<Db, 'write' | 'writeGrouped'
         }
         for (const statement of finals) runAtCommit(tx, statement);
       }, false);
-    } catch {
+    } catch (error) {
+      if (error instanceof CommitOutcomeUnknown) {
+        for (const member of group) member.reject(error);
+        return;
+      }
       // Nothing of the group is stored (a member failed after writing, a final statement refused, or the
       // transaction failed), and a member's own failure may have come from what the others had written:
       // each member runs again in a transaction of its own, for its own answer.
@@ -336,6 +361,18 @@ class PreparingClient extends pg.Client {
 
   // pg's query() has many overloads; this only adds a name to the (text, values) promise form Kysely uses.
   override query(config: any, values?: any, callback?: any): any {
+    const result = this.#send(config, values, callback);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        // The server ended this connection (a terminated backend, a restart): end the client too, so the
+        // pool discards it on release instead of lending it, before its 'end' event, to the next request.
+        if (endsConnection(error)) this.end().catch(() => undefined);
+      });
+    }
+    return result;
+  }
+
+  #send(config: any, values?: any, callback?: any): any {
     if (this.#plain || typeof config !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined) {
       return super.query(config, values, callback);
     }
@@ -373,7 +410,11 @@ function openPostgres(url: string): Db {
       // One simple-protocol query: PostgreSQL runs the statements and the COMMIT back to back, and stops
       // at the first error with the transaction aborted, for the rollback.
       commit: async (conn, statements) => {
-        await sql.raw([...statements.map((statement) => statement.query.sql), 'COMMIT'].join(';\n')).execute(conn);
+        try {
+          await sql.raw([...statements.map((statement) => statement.query.sql), 'COMMIT'].join(';\n')).execute(conn);
+        } catch (error) {
+          throw endsConnection(error) ? new CommitOutcomeUnknown(error) : error;
+        }
       },
       rollback: async (conn) => {
         await sql`ROLLBACK`.execute(conn);

@@ -22,6 +22,7 @@ export const PROBLEM_KINDS = {
   'idempotency-key-reuse': { status: 422, title: 'Unprocessable Entity', about: 'The Idempotency-Key was already used with a different request body. Use a new key for a new request.' },
   'rate-limited': { status: 429, title: 'Too Many Requests', about: 'Too many requests for this API key. Wait for the number of seconds in Retry-After.' },
   unavailable: { status: 503, title: 'Service Unavailable', about: 'The service cannot reach its database right now. Retry shortly.' },
+  'outcome-unknown': { status: 500, title: 'Internal Server Error', about: 'The connection to the database was lost while the write was committing, so it may or may not be stored. Retry with the same Idempotency-Key to receive its outcome; without one, look it up before you retry.' },
   internal: { status: 500, title: 'Internal Server Error', about: 'Something failed on our side. Nothing was written; the request can be retried (with the same Idempotency-Key).' },
 } as const;
 

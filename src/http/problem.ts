@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, PROBLEM_KINDS, type FieldError, type ProblemKind } from './errors.js';
 import { fieldErrors } from './validation.js';
+import { CommitOutcomeUnknown } from '../db/connection.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -72,6 +73,10 @@ export function errorHandler(this: FastifyInstance, error: FastifyError, request
   const byStatus = error.statusCode ? KIND_BY_STATUS[error.statusCode] : undefined;
   if (byStatus) return sendProblem(reply, byStatus, error.message);
 
+  if (error instanceof CommitOutcomeUnknown) {
+    request.log.error({ err: error }, 'commit outcome unknown');
+    return sendProblem(reply, 'outcome-unknown', error.message);
+  }
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, 'internal', 'An unexpected error occurred. Nothing was written; please retry.');
 }

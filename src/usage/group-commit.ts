@@ -9,9 +9,10 @@
 // transaction that stored all of its entries committed. A request is never split across transactions.
 // If a group's transaction fails, nothing of it is stored and each of its requests is written again in
 // a transaction of its own, so that one failing request cannot fail the others; a request that fails
-// alone gets the error (500) with nothing stored, and can be retried. Requests with an Idempotency-Key
+// alone gets the error (500) with nothing stored, and can be retried. Not so when the connection was lost
+// during COMMIT (CommitOutcomeUnknown): the group may be stored, so every request of it gets that error. Requests with an Idempotency-Key
 // do not come here: their key record must commit with their own write (idempotency/service.ts).
-import type { Db } from '../db/connection.js';
+import { CommitOutcomeUnknown, type Db } from '../db/connection.js';
 import type { UsageEntryInput } from './entry.js';
 import { recordUsageEntries, type RecordedUsage } from './service.js';
 
@@ -54,7 +55,8 @@ function groupRecorder(db: Db): Recorder {
         return out;
       });
     } catch (error) {
-      if (group.length === 1) group[0]!.reject(error);
+      // A COMMIT whose outcome is unknown may have stored the group: writing it again could count twice.
+      if (group.length === 1 || error instanceof CommitOutcomeUnknown) for (const w of group) w.reject(error);
       else for (const w of group) await writeGroup([w]);
       return;
     }
