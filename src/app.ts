@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
+import { loadInstanceKeys, type InstanceKeys } from './secrets/keys.js';
 import { authPlugin, bearerToken } from './auth/plugin.js';
 import { parseKey } from './auth/keys.js';
 import { errorHandler, sendProblem } from './http/problem.js';
@@ -39,6 +40,8 @@ declare module 'fastify' {
     db: Db;
     config: Config;
     problemBaseUrl: string;
+    /** Keys derived from the instance's master secret (HMAC fingerprints, sealed secrets). */
+    instanceKeys: InstanceKeys;
   }
 }
 
@@ -64,6 +67,7 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('problemBaseUrl', config.problemBaseUrl);
+  app.decorate('instanceKeys', await loadInstanceKeys(db.kysely, config.secretKey));
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   // Only JSON bodies are accepted (uploads add their own parser): text/plain is 415, not a string body.

@@ -22,6 +22,11 @@ export interface Config {
   readonly basketHoldMinutes: number;
   /** How long seats offered to a waitlisted customer stay held for them. */
   readonly waitlistClaimMinutes: number;
+  /**
+   * The master secret for HMAC fingerprints and sealed secrets (src/secrets/); unset, a random one is kept
+   * in the database. Production should set it, so that a copy of the database alone does not hold it.
+   */
+  readonly secretKey: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -56,6 +61,7 @@ export function loadConfig(env: Env = process.env): Config {
     emailFrom: emailSetting(env, 'EMAIL_FROM') ?? `no-reply@${new URL(publicUrl).hostname}`,
     basketHoldMinutes: integerSetting(env, 'BASKET_HOLD_MINUTES', 15, 1, 60),
     waitlistClaimMinutes: integerSetting(env, 'WAITLIST_CLAIM_MINUTES', 60, 1, 7 * 24 * 60),
+    secretKey: secretSetting(env, 'SECRET_KEY'),
   });
 }
 
@@ -84,6 +90,13 @@ function integerSetting(env: Env, name: string, fallback: number, min: number, m
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}"`);
   }
   return Number(raw);
+}
+
+function secretSetting(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 32) throw new ConfigError(`${name} must be at least 32 random characters (e.g. openssl rand -hex 32); got ${raw.length}`);
+  return raw;
 }
 
 function emailSetting(env: Env, name: string): string | undefined {

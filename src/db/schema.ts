@@ -22,6 +22,7 @@ export interface Database {
   waitlist_entries: WaitlistEntryTable;
   workflows: WorkflowTable;
   emails: EmailTable;
+  instance_secrets: InstanceSecretTable;
 }
 
 export interface OperatorTable {
@@ -276,4 +277,11 @@ export interface EmailTable {
   meter_extra_info: string | null;
   created_at: number;
   sent_at: number | null;
+}
+
+/** The instance's master secret when SECRET_KEY is not set (migration 006, src/secrets/). */
+export interface InstanceSecretTable {
+  name: string;
+  value: string;
+  created_at: number;
 }
