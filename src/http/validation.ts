@@ -18,12 +18,20 @@ const forBody = makeAjv(false);
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? forBody : forText).compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 
-/** Turns Ajv's errors into one message per field, named the way the API names it. */
+/**
+ * At most this many fields are listed in one 422: a 1 MiB body of 20,000 empty objects would otherwise
+ * be answered with megabytes of errors. A whole usage batch (1,000 entries) still fits.
+ */
+export const MAX_LISTED_FIELDS = 1_000;
+
+/** Turns Ajv's errors into one message per field, named the way the API names it (the first MAX_LISTED_FIELDS). */
 export function fieldErrors(errors: ErrorObject[]): FieldError[] {
   const byField = new Map<string, ErrorObject[]>();
   for (const error of errors) {
     const field = fieldName(error);
-    byField.set(field, [...(byField.get(field) ?? []), error]);
+    const same = byField.get(field);
+    if (same) same.push(error);
+    else if (byField.size < MAX_LISTED_FIELDS) byField.set(field, [error]);
   }
   return [...byField].map(([field, fieldErrs]) => ({ field, message: `${field} ${describe(fieldErrs)}` }));
 }
