@@ -13,6 +13,7 @@ import { parseKey } from './auth/keys.js';
 import { errorHandler, sendProblem } from './http/problem.js';
 import { registerRoutingProblems } from './http/routing.js';
 import { registerNulGuard } from './http/nul-guard.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health.js';
@@ -73,6 +74,8 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
   // Only JSON bodies are accepted (uploads add their own parser): text/plain is 415, not a string body.
   app.removeContentTypeParser('text/plain');
   app.addSchema(Problem);
+  // First, so that every answer has them: docs, errors, 401s and 429s included.
+  registerSecurityHeaders(app, config);
 
   await app.register(swagger, {
     openapi: {

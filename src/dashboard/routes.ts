@@ -64,7 +64,7 @@ function loadFile(path: string): StaticFile {
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, cacheControl: string) {
-  reply.header('Cache-Control', cacheControl).header('ETag', file.etag).header('X-Content-Type-Options', 'nosniff').type(file.type);
+  reply.header('Cache-Control', cacheControl).header('ETag', file.etag).type(file.type);
   if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
   if (!file.compressible) return reply.send(file.body);
   reply.header('Vary', 'Accept-Encoding');
@@ -110,11 +110,10 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     }
   }
 
+  // nosniff, no-referrer, DENY framing and the rest come from http/security-headers.ts; the pages need a
+  // policy of their own that lets the app run.
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
-    reply
-      .header('Content-Security-Policy', CSP)
-      .header('Referrer-Policy', 'no-referrer')
-      .header('X-Frame-Options', 'DENY');
+    reply.header('Content-Security-Policy', CSP);
     if (!index) return reply.code(503).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(NOT_BUILT);
     return send(request, reply, index, 'no-cache');
   };
