@@ -14,6 +14,7 @@ import { errorHandler, sendProblem } from './http/problem.js';
 import { registerRoutingProblems } from './http/routing.js';
 import { registerNulGuard } from './http/nul-guard.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { loggerOptions } from './http/log-redaction.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health.js';
@@ -51,12 +52,15 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 export interface AppOptions {
   db: Db;
   config: Config;
+  /** Tests turn the log off with `false`; by default it is the redacted log of http/log-redaction.ts. */
   logger?: FastifyServerOptions['logger'];
+  /** Where the default log goes instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
 }
 
-export async function buildApp({ db, config, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, logger, logStream }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    logger: logger ?? { ...loggerOptions(config), ...(logStream && { stream: logStream }) },
     bodyLimit: JSON_BODY_LIMIT,
     // Malformed percent-encoding or an over-long path parameter is caught by the router itself.
     frameworkErrors: (error, request, reply) => {

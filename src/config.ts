@@ -1,5 +1,6 @@
 // One validated, frozen configuration object. Nothing else reads process.env, so every setting is
 // listed here, checked at boot, and a bad value stops the start with a message naming it.
+import { dirname } from 'node:path';
 
 export type DatabaseConfig =
   | { readonly dialect: 'sqlite'; readonly file: string }
@@ -9,6 +10,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseConfig;
+  /** Where slotbook keeps files of its own (the first start's demo keys). */
+  readonly dataDir: string;
   readonly publicUrl: string;
   readonly problemBaseUrl: string;
   readonly logLevel: string;
@@ -48,10 +51,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) {
     throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://; got "${smtpUrl}"`);
   }
+  const database = parseDatabaseUrl(env.DATABASE_URL);
   return Object.freeze({
     port,
     host: env.HOST || '127.0.0.1',
-    database: parseDatabaseUrl(env.DATABASE_URL),
+    database,
+    dataDir: env.DATA_DIR || (database.dialect === 'sqlite' ? dirname(database.file) : 'data'),
     publicUrl: publicUrl.replace(/\/+$/, ''),
     problemBaseUrl: (urlSetting(env, 'PROBLEM_BASE_URL') ?? `${publicUrl.replace(/\/+$/, '')}/problems`).replace(/\/+$/, ''),
     logLevel,

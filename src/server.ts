@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import { seedDemoOnFirstStart } from './demo/seed.js';
+import { announceDemo } from './demo/announce.js';
 import { purgeExpiredKeys } from './idempotency/service.js';
 import { startEmailWorker } from './emails/worker.js';
 
@@ -14,7 +15,7 @@ export async function startServer(config: Config): Promise<void> {
   const app = await buildApp({ db, config });
   if (!config.production) {
     const demo = await seedDemoOnFirstStart(db);
-    if (demo) process.stdout.write(demo.announcement(config.publicUrl));
+    if (demo) announceDemo(demo, config, app.log);
   }
 
   // Expired idempotency records are already ignored; this only keeps the table small.

@@ -1,10 +1,12 @@
 // The `slotbook` command line, run as a real process against a fresh database.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
-import { runCli, startServerProcess } from './helpers/server-process.js';
+import { CLI_ARGS, runCli, startServerProcess } from './helpers/server-process.js';
 import { freePort } from './helpers/local.js';
 
 let database: TestDatabase;
@@ -56,20 +58,30 @@ describe('slotbook command line', () => {
 });
 
 describe('first start', () => {
-  it('creates the demo operator on an empty database and prints working keys; not again on the next start', async () => {
+  const FULL_KEY = /sbk_[A-Za-z0-9_-]{16}_[A-Za-z0-9_-]{43}/g;
+
+  it('creates the demo operator on an empty database; outside a terminal its keys go to a 0600 file, never into the log', async () => {
     const fresh = await createTestDatabase();
+    const dataDir = mkdtempSync(join(tmpdir(), 'slotbook-data-'));
     try {
-      const first = await startServerProcess(fresh.url, { NODE_ENV: 'development' });
+      const first = await startServerProcess(fresh.url, { NODE_ENV: 'development', DATA_DIR: dataDir });
       try {
         const output = first.output();
         expect(output).toMatch(/demo data created/);
-        const ota = /ota .*?(sbk_\S+)/.exec(output)![1]!;
-        const admin = /admin\s+(sbk_\S+)/.exec(output)![1]!;
+        // The log says where the keys are, and names them by their public part only.
+        const file = join(dataDir, 'demo-keys.txt');
+        expect(output).toContain(file);
+        expect(output.match(FULL_KEY)).toBeNull();
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        const keys = readFileSync(file, 'utf8');
+        const ota = /ota .*?(sbk_\S+)/.exec(keys)![1]!;
+        const admin = /admin\s+(sbk_\S+)/.exec(keys)![1]!;
+        expect(output).toContain(ota.slice(0, 20));
         const products = await (await fetch(`${first.url}/api/v2/ota/demo/products`, { headers: { authorization: `Bearer ${ota}` } })).json();
         expect(products.data.map((p: { Timezone: string }) => p.Timezone)).toEqual(['Europe/Berlin', 'America/New_York', 'Asia/Tokyo']);
-        const keys = await fetch(`${first.url}/api/v2/admin/keys`, { headers: { authorization: `Bearer ${admin}` } });
-        expect(keys.status).toBe(200);
-        const usage = /usage .*?(sbk_\S+)/.exec(output)![1]!;
+        const listed = await fetch(`${first.url}/api/v2/admin/keys`, { headers: { authorization: `Bearer ${admin}` } });
+        expect(listed.status).toBe(200);
+        const usage = /usage .*?(sbk_\S+)/.exec(keys)![1]!;
         const today = new Date().toISOString().slice(0, 10);
         expect((await fetch(`${first.url}/api/v2/usage/meters?from=${today}&to=${today}`, { headers: { authorization: `Bearer ${usage}` } })).status).toBe(200);
 
@@ -90,10 +102,39 @@ describe('first start', () => {
       } finally {
         await first.stop();
       }
-      const second = await startServerProcess(fresh.url, { NODE_ENV: 'development' });
+      const second = await startServerProcess(fresh.url, { NODE_ENV: 'development', DATA_DIR: dataDir });
       await second.stop();
       expect(second.output()).not.toMatch(/demo data created/);
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      await fresh.drop();
+    }
+  });
+
+  // `npm install && npm start` in a terminal: the README promises the keys on screen. `script` gives the
+  // server a terminal for its standard output.
+  it.runIf(existsSync('/usr/bin/script'))('prints the keys when its output is a terminal, and writes no file', async () => {
+    const fresh = await createTestDatabase();
+    const dataDir = mkdtempSync(join(tmpdir(), 'slotbook-data-'));
+    const port = await freePort();
+    const command = [process.execPath, ...CLI_ARGS, 'serve'].map((part) => `'${part}'`).join(' ');
+    const child = spawn('/usr/bin/script', ['-qefc', `exec ${command}`, '/dev/null'], {
+      env: { ...process.env, DATABASE_URL: fresh.url, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'development', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', DATA_DIR: dataDir },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await expect.poll(() => output, { timeout: 30_000 }).toMatch(/admin\s+sbk_/);
+      expect(output.match(FULL_KEY)).toHaveLength(3 + 2); // three keys, and the ota key twice more in the curl lines
+      expect(existsSync(join(dataDir, 'demo-keys.txt'))).toBe(false);
+    } finally {
+      // The server's terminal closes with `script`, and it gets SIGHUP; the health check tells when it is gone.
+      child.kill('SIGTERM');
+      await exited;
+      await expect.poll(() => fetch(`http://127.0.0.1:${port}/healthz`).then(() => 'up', () => 'down'), { timeout: 15_000 }).toBe('down');
+      rmSync(dataDir, { recursive: true, force: true });
       await fresh.drop();
     }
   });

@@ -29,12 +29,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** `logStream`: the app logs as in production (LOG_LEVEL from env), into this stream; else it is silent. */
+export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const db = openDatabase(database.config);
   await migrate(db);
   const config = loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', ...env });
-  const app = await buildApp({ db, config, logger: false });
+  const app = await buildApp({ db, config, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
   await app.ready();
   let count = 0;
   return {

@@ -5,7 +5,7 @@ import { freePort } from './local.js';
 
 // The sources through tsx, so that a test run checks the code as it is, built or not (test/cli.test.ts
 // checks the compiled command once).
-const CLI = ['--import', 'tsx', fileURLToPath(new URL('../../src/cli.ts', import.meta.url))];
+export const CLI_ARGS = ['--import', 'tsx', fileURLToPath(new URL('../../src/cli.ts', import.meta.url))];
 
 export interface ServerProcess {
   url: string;
@@ -19,7 +19,7 @@ export interface ServerProcess {
 export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...CLI, 'serve'], {
+  const child = spawn(process.execPath, [...CLI_ARGS, 'serve'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -63,7 +63,7 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
 
 /** Runs the `slotbook` command line and returns its stdout. */
 export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI_ARGS, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
