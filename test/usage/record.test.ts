@@ -104,6 +104,45 @@ describe('recording a usage entry', () => {
     expect((await record({ Meter: 'order-completed-by-hand', Usage: 1 })).statusCode).toBe(201);
   });
 
+  it('refuses control, format and other invisible characters in a meter name, naming the code point', async () => {
+    for (const [meter, codePoint] of [
+      ['order-completed\u200B', 'U+200B'],
+      ['sms\u0007sent', 'U+0007'],
+      ['sms-\u202Etnes', 'U+202E'],
+      ['sms\u00ADsent', 'U+00AD'],
+      ['sms\u00A0sent', 'U+00A0'],
+      ['sms\u2028sent', 'U+2028'],
+      ['sms-sent\uFE0F', 'U+FE0F'],
+      ['sms\u3164sent', 'U+3164'],
+      ['sms\uE000', 'U+E000'],
+    ]) {
+      const problem = problemOf(await record({ Meter: meter, Usage: 1 }), 422, 'validation');
+      expect(problem.errors, JSON.stringify(meter)).toEqual([{ field: 'Meter', message: expect.stringContaining(codePoint!) }]);
+    }
+  });
+
+  it('reserves the look-alikes of the built-in meters: other scripts, compatibility forms, separators, rn for m', async () => {
+    for (const meter of [
+      '\u043Erder-completed', // Cyrillic о
+      'order\u2010completed', // hyphen
+      '\uFF4F\uFF52\uFF44\uFF45\uFF52-completed', // fullwidth
+      '\u{1D428}rder-completed', // mathematical bold o
+      'ORDER_COMPLETED',
+      'Order Completed',
+      'order-cornpleted',
+      '0rder-compIeted',
+      'waitIist-notified',
+      'workflow-emai1-sent',
+      'w\u0430itlist-notified', // Cyrillic а
+    ]) {
+      const problem = problemOf(await record({ Meter: meter, Usage: 1 }), 422, 'validation');
+      expect(problem.errors, JSON.stringify(meter)).toEqual([{ field: 'Meter', message: expect.stringMatching(/reads as, a built-in meter/) }]);
+    }
+    for (const meter of ['sms-sent', 'orders-completed', 'Café visits', '日本語のメーター', 'order completed late']) {
+      expect((await record({ Meter: meter, Usage: 1 })).statusCode, meter).toBe(201);
+    }
+  });
+
   it('answers 422 for a body that is not an object, 400 for broken JSON, 415 for another media type', async () => {
     expect(await failingFields([1, 2])).toEqual(['Body']);
     problemOf(await record('{"Meter":', undefined, { 'content-type': 'application/json' }), 400, 'bad-request');

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { api, ApiError, type DailyUsage, type MeterTotal, type UsageSummary } from '../api';
 import { addDays, daysBetween, formatDate, formatNumber, formatShortDate, utcToday } from '../format';
+import { csv, downloadCsv } from '../csv';
 import { setQuery, useLocation, usePageTitle } from '../router';
 import { Badge, Card, EmptyState, ErrorBanner, Icon, PageHeader, RangePresets, Spinner, TextField, useLoad, type RangePreset } from '../ui';
 
@@ -28,22 +29,6 @@ const PRESETS: RangePreset[] = [
 ] as const;
 
 type Daily = { available: true; data: DailyUsage } | { available: false };
-
-function csv(rows: (string | number)[][]): string {
-  const cell = (value: string | number) => (typeof value === 'number' ? String(value) : /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-  return rows.map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
-}
-
-function download(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 export function UsagePage() {
   usePageTitle('Usage');
@@ -89,13 +74,13 @@ export function UsagePage() {
 
   function downloadSummary() {
     if (!summary.data) return;
-    download(`slotbook-usage-${from}-to-${to}.csv`, csv([['Meter', 'TotalUsage', 'EventCount'], ...meters.map((m) => [m.Meter, m.TotalUsage, m.EventCount])]));
+    downloadCsv(`slotbook-usage-${from}-to-${to}.csv`, csv([['Meter', 'TotalUsage', 'EventCount'], ...meters.map((m) => [m.Meter, m.TotalUsage, m.EventCount])]));
   }
   function downloadDaily() {
     if (!daily.data?.available) return;
     const rows: (string | number)[][] = [['Date', 'Meter', 'TotalUsage', 'EventCount']];
     for (const day of daily.data.data.Days) for (const m of day.Meters) rows.push([day.Date, m.Meter, m.TotalUsage, m.EventCount]);
-    download(`slotbook-usage-daily-${from}-to-${to}.csv`, csv(rows));
+    downloadCsv(`slotbook-usage-daily-${from}-to-${to}.csv`, csv(rows));
   }
 
   return (
