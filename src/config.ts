@@ -30,6 +30,19 @@ export interface Config {
    * in the database. Production should set it, so that a copy of the database alone does not hold it.
    */
   readonly secretKey: string | undefined;
+  /** Quotas and lifetime of waiver uploads (docs/security/hygiene.md). */
+  readonly uploads: UploadLimits;
+}
+
+export interface UploadLimits {
+  /** Files and bytes an API key may hold that no booking uses yet. */
+  readonly perKey: { readonly files: number; readonly bytes: number };
+  /** Files and bytes one shop basket may upload. */
+  readonly perBasket: { readonly files: number; readonly bytes: number };
+  /** Files and bytes the shop's guests at one client address may hold that no booking uses yet. */
+  readonly perAddress: { readonly files: number; readonly bytes: number };
+  /** How long an upload that no booking uses is kept. */
+  readonly unattachedHours: number;
 }
 
 export class ConfigError extends Error {
@@ -67,6 +80,12 @@ export function loadConfig(env: Env = process.env): Config {
     basketHoldMinutes: integerSetting(env, 'BASKET_HOLD_MINUTES', 15, 1, 60),
     waitlistClaimMinutes: integerSetting(env, 'WAITLIST_CLAIM_MINUTES', 60, 1, 7 * 24 * 60),
     secretKey: secretSetting(env, 'SECRET_KEY'),
+    uploads: Object.freeze({
+      perKey: quota(env, 'UPLOAD_KEY', 500, 500),
+      perBasket: quota(env, 'UPLOAD_BASKET', 20, 50),
+      perAddress: quota(env, 'UPLOAD_ADDRESS', 50, 100),
+      unattachedHours: integerSetting(env, 'UPLOAD_UNATTACHED_HOURS', 24, 1, 24 * 30),
+    }),
   });
 }
 
@@ -95,6 +114,16 @@ function integerSetting(env: Env, name: string, fallback: number, min: number, m
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}"`);
   }
   return Number(raw);
+}
+
+const MIB = 1024 * 1024;
+
+/** `<prefix>_MAX_FILES` and `<prefix>_MAX_MB`. */
+function quota(env: Env, prefix: string, files: number, megabytes: number): { files: number; bytes: number } {
+  return Object.freeze({
+    files: integerSetting(env, `${prefix}_MAX_FILES`, files, 1, 1_000_000),
+    bytes: integerSetting(env, `${prefix}_MAX_MB`, megabytes, 1, 1_000_000) * MIB,
+  });
 }
 
 function secretSetting(env: Env, name: string): string | undefined {

@@ -8,6 +8,7 @@ import { seedDemoOnFirstStart } from './demo/seed.js';
 import { announceDemo } from './demo/announce.js';
 import { purgeExpiredKeys } from './idempotency/service.js';
 import { startEmailWorker } from './emails/worker.js';
+import { startUploadSweep } from './questions/upload-sweep.js';
 
 export async function startServer(config: Config): Promise<void> {
   const db = openDatabase(config.database);
@@ -25,6 +26,8 @@ export async function startServer(config: Config): Promise<void> {
   purge.unref();
   // Waitlist offers and e-mail delivery (docs/platform-events.md); safe with any number of processes.
   const stopEmailWorker = startEmailWorker(db, config, app.log);
+  // Uploads that no booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
+  const stopUploadSweep = startUploadSweep(db, config, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -32,6 +35,7 @@ export async function startServer(config: Config): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     clearInterval(purge);
+    stopUploadSweep();
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await stopEmailWorker().catch(() => undefined);

@@ -9,6 +9,7 @@ import { unixNow } from '../availability/seats.js';
 import { takeSeatsAtCommit } from './capacity.js';
 import { insertBooking, insertWaiverAnswers, type BookableTimeslot, type BookingRow } from './store.js';
 import { enqueueBookingEvent } from '../workflows/events.js';
+import { attachUploads } from '../questions/upload-store.js';
 import type { BookingSource } from './schemas.js';
 
 export interface BookingDraft {
@@ -23,9 +24,20 @@ export interface BookingDraft {
   paymentReference: string | null;
   participants: number;
   customer: { firstName: string; lastName: string; email: string; phone: string };
-  waiver: { status: 'pending' | 'complete'; answers: { questionId: number; answer: string }[] };
+  waiver: { status: 'pending' | 'complete'; answers: { questionId: number; answer: string }[]; fileIds: string[] };
   /** Unix seconds at which the hold lapses; null confirms the booking at once. */
   holdExpiresAt: number | null;
+}
+
+/**
+ * The files the answers name are attached, so that the sweep of unused uploads keeps them. The answers
+ * were checked against the uploads in this transaction; on PostgreSQL a sweep may still have deleted one
+ * in between (its UPDATE then finds no row), which is a 422 like a file that was never there.
+ */
+async function keepAnsweredFiles(tx: Tx, draft: BookingDraft, now: number): Promise<void> {
+  const kept = await attachUploads(tx, draft.operatorId, draft.waiver.fileIds, now * 1000);
+  const gone = draft.waiver.fileIds.filter((fileId) => !kept.has(fileId));
+  if (gone.length > 0) throw ValidationFailed.field('WaiverAnswers', `The uploaded file ${gone.join(', ')} was deleted before this booking named it; upload it again`);
 }
 
 // 40 random bits per reference: a collision is rare, five in a row means something else is wrong.
@@ -64,6 +76,7 @@ export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Pr
     const booking = await insertBooking(tx, { ...values, reference: newBookingReference() });
     if (booking) {
       await insertWaiverAnswers(tx, booking.id, draft.waiver.answers);
+      await keepAnsweredFiles(tx, draft, now);
       // The operator's workflows (confirmation, reminder, follow-up), queued in this transaction.
       if (booking.status === 'confirmed' && draft.hasWorkflows) await enqueueBookingEvent(tx, booking, 'confirmed', now);
       await takeSeatsAtCommit(tx, slot.id, draft.participants, now, async (db) => {

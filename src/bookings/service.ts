@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/store.js';
 import { unixNow } from '../availability/seats.js';
-import { validateWaiverAnswers } from '../questions/service.js';
+import { fileScopeOf, validateWaiverAnswers } from '../questions/service.js';
 import { giveBackSeats, releaseLapsedHolds } from './capacity.js';
 import { placeBooking, type BookingDraft } from './placement.js';
 import {
@@ -29,6 +29,8 @@ export interface BookingOrigin {
   operatorId: number;
   source: BookingSource;
   partner: string | null;
+  /** The shop basket an online booking is an item of: its waiver answers may name the basket's uploads. */
+  basketId?: number;
 }
 
 export interface PreparedBooking {
@@ -63,9 +65,9 @@ export async function prepareBooking(
   if (request.Participants > activity.max_participants_per_booking) {
     errors.push({ field: 'Participants', message: `Participants must be at most ${activity.max_participants_per_booking} for this activity` });
   }
-  let waiver: BookingDraft['waiver'] = { status: 'pending', answers: [] };
+  let waiver: BookingDraft['waiver'] = { status: 'pending', answers: [], fileIds: [] };
   try {
-    waiver = await validateWaiverAnswers(tx, origin.operatorId, activity.id, request.WaiverAnswers);
+    waiver = await validateWaiverAnswers(tx, fileScopeOf(origin), activity.id, request.WaiverAnswers);
   } catch (error) {
     if (!(error instanceof ValidationFailed)) throw error;
     errors.push(...(error.errors ?? []));

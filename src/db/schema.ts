@@ -95,6 +95,14 @@ export interface UploadTable {
   size: number;
   content: Buffer;
   created_at: number;
+  /** The API key that uploaded it (partner API), with its marketplace (migration 009). */
+  api_key_id: number | null;
+  partner: string | null;
+  /** The shop basket it was uploaded through, and an HMAC of the guest's address (migration 009). */
+  basket_id: number | null;
+  client_fingerprint: string | null;
+  /** Unix milliseconds at which a booking's waiver answer first named it; null: unattached, swept in time. */
+  attached_at: number | null;
 }
 
 export interface BookingTable {

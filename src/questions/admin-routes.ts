@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ActivityIdParams, AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { AdminQuestion, CreateQuestionBody, QuestionIdParams, UpdateQuestionBody } from './schemas.js';
 import { changeQuestion, createQuestion, listAdminQuestions, removeQuestion } from './service.js';
+import { answerAdminRoutes } from './answer-routes.js';
 
 /** Operator API: the waiver questions of each activity, with their translations. */
 export const questionAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -62,4 +63,7 @@ export const questionAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(204).send(null);
     },
   });
+
+  // A booking's answers and their files.
+  await app.register(answerAdminRoutes);
 };

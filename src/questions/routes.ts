@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { ActivityIdParams, AUTH_ERRORS, envelope, PartnerActivityParams, PartnerParams, problems } from '../http/schemas.js';
 import { Question, QuestionsQuery, Upload } from './schemas.js';
 import { listQuestions } from './service.js';
-import { MAX_UPLOAD_BYTES, storeUpload } from './uploads.js';
+import { acceptRawUploads, answerUpload, MAX_UPLOAD_BYTES, storeUpload } from './uploads.js';
+import { ALLOWED_FILE_TYPES_TEXT } from './file-types.js';
 
 /** Partner API: waiver questions and the uploads that answer file questions. */
 export const questionPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -26,13 +27,9 @@ export const questionPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(uploadRoutes);
 };
 
-/**
- * Its own plugin scope, because only here is the body not JSON: any Content-Type is taken as raw bytes
- * (an uploaded JSON file stays a file), up to 10 MiB; larger bodies are 413 from Fastify's limit.
- */
+/** Its own plugin scope, because only here is the body not JSON but the file's bytes. */
 const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_request, body, done) => done(null, body));
+  acceptRawUploads(app);
 
   app.post('/uploads', {
     config: { scope: 'ota' },
@@ -41,15 +38,19 @@ const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['Partner API'],
       summary: 'Upload a file for a file-upload question',
       description:
-        'The file is the raw request body, sent with its own Content-Type (default application/octet-stream), at most 10 MiB. Answer the question with the returned FileID.',
+        `The file is the raw request body, at most 10 MiB, and must be ${ALLOWED_FILE_TYPES_TEXT}: its content decides (415 otherwise), ` +
+        'and ContentType in the answer is the type the content has. Send its Content-Type, or application/octet-stream. Answer the question with ' +
+        'the returned FileID in a booking of this marketplace; a file no booking names is deleted after a day (UPLOAD_UNATTACHED_HOURS). ' +
+        'Each API key may hold a limited number of such unused files (UPLOAD_KEY_MAX_FILES, UPLOAD_KEY_MAX_MB): beyond it, 429 quota-exceeded with Retry-After.',
       params: PartnerParams,
       consumes: ['*/*'],
       body: Type.Unsafe<Buffer | undefined>({ description: 'The file\'s bytes', contentMediaType: 'application/octet-stream' }),
-      response: { 201: envelope(Upload), ...problems(...AUTH_ERRORS, 413, 422) },
+      response: { 201: envelope(Upload), ...problems(...AUTH_ERRORS, 413, 415, 422) },
     },
     handler: async (request, reply) => {
-      const upload = await storeUpload(app.db.kysely, request.caller.operatorId, request.headers['content-type'], request.body);
-      return reply.code(201).send({ data: upload });
+      const { operatorId, keyId, partner } = request.caller;
+      const owner = { operatorId, apiKeyId: keyId, partner };
+      return answerUpload(reply, () => storeUpload(app.db, owner, request.headers['content-type'], request.body, app.config.uploads));
     },
   });
 };

@@ -93,3 +93,30 @@ export const Upload = Type.Object(
   { $id: 'Upload' },
 );
 export type Upload = Static<typeof Upload>;
+
+export const FileIdParams = Type.Object({
+  FileID: Type.String({ pattern: '^f_[A-Za-z0-9]{24}$', description: 'A FileID: f_ and 24 letters or digits' }),
+});
+
+export const BookingWaiverAnswer = Type.Object(
+  {
+    QuestionID: Type.Integer(),
+    Question: Type.String({ description: 'The question in the operator\'s default language' }),
+    Type: Type.String(),
+    Answer: Type.String({ description: 'As stored: a select option in the default language, a FileID for a file answer' }),
+    File: Type.Union(
+      [
+        Type.Object({
+          FileID: Type.String(),
+          ContentType: Type.String({ description: 'The type the file\'s content has' }),
+          Size: Type.Integer({ description: 'Bytes' }),
+          Download: Type.String({ description: 'Where staff download it (an admin key, Authorization header)' }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'The uploaded file of a file answer' },
+    ),
+  },
+  { $id: 'BookingWaiverAnswer' },
+);
+export type BookingWaiverAnswer = Static<typeof BookingWaiverAnswer>;

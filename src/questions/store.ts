@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
-import type { Database, QuestionTable, UploadTable } from '../db/schema.js';
+import type { Database, QuestionTable } from '../db/schema.js';
 
 export type QuestionRow = Selectable<QuestionTable>;
 export type NewQuestionRow = Omit<Insertable<QuestionTable>, 'id'>;
@@ -50,26 +50,4 @@ export async function questionHasAnswers(tx: Tx, id: number): Promise<boolean> {
 
 export async function deleteQuestion(tx: Tx, id: number): Promise<void> {
   await tx.deleteFrom('questions').where('id', '=', id).execute();
-}
-
-export type UploadRow = Selectable<UploadTable>;
-
-export async function insertUpload(db: Kysely<Database>, row: Omit<Insertable<UploadTable>, 'id'>): Promise<Omit<UploadRow, 'content'>> {
-  return db
-    .insertInto('uploads')
-    .values(row)
-    .returning(['id', 'operator_id', 'public_id', 'content_type', 'size', 'created_at'])
-    .executeTakeFirstOrThrow();
-}
-
-/** Which of these FileIDs the operator has uploaded (another operator's FileIDs are not among them). */
-export async function findOwnFileIds(db: Kysely<Database>, operatorId: number, fileIds: string[]): Promise<Set<string>> {
-  if (fileIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('uploads')
-    .select('public_id')
-    .where('operator_id', '=', operatorId)
-    .where('public_id', 'in', fileIds)
-    .execute();
-  return new Set(rows.map((row) => row.public_id));
 }

@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ValidationFailed, type FieldError } from '../http/errors.js';
 import { answersWithFile, rowOptions, rowTranslations } from './mapper.js';
-import { findOwnFileIds, listActivityQuestions, type QuestionRow } from './store.js';
+import { listActivityQuestions, type QuestionRow } from './store.js';
+import { findUsableFileIds, type FileScope } from './upload-store.js';
 import { isCalendarDate } from '../calendar/zoned-time.js';
 
 export const MAX_ANSWER_LENGTH = 65_536;
@@ -19,7 +20,22 @@ export interface WaiverResult {
   status: 'pending' | 'complete';
   /** The answers to store, a select's answer in the operator's default language. */
   answers: { questionId: number; answer: string }[];
+  /** The FileIDs the file answers name: the booking attaches them, so that they are kept. */
+  fileIds: string[];
 }
+
+/** Whose uploads a booking may name, by where it comes from (a partner, a shop basket, the point of sale). */
+export function fileScopeOf(origin: { operatorId: number; source: string; partner: string | null; basketId?: number }): FileScope {
+  if (origin.basketId !== undefined) return { operatorId: origin.operatorId, by: 'basket', basketId: origin.basketId };
+  if (origin.source === 'partner' && origin.partner !== null) return { operatorId: origin.operatorId, by: 'partner', partner: origin.partner };
+  return { operatorId: origin.operatorId, by: 'operator' };
+}
+
+const UPLOAD_ROUTE: Record<FileScope['by'], string> = {
+  partner: 'POST /api/v2/ota/{partner}/uploads with a key of this marketplace',
+  basket: 'POST /api/v2/shop/{OperatorID}/baskets/{BasketToken}/uploads to this basket',
+  operator: 'POST /api/v2/ota/{partner}/uploads with one of your keys',
+};
 
 /**
  * Checks a booking's WaiverAnswers against the activity's questions. Every failing answer is reported
@@ -28,14 +44,15 @@ export interface WaiverResult {
  */
 export async function validateWaiverAnswers(
   db: Kysely<Database>,
-  operatorId: number,
+  files: FileScope,
   activityRowId: number,
   answers: WaiverAnswerInput[] | undefined,
 ): Promise<WaiverResult> {
-  if (answers === undefined) return { status: 'pending', answers: [] };
-  const questions = new Map((await listActivityQuestions(db, operatorId, activityRowId)).map((row) => [row.id, row]));
+  if (answers === undefined) return { status: 'pending', answers: [], fileIds: [] };
+  const questions = new Map((await listActivityQuestions(db, files.operatorId, activityRowId)).map((row) => [row.id, row]));
   const fileAnswers = answers.filter((a) => questions.has(a.QuestionID) && answersWithFile(questions.get(a.QuestionID)!));
-  const ownFiles = await findOwnFileIds(db, operatorId, [...new Set(fileAnswers.map((a) => a.Answer.trim()))]);
+  const usable = await findUsableFileIds(db, files, [...new Set(fileAnswers.map((a) => a.Answer.trim()))]);
+  const fileIds = new Set<string>();
 
   const errors: FieldError[] = [];
   const accepted: WaiverResult['answers'] = [];
@@ -51,9 +68,10 @@ export async function validateWaiverAnswers(
       return;
     }
     answered.add(question.id);
-    const checked = checkAnswer(question, given.Answer, ownFiles);
+    const checked = checkAnswer(question, given.Answer, usable, UPLOAD_ROUTE[files.by]);
     if ('problem' in checked) errors.push({ field: `WaiverAnswers[${i}].Answer`, message: checked.problem });
     else accepted.push({ questionId: question.id, answer: checked.answer });
+    if (!('problem' in checked) && answersWithFile(question)) fileIds.add(checked.answer);
   });
 
   const missing = [...questions.values()].filter((q) => q.required === 1 && !answered.has(q.id));
@@ -62,16 +80,16 @@ export async function validateWaiverAnswers(
     errors.push({ field: 'WaiverAnswers', message: `Required question${missing.length > 1 ? 's' : ''} ${names} not answered` });
   }
   if (errors.length > 0) throw new ValidationFailed(errors);
-  return { status: 'complete', answers: accepted };
+  return { status: 'complete', answers: accepted, fileIds: [...fileIds] };
 }
 
-function checkAnswer(question: QuestionRow, raw: string, ownFiles: Set<string>): { answer: string } | { problem: string } {
+function checkAnswer(question: QuestionRow, raw: string, usableFiles: Set<string>, uploadRoute: string): { answer: string } | { problem: string } {
   const answer = raw.trim();
   const label = `The answer to question ${question.id}`;
   if (answer === '') return { problem: `${label} must not be empty` };
   if (answer.length > MAX_ANSWER_LENGTH) return { problem: `${label} must be at most ${MAX_ANSWER_LENGTH} characters` };
   if (answersWithFile(question)) {
-    return ownFiles.has(answer) ? { answer } : { problem: `${label} must be the FileID of a file uploaded with POST /api/v2/ota/{partner}/uploads` };
+    return usableFiles.has(answer) ? { answer } : { problem: `${label} must be the FileID of a file uploaded with ${uploadRoute}` };
   }
   switch (question.type) {
     case 'boolean':

@@ -95,7 +95,7 @@ export async function addBasketItem(db: Db, operatorId: number, token: string, b
 /** The seats of one item, held in the basket; also how a waitlist offer fills the basket it opens. */
 export async function holdItem(tx: Tx, basket: BasketRow, item: AddItemBody, holdMinutes: number, now: number): Promise<void> {
   const customer = { FirstName: basket.customer_first_name, LastName: basket.customer_last_name, Email: basket.customer_email, Phone: basket.customer_phone };
-  const origin = { operatorId: basket.operator_id, source: 'online' as const, partner: null };
+  const origin = { operatorId: basket.operator_id, source: 'online' as const, partner: null, basketId: basket.id };
   const { draft, activity } = await prepareBooking(tx, origin, { ...item, Customer: customer }, holdMinutes, now);
   if (basket.currency !== null && basket.currency !== activity.currency) {
     throw ValidationFailed.field('ActivityID', `This basket is in ${basket.currency}; ${item.ActivityID} is sold in ${activity.currency}. Use another basket.`);

@@ -9,6 +9,7 @@ import { joinWaitlist } from '../waitlists/service.js';
 import { AddItemBody, Basket, type Basket as BasketBody, BasketParams, CheckoutBody, CreateBasketBody, ShopActivityParams, ShopParams } from './schemas.js';
 import { addBasketItem, createBasket, getBasket } from './baskets.js';
 import { checkout } from './checkout.js';
+import { shopUploadRoutes } from './uploads.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -116,4 +117,7 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => reply.code(201).send({ data: await joinWaitlist(app.db, request.params.OperatorID, request.body) }),
   });
+
+  // Waiver files of a basket's guests: in a plugin of their own, whose bodies are bytes, not JSON.
+  await app.register(shopUploadRoutes);
 };

@@ -1,0 +1,62 @@
+// Operator API: a booking's waiver answers, and the files they name, for staff to look at safely.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
+import { NotFound } from '../http/errors.js';
+import { ReferenceParams } from '../bookings/schemas.js';
+import { BookingWaiverAnswer, FileIdParams } from './schemas.js';
+import { listBookingAnswers } from './answers.js';
+import { ALLOWED_FILE_TYPES, servedType } from './file-types.js';
+import { findAnsweredFile } from './upload-store.js';
+
+/**
+ * An uploaded file is the guest's (or a partner's) content, not ours: the browser must save it, never
+ * render it in our origin. So it is an attachment, its type is the one its bytes were recognised as (no
+ * sniffing), and should a browser render it anyway, the sandbox gives it no origin, no scripts, no
+ * requests.
+ */
+const FILE_CSP = "default-src 'none'; sandbox";
+
+export const answerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const tags = ['Operator API: bookings'];
+
+  app.get('/bookings/:BookingReference/waiver-answers', {
+    config: { scope: 'admin' },
+    schema: {
+      tags,
+      summary: 'Get a booking\'s waiver answers',
+      description: 'Each answer with its question, by the questions\' Position; a file answer with the file\'s type, size and Download address.',
+      params: ReferenceParams,
+      response: { 200: envelope(Type.Array(BookingWaiverAnswer)), ...problems(400, ...AUTH_ERRORS, 404) },
+    },
+    handler: async (request) => ({ data: await listBookingAnswers(app.db.kysely, request.caller.operatorId, request.params.BookingReference) }),
+  });
+
+  app.get('/bookings/:BookingReference/files/:FileID', {
+    config: { scope: 'admin' },
+    schema: {
+      tags,
+      summary: 'Download the file of a waiver answer',
+      description:
+        'The file a waiver answer of this booking names (404 for any other), as an attachment: Content-Disposition: attachment, ' +
+        'X-Content-Type-Options: nosniff, Content-Security-Policy: default-src \'none\'; sandbox, Cache-Control: no-store.',
+      params: Type.Composite([ReferenceParams, FileIdParams]),
+      produces: [...Object.keys(ALLOWED_FILE_TYPES), 'application/octet-stream'],
+      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The file\'s bytes' }), ...problems(400, ...AUTH_ERRORS, 404) },
+    },
+    handler: async (request, reply) => {
+      const { BookingReference, FileID } = request.params;
+      const file = await findAnsweredFile(app.db.kysely, request.caller.operatorId, BookingReference, FileID);
+      if (!file) throw new NotFound(`Booking ${BookingReference} has no file ${FileID}`);
+      const type = servedType(file.content_type);
+      const extension = ALLOWED_FILE_TYPES[type] ?? 'bin';
+      return reply
+        .type(type)
+        .header('Content-Disposition', `attachment; filename="${BookingReference}-${FileID}.${extension}"`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', FILE_CSP)
+        .header('Cache-Control', 'no-store')
+        .send(Buffer.from(file.content));
+    },
+  });
+};

@@ -1,0 +1,43 @@
+// Deletes the uploads that no booking names once they are UPLOAD_UNATTACHED_HOURS old. Safe with any number
+// of processes: each pass deletes at most a batch per transaction, the DELETE checks again that a file is
+// still unattached and old enough (a booking that attached it meanwhile wins: on PostgreSQL it holds the
+// row until it commits, and the DELETE then sees it attached), and two processes deleting the same rows
+// delete them once.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/connection.js';
+import { deleteUnattachedBefore } from './upload-store.js';
+
+const BATCH = 500;
+const EVERY_MS = 10 * 60 * 1000;
+
+/** One pass: deletes every unattached upload created before now minus the retention; answers how many. */
+export async function sweepUnattachedUploads(db: Db, unattachedHours: number, now = Date.now()): Promise<number> {
+  const cutoff = now - unattachedHours * 3_600_000;
+  let deleted = 0;
+  for (;;) {
+    const batch = await db.write((tx) => deleteUnattachedBefore(tx, cutoff, BATCH));
+    deleted += batch;
+    if (batch < BATCH) return deleted;
+  }
+}
+
+/** Sweeps every ten minutes (from a random moment, so that processes started together do not sweep together). */
+export function startUploadSweep(db: Db, config: Config, log: FastifyBaseLogger): () => void {
+  const sweep = () => {
+    sweepUnattachedUploads(db, config.uploads.unattachedHours)
+      .then((deleted) => deleted > 0 && log.info({ deleted }, 'deleted unattached uploads'))
+      .catch((error: unknown) => log.warn({ err: error }, 'upload sweep failed; retrying on the next one'));
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const first = setTimeout(() => {
+    sweep();
+    timer = setInterval(sweep, EVERY_MS);
+    timer.unref();
+  }, Math.floor(Math.random() * 60_000));
+  first.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}
