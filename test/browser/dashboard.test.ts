@@ -411,6 +411,29 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await screenshot(page, 'emails');
   });
 
+  it('shows a booking\'s waiver answers and downloads an answer\'s file, never opening it in the page', async () => {
+    const pottery = (await ok<{ ActivityID: string; Name: string }[]>(admin, 'GET', '/api/v2/admin/activities')).find((a) => a.Name === 'Pottery Wheel Class')!;
+    const question = await ok<{ ID: number }>(admin, 'POST', `/api/v2/admin/activities/${pottery.ActivityID}/questions`, { Question: 'Photo ID of the lead participant', Type: 'file', Required: false });
+    const { Key } = await ok<{ Key: string }>(admin, 'POST', '/api/v2/admin/keys', { Name: 'Waiver partner', Scopes: ['ota'], Partner: 'viator' });
+    const pdf = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n');
+    const uploaded = await fetch(`${base}/api/v2/ota/viator/uploads`, { method: 'POST', headers: { authorization: `Bearer ${Key}`, 'content-type': 'application/pdf' }, body: pdf });
+    expect(uploaded.status).toBe(201);
+    const { FileID } = (await uploaded.json()).data;
+    const booked = await ok<{ BookingReference: string }>(Key, 'POST', '/api/v2/ota/viator/booking', {
+      ActivityID: pottery.ActivityID, Date: utcDate(30), Time: '14:00', Participants: 1, Customer: customer('Hedy', 'Lamarr'), WaiverAnswers: [{ QuestionID: question.ID, Answer: FileID }],
+    });
+
+    await page.goto(`${base}/bookings/${booked.BookingReference}`);
+    const card = page.locator('.waiver-answers');
+    await card.getByText('Photo ID of the lead participant').waitFor();
+    const downloading = page.waitForEvent('download');
+    await card.getByRole('button', { name: /Download PDF/ }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe(`${booked.BookingReference}-${FileID}.pdf`);
+    expect(readFileSync((await download.path())!).equals(pdf)).toBe(true);
+    expect(page.url()).toBe(`${base}/bookings/${booked.BookingReference}`);
+  });
+
   it('lists activities, works by keyboard and at phone width, and signs out', async () => {
     await nav(page).getByRole('link', { name: 'Activities', exact: true }).click();
     await page.locator('.activity-card').first().waitFor();

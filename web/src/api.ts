@@ -95,6 +95,35 @@ export async function request<T>(method: string, path: string, options: { body?:
   return (body as { data: T }).data;
 }
 
+/**
+ * Downloads a file the API serves as an attachment (a waiver answer's upload): fetched with the admin key,
+ * then handed to the browser as a download of untyped bytes, so that it is saved, never opened in the
+ * dashboard's origin.
+ */
+export async function downloadFile(path: string, fallbackName: string): Promise<void> {
+  const key = storedKey();
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
+  } catch {
+    throw new ApiError(0, 'Network error', 'The service did not answer. Is slotbook running?');
+  }
+  if (!response.ok) {
+    const problem = (await response.json().catch(() => ({}))) as { title?: string; detail?: string };
+    if (response.status === 401) unauthorizedListeners.forEach((listener) => listener());
+    throw new ApiError(response.status, problem.title ?? response.statusText, problem.detail ?? `The service answered ${response.status}`);
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(new Blob([await response.arrayBuffer()], { type: 'application/octet-stream' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 export const api = {
   get: <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>('GET', path, { query, signal }),
   post: <T>(path: string, body?: unknown) => request<T>('POST', path, { body: body ?? {} }),
@@ -129,6 +158,14 @@ export interface Booking {
   WaiverStatus: 'pending' | 'complete';
   HoldExpiresAt?: string | null;
   CreatedAt: string;
+}
+
+export interface WaiverAnswer {
+  QuestionID: number;
+  Question: string;
+  Type: string;
+  Answer: string;
+  File: { FileID: string; ContentType: string; Size: number; Download: string } | null;
 }
 
 export interface Activity {

@@ -5,6 +5,7 @@ import { formatDate, formatInstant, formatMoney, SOURCE_LABELS } from '../format
 import { Link, usePageTitle } from '../router';
 import { Card, ConfirmDialog, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, useLoad, useToast } from '../ui';
 import { SourceBadge, StatusBadge, WaiverBadge } from './booking-bits';
+import { WaiverAnswersCard } from './WaiverAnswers';
 
 /** One booking by its reference; null when the operator has none with it. */
 async function findBooking(reference: string, signal?: AbortSignal): Promise<Booking | null> {
@@ -145,6 +146,7 @@ export function BookingDetailPage({ reference }: { reference: string }) {
           </dl>
         </Card>
       </div>
+      <WaiverAnswersCard reference={booking.BookingReference} />
       <ConfirmDialog
         open={confirming}
         title={`Cancel booking ${booking.BookingReference}?`}
