@@ -20,7 +20,7 @@ const USAGE = `Usage: slotbook <command>
 
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, PUBLIC_URL, PROBLEM_BASE_URL,
 LOG_LEVEL, SMTP_URL, EMAIL_FROM, RATE_LIMIT_PER_MINUTE, BASKET_HOLD_MINUTES, WAITLIST_CLAIM_MINUTES,
-NODE_ENV (see README.md).
+SECRET_KEY, DATA_DIR, UPLOAD_* (quotas and lifetime of uploads), NODE_ENV (see README.md).
 `;
 
 class UsageError extends Error {}

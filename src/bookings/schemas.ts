@@ -36,7 +36,11 @@ export const Customer = Type.Object({
 
 const WaiverAnswer = Type.Object({
   QuestionID: RowId('The waiver question ID'),
-  Answer: Type.String({ pattern: '^[^\\u0000]*$', description: 'The answer (text without NUL characters); for a file question the FileID of an upload' }),
+  Answer: Type.String({
+    pattern: '^[^\\u0000]*$',
+    description:
+      'The answer (text without NUL characters); for a file question the FileID of an upload by the same holder: a key of the partner\'s marketplace, or (shop items) the same basket',
+  }),
 });
 
 const bookingFields = {
