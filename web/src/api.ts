@@ -1,6 +1,8 @@
 // The dashboard's only way to the service: the HTTP API, with the admin key as a bearer token. The key
 // lives in sessionStorage (gone when the tab closes); a 401 anywhere signs the operator out.
 
+import { saveBlob } from './download';
+
 const KEY_STORAGE = 'slotbook.adminKey';
 
 export function storedKey(): string | null {
@@ -114,14 +116,7 @@ export async function downloadFile(path: string, fallbackName: string): Promise<
     throw new ApiError(response.status, problem.title ?? response.statusText, problem.detail ?? `The service answered ${response.status}`);
   }
   const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(new Blob([await response.arrayBuffer()], { type: 'application/octet-stream' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(name, new Blob([await response.arrayBuffer()], { type: 'application/octet-stream' }));
 }
 
 export const api = {

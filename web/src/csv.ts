@@ -4,6 +4,8 @@
 // spreadsheet. As OWASP recommends, such text cells get a leading apostrophe, which spreadsheets show as
 // text and do not display; numbers stay numbers.
 
+import { saveBlob } from './download';
+
 // The fullwidth forms too: some spreadsheets read ＝ as =.
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
@@ -19,12 +21,5 @@ export function csv(rows: (string | number)[][]): string {
 
 /** Hands the text to the browser as a download of this name. */
 export function downloadCsv(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(name, new Blob([text], { type: 'text/csv;charset=utf-8' }));
 }
