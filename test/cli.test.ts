@@ -156,7 +156,8 @@ describe('first start', () => {
 // tests run the sources. Building writes dist/, so only the SQLite project does it (the projects run in
 // parallel).
 describe.runIf(process.env.TEST_DIALECT === 'sqlite')('the compiled command', () => {
-  it('builds with npm run build:server and serves from dist/ with its V8 heap flags', async () => {
+  // The build alone takes about 10 s of CPU: on a shared, busy machine that is well over 30 s of wall time.
+  it('builds with npm run build:server and serves from dist/ with its V8 heap flags', { timeout: 120_000 }, async () => {
     const root = fileURLToPath(new URL('..', import.meta.url));
     const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
     const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });

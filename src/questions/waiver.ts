@@ -69,9 +69,12 @@ export async function validateWaiverAnswers(
     }
     answered.add(question.id);
     const checked = checkAnswer(question, given.Answer, usable, UPLOAD_ROUTE[files.by]);
-    if ('problem' in checked) errors.push({ field: `WaiverAnswers[${i}].Answer`, message: checked.problem });
-    else accepted.push({ questionId: question.id, answer: checked.answer });
-    if (!('problem' in checked) && answersWithFile(question)) fileIds.add(checked.answer);
+    if ('problem' in checked) {
+      errors.push({ field: `WaiverAnswers[${i}].Answer`, message: checked.problem });
+      return;
+    }
+    accepted.push({ questionId: question.id, answer: checked.answer });
+    if (answersWithFile(question)) fileIds.add(checked.answer);
   });
 
   const missing = [...questions.values()].filter((q) => q.required === 1 && !answered.has(q.id));
