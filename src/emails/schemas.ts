@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_LIST_LIMIT } from '../bookings/schemas.js';
+import type { EmailKind } from '../db/schema.js';
 
 export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'failed', 'cancelled'] as const;
 const Instant = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
@@ -7,7 +8,11 @@ const Instant = (description: string) => Type.Union([Type.String({ format: 'date
 export const Email = Type.Object(
   {
     ID: Type.Integer(),
-    Kind: Type.Unsafe<'workflow' | 'waitlist'>({ type: 'string', enum: ['workflow', 'waitlist'], description: 'A workflow e-mail or a waitlist offer' }),
+    Kind: Type.Unsafe<EmailKind>({
+      type: 'string',
+      enum: ['workflow', 'waitlist', 'waitlist-confirmation'],
+      description: 'A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place\'s address',
+    }),
     To: Type.String(),
     Subject: Type.String(),
     Body: Type.String({ description: 'Plain text' }),
