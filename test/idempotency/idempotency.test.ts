@@ -153,6 +153,17 @@ describe('Idempotency-Key belongs to its holder (the review\'s collisions)', () 
     }
   });
 
+  it('keeps keyed fingerprints: the table alone cannot test a guess of what a request held', async () => {
+    const body = { Meter: 'guessable', Usage: 5 };
+    expect((await usage(op.usageKey, body, { 'idempotency-key': 'keyed-hash' })).statusCode).toBe(201);
+    const record = await t.db.kysely.selectFrom('idempotency_keys').selectAll().where('idempotency_key', '=', 'keyed-hash').executeTakeFirstOrThrow();
+    expect(record.request_hash).toMatch(/^[0-9a-f]{64}$/);
+    for (const guess of [[{}, body], ['POST', '/api/v2/usage/meters', {}, body], body]) {
+      expect(record.request_hash).not.toBe(createHash('sha256').update(JSON.stringify(guess)).digest('hex'));
+    }
+    expect(record.request_hash).toBe(t.app.instanceKeys.hmac('idempotency-fingerprint', JSON.stringify([{}, body])));
+  });
+
   it('detects a request in flight within its own scope only: twins of two holders both run', async () => {
     const headers = { 'idempotency-key': 'flight-scope' };
     const body = { Meter: 'flight', Usage: 1 };
