@@ -134,5 +134,5 @@ describe.runIf(process.env.TEST_DIALECT === 'sqlite')('the compiled command', ()
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
-  });
+  }, 120_000); // a full tsc build: about 10 s of CPU, much longer on a busy shared machine
 });
