@@ -176,15 +176,7 @@ export interface IdempotencyKeyTable {
 }
 
 /** The records written before migration 008 (per operator only, SHA-256 fingerprints), answered until they lapse. */
-export interface LegacyIdempotencyKeyTable {
-  operator_id: number;
-  idempotency_key: string;
-  request_hash: string;
-  status_code: number;
-  response_body: string;
-  response_location: string | null;
-  created_at: number;
-}
+export type LegacyIdempotencyKeyTable = Omit<IdempotencyKeyTable, 'holder' | 'route'>;
 
 /** OCTo (migration 003): what an OCTo booking carries beside its bookings row. */
 export interface OctoBookingTable {

@@ -3,8 +3,6 @@
 // shops in use stay open; waitlist addresses are folded, later duplicates removed, earlier places kept as
 // confirmed; OCTo uuids become the reseller's own.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -16,7 +14,7 @@ import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createOperator } from '../../src/operators/service.js';
 import { call, PUBLIC_URL } from '../helpers/app.js';
-import { createTestDatabase } from '../helpers/database.js';
+import { createTestDatabase, migrateBefore } from '../helpers/database.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 let db: Db;
@@ -43,15 +41,7 @@ beforeAll(async () => {
   cleanup.push(() => database.drop());
   db = openDatabase(database.config);
   cleanup.push(() => db.close());
-  // The schema as it was before migration 008, applied the way migrate() applies it.
-  const folder = fileURLToPath(new URL(`../../src/db/migrations/${db.dialect}/`, import.meta.url));
-  await db.write(async (tx) => {
-    await sql`CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`.execute(tx);
-    for (const name of readdirSync(folder).filter((file) => file.endsWith('.sql') && file < '008').sort()) {
-      await db.execScript(tx, readFileSync(folder + name, 'utf8'));
-      await sql`INSERT INTO schema_migrations (name, applied_at) VALUES (${name}, ${Date.now()})`.execute(tx);
-    }
-  });
+  await migrateBefore(db, '008');
 
   // Written by the version before 008: two operators, one whose shop was in use.
   const operator = await createOperator(db, 'Before 008');
