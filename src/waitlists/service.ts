@@ -14,7 +14,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).to
  * The status the operator sees. An unconfirmed place is pending until its confirmation time runs out,
  * then lapsed; an offer whose claim window has passed is expired from that second on, as a lapsed hold is.
  */
-export function effectiveStatus(row: Pick<WaitlistEntryRecord, 'status' | 'confirmed_at' | 'confirm_by' | 'offer_expires_at'>, now: number): WaitlistStatus {
+function effectiveStatus(row: Pick<WaitlistEntryRecord, 'status' | 'confirmed_at' | 'confirm_by' | 'offer_expires_at'>, now: number): WaitlistStatus {
   if (row.confirmed_at === null && row.status === 'waiting') return row.confirm_by !== null && Number(row.confirm_by) <= now ? 'lapsed' : 'pending';
   if (row.confirmed_at === null && row.status === 'expired') return 'lapsed';
   if (row.status === 'offered' && row.offer_expires_at !== null && Number(row.offer_expires_at) <= now) return 'expired';
