@@ -33,6 +33,9 @@ import { questionAdminRoutes } from './questions/admin-routes.js';
 import { usageRoutes } from './usage/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { shopRoutes } from './shop/routes.js';
+import { shopAdminRoutes } from './shop/admin-routes.js';
+import { holdAdminRoutes } from './holds/admin-routes.js';
+import { waitlistPageRoutes } from './waitlists/page-routes.js';
 import { waitlistAdminRoutes } from './waitlists/admin-routes.js';
 import { workflowAdminRoutes } from './workflows/admin-routes.js';
 import { emailAdminRoutes } from './emails/admin-routes.js';
@@ -135,7 +138,10 @@ export async function buildApp({ db, config, logger, logStream }: AppOptions): P
   await app.register(waitlistAdminRoutes, { prefix: admin });
   await app.register(workflowAdminRoutes, { prefix: admin });
   await app.register(emailAdminRoutes, { prefix: admin });
+  await app.register(shopAdminRoutes, { prefix: admin });
+  await app.register(holdAdminRoutes, { prefix: admin });
   await app.register(shopRoutes, { prefix: '/api/v2/shop/:OperatorID' });
+  await app.register(waitlistPageRoutes);
 
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   await app.register(dashboardRoutes);

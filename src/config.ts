@@ -21,10 +21,24 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** The sender of the e-mails slotbook sends on an operator's behalf (the operator's name is shown with it). */
   readonly emailFrom: string;
-  /** How long an item in an online-shop basket holds its seats. */
+  /** How long an item in an online-shop basket holds its seats while the guest is still choosing. */
   readonly basketHoldMinutes: number;
+  /** How long a basket's seats stay held once the guest begins checkout (within holdMaxLifetimeMinutes). */
+  readonly checkoutHoldMinutes: number;
+  /** No hold made by a client (partner, OCTo, shop) is extended beyond this many minutes after it was made. */
+  readonly holdMaxLifetimeMinutes: number;
+  /** Seats one shop basket may hold at once. */
+  readonly shopMaxSeatsPerBasket: number;
+  /** Seats one client address may hold at once in one operator's shop, over all its baskets. */
+  readonly shopMaxHeldSeatsPerClient: number;
+  /** Baskets one client address may open in one operator's shop per hour. */
+  readonly shopMaxBasketsPerClientHour: number;
   /** How long seats offered to a waitlisted customer stay held for them. */
   readonly waitlistClaimMinutes: number;
+  /** How long a new waitlist place waits for its address to be confirmed before it lapses. */
+  readonly waitlistConfirmHours: number;
+  /** Waitlist places (unconfirmed, waiting or offered) one client address may have at once in one operator's shop. */
+  readonly waitlistMaxPlacesPerClient: number;
   /**
    * The master secret for HMAC fingerprints and sealed secrets (src/secrets/); unset, a random one is kept
    * in the database. Production should set it, so that a copy of the database alone does not hold it.
@@ -77,8 +91,16 @@ export function loadConfig(env: Env = process.env): Config {
     production: env.NODE_ENV === 'production',
     rateLimitPerMinute: integerSetting(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
     emailFrom: emailSetting(env, 'EMAIL_FROM') ?? `no-reply@${new URL(publicUrl).hostname}`,
-    basketHoldMinutes: integerSetting(env, 'BASKET_HOLD_MINUTES', 15, 1, 60),
+    basketHoldMinutes: integerSetting(env, 'BASKET_HOLD_MINUTES', 10, 1, 60),
+    checkoutHoldMinutes: integerSetting(env, 'CHECKOUT_HOLD_MINUTES', 20, 1, 60),
+    // At least the longest first hold any channel may ask for (60 minutes), so that the cap only limits renewals.
+    holdMaxLifetimeMinutes: integerSetting(env, 'HOLD_MAX_LIFETIME_MINUTES', 60, 60, 24 * 60),
+    shopMaxSeatsPerBasket: integerSetting(env, 'SHOP_MAX_SEATS_PER_BASKET', 20, 1, 10_000),
+    shopMaxHeldSeatsPerClient: integerSetting(env, 'SHOP_MAX_HELD_SEATS_PER_CLIENT', 30, 1, 100_000),
+    shopMaxBasketsPerClientHour: integerSetting(env, 'SHOP_MAX_BASKETS_PER_CLIENT_HOUR', 30, 1, 100_000),
     waitlistClaimMinutes: integerSetting(env, 'WAITLIST_CLAIM_MINUTES', 60, 1, 7 * 24 * 60),
+    waitlistConfirmHours: integerSetting(env, 'WAITLIST_CONFIRM_HOURS', 24, 1, 7 * 24),
+    waitlistMaxPlacesPerClient: integerSetting(env, 'WAITLIST_MAX_PLACES_PER_CLIENT', 10, 1, 10_000),
     secretKey: secretSetting(env, 'SECRET_KEY'),
     uploads: Object.freeze({
       perKey: quota(env, 'UPLOAD_KEY', 500, 500),

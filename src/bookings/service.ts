@@ -159,19 +159,41 @@ export async function confirmBooking(db: Db, operatorId: number, reference: stri
 }
 
 /**
- * Keeps a live hold for `minutes` more from now (never shortening it). Holds that lapsed, confirmed and
- * cancelled bookings cannot be extended (409): a lapsed hold's seats may already be someone else's.
+ * The latest moment (Unix seconds) a hold made at `createdAtMs` may be extended to: no renewal keeps seats
+ * longer than `maxLifetimeMinutes` (HOLD_MAX_LIFETIME_MINUTES) after the hold was made, whatever the channel.
  */
-export async function extendHold(db: Db, operatorId: number, reference: string, minutes: number, partner?: string): Promise<Booking> {
+export const holdCeiling = (createdAtMs: number, maxLifetimeMinutes: number): number => Math.floor(createdAtMs / 1000) + maxLifetimeMinutes * 60;
+
+/**
+ * Keeps a live hold for `minutes` more from now (never shortening it), but never beyond its ceiling
+ * (holdCeiling): a hold cannot be renewed forever. Holds that lapsed, confirmed and cancelled bookings
+ * cannot be extended (409): a lapsed hold's seats may already be someone else's; neither can a hold that
+ * has reached its ceiling (409): confirm it or let it go.
+ */
+export async function extendHold(
+  db: Db,
+  operatorId: number,
+  reference: string,
+  hold: { minutes: number; maxLifetimeMinutes: number },
+  partner?: string,
+): Promise<Booking> {
   const booking = await requireBooking(db.kysely, operatorId, reference, partner);
   const now = unixNow();
-  const extended = await db.write(async (tx) => {
+  const outcome = await db.write(async (tx) => {
     await releaseLapsedHolds(tx, booking.timeslot_id, now);
     const current = await findBooking(tx, operatorId, reference, partner);
-    if (!current || current.status !== 'on_hold' || current.hold_expires_at === null) return false;
-    return extendHoldUntil(tx, current.id, Math.max(current.hold_expires_at, now + minutes * 60), now);
+    if (!current || current.status !== 'on_hold' || current.hold_expires_at === null || current.hold_expires_at <= now) return 'not-live';
+    const wanted = Math.max(current.hold_expires_at, now + hold.minutes * 60);
+    const until = Math.min(wanted, Math.max(current.hold_expires_at, holdCeiling(current.created_at, hold.maxLifetimeMinutes)));
+    if (until < wanted && until === current.hold_expires_at) return 'at-ceiling';
+    return (await extendHoldUntil(tx, current.id, until, now)) ? 'extended' : 'not-live';
   });
-  if (!extended) {
+  if (outcome === 'at-ceiling') {
+    throw new Conflict(
+      `The hold of booking ${reference} cannot be extended: a hold lasts at most ${hold.maxLifetimeMinutes} minutes from when it was made. Confirm it, or cancel it.`,
+    );
+  }
+  if (outcome === 'not-live') {
     const status = effectiveStatus((await findBooking(db.kysely, operatorId, reference, partner)) ?? booking, now);
     throw new Conflict(
       status === 'expired'

@@ -15,6 +15,7 @@ export interface Database {
   usage_daily_totals: UsageDailyTotalTable;
   usage_monthly_totals: UsageMonthlyTotalTable;
   idempotency_keys: IdempotencyKeyTable;
+  idempotency_keys_before_008: LegacyIdempotencyKeyTable;
   octo_bookings: OctoBookingTable;
   baskets: BasketTable;
   basket_items: BasketItemTable;
@@ -23,6 +24,7 @@ export interface Database {
   workflows: WorkflowTable;
   emails: EmailTable;
   instance_secrets: InstanceSecretTable;
+  shop_settings: ShopSettingsTable;
 }
 
 export interface OperatorTable {
@@ -165,9 +167,15 @@ export interface UsageMonthlyTotalTable {
   event_count: number;
 }
 
+/** Idempotency records (migration 008): one namespace per operator, holder and route. */
 export interface IdempotencyKeyTable {
   operator_id: number;
+  /** `partner:<marketplace>`, `key:<API key ID>` or `basket:<basket ID>`. */
+  holder: string;
+  /** Method and route pattern, e.g. `POST /api/v2/ota/:partner/booking`. */
+  route: string;
   idempotency_key: string;
+  /** Hex HMAC (instance key) of the request fingerprint. */
   request_hash: string;
   status_code: number;
   response_body: string;
@@ -175,11 +183,16 @@ export interface IdempotencyKeyTable {
   created_at: number;
 }
 
+/** The records written before migration 008 (per operator only, SHA-256 fingerprints), answered until they lapse. */
+export type LegacyIdempotencyKeyTable = Omit<IdempotencyKeyTable, 'holder' | 'route'>;
+
 /** OCTo (migration 003): what an OCTo booking carries beside its bookings row. */
 export interface OctoBookingTable {
   booking_id: number;
   operator_id: number;
-  /** The reseller's booking uuid (lower case), unique per operator. */
+  /** The reseller (the key's marketplace) whose uuid this is (migration 008). */
+  partner: string;
+  /** The reseller's booking uuid (lower case), unique per operator and reseller. */
   uuid: string;
   notes: string | null;
   /** JSON array of { uuid, unitId, resellerReference }, one per participant. */
@@ -207,6 +220,10 @@ export interface BasketTable {
   payment_reference: string | null;
   created_at: number;
   paid_at: number | null;
+  /** HMAC of the address of the client that opened it (migration 008); null for baskets the platform opened. */
+  client_hmac: string | null;
+  /** Unix seconds: when the guest began checkout (the seats are then held longer, and no item is added). */
+  checkout_started_at: number | null;
 }
 
 export interface BasketItemTable {
@@ -215,6 +232,8 @@ export interface BasketItemTable {
   activity_name: string;
   unit_price: number;
   participants: number;
+  /** HMAC of the address of the client that added the item (migration 008); null for a waitlist offer's. */
+  client_hmac: string | null;
 }
 
 export interface PaymentTable {
@@ -228,6 +247,8 @@ export interface PaymentTable {
   provider_reference: string | null;
   failure: string | null;
   created_at: number;
+  /** HMAC of the paying client's address (migration 008): declines are slowed per address. */
+  client_hmac: string | null;
 }
 
 export interface WaitlistEntryTable {
@@ -245,6 +266,14 @@ export interface WaitlistEntryTable {
   offer_expires_at: number | null;
   created_at: number;
   notified_at: number | null;
+  /** Unix milliseconds: when the address was confirmed (migration 008); null while unconfirmed. */
+  confirmed_at: number | null;
+  /** Unix seconds: an unconfirmed place lapses then. */
+  confirm_by: number | null;
+  /** SHA-256 (hex) of the confirmation link's token. */
+  confirm_token_hash: string | null;
+  /** HMAC of the address of the client that joined. */
+  client_hmac: string | null;
 }
 
 export interface WorkflowTable {
@@ -261,10 +290,13 @@ export interface WorkflowTable {
   updated_at: number;
 }
 
+/** A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place's address. */
+export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation';
+
 export interface EmailTable {
   id: Generated<number>;
   operator_id: number;
-  kind: 'workflow' | 'waitlist';
+  kind: EmailKind;
   workflow_id: number | null;
   booking_id: number | null;
   waitlist_entry_id: number | null;
@@ -292,4 +324,11 @@ export interface InstanceSecretTable {
   name: string;
   value: string;
   created_at: number;
+}
+
+/** Whether an operator's public shop answers (migration 008): closed until the operator opens it. */
+export interface ShopSettingsTable {
+  operator_id: number;
+  is_open: number;
+  updated_at: number;
 }

@@ -9,6 +9,7 @@ import { countOperators, insertOperator } from '../operators/service.js';
 import { todayIn } from '../calendar/zoned-time.js';
 import { createTimeslots } from '../availability/creation.js';
 import { createQuestion } from '../questions/service.js';
+import { setShopOpen } from '../shop/settings.js';
 import type { CreateQuestionBody } from '../questions/schemas.js';
 
 export const DEMO_MARKETPLACE = 'demo';
@@ -116,6 +117,8 @@ async function insertDemo(tx: Tx): Promise<DemoSeed> {
   const { operatorId, adminKey } = await insertOperator(tx, 'Demo Adventures');
   const ota = await createApiKey(tx, operatorId, { name: 'Demo marketplace', scopes: ['ota'], partner: DEMO_MARKETPLACE });
   const usage = await createApiKey(tx, operatorId, { name: 'Demo usage', scopes: ['usage:read', 'usage:write'] });
+  // The demo's shop is open, so that the README's shop tour works; other operators open theirs themselves.
+  await setShopOpen(tx, operatorId, true);
   const activityIds: string[] = [];
   for (const spec of ACTIVITIES) {
     const product = await createActivity(tx, operatorId, {

@@ -3,10 +3,11 @@
 // delivers it later. So an e-mail exists exactly when its event committed, and survives restarts.
 import type { Tx } from '../db/connection.js';
 import type { BuiltInMeter } from '../usage/meters.js';
+import type { EmailKind } from '../db/schema.js';
 
 export interface NewEmail {
   operatorId: number;
-  kind: 'workflow' | 'waitlist';
+  kind: EmailKind;
   workflowId?: number;
   bookingId?: number;
   waitlistEntryId?: number;
@@ -15,8 +16,8 @@ export interface NewEmail {
   body: string;
   /** Unix seconds: not sent before. */
   sendAt: number;
-  /** The built-in meter the send records (once, in the transaction that marks the e-mail sent). */
-  meter: BuiltInMeter;
+  /** The built-in meter the send records (once, in the transaction that marks the e-mail sent), if any. */
+  meter: BuiltInMeter | null;
   meterExtraInfo: string | null;
 }
 

@@ -2,12 +2,17 @@ import { Type, type Static } from '@sinclair/typebox';
 import { MAX_LIST_LIMIT } from '../bookings/schemas.js';
 
 export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'failed', 'cancelled'] as const;
+export const EMAIL_KINDS = ['workflow', 'waitlist', 'waitlist-confirmation'] as const;
 const Instant = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
 export const Email = Type.Object(
   {
     ID: Type.Integer(),
-    Kind: Type.Unsafe<'workflow' | 'waitlist'>({ type: 'string', enum: ['workflow', 'waitlist'], description: 'A workflow e-mail or a waitlist offer' }),
+    Kind: Type.Unsafe<(typeof EMAIL_KINDS)[number]>({
+      type: 'string',
+      enum: [...EMAIL_KINDS],
+      description: 'A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place\'s address',
+    }),
     To: Type.String(),
     Subject: Type.String(),
     Body: Type.String({ description: 'Plain text' }),

@@ -83,7 +83,7 @@ async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: number)
       // OccurredAt is the real moment of sending, whatever clock the caller drives dueness with.
       await recordUsage(tx, email.operator_id, { meter: email.meter as BuiltInMeter, micros: 1_000_000n, extraInfo: email.meter_extra_info, occurredAt: unixNow() });
     }
-    if (email.waitlist_entry_id !== null) {
+    if (email.kind === 'waitlist' && email.waitlist_entry_id !== null) {
       await tx.updateTable('waitlist_entries').set({ notified_at: Date.now() }).where('id', '=', email.waitlist_entry_id).execute();
     }
   });

@@ -20,8 +20,9 @@ export const PROBLEM_KINDS = {
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type', about: 'The request body must be sent as application/json; an upload must be a JPEG, PNG, WebP or HEIC/HEIF image or a PDF, judged by its content.' },
   validation: { status: 422, title: 'Unprocessable Entity', about: 'One or more fields are missing or invalid. `errors` lists each failing field with a message.' },
   'idempotency-key-reuse': { status: 422, title: 'Unprocessable Entity', about: 'The Idempotency-Key was already used with a different request body. Use a new key for a new request.' },
-  'quota-exceeded': { status: 429, title: 'Too Many Requests', about: 'The client holds as many unused uploads as it may. Name them in a booking, or wait for the number of seconds in Retry-After: unused uploads are deleted after a day.' },
   'rate-limited': { status: 429, title: 'Too Many Requests', about: 'Too many requests for this API key. Wait for the number of seconds in Retry-After.' },
+  'quota-exceeded': { status: 429, title: 'Too Many Requests', about: 'This client already holds as much as one client may at once: unused uploads (name them in a booking, or wait: unused uploads are deleted after a day), or seats, baskets or waitlist places in a shop (pay or let go of some). Retry-After says when the first lapses; or ask the operator.' },
+  'too-many-declines': { status: 429, title: 'Too Many Requests', about: 'Several payments were declined in a row for this basket or from this address. Wait for the number of seconds in Retry-After, which grows with every further decline, then try again (or another card).' },
   unavailable: { status: 503, title: 'Service Unavailable', about: 'The service cannot reach its database right now. Retry shortly.' },
   'outcome-unknown': { status: 500, title: 'Internal Server Error', about: 'The connection to the database was lost while the write was committing, so it may or may not be stored. Retry with the same Idempotency-Key to receive its outcome; without one, look it up before you retry.' },
   internal: { status: 500, title: 'Internal Server Error', about: 'Something failed on our side. Nothing was written; the request can be retried (with the same Idempotency-Key).' },
@@ -83,5 +84,15 @@ export class InsufficientCapacity extends DomainError {
 export class Conflict extends DomainError {
   constructor(message: string) {
     super('conflict', message);
+  }
+}
+
+/** A refusal that lifts with time: the problem carries Retry-After (whole seconds, at least 1). */
+export class RetryLater extends DomainError {
+  readonly retryAfterSeconds: number;
+
+  constructor(kind: 'quota-exceeded' | 'too-many-declines', message: string, retryAfterSeconds: number) {
+    super(kind, message);
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
   }
 }

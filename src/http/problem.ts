@@ -1,7 +1,7 @@
 // The one place where errors become RFC 7807 responses: domain errors, Fastify's own validation, body
 // parsing and routing errors, rate limiting, and anything unexpected (logged, never shown).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, PROBLEM_KINDS, type FieldError, type ProblemKind } from './errors.js';
+import { DomainError, PROBLEM_KINDS, RetryLater, type FieldError, type ProblemKind } from './errors.js';
 import { fieldErrors } from './validation.js';
 import { CommitOutcomeUnknown } from '../db/connection.js';
 
@@ -54,6 +54,7 @@ const KIND_BY_STATUS: Record<number, ProblemKind> = {
 };
 
 export function errorHandler(this: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof RetryLater) reply.header('Retry-After', String(error.retryAfterSeconds));
   if (error instanceof DomainError) return sendProblem(reply, error.kind, error.message, error.errors);
 
   if (error.validation) {

@@ -2,14 +2,27 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Db, Tx } from '../db/connection.js';
-import { runIdempotently, type WriteResult } from './service.js';
+import { holderOf, runIdempotently, type WriteResult } from './service.js';
 
 /** Documents the header on routes that honour it; its length is checked by runIdempotently. */
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
-    Type.String({ description: 'Makes the request safe to retry: a repeat within 24 hours returns the first response (1 to 255 characters)' }),
+    Type.String({
+      description:
+        'Makes the request safe to retry: a repeat with the same body within 24 hours returns the first response (1 to 255 characters). ' +
+        'A key counts for its holder (an ota key\'s marketplace, so a rotated key of the same marketplace replays; otherwise the API key) on this route only.',
+    }),
   ),
 });
+
+/** The header as one string (a repeated header is joined, as Node joins it for display). */
+export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['idempotency-key'];
+  return Array.isArray(header) ? header.join(',') : header;
+}
+
+/** The route's namespace in idempotency records: its method and pattern. */
+export const routeOf = (request: FastifyRequest): string => `${request.method} ${request.routeOptions.url}`;
 
 export async function sendIdempotently(
   db: Db,
@@ -19,13 +32,15 @@ export async function sendIdempotently(
   /** Lets the write share a transaction with the others of this group (Db.writeGrouped). */
   group?: string,
 ): Promise<FastifyReply> {
-  const header = request.headers['idempotency-key'];
   const { result, replayed } = await runIdempotently(
     db,
+    request.server.instanceKeys,
     {
       operatorId: request.caller.operatorId,
-      key: Array.isArray(header) ? header.join(',') : header,
-      fingerprint: [request.method, request.routeOptions.url, request.params, request.body ?? null],
+      holder: holderOf(request.caller),
+      route: routeOf(request),
+      key: idempotencyKeyOf(request),
+      fingerprint: [request.params, request.body ?? null],
       group,
     },
     write,

@@ -20,6 +20,8 @@ const config = { scope: 'ota' as const };
 const response = { 200: OctoBooking, ...octoErrors() };
 
 export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const holdTerms = { maxLifetimeMinutes: app.config.holdMaxLifetimeMinutes };
+  const ceiling = `A hold is never extended beyond ${app.config.holdMaxLifetimeMinutes} minutes after it was made (HOLD_MAX_LIFETIME_MINUTES); asking for more when it is there is UNPROCESSABLE_ENTITY.`;
   app.post('/bookings', {
     config,
     schema: {
@@ -29,7 +31,7 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Holds the seats of availabilityId (one per unit item) as an ON_HOLD booking until utcExpiresAt: expirationMinutes, default 30, at most 60. ' +
         'The booking is a partner booking of the key\'s marketplace: it counts against the same seats as the partner API and shows in the dashboard ' +
         'with resellerReference as its payment reference. uuid makes the call idempotent (one is generated when absent); reusing it for another ' +
-        'reservation is INVALID_BOOKING_UUID. Not enough seats left is UNPROCESSABLE_ENTITY.',
+        'reservation is INVALID_BOOKING_UUID. Uuids are per reseller: another reseller\'s uuid is neither seen nor in the way. Not enough seats left is UNPROCESSABLE_ENTITY.',
       headers: CapabilityHeaders,
       body: ReservationBody,
       response,
@@ -63,13 +65,13 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'OCTo: update a booking',
       description:
         'Changes the contact, notes, resellerReference and unit item labels of an ON_HOLD or CONFIRMED booking; expirationMinutes extends a hold. ' +
-        'Another product, option, availability or number of unit items is UNPROCESSABLE_ENTITY: cancel and reserve again.',
+        `Another product, option, availability or number of unit items is UNPROCESSABLE_ENTITY: cancel and reserve again. ${ceiling}`,
       params: UuidParams,
       headers: CapabilityHeaders,
       body: UpdateBody,
       response,
     },
-    handler: async (request) => update(app.db, resellerOf(request), request.params.uuid, request.body, wantsPricing(request)),
+    handler: async (request) => update(app.db, resellerOf(request), request.params.uuid, request.body, wantsPricing(request), holdTerms),
   });
 
   app.post('/bookings/:uuid/confirm', {
@@ -93,13 +95,13 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'OCTo: extend a reservation',
-      description: 'Holds the seats for expirationMinutes (default 30, at most 60) from now, never less than already held. Only a live hold: else UNPROCESSABLE_ENTITY.',
+      description: `Holds the seats for expirationMinutes (default 30, at most 60) from now, never less than already held. Only a live hold: else UNPROCESSABLE_ENTITY. ${ceiling}`,
       params: UuidParams,
       headers: CapabilityHeaders,
       body: ExtendBody,
       response,
     },
-    handler: async (request) => extend(app.db, resellerOf(request), request.params.uuid, request.body, wantsPricing(request)),
+    handler: async (request) => extend(app.db, resellerOf(request), request.params.uuid, request.body, wantsPricing(request), holdTerms),
   });
 
   app.post('/bookings/:uuid/cancel', {

@@ -2,7 +2,8 @@
 // the key's marketplace), placed by the same placeBooking as every channel, so its seats count for the
 // partner API, the dashboard and the online shop at once; confirm, extend and cancel are the bookings
 // services'. The reseller's uuid makes a reservation idempotent: it is inserted with the booking, in the
-// same transaction, under a unique (operator, uuid) constraint.
+// same transaction, under a unique (operator, marketplace, uuid) constraint, so that uuids are each
+// reseller's own: another reseller's uuid is neither visible nor in the way.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/connection.js';
@@ -31,6 +32,11 @@ export interface Reseller {
   partner: string;
 }
 
+/** Extending a hold: the minutes asked for, and how long any hold may last from when it was made. */
+export interface HoldTerms {
+  maxLifetimeMinutes: number;
+}
+
 const holdMinutes = (asked: number | undefined): number => Math.min(asked ?? DEFAULT_HOLD_MINUTES, MAX_HOLD_MINUTES);
 const LIST_LIMIT = 100;
 
@@ -43,7 +49,7 @@ async function partsOf(db: Kysely<Database>, operatorId: number, link: OctoBooki
 }
 
 async function requireLink(db: Kysely<Database>, reseller: Reseller, uuid: string): Promise<OctoBookingLink> {
-  const link = await findByUuid(db, reseller.operatorId, uuid.toLowerCase(), reseller.partner);
+  const link = await findByUuid(db, reseller.operatorId, reseller.partner, uuid.toLowerCase());
   if (!link) throw OctoError.invalidBooking(uuid);
   return link;
 }
@@ -67,14 +73,14 @@ export async function listOctoBookings(db: Kysely<Database>, reseller: Reseller,
 class UuidTaken extends Error {}
 
 /**
- * A repeat of a reservation answers the booking it made, unless the uuid was used for another
- * reservation (another product, time or number of units, or another reseller): then INVALID_BOOKING_UUID.
+ * A repeat of a reservation answers the booking it made, unless the reseller used the uuid for another
+ * reservation (another product, time or number of units): then INVALID_BOOKING_UUID.
  */
 async function repeated(db: Db, reseller: Reseller, link: OctoBookingLink, timeslot: TimeslotRow, units: number, pricing: boolean): Promise<OctoBooking> {
   const now = unixNow();
   const parts = await partsOf(db.kysely, reseller.operatorId, link, now);
   const { record } = parts;
-  if (record.partner !== reseller.partner || record.timeslot_id !== timeslot.id || record.participants !== units) {
+  if (record.timeslot_id !== timeslot.id || record.participants !== units) {
     throw OctoError.invalidBooking(link.uuid, 'was already used for another booking');
   }
   return toOctoBooking(parts, now, pricing);
@@ -88,7 +94,7 @@ export async function reserve(db: Db, reseller: Reseller, body: ReservationBody,
   if (!body.availabilityId) throw OctoError.invalidAvailability('', 'is required: every product is booked by start time');
   const items = newUnitItems(body.unitItems);
   const timeslot = await resolveAvailability(db.kysely, activity, body.availabilityId);
-  const existing = await findByUuid(db.kysely, reseller.operatorId, uuid);
+  const existing = await findByUuid(db.kysely, reseller.operatorId, reseller.partner, uuid);
   if (existing) return repeated(db, reseller, existing, timeslot, items.length, pricing);
 
   const guest = withContact(NO_GUEST, body.contact);
@@ -105,13 +111,14 @@ export async function reserve(db: Db, reseller: Reseller, body: ReservationBody,
   try {
     const twin = await db.write(async (tx) => {
       // Writers queue for the transaction, so a twin that committed while this one waited is seen here.
-      const committed = await findByUuid(tx, reseller.operatorId, uuid);
+      const committed = await findByUuid(tx, reseller.operatorId, reseller.partner, uuid);
       if (committed) return committed;
       const { draft } = await prepareBooking(tx, origin, request, holdMinutes(body.expirationMinutes), now);
       const booking = await placeBooking(tx, draft, now);
       const stored = await insertOctoBooking(tx, {
         booking_id: booking.id,
         operator_id: reseller.operatorId,
+        partner: reseller.partner,
         uuid,
         notes: body.notes ?? null,
         unit_items: JSON.stringify(items),
@@ -126,7 +133,7 @@ export async function reserve(db: Db, reseller: Reseller, body: ReservationBody,
     if (twin) return repeated(db, reseller, twin, timeslot, items.length, pricing);
   } catch (error) {
     if (!(error instanceof UuidTaken)) throw error;
-    const winner = await findByUuid(db.kysely, reseller.operatorId, uuid);
+    const winner = await findByUuid(db.kysely, reseller.operatorId, reseller.partner, uuid);
     if (!winner) throw error;
     return repeated(db, reseller, winner, timeslot, items.length, pricing);
   }
@@ -163,9 +170,10 @@ export async function confirm(db: Db, reseller: Reseller, uuid: string, body: Co
   return getOctoBooking(db.kysely, reseller, uuid, pricing);
 }
 
-export async function extend(db: Db, reseller: Reseller, uuid: string, body: ExtendBody, pricing: boolean): Promise<OctoBooking> {
+/** Extends a live hold by expirationMinutes from now, up to the hold's ceiling (bookings' extendHold). */
+export async function extend(db: Db, reseller: Reseller, uuid: string, body: ExtendBody, pricing: boolean, terms: HoldTerms): Promise<OctoBooking> {
   const link = await requireLink(db.kysely, reseller, uuid);
-  await extendHold(db, reseller.operatorId, link.reference, holdMinutes(body.expirationMinutes), reseller.partner);
+  await extendHold(db, reseller.operatorId, link.reference, { minutes: holdMinutes(body.expirationMinutes), ...terms }, reseller.partner);
   await db.write((tx) => updateOctoBooking(tx, link.booking_id, {}));
   return getOctoBooking(db.kysely, reseller, uuid, pricing);
 }
@@ -190,7 +198,7 @@ export async function cancel(db: Db, reseller: Reseller, uuid: string, body: Can
  * Moving it to another product, option or time, or changing how many units it has, is refused: cancel
  * and reserve again, so that seats are only ever taken by placeBooking.
  */
-export async function update(db: Db, reseller: Reseller, uuid: string, body: UpdateBody, pricing: boolean): Promise<OctoBooking> {
+export async function update(db: Db, reseller: Reseller, uuid: string, body: UpdateBody, pricing: boolean, terms: HoldTerms): Promise<OctoBooking> {
   const link = await requireLink(db.kysely, reseller, uuid);
   const now = unixNow();
   const { record, activity } = await partsOf(db.kysely, reseller.operatorId, link, now);
@@ -207,7 +215,7 @@ export async function update(db: Db, reseller: Reseller, uuid: string, body: Upd
   if (status === 'confirmed') requireContactFields(guest);
   const items = body.unitItems && relabelUnitItems(link, body.unitItems);
   if (body.expirationMinutes !== undefined && status === 'on_hold') {
-    await extendHold(db, reseller.operatorId, link.reference, holdMinutes(body.expirationMinutes), reseller.partner);
+    await extendHold(db, reseller.operatorId, link.reference, { minutes: holdMinutes(body.expirationMinutes), ...terms }, reseller.partner);
   }
   await db.write(async (tx) => {
     await changeBookingDetails(tx, link.booking_id, {

@@ -1,4 +1,4 @@
-// octo_bookings: the reseller's uuid, notes and unit items beside a booking (migration 003).
+// octo_bookings: the reseller's uuid, notes and unit items beside a booking (migrations 003 and 008).
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, OctoBookingTable } from '../db/schema.js';
 import type { Tx } from '../db/connection.js';
@@ -25,13 +25,11 @@ function selectLinks(db: Kysely<Database>, operatorId: number) {
 }
 
 /**
- * The operator's OCTo booking with this uuid. With `partner`, only that marketplace's: a reseller never
- * sees another's bookings, though a uuid is unique across the operator's resellers.
+ * The reseller's OCTo booking with this uuid. Uuids are the reseller's own (unique per operator and
+ * marketplace): another reseller's booking with the same uuid is neither found nor in the way.
  */
-export async function findByUuid(db: Kysely<Database>, operatorId: number, uuid: string, partner?: string): Promise<OctoBookingLink | undefined> {
-  let query = selectLinks(db, operatorId).where('octo_bookings.uuid', '=', uuid);
-  if (partner !== undefined) query = query.where('bookings.partner', '=', partner);
-  return query.executeTakeFirst();
+export async function findByUuid(db: Kysely<Database>, operatorId: number, partner: string, uuid: string): Promise<OctoBookingLink | undefined> {
+  return selectLinks(db, operatorId).where('octo_bookings.partner', '=', partner).where('octo_bookings.uuid', '=', uuid).executeTakeFirst();
 }
 
 /** The marketplace's OCTo bookings with the given reseller reference and/or booking reference, oldest first. */
@@ -42,7 +40,7 @@ export async function findByReferences(
   references: { resellerReference?: string; supplierReference?: string },
   limit: number,
 ): Promise<OctoBookingLink[]> {
-  let query = selectLinks(db, operatorId).where('bookings.partner', '=', partner);
+  let query = selectLinks(db, operatorId).where('octo_bookings.partner', '=', partner);
   if (references.resellerReference !== undefined) query = query.where('bookings.payment_reference', '=', references.resellerReference);
   if (references.supplierReference !== undefined) query = query.where('bookings.reference', '=', references.supplierReference);
   return query.orderBy('bookings.created_at').orderBy('bookings.id').limit(limit).execute();
@@ -57,7 +55,7 @@ export async function insertOctoBooking(tx: Tx, row: Insertable<OctoBookingTable
   return tx
     .insertInto('octo_bookings')
     .values(row)
-    .onConflict((oc) => oc.columns(['operator_id', 'uuid']).doNothing())
+    .onConflict((oc) => oc.columns(['operator_id', 'partner', 'uuid']).doNothing())
     .returningAll()
     .executeTakeFirst();
 }

@@ -1,22 +1,34 @@
 // The online shop's baskets: a customer opens one, adds timeslot items (each a booking of Source online,
-// on hold for the configured minutes), reads the total, and checks out once (checkout.ts).
+// on a short hold while the guest is choosing), begins checkout (the seats are then held longer, up to
+// the hold's ceiling, and the basket takes no more items), reads the total, and pays once (checkout.ts).
+// What one client may hold at once is bounded (limits.ts).
 import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../availability/seats.js';
 import { unixToZonedIso } from '../calendar/zoned-time.js';
 import { placeBooking } from '../bookings/placement.js';
-import { prepareBooking } from '../bookings/service.js';
+import { holdCeiling, prepareBooking } from '../bookings/service.js';
+import { extendHoldUntil } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';
-import { findBasket, insertBasket, insertBasketItem, listBasketItems, setBasketCurrency, type BasketItemRecord, type BasketRow } from './store.js';
+import { checkBasketQuota, checkHoldLimits, lockClient, type ShopLimits } from './limits.js';
+import { requireOpenShop } from './settings.js';
+import {
+  findBasket,
+  insertBasket,
+  insertBasketItem,
+  listBasketItems,
+  lockBasket,
+  markCheckoutStarted,
+  setBasketCurrency,
+  type BasketItemRecord,
+  type BasketRow,
+} from './store.js';
 import type { AddItemBody, Basket, BasketItem, CreateBasketBody } from './schemas.js';
 
-/** A shop exists for every operator; an unknown OperatorID is 404 like any unknown resource. */
-export async function requireShop(db: Kysely<Database>, operatorId: number): Promise<void> {
-  const operator = await db.selectFrom('operators').select('id').where('id', '=', operatorId).executeTakeFirst();
-  if (!operator) throw new NotFound(`No shop ${operatorId}`);
-}
+export type HoldSettings = Pick<Config, 'basketHoldMinutes' | 'checkoutHoldMinutes' | 'holdMaxLifetimeMinutes'> & ShopLimits;
 
 export async function requireBasket(db: Kysely<Database>, operatorId: number, token: string): Promise<BasketRow> {
   const basket = await findBasket(db, operatorId, token);
@@ -58,17 +70,21 @@ export async function basketView(db: Kysely<Database>, basket: BasketRow, now = 
     Customer: { FirstName: basket.customer_first_name, LastName: basket.customer_last_name, Email: basket.customer_email, Phone: basket.customer_phone },
     Items: items,
     PaymentReference: basket.payment_reference,
+    CheckoutStartedAt: basket.checkout_started_at === null ? null : new Date(Number(basket.checkout_started_at) * 1000).toISOString(),
     CreatedAt: new Date(Number(basket.created_at)).toISOString(),
     PaidAt: basket.paid_at === null ? null : new Date(Number(basket.paid_at)).toISOString(),
   };
 }
 
-export async function createBasket(db: Db, operatorId: number, body: CreateBasketBody): Promise<Basket> {
-  await requireShop(db.kysely, operatorId);
+/** Opens a basket for the client `clientHmac` (its address's fingerprint), within its baskets per hour. */
+export async function createBasket(db: Db, limits: ShopLimits, operatorId: number, body: CreateBasketBody, clientHmac: string): Promise<Basket> {
+  await requireOpenShop(db.kysely, operatorId);
   const c = body.Customer;
-  const basket = await db.write((tx) =>
-    insertBasket(tx, { operatorId, customer: { firstName: c.FirstName.trim(), lastName: c.LastName.trim(), email: c.Email.trim(), phone: c.Phone } }),
-  );
+  const basket = await db.write(async (tx) => {
+    await lockClient(tx, operatorId, clientHmac);
+    await checkBasketQuota(tx, limits, operatorId, clientHmac, Date.now());
+    return insertBasket(tx, { operatorId, clientHmac, customer: { firstName: c.FirstName.trim(), lastName: c.LastName.trim(), email: c.Email.trim(), phone: c.Phone } });
+  });
   return basketView(db.kysely, basket);
 }
 
@@ -77,23 +93,57 @@ export async function getBasket(db: Kysely<Database>, operatorId: number, token:
 }
 
 /**
- * Holds the item's seats for `holdMinutes` as a booking of Source online, and puts it in the basket. The
- * booking rules are the partner API's (404, 422, 409 sold out), in the same order; a paid basket takes no
- * more items (409), and every item is in the basket's one currency (422).
+ * Holds the item's seats for the choosing minutes as a booking of Source online, and puts it in the
+ * basket. The booking rules are the partner API's (404, 422, 409 sold out), in the same order; a paid
+ * basket or one whose checkout began takes no more items (409), every item is in the basket's one currency
+ * (422), and neither the basket (422 on Participants) nor its client (429) may hold more than its limit.
  */
-export async function addBasketItem(db: Db, operatorId: number, token: string, body: AddItemBody, holdMinutes: number): Promise<Basket> {
+export async function addBasketItem(db: Db, settings: HoldSettings, operatorId: number, token: string, body: AddItemBody, clientHmac: string): Promise<Basket> {
   const basket = await requireBasket(db.kysely, operatorId, token);
+  await requireOpenShop(db.kysely, operatorId);
   const now = unixNow();
   await db.write(async (tx) => {
+    await lockClient(tx, operatorId, clientHmac);
+    await lockBasket(tx, basket.id);
     const current = await requireBasket(tx, operatorId, token);
     if (current.status !== 'open') throw new Conflict('This basket is paid; open a new basket for another purchase');
-    await holdItem(tx, current, body, holdMinutes, now);
+    if (current.checkout_started_at !== null) throw new Conflict('Checkout has begun for this basket, so it takes no more items: pay it, or open a new basket');
+    await checkHoldLimits(tx, settings, { operatorId, basketId: current.id, clientHmac, participants: body.Participants }, now);
+    await holdItem(tx, current, body, settings.basketHoldMinutes, now, clientHmac);
   });
   return getBasket(db.kysely, operatorId, basket.token);
 }
 
-/** The seats of one item, held in the basket; also how a waitlist offer fills the basket it opens. */
-export async function holdItem(tx: Tx, basket: BasketRow, item: AddItemBody, holdMinutes: number, now: number): Promise<void> {
+/**
+ * The guest is done choosing: every item still on hold is held for the checkout minutes from now (never
+ * shortened, never beyond the hold's ceiling), once per basket, and the basket takes no more items. A
+ * second call answers the basket unchanged: checkout time is granted once.
+ */
+export async function beginCheckout(db: Db, settings: HoldSettings, operatorId: number, token: string): Promise<Basket> {
+  const basket = await requireBasket(db.kysely, operatorId, token);
+  const now = unixNow();
+  await db.write(async (tx) => {
+    await lockBasket(tx, basket.id);
+    const current = await requireBasket(tx, operatorId, token);
+    if (current.status !== 'open') throw new Conflict('This basket is paid already');
+    if (current.checkout_started_at !== null) return;
+    const live = (await listBasketItems(tx, current.id)).filter((item) => item.status === 'on_hold' && item.hold_expires_at !== null && Number(item.hold_expires_at) > now);
+    if (live.length === 0) throw new Conflict('This basket holds no seats: add a timeslot before checking out');
+    for (const item of live) {
+      const held = Number(item.hold_expires_at);
+      const until = Math.min(Math.max(held, now + settings.checkoutHoldMinutes * 60), Math.max(held, holdCeiling(Number(item.booking_created_at), settings.holdMaxLifetimeMinutes)));
+      await extendHoldUntil(tx, item.booking_id, until, now);
+    }
+    await markCheckoutStarted(tx, current.id, now);
+  });
+  return getBasket(db.kysely, operatorId, basket.token);
+}
+
+/**
+ * The seats of one item, held in the basket; also how a waitlist offer fills the basket it opens (then
+ * `clientHmac` is null: the platform holds them for a confirmed guest, not a client of the shop).
+ */
+export async function holdItem(tx: Tx, basket: BasketRow, item: AddItemBody, holdMinutes: number, now: number, clientHmac: string | null): Promise<void> {
   const customer = { FirstName: basket.customer_first_name, LastName: basket.customer_last_name, Email: basket.customer_email, Phone: basket.customer_phone };
   const origin = { operatorId: basket.operator_id, source: 'online' as const, partner: null, basketId: basket.id };
   const { draft, activity } = await prepareBooking(tx, origin, { ...item, Customer: customer }, holdMinutes, now);
@@ -102,5 +152,12 @@ export async function holdItem(tx: Tx, basket: BasketRow, item: AddItemBody, hol
   }
   const booking = await placeBooking(tx, draft, now);
   await setBasketCurrency(tx, basket.id, activity.currency);
-  await insertBasketItem(tx, { basketId: basket.id, bookingId: booking.id, activityName: activity.name, unitPrice: activity.unit_price, participants: booking.participants });
+  await insertBasketItem(tx, {
+    basketId: basket.id,
+    bookingId: booking.id,
+    activityName: activity.name,
+    unitPrice: activity.unit_price,
+    participants: booking.participants,
+    clientHmac,
+  });
 }

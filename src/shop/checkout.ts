@@ -1,26 +1,29 @@
 // Checkout: paying a basket, once. Everything happens in ONE write transaction, so that either the
 // payment succeeded and the order is complete (bookings confirmed, basket paid, order-completed entry
-// written), or nothing of it exists:
-//   1. basket open -> paid (conditional update: the row lock also makes a concurrent second payment wait,
-//      then find the basket paid -> 409; it is never charged twice);
+// written), or nothing of it exists but, for a declined card, the record of the declined attempt:
+//   1. lock the payer's address (one payment per address at a time) and the basket's row, which must be
+//      open (a concurrent second payment waits, then finds it paid -> 409; it is never charged twice);
 //   2. every item must still hold its seats (a lapsed hold: 409, nothing confirmed);
-//   3. charge through the payment provider (declined: 422, rolled back; the attempt is recorded after);
-//   4. confirm the bookings (and queue the operator's confirmation workflows), record the payment,
-//      close the waitlist offer the basket carried, and write the order-completed entry.
+//   3. after repeated declines, wait (declines.ts: 429 with a growing Retry-After);
+//   4. charge through the payment provider; declined: the attempt alone is recorded, then 422;
+//   5. confirm the bookings (and queue the operator's confirmation workflows), record the payment, mark
+//      the basket paid, close the waitlist offer the basket carried, and write the order-completed entry.
 // Calling a provider inside a transaction suits the local `test` provider; a networked provider would
 // authorise before and capture after the commit (docs/platform-events.md).
-import { createHash } from 'node:crypto';
 import type { Db, Tx } from '../db/connection.js';
+import { tryLockForTransaction } from '../db/advisory-lock.js';
 import { Conflict, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../availability/seats.js';
 import { changeStatus } from '../bookings/store.js';
-import { runIdempotently, MAX_KEY_LENGTH, type WriteResult } from '../idempotency/service.js';
+import { runIdempotently, type WriteResult } from '../idempotency/service.js';
+import type { InstanceKeys } from '../secrets/keys.js';
 import { recordUsage } from '../usage/service.js';
 import { enqueueBookingEvent } from '../workflows/events.js';
 import { markOfferClaimed } from '../waitlists/store.js';
 import { basketView, requireBasket } from './baskets.js';
+import { refuseWhileDeclining } from './declines.js';
 import { PaymentDeclined, paymentProvider } from './payments.js';
-import { insertPayment, listBasketItems, markBasketPaid, setPaymentReference, type BasketRow } from './store.js';
+import { insertPayment, listBasketItems, lockBasket, markBasketPaid, setPaymentReference, type BasketRow } from './store.js';
 import type { CheckoutBody } from './schemas.js';
 
 export interface CheckoutResult {
@@ -28,29 +31,41 @@ export interface CheckoutResult {
   replayed: boolean;
 }
 
-export async function checkout(db: Db, operatorId: number, token: string, body: CheckoutBody, idempotencyKey: string | undefined): Promise<CheckoutResult> {
-  const basket = await requireBasket(db.kysely, operatorId, token);
-  if (idempotencyKey !== undefined && (idempotencyKey.length < 1 || idempotencyKey.length > MAX_KEY_LENGTH)) {
-    throw ValidationFailed.field('Idempotency-Key', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
-  }
-  // The shop has no API key to scope keys by: a key counts within its basket, so two shoppers who happen
-  // to pick the same key never see each other's answers.
-  const key = idempotencyKey === undefined ? undefined : `shop:${basket.id}:${createHash('sha256').update(idempotencyKey).digest('hex')}`;
-  const now = unixNow();
-  try {
-    return await runIdempotently(db, { operatorId, key, fingerprint: ['checkout', token, body] }, async (tx) => {
-      await payBasket(tx, basket, body, now);
-      const paid = await requireBasket(tx, operatorId, token);
-      return { statusCode: 200, body: { data: await basketView(tx, paid, now) } };
-    });
-  } catch (error) {
-    if (error instanceof PaymentDeclined) await recordDeclinedAttempt(db, basket, body, error.reason);
-    throw error;
-  }
+export interface Payer {
+  /** HMAC of the paying client's address (client.ts). */
+  clientHmac: string;
+  /** The Idempotency-Key header, if sent. */
+  idempotencyKey: string | undefined;
+  /** The route's namespace in idempotency records. */
+  route: string;
 }
 
-async function payBasket(tx: Tx, basket: BasketRow, body: CheckoutBody, now: number): Promise<void> {
-  if (!(await markBasketPaid(tx, basket.id))) throw new Conflict('This basket is already paid; a basket is paid once');
+export async function checkout(db: Db, keys: InstanceKeys, operatorId: number, token: string, body: CheckoutBody, payer: Payer): Promise<CheckoutResult> {
+  const basket = await requireBasket(db.kysely, operatorId, token);
+  const now = unixNow();
+  // The shop has no API key: an Idempotency-Key counts within its basket, so two shoppers who pick the same
+  // key never see each other's answers. The card number is no part of the fingerprint: a retry with the same
+  // key answers the first payment whatever card it names, and no record can be used to test a guess.
+  const request = { operatorId, holder: `basket:${basket.id}`, route: payer.route, key: payer.idempotencyKey, fingerprint: [body.Payment?.Provider ?? null] };
+  const outcome = await runIdempotently(db, keys, request, async (tx) => {
+    const declined = await payBasket(tx, basket, body, payer.clientHmac, now);
+    if (declined !== undefined) return { statusCode: 422, body: declined };
+    const paid = await requireBasket(tx, operatorId, token);
+    return { statusCode: 200, body: { data: await basketView(tx, paid, now) } };
+  });
+  // The declined attempt is committed (it counts towards the waits of declines.ts); the answer is a 422.
+  if (outcome.result.statusCode === 422) throw new PaymentDeclined(outcome.result.body as string);
+  return outcome;
+}
+
+/** Pays the basket, or records a declined attempt and answers its reason. */
+async function payBasket(tx: Tx, basket: BasketRow, body: CheckoutBody, clientHmac: string, now: number): Promise<string | undefined> {
+  // Card testers pay many baskets at once from one address: one payment per address at a time (the others
+  // are refused at once rather than queued, so that they hold no database connection while they wait).
+  if (!(await tryLockForTransaction(tx, `payer:${clientHmac}`))) throw new Conflict('Another payment from your network is in progress; retry in a moment');
+  await lockBasket(tx, basket.id);
+  const current = await requireBasket(tx, basket.operator_id, basket.token);
+  if (current.status !== 'open') throw new Conflict('This basket is already paid; a basket is paid once');
 
   const items = await listBasketItems(tx, basket.id);
   if (items.length === 0) throw new Conflict('The basket is empty: add a timeslot before checking out');
@@ -62,16 +77,23 @@ async function payBasket(tx: Tx, basket: BasketRow, body: CheckoutBody, now: num
   }
 
   const amount = items.reduce((sum, item) => sum + Number(item.unit_price) * Number(item.participants), 0);
+  const currency = current.currency ?? '';
   let reference: string | null = null;
   if (amount > 0) {
-    if (!body.Payment) throw ValidationFailed.field('Payment', `Payment is required: the basket costs ${amount} (minor units of ${basket.currency})`);
+    if (!body.Payment) throw ValidationFailed.field('Payment', `Payment is required: the basket costs ${amount} (minor units of ${current.currency})`);
+    await refuseWhileDeclining(tx, basket.id, clientHmac, Date.now());
     const provider = paymentProvider(body.Payment.Provider);
-    const charge = await provider.charge({ amount, currency: basket.currency ?? '', cardNumber: body.Payment.CardNumber, description: `Basket ${basket.id}` });
-    if (charge.status === 'declined') throw new PaymentDeclined(charge.reason);
+    const charge = await provider.charge({ amount, currency, cardNumber: body.Payment.CardNumber, description: `Basket ${basket.id}` });
+    const attempt = { operatorId: basket.operator_id, basketId: basket.id, provider: provider.name, amount, currency, clientHmac };
+    if (charge.status === 'declined') {
+      await insertPayment(tx, { ...attempt, status: 'declined', reference: null, failure: charge.reason });
+      return charge.reason;
+    }
     reference = charge.reference;
-    await insertPayment(tx, { operatorId: basket.operator_id, basketId: basket.id, provider: provider.name, status: 'succeeded', amount, currency: basket.currency ?? '', reference, failure: null });
+    await insertPayment(tx, { ...attempt, status: 'succeeded', reference, failure: null });
   }
 
+  if (!(await markBasketPaid(tx, basket.id))) throw new Conflict('This basket is already paid; a basket is paid once');
   for (const item of items) {
     const confirmed = await changeStatus(tx, item.booking_id, ['on_hold'], { status: 'confirmed', hold_expires_at: null });
     // Only a concurrent cancellation of the hold gets here; the whole payment rolls back with it.
@@ -81,21 +103,5 @@ async function payBasket(tx: Tx, basket: BasketRow, body: CheckoutBody, now: num
   await setPaymentReference(tx, basket.id, reference);
   await markOfferClaimed(tx, basket.id);
   await recordUsage(tx, basket.operator_id, { meter: 'order-completed', micros: 1_000_000n, extraInfo: JSON.stringify({ BasketID: basket.id }), occurredAt: now });
-}
-
-async function recordDeclinedAttempt(db: Db, basket: BasketRow, body: CheckoutBody, reason: string): Promise<void> {
-  const items = await listBasketItems(db.kysely, basket.id);
-  const amount = items.reduce((sum, item) => sum + Number(item.unit_price) * Number(item.participants), 0);
-  await db.write((tx) =>
-    insertPayment(tx, {
-      operatorId: basket.operator_id,
-      basketId: basket.id,
-      provider: body.Payment?.Provider ?? 'test',
-      status: 'declined',
-      amount,
-      currency: basket.currency ?? '',
-      reference: null,
-      failure: reason,
-    }),
-  );
+  return undefined;
 }

@@ -1,15 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { envelope, problems } from '../http/schemas.js';
-import { IdempotencyHeaders } from '../idempotency/http.js';
+import { IdempotencyHeaders, idempotencyKeyOf, routeOf } from '../idempotency/http.js';
 import { DayQuery, Timeslot } from '../availability/schemas.js';
 import { listDayTimeslots } from '../availability/service.js';
-import { JoinWaitlistBody, WaitlistEntry } from '../waitlists/schemas.js';
-import { joinWaitlist } from '../waitlists/service.js';
+import { JoinWaitlistBody, WaitlistJoinAccepted } from '../waitlists/schemas.js';
+import { joinWaitlist } from '../waitlists/joining.js';
 import { AddItemBody, Basket, type Basket as BasketBody, BasketParams, CheckoutBody, CreateBasketBody, ShopActivityParams, ShopParams } from './schemas.js';
-import { addBasketItem, createBasket, getBasket } from './baskets.js';
+import { addBasketItem, beginCheckout, createBasket, getBasket } from './baskets.js';
 import { checkout } from './checkout.js';
 import { shopUploadRoutes } from './uploads.js';
+import { clientFingerprint } from './client.js';
+import { requireOpenShop } from './settings.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,25 +20,34 @@ declare module 'fastify' {
   }
 }
 
-// Public API errors: no 401/403 (no key), 429 from the per-address rate limit.
+// Public API errors: no 401/403 (no key), 429 from the per-address rate limit (and the shop's quotas).
 const PUBLIC_ERRORS = [429] as const;
 
-/** The operator's public online shop: no API key. Baskets are addressed by their random token only. */
+/**
+ * The operator's public online shop: no API key. It answers once the operator has opened it (a closed
+ * shop is 404 like an unknown one); baskets are addressed by their random token only. What one client
+ * address may hold is bounded (limits.ts); the address is only ever stored as an HMAC (client.ts).
+ */
 export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Online shop (public)'];
   const config = { shopper: true };
+  const settings = app.config;
+  const closed = 'A shop answers once its operator has opened it (PATCH /api/v2/admin/shop); a closed or unknown shop is 404.';
 
   app.get('/activities/:ActivityID/timeslots', {
     config,
     schema: {
       tags,
       summary: 'Timeslots of a day',
-      description: 'Every timeslot of the date with the seats left, as the partner API answers it. Sold-out timeslots (Available 0) take a waitlist.',
+      description: `Every timeslot of the date with the seats left, as the partner API answers it. Sold-out timeslots (Available 0) take a waitlist. ${closed}`,
       params: ShopActivityParams,
       querystring: DayQuery,
       response: { 200: envelope(Type.Array(Timeslot)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
     },
-    handler: async (request) => ({ data: await listDayTimeslots(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Date) }),
+    handler: async (request) => {
+      await requireOpenShop(app.db.kysely, request.params.OperatorID);
+      return { data: await listDayTimeslots(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Date) };
+    },
   });
 
   app.post('/baskets', {
@@ -44,13 +55,15 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Open a basket',
-      description: 'Answers the basket with its BasketToken: the only way to read, fill and pay it, so keep it private.',
+      description:
+        `Answers the basket with its BasketToken: the only way to read, fill and pay it, so keep it private. One client address may open ${settings.shopMaxBasketsPerClientHour} ` +
+        `baskets an hour in a shop (429 quota-exceeded, with Retry-After). ${closed}`,
       params: ShopParams,
       body: CreateBasketBody,
       response: { 201: envelope(Basket), ...problems(400, 404, 413, 415, 422, ...PUBLIC_ERRORS) },
     },
     handler: async (request, reply) => {
-      const basket = await createBasket(app.db, request.params.OperatorID, request.body);
+      const basket = await createBasket(app.db, settings, request.params.OperatorID, request.body, clientFingerprint(request));
       return reply.code(201).header('Location', `/api/v2/shop/${request.params.OperatorID}/baskets/${basket.BasketToken}`).send({ data: basket });
     },
   });
@@ -67,16 +80,34 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Add a timeslot to a basket',
       description:
-        `Holds the seats (a booking of Source online, on_hold) for ${app.config.basketHoldMinutes} minutes. The partner API's rules apply: 404 no such activity or timeslot, ` +
-        '422 invalid fields or a started timeslot, 409 not enough seats left (join the waitlist) or the basket is paid. Every item is in the basket\'s one currency.',
+        `Holds the seats (a booking of Source online, on_hold) for ${settings.basketHoldMinutes} minutes while the guest is choosing; begin checkout to hold them longer. ` +
+        'The partner API\'s rules apply: 404 no such activity or timeslot, 422 invalid fields or a started timeslot, 409 not enough seats left (join the waitlist), ' +
+        'the basket is paid or its checkout has begun. Every item is in the basket\'s one currency. ' +
+        `A basket holds at most ${settings.shopMaxSeatsPerBasket} seats at once (422 on Participants); one client address at most ${settings.shopMaxHeldSeatsPerClient} ` +
+        'in this shop over all its baskets (429 quota-exceeded, Retry-After: when its first hold lapses).',
       params: BasketParams,
       body: AddItemBody,
       response: { 201: envelope(Basket), ...problems(400, 404, 409, 413, 415, 422, ...PUBLIC_ERRORS) },
     },
     handler: async (request, reply) => {
       const { OperatorID, BasketToken } = request.params;
-      return reply.code(201).send({ data: await addBasketItem(app.db, OperatorID, BasketToken, request.body, app.config.basketHoldMinutes) });
+      return reply.code(201).send({ data: await addBasketItem(app.db, settings, OperatorID, BasketToken, request.body, clientFingerprint(request)) });
     },
+  });
+
+  app.post('/baskets/:BasketToken/begin-checkout', {
+    config,
+    schema: {
+      tags,
+      summary: 'Begin checkout: hold the seats while the guest pays',
+      description:
+        `The guest is done choosing: every item still on hold is held for ${settings.checkoutHoldMinutes} minutes from now (never less than it was, never beyond ` +
+        `${settings.holdMaxLifetimeMinutes} minutes after it was added), and the basket takes no more items. Granted once per basket: calling again answers the ` +
+        'basket unchanged. 409 when the basket is paid or holds no seats.',
+      params: BasketParams,
+      response: { 200: envelope(Basket), ...problems(400, 404, 409, ...PUBLIC_ERRORS) },
+    },
+    handler: async (request) => ({ data: await beginCheckout(app.db, settings, request.params.OperatorID, request.params.BasketToken) }),
   });
 
   app.post('/baskets/:BasketToken/checkout', {
@@ -87,16 +118,18 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         'Pays the total and confirms every booking (Source online), in one step: all or nothing. A basket is paid once (409 after). ' +
         '409 when an item\'s hold has lapsed (nothing is charged or confirmed); 422 when the card is declined (field Payment.CardNumber). ' +
-        'Payment is required when the total is above 0. Accepts Idempotency-Key: a retry answers the first payment\'s response.',
+        'Payment is required when the total is above 0. Accepts Idempotency-Key (it counts within the basket; the card number is no part of the request\'s fingerprint): ' +
+        'a retry answers the first payment\'s response. After 3 declines in 24 hours for the basket or from the address, each further attempt waits, ' +
+        '30 seconds after the 3rd and twice as long after each next one, at most an hour (429 too-many-declines, Retry-After). ' +
+        '409 also when another payment from the same address is in progress.',
       params: BasketParams,
       headers: IdempotencyHeaders,
       body: CheckoutBody,
       response: { 200: envelope(Basket), ...problems(400, 404, 409, 413, 415, 422, ...PUBLIC_ERRORS) },
     },
     handler: async (request, reply) => {
-      const header = request.headers['idempotency-key'];
-      const key = Array.isArray(header) ? header.join(',') : header;
-      const { result, replayed } = await checkout(app.db, request.params.OperatorID, request.params.BasketToken, request.body, key);
+      const payer = { clientHmac: clientFingerprint(request), idempotencyKey: idempotencyKeyOf(request), route: routeOf(request) };
+      const { result, replayed } = await checkout(app.db, app.instanceKeys, request.params.OperatorID, request.params.BasketToken, request.body, payer);
       if (replayed) reply.header('Idempotent-Replayed', 'true');
       // The write answers 200 with the paid basket; a replay answers exactly that again.
       return reply.code(200).send(result.body as { data: BasketBody });
@@ -107,15 +140,18 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config,
     schema: {
       tags,
-      summary: 'Join the waitlist of a sold-out timeslot',
+      summary: 'Ask for a place on the waitlist of a sold-out timeslot',
       description:
-        'For a timeslot without room for the party (409 if the seats are there: book them). When seats free up, waiting customers are offered them in the order they joined: ' +
-        'the seats are held in a basket for them and they are e-mailed a link to pay it. 409 when the e-mail address already waits for this timeslot.',
+        'For a timeslot without room for the party (409 if the seats are there: book them). 202: the address is sent a link to a page where the guest confirms the place ' +
+        `(within ${settings.waitlistConfirmHours} hours, else it lapses); only confirmed places count. The answer is the same whether or not the address already waits ` +
+        '(it is told nothing, and sent nothing again). When seats free up, confirmed places are offered them in the order they were confirmed: the seats are held in a ' +
+        `basket and the guest is e-mailed a link to pay it. One client address may hold ${settings.waitlistMaxPlacesPerClient} places in a shop at once (429 quota-exceeded). ${closed}`,
       params: ShopParams,
       body: JoinWaitlistBody,
-      response: { 201: envelope(WaitlistEntry), ...problems(400, 404, 409, 413, 415, 422, ...PUBLIC_ERRORS) },
+      response: { 202: envelope(WaitlistJoinAccepted), ...problems(400, 404, 409, 413, 415, 422, ...PUBLIC_ERRORS) },
     },
-    handler: async (request, reply) => reply.code(201).send({ data: await joinWaitlist(app.db, request.params.OperatorID, request.body) }),
+    handler: async (request, reply) =>
+      reply.code(202).send({ data: await joinWaitlist(app.db, settings, request.params.OperatorID, request.body, clientFingerprint(request)) }),
   });
 
   // Waiver files of a basket's guests: in a plugin of their own, whose bodies are bytes, not JSON.

@@ -51,7 +51,7 @@ const BasketItem = Type.Object({
   Participants: Type.Integer(),
   UnitPrice: Type.Integer({ description: 'Minor units of the basket\'s currency, per participant' }),
   Amount: Type.Integer({ description: 'UnitPrice x Participants' }),
-  Status: Type.String({ description: 'The booking\'s status: on_hold until paid (or until HoldExpiresAt), then confirmed; expired once the hold lapsed' }),
+  Status: Type.String({ description: 'The booking\'s status: on_hold until paid (or until HoldExpiresAt), then confirmed; expired once the hold lapsed (or the operator released it)' }),
   HoldExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
@@ -64,6 +64,9 @@ export const Basket = Type.Object(
     Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String(), Email: Type.String(), Phone: Type.String() }),
     Items: Type.Array(BasketItem),
     PaymentReference: Type.Union([Type.String(), Type.Null()], { description: 'The payment provider\'s reference, once paid' }),
+    CheckoutStartedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the guest began checkout (POST .../begin-checkout): the seats are then held longer, and the basket takes no more items',
+    }),
     CreatedAt: Type.String({ format: 'date-time' }),
     PaidAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },

@@ -1,7 +1,7 @@
 // SQL of baskets, their items (bookings on hold until paid) and payment attempts.
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { Tx } from '../db/connection.js';
+import { dialectOf, type Tx } from '../db/connection.js';
 import type { BasketTable, Database } from '../db/schema.js';
 
 export type BasketRow = Selectable<BasketTable>;
@@ -12,6 +12,8 @@ export interface NewBasket {
   operatorId: number;
   customer: { firstName: string; lastName: string; email: string; phone: string };
   waitlistEntryId?: number;
+  /** HMAC of the opening client's address; absent for baskets the platform opens (waitlist offers). */
+  clientHmac?: string;
 }
 
 export async function insertBasket(tx: Tx, basket: NewBasket): Promise<BasketRow> {
@@ -30,6 +32,8 @@ export async function insertBasket(tx: Tx, basket: NewBasket): Promise<BasketRow
       payment_reference: null,
       created_at: Date.now(),
       paid_at: null,
+      client_hmac: basket.clientHmac ?? null,
+      checkout_started_at: null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -41,12 +45,32 @@ export async function findBasket(db: Kysely<Database>, operatorId: number, token
 
 export async function insertBasketItem(
   tx: Tx,
-  item: { basketId: number; bookingId: number; activityName: string; unitPrice: number; participants: number },
+  item: { basketId: number; bookingId: number; activityName: string; unitPrice: number; participants: number; clientHmac: string | null },
 ): Promise<void> {
   await tx
     .insertInto('basket_items')
-    .values({ basket_id: item.basketId, booking_id: item.bookingId, activity_name: item.activityName, unit_price: item.unitPrice, participants: item.participants })
+    .values({
+      basket_id: item.basketId,
+      booking_id: item.bookingId,
+      activity_name: item.activityName,
+      unit_price: item.unitPrice,
+      participants: item.participants,
+      client_hmac: item.clientHmac,
+    })
     .execute();
+}
+
+/**
+ * Locks the basket's row until the transaction ends (PostgreSQL; SQLite's write transaction holds the
+ * database already), so that items, checkout and payment of one basket run one after the other.
+ */
+export async function lockBasket(tx: Tx, basketId: number): Promise<void> {
+  if (dialectOf(tx) === 'postgres') await tx.selectFrom('baskets').select('id').where('id', '=', basketId).forUpdate().execute();
+}
+
+/** The guest began checkout: its seats are held longer, and the basket takes no more items. */
+export async function markCheckoutStarted(tx: Tx, basketId: number, now: number): Promise<void> {
+  await tx.updateTable('baskets').set({ checkout_started_at: now }).where('id', '=', basketId).where('checkout_started_at', 'is', null).execute();
 }
 
 /** The first item fixes the basket's currency; later items must match it (the caller checks). */
@@ -69,6 +93,7 @@ export async function listBasketItems(db: Kysely<Database>, basketId: number) {
       'bookings.reference',
       'bookings.status',
       'bookings.hold_expires_at',
+      'bookings.created_at as booking_created_at',
       'timeslots.date',
       'timeslots.time',
       'timeslots.starts_at',
@@ -93,7 +118,17 @@ export async function setPaymentReference(tx: Tx, basketId: number, reference: s
 
 export async function insertPayment(
   tx: Tx,
-  payment: { operatorId: number; basketId: number; provider: string; status: 'succeeded' | 'declined'; amount: number; currency: string; reference: string | null; failure: string | null },
+  payment: {
+    operatorId: number;
+    basketId: number;
+    provider: string;
+    status: 'succeeded' | 'declined';
+    amount: number;
+    currency: string;
+    reference: string | null;
+    failure: string | null;
+    clientHmac: string;
+  },
 ): Promise<void> {
   await tx
     .insertInto('payments')
@@ -107,6 +142,7 @@ export async function insertPayment(
       provider_reference: payment.reference,
       failure: payment.failure,
       created_at: Date.now(),
+      client_hmac: payment.clientHmac,
     })
     .execute();
 }

@@ -10,6 +10,8 @@ import { Upload } from '../questions/schemas.js';
 import { ALLOWED_FILE_TYPES_TEXT } from '../questions/file-types.js';
 import { acceptRawUploads, answerUpload, MAX_UPLOAD_BYTES, storeUpload } from '../questions/uploads.js';
 import { requireBasket } from './baskets.js';
+import { clientFingerprint } from './client.js';
+import { requireOpenShop } from './settings.js';
 import { BasketParams } from './schemas.js';
 
 export const shopUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -33,10 +35,11 @@ export const shopUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       const { OperatorID, BasketToken } = request.params;
+      await requireOpenShop(app.db.kysely, OperatorID);
       const basket = await requireBasket(app.db.kysely, OperatorID, BasketToken);
       if (basket.status !== 'open') throw new Conflict('This basket is paid; its items take no more answers');
-      // The address itself is not stored: an HMAC of it is enough to count what one address holds.
-      const owner = { operatorId: OperatorID, basketId: basket.id, clientFingerprint: app.instanceKeys.hmac('upload-client-address', request.ip) };
+      // The address itself is not stored: an HMAC of it (per /64 for IPv6) is enough to count what one client holds.
+      const owner = { operatorId: OperatorID, basketId: basket.id, clientFingerprint: clientFingerprint(request) };
       return answerUpload(reply, () => storeUpload(app.db, owner, request.headers['content-type'], request.body, app.config.uploads));
     },
   });

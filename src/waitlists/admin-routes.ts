@@ -13,7 +13,9 @@ export const waitlistAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'A timeslot\'s waitlist',
-      description: 'Every entry of the timeslot\'s waitlist in the order customers joined, with the place in the queue of those still waiting.',
+      description:
+        'Every entry of the timeslot\'s waitlist in the order customers joined: pending (address not confirmed yet: not in the queue), lapsed, waiting (with its place ' +
+        'in the queue, which is the order of confirmation), offered, claimed, expired, removed.',
       querystring: WaitlistQuery,
       response: { 200: envelope(Type.Array(WaitlistEntry)), ...problems(...AUTH_ERRORS, 404, 422) },
     },
@@ -25,7 +27,7 @@ export const waitlistAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Take a waiting customer off the waitlist',
-      description: 'Only a waiting entry changes (to removed); an offer already made runs its course, and removing again changes nothing.',
+      description: 'Only a waiting or pending entry changes (to removed); an offer already made runs its course, and removing again changes nothing.',
       params: WaitlistIdParams,
       response: { 200: envelope(WaitlistEntry), ...problems(400, ...AUTH_ERRORS, 404) },
     },

@@ -4,7 +4,8 @@
 // anyone writing, a capacity increase), so no seat-freeing path can be forgotten.
 //
 // For each such timeslot, in one write transaction: release lapsed holds, expire lapsed offers, then in
-// the order customers joined offer each waiting party that fits the seats left: open a basket for them
+// the order customers confirmed their place offer each waiting party that fits the seats left (only
+// confirmed places count: joining.ts): open a basket for them
 // (the multi-booking), hold their seats in it for the claim window (a booking of Source online, on hold),
 // and queue the e-mail that tells them; its sending writes the waitlist-notified entry (worker.ts).
 // Parties too large for the seats left keep their place, and smaller parties behind them are offered.
@@ -39,10 +40,20 @@ async function timeslotsToOffer(db: Kysely<Database>, now: number): Promise<{ id
         .select((w) => w.fn.min<number>('waitlist_entries.participants').as('smallest'))
         .whereRef('waitlist_entries.timeslot_id', '=', 'timeslots.id')
         .where('waitlist_entries.status', '=', 'waiting')
+        .where('waitlist_entries.confirmed_at', 'is not', null)
         .as('smallest_party'),
     )
     .where('timeslots.starts_at', '>', now)
-    .where((eb) => eb.exists(eb.selectFrom('waitlist_entries').select('waitlist_entries.id').whereRef('waitlist_entries.timeslot_id', '=', 'timeslots.id').where('waitlist_entries.status', '=', 'waiting')))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('waitlist_entries')
+          .select('waitlist_entries.id')
+          .whereRef('waitlist_entries.timeslot_id', '=', 'timeslots.id')
+          .where('waitlist_entries.status', '=', 'waiting')
+          .where('waitlist_entries.confirmed_at', 'is not', null),
+      ),
+    )
     .orderBy('timeslots.id')
     .execute();
   return rows
@@ -93,7 +104,7 @@ type OfferedSlot = { date: string; time: string; public_id: string; name: string
 async function offer(tx: Tx, config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, entry: WaitlistEntryRow, slot: OfferedSlot, now: number): Promise<void> {
   const customer = { firstName: entry.customer_first_name, lastName: entry.customer_last_name, email: entry.customer_email, phone: entry.customer_phone };
   const basket = await insertBasket(tx, { operatorId: entry.operator_id, customer, waitlistEntryId: entry.id });
-  await holdItem(tx, basket, { ActivityID: slot.public_id, Date: slot.date, Time: slot.time, Participants: entry.participants }, config.waitlistClaimMinutes, now);
+  await holdItem(tx, basket, { ActivityID: slot.public_id, Date: slot.date, Time: slot.time, Participants: entry.participants }, config.waitlistClaimMinutes, now, null);
   const expiresAt = now + config.waitlistClaimMinutes * 60;
   if (!(await markOffered(tx, entry.id, basket.id, expiresAt))) throw new Error(`Waitlist entry ${entry.id} is no longer waiting`);
   const until = new Date(expiresAt * 1000).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
@@ -104,8 +115,9 @@ async function offer(tx: Tx, config: Pick<Config, 'waitlistClaimMinutes' | 'publ
     waitlistEntryId: entry.id,
     to: entry.customer_email,
     subject: `Seats are free: ${slot.name} on ${slot.date} at ${slot.time}`,
+    // No greeting by name: the name is what a stranger typed into the shop, and this e-mail speaks for the operator.
     body:
-      `Hello ${entry.customer_first_name},\n\n` +
+      'Hello,\n\n' +
       `good news: ${seats} for ${slot.name} on ${slot.date} at ${slot.time} opened up, and we are holding them for you until ${until}.\n\n` +
       `Claim them by paying your basket:\n${config.publicUrl}/api/v2/shop/${entry.operator_id}/baskets/${basket.token}\n\n` +
       `If you do not, they go to the next person on the waitlist.\n`,

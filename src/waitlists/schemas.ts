@@ -2,12 +2,29 @@ import { Type, type Static } from '@sinclair/typebox';
 import { RowId } from '../http/schemas.js';
 import { PosBookingBody } from '../bookings/schemas.js';
 
-export const WAITLIST_STATUSES = ['waiting', 'offered', 'claimed', 'expired', 'removed'] as const;
+/**
+ * What the operator sees: `pending` (joined, address not confirmed yet; not in the queue), `lapsed` (not
+ * confirmed in time), `waiting` (in the queue), `offered`, `claimed`, `expired` (the offer lapsed), `removed`.
+ */
+export const WAITLIST_STATUSES = ['pending', 'lapsed', 'waiting', 'offered', 'claimed', 'expired', 'removed'] as const;
 export type WaitlistStatus = (typeof WAITLIST_STATUSES)[number];
 
 /** Who waits for which timeslot: the fields of a booking, without payment or waiver answers. */
 export const JoinWaitlistBody = Type.Omit(PosBookingBody, ['PaymentReference', 'WaiverAnswers']);
 export type JoinWaitlistBody = Static<typeof JoinWaitlistBody>;
+
+/** The answer to every acceptable join, whether or not the address already waits: it reveals nothing about it. */
+export const WaitlistJoinAccepted = Type.Object(
+  {
+    ActivityID: Type.String(),
+    Date: Type.String(),
+    Time: Type.String(),
+    Participants: Type.Integer(),
+    Message: Type.String({ description: 'What the guest should do next: open the confirmation link in the e-mail' }),
+  },
+  { $id: 'WaitlistJoinAccepted' },
+);
+export type WaitlistJoinAccepted = Static<typeof WaitlistJoinAccepted>;
 
 export const WaitlistEntry = Type.Object(
   {
@@ -21,10 +38,13 @@ export const WaitlistEntry = Type.Object(
     Status: Type.Unsafe<WaitlistStatus>({
       type: 'string',
       enum: [...WAITLIST_STATUSES],
-      description: 'waiting; offered (seats held until OfferExpiresAt, e-mail queued or sent); claimed (paid); expired (the offer lapsed); removed (by the operator)',
+      description:
+        'pending (joined; the address is not confirmed yet, so the place does not count); lapsed (not confirmed in time); waiting (confirmed, in the queue); ' +
+        'offered (seats held until OfferExpiresAt, e-mail queued or sent); claimed (paid); expired (the offer lapsed); removed (by the operator)',
     }),
-    Position: Type.Union([Type.Integer(), Type.Null()], { description: 'Place in the queue among those waiting (1 = next); null when not waiting' }),
+    Position: Type.Union([Type.Integer(), Type.Null()], { description: 'Place in the queue among those waiting, in the order they confirmed (1 = next); null when not waiting' }),
     CreatedAt: Type.String({ format: 'date-time', description: 'When the customer joined' }),
+    ConfirmedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the customer confirmed the address (the link in the e-mail)' }),
     NotifiedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the offer e-mail was sent' }),
     OfferExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'End of the claim window of an offer' }),
     MultiBookingID: Type.Union([Type.Integer(), Type.Null()], { description: 'The held group of bookings (basket) offered, once offered' }),

@@ -1,12 +1,13 @@
 // SQL of waitlist entries. An entry moves waiting -> offered -> claimed | expired (or removed), each
-// step a conditional update, so that two workers can never offer one entry twice.
+// step a conditional update, so that two workers can never offer one entry twice. A waiting entry counts
+// only once its address is confirmed (confirmed_at); unconfirmed, it lapses at confirm_by.
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, WaitlistEntryTable } from '../db/schema.js';
 
 export type WaitlistEntryRow = Selectable<WaitlistEntryTable>;
 
-/** Inserts the entry unless the customer already waits (or holds an offer) for this timeslot. */
+/** Inserts the entry unless the address already waits (or holds an offer) for this timeslot. */
 export async function insertEntry(tx: Tx, row: Omit<Insertable<WaitlistEntryTable>, 'id'>): Promise<WaitlistEntryRow | undefined> {
   return tx
     .insertInto('waitlist_entries')
@@ -27,9 +28,91 @@ export function selectEntries(db: Kysely<Database>) {
 }
 export type WaitlistEntryRecord = Awaited<ReturnType<ReturnType<typeof selectEntries>['execute']>>[number];
 
-/** The waiting customers of a timeslot in the order they joined. */
+/** The waiting customers of a timeslot whose address is confirmed, in the order they confirmed. */
 export async function waitingEntries(db: Kysely<Database>, timeslotId: number): Promise<WaitlistEntryRow[]> {
-  return db.selectFrom('waitlist_entries').selectAll().where('timeslot_id', '=', timeslotId).where('status', '=', 'waiting').orderBy('id').execute();
+  return db
+    .selectFrom('waitlist_entries')
+    .selectAll()
+    .where('timeslot_id', '=', timeslotId)
+    .where('status', '=', 'waiting')
+    .where('confirmed_at', 'is not', null)
+    .orderBy('confirmed_at')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * An unconfirmed place whose confirmation time ran out is over: it becomes expired (unconfirmed), which
+ * frees the address to join this timeslot again.
+ */
+export async function lapseUnconfirmed(tx: Tx, timeslotId: number, email: string, now: number): Promise<void> {
+  await tx
+    .updateTable('waitlist_entries')
+    .set({ status: 'expired' })
+    .where('timeslot_id', '=', timeslotId)
+    .where('customer_email', '=', email)
+    .where('status', '=', 'waiting')
+    .where('confirmed_at', 'is', null)
+    .where('confirm_by', '<=', now)
+    .execute();
+}
+
+/** Places that still count against a client or an address: confirmed, or unconfirmed and not lapsed. */
+export async function countActivePlaces(
+  tx: Tx,
+  operatorId: number,
+  by: { clientHmac: string } | { unconfirmedEmail: string },
+  now: number,
+): Promise<number> {
+  let query = tx
+    .selectFrom('waitlist_entries')
+    .select((eb) => eb.fn.countAll<number>().as('places'))
+    .where('operator_id', '=', operatorId)
+    .where('status', 'in', ['waiting', 'offered'])
+    .where((eb) => eb.or([eb('confirmed_at', 'is not', null), eb('confirm_by', '>', now)]));
+  query =
+    'clientHmac' in by
+      ? query.where('client_hmac', '=', by.clientHmac)
+      : query.where('customer_email', '=', by.unconfirmedEmail).where('confirmed_at', 'is', null);
+  return Number((await query.executeTakeFirst())?.places ?? 0);
+}
+
+/** The entry a confirmation link names, with what its page shows. */
+export async function findByConfirmToken(db: Kysely<Database>, tokenHash: string) {
+  return db
+    .selectFrom('waitlist_entries')
+    .innerJoin('timeslots', 'timeslots.id', 'waitlist_entries.timeslot_id')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .innerJoin('operators', 'operators.id', 'waitlist_entries.operator_id')
+    .select([
+      'waitlist_entries.id',
+      'waitlist_entries.status',
+      'waitlist_entries.participants',
+      'waitlist_entries.confirmed_at',
+      'waitlist_entries.confirm_by',
+      'timeslots.date',
+      'timeslots.time',
+      'timeslots.starts_at',
+      'activities.name as activity_name',
+      'activities.timezone',
+      'operators.name as operator_name',
+    ])
+    .where('waitlist_entries.confirm_token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+export type ConfirmableEntry = NonNullable<Awaited<ReturnType<typeof findByConfirmToken>>>;
+
+/** Unconfirmed and live -> confirmed; false when the link's place is not (or no longer) confirmable. */
+export async function markConfirmed(tx: Tx, tokenHash: string, now: number): Promise<boolean> {
+  const result = await tx
+    .updateTable('waitlist_entries')
+    .set({ confirmed_at: Date.now() })
+    .where('confirm_token_hash', '=', tokenHash)
+    .where('status', '=', 'waiting')
+    .where('confirmed_at', 'is', null)
+    .where('confirm_by', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** waiting -> offered, only if still waiting. */

@@ -2,7 +2,8 @@
 // its sources) and Debian's Chromium driven by playwright-core. Tests skip when Chromium is missing.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,4 +109,20 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   await page.screenshot({ path, fullPage, animations: 'disabled', caret: 'hide' });
   await page.evaluate(() => document.querySelector<HTMLElement>('.toasts')?.style.removeProperty('visibility'));
   return path;
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The accessibility violations axe-core finds on the page (or in the element `selector` names), as
+ * "rule: target" lines, so that a failing test says what to fix. axe is run through the DevTools
+ * protocol, which the pages' Content-Security-Policy does not govern.
+ */
+export async function axeViolations(page: Page, selector?: string): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async (scope) => {
+    const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(scope ? document.querySelector(scope) : document);
+    return result.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`));
+  }, selector ?? null);
 }

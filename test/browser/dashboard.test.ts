@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, type Browser } from './browser.js';
+import { axeViolations, ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, type Browser } from './browser.js';
 
 const run = hasChromium && testDialect() === 'sqlite';
 if (!hasChromium) console.warn('Chromium is not installed at /usr/bin/chromium: skipping the dashboard browser tests (apt-get install -y chromium)');
@@ -25,6 +25,7 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
   let admin: string;
   let operatorId: number;
   let base: string;
+  let viator: { Key: string };
 
   async function callApi<T = unknown>(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; data: T }> {
     const response = await fetch(base + path, {
@@ -78,7 +79,8 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     ] as const) {
       await ok(admin, 'POST', `/api/v2/admin/activities/${activity}/timeslots`, { From: utcDate(-3), To: utcDate(40), Weekdays: [1, 2, 3, 4, 5, 6, 7], Times: times, Capacity: 8 });
     }
-    const viator = await ok<{ Key: string }>(admin, 'POST', '/api/v2/admin/keys', { Name: 'Viator', Scopes: ['ota'], Partner: 'viator' });
+    viator = await ok<{ Key: string }>(admin, 'POST', '/api/v2/admin/keys', { Name: 'Viator', Scopes: ['ota'], Partner: 'viator' });
+    await ok(admin, 'PATCH', '/api/v2/admin/shop', { Open: true });
     await ok(admin, 'POST', '/api/v2/admin/keys', { Name: 'Usage reporter', Scopes: ['usage:write'] });
     const bookings: [string, string, string, number, string, string][] = [
       [escape.ActivityID, DAY, '12:00', 4, 'Grace', 'Hopper'],
@@ -393,7 +395,7 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ActivityID: escape.ActivityID, Date: DAY, Time: '15:00', Participants: 2, Customer: customer('Barbara', 'Liskov') }),
     });
-    expect(joined.status).toBe(201);
+    expect(joined.status).toBe(202); // a place waiting for its address to be confirmed
 
     await nav(page).getByRole('link', { name: 'Waitlists', exact: true }).click();
     await page.getByLabel('Activity', { exact: true }).selectOption({ label: 'Escape Room: The Vault' });
@@ -432,6 +434,57 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     expect(download.suggestedFilename()).toBe(`${booked.BookingReference}-${FileID}.pdf`);
     expect(readFileSync((await download.path())!).equals(pdf)).toBe(true);
     expect(page.url()).toBe(`${base}/bookings/${booked.BookingReference}`);
+  });
+
+  it('shows the live holds of a timeslot with their holders, and releases one, then all', async () => {
+    const pottery = (await ok<{ ActivityID: string; Name: string }[]>(admin, 'GET', '/api/v2/admin/activities')).find((a) => a.Name === 'Pottery Wheel Class')!;
+    const shop = `${base}/api/v2/shop/${operatorId}`;
+    const post = async (url: string, body: unknown) => {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(response.status, await response.clone().text()).toBeLessThan(300);
+      return (await response.json()).data;
+    };
+    for (const [name, seats] of [['Ada', 2], ['Alan', 2], ['Ken', 1]] as const) {
+      const basket = await post(`${shop}/baskets`, { Customer: customer(name, 'Shopper') });
+      await post(`${shop}/baskets/${basket.BasketToken}/items`, { ActivityID: pottery.ActivityID, Date: DAY, Time: '14:00', Participants: seats });
+    }
+    await ok(viator.Key, 'POST', '/api/v2/ota/viator/booking', { ActivityID: pottery.ActivityID, Date: DAY, Time: '14:00', Participants: 1, Customer: customer('Hedy', 'Lamarr'), HoldMinutes: 30 });
+    const slot = (await ok<{ ID: number; Time: string; Booked: number }[]>(admin, 'GET', `/api/v2/admin/activities/${pottery.ActivityID}/timeslots?From=${DAY}&To=${DAY}`))[0]!;
+    expect(slot.Booked).toBe(8); // Yuki's 2 confirmed, and 6 on hold
+
+    await page.goto(`${base}/activities/${pottery.ActivityID}?month=${DAY.slice(0, 7)}`);
+    await page.locator(`[data-timeslot="${slot.ID}"]`).click();
+    const dialog = page.getByRole('dialog', { name: /14:00/ });
+    const holds = dialog.getByRole('region', { name: /Held seats/ });
+    await holds.getByText('6 seats in 4 holds').waitFor();
+    await holds.getByText(/Partner viator/).waitFor();
+    expect(await holds.getByText(/Online shop, client [0-9a-f]{12}/).count()).toBe(3);
+    expect(await axeViolations(page, 'dialog[open]')).toEqual([]);
+    await screenshot(page, 'timeslot-holds', false);
+
+    const first = await holds.getByRole('button', { name: /^Release hold BK-/ }).first().getAttribute('aria-label');
+    await holds.getByRole('button', { name: first! }).click();
+    await holds.getByRole('group', { name: `${first}?` }).getByRole('button', { name: 'Yes, release' }).click();
+    await page.getByText(/back on sale/).first().waitFor();
+    await holds.getByText(/in 3 holds/).waitFor();
+    // The booking page of a hold releases it too.
+    const partnerHold = (await ok<{ BookingReference: string; Channel: string }[]>(admin, 'GET', `/api/v2/admin/holds?TimeslotID=${slot.ID}`)).find((h) => h.Channel === 'partner-api')!;
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.goto(`${base}/bookings/${partnerHold.BookingReference}`);
+    await page.getByRole('button', { name: 'Release hold' }).click();
+    await page.getByRole('dialog', { name: /Release the hold/ }).getByRole('button', { name: 'Release hold' }).click();
+    await page.getByText(/is released; its seats are back on sale/).waitFor();
+    expect((await ok<{ Status: string }>(admin, 'GET', `/api/v2/admin/bookings/${partnerHold.BookingReference}`)).Status).toBe('expired');
+    await page.goto(`${base}/activities/${pottery.ActivityID}?month=${DAY.slice(0, 7)}`);
+    await page.locator(`[data-timeslot="${slot.ID}"]`).click();
+    await holds.getByText(/in 2 holds/).waitFor();
+    await holds.getByRole('button', { name: 'Release all' }).click();
+    await holds.getByRole('button', { name: 'Yes, release' }).click();
+    await holds.getByText(/No seats are on hold/).waitFor();
+    expect(await dialog.getByText('Booked', { exact: true }).locator('..').textContent()).toContain('2');
+    const after = (await ok<{ Booked: number }[]>(admin, 'GET', `/api/v2/admin/activities/${pottery.ActivityID}/timeslots?From=${DAY}&To=${DAY}`))[0]!;
+    expect(after.Booked).toBe(2);
+    await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
   it('lists activities, works by keyboard and at phone width, and signs out', async () => {

@@ -1,11 +1,14 @@
 // A fresh, migrated database for each test file: a new SQLite file, or (in the postgres project) a new
 // PostgreSQL database created on the server named by TEST_POSTGRES_URL and dropped afterwards.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../src/config.js';
+import type { Db } from '../../src/db/connection.js';
 
 export const testDialect = (): 'sqlite' | 'postgres' => (process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite');
 
@@ -42,4 +45,19 @@ async function withAdminClient<T>(url: URL, fn: (client: pg.Client) => Promise<T
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The schema as it was before migration `before` (e.g. '008'), applied the way migrate() applies it, so a
+ * test can write data as an older version did and then run migrate() over it.
+ */
+export async function migrateBefore(db: Db, before: string): Promise<void> {
+  const folder = fileURLToPath(new URL(`../../src/db/migrations/${db.dialect}/`, import.meta.url));
+  await db.write(async (tx) => {
+    await sql`CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`.execute(tx);
+    for (const name of readdirSync(folder).filter((file) => file.endsWith('.sql') && file < before).sort()) {
+      await db.execScript(tx, readFileSync(folder + name, 'utf8'));
+      await sql`INSERT INTO schema_migrations (name, applied_at) VALUES (${name}, ${Date.now()})`.execute(tx);
+    }
+  });
 }

@@ -33,6 +33,7 @@ beforeAll(async () => {
   t = await createTestApp();
   op = await t.newOperator();
   other = await t.newOperator();
+  expect((await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', { Open: true })).statusCode).toBe(200); // for the shop's hold below
   activityId = (await createActivity(t, op.adminKey, { Name: 'Cached Kayak', MaxParticipantsPerBooking: 10 })).ActivityID;
   otherActivityId = (await createActivity(t, other.adminKey, { Name: 'Other Kayak' })).ActivityID;
 });

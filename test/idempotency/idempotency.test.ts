@@ -1,4 +1,5 @@
 // The Idempotency-Key rules of the contract that hold for both idempotent POSTs (booking, usage).
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
@@ -7,6 +8,17 @@ import { startServerProcess } from '../helpers/server-process.js';
 let t: TestApp;
 let op: TestOperator;
 let other: TestOperator;
+const guest = { FirstName: 'Cross', LastName: 'Route', Email: 'cross@example.com', Phone: '+4915112345678' };
+let day = 2;
+
+/** A new activity with a timeslot at 12:00 on a date of its own. */
+async function bookable(Name: string) {
+  const activity = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', { Name, DurationMinutes: 60, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 100 });
+  const ActivityID = activity.json().data.ActivityID as string;
+  const date = new Date(Date.now() + day++ * 86_400_000).toISOString().slice(0, 10);
+  expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${ActivityID}/timeslots`, { Date: date, Time: '12:00', Capacity: 50 })).statusCode).toBe(201);
+  return { ActivityID, date };
+}
 const usage = (key: string, body: unknown, headers: Record<string, string>) => call(t.app, key, 'POST', '/api/v2/usage/meters', body, headers);
 
 async function entries(operatorId: number): Promise<number> {
@@ -54,20 +66,16 @@ describe('Idempotency-Key', () => {
     expect(theirs.json().data.Usage).toBe(5);
   });
 
-  it('is scoped to the endpoint: the same key with a valid request to another route is a reuse (422)', async () => {
+  it('is scoped to the route: the same key on another route is another request', async () => {
     const headers = { 'idempotency-key': 'cross-route' };
     expect((await usage(op.usageKey, { Meter: 'cross', Usage: 1 }, headers)).statusCode).toBe(201);
-    const activity = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', {
-      Name: 'Cross Tour', DurationMinutes: 60, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 100,
-    });
-    const ActivityID = activity.json().data.ActivityID;
-    const date = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-    expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${ActivityID}/timeslots`, { Date: date, Time: '12:00', Capacity: 5 })).statusCode).toBe(201);
-    const booking = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', {
-      ActivityID, Date: date, Time: '12:00', Participants: 1,
-      Customer: { FirstName: 'Cross', LastName: 'Route', Email: 'cross@example.com', Phone: '+4915112345678' },
-    }, headers);
-    problemOf(booking, 422, 'idempotency-key-reuse');
+    const batch = await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters/batch', { Entries: [{ Meter: 'cross', Usage: 2 }] }, headers);
+    expect(batch.statusCode, batch.body).toBe(201);
+    expect(batch.headers['idempotent-replayed']).toBeUndefined();
+    const { ActivityID, date } = await bookable('Cross Tour');
+    const booking = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', { ActivityID, Date: date, Time: '12:00', Participants: 1, Customer: guest }, headers);
+    expect(booking.statusCode, booking.body).toBe(201);
+    problemOf(await usage(op.usageKey, { Meter: 'cross', Usage: 9 }, headers), 422, 'idempotency-key-reuse'); // same route, another body
   });
 
   it('keeps a key 24 hours: after that the same key is a new request', async () => {
@@ -83,6 +91,90 @@ describe('Idempotency-Key', () => {
     expect(later.statusCode).toBe(201);
     expect(later.headers['idempotent-replayed']).toBeUndefined();
     expect(later.json().data.ID).not.toBe(first.json().data.ID);
+  });
+});
+
+describe('Idempotency-Key belongs to its holder (the review\'s collisions)', () => {
+  it('two marketplaces of one operator never collide: each order-77 is its own booking', async () => {
+    const { ActivityID, date } = await bookable('Two Markets');
+    const demo = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/keys', { Name: 'Demo', Scopes: ['ota'], Partner: 'demo' })).json().data.Key;
+    const body = { ActivityID, Date: date, Time: '12:00', Participants: 1, Customer: guest };
+    const headers = { 'idempotency-key': 'order-77' };
+    const first = await call(t.app, demo, 'POST', '/api/v2/ota/demo/booking', body, headers);
+    const second = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', body, headers);
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.json().data.BookingReference).not.toBe(first.json().data.BookingReference);
+    expect(second.json().data.Partner).toBe('viator');
+  });
+
+  it('a retry through a rotated key of the same marketplace replays', async () => {
+    const { ActivityID, date } = await bookable('Rotation');
+    const body = { ActivityID, Date: date, Time: '12:00', Participants: 2, Customer: guest };
+    const headers = { 'idempotency-key': 'rotate-1' };
+    const first = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', body, headers);
+    const rotated = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/keys', { Name: 'Viator 2', Scopes: ['ota'], Partner: 'viator' })).json().data.Key;
+    const retry = await call(t.app, rotated, 'POST', '/api/v2/ota/viator/booking', body, headers);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+  });
+
+  it('another API key posting the same usage body with the same key gets its own entry, never the other\'s', async () => {
+    const body = { Meter: 'holder-scope', Usage: 3 };
+    const headers = { 'idempotency-key': 'usage-shared' };
+    const before = await entries(op.operatorId);
+    const fromUsageKey = await usage(op.usageKey, body, headers);
+    const fromAdmin = await usage(op.adminKey, body, headers);
+    expect([fromUsageKey.statusCode, fromAdmin.statusCode]).toEqual([201, 201]);
+    expect(fromAdmin.headers['idempotent-replayed']).toBeUndefined();
+    expect(fromAdmin.json().data.ID).not.toBe(fromUsageKey.json().data.ID);
+    expect(await entries(op.operatorId)).toBe(before + 2);
+    const adminRetry = await usage(op.adminKey, body, headers);
+    expect(adminRetry.headers['idempotent-replayed']).toBe('true');
+    expect(adminRetry.json().data.ID).toBe(fromAdmin.json().data.ID);
+  });
+
+  it('a partner cannot probe the shop\'s records, nor the shop a partner\'s', async () => {
+    const { ActivityID, date } = await bookable('Probe');
+    expect((await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', { Open: true })).statusCode).toBe(200);
+    const shop = `/api/v2/shop/${op.operatorId}`;
+    const token = (await call(t.app, undefined, 'POST', `${shop}/baskets`, { Customer: guest })).json().data.BasketToken;
+    await call(t.app, undefined, 'POST', `${shop}/baskets/${token}/items`, { ActivityID, Date: date, Time: '12:00', Participants: 1 });
+    const headers = { 'idempotency-key': 'probe-1' };
+    expect((await call(t.app, undefined, 'POST', `${shop}/baskets/${token}/checkout`, { Payment: { Provider: 'test', CardNumber: '4242424242424242' } }, headers)).statusCode).toBe(200);
+    const basketId = (await t.db.kysely.selectFrom('baskets').select('id').where('token', '=', token).executeTakeFirstOrThrow()).id;
+    const body = { ActivityID, Date: date, Time: '12:00', Participants: 1, Customer: guest };
+    for (const key of ['probe-1', `shop:${basketId}:${createHash('sha256').update('probe-1').digest('hex')}`]) {
+      const probe = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', body, { 'idempotency-key': key });
+      expect(probe.statusCode, probe.body).toBe(201);
+      expect(probe.headers['idempotent-replayed']).toBeUndefined();
+      expect(probe.json().data.BookingReference).toMatch(/^BK-/);
+    }
+  });
+
+  it('keeps keyed fingerprints: the table alone cannot test a guess of what a request held', async () => {
+    const body = { Meter: 'guessable', Usage: 5 };
+    expect((await usage(op.usageKey, body, { 'idempotency-key': 'keyed-hash' })).statusCode).toBe(201);
+    const record = await t.db.kysely.selectFrom('idempotency_keys').selectAll().where('idempotency_key', '=', 'keyed-hash').executeTakeFirstOrThrow();
+    expect(record.request_hash).toMatch(/^[0-9a-f]{64}$/);
+    for (const guess of [[{}, body], ['POST', '/api/v2/usage/meters', {}, body], body]) {
+      expect(record.request_hash).not.toBe(createHash('sha256').update(JSON.stringify(guess)).digest('hex'));
+    }
+    expect(record.request_hash).toBe(t.app.instanceKeys.hmac('idempotency-fingerprint', JSON.stringify([{}, body])));
+  });
+
+  it('detects a request in flight within its own scope only: twins of two holders both run', async () => {
+    const headers = { 'idempotency-key': 'flight-scope' };
+    const body = { Meter: 'flight', Usage: 1 };
+    const responses = await Promise.all([usage(op.usageKey, body, headers), usage(op.adminKey, body, headers), usage(op.usageKey, body, headers)]);
+    const [usageKey, admin, twin] = responses;
+    expect(admin!.statusCode).toBe(201);
+    expect(admin!.headers['idempotent-replayed']).toBeUndefined();
+    expect([usageKey!.statusCode, twin!.statusCode]).toContain(201);
+    for (const response of [usageKey!, twin!]) {
+      if (response.statusCode !== 201) problemOf(response, 409, 'idempotency-in-flight');
+    }
   });
 });
 

@@ -27,6 +27,7 @@ const hold = async (HoldMinutes?: number) => {
   return response.json().data as { BookingReference: string; HoldExpiresAt: string | null };
 };
 const seconds = (iso: string | null) => Date.parse(iso!) / 1000;
+const minutes = (n: number) => ({ minutes: n, maxLifetimeMinutes: 60 });
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
@@ -43,26 +44,26 @@ beforeEach(async () => {
 describe('extendHold', () => {
   it('keeps a live hold for the minutes asked from now, and never shortens it', async () => {
     const booking = await hold(5);
-    const extended = await extendHold(t.db, op.operatorId, booking.BookingReference, 30, 'viator');
+    const extended = await extendHold(t.db, op.operatorId, booking.BookingReference, minutes(30), 'viator');
     expect(extended.Status).toBe('on_hold');
     expect(seconds(extended.HoldExpiresAt)).toBeGreaterThanOrEqual(nowSeconds() + 30 * 60 - 2);
-    const again = await extendHold(t.db, op.operatorId, booking.BookingReference, 1, 'viator');
+    const again = await extendHold(t.db, op.operatorId, booking.BookingReference, minutes(1), 'viator');
     expect(again.HoldExpiresAt).toBe(extended.HoldExpiresAt);
   });
 
   it('refuses a confirmed booking, a cancelled one and a lapsed hold (409), and another marketplace\'s (404)', async () => {
     const confirmed = await hold();
-    await expect(extendHold(t.db, op.operatorId, confirmed.BookingReference, 10)).rejects.toThrow(Conflict);
+    await expect(extendHold(t.db, op.operatorId, confirmed.BookingReference, minutes(10))).rejects.toThrow(Conflict);
     const cancelled = await hold(10);
     await call(t.app, op.otaKey, 'POST', `/api/v2/ota/viator/booking/${cancelled.BookingReference}/cancel`);
-    await expect(extendHold(t.db, op.operatorId, cancelled.BookingReference, 10)).rejects.toThrow(/cancelled/);
-    await expect(extendHold(t.db, op.operatorId, confirmed.BookingReference, 10, 'expedia')).rejects.toThrow(NotFound);
+    await expect(extendHold(t.db, op.operatorId, cancelled.BookingReference, minutes(10))).rejects.toThrow(/cancelled/);
+    await expect(extendHold(t.db, op.operatorId, confirmed.BookingReference, minutes(10), 'expedia')).rejects.toThrow(NotFound);
   });
 
   it('does not revive a lapsed hold: it is released as expired and its seats stay free', async () => {
     const booking = await hold(10);
     await t.db.kysely.updateTable('bookings').set({ hold_expires_at: nowSeconds() - 1 }).where('reference', '=', booking.BookingReference).execute();
-    await expect(extendHold(t.db, op.operatorId, booking.BookingReference, 10)).rejects.toThrow(/expired/);
+    await expect(extendHold(t.db, op.operatorId, booking.BookingReference, minutes(10))).rejects.toThrow(/expired/);
     const row = await t.db.kysely.selectFrom('bookings').select('status').where('reference', '=', booking.BookingReference).executeTakeFirstOrThrow();
     expect(row.status).toBe('expired');
     const slot = await t.db.kysely.selectFrom('timeslots').select('booked').where('date', '=', date).executeTakeFirstOrThrow();

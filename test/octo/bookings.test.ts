@@ -98,14 +98,31 @@ describe('reserve (POST /octo/bookings)', () => {
     expect(await partnerAvailable()).toBe(3);
   });
 
-  it('is INVALID_BOOKING_UUID when a uuid is reused for another reservation or by another reseller', async () => {
+  it('is INVALID_BOOKING_UUID when the reseller reuses a uuid for another reservation', async () => {
     const uuid = randomUUID();
     await reserved({ uuid });
     const before = await countBookings();
     expect(octoError(await reserve({ uuid, unitItems: units(3) }), 400, 'INVALID_BOOKING_UUID').uuid).toBe(uuid);
-    const key = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/keys', { Name: 'GYG', Scopes: ['ota'], Partner: 'getyourguide' })).json().data.Key;
-    octoError(await reserve({ uuid }, octoClient(t, key)), 400, 'INVALID_BOOKING_UUID');
     expect(await countBookings()).toBe(before);
+  });
+
+  it('uuids are per reseller: another reseller\'s uuid is neither seen nor in the way', async () => {
+    const uuid = randomUUID();
+    const viator = await reserved({ uuid, unitItems: units(1) });
+    const key = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/keys', { Name: 'GYG', Scopes: ['ota'], Partner: 'getyourguide' })).json().data.Key;
+    const gyg = octoClient(t, key);
+    // Probing: the other reseller's uuid is unknown here, exactly like a uuid nobody used.
+    for (const probe of [uuid, randomUUID()]) {
+      const answer = octoError(await gyg('GET', `/bookings/${probe}`), 400, 'INVALID_BOOKING_UUID');
+      expect(answer.errorMessage).not.toMatch(/used/);
+    }
+    // Using it: a booking of its own, which changes nothing of the first reseller's.
+    const own = octoBody(await reserve({ uuid, unitItems: units(2) }, gyg), 'Booking');
+    expect(own.id).not.toBe(viator.id);
+    expect(own.uuid).toBe(uuid);
+    octoBody(await gyg('POST', `/bookings/${uuid}/cancel`, {}), 'Booking');
+    expect(octoBody(await octo('GET', `/bookings/${uuid}`), 'Booking')).toMatchObject({ id: viator.id, status: 'ON_HOLD' });
+    expect(octoBody(await gyg('GET', `/bookings/${uuid}`), 'Booking')).toMatchObject({ id: own.id, status: 'CANCELLED' });
   });
 
   it('is UNPROCESSABLE_ENTITY when sold out, and writes nothing', async () => {
@@ -156,6 +173,27 @@ describe('the partner API and OCTo sell the same seats', () => {
 });
 
 describe('extend, confirm, update, cancel', () => {
+  it('extends a hold up to HOLD_MAX_LIFETIME_MINUTES (60) after it was made, not beyond: then UNPROCESSABLE_ENTITY', async () => {
+    const uuid = randomUUID();
+    const booking = await reserved({ uuid, expirationMinutes: 30 });
+    const reference = booking.id as string;
+    const madeAt = Date.now();
+    const first = octoBody(await octo('POST', `/bookings/${uuid}/extend`, { expirationMinutes: 60 }), 'Booking');
+    expect(Date.parse(first.utcExpiresAt)).toBeLessThanOrEqual(madeAt + 60 * 60_000 + 1000);
+    // Drive time: it was made 55 minutes ago and runs out in 2 minutes; a renewal gets 5 minutes, the rest of its life.
+    const now = Math.floor(Date.now() / 1000);
+    await t.db.kysely.updateTable('bookings').set({ created_at: Date.now() - 55 * 60_000, hold_expires_at: now + 120 }).where('reference', '=', reference).execute();
+    const last = octoBody(await octo('POST', `/bookings/${uuid}/extend`, { expirationMinutes: 30 }), 'Booking');
+    expect((Date.parse(last.utcExpiresAt) - Date.now()) / 60_000).toBeGreaterThan(4);
+    expect((Date.parse(last.utcExpiresAt) - Date.now()) / 60_000).toBeLessThanOrEqual(5.1);
+    const refused = octoError(await octo('POST', `/bookings/${uuid}/extend`, { expirationMinutes: 30 }), 400, 'UNPROCESSABLE_ENTITY');
+    expect(refused.errorMessage).toMatch(/at most 60 minutes/);
+    octoError(await octo('PATCH', `/bookings/${uuid}`, { expirationMinutes: 30 }), 400, 'UNPROCESSABLE_ENTITY');
+    expect(octoBody(await octo('GET', `/bookings/${uuid}`), 'Booking').utcExpiresAt).toBe(last.utcExpiresAt);
+    // Asking for no more than it has is no renewal, and answers the hold as it is.
+    expect(octoBody(await octo('POST', `/bookings/${uuid}/extend`, { expirationMinutes: 1 }), 'Booking').utcExpiresAt).toBe(last.utcExpiresAt);
+  });
+
   it('walks a reservation to a confirmed booking the dashboard shows as a partner booking with the reseller\'s reference', async () => {
     const uuid = randomUUID();
     const booking = await reserved({ uuid, expirationMinutes: 10 });

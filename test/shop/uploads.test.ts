@@ -6,6 +6,7 @@ import { call, createTestApp, problemOf, type TestApp, type TestOperator } from 
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 import { customer } from '../emails/fixtures.js';
 import { fileIdOf, JPEG, PDF, uploadAs, uploadToBasket } from '../questions/files.js';
+import { openShop } from './fixtures.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -30,6 +31,8 @@ beforeAll(async () => {
   t = await createTestApp();
   op = await t.newOperator();
   other = await t.newOperator();
+  await openShop(t, op.adminKey);
+  await openShop(t, other.adminKey);
   activityId = (await createActivity(t, op.adminKey)).ActivityID;
   await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '10:00', Capacity: 50 });
   questionId = (await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${activityId}/questions`, { Question: 'Photo ID', Type: 'file', Required: true })).json().data.ID;
@@ -89,6 +92,7 @@ describe('shop upload quotas', () => {
   beforeAll(async () => {
     q = await createTestApp({ UPLOAD_BASKET_MAX_FILES: '2', UPLOAD_ADDRESS_MAX_FILES: '3', UPLOAD_BASKET_MAX_MB: '5' });
     owner = await q.newOperator();
+    await openShop(q, owner.adminKey);
   });
   afterAll(() => q.close());
 

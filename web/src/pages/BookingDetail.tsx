@@ -22,19 +22,21 @@ export function BookingDetailPage({ reference }: { reference: string }) {
   const toast = useToast();
   const { byId } = useActivities();
   const loaded = useLoad((signal) => findBooking(reference, signal), [reference]);
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<'cancel' | 'release'>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
   const booking = loaded.data;
 
-  async function cancel() {
+  // Cancelling e-mails the customer (workflows); releasing a hold ends it quietly, as if it had lapsed.
+  async function act() {
     setBusy(true);
     setError(undefined);
     try {
-      const cancelled = await api.post<Booking>(`/api/v2/admin/bookings/${reference}/cancel`);
-      loaded.setData(cancelled);
-      setConfirming(false);
-      toast(`Booking ${reference} is cancelled; its seats are back on sale.`);
+      const release = confirming === 'release';
+      const changed = await api.post<Booking>(release ? `/api/v2/admin/holds/${reference}/release` : `/api/v2/admin/bookings/${reference}/cancel`);
+      loaded.setData(changed);
+      setConfirming(undefined);
+      toast(release ? `The hold ${reference} is released; its seats are back on sale.` : `Booking ${reference} is cancelled; its seats are back on sale.`);
     } catch (caught) {
       setError(caught as ApiError);
     } finally {
@@ -74,9 +76,16 @@ export function BookingDetailPage({ reference }: { reference: string }) {
         }
         actions={
           active && (
-            <button type="button" className="btn btn-danger-outline" onClick={() => setConfirming(true)}>
-              Cancel booking
-            </button>
+            <>
+              {booking.Status === 'on_hold' && (
+                <button type="button" className="btn btn-secondary" onClick={() => setConfirming('release')}>
+                  Release hold
+                </button>
+              )}
+              <button type="button" className="btn btn-danger-outline" onClick={() => setConfirming('cancel')}>
+                Cancel booking
+              </button>
+            </>
           )
         }
       />
@@ -148,14 +157,31 @@ export function BookingDetailPage({ reference }: { reference: string }) {
       </div>
       <WaiverAnswersCard reference={booking.BookingReference} />
       <ConfirmDialog
-        open={confirming}
+        open={confirming === 'release'}
+        title={`Release the hold ${booking.BookingReference}?`}
+        confirmLabel="Release hold"
+        busy={busy}
+        error={error}
+        onConfirm={act}
+        onClose={() => {
+          setConfirming(undefined);
+          setError(undefined);
+        }}
+      >
+        <p>
+          The {booking.Participants} held {booking.Participants === 1 ? 'seat goes' : 'seats go'} back on sale at once. Nobody is e-mailed; whoever holds
+          them can no longer pay for or confirm them.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirming === 'cancel'}
         title={`Cancel booking ${booking.BookingReference}?`}
         confirmLabel="Cancel booking"
         busy={busy}
         error={error}
-        onConfirm={cancel}
+        onConfirm={act}
         onClose={() => {
-          setConfirming(false);
+          setConfirming(undefined);
           setError(undefined);
         }}
       >

@@ -3,6 +3,7 @@ import { api, ApiError, type Activity, type Timeslot } from '../api';
 import { addDays, daysBetween, formatDate, formatMonth, todayIso, weekday } from '../format';
 import { Link, setQuery, useLocation } from '../router';
 import { Card, Dialog, ErrorBanner, Icon, Spinner, TextField, useLoad, useToast } from '../ui';
+import { TimeslotHolds } from './TimeslotHolds';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
@@ -229,6 +230,7 @@ function TimeslotDialog({ slot, activity, onClose, onChanged }: { slot?: Timeslo
             </button>
           </form>
           <ErrorBanner error={error && !error.fieldError('Capacity') ? error : undefined} />
+          {slot.Booked > 0 && <TimeslotHolds slot={slot} onChanged={onChanged} />}
           <div className="dialog-links">
             <Link href={`/bookings?from=${slot.Date}&to=${slot.Date}&activity=${activity.ActivityID}`}>
               <Icon name="bookings" size={16} /> Bookings this day

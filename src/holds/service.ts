@@ -1,0 +1,85 @@
+// The operator's view of held seats: which live holds block a timeslot, an activity or a day, who holds
+// them (a shop client, a waitlist offer, a partner, OCTo) and until when; and releasing them, one or all
+// of a selection, when a client hoards seats. A released hold ends as a lapsed one does (expired): its
+// seats are on sale again at once, nobody is e-mailed, and paying or confirming it is refused.
+import type { Kysely } from 'kysely';
+import type { Db, Tx } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
+import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
+import { unixNow } from '../availability/seats.js';
+import { giveBackSeats } from '../bookings/capacity.js';
+import { findBooking } from '../bookings/store.js';
+import { getBooking } from '../bookings/service.js';
+import { effectiveStatus } from '../bookings/view.js';
+import type { Booking } from '../bookings/schemas.js';
+import { SHOWN_FINGERPRINT_LENGTH } from '../shop/client.js';
+import { endHolds, selectLiveHolds, type LiveHoldRow } from './store.js';
+import type { Hold, HoldChannel, HoldsQuery, ReleaseHoldsBody, ReleasedHolds } from './schemas.js';
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+function channelOf(row: LiveHoldRow): HoldChannel {
+  if (row.source === 'online') return row.waitlist_entry_id !== null ? 'waitlist-offer' : 'shop';
+  if (row.source === 'partner') return row.octo_uuid !== null ? 'octo' : 'partner-api';
+  return 'pos';
+}
+
+function toHold(row: LiveHoldRow): Hold {
+  return {
+    BookingReference: row.reference,
+    TimeslotID: row.timeslot_id,
+    ActivityID: row.activity_public_id,
+    ActivityName: row.activity_name,
+    Date: row.date,
+    Time: row.time,
+    Participants: row.participants,
+    Channel: channelOf(row),
+    Partner: row.partner,
+    Client: row.client_hmac === null ? null : row.client_hmac.slice(0, SHOWN_FINGERPRINT_LENGTH),
+    CheckoutStarted: row.checkout_started_at !== null,
+    Customer: { FirstName: row.customer_first_name, LastName: row.customer_last_name, Email: row.customer_email },
+    HeldSince: new Date(Number(row.created_at)).toISOString(),
+    HoldExpiresAt: iso(Number(row.hold_expires_at)),
+  };
+}
+
+export async function listHolds(db: Kysely<Database>, operatorId: number, filter: HoldsQuery): Promise<Hold[]> {
+  return (await selectLiveHolds(db, operatorId, filter, unixNow()).execute()).map(toHold);
+}
+
+/** Ends the holds and gives their seats back, timeslot by timeslot (bookings rows first: the lock order). */
+async function release(db: Db, pick: (tx: Tx, now: number) => Promise<number[]>) {
+  const now = unixNow();
+  return db.write(async (tx) => {
+    const ended = await endHolds(tx, await pick(tx, now), now);
+    const seatsBySlot = new Map<number, number>();
+    for (const hold of ended) seatsBySlot.set(hold.timeslot_id, (seatsBySlot.get(hold.timeslot_id) ?? 0) + Number(hold.participants));
+    for (const [timeslotId, seats] of [...seatsBySlot].sort(([a], [b]) => a - b)) await giveBackSeats(tx, timeslotId, seats);
+    return ended;
+  });
+}
+
+/** Releases one live hold (404 unknown, 409 when it is not on live hold); answers the booking, expired. */
+export async function releaseHold(db: Db, operatorId: number, reference: string): Promise<Booking> {
+  const booking = await findBooking(db.kysely, operatorId, reference);
+  if (!booking) throw new NotFound(`No booking ${reference}`);
+  const ended = await release(db, async () => [booking.id]);
+  if (ended.length === 0) {
+    const status = effectiveStatus((await findBooking(db.kysely, operatorId, reference)) ?? booking, unixNow());
+    throw new Conflict(`Booking ${reference} is ${status}, not on a live hold: there is nothing to release`);
+  }
+  return getBooking(db.kysely, operatorId, reference);
+}
+
+/** Releases every live hold matching the filter (at least one filter: never everything by accident). */
+export async function releaseHolds(db: Db, operatorId: number, filter: ReleaseHoldsBody): Promise<ReleasedHolds> {
+  if (filter.TimeslotID === undefined && filter.ActivityID === undefined && filter.Date === undefined && filter.Client === undefined) {
+    throw ValidationFailed.field('Body', 'Say which holds to release: give TimeslotID, ActivityID, Date or Client');
+  }
+  const ended = await release(db, async (tx, now) => (await selectLiveHolds(tx, operatorId, filter, now).execute()).map((row) => row.id));
+  return {
+    Released: ended.length,
+    Seats: ended.reduce((sum, hold) => sum + Number(hold.participants), 0),
+    BookingReferences: ended.map((hold) => hold.reference),
+  };
+}

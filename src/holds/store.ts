@@ -1,0 +1,64 @@
+// SQL of live holds: bookings on hold whose time has not run out, with what tells their holder apart
+// (the shop basket and its client's fingerprint, the waitlist offer, the partner, OCTo).
+import { sql, type Kysely } from 'kysely';
+import type { Tx } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
+import { MAX_HOLDS, type HoldsQuery } from './schemas.js';
+
+export function selectLiveHolds(db: Kysely<Database>, operatorId: number, filter: HoldsQuery, now: number) {
+  let query = db
+    .selectFrom('bookings')
+    .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .leftJoin('basket_items', 'basket_items.booking_id', 'bookings.id')
+    .leftJoin('baskets', 'baskets.id', 'basket_items.basket_id')
+    .leftJoin('octo_bookings', 'octo_bookings.booking_id', 'bookings.id')
+    .select([
+      'bookings.id',
+      'bookings.reference',
+      'bookings.timeslot_id',
+      'bookings.participants',
+      'bookings.source',
+      'bookings.partner',
+      'bookings.customer_first_name',
+      'bookings.customer_last_name',
+      'bookings.customer_email',
+      'bookings.created_at',
+      'bookings.hold_expires_at',
+      'activities.public_id as activity_public_id',
+      'activities.name as activity_name',
+      'timeslots.date',
+      'timeslots.time',
+      'basket_items.client_hmac',
+      'baskets.waitlist_entry_id',
+      'baskets.checkout_started_at',
+      'octo_bookings.uuid as octo_uuid',
+    ])
+    .where('bookings.operator_id', '=', operatorId)
+    .where('bookings.status', '=', 'on_hold')
+    .where('bookings.hold_expires_at', '>', now);
+  if (filter.TimeslotID !== undefined) query = query.where('bookings.timeslot_id', '=', filter.TimeslotID);
+  if (filter.ActivityID !== undefined) query = query.where('activities.public_id', '=', filter.ActivityID);
+  if (filter.Date !== undefined) query = query.where('timeslots.date', '=', filter.Date);
+  // The fingerprint shown is the HMAC's first characters (hex, validated): a prefix match.
+  if (filter.Client !== undefined) query = query.where(sql<boolean>`basket_items.client_hmac LIKE ${`${filter.Client}%`}`);
+  return query.orderBy('bookings.hold_expires_at').orderBy('bookings.id').limit(MAX_HOLDS);
+}
+export type LiveHoldRow = Awaited<ReturnType<ReturnType<typeof selectLiveHolds>['execute']>>[number];
+
+/**
+ * Ends the given holds now if they are still live (status expired, as a lapsed hold), and answers those
+ * it ended. The status condition makes a hold that lapsed, was paid or cancelled meanwhile a no-op, so
+ * its seats are never given back twice. The caller gives the seats back.
+ */
+export async function endHolds(tx: Tx, bookingIds: number[], now: number) {
+  if (bookingIds.length === 0) return [];
+  return tx
+    .updateTable('bookings')
+    .set({ status: 'expired', hold_expires_at: now })
+    .where('id', 'in', bookingIds)
+    .where('status', '=', 'on_hold')
+    .where('hold_expires_at', '>', now)
+    .returning(['reference', 'participants', 'timeslot_id'])
+    .execute();
+}

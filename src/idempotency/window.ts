@@ -1,0 +1,9 @@
+// What every idempotency module shares: how long a record answers, and the answer it keeps.
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const MAX_KEY_LENGTH = 255;
+
+export interface WriteResult {
+  statusCode: number;
+  body: unknown;
+  location?: string;
+}
