@@ -32,9 +32,9 @@ export async function releaseLapsedHolds(tx: Tx, timeslotId: number, now: number
     .where('timeslot_id', '=', timeslotId)
     .where('status', '=', 'on_hold')
     .where('hold_expires_at', '<=', now)
-    .returning('participants')
+    .returning('seats')
     .execute();
-  const seats = released.reduce((sum, row) => sum + Number(row.participants), 0);
+  const seats = released.reduce((sum, row) => sum + Number(row.seats), 0);
   if (seats > 0) await giveBackSeats(tx, timeslotId, seats);
   return seats;
 }
@@ -67,8 +67,8 @@ export async function takeSeatsAtCommit(
     const query = sql`WITH released AS (
         UPDATE bookings SET status = 'expired'
         WHERE timeslot_id = ${id} AND status = 'on_hold' AND hold_expires_at <= ${sql.lit(now)}
-        RETURNING participants)
-      UPDATE timeslots SET booked = booked + ${sql.lit(seats)} - (SELECT coalesce(sum(participants), 0) FROM released)
+        RETURNING seats)
+      UPDATE timeslots SET booked = booked + ${sql.lit(seats)} - (SELECT coalesce(sum(seats), 0) FROM released)
       WHERE id = ${id}`.compile(tx);
     runAtCommit(tx, { query, explain });
     return;

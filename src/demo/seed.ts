@@ -4,7 +4,7 @@
 // processes starting at once cannot both seed); timeslots and questions follow through their services.
 import type { Db, Tx } from '../db/connection.js';
 import { createApiKey } from '../auth/service.js';
-import { createActivity } from '../catalog/service.js';
+import { addActivity } from '../catalog/service.js';
 import { countOperators, insertOperator } from '../operators/service.js';
 import { todayIn } from '../calendar/zoned-time.js';
 import { createTimeslots } from '../availability/creation.js';
@@ -118,7 +118,7 @@ async function insertDemo(tx: Tx): Promise<DemoSeed> {
   const usage = await createApiKey(tx, operatorId, { name: 'Demo usage', scopes: ['usage:read', 'usage:write'] });
   const activityIds: string[] = [];
   for (const spec of ACTIVITIES) {
-    const product = await createActivity(tx, operatorId, {
+    const product = await addActivity(tx, operatorId, {
       Name: spec.name,
       Description: spec.description,
       DurationMinutes: spec.durationMinutes,

@@ -21,7 +21,9 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
 /** Turns Ajv's errors into one message per field, named the way the API names it. */
 export function fieldErrors(errors: ErrorObject[]): FieldError[] {
   const byField = new Map<string, ErrorObject[]>();
-  for (const error of errors) {
+  // An if/then fails with the findings of its `then` (e.g. a conditionally required field) and one more
+  // error about the object as a whole, which names no field: those findings say it all.
+  for (const error of errors.filter((e) => e.keyword !== 'if')) {
     const field = fieldName(error);
     byField.set(field, [...(byField.get(field) ?? []), error]);
   }

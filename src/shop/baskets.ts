@@ -11,6 +11,8 @@ import { prepareBooking } from '../bookings/service.js';
 import { effectiveStatus } from '../bookings/view.js';
 import { findBasket, insertBasket, insertBasketItem, listBasketItems, setBasketCurrency, type BasketItemRecord, type BasketRow } from './store.js';
 import type { AddItemBody, Basket, BasketItem, CreateBasketBody } from './schemas.js';
+import { toBookedTicket } from '../tickets/mapper.js';
+import { bookingTicketsOf, type BookingTicketRow } from '../tickets/store.js';
 
 /** A shop exists for every operator; an unknown OperatorID is 404 like any unknown resource. */
 export async function requireShop(db: Kysely<Database>, operatorId: number): Promise<void> {
@@ -24,9 +26,10 @@ export async function requireBasket(db: Kysely<Database>, operatorId: number, to
   return basket;
 }
 
-function toItem(row: BasketItemRecord, now: number): BasketItem {
+function toItem(row: BasketItemRecord, tickets: BookingTicketRow[], now: number): BasketItem {
   const participants = Number(row.participants);
-  const unitPrice = Number(row.unit_price);
+  const lines = tickets.map((ticket) => ({ ...toBookedTicket(ticket), Amount: ticket.quantity * ticket.unit_price }));
+  const single = lines.length === 1 && lines[0]!.Quantity === participants ? lines[0]!.UnitPrice : null;
   const holdExpiresAt = row.hold_expires_at === null ? null : Number(row.hold_expires_at);
   return {
     BookingReference: row.reference,
@@ -36,8 +39,9 @@ function toItem(row: BasketItemRecord, now: number): BasketItem {
     Time: row.time,
     StartsAt: unixToZonedIso(Number(row.starts_at), row.timezone),
     Participants: participants,
-    UnitPrice: unitPrice,
-    Amount: unitPrice * participants,
+    Tickets: lines,
+    UnitPrice: single,
+    Amount: lines.reduce((sum, line) => sum + line.Amount, 0),
     Status: effectiveStatus({ status: row.status, hold_expires_at: holdExpiresAt }, now),
     HoldExpiresAt: holdExpiresAt === null ? null : new Date(holdExpiresAt * 1000).toISOString(),
   };
@@ -49,7 +53,9 @@ export function payableTotal(items: BasketItem[]): number {
 }
 
 export async function basketView(db: Kysely<Database>, basket: BasketRow, now = unixNow()): Promise<Basket> {
-  const items = (await listBasketItems(db, basket.id)).map((row) => toItem(row, now));
+  const rows = await listBasketItems(db, basket.id);
+  const tickets = await bookingTicketsOf(db, rows.map((row) => row.booking_id));
+  const items = rows.map((row) => toItem(row, tickets.get(row.booking_id) ?? [], now));
   return {
     BasketToken: basket.token,
     Status: basket.status,

@@ -20,7 +20,7 @@ import { enqueueBookingEvent } from '../workflows/events.js';
 import { markOfferClaimed } from '../waitlists/store.js';
 import { basketView, requireBasket } from './baskets.js';
 import { PaymentDeclined, paymentProvider } from './payments.js';
-import { insertPayment, listBasketItems, markBasketPaid, setPaymentReference, type BasketRow } from './store.js';
+import { basketAmount, insertPayment, listBasketItems, markBasketPaid, setPaymentReference, type BasketRow } from './store.js';
 import type { CheckoutBody } from './schemas.js';
 
 export interface CheckoutResult {
@@ -61,7 +61,7 @@ async function payBasket(tx: Tx, basket: BasketRow, body: CheckoutBody, now: num
     }
   }
 
-  const amount = items.reduce((sum, item) => sum + Number(item.unit_price) * Number(item.participants), 0);
+  const amount = await basketAmount(tx, basket.id);
   let reference: string | null = null;
   if (amount > 0) {
     if (!body.Payment) throw ValidationFailed.field('Payment', `Payment is required: the basket costs ${amount} (minor units of ${basket.currency})`);
@@ -84,8 +84,7 @@ async function payBasket(tx: Tx, basket: BasketRow, body: CheckoutBody, now: num
 }
 
 async function recordDeclinedAttempt(db: Db, basket: BasketRow, body: CheckoutBody, reason: string): Promise<void> {
-  const items = await listBasketItems(db.kysely, basket.id);
-  const amount = items.reduce((sum, item) => sum + Number(item.unit_price) * Number(item.participants), 0);
+  const amount = await basketAmount(db.kysely, basket.id);
   await db.write((tx) =>
     insertPayment(tx, {
       operatorId: basket.operator_id,

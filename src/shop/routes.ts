@@ -2,12 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { envelope, problems } from '../http/schemas.js';
 import { IdempotencyHeaders } from '../idempotency/http.js';
-import { DayQuery, Timeslot } from '../availability/schemas.js';
-import { listDayTimeslots } from '../availability/service.js';
+import { AvailableDate, DatesQuery, DayQuery, Timeslot } from '../availability/schemas.js';
+import { listAvailableDates, listDayTimeslots } from '../availability/service.js';
+import { Product } from '../catalog/schemas.js';
+import { getProduct, listProducts } from '../catalog/service.js';
+import { Question } from '../questions/schemas.js';
+import { listQuestions } from '../questions/service.js';
 import { JoinWaitlistBody, WaitlistEntry } from '../waitlists/schemas.js';
 import { joinWaitlist } from '../waitlists/service.js';
-import { AddItemBody, Basket, type Basket as BasketBody, BasketParams, CheckoutBody, CreateBasketBody, ShopActivityParams, ShopParams } from './schemas.js';
-import { addBasketItem, createBasket, getBasket } from './baskets.js';
+import { AddItemBody, Basket, type Basket as BasketBody, BasketParams, CheckoutBody, CreateBasketBody, ShopActivityParams, ShopLocaleQuery, ShopParams } from './schemas.js';
+import { addBasketItem, createBasket, getBasket, requireShop } from './baskets.js';
 import { checkout } from './checkout.js';
 
 declare module 'fastify' {
@@ -24,6 +28,64 @@ const PUBLIC_ERRORS = [429] as const;
 export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Online shop (public)'];
   const config = { shopper: true };
+
+  app.get('/activities', {
+    config,
+    schema: {
+      tags,
+      summary: 'The activities on sale',
+      description:
+        'Every live activity of the shop, ordered by ID, with its ticket types and their prices (names in Locale where translated): ' +
+        'what a booking page offers. An item books Participants of the Default type, or a Tickets mix.',
+      params: ShopParams,
+      querystring: ShopLocaleQuery,
+      response: { 200: envelope(Type.Array(Product)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
+    },
+    handler: async (request) => {
+      await requireShop(app.db.kysely, request.params.OperatorID);
+      return { data: await listProducts(app.db.kysely, request.params.OperatorID, undefined, request.query.Locale) };
+    },
+  });
+
+  app.get('/activities/:ActivityID', {
+    config,
+    schema: {
+      tags,
+      summary: 'One activity with its ticket types',
+      params: ShopActivityParams,
+      querystring: ShopLocaleQuery,
+      response: { 200: envelope(Product), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
+    },
+    handler: async (request) => ({ data: await getProduct(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Locale) }),
+  });
+
+  app.get('/activities/:ActivityID/dates', {
+    config,
+    schema: {
+      tags,
+      summary: 'Dates with room',
+      description: 'The dates from StartDate to EndDate (at most 366 days apart) with a seat left, as the partner API answers them.',
+      params: ShopActivityParams,
+      querystring: DatesQuery,
+      response: { 200: envelope(Type.Array(AvailableDate)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
+    },
+    handler: async (request) => ({ data: await listAvailableDates(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query) }),
+  });
+
+  app.get('/activities/:ActivityID/questions', {
+    config,
+    schema: {
+      tags,
+      summary: 'Waiver questions',
+      description:
+        'The questions an item\'s WaiverAnswers answer, by Position, in Locale where translated. File questions need a FileID, which only the partner API\'s uploads give: ' +
+        'a booking page leaves them to the waiver (pending) or its own upload flow.',
+      params: ShopActivityParams,
+      querystring: ShopLocaleQuery,
+      response: { 200: envelope(Type.Array(Question)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
+    },
+    handler: async (request) => ({ data: await listQuestions(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Locale) }),
+  });
 
   app.get('/activities/:ActivityID/timeslots', {
     config,
@@ -66,7 +128,8 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Add a timeslot to a basket',
       description:
-        `Holds the seats (a booking of Source online, on_hold) for ${app.config.basketHoldMinutes} minutes. The partner API's rules apply: 404 no such activity or timeslot, ` +
+        `Holds the seats (a booking of Source online, on_hold) for ${app.config.basketHoldMinutes} minutes: Participants of the default ticket type, or a Tickets mix ` +
+        '(priced per type; Tickets[i].Quantity names a failing line). The partner API\'s rules apply: 404 no such activity or timeslot, ' +
         '422 invalid fields or a started timeslot, 409 not enough seats left (join the waitlist) or the basket is paid. Every item is in the basket\'s one currency.',
       params: BasketParams,
       body: AddItemBody,
