@@ -78,6 +78,32 @@ export async function takeSeatsAtCommit(
   runAtCommit(tx, { query: take.compile(tx), explain });
 }
 
+/**
+ * Moves a booking's seats at commit (an amendment: another timeslot, another ticket mix, or both): the
+ * changes of one timeslot are netted first, so a booking that grows on its own timeslot asks only for
+ * the difference and the CHECK never refuses seats the booking already holds. Then, in timeslot order
+ * (two amendments crossing the same timeslots lock them in the same order, so they cannot deadlock),
+ * each timeslot takes seats like takeSeatsAtCommit or gives them back. All of it is the transaction's
+ * last statements: the new seats and the release of the old commit together, so there is never a moment
+ * with both or neither, and a take that does not fit rolls the whole amendment back.
+ */
+export async function changeSeatsAtCommit(
+  tx: Tx,
+  changes: { timeslotId: number; seats: number }[],
+  now: number,
+  refuse: (timeslotId: number, seats: number) => (db: Kysely<Database>) => Promise<Error>,
+): Promise<void> {
+  const net = new Map<number, number>();
+  for (const change of changes) net.set(change.timeslotId, (net.get(change.timeslotId) ?? 0) + change.seats);
+  for (const [timeslotId, seats] of [...net].sort(([a], [b]) => a - b)) {
+    if (seats > 0) await takeSeatsAtCommit(tx, timeslotId, seats, now, refuse(timeslotId, seats));
+    else if (seats < 0) {
+      const query = sql`UPDATE timeslots SET booked = booked - ${sql.lit(-seats)} WHERE id = ${sql.lit(timeslotId)}`.compile(tx);
+      runAtCommit(tx, { query, explain: async () => undefined });
+    }
+  }
+}
+
 /** The CHECK on timeslots.booked, the only constraint a seat update can break. */
 function violatesSeatCount(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

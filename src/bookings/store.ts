@@ -109,6 +109,32 @@ export async function insertWaiverAnswers(tx: Tx, bookingId: number, answers: { 
     .execute();
 }
 
+/** The booking's waiver answers by question. */
+export async function waiverAnswersOf(db: Kysely<Database>, bookingId: number): Promise<Map<number, string>> {
+  const rows = await db.selectFrom('waiver_answers').select(['question_id', 'answer']).where('booking_id', '=', bookingId).execute();
+  return new Map(rows.map((row) => [row.question_id, row.answer]));
+}
+
+/** Answers given after booking (OCTo): each replaces an earlier answer to its question. */
+export async function replaceWaiverAnswers(tx: Tx, bookingId: number, answers: { questionId: number; answer: string }[]): Promise<void> {
+  for (const { questionId, answer } of answers) {
+    await tx
+      .insertInto('waiver_answers')
+      .values({ booking_id: bookingId, question_id: questionId, answer })
+      .onConflict((oc) => oc.columns(['booking_id', 'question_id']).doUpdateSet({ answer }))
+      .execute();
+  }
+}
+
+export async function setWaiverStatus(tx: Tx, bookingId: number, status: 'pending' | 'complete'): Promise<void> {
+  await tx.updateTable('bookings').set({ waiver_status: status }).where('id', '=', bookingId).execute();
+}
+
+/** A booking that moved to another activity answers its questions anew. */
+export async function deleteWaiverAnswers(tx: Tx, bookingId: number): Promise<void> {
+  await tx.deleteFrom('waiver_answers').where('booking_id', '=', bookingId).execute();
+}
+
 /**
  * Moves the booking to `to` only if it is still in one of `from`, and returns its seats when it did. The condition makes a repeated cancel or confirm a no-op, and makes exactly one of two racing
  * writers the one that frees the seats.

@@ -71,11 +71,29 @@ export type Pricing = Static<typeof Pricing>;
 export const PricingUnit = Type.Composite([Type.Object({ unitId: Type.String() }), Pricing]);
 export type PricingUnit = Static<typeof PricingUnit>;
 
+/** octo/questions: a waiver question of the activity, asked once per booking. */
+export const OctoQuestion = Type.Object({
+  id: Type.String({ description: 'The waiver question\'s ID' }),
+  required: Type.Boolean(),
+  label: Type.String(),
+  description: Nullable(Type.String()),
+  inputType: Type.String({ description: 'text, select, date or file (a FileID from POST /api/v2/ota/{partner}/uploads)' }),
+  selectOptions: Type.Array(Type.Object({ label: Type.String(), value: Type.String() })),
+});
+export type OctoQuestion = Static<typeof OctoQuestion>;
+
+export const QuestionAnswer = Type.Object({
+  questionId: Type.String(),
+  question: OctoQuestion,
+  value: Nullable(Type.String(), 'null until answered'),
+});
+export type QuestionAnswer = Static<typeof QuestionAnswer>;
+
 export const Unit = Type.Object({
-  id: Type.String(),
+  id: Type.String({ description: 'The ticket type\'s code' }),
   internalName: Type.String(),
   reference: Nullable(Type.String()),
-  type: Type.String({ description: 'ADULT: slotbook sells one kind of seat per activity, at UnitPrice' }),
+  type: Type.String({ description: 'ADULT, CHILD, YOUTH, INFANT, SENIOR, STUDENT, MILITARY, FAMILY or OTHER: the ticket type\'s category' }),
   restrictions: Type.Object({
     minAge: Type.Integer(),
     maxAge: Type.Integer(),
@@ -87,6 +105,7 @@ export const Unit = Type.Object({
   }),
   requiredContactFields: Type.Array(Type.String()),
   pricingFrom: Type.Optional(Type.Array(Pricing)),
+  questions: Type.Optional(Type.Array(OctoQuestion, { description: 'octo/questions: none per ticket (the waiver is asked once per booking)' })),
 });
 export type Unit = Static<typeof Unit>;
 
@@ -95,7 +114,7 @@ export const Option = Type.Object({
   default: Type.Boolean(),
   internalName: Type.String(),
   reference: Nullable(Type.String()),
-  availabilityLocalStartTimes: Type.Array(Type.String(), { description: 'The start times (HH:MM) of the upcoming timeslots' }),
+  availabilityLocalStartTimes: Type.Array(Type.String(), { description: 'The start times (HH:MM) of the upcoming timeslots; ["00:00"] for OPENING_HOURS' }),
   cancellationCutoff: Type.String(),
   cancellationCutoffAmount: Type.Integer(),
   cancellationCutoffUnit: Type.String(),
@@ -103,6 +122,7 @@ export const Option = Type.Object({
   restrictions: Type.Object({ minUnits: Nullable(Type.Integer()), maxUnits: Nullable(Type.Integer()) }),
   units: Type.Array(Unit),
   pricingFrom: Type.Optional(Type.Array(Pricing)),
+  questions: Type.Optional(Type.Array(OctoQuestion, { description: 'octo/questions: the waiver questions, once per booking' })),
 });
 export type Option = Static<typeof Option>;
 
@@ -116,7 +136,7 @@ export const Product = Type.Object({
   instantConfirmation: Type.Boolean(),
   instantDelivery: Type.Boolean(),
   availabilityRequired: Type.Boolean(),
-  availabilityType: Type.String({ description: 'START_TIME: every timeslot is an availability' }),
+  availabilityType: Type.String({ description: 'START_TIME: every timeslot is an availability; OPENING_HOURS: every day\'s opening hours are one' }),
   deliveryFormats: Type.Array(Type.String()),
   deliveryMethods: Type.Array(Type.String()),
   redemptionMethod: Type.String(),
@@ -187,6 +207,7 @@ export const UnitItem = Type.Object({
   contact: Contact,
   ticket: Nullable(Ticket),
   pricing: Type.Optional(Pricing),
+  questionAnswers: Type.Optional(Type.Array(QuestionAnswer)),
 });
 export type UnitItem = Static<typeof UnitItem>;
 
@@ -215,6 +236,7 @@ export const OctoBooking = Type.Object({
   voucher: Nullable(Ticket),
   unitItems: Type.Array(UnitItem),
   pricing: Type.Optional(Pricing),
+  questionAnswers: Type.Optional(Type.Array(QuestionAnswer, { description: 'octo/questions: every waiver question, with its answer or null' })),
 });
 export type OctoBooking = Static<typeof OctoBooking>;
 
@@ -222,7 +244,7 @@ export type OctoBooking = Static<typeof OctoBooking>;
 
 export const CapabilityHeaders = Type.Object({
   'octo-capabilities': Type.Optional(
-    Type.String({ maxLength: 1000, description: 'Comma-separated capability IDs; slotbook supports octo/pricing. The reply names those it applied.' }),
+    Type.String({ maxLength: 1000, description: 'Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied.' }),
   ),
 });
 
@@ -231,7 +253,7 @@ export const UuidParams = Type.Object({ uuid: Uuid('The booking uuid') });
 
 const ProductRef = Type.String({ maxLength: 64, description: 'The product id (ActivityID)' });
 const OptionRef = Type.String({ maxLength: 64, description: 'DEFAULT' });
-const UnitRef = Type.String({ maxLength: 64, description: 'The unit id: adult' });
+const UnitRef = Type.String({ maxLength: 64, description: 'The unit id: a ticket type\'s code, e.g. adult' });
 const AvailabilityRef = Type.String({ maxLength: 64, description: 'An availability id from /availability' });
 const ExpirationMinutes = Type.Integer({ minimum: 1, maximum: 10_080, description: 'Minutes to hold the seats: default 30, at most 60 (longer requests are held 60)' });
 const ResellerReference = Nullable(Text(255, 'Your reference (voucher number); shown to the operator as the payment reference'));
@@ -283,6 +305,14 @@ export type BookingUnitItemBody = Static<typeof BookingUnitItemBody>;
 
 const UnitItems = (description: string) => Type.Array(BookingUnitItemBody, { maxItems: 1000, description });
 
+const QuestionAnswers = Type.Array(
+  Type.Object({
+    questionId: Type.String({ maxLength: 20, description: 'A question id from option.questions' }),
+    value: Type.String({ maxLength: 65_536, pattern: '^[^\\u0000]*$', description: 'The answer as text; for select questions one of the option values' }),
+  }),
+  { maxItems: 200, description: 'octo/questions: answers to the waiver questions; answers given before stay, a new one replaces it' },
+);
+
 export const ReservationBody = Type.Object({
   uuid: Type.Optional(Uuid('Your idempotency key: reserving the same uuid again answers the same booking')),
   productId: ProductRef,
@@ -290,18 +320,21 @@ export const ReservationBody = Type.Object({
   availabilityId: Type.Optional(AvailabilityRef),
   expirationMinutes: Type.Optional(ExpirationMinutes),
   notes: Type.Optional(Nullable(Notes('Notes for the operator'))),
-  unitItems: UnitItems('One item per participant'),
+  // Optional here so that a missing unitItems is OCTo's UNPROCESSABLE_ENTITY, not a BAD_REQUEST.
+  unitItems: Type.Optional(UnitItems('One item per ticket: its unitId is the ticket type (required)')),
   resellerReference: Type.Optional(ResellerReference),
   contact: Type.Optional(BookingContactBody),
   currency: Type.Optional(Nullable(Type.String({ maxLength: 3 }))),
+  questionAnswers: Type.Optional(QuestionAnswers),
 });
 export type ReservationBody = Static<typeof ReservationBody>;
 
 export const ConfirmationBody = Type.Object({
   contact: BookingContactBody,
   resellerReference: Type.Optional(ResellerReference),
-  unitItems: Type.Optional(UnitItems('The same number of items as reserved (their uuids and references may change)')),
+  unitItems: Type.Optional(UnitItems('All the tickets the booking should have: another number or mix of units amends the booking (seats permitting)')),
   emailReceipt: Type.Optional(Type.Boolean({ description: 'Accepted and ignored: the reseller sends the receipt' })),
+  questionAnswers: Type.Optional(QuestionAnswers),
 });
 export type ConfirmationBody = Static<typeof ConfirmationBody>;
 
@@ -313,8 +346,9 @@ export const UpdateBody = Type.Object({
   expirationMinutes: Type.Optional(ExpirationMinutes),
   notes: Type.Optional(Nullable(Notes('Notes for the operator'))),
   emailReceipt: Type.Optional(Type.Boolean()),
-  unitItems: Type.Optional(UnitItems('The same number of items as booked (their uuids and references may change)')),
+  unitItems: Type.Optional(UnitItems('All the tickets the booking should have: another number or mix of units amends the booking (seats permitting)')),
   contact: Type.Optional(BookingContactBody),
+  questionAnswers: Type.Optional(QuestionAnswers),
 });
 export type UpdateBody = Static<typeof UpdateBody>;
 

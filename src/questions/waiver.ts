@@ -33,6 +33,34 @@ export async function validateWaiverAnswers(
   answers: WaiverAnswerInput[] | undefined,
 ): Promise<WaiverResult> {
   if (answers === undefined) return { status: 'pending', answers: [] };
+  return checkWaiverAnswers(db, operatorId, activityRowId, answers, { requireAll: true });
+}
+
+/**
+ * Answers given piecemeal (OCTo sends them with the reservation, an update or the confirmation): each
+ * given answer is checked as validateWaiverAnswers checks it, but questions left out are no error.
+ * `status` says whether `answered` (the questions answered before) and these cover every required one.
+ */
+export async function checkSomeWaiverAnswers(
+  db: Kysely<Database>,
+  operatorId: number,
+  activityRowId: number,
+  answers: WaiverAnswerInput[],
+  answered: number[],
+): Promise<WaiverResult & { missing: QuestionRow[] }> {
+  const checked = await checkWaiverAnswers(db, operatorId, activityRowId, answers, { requireAll: false });
+  const done = new Set([...answered, ...checked.answers.map((a) => a.questionId)]);
+  const missing = (await listActivityQuestions(db, operatorId, activityRowId)).filter((q) => q.required === 1 && !done.has(q.id));
+  return { ...checked, status: missing.length === 0 && done.size > 0 ? 'complete' : 'pending', missing };
+}
+
+async function checkWaiverAnswers(
+  db: Kysely<Database>,
+  operatorId: number,
+  activityRowId: number,
+  answers: WaiverAnswerInput[],
+  options: { requireAll: boolean },
+): Promise<WaiverResult> {
   const questions = new Map((await listActivityQuestions(db, operatorId, activityRowId)).map((row) => [row.id, row]));
   const fileAnswers = answers.filter((a) => questions.has(a.QuestionID) && answersWithFile(questions.get(a.QuestionID)!));
   const ownFiles = await findOwnFileIds(db, operatorId, [...new Set(fileAnswers.map((a) => a.Answer.trim()))]);
@@ -56,7 +84,7 @@ export async function validateWaiverAnswers(
     else accepted.push({ questionId: question.id, answer: checked.answer });
   });
 
-  const missing = [...questions.values()].filter((q) => q.required === 1 && !answered.has(q.id));
+  const missing = options.requireAll ? [...questions.values()].filter((q) => q.required === 1 && !answered.has(q.id)) : [];
   if (missing.length > 0) {
     const names = missing.map((q) => `${q.id} ("${q.question}")`).join(', ');
     errors.push({ field: 'WaiverAnswers', message: `Required question${missing.length > 1 ? 's' : ''} ${names} not answered` });
