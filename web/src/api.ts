@@ -125,10 +125,46 @@ export interface Booking {
   Time: string;
   StartsAt?: string;
   Participants: number;
+  Seats: number;
+  Tickets: BookedTicket[];
+  Currency: string;
+  Total: number;
   Customer: Customer;
   WaiverStatus: 'pending' | 'complete';
   HoldExpiresAt?: string | null;
   CreatedAt: string;
+}
+
+export interface BookedTicket {
+  Type: string;
+  Name: string;
+  Quantity: number;
+  UnitPrice: number;
+}
+
+export const TICKET_CATEGORIES = ['adult', 'child', 'youth', 'infant', 'senior', 'student', 'military', 'family', 'other'] as const;
+export type TicketCategory = (typeof TICKET_CATEGORIES)[number];
+
+export interface TicketType {
+  Type: string;
+  Name: string;
+  Price: number;
+  Category: TicketCategory;
+  MinAge: number | null;
+  MaxAge: number | null;
+  People: number;
+  TakesSeat: boolean;
+  MinPerBooking: number;
+  MaxPerBooking: number | null;
+  Requires: string | null;
+  Default: boolean;
+}
+
+export interface AdminTicketType extends TicketType {
+  ID: number;
+  ActivityID: string;
+  Position: number;
+  Translations: Record<string, { Name: string }>;
 }
 
 export interface Activity {
@@ -143,6 +179,9 @@ export interface Activity {
   MaxParticipantsPerBooking: number;
   UpdatedAt: string;
   Archived: boolean;
+  AvailabilityType: 'start_time' | 'opening_hours';
+  TicketTypes: TicketType[];
+  RequiredContactFields: string[];
 }
 
 export interface Timeslot {

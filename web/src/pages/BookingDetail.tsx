@@ -92,17 +92,45 @@ export function BookingDetailPage({ reference }: { reference: string }) {
               {activity && <span className="muted"> ({activity.Timezone})</span>}
             </dd>
             <dt>Participants</dt>
-            <dd>{booking.Participants}</dd>
-            {activity && (
-              <>
-                <dt>Price</dt>
-                <dd>
-                  {formatMoney(activity.UnitPrice * booking.Participants, activity.Currency)}
-                  <span className="muted"> ({booking.Participants} × {formatMoney(activity.UnitPrice, activity.Currency)})</span>
-                </dd>
-              </>
-            )}
+            <dd>
+              {booking.Participants}
+              {booking.Seats !== booking.Participants && <span className="muted"> ({booking.Seats} {booking.Seats === 1 ? 'seat' : 'seats'})</span>}
+            </dd>
+            <dt>Price</dt>
+            <dd>{formatMoney(booking.Total, booking.Currency)}</dd>
           </dl>
+          <div className="table-wrap">
+            <table className="table ticket-table" aria-label="Tickets">
+              <thead>
+                <tr>
+                  <th scope="col">Ticket</th>
+                  <th scope="col" className="num">Quantity</th>
+                  <th scope="col" className="num">Price</th>
+                  <th scope="col" className="num">Amount</th>
+                </tr>
+              </thead>
+              <tbody>
+                {booking.Tickets.map((ticket) => (
+                  <tr key={ticket.Type} data-ticket-type={ticket.Type}>
+                    <th scope="row">{ticket.Name}</th>
+                    <td className="num">{ticket.Quantity}</td>
+                    <td className="num">{formatMoney(ticket.UnitPrice, booking.Currency)}</td>
+                    <td className="num">{formatMoney(ticket.UnitPrice * ticket.Quantity, booking.Currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <tr>
+                  <th scope="row" colSpan={3}>
+                    Total
+                  </th>
+                  <td className="num">
+                    <strong>{formatMoney(booking.Total, booking.Currency)}</strong>
+                  </td>
+                </tr>
+              </tfoot>
+            </table>
+          </div>
         </Card>
         <Card title="Customer">
           <dl className="facts">
@@ -158,7 +186,7 @@ export function BookingDetailPage({ reference }: { reference: string }) {
         }}
       >
         <p>
-          {booking.Customer.FirstName} {booking.Customer.LastName}'s {booking.Participants} {booking.Participants === 1 ? 'seat goes' : 'seats go'} back on sale
+          {booking.Customer.FirstName} {booking.Customer.LastName}'s {booking.Seats} {booking.Seats === 1 ? 'seat goes' : 'seats go'} back on sale
           {activity ? ` for ${activity.Name}` : ''} on {formatDate(booking.Date)} at {booking.Time}. This cannot be undone.
         </p>
         {booking.Source === 'partner' && <p className="muted">Let {booking.Partner} know, so that they refund payment {booking.PaymentReference ?? ''}.</p>}

@@ -22,6 +22,9 @@ export function StatusBadge({ status }: { status: Booking['Status'] }) {
   return <Badge tone={STATUS_TONES[status]}>{STATUS_LABELS[status]}</Badge>;
 }
 
+/** "2 Adult, 1 Child (4-14)": a booking's ticket mix in a few words. */
+export const ticketSummary = (booking: Pick<Booking, 'Tickets'>): string => booking.Tickets.map((ticket) => `${ticket.Quantity} ${ticket.Name}`).join(', ');
+
 export function WaiverBadge({ status }: { status: Booking['WaiverStatus'] }) {
   return status === 'complete' ? <Badge tone="success">Waiver complete</Badge> : <Badge tone="warning">Waiver pending</Badge>;
 }
