@@ -99,7 +99,8 @@ export function BookingDetailPage({ reference }: { reference: string }) {
             <dt>Price</dt>
             <dd>{formatMoney(booking.Total, booking.Currency)}</dd>
           </dl>
-          <div className="table-wrap">
+          {/* Focusable: a narrow card scrolls the table sideways, and a keyboard must be able to scroll it too. */}
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Tickets of this booking">
             <table className="table ticket-table" aria-label="Tickets">
               <thead>
                 <tr>

@@ -30,6 +30,8 @@ export function NewBookingPage() {
   const [time, setTime] = useState(search.get('time') ?? '');
   const [participants, setParticipants] = useState(1);
   const [quantities, setQuantities] = useState<Record<string, number>>({});
+  // The types of the Tickets lines last sent, in order: a 422 names its lines by index (Tickets[1].Quantity).
+  const [sentTypes, setSentTypes] = useState<string[]>([]);
   const [customer, setCustomer] = useState({ FirstName: '', LastName: '', Email: '', Phone: '' });
   const [paymentReference, setPaymentReference] = useState('');
   const [busy, setBusy] = useState(false);
@@ -90,6 +92,7 @@ export function NewBookingPage() {
     }
     setBusy(true);
     setError(undefined);
+    setSentTypes(mix.lines.map((line) => line.type.Type));
     try {
       const booking = await api.post<Booking>('/api/v2/admin/bookings', {
         ActivityID: activity.ActivityID,
@@ -160,12 +163,13 @@ export function NewBookingPage() {
                     key={d}
                     className={`day ${d === date ? 'day-active' : ''} ${!seats || seats.available === 0 ? 'day-empty' : ''}`}
                     aria-pressed={d === date}
-                    aria-label={`${formatDate(d)}: ${seats ? `${seats.available} seats left` : 'no timeslots'}`}
                     onClick={() => setDate(d)}
                   >
+                    {/* The visible text stays part of the button's name (WCAG 2.5.3); the rest is read out only. */}
                     <span className="day-name">{weekdayName}</span>
                     <span className="day-num">{Number(d.slice(8))}</span>
                     <span className="day-seats">{seats ? seats.available : '–'}</span>
+                    <span className="visually-hidden">{`${formatDate(d)}: ${seats ? `${seats.available} seats left` : 'no timeslots'}`}</span>
                   </button>
                 );
               })}
@@ -220,9 +224,13 @@ export function NewBookingPage() {
                 types={types}
                 currency={activity.Currency}
                 quantities={quantities}
-                onChange={(type, quantity) => setQuantities({ ...quantities, [type]: quantity })}
+                onChange={(type, quantity) => {
+                  setQuantities({ ...quantities, [type]: quantity });
+                  // A refusal of the mix no longer applies to a changed one.
+                  if (error?.errors.some((e) => e.field.startsWith('Tickets'))) setError(undefined);
+                }}
                 errorOf={(type) => {
-                  const index = mix.lines.findIndex((line) => line.type.Type === type);
+                  const index = sentTypes.indexOf(type);
                   return index < 0 ? undefined : (fieldError(`Tickets[${index}].Quantity`) ?? fieldError(`Tickets[${index}].Type`));
                 }}
                 summaryError={fieldError('Tickets')}
