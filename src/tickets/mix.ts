@@ -104,7 +104,9 @@ export function requestedMix(
   if (request.Tickets === undefined) {
     const participants = request.Participants ?? 0;
     if (participants > maxPeople) return { errors: [{ field: 'Participants', message: `Participants must be at most ${maxPeople} for this activity` }] };
-    return { mix: mixOf([{ type: defaultTypeOf(types), quantity: participants }]), errors: [] };
+    // The default type's own limits (MinPerBooking, MaxPerBooking) hold for Participants too.
+    const { mix, problems } = checkMix(types, [{ code: defaultTypeOf(types).code, quantity: participants }], maxPeople);
+    return problems.length > 0 ? { errors: problems.map((problem) => ({ field: 'Participants', message: problem.message })) } : { mix, errors: [] };
   }
   const { mix, problems } = checkMix(types, request.Tickets.map((line) => ({ code: line.Type, quantity: line.Quantity })), maxPeople);
   const errors = problems.map((problem) => ({
