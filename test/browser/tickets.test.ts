@@ -48,7 +48,7 @@ describe.skipIf(!run)('ticket types in the dashboard', { timeout: 60_000 }, () =
     });
     const text = await response.text();
     if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return text ? JSON.parse(text).data : undefined;
+    return (text ? JSON.parse(text).data : undefined) as T;
   }
 
   beforeAll(async () => {

@@ -1,18 +1,15 @@
 // Migration 010 turns every activity that exists before it into one default ticket type Adult at its
 // UnitPrice, and every booking into that many Adult tickets at the price it was sold at, holding one
 // seat each: nothing that worked before changes.
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createOperator } from '../../src/operators/service.js';
 import { createApiKey } from '../../src/auth/service.js';
 import { call, PUBLIC_URL } from '../helpers/app.js';
-import { createTestDatabase } from '../helpers/database.js';
+import { databaseBefore } from '../helpers/migrations.js';
 import { customer } from '../octo/fixtures.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -21,19 +18,10 @@ afterAll(async () => {
 });
 
 it('makes an activity created before ticket types one Adult type, and its bookings Adult tickets', async () => {
-  const database = await createTestDatabase();
-  cleanup.push(() => database.drop());
-  const db = openDatabase(database.config);
-  cleanup.push(() => db.close());
   // The schema as it was before migration 010, applied the way migrate() applies it.
-  const folder = fileURLToPath(new URL(`../../src/db/migrations/${db.dialect}/`, import.meta.url));
-  await db.write(async (tx) => {
-    await sql`CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`.execute(tx);
-    for (const name of readdirSync(folder).filter((file) => file.endsWith('.sql') && file < '010').sort()) {
-      await db.execScript(tx, readFileSync(folder + name, 'utf8'));
-      await sql`INSERT INTO schema_migrations (name, applied_at) VALUES (${name}, ${Date.now()})`.execute(tx);
-    }
-  });
+  const { database, db } = await databaseBefore('010');
+  cleanup.push(() => database.drop());
+  cleanup.push(() => db.close());
   const { operatorId } = await createOperator(db, 'Before ticket types');
   const starts = Math.floor(Date.now() / 1000) + 10 * 86_400;
   const date = new Date(starts * 1000).toISOString().slice(0, 10);

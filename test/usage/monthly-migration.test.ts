@@ -1,18 +1,15 @@
 // Migration 004 adds the monthly totals to a database that already holds usage: it must fill them from
 // the daily totals, exactly, so that summaries read through them at once give the same answers as before.
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createApiKey } from '../../src/auth/service.js';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createOperator } from '../../src/operators/service.js';
 import { microsToNumber } from '../../src/usage/decimal.js';
 import { call, PUBLIC_URL } from '../helpers/app.js';
-import { createTestDatabase } from '../helpers/database.js';
+import { databaseBefore } from '../helpers/migrations.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -20,19 +17,10 @@ afterAll(async () => {
 });
 
 it('fills the monthly totals from the daily totals of a database created before them', async () => {
-  const database = await createTestDatabase();
-  cleanup.push(() => database.drop());
-  const db = openDatabase(database.config);
-  cleanup.push(() => db.close());
   // The schema as it was before migration 004, applied the way migrate() applies it.
-  const folder = fileURLToPath(new URL(`../../src/db/migrations/${db.dialect}/`, import.meta.url));
-  await db.write(async (tx) => {
-    await sql`CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`.execute(tx);
-    for (const name of readdirSync(folder).filter((file) => file.endsWith('.sql') && file < '004').sort()) {
-      await db.execScript(tx, readFileSync(folder + name, 'utf8'));
-      await sql`INSERT INTO schema_migrations (name, applied_at) VALUES (${name}, ${Date.now()})`.execute(tx);
-    }
-  });
+  const { database, db } = await databaseBefore('004');
+  cleanup.push(() => database.drop());
+  cleanup.push(() => db.close());
   const mine = await createOperator(db, 'Before 004');
   const other = await createOperator(db, 'Another operator');
   // Daily totals as the service kept them before 004: 2038-01-30 to 2038-03-03, one of them beyond 64 bits.

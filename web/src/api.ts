@@ -254,3 +254,19 @@ export interface DailyUsage {
   Period: Period;
   Days: { Date: string; Meters: MeterTotal[] }[];
 }
+
+/**
+ * Moves the item at `index` of a list ordered by Position one place up (-1) or down (+1), by swapping
+ * the Positions of the two items through PATCH `{path}/{ID}`. Equal positions (then ordered by ID) get
+ * distinct ones first. False when there is nothing to swap with.
+ */
+export async function swapPositions(list: { ID: number; Position: number }[], index: number, by: -1 | 1, path: string): Promise<boolean> {
+  const a = list[index];
+  const b = list[index + by];
+  if (!a || !b) return false;
+  const pa = a.Position === b.Position ? index : a.Position;
+  const pb = a.Position === b.Position ? index + by : b.Position;
+  await api.patch(`${path}/${a.ID}`, { Position: pb });
+  await api.patch(`${path}/${b.ID}`, { Position: pa });
+  return true;
+}

@@ -4,7 +4,7 @@ import { useActivities } from '../activities';
 import { formatDate, formatInstant, formatMoney, SOURCE_LABELS } from '../format';
 import { Link, usePageTitle } from '../router';
 import { Card, ConfirmDialog, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, useLoad, useToast } from '../ui';
-import { SourceBadge, StatusBadge, WaiverBadge } from './booking-bits';
+import { SourceBadge, StatusBadge, TotalRow, WaiverBadge } from './booking-bits';
 
 /** One booking by its reference; null when the operator has none with it. */
 async function findBooking(reference: string, signal?: AbortSignal): Promise<Booking | null> {
@@ -120,16 +120,7 @@ export function BookingDetailPage({ reference }: { reference: string }) {
                   </tr>
                 ))}
               </tbody>
-              <tfoot>
-                <tr>
-                  <th scope="row" colSpan={3}>
-                    Total
-                  </th>
-                  <td className="num">
-                    <strong>{formatMoney(booking.Total, booking.Currency)}</strong>
-                  </td>
-                </tr>
-              </tfoot>
+              <TotalRow columns={4} amount={booking.Total} currency={booking.Currency} />
             </table>
           </div>
         </Card>

@@ -4,6 +4,7 @@ import { useActivities } from '../activities';
 import { addDays, formatDate, formatMoney, todayIso } from '../format';
 import { Link, navigate, useLocation, usePageTitle } from '../router';
 import { Card, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextField, useLoad, useToast } from '../ui';
+import { TotalRow } from './booking-bits';
 
 const STRIP_DAYS = 14;
 
@@ -342,16 +343,7 @@ function TicketQuantities({
             );
           })}
         </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row" colSpan={3}>
-              Total
-            </th>
-            <td className="num">
-              <strong>{formatMoney(total, currency)}</strong>
-            </td>
-          </tr>
-        </tfoot>
+        <TotalRow columns={4} amount={total} currency={currency} />
       </table>
       </div>
       {summaryError && (

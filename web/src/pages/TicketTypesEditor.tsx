@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, TICKET_CATEGORIES, type Activity, type AdminTicketType, type TicketCategory } from '../api';
+import { api, ApiError, swapPositions, TICKET_CATEGORIES, type Activity, type AdminTicketType, type TicketCategory } from '../api';
 import { useActivities } from '../activities';
 import { formatMoney } from '../format';
 import { Badge, Card, Checkbox, ConfirmDialog, ErrorBanner, Icon, SelectField, Spinner, TextArea, TextField, useLoad, useToast } from '../ui';
@@ -134,17 +134,7 @@ export function TicketTypesEditor({ activity }: { activity: Activity }) {
     }
   }
 
-  async function move(index: number, by: -1 | 1) {
-    const a = list[index];
-    const b = list[index + by];
-    if (!a || !b) return;
-    const pa = a.Position === b.Position ? index : a.Position;
-    const pb = a.Position === b.Position ? index + by : b.Position;
-    await run(async () => {
-      await api.patch(`/api/v2/admin/ticket-types/${a.ID}`, { Position: pb });
-      await api.patch(`/api/v2/admin/ticket-types/${b.ID}`, { Position: pa });
-    }, 'Order saved.');
-  }
+  const move = (index: number, by: -1 | 1) => run(() => swapPositions(list, index, by, '/api/v2/admin/ticket-types'), 'Order saved.');
 
   async function remove() {
     if (!removing) return;
