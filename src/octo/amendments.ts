@@ -21,7 +21,8 @@ import { requireOption, requireProduct } from './products.js';
 import { applyAnswers } from './questions.js';
 import { parseUnitItems, updateOctoBooking, type StoredUnitItem } from './store.js';
 import { replaceUnitItems, ticketsOf } from './unit-items.js';
-import type { ConfirmationBody, OctoBooking, UpdateBody } from './schemas.js';
+import type { OctoBooking } from './schemas.js';
+import type { ConfirmationBody, UpdateBody } from './request-schemas.js';
 
 /** The mix the unit items make, checked per ticket type (limits, Requires, the booking's maximum). */
 function mixOf(types: TicketTypeRow[], items: StoredUnitItem[], activity: ActivityRow): TicketMix {

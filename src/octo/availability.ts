@@ -18,7 +18,8 @@ import { OctoError } from './errors.js';
 import type { Wants } from './http.js';
 import { unitPricingOf } from './pricing.js';
 import { isOpeningHours, requireOption, requireProduct } from './products.js';
-import type { Availability, AvailabilityCalendarBody, AvailabilityCalendarDay, AvailabilityCheckBody } from './schemas.js';
+import type { Availability, AvailabilityCalendarDay } from './schemas.js';
+import type { AvailabilityCalendarBody, AvailabilityCheckBody } from './request-schemas.js';
 
 type Status = 'AVAILABLE' | 'LIMITED' | 'SOLD_OUT' | 'CLOSED';
 

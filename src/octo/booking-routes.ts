@@ -5,17 +5,8 @@ import { cancel, extend, getOctoBooking, listOctoBookings, reserve } from './boo
 import { confirm, update } from './amendments.js';
 import { wantsOf } from './http.js';
 import { octoErrors, resellerOf, tags } from './route-schemas.js';
-import {
-  BookingsQuery,
-  CancellationBody,
-  CapabilityHeaders,
-  ConfirmationBody,
-  ExtendBody,
-  OctoBooking,
-  ReservationBody,
-  UpdateBody,
-  UuidParams,
-} from './schemas.js';
+import { OctoBooking } from './schemas.js';
+import { BookingsQuery, CancellationBody, CapabilityHeaders, ConfirmationBody, ExtendBody, ReservationBody, UpdateBody, UuidParams } from './request-schemas.js';
 
 const config = { scope: 'ota' as const };
 const response = { 200: OctoBooking, ...octoErrors() };

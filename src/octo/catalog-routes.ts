@@ -5,17 +5,8 @@ import { availabilityCalendar, checkAvailability } from './availability.js';
 import { wantsOf } from './http.js';
 import { getOctoProduct, listOctoProducts } from './products.js';
 import { octoErrors, tags } from './route-schemas.js';
-import {
-  Availability,
-  AvailabilityCalendarBody,
-  AvailabilityCalendarDay,
-  AvailabilityCheckBody,
-  Capability,
-  CapabilityHeaders,
-  Product,
-  ProductParams,
-  Supplier,
-} from './schemas.js';
+import { Availability, AvailabilityCalendarDay, Capability, Product, Supplier } from './schemas.js';
+import { AvailabilityCalendarBody, AvailabilityCheckBody, CapabilityHeaders, ProductParams } from './request-schemas.js';
 import { CAPABILITIES, getSupplier } from './supplier.js';
 
 const config = { scope: 'ota' as const };

@@ -8,7 +8,7 @@ import type { TicketTypeRow } from '../tickets/store.js';
 import { NO_GUEST, toContact, withContact } from './contact.js';
 import { OctoError } from './errors.js';
 import type { StoredUnitItem } from './store.js';
-import type { BookingUnitItemBody } from './schemas.js';
+import type { BookingUnitItemBody } from './request-schemas.js';
 
 function checkUnits(items: BookingUnitItemBody[], types: TicketTypeRow[]): void {
   const codes = new Set(types.map((type) => type.code));
