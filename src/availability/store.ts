@@ -61,8 +61,8 @@ export interface DateWithRoom {
 
 /**
  * The dates from `from` to `to` with room, ascending: the rule of seatsLeft (no seats once it takes no
- * more bookings, capacity minus live booked seats) counted per date in the database, so that one row per date comes
- * back instead of every timeslot.
+ * more bookings, capacity minus live booked seats) counted per date in the database, so that one row
+ * per date comes back instead of every timeslot.
  */
 export async function listDatesWithRoom(
   db: Kysely<Database>,

@@ -77,7 +77,8 @@ export async function amendBooking(tx: Tx, bookingId: number, target: AmendmentT
       { timeslotId: target.timeslot.id, seats: target.mix.seats },
     ],
     now,
-    (timeslotId, seats) => refuseSeats(booking.operator_id, target.timeslot, timeslotId === booking.timeslot_id ? seats : target.mix.seats),
+    // Only the target timeslot can be asked for seats (on its own timeslot, the booking asks for the difference).
+    (_timeslotId, seats) => refuseSeats(booking.operator_id, target.timeslot, seats),
   );
   if (status === 'confirmed' && !sameTimeslot) await enqueueBookingEvent(tx, booking, 'rescheduled', now);
   return true;

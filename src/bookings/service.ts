@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { readOncePerTransaction, type Db, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
+import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/store.js';
 import { unixNow } from '../availability/seats.js';
 import { validateWaiverAnswers } from '../questions/service.js';

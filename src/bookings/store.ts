@@ -136,8 +136,9 @@ export async function deleteWaiverAnswers(tx: Tx, bookingId: number): Promise<vo
 }
 
 /**
- * Moves the booking to `to` only if it is still in one of `from`, and returns its seats when it did. The condition makes a repeated cancel or confirm a no-op, and makes exactly one of two racing
- * writers the one that frees the seats.
+ * Moves the booking to `to` only if it is still in one of `from`, and returns its seats when it did.
+ * The condition makes a repeated cancel or confirm a no-op, and makes exactly one of two racing writers
+ * the one that frees the seats.
  */
 export async function changeStatus(
   tx: Tx,
