@@ -249,7 +249,7 @@ async function checkCapacity(bench: BenchDatabase, seeded: Seeded, sellOutCreate
         .executeTakeFirstOrThrow();
       const confirmed = await db.kysely
         .selectFrom('bookings')
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('participants'), eb.lit(0)).as('seats'))
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('seats'), eb.lit(0)).as('seats'))
         .where('timeslot_id', '=', row.id)
         .where('status', '=', 'confirmed')
         .executeTakeFirstOrThrow();

@@ -56,7 +56,7 @@ export async function seedCatalog(db: Db): Promise<Omit<Seeded, 'small' | 'usage
   const lastDate = isoDay(today + (2 + 364) * DAY_MS);
   const activityIds: string[] = [];
   for (let i = 0; i < ACTIVITY_COUNT; i++) {
-    const activity = await createActivity(db.kysely, operatorId, {
+    const activity = await createActivity(db, operatorId, {
       Name: `Activity ${String(i + 1).padStart(2, '0')}: ${['Kayak tour', 'Escape room', 'Pottery class', 'City walk', 'Wine tasting'][i % 5]}`,
       Description: 'A realistic description of an activity, long enough to look like one a partner shows to customers. '.repeat(3),
       DurationMinutes: 60 + (i % 4) * 30,

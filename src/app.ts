@@ -39,6 +39,7 @@ import { waitlistPageRoutes } from './waitlists/page-routes.js';
 import { waitlistAdminRoutes } from './waitlists/admin-routes.js';
 import { workflowAdminRoutes } from './workflows/admin-routes.js';
 import { emailAdminRoutes } from './emails/admin-routes.js';
+import { ticketTypeAdminRoutes } from './tickets/admin-routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -131,6 +132,7 @@ export async function buildApp({ db, config, logger, logStream }: AppOptions): P
 
   const admin = '/api/v2/admin';
   await app.register(catalogAdminRoutes, { prefix: admin });
+  await app.register(ticketTypeAdminRoutes, { prefix: admin });
   await app.register(timeslotAdminRoutes, { prefix: admin });
   await app.register(questionAdminRoutes, { prefix: admin });
   await app.register(bookingAdminRoutes, { prefix: admin });

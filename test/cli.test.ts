@@ -78,7 +78,10 @@ describe('first start', () => {
         const admin = /admin\s+(sbk_\S+)/.exec(keys)![1]!;
         expect(output).toContain(ota.slice(0, 20));
         const products = await (await fetch(`${first.url}/api/v2/ota/demo/products`, { headers: { authorization: `Bearer ${ota}` } })).json();
-        expect(products.data.map((p: { Timezone: string }) => p.Timezone)).toEqual(['Europe/Berlin', 'America/New_York', 'Asia/Tokyo']);
+        // Issue 12: five activities with ticket types, one of them an attraction with opening hours.
+        expect(products.data.map((p: { Timezone: string }) => p.Timezone)).toEqual(['Europe/Berlin', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Europe/Berlin']);
+        expect(products.data.map((p: { AvailabilityType: string }) => p.AvailabilityType)).toEqual(['start_time', 'start_time', 'start_time', 'start_time', 'opening_hours']);
+        expect(products.data[0].TicketTypes.map((type: { Type: string }) => type.Type)).toEqual(['adult', 'child', 'infant', 'family']);
         const listed = await fetch(`${first.url}/api/v2/admin/keys`, { headers: { authorization: `Bearer ${admin}` } });
         expect(listed.status).toBe(200);
         const usage = /usage .*?(sbk_\S+)/.exec(keys)![1]!;
@@ -95,7 +98,7 @@ describe('first start', () => {
           const questions = await get(`/api/v2/ota/demo/questions/${product.ActivityID}`);
           expect(questions.data.some((q: { Required: boolean; RequiresFileUpload: boolean }) => q.Required && q.RequiresFileUpload)).toBe(true);
         }
-        const tokyo = (products.data as { ActivityID: string }[])[2]!.ActivityID;
+        const tokyo = (products.data as { ActivityID: string; Timezone: string }[]).find((p) => p.Timezone === 'Asia/Tokyo')!.ActivityID;
         const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
         const slots = await get(`/api/v2/ota/demo/availability/${tokyo}/timeslots?Date=${tomorrow}`);
         expect(slots.data[0].StartsAt).toMatch(/T14:00:00\+09:00$/);

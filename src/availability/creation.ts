@@ -7,7 +7,8 @@ import { zonedToUnix } from '../calendar/zoned-time.js';
 import { findActivity, type ActivityRow } from '../catalog/store.js';
 import { checkRange, toAdminTimeslot } from './service.js';
 import { scheduleStarts, unixNow } from './seats.js';
-import { insertNewTimeslots, type NewTimeslot } from './store.js';
+import { datesWithTimeslots, insertNewTimeslots, type NewTimeslot } from './store.js';
+import { availabilityTypeOf } from '../catalog/service.js';
 import type { AdminTimeslot, CreateTimeslotsBody } from './schemas.js';
 
 export type CreatedTimeslots = { kind: 'single'; timeslot: AdminTimeslot } | { kind: 'schedule'; timeslots: AdminTimeslot[] };
@@ -34,13 +35,16 @@ export function timeslotShape(body: CreateTimeslotsBody): Shape {
 }
 
 function newRow(activity: ActivityRow, start: { date: string; time: string; startsAt: number }, capacity: number): NewTimeslot {
+  const endsAt = start.startsAt + activity.duration_minutes * 60;
   return {
     operator_id: activity.operator_id,
     activity_id: activity.id,
     date: start.date,
     time: start.time,
     starts_at: start.startsAt,
-    ends_at: start.startsAt + activity.duration_minutes * 60,
+    ends_at: endsAt,
+    // A start time is bookable until it starts; a day's opening hours until they close.
+    bookable_until: availabilityTypeOf(activity) === 'opening_hours' ? endsAt : start.startsAt,
     capacity,
   };
 }
@@ -53,18 +57,32 @@ export async function createTimeslots(db: Db, operatorId: number, activityId: st
   const now = unixNow();
   const show = (row: Parameters<typeof toAdminTimeslot>[0]) => toAdminTimeslot(row, activity.public_id, activity.timezone, now);
 
+  const openingHours = availabilityTypeOf(activity) === 'opening_hours';
   if (shape.kind === 'single') {
     const startsAt = zonedToUnix(shape.date, shape.time, activity.timezone);
     if (startsAt === undefined) {
       throw ValidationFailed.field('Time', `${shape.time} does not exist on ${shape.date} in ${activity.timezone}: the clocks skip it (daylight saving)`);
     }
-    const [row] = await db.write((tx) => insertNewTimeslots(tx, [newRow(activity, { ...shape, startsAt }, body.Capacity)]));
+    const [row] = await db.write(async (tx) => {
+      if (openingHours && (await datesWithTimeslots(tx, activity.id, [shape.date])).size > 0) {
+        throw new Conflict(`The activity already has its opening hours on ${shape.date}: an attraction has one timeslot a day`);
+      }
+      return insertNewTimeslots(tx, [newRow(activity, { ...shape, startsAt }, body.Capacity)]);
+    });
     if (!row) throw new Conflict(`The activity already has a timeslot on ${shape.date} at ${shape.time}`);
     return { kind: 'single', timeslot: show({ ...row, lapsed_hold_seats: 0 }) };
   }
 
+  if (openingHours && shape.times.length > 1) {
+    throw ValidationFailed.field('Times', 'An activity with opening hours has one timeslot a day: give one opening time (its DurationMinutes are the hours)');
+  }
   const rows = scheduleStarts(shape, activity.timezone).map((start) => newRow(activity, start, body.Capacity));
-  const created = await db.write((tx) => insertNewTimeslots(tx, rows));
+  const created = await db.write(async (tx) => {
+    if (!openingHours) return insertNewTimeslots(tx, rows);
+    // Days that have their opening hours already keep them.
+    const taken = await datesWithTimeslots(tx, activity.id, rows.map((row) => row.date));
+    return insertNewTimeslots(tx, rows.filter((row) => !taken.has(row.date)));
+  });
   created.sort((a, b) => a.starts_at - b.starts_at || a.id - b.id);
   return { kind: 'schedule', timeslots: created.map((row) => show({ ...row, lapsed_hold_seats: 0 })) };
 }

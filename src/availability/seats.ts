@@ -10,14 +10,16 @@ export interface SeatCount {
   booked: number;
   /** Unix seconds of the start. */
   startsAt: number;
+  /** Unix seconds from which it takes no bookings: the start, or the close of a day's opening hours. */
+  bookableUntil?: number;
 }
 
 /**
- * Seats that can still be booked. Once a timeslot has started nobody can join it, so it has none left,
- * whatever its count says; this is also what keeps past dates out of the available-dates list.
+ * Seats that can still be booked. Once a timeslot has started (opening hours: closed) nobody can join
+ * it, so it has none left, whatever its count says; this also keeps past dates out of the available dates.
  */
 export function seatsLeft(slot: SeatCount, now: number): number {
-  if (slot.startsAt <= now) return 0;
+  if ((slot.bookableUntil ?? slot.startsAt) <= now) return 0;
   return Math.max(0, slot.capacity - slot.booked);
 }
 

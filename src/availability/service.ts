@@ -18,7 +18,7 @@ export function toTimeslot(row: LiveTimeslotRow, zone: string, now: number): Tim
     StartsAt: unixToZonedIso(row.starts_at, zone),
     Capacity: row.capacity,
     Booked: booked,
-    Available: seatsLeft({ capacity: row.capacity, booked, startsAt: row.starts_at }, now),
+    Available: seatsLeft({ capacity: row.capacity, booked, startsAt: row.starts_at, bookableUntil: row.bookable_until }, now),
   };
 }
 

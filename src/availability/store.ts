@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database, TimeslotTable } from '../db/schema.js';
-import type { Tx } from '../db/connection.js';
+import { dialectOf, type Tx } from '../db/connection.js';
 
 export type TimeslotRow = Selectable<TimeslotTable>;
 
@@ -17,7 +17,7 @@ export type ZonedTimeslotRow = LiveTimeslotRow & { activity_public_id: string; t
 function lapsedHoldSeatsOf(eb: ExpressionBuilder<Database, 'timeslots'>, now: number) {
   return eb
     .selectFrom('bookings')
-    .select((b) => b.fn.coalesce(b.fn.sum<number>('bookings.participants'), b.lit(0)).as('seats'))
+    .select((b) => b.fn.coalesce(b.fn.sum<number>('bookings.seats'), b.lit(0)).as('seats'))
     .whereRef('bookings.timeslot_id', '=', 'timeslots.id')
     .where('bookings.status', '=', 'on_hold')
     .where('bookings.hold_expires_at', '<=', now);
@@ -60,9 +60,9 @@ export interface DateWithRoom {
 }
 
 /**
- * The dates from `from` to `to` with room, ascending: the rule of seatsLeft (no seats once started,
- * capacity minus live booked seats) counted per date in the database, so that one row per date comes
- * back instead of every timeslot.
+ * The dates from `from` to `to` with room, ascending: the rule of seatsLeft (no seats once it takes no
+ * more bookings, capacity minus live booked seats) counted per date in the database, so that one row
+ * per date comes back instead of every timeslot.
  */
 export async function listDatesWithRoom(
   db: Kysely<Database>,
@@ -79,7 +79,7 @@ export async function listDatesWithRoom(
         .where('timeslots.activity_id', '=', activityRowId)
         .where('timeslots.date', '>=', range.from)
         .where('timeslots.date', '<=', range.to)
-        .where('timeslots.starts_at', '>', now)
+        .where('timeslots.bookable_until', '>', now)
         .as('slots'),
     )
     .select('slots.date')
@@ -128,6 +128,26 @@ export async function findTimeslotAt(
 }
 
 export type NewTimeslot = Omit<Insertable<TimeslotTable>, 'id' | 'booked'>;
+
+/**
+ * Which of these dates the activity has a timeslot on. On PostgreSQL the activity row is locked first, so
+ * that two writers adding one timeslot a day (opening hours) cannot both find a date free.
+ */
+export async function datesWithTimeslots(tx: Tx, activityRowId: number, dates: string[]): Promise<Set<string>> {
+  if (dialectOf(tx) === 'postgres') await sql`SELECT id FROM activities WHERE id = ${activityRowId} FOR UPDATE`.execute(tx);
+  if (dates.length === 0) return new Set();
+  const found = new Set<string>();
+  for (let i = 0; i < dates.length; i += INSERT_CHUNK) {
+    const rows = await tx
+      .selectFrom('timeslots')
+      .select('date')
+      .where('activity_id', '=', activityRowId)
+      .where('date', 'in', dates.slice(i, i + INSERT_CHUNK))
+      .execute();
+    for (const row of rows) found.add(row.date);
+  }
+  return found;
+}
 
 // Rows per INSERT: well under SQLite's limit of bound parameters with 7 columns each.
 const INSERT_CHUNK = 500;

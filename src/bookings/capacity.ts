@@ -32,9 +32,9 @@ export async function releaseLapsedHolds(tx: Tx, timeslotId: number, now: number
     .where('timeslot_id', '=', timeslotId)
     .where('status', '=', 'on_hold')
     .where('hold_expires_at', '<=', now)
-    .returning('participants')
+    .returning('seats')
     .execute();
-  const seats = released.reduce((sum, row) => sum + Number(row.participants), 0);
+  const seats = released.reduce((sum, row) => sum + Number(row.seats), 0);
   if (seats > 0) await giveBackSeats(tx, timeslotId, seats);
   return seats;
 }
@@ -67,8 +67,8 @@ export async function takeSeatsAtCommit(
     const query = sql`WITH released AS (
         UPDATE bookings SET status = 'expired'
         WHERE timeslot_id = ${id} AND status = 'on_hold' AND hold_expires_at <= ${sql.lit(now)}
-        RETURNING participants)
-      UPDATE timeslots SET booked = booked + ${sql.lit(seats)} - (SELECT coalesce(sum(participants), 0) FROM released)
+        RETURNING seats)
+      UPDATE timeslots SET booked = booked + ${sql.lit(seats)} - (SELECT coalesce(sum(seats), 0) FROM released)
       WHERE id = ${id}`.compile(tx);
     runAtCommit(tx, { query, explain });
     return;
@@ -76,6 +76,32 @@ export async function takeSeatsAtCommit(
   // SQLite has no UPDATE in a WITH; its write lock already holds every row, so order costs nothing there.
   await releaseLapsedHolds(tx, timeslotId, now);
   runAtCommit(tx, { query: take.compile(tx), explain });
+}
+
+/**
+ * Moves a booking's seats at commit (an amendment: another timeslot, another ticket mix, or both): the
+ * changes of one timeslot are netted first, so a booking that grows on its own timeslot asks only for
+ * the difference and the CHECK never refuses seats the booking already holds. Then, in timeslot order
+ * (two amendments crossing the same timeslots lock them in the same order, so they cannot deadlock),
+ * each timeslot takes seats like takeSeatsAtCommit or gives them back. All of it is the transaction's
+ * last statements: the new seats and the release of the old commit together, so there is never a moment
+ * with both or neither, and a take that does not fit rolls the whole amendment back.
+ */
+export async function changeSeatsAtCommit(
+  tx: Tx,
+  changes: { timeslotId: number; seats: number }[],
+  now: number,
+  refuse: (timeslotId: number, seats: number) => (db: Kysely<Database>) => Promise<Error>,
+): Promise<void> {
+  const net = new Map<number, number>();
+  for (const change of changes) net.set(change.timeslotId, (net.get(change.timeslotId) ?? 0) + change.seats);
+  for (const [timeslotId, seats] of [...net].sort(([a], [b]) => a - b)) {
+    if (seats > 0) await takeSeatsAtCommit(tx, timeslotId, seats, now, refuse(timeslotId, seats));
+    else if (seats < 0) {
+      const query = sql`UPDATE timeslots SET booked = booked - ${sql.lit(-seats)} WHERE id = ${sql.lit(timeslotId)}`.compile(tx);
+      runAtCommit(tx, { query, explain: async () => undefined });
+    }
+  }
 }
 
 /** The CHECK on timeslots.booked, the only constraint a seat update can break. */

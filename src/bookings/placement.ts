@@ -1,7 +1,8 @@
-// Placing a booking of any source (partner, online shop, point of sale; an OCTo API later) on a
-// timeslot. Everything here runs inside the caller's write transaction, so a failure at any step
+// Placing a booking of any source (partner, online shop, point of sale, OCTo) on a timeslot. Everything here runs inside the caller's write transaction, so a failure at any step
 // leaves nothing behind: no seats taken, no booking, no waiver answers.
+import type { Kysely } from 'kysely';
 import type { Tx } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
 import { InsufficientCapacity, ValidationFailed } from '../http/errors.js';
 import { newBookingReference } from '../ids.js';
 import { findZonedTimeslot } from '../availability/store.js';
@@ -10,6 +11,8 @@ import { takeSeatsAtCommit } from './capacity.js';
 import { insertBooking, insertWaiverAnswers, type BookableTimeslot, type BookingRow } from './store.js';
 import { enqueueBookingEvent } from '../workflows/events.js';
 import { attachUploads } from '../questions/upload-store.js';
+import { ticketRows, type TicketMix } from '../tickets/mix.js';
+import { insertBookingTickets } from '../tickets/store.js';
 import type { BookingSource } from './schemas.js';
 
 export interface BookingDraft {
@@ -22,7 +25,9 @@ export interface BookingDraft {
   /** The marketplace, for partner bookings. */
   partner: string | null;
   paymentReference: string | null;
-  participants: number;
+  /** The tickets, their people (Participants) and seats; priced in `currency`. */
+  mix: TicketMix;
+  currency: string;
   customer: { firstName: string; lastName: string; email: string; phone: string };
   waiver: { status: 'pending' | 'complete'; answers: { questionId: number; answer: string }[]; fileIds: string[] };
   /** Unix seconds at which the hold lapses; null confirms the booking at once. */
@@ -43,17 +48,34 @@ async function keepAnsweredFiles(tx: Tx, draft: BookingDraft, now: number): Prom
 // 40 random bits per reference: a collision is rare, five in a row means something else is wrong.
 const REFERENCE_ATTEMPTS = 5;
 
+/** 422 on Time unless the timeslot still takes bookings: until its start, or until it closes (opening hours). */
+export function requireBookable(slot: BookableTimeslot, now: number): void {
+  if (slot.bookable_until > now) return;
+  const why = slot.bookable_until > slot.starts_at ? 'has closed' : 'has already started';
+  throw ValidationFailed.field('Time', `The timeslot on ${slot.date} at ${slot.time} ${why} and can no longer be booked`);
+}
+
+/** The 409 of a seat statement that did not fit: the seats left, read after the rollback. */
+export function refuseSeats(operatorId: number, slot: BookableTimeslot, seats: number) {
+  return async (db: Kysely<Database>): Promise<Error> => {
+    const current = await findZonedTimeslot(db, operatorId, slot.id, unixNow());
+    const left = current ? Math.max(0, current.capacity - current.booked + current.lapsed_hold_seats) : 0;
+    return new InsufficientCapacity(
+      `Not enough seats on ${slot.date} at ${slot.time}: ${seats} requested, ${left} left. Offer the customer another timeslot.`,
+    );
+  };
+}
+
 /**
- * Records the booking and takes its seats. Rules in the contract's order: a timeslot that has started
- * cannot be booked (422), then there must be enough seats left (409). Lapsed holds of the timeslot are
- * released before the seats are counted, so theirs count as free for this booking. The seats are taken when the caller's
- * transaction commits (capacity.ts): a 409 then rejects the caller's whole write, and nothing of it stays.
+ * Records the booking, its tickets and takes its seats. Rules in the contract's order: a timeslot that has
+ * started cannot be booked (422), then there must be enough seats left (409). Lapsed holds of the timeslot
+ * are released before the seats are counted, so theirs count as free for this booking. The seats are taken
+ * when the caller's transaction commits (capacity.ts): a 409 then rejects the caller's whole write, and
+ * nothing of it stays.
  */
 export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Promise<BookingRow> {
   const slot = draft.timeslot;
-  if (slot.starts_at <= now) {
-    throw ValidationFailed.field('Time', `The timeslot on ${slot.date} at ${slot.time} has already started and can no longer be booked`);
-  }
+  requireBookable(slot, now);
 
   const values = {
     operator_id: draft.operatorId,
@@ -62,7 +84,8 @@ export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Pr
     source: draft.source,
     partner: draft.partner,
     payment_reference: draft.paymentReference,
-    participants: draft.participants,
+    participants: draft.mix.people,
+    seats: draft.mix.seats,
     customer_first_name: draft.customer.firstName,
     customer_last_name: draft.customer.lastName,
     customer_email: draft.customer.email,
@@ -75,17 +98,12 @@ export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Pr
   for (let attempt = 0; attempt < REFERENCE_ATTEMPTS; attempt++) {
     const booking = await insertBooking(tx, { ...values, reference: newBookingReference() });
     if (booking) {
+      await insertBookingTickets(tx, ticketRows(booking.id, draft.mix, draft.currency));
       await insertWaiverAnswers(tx, booking.id, draft.waiver.answers);
       await keepAnsweredFiles(tx, draft, now);
       // The operator's workflows (confirmation, reminder, follow-up), queued in this transaction.
       if (booking.status === 'confirmed' && draft.hasWorkflows) await enqueueBookingEvent(tx, booking, 'confirmed', now);
-      await takeSeatsAtCommit(tx, slot.id, draft.participants, now, async (db) => {
-        const current = await findZonedTimeslot(db, draft.operatorId, slot.id, unixNow());
-        const left = current ? Math.max(0, current.capacity - current.booked + current.lapsed_hold_seats) : 0;
-        return new InsufficientCapacity(
-          `Not enough seats on ${slot.date} at ${slot.time}: ${draft.participants} requested, ${left} left. Offer the customer another timeslot.`,
-        );
-      });
+      await takeSeatsAtCommit(tx, slot.id, draft.mix.seats, now, refuseSeats(draft.operatorId, slot, draft.mix.seats));
       return booking;
     }
   }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate, RowId } from '../http/schemas.js';
+import { BookedTicket, TicketsField } from '../tickets/schemas.js';
 
 export const BOOKING_STATUSES = ['on_hold', 'confirmed', 'cancelled', 'expired'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
@@ -43,11 +44,19 @@ const WaiverAnswer = Type.Object({
   }),
 });
 
+/** People: the field a booking of the default ticket type (and a waitlist party) is made of. */
+export const ParticipantsField = Type.Integer({
+  minimum: 1,
+  maximum: MAX_PARTICIPANTS,
+  description: 'People, from 1 to the product\'s MaxParticipantsPerBooking. Alone, it books that many of the default ticket type; required unless Tickets is given',
+});
+
 const bookingFields = {
   ActivityID: Type.String({ pattern: ACTIVITY_ID_PATTERN, description: 'Activity identifier: s_ and 8 to 32 letters or digits' }),
   Date: LocalDate,
   Time: ClockTime,
-  Participants: Type.Integer({ minimum: 1, maximum: MAX_PARTICIPANTS, description: 'From 1 to the product\'s MaxParticipantsPerBooking' }),
+  Participants: Type.Optional(ParticipantsField),
+  Tickets: Type.Optional(TicketsField),
   Customer,
   PaymentReference: Type.Optional(
     Type.String({ minLength: 1, maxLength: 255, pattern: PRINTABLE, description: 'The partner\'s own payment reference, without control characters' }),
@@ -60,6 +69,12 @@ const bookingFields = {
   ),
 };
 
+/**
+ * Participants or Tickets (or both): "Participants is required" when neither is sent, like any missing
+ * field. JSON Schema's if/then says so, so that it is reported with every other schema finding.
+ */
+export const PARTICIPANTS_OR_TICKETS = { if: { not: { required: ['Tickets'] } }, then: { required: ['Participants'] } };
+
 export const PartnerBookingBody = Type.Object({
   ...bookingFields,
   HoldMinutes: Type.Optional(
@@ -69,10 +84,10 @@ export const PartnerBookingBody = Type.Object({
       description: 'Reserve the seats on hold for this many minutes (status on_hold) until confirmed; without it the booking is confirmed at once',
     }),
   ),
-});
+}, PARTICIPANTS_OR_TICKETS);
 export type PartnerBookingBody = Static<typeof PartnerBookingBody>;
 
-export const PosBookingBody = Type.Object(bookingFields);
+export const PosBookingBody = Type.Object(bookingFields, PARTICIPANTS_OR_TICKETS);
 export type PosBookingBody = Static<typeof PosBookingBody>;
 
 export const Booking = Type.Object(
@@ -86,7 +101,11 @@ export const Booking = Type.Object(
     Date: LocalDate,
     Time: Type.String({ description: 'HH:MM in the activity\'s time zone' }),
     StartsAt: Type.String({ format: 'date-time' }),
-    Participants: Type.Integer(),
+    Participants: Type.Integer({ description: 'People: what the tickets admit together' }),
+    Seats: Type.Integer({ description: 'Seats of the timeslot\'s capacity the booking holds (tickets that take no seat, such as infants, hold none)' }),
+    Tickets: Type.Array(BookedTicket, { description: 'The ticket mix, at the prices of the moment it was booked' }),
+    Currency: Type.String({ description: 'ISO 4217: the currency of the ticket prices' }),
+    Total: Type.Integer({ description: 'The tickets\' price together, minor units of Currency' }),
     Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String(), Email: Type.String(), Phone: Type.String() }),
     WaiverStatus: stringEnum(['pending', 'complete'] as const, 'complete once the waiver questions are answered'),
     HoldExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the hold lapses; null unless on hold' }),

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { readOncePerTransaction, type Db, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
+import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/store.js';
 import { unixNow } from '../availability/seats.js';
 import { fileScopeOf, validateWaiverAnswers } from '../questions/service.js';
@@ -19,6 +19,8 @@ import {
 } from './store.js';
 import { effectiveStatus, toBooking } from './view.js';
 import { enqueueBookingEvent } from '../workflows/events.js';
+import { requestedMix } from '../tickets/mix.js';
+import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../tickets/store.js';
 import type { Booking, BookingListQuery, BookingSource, BookingStatus, PosBookingBody } from './schemas.js';
 
 /** The fields every source books with; a hold is asked for separately (only partners may). */
@@ -38,10 +40,16 @@ export interface PreparedBooking {
   activity: ActivityRow;
 }
 
+/** The activity's live ticket types, read once per transaction (a group of bookings shares them). */
+export function ticketTypesOf(tx: Tx, activityRowId: number): Promise<TicketTypeRow[]> {
+  return readOncePerTransaction(tx, `ticket-types:${activityRowId}`, () => listTicketTypes(tx, [activityRowId]));
+}
+
 /**
  * Everything about a booking request that can be decided before taking seats, in the contract's order:
  * the activity and a timeslot at Date and Time must exist (404); then the fields that depend on them,
- * Participants against the product's maximum and the waiver answers, are reported together (422).
+ * the ticket mix (Participants or Tickets, against the types and the product's maximum) and the waiver
+ * answers, are reported together (422).
  * It only reads. The booking routes run it inside the idempotent write transaction rather than before
  * it: a retry with the same Idempotency-Key must replay the first answer, not be judged again against
  * a catalogue that may have changed since (an archived activity, a new required question).
@@ -61,10 +69,7 @@ export async function prepareBooking(
   const { activity, timeslot } = target;
   if (!timeslot) throw new NotFound(`Activity ${request.ActivityID} has no timeslot on ${request.Date} at ${request.Time}`);
 
-  const errors: FieldError[] = [];
-  if (request.Participants > activity.max_participants_per_booking) {
-    errors.push({ field: 'Participants', message: `Participants must be at most ${activity.max_participants_per_booking} for this activity` });
-  }
+  const { mix, errors } = requestedMix(await ticketTypesOf(tx, activity.id), request, activity.max_participants_per_booking);
   let waiver: BookingDraft['waiver'] = { status: 'pending', answers: [], fileIds: [] };
   try {
     waiver = await validateWaiverAnswers(tx, fileScopeOf(origin), activity.id, request.WaiverAnswers);
@@ -72,7 +77,7 @@ export async function prepareBooking(
     if (!(error instanceof ValidationFailed)) throw error;
     errors.push(...(error.errors ?? []));
   }
-  if (errors.length > 0) throw new ValidationFailed(errors);
+  if (errors.length > 0 || !mix) throw new ValidationFailed(errors);
 
   const draft: BookingDraft = {
     operatorId: origin.operatorId,
@@ -81,7 +86,8 @@ export async function prepareBooking(
     source: origin.source,
     partner: origin.partner,
     paymentReference: request.PaymentReference ?? null,
-    participants: request.Participants,
+    mix,
+    currency: activity.currency,
     customer: {
       firstName: request.Customer.FirstName.trim(),
       lastName: request.Customer.LastName.trim(),
@@ -114,7 +120,7 @@ export async function bookTimeslot(tx: Tx, origin: BookingOrigin, request: Booki
   const now = unixNow();
   const { draft, activity } = await prepareBooking(tx, origin, request, holdMinutes, now);
   const row = await placeBooking(tx, draft, now);
-  return toBooking(record(row, activity, draft.timeslot), now);
+  return toBooking(record(row, activity, draft.timeslot), (await bookingTicketsOf(tx, [row.id])).get(row.id) ?? [], now);
 }
 
 async function requireBooking(db: Kysely<Database>, operatorId: number, reference: string, partner?: string): Promise<BookingRecord> {
@@ -125,7 +131,14 @@ async function requireBooking(db: Kysely<Database>, operatorId: number, referenc
 
 /** A booking of the operator; with `partner`, only one that marketplace made. */
 export async function getBooking(db: Kysely<Database>, operatorId: number, reference: string, partner?: string): Promise<Booking> {
-  return toBooking(await requireBooking(db, operatorId, reference, partner), unixNow());
+  const [booking] = await withTickets(db, [await requireBooking(db, operatorId, reference, partner)], unixNow());
+  return booking!;
+}
+
+/** The bookings as the API shows them, their tickets read in one query. */
+export async function withTickets(db: Kysely<Database>, records: BookingRecord[], now: number): Promise<Booking[]> {
+  const tickets = await bookingTicketsOf(db, records.map((row) => row.id));
+  return records.map((row) => toBooking(row, tickets.get(row.id) ?? [], now));
 }
 
 /**
@@ -140,7 +153,7 @@ export async function cancelBooking(db: Db, operatorId: number, reference: strin
     await releaseLapsedHolds(tx, booking.timeslot_id, now);
     const cancelled = await changeStatus(tx, booking.id, ['confirmed', 'on_hold'], { status: 'cancelled', cancelled_at: Date.now() });
     if (cancelled) {
-      await giveBackSeats(tx, cancelled.timeslot_id, cancelled.participants);
+      await giveBackSeats(tx, cancelled.timeslot_id, cancelled.seats);
       await enqueueBookingEvent(tx, booking, 'cancelled', now);
     }
   });
@@ -204,7 +217,6 @@ export async function extendHold(
   return getBooking(db.kysely, operatorId, reference, partner);
 }
 
-/** Operator: bookings of every source, filtered and paged. */
 /**
  * Confirms a booking on a live hold, inside the caller's transaction, and answers its status afterwards
  * (`confirmed`, or why it cannot be: `expired`, `cancelled`). `beforeConfirm` runs first when the
@@ -234,6 +246,7 @@ export function throwUnlessConfirmed(status: BookingStatus, reference: string): 
   if (status === 'cancelled') throw new Conflict(`Booking ${reference} is cancelled and cannot be confirmed`);
 }
 
+/** Operator: bookings of every source, filtered and paged. */
 export async function listOperatorBookings(db: Kysely<Database>, operatorId: number, query: BookingListQuery): Promise<Booking[]> {
   if (query.From !== undefined && query.To !== undefined && query.To < query.From) {
     throw ValidationFailed.field('To', 'To must not be before From');
@@ -254,5 +267,5 @@ export async function listOperatorBookings(db: Kysely<Database>, operatorId: num
     },
     now,
   );
-  return rows.map((row) => toBooking(row, now));
+  return withTickets(db, rows, now);
 }

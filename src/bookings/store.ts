@@ -39,7 +39,7 @@ export async function findBooking(
 }
 
 /** The timeslot a booking is placed on, as far as placing it needs. */
-export type BookableTimeslot = Pick<Selectable<TimeslotTable>, 'id' | 'date' | 'time' | 'starts_at'>;
+export type BookableTimeslot = Pick<Selectable<TimeslotTable>, 'id' | 'date' | 'time' | 'starts_at' | 'bookable_until'>;
 
 export interface BookingTarget {
   activity: Selectable<ActivityTable>;
@@ -67,7 +67,7 @@ export async function findBookingTarget(
       join.onRef('timeslots.activity_id', '=', 'activities.id').on('timeslots.date', '=', date).on('timeslots.time', '=', time),
     )
     .selectAll('activities')
-    .select(['timeslots.id as timeslot_id', 'timeslots.starts_at as timeslot_starts_at'])
+    .select(['timeslots.id as timeslot_id', 'timeslots.starts_at as timeslot_starts_at', 'timeslots.bookable_until as timeslot_bookable_until'])
     .select((eb) =>
       eb
         .exists(eb.selectFrom('workflows').select('workflows.id').where('workflows.operator_id', '=', operatorId).where('workflows.enabled', '=', 1))
@@ -77,10 +77,13 @@ export async function findBookingTarget(
     .where('activities.operator_id', '=', operatorId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { timeslot_id, timeslot_starts_at, has_workflows, ...activity } = row;
+  const { timeslot_id, timeslot_starts_at, timeslot_bookable_until, has_workflows, ...activity } = row;
   return {
     activity,
-    timeslot: timeslot_id === null || timeslot_starts_at === null ? undefined : { id: timeslot_id, date, time, starts_at: Number(timeslot_starts_at) },
+    timeslot:
+      timeslot_id === null || timeslot_starts_at === null || timeslot_bookable_until === null
+        ? undefined
+        : { id: timeslot_id, date, time, starts_at: Number(timeslot_starts_at), bookable_until: Number(timeslot_bookable_until) },
     // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
     hasWorkflows: Boolean(Number(has_workflows)),
   };
@@ -106,23 +109,49 @@ export async function insertWaiverAnswers(tx: Tx, bookingId: number, answers: { 
     .execute();
 }
 
+/** The booking's waiver answers by question. */
+export async function waiverAnswersOf(db: Kysely<Database>, bookingId: number): Promise<Map<number, string>> {
+  const rows = await db.selectFrom('waiver_answers').select(['question_id', 'answer']).where('booking_id', '=', bookingId).execute();
+  return new Map(rows.map((row) => [row.question_id, row.answer]));
+}
+
+/** Answers given after booking (OCTo): each replaces an earlier answer to its question. */
+export async function replaceWaiverAnswers(tx: Tx, bookingId: number, answers: { questionId: number; answer: string }[]): Promise<void> {
+  for (const { questionId, answer } of answers) {
+    await tx
+      .insertInto('waiver_answers')
+      .values({ booking_id: bookingId, question_id: questionId, answer })
+      .onConflict((oc) => oc.columns(['booking_id', 'question_id']).doUpdateSet({ answer }))
+      .execute();
+  }
+}
+
+export async function setWaiverStatus(tx: Tx, bookingId: number, status: 'pending' | 'complete'): Promise<void> {
+  await tx.updateTable('bookings').set({ waiver_status: status }).where('id', '=', bookingId).execute();
+}
+
+/** A booking that moved to another activity answers its questions anew. */
+export async function deleteWaiverAnswers(tx: Tx, bookingId: number): Promise<void> {
+  await tx.deleteFrom('waiver_answers').where('booking_id', '=', bookingId).execute();
+}
+
 /**
- * Moves the booking to `to` only if it is still in one of `from`, and returns its participants when it
- * did. The condition makes a repeated cancel or confirm a no-op, and makes exactly one of two racing
- * writers the one that frees the seats.
+ * Moves the booking to `to` only if it is still in one of `from`, and returns its seats when it did.
+ * The condition makes a repeated cancel or confirm a no-op, and makes exactly one of two racing writers
+ * the one that frees the seats.
  */
 export async function changeStatus(
   tx: Tx,
   bookingId: number,
   from: BookingStatus[],
   changes: { status: BookingStatus; cancelled_at?: number; hold_expires_at?: null },
-): Promise<{ participants: number; timeslot_id: number } | undefined> {
+): Promise<{ seats: number; timeslot_id: number } | undefined> {
   return tx
     .updateTable('bookings')
     .set(changes)
     .where('id', '=', bookingId)
     .where('status', 'in', from)
-    .returning(['participants', 'timeslot_id'])
+    .returning(['seats', 'timeslot_id'])
     .executeTakeFirst();
 }
 

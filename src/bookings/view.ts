@@ -2,6 +2,8 @@
 import { unixToZonedIso } from '../calendar/zoned-time.js';
 import type { Booking, BookingSource, BookingStatus } from './schemas.js';
 import type { BookingRecord } from './store.js';
+import { toBookedTicket } from '../tickets/mapper.js';
+import type { BookingTicketRow } from '../tickets/store.js';
 
 /**
  * The status a client should see. A hold whose time has run out is expired from that second on, even
@@ -13,7 +15,8 @@ export function effectiveStatus(row: { status: string; hold_expires_at: number |
   return row.status as BookingStatus;
 }
 
-export function toBooking(record: BookingRecord, now: number): Booking {
+/** The booking with its tickets (bookingTicketsOf), as the API shows it. */
+export function toBooking(record: BookingRecord, tickets: BookingTicketRow[], now: number): Booking {
   return {
     BookingReference: record.reference,
     Status: effectiveStatus(record, now),
@@ -25,6 +28,10 @@ export function toBooking(record: BookingRecord, now: number): Booking {
     Time: record.time,
     StartsAt: unixToZonedIso(record.starts_at, record.timezone),
     Participants: record.participants,
+    Seats: record.seats,
+    Tickets: tickets.map(toBookedTicket),
+    Currency: tickets[0]?.currency ?? '',
+    Total: tickets.reduce((sum, ticket) => sum + ticket.quantity * ticket.unit_price, 0),
     Customer: {
       FirstName: record.customer_first_name,
       LastName: record.customer_last_name,

@@ -68,3 +68,13 @@ export function utcDay(seconds: number): string {
 export function todayIn(zone: string, nowMs = Date.now()): string {
   return DateTime.fromMillis(nowMs, { zone }).toISODate()!;
 }
+
+/** The first instant of `date` in `zone` (midnight, or the first clock time after it when clocks skip midnight). */
+export function startOfDayUnix(date: string, zone: string): number {
+  return DateTime.fromISO(date, { zone }).startOf('day').toUnixInteger();
+}
+
+/** The calendar date after `date`. */
+export function nextDate(date: string): string {
+  return DateTime.fromISO(date, { zone: 'UTC' }).plus({ days: 1 }).toISODate()!;
+}

@@ -19,11 +19,12 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Create an activity',
+      description: 'The activity starts with one ticket type, Adult (Type adult) at UnitPrice, its default; add others under /activities/{ActivityID}/ticket-types.',
       body: CreateActivityBody,
       response: { 201: envelope(AdminProduct), ...problems(400, ...AUTH_ERRORS, 413, 415, 422) },
     },
     handler: async (request, reply) => {
-      const product = await createActivity(app.db.kysely, request.caller.operatorId, request.body);
+      const product = await createActivity(app.db, request.caller.operatorId, request.body);
       return reply.code(201).header('Location', `/api/v2/admin/activities/${product.ActivityID}`).send({ data: product });
     },
   });
@@ -49,7 +50,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: envelope(AdminProduct), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422) },
     },
     handler: async (request) => ({
-      data: await changeActivity(app.db.kysely, request.caller.operatorId, request.params.ActivityID, request.body),
+      data: await changeActivity(app.db, request.caller.operatorId, request.params.ActivityID, request.body),
     }),
   });
 };

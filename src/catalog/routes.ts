@@ -16,14 +16,16 @@ export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Partner API'],
       summary: 'List products',
-      description: 'The activities of the operator\'s shopfront, ordered by ID. Archived activities are not listed.' + CACHED_ANSWER_NOTE,
+      description:
+        'The activities of the operator\'s shopfront, ordered by ID, each with its ticket types and their prices (names in Locale where translated). ' +
+        'Archived activities are not listed.' + CACHED_ANSWER_NOTE,
       params: PartnerParams,
       querystring: ListProductsQuery,
       response: { 200: envelope(Type.Array(Product)), 304: Type.Null({ description: 'Not Modified (If-None-Match matched)' }), ...problems(...AUTH_ERRORS, 422) },
     },
     handler: (request, reply) =>
-      sendCachedAnswer(request, reply, [request.query.name], async () => ({
-        data: await listProducts(app.db.kysely, request.caller.operatorId, request.query.name),
+      sendCachedAnswer(request, reply, [request.query.name, request.query.Locale], async () => ({
+        data: await listProducts(app.db.kysely, request.caller.operatorId, request.query.name, request.query.Locale),
       }), { etag: true }),
   });
 
@@ -32,13 +34,13 @@ export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Partner API'],
       summary: 'Resolve a product by ID or name',
-      description: 'Exactly one of ID or Name. Name matches the whole name, case-insensitively.' + CACHED_ANSWER_NOTE,
+      description: 'Exactly one of ID or Name. Name matches the whole name, case-insensitively. Locale translates the ticket type names.' + CACHED_ANSWER_NOTE,
       params: PartnerParams,
       querystring: ResolveProductQuery,
-      response: { 200: envelope(Product), 304: Type.Null({ description: 'Not Modified' }), ...problems(400, ...AUTH_ERRORS, 404) },
+      response: { 200: envelope(Product), 304: Type.Null({ description: 'Not Modified' }), ...problems(400, ...AUTH_ERRORS, 404, 422) },
     },
     handler: (request, reply) =>
-      sendCachedAnswer(request, reply, [request.query.ID, request.query.Name], async () => ({
+      sendCachedAnswer(request, reply, [request.query.ID, request.query.Name, request.query.Locale], async () => ({
         data: await resolveProduct(app.db.kysely, request.caller.operatorId, request.query),
       }), { etag: true }),
   });

@@ -1,4 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { TicketType } from '../tickets/schemas.js';
+
+export const AVAILABILITY_TYPES = ['start_time', 'opening_hours'] as const;
+export type AvailabilityType = (typeof AVAILABILITY_TYPES)[number];
+const AvailabilityTypeField = Type.Unsafe<AvailabilityType>({
+  type: 'string',
+  enum: [...AVAILABILITY_TYPES],
+  description:
+    'start_time: each timeslot is a start time, bookable until it starts. opening_hours: each timeslot is a day\'s opening hours ' +
+    '(Time to EndTime, one per date) with the day\'s capacity, bookable until it closes (an attraction)',
+});
+
+/** OCTo contact fields a confirmation can be made to require (src/octo/contact.ts). */
+export const CONTACT_FIELDS = ['firstName', 'lastName', 'emailAddress', 'phoneNumber', 'country', 'postalCode', 'locales', 'notes'] as const;
+export type ContactField = (typeof CONTACT_FIELDS)[number];
 
 export const Product = Type.Object(
   {
@@ -9,24 +24,48 @@ export const Product = Type.Object(
     DurationMinutes: Type.Integer(),
     Timezone: Type.String({ description: 'IANA time zone in which Date and Time are given' }),
     Currency: Type.String({ description: 'ISO 4217 code' }),
-    UnitPrice: Type.Integer({ description: 'Price per participant in minor units of Currency' }),
-    MaxParticipantsPerBooking: Type.Integer(),
+    UnitPrice: Type.Integer({
+      description: 'Price per participant in minor units of Currency: the price of the default ticket type, the one Participants books',
+    }),
+    MaxParticipantsPerBooking: Type.Integer({ description: 'The most people one booking may admit (all its tickets together)' }),
     UpdatedAt: Type.String({ format: 'date-time' }),
+    AvailabilityType: AvailabilityTypeField,
+    TicketTypes: Type.Array(TicketType, {
+      description: 'What a booking can buy, with prices; book a mix with Tickets: [{Type, Quantity}]. Names are in Locale where translated',
+    }),
   },
   { $id: 'Product' },
 );
 export type Product = Static<typeof Product>;
 
-export const AdminProduct = Type.Composite([Product, Type.Object({ Archived: Type.Boolean() })], { $id: 'AdminProduct' });
+const RequiredContactFields = Type.Array(
+  Type.Unsafe<ContactField>({ type: 'string', enum: [...CONTACT_FIELDS] }),
+  {
+    uniqueItems: true,
+    description:
+      'What an OCTo confirmation must tell about the guest (OCTo requiredContactFields); default firstName and lastName (a fullName of two words gives both)',
+  },
+);
+
+export const AdminProduct = Type.Composite(
+  [Product, Type.Object({ Archived: Type.Boolean(), RequiredContactFields: Type.Array(Type.String()) })],
+  { $id: 'AdminProduct' },
+);
 export type AdminProduct = Static<typeof AdminProduct>;
+
+export const LocaleQuery = Type.Optional(
+  Type.String({ maxLength: 64, description: 'BCP 47 language tag such as en or de-CH for the ticket type names; falls back to the language, then the default text' }),
+);
 
 export const ListProductsQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive partial match on the product name' })),
+  Locale: LocaleQuery,
 });
 
 export const ResolveProductQuery = Type.Object({
   ID: Type.Optional(Type.String({ description: 'Numeric product ID (a positive integer)' })),
   Name: Type.Optional(Type.String({ description: 'Exact product name, case-insensitive' })),
+  Locale: LocaleQuery,
 });
 
 const activityFields = {
@@ -37,6 +76,8 @@ const activityFields = {
   Currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code' }),
   UnitPrice: Type.Integer({ minimum: 0, maximum: 100_000_000 }),
   MaxParticipantsPerBooking: Type.Integer({ minimum: 1, maximum: 1000 }),
+  AvailabilityType: AvailabilityTypeField,
+  RequiredContactFields,
 };
 
 export const CreateActivityBody = Type.Object({
@@ -45,13 +86,19 @@ export const CreateActivityBody = Type.Object({
   DurationMinutes: activityFields.DurationMinutes,
   Timezone: activityFields.Timezone,
   Currency: activityFields.Currency,
-  UnitPrice: activityFields.UnitPrice,
+  UnitPrice: Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'The price of the ticket type Adult the activity starts with; add other types under /ticket-types' }),
   MaxParticipantsPerBooking: Type.Optional(activityFields.MaxParticipantsPerBooking),
+  AvailabilityType: Type.Optional(activityFields.AvailabilityType),
+  RequiredContactFields: Type.Optional(activityFields.RequiredContactFields),
 });
 export type CreateActivityBody = Static<typeof CreateActivityBody>;
 
 export const UpdateActivityBody = Type.Partial(
-  Type.Object({ ...activityFields, Archived: Type.Boolean({ description: 'true hides the activity from partners' }) }),
+  Type.Object({
+    ...activityFields,
+    UnitPrice: Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'The default ticket type\'s price (changes that type)' }),
+    Archived: Type.Boolean({ description: 'true hides the activity from partners' }),
+  }),
   { minProperties: 1 },
 );
 export type UpdateActivityBody = Static<typeof UpdateActivityBody>;

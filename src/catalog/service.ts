@@ -1,16 +1,27 @@
 import type { Kysely } from 'kysely';
+import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { BadRequest, Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
+import { canonicalLocale } from '../questions/locale.js';
+import { toTicketType } from '../tickets/mapper.js';
+import { addDefaultTicketType, setDefaultTicketPrice } from '../tickets/service.js';
+import { ticketTypesByActivity, type TicketTypeRow } from '../tickets/store.js';
 import { newActivityId } from '../ids.js';
 import { MAX_ROW_ID } from '../http/schemas.js';
 import { isValidTimeZone } from '../calendar/zoned-time.js';
 import { findActivity, findActivityById, hasTimeslots, insertActivity, listActivities, updateActivity, type ActivityRow } from './store.js';
-import type { AdminProduct, CreateActivityBody, Product, UpdateActivityBody } from './schemas.js';
+import type { AdminProduct, AvailabilityType, CreateActivityBody, Product, UpdateActivityBody } from './schemas.js';
 
 export const DEFAULT_MAX_PARTICIPANTS = 20;
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
-export function toProduct(row: ActivityRow): Product {
+export const availabilityTypeOf = (row: Pick<ActivityRow, 'availability_type'>): AvailabilityType =>
+  row.availability_type === 'opening_hours' ? 'opening_hours' : 'start_time';
+
+export const requiredContactFieldsOf = (row: Pick<ActivityRow, 'required_contact_fields'>): string[] => JSON.parse(row.required_contact_fields) as string[];
+
+/** The product with its live ticket types (in sort order), their names in `locale` where translated. */
+export function toProduct(row: ActivityRow, types: TicketTypeRow[], locale?: string): Product {
   return {
     ID: row.id,
     ActivityID: row.public_id,
@@ -22,42 +33,73 @@ export function toProduct(row: ActivityRow): Product {
     UnitPrice: row.unit_price,
     MaxParticipantsPerBooking: row.max_participants_per_booking,
     UpdatedAt: new Date(row.updated_at).toISOString(),
+    AvailabilityType: availabilityTypeOf(row),
+    TicketTypes: types.map((type) => toTicketType(type, locale)),
   };
 }
 
-export function toAdminProduct(row: ActivityRow): AdminProduct {
-  return { ...toProduct(row), Archived: row.archived === 1 };
+function toAdminProduct(row: ActivityRow, types: TicketTypeRow[]): AdminProduct {
+  return { ...toProduct(row, types), Archived: row.archived === 1, RequiredContactFields: requiredContactFieldsOf(row) };
+}
+
+/** Products of these activities: their ticket types in one query. */
+async function withTicketTypes<T>(db: Kysely<Database>, rows: ActivityRow[], map: (row: ActivityRow, types: TicketTypeRow[]) => T): Promise<T[]> {
+  const types = await ticketTypesByActivity(db, rows.map((row) => row.id));
+  return rows.map((row) => map(row, types.get(row.id) ?? []));
+}
+
+/** A Locale query parameter in canonical form; a malformed tag is a 422 on Locale. */
+export function localeOf(locale: string | undefined): string | undefined {
+  if (locale === undefined) return undefined;
+  const canonical = canonicalLocale(locale);
+  if (canonical === undefined) throw ValidationFailed.field('Locale', `Locale must be a BCP 47 language tag such as en or de-CH; got "${locale}"`);
+  return canonical;
 }
 
 const fold = (text: string) => text.normalize('NFC').toLocaleLowerCase('und');
 
-export async function listProducts(db: Kysely<Database>, operatorId: number, nameContains?: string): Promise<Product[]> {
+export async function listProducts(db: Kysely<Database>, operatorId: number, nameContains?: string, locale?: string): Promise<Product[]> {
+  const canonical = localeOf(locale);
   const rows = await listActivities(db, operatorId);
-  if (!nameContains) return rows.map(toProduct);
-  const needle = fold(nameContains);
-  return rows.filter((row) => fold(row.name).includes(needle)).map(toProduct);
+  const needle = nameContains ? fold(nameContains) : undefined;
+  const wanted = needle === undefined ? rows : rows.filter((row) => fold(row.name).includes(needle));
+  return withTicketTypes(db, wanted, (row, types) => toProduct(row, types, canonical));
 }
 
 /** resolve-product: exactly one of ID (a positive integer) or Name (exact, case-insensitive). */
 export async function resolveProduct(
   db: Kysely<Database>,
   operatorId: number,
-  query: { ID?: string; Name?: string },
+  query: { ID?: string; Name?: string; Locale?: string },
 ): Promise<Product> {
   if ((query.ID === undefined) === (query.Name === undefined)) {
     throw new BadRequest('Give exactly one of the query parameters ID or Name');
   }
+  const row = await resolveActivity(db, operatorId, query);
+  const [product] = await withTicketTypes(db, [row], (found, types) => toProduct(found, types, localeOf(query.Locale)));
+  return product!;
+}
+
+async function resolveActivity(db: Kysely<Database>, operatorId: number, query: { ID?: string; Name?: string }): Promise<ActivityRow> {
   if (query.ID !== undefined) {
     if (!/^[1-9]\d*$/.test(query.ID)) throw new BadRequest('ID must be a positive integer');
     // An integer beyond the largest row ID is well-formed but cannot name a product.
     const row = Number(query.ID) <= MAX_ROW_ID ? await findActivityById(db, operatorId, Number(query.ID)) : undefined;
     if (!row || row.archived) throw new NotFound(`No product with ID ${query.ID}`);
-    return toProduct(row);
+    return row;
   }
   const wanted = fold(query.Name!);
   const row = (await listActivities(db, operatorId)).find((candidate) => fold(candidate.name) === wanted);
   if (!row) throw new NotFound(`No product named "${query.Name}"`);
-  return toProduct(row);
+  return row;
+}
+
+/** One live product by ActivityID (the public shop's activity page). */
+export async function getProduct(db: Kysely<Database>, operatorId: number, activityId: string, locale?: string): Promise<Product> {
+  const canonical = localeOf(locale);
+  const row = await requireActivity(db, operatorId, activityId);
+  const [product] = await withTicketTypes(db, [row], (found, types) => toProduct(found, types, canonical));
+  return product!;
 }
 
 /** The operator's live activity by ActivityID; archived and foreign activities are not found. */
@@ -79,9 +121,14 @@ function checkActivityFields(body: Partial<CreateActivityBody>): void {
   if (errors.length > 0) throw new ValidationFailed(errors);
 }
 
-export async function createActivity(db: Kysely<Database>, operatorId: number, body: CreateActivityBody): Promise<AdminProduct> {
+export async function createActivity(db: Db, operatorId: number, body: CreateActivityBody): Promise<AdminProduct> {
+  return db.write((tx) => addActivity(tx, operatorId, body));
+}
+
+/** createActivity inside the caller's transaction: the activity and its first ticket type, Adult at UnitPrice. */
+export async function addActivity(tx: Tx, operatorId: number, body: CreateActivityBody): Promise<AdminProduct> {
   checkActivityFields(body);
-  const row = await insertActivity(db, {
+  const row = await insertActivity(tx, {
     operator_id: operatorId,
     public_id: newActivityId(),
     name: body.Name.trim(),
@@ -92,46 +139,58 @@ export async function createActivity(db: Kysely<Database>, operatorId: number, b
     unit_price: body.UnitPrice,
     max_participants_per_booking: body.MaxParticipantsPerBooking ?? DEFAULT_MAX_PARTICIPANTS,
     updated_at: Date.now(),
+    ...(body.AvailabilityType !== undefined && { availability_type: body.AvailabilityType }),
+    ...(body.RequiredContactFields !== undefined && { required_contact_fields: JSON.stringify(body.RequiredContactFields) }),
   });
-  return toAdminProduct(row);
+  const adult = await addDefaultTicketType(tx, row);
+  return toAdminProduct(row, [adult]);
 }
 
 export async function listAdminProducts(db: Kysely<Database>, operatorId: number): Promise<AdminProduct[]> {
-  return (await listActivities(db, operatorId, true)).map(toAdminProduct);
+  return withTicketTypes(db, await listActivities(db, operatorId, true), toAdminProduct);
 }
 
 export async function getAdminProduct(db: Kysely<Database>, operatorId: number, activityId: string): Promise<AdminProduct> {
   const row = await findActivity(db, operatorId, activityId);
   if (!row) throw new NotFound(`No activity ${activityId}`);
-  return toAdminProduct(row);
+  const [product] = await withTicketTypes(db, [row], toAdminProduct);
+  return product!;
 }
 
 /**
  * Timeslots keep the instants they were created with, so an activity's time zone can change only while
- * it has none (otherwise every Date/Time already sold would silently name another instant).
+ * it has none (otherwise every Date/Time already sold would silently name another instant); the same
+ * holds for its AvailabilityType (a timeslot is bookable until its start, or until its end). UnitPrice
+ * is the default ticket type's price: it changes that type, in the same transaction.
  */
-export async function changeActivity(
-  db: Kysely<Database>,
-  operatorId: number,
-  activityId: string,
-  body: UpdateActivityBody,
-): Promise<AdminProduct> {
-  const row = await findActivity(db, operatorId, activityId);
+export async function changeActivity(db: Db, operatorId: number, activityId: string, body: UpdateActivityBody): Promise<AdminProduct> {
+  const row = await findActivity(db.kysely, operatorId, activityId);
   if (!row) throw new NotFound(`No activity ${activityId}`);
   checkActivityFields(body);
-  if (body.Timezone !== undefined && body.Timezone !== row.timezone && (await hasTimeslots(db, row.id))) {
+  if (body.Timezone !== undefined && body.Timezone !== row.timezone && (await hasTimeslots(db.kysely, row.id))) {
     throw new Conflict('Timezone cannot change on an activity that has timeslots; create a new activity instead');
   }
-  const updated = await updateActivity(db, row.id, {
-    ...(body.Name !== undefined && { name: body.Name.trim() }),
-    ...(body.Description !== undefined && { description: body.Description }),
-    ...(body.DurationMinutes !== undefined && { duration_minutes: body.DurationMinutes }),
-    ...(body.Timezone !== undefined && { timezone: body.Timezone }),
-    ...(body.Currency !== undefined && { currency: body.Currency }),
-    ...(body.UnitPrice !== undefined && { unit_price: body.UnitPrice }),
-    ...(body.MaxParticipantsPerBooking !== undefined && { max_participants_per_booking: body.MaxParticipantsPerBooking }),
-    ...(body.Archived !== undefined && { archived: body.Archived ? 1 : 0 }),
-    updated_at: Date.now(),
+  if (body.AvailabilityType !== undefined && body.AvailabilityType !== availabilityTypeOf(row) && (await hasTimeslots(db.kysely, row.id))) {
+    throw new Conflict('AvailabilityType cannot change on an activity that has timeslots; create a new activity instead');
+  }
+  const updated = await db.write(async (tx) => {
+    // The activity row first, then its types: the lock order of the ticket type service.
+    const changed = await updateActivity(tx, row.id, {
+      ...(body.Name !== undefined && { name: body.Name.trim() }),
+      ...(body.Description !== undefined && { description: body.Description }),
+      ...(body.DurationMinutes !== undefined && { duration_minutes: body.DurationMinutes }),
+      ...(body.Timezone !== undefined && { timezone: body.Timezone }),
+      ...(body.Currency !== undefined && { currency: body.Currency }),
+      ...(body.UnitPrice !== undefined && { unit_price: body.UnitPrice }),
+      ...(body.MaxParticipantsPerBooking !== undefined && { max_participants_per_booking: body.MaxParticipantsPerBooking }),
+      ...(body.Archived !== undefined && { archived: body.Archived ? 1 : 0 }),
+      ...(body.AvailabilityType !== undefined && { availability_type: body.AvailabilityType }),
+      ...(body.RequiredContactFields !== undefined && { required_contact_fields: JSON.stringify(body.RequiredContactFields) }),
+      updated_at: Date.now(),
+    });
+    if (body.UnitPrice !== undefined) await setDefaultTicketPrice(tx, row.id, body.UnitPrice);
+    return changed;
   });
-  return toAdminProduct(updated);
+  const [product] = await withTicketTypes(db.kysely, [updated], toAdminProduct);
+  return product!;
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ActivityTable, Database } from '../db/schema.js';
 
 export type ActivityRow = Selectable<ActivityTable>;
@@ -25,7 +25,7 @@ export async function findActivityById(db: Kysely<Database>, operatorId: number,
   return db.selectFrom('activities').selectAll().where('id', '=', id).where('operator_id', '=', operatorId).executeTakeFirst();
 }
 
-export async function insertActivity(db: Kysely<Database>, row: Omit<ActivityRow, 'id' | 'archived'>): Promise<ActivityRow> {
+export async function insertActivity(db: Kysely<Database>, row: Omit<Insertable<ActivityTable>, 'id' | 'archived'>): Promise<ActivityRow> {
   return db.insertInto('activities').values(row).returningAll().executeTakeFirstOrThrow();
 }
 

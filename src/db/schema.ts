@@ -25,6 +25,8 @@ export interface Database {
   emails: EmailTable;
   instance_secrets: InstanceSecretTable;
   shop_settings: ShopSettingsTable;
+  ticket_types: TicketTypeTable;
+  booking_tickets: BookingTicketTable;
 }
 
 export interface OperatorTable {
@@ -59,6 +61,10 @@ export interface ActivityTable {
   max_participants_per_booking: number;
   archived: Generated<number>;
   updated_at: number;
+  /** 'start_time' or 'opening_hours' (migration 010). */
+  availability_type: Generated<string>;
+  /** JSON array of the OCTo contact fields a confirmation must carry (migration 010). */
+  required_contact_fields: Generated<string>;
 }
 
 export interface TimeslotTable {
@@ -72,6 +78,8 @@ export interface TimeslotTable {
   ends_at: number;
   capacity: number;
   booked: Generated<number>;
+  /** Unix seconds until which it takes bookings: starts_at, or ends_at for opening hours (migration 010). */
+  bookable_until: Generated<number>;
 }
 
 export interface QuestionTable {
@@ -116,7 +124,10 @@ export interface BookingTable {
   source: string;
   partner: string | null;
   payment_reference: string | null;
+  /** People: the sum of the tickets' people. */
   participants: number;
+  /** Seats held: the sum of the seat-taking tickets (migration 010); what timeslots.booked counts. */
+  seats: Generated<number>;
   customer_first_name: string;
   customer_last_name: string;
   customer_email: string;
@@ -201,6 +212,8 @@ export interface OctoBookingTable {
   /** Unix milliseconds. */
   confirmed_at: number | null;
   updated_at: number;
+  /** JSON object of the contact fields bookings has no column for: notes, country, postalCode, locales (migration 010). */
+  contact: Generated<string>;
 }
 
 // Platform events (migration 002, docs/platform-events.md).
@@ -331,4 +344,39 @@ export interface ShopSettingsTable {
   operator_id: number;
   is_open: number;
   updated_at: number;
+}
+/** Ticket types of an activity (migration 010, src/tickets/). */
+export interface TicketTypeTable {
+  id: Generated<number>;
+  operator_id: number;
+  activity_id: number;
+  code: string;
+  name: string;
+  /** JSON object: locale tag -> { Name }. */
+  translations: string;
+  price: number;
+  category: string;
+  min_age: number | null;
+  max_age: number | null;
+  people: number;
+  takes_seat: number;
+  min_per_booking: number;
+  max_per_booking: number | null;
+  requires_code: string | null;
+  is_default: number;
+  position: number;
+  archived: Generated<number>;
+  updated_at: number;
+}
+
+/** A booking's tickets as sold, with the price and names of that moment (migration 010). */
+export interface BookingTicketTable {
+  booking_id: number;
+  ticket_type_id: number;
+  code: string;
+  name: string;
+  quantity: number;
+  unit_price: number;
+  currency: string;
+  position: number;
 }

@@ -1,67 +1,24 @@
-// Demo data: an operator with three activities in different time zones, 60 days of timeslots, waiver
-// questions (one a required file upload) and a key of each kind, so that a newcomer can try every API
-// within a minute of the first start. The operator and its keys are created in one transaction (so two
-// processes starting at once cannot both seed); timeslots and questions follow through their services.
+// Demo data: an operator with five activities (activities.ts) in three time zones, one of them an
+// attraction with opening hours, each with its ticket types, 60 days of timeslots, waiver questions (one
+// a required file upload) and a key of each kind, so that a newcomer can try every API within a minute
+// of the first start, and a reseller can certify an OCTo connection against it. The operator and its
+// keys are created in one transaction (so two processes starting at once cannot both seed); ticket
+// types, timeslots, questions and one sold-out departure follow through their services.
 import type { Db, Tx } from '../db/connection.js';
 import { createApiKey } from '../auth/service.js';
-import { createActivity } from '../catalog/service.js';
+import { addActivity } from '../catalog/service.js';
 import { countOperators, insertOperator } from '../operators/service.js';
 import { todayIn } from '../calendar/zoned-time.js';
 import { createTimeslots } from '../availability/creation.js';
 import { createQuestion } from '../questions/service.js';
 import { setShopOpen } from '../shop/settings.js';
 import type { CreateQuestionBody } from '../questions/schemas.js';
+import { changeTicketType, createTicketType, listAdminTicketTypes } from '../tickets/service.js';
+import { bookTimeslot } from '../bookings/service.js';
+import { DEMO_ACTIVITIES as ACTIVITIES, type DemoActivity } from './activities.js';
 
 export const DEMO_MARKETPLACE = 'demo';
 export const DEMO_DAYS = 60;
-
-interface DemoActivity {
-  name: string;
-  description: string;
-  durationMinutes: number;
-  timezone: string;
-  currency: string;
-  unitPrice: number;
-  maxParticipants: number;
-  times: string[];
-  capacity: number;
-}
-
-const ACTIVITIES: DemoActivity[] = [
-  {
-    name: 'Sunset Kayak Tour',
-    description: 'Two hours on the Spree at golden hour, with a guide and all equipment.',
-    durationMinutes: 120,
-    timezone: 'Europe/Berlin',
-    currency: 'EUR',
-    unitPrice: 4900,
-    maxParticipants: 8,
-    times: ['10:00', '18:30'],
-    capacity: 12,
-  },
-  {
-    name: 'Escape Room: The Vault',
-    description: 'Crack the bank vault in 60 minutes. For 2 to 6 players.',
-    durationMinutes: 60,
-    timezone: 'America/New_York',
-    currency: 'USD',
-    unitPrice: 3500,
-    maxParticipants: 6,
-    times: ['12:00', '15:00', '19:00'],
-    capacity: 6,
-  },
-  {
-    name: 'Pottery Wheel Class',
-    description: 'A beginner class at the wheel; your bowl is fired and ready a week later.',
-    durationMinutes: 150,
-    timezone: 'Asia/Tokyo',
-    currency: 'JPY',
-    unitPrice: 6500,
-    maxParticipants: 4,
-    times: ['14:00'],
-    capacity: 10,
-  },
-];
 
 export interface DemoSeed {
   operatorId: number;
@@ -102,15 +59,32 @@ export async function seedDemo(db: Db): Promise<DemoSeed> {
   return demo;
 }
 
-/** 60 days of timeslots from today (in each activity's zone) and the waiver questions. */
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Ticket types, 60 days of timeslots from today in each activity's zone (opening hours from yesterday: a
+ * reseller asking from its own today, behind the attraction's, still finds every day open), the waiver
+ * questions, and a private party that sold out one escape-room game (so a reseller sees SOLD_OUT).
+ */
 async function addSchedules(db: Db, demo: DemoSeed): Promise<void> {
   for (const [i, spec] of ACTIVITIES.entries()) {
     const activityId = demo.activityIds[i]!;
-    const from = todayIn(spec.timezone);
-    const to = new Date(Date.parse(`${from}T00:00:00Z`) + (DEMO_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
-    await createTimeslots(db, demo.operatorId, activityId, { From: from, To: to, Weekdays: [1, 2, 3, 4, 5, 6, 7], Times: spec.times, Capacity: spec.capacity });
+    await addTicketTypes(db, demo.operatorId, activityId, spec);
+    const today = todayIn(spec.timezone);
+    const from = spec.openingHours ? addDays(today, -1) : today;
+    await createTimeslots(db, demo.operatorId, activityId, { From: from, To: addDays(today, DEMO_DAYS - 1), Weekdays: [1, 2, 3, 4, 5, 6, 7], Times: spec.times, Capacity: spec.capacity });
     for (const question of WAIVER) await createQuestion(db, demo.operatorId, activityId, question);
   }
+  const vault = ACTIVITIES.findIndex((spec) => spec.name.startsWith('Escape Room'));
+  const party = { FirstName: 'Office', LastName: 'Party', Email: 'party@example.com', Phone: '+12125550100' };
+  const request = { ActivityID: demo.activityIds[vault]!, Date: addDays(todayIn(ACTIVITIES[vault]!.timezone), 3), Time: '19:00', Participants: 6, Customer: party };
+  await db.write((tx) => bookTimeslot(tx, { operatorId: demo.operatorId, source: 'pos', partner: null }, request));
+}
+
+async function addTicketTypes(db: Db, operatorId: number, activityId: string, spec: DemoActivity): Promise<void> {
+  const [adult] = await listAdminTicketTypes(db.kysely, operatorId, activityId);
+  await changeTicketType(db, operatorId, adult!.ID, { ...spec.adult, Translations: { de: { Name: spec.adultName } } });
+  for (const type of spec.ticketTypes) await createTicketType(db, operatorId, activityId, type);
 }
 
 async function insertDemo(tx: Tx): Promise<DemoSeed> {
@@ -121,7 +95,7 @@ async function insertDemo(tx: Tx): Promise<DemoSeed> {
   await setShopOpen(tx, operatorId, true);
   const activityIds: string[] = [];
   for (const spec of ACTIVITIES) {
-    const product = await createActivity(tx, operatorId, {
+    const product = await addActivity(tx, operatorId, {
       Name: spec.name,
       Description: spec.description,
       DurationMinutes: spec.durationMinutes,
@@ -129,6 +103,7 @@ async function insertDemo(tx: Tx): Promise<DemoSeed> {
       Currency: spec.currency,
       UnitPrice: spec.unitPrice,
       MaxParticipantsPerBooking: spec.maxParticipants,
+      ...(spec.openingHours && { AvailabilityType: 'opening_hours' as const }),
     });
     activityIds.push(product.ActivityID);
   }

@@ -32,7 +32,8 @@ export const Hold = Type.Object(
     ActivityName: Type.String(),
     Date: LocalDate,
     Time: Type.String(),
-    Participants: Type.Integer({ description: 'Seats held' }),
+    Participants: Type.Integer({ description: 'People the held tickets admit' }),
+    Seats: Type.Integer({ description: 'Seats held (tickets that take no seat, such as infants, hold none)' }),
     Channel: Type.Unsafe<HoldChannel>({
       type: 'string',
       enum: [...HOLD_CHANNELS],

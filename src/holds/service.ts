@@ -33,6 +33,7 @@ function toHold(row: LiveHoldRow): Hold {
     Date: row.date,
     Time: row.time,
     Participants: row.participants,
+    Seats: row.seats,
     Channel: channelOf(row),
     Partner: row.partner,
     Client: row.client_hmac === null ? null : row.client_hmac.slice(0, SHOWN_FINGERPRINT_LENGTH),
@@ -53,7 +54,7 @@ async function release(db: Db, pick: (tx: Tx, now: number) => Promise<number[]>)
   return db.write(async (tx) => {
     const ended = await endHolds(tx, await pick(tx, now), now);
     const seatsBySlot = new Map<number, number>();
-    for (const hold of ended) seatsBySlot.set(hold.timeslot_id, (seatsBySlot.get(hold.timeslot_id) ?? 0) + Number(hold.participants));
+    for (const hold of ended) seatsBySlot.set(hold.timeslot_id, (seatsBySlot.get(hold.timeslot_id) ?? 0) + Number(hold.seats));
     for (const [timeslotId, seats] of [...seatsBySlot].sort(([a], [b]) => a - b)) await giveBackSeats(tx, timeslotId, seats);
     return ended;
   });
@@ -79,7 +80,7 @@ export async function releaseHolds(db: Db, operatorId: number, filter: ReleaseHo
   const ended = await release(db, async (tx, now) => (await selectLiveHolds(tx, operatorId, filter, now).execute()).map((row) => row.id));
   return {
     Released: ended.length,
-    Seats: ended.reduce((sum, hold) => sum + Number(hold.participants), 0),
+    Seats: ended.reduce((sum, hold) => sum + Number(hold.seats), 0),
     BookingReferences: ended.map((hold) => hold.reference),
   };
 }

@@ -18,6 +18,7 @@ export function selectLiveHolds(db: Kysely<Database>, operatorId: number, filter
       'bookings.reference',
       'bookings.timeslot_id',
       'bookings.participants',
+      'bookings.seats',
       'bookings.source',
       'bookings.partner',
       'bookings.customer_first_name',
@@ -59,6 +60,6 @@ export async function endHolds(tx: Tx, bookingIds: number[], now: number) {
     .where('id', 'in', bookingIds)
     .where('status', '=', 'on_hold')
     .where('hold_expires_at', '>', now)
-    .returning(['reference', 'participants', 'timeslot_id'])
+    .returning(['reference', 'seats', 'timeslot_id'])
     .execute();
 }

@@ -27,7 +27,9 @@ export const MAX_LISTED_FIELDS = 1_000;
 /** Turns Ajv's errors into one message per field, named the way the API names it (the first MAX_LISTED_FIELDS). */
 export function fieldErrors(errors: ErrorObject[]): FieldError[] {
   const byField = new Map<string, ErrorObject[]>();
-  for (const error of errors) {
+  // An if/then fails with the findings of its `then` (e.g. a conditionally required field) and one more
+  // error about the object as a whole, which names no field: those findings say it all.
+  for (const error of errors.filter((e) => e.keyword !== 'if')) {
     const field = fieldName(error);
     const same = byField.get(field);
     if (same) same.push(error);

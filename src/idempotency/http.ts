@@ -45,7 +45,18 @@ export async function sendIdempotently(
     },
     write,
   );
+  return sendWriteResult(reply, { result, replayed });
+}
+
+/**
+ * Sends a write's answer. A replay sends the first answer's body as it was stored, not serialised again:
+ * the route's answer schema may have changed since (a field added), and the first answer is what a
+ * replay promises.
+ */
+export function sendWriteResult(reply: FastifyReply, { result, replayed }: { result: WriteResult; replayed: boolean }): FastifyReply {
   if (replayed) reply.header('Idempotent-Replayed', 'true');
   if (result.location) reply.header('Location', result.location);
-  return reply.code(result.statusCode).send(result.body);
+  reply.code(result.statusCode);
+  if (replayed && result.text !== undefined) return reply.type('application/json; charset=utf-8').send(result.text);
+  return reply.send(result.body);
 }

@@ -45,7 +45,7 @@ export async function legacyAnswer(
   if (record.request_hash !== createHash('sha256').update(JSON.stringify(request.fingerprint)).digest('hex')) return undefined;
   const marketplace = /^\/api\/v2\/ota\/([^/]+)\//.exec(record.response_location ?? '')?.[1];
   if (marketplace !== undefined && request.holder !== `partner:${marketplace}`) return undefined;
-  const result: WriteResult = { statusCode: record.status_code, body: JSON.parse(record.response_body) };
+  const result: WriteResult = { statusCode: record.status_code, body: JSON.parse(record.response_body), text: record.response_body };
   if (record.response_location) result.location = record.response_location;
   return result;
 }

@@ -125,7 +125,7 @@ function isLive(record: IdempotencyRecord): boolean {
 
 function replay(record: IdempotencyRecord, hash: string): { result: WriteResult; replayed: boolean } {
   if (record.request_hash !== hash) throw new IdempotencyKeyReuse();
-  const result: WriteResult = { statusCode: record.status_code, body: JSON.parse(record.response_body) };
+  const result: WriteResult = { statusCode: record.status_code, body: JSON.parse(record.response_body), text: record.response_body };
   if (record.response_location) result.location = record.response_location;
   return { result, replayed: true };
 }

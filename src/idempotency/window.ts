@@ -6,4 +6,6 @@ export interface WriteResult {
   statusCode: number;
   body: unknown;
   location?: string;
+  /** A replay's body as it was first sent (JSON text), to send again as it is. */
+  text?: string;
 }

@@ -1,7 +1,9 @@
-// OCTo availability over slotbook's timeslots. An availability is one timeslot; its id is the start in
-// the activity's own time zone with the offset (what OCTo shows as localDateTimeStart), so a reseller
-// can read it, and it names the same instant whatever zone it is parsed in. Seats left are computed by
-// the partner API's own toTimeslot, over the same rows, so both APIs always show the same number.
+// OCTo availability over slotbook's timeslots. For a START_TIME product an availability is one timeslot;
+// its id is the start in the activity's own time zone with the offset (what OCTo shows as
+// localDateTimeStart), so a reseller can read it, and it names the same instant whatever zone it is
+// parsed in. For an OPENING_HOURS product it is one day (the day's one timeslot holds its opening hours
+// and capacity): id = the day's midnight with offset, allDay, bookable until closing. Seats left are
+// computed by the partner API's own toTimeslot, over the same rows, so both APIs always show the same.
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Database } from '../db/schema.js';
@@ -10,43 +12,63 @@ import { toTimeslot } from '../availability/service.js';
 import { findTimeslotAt, listTimeslots, type LiveTimeslotRow, type TimeslotRow } from '../availability/store.js';
 import { MAX_RANGE_DAYS } from '../availability/schemas.js';
 import { unixNow } from '../availability/seats.js';
-import { daysBetween, eachDate, unixToZonedIso } from '../calendar/zoned-time.js';
+import { daysBetween, eachDate, nextDate, startOfDayUnix, unixToZonedIso } from '../calendar/zoned-time.js';
+import { listTicketTypes, type TicketTypeRow } from '../tickets/store.js';
 import { OctoError } from './errors.js';
-import { unitPriceOf } from './pricing.js';
-import { requireOption, requireProduct } from './products.js';
-import type { Availability, AvailabilityCalendarBody, AvailabilityCalendarDay, AvailabilityCheckBody } from './schemas.js';
-import { UNIT_ID } from './terms.js';
+import type { Wants } from './http.js';
+import { unitPricingOf } from './pricing.js';
+import { isOpeningHours, requireOption, requireProduct } from './products.js';
+import type { Availability, AvailabilityCalendarDay } from './schemas.js';
+import type { AvailabilityCalendarBody, AvailabilityCheckBody } from './request-schemas.js';
 
 type Status = 'AVAILABLE' | 'LIMITED' | 'SOLD_OUT' | 'CLOSED';
 
-/** CLOSED once started or without capacity; LIMITED under half the seats left, as OCTo defines it. */
-function statusOf(capacity: number, left: number, started: boolean): Status {
-  if (started || capacity === 0) return 'CLOSED';
+/** CLOSED once it takes no bookings or without capacity; LIMITED under half the seats left, as OCTo defines it. */
+function statusOf(capacity: number, left: number, closed: boolean): Status {
+  if (closed || capacity === 0) return 'CLOSED';
   if (left === 0) return 'SOLD_OUT';
   return left * 2 < capacity ? 'LIMITED' : 'AVAILABLE';
 }
 
-export function toAvailability(row: LiveTimeslotRow, activity: ActivityRow, now: number, pricing: boolean, wanted = 1): Availability {
+const utcSeconds = (seconds: number): string => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+
+/** What a request's units ask for: seats of the capacity and people of the booking's maximum. */
+interface Wanted {
+  seats: number;
+  people: number;
+}
+
+/** The product, its option and currency checked; its ticket types (the units). */
+async function productOf(db: Kysely<Database>, operatorId: number, body: { productId: string; optionId: string; currency?: string | null }) {
+  const activity = await requireProduct(db, operatorId, body.productId);
+  requireOption(body.optionId);
+  checkCurrency(activity, body.currency);
+  return { activity, types: await listTicketTypes(db, [activity.id]) };
+}
+
+export function toAvailability(row: LiveTimeslotRow, activity: ActivityRow, types: TicketTypeRow[], now: number, wants: Pick<Wants, 'pricing'>, wanted: Wanted = { seats: 1, people: 1 }): Availability {
   const slot = toTimeslot(row, activity.timezone, now);
+  const allDay = isOpeningHours(activity);
+  const dayStart = allDay ? unixToZonedIso(startOfDayUnix(row.date, activity.timezone), activity.timezone) : slot.StartsAt;
   return {
-    id: slot.StartsAt,
-    localDateTimeStart: slot.StartsAt,
-    localDateTimeEnd: unixToZonedIso(row.ends_at, activity.timezone),
-    utcCutoffAt: new Date(row.starts_at * 1000).toISOString().replace('.000Z', 'Z'),
-    allDay: false,
-    available: slot.Available > 0 && slot.Available >= wanted && wanted <= activity.max_participants_per_booking,
-    status: statusOf(slot.Capacity, slot.Available, row.starts_at <= now),
+    id: dayStart,
+    localDateTimeStart: dayStart,
+    localDateTimeEnd: allDay ? unixToZonedIso(startOfDayUnix(nextDate(row.date), activity.timezone), activity.timezone) : unixToZonedIso(row.ends_at, activity.timezone),
+    utcCutoffAt: utcSeconds(row.bookable_until),
+    allDay,
+    available: slot.Available > 0 && slot.Available >= wanted.seats && wanted.people <= activity.max_participants_per_booking,
+    status: statusOf(slot.Capacity, slot.Available, row.bookable_until <= now),
     vacancies: slot.Available,
     capacity: slot.Capacity,
     maxUnits: activity.max_participants_per_booking,
-    openingHours: [],
-    ...(pricing && { unitPricing: [unitPriceOf(activity)] }),
+    openingHours: allDay ? [{ from: row.time, to: slot.EndTime }] : [],
+    ...(wants.pricing && { unitPricing: unitPricingOf(activity, types) }),
   };
 }
 
 /**
  * The timeslot an availability id names: it must parse as an ISO 8601 date-time with an offset, and a
- * timeslot of the activity must start at exactly that instant.
+ * timeslot of the activity must start at exactly that instant (for opening hours: be on that day).
  */
 export async function resolveAvailability(db: Kysely<Database>, activity: ActivityRow, availabilityId: string): Promise<TimeslotRow> {
   const instant = DateTime.fromISO(availabilityId, { setZone: true });
@@ -54,6 +76,11 @@ export async function resolveAvailability(db: Kysely<Database>, activity: Activi
     throw OctoError.invalidAvailability(availabilityId, 'is not a start time with an offset, such as 2030-05-01T10:00:00+02:00');
   }
   const local = instant.setZone(activity.timezone);
+  if (isOpeningHours(activity)) {
+    const day = await db.selectFrom('timeslots').selectAll().where('activity_id', '=', activity.id).where('date', '=', local.toISODate()!).executeTakeFirst();
+    if (!day) throw OctoError.invalidAvailability(availabilityId, `is not a day product ${activity.public_id} is open`);
+    return day;
+  }
   const slot = await findTimeslotAt(db, activity.id, local.toISODate()!, local.toFormat('HH:mm'));
   if (!slot || slot.starts_at !== instant.toUnixInteger()) {
     throw OctoError.invalidAvailability(availabilityId, `is not a start time of product ${activity.public_id}`);
@@ -61,14 +88,17 @@ export async function resolveAvailability(db: Kysely<Database>, activity: Activi
   return slot;
 }
 
-/** The seats the request asks for (units' quantities), after checking that every unit is ours. */
-function wantedSeats(units: { id: string; quantity: number }[] | undefined): number {
-  let seats = 0;
+/** The seats and people the request's units ask for, after checking that every unit is one of the product's. */
+function wantedOf(units: { id: string; quantity: number }[] | undefined, types: TicketTypeRow[]): Wanted {
+  const byCode = new Map(types.map((type) => [type.code, type]));
+  const wanted = { seats: 0, people: 0 };
   for (const unit of units ?? []) {
-    if (unit.id !== UNIT_ID) throw OctoError.invalidUnit(unit.id);
-    seats += unit.quantity;
+    const type = byCode.get(unit.id);
+    if (!type) throw OctoError.invalidUnit(unit.id, [...byCode.keys()]);
+    wanted.people += unit.quantity * type.people;
+    if (type.takes_seat === 1) wanted.seats += unit.quantity * type.people;
   }
-  return Math.max(seats, 1);
+  return wanted.people === 0 ? { seats: 1, people: 1 } : wanted;
 }
 
 function checkRange(from: string, to: string): void {
@@ -82,11 +112,9 @@ export function checkCurrency(activity: ActivityRow, currency: string | null | u
 }
 
 /** POST /availability: by localDate, by localDateStart and localDateEnd, or by availabilityIds. */
-export async function checkAvailability(db: Kysely<Database>, operatorId: number, body: AvailabilityCheckBody, pricing: boolean): Promise<Availability[]> {
-  const activity = await requireProduct(db, operatorId, body.productId);
-  requireOption(body.optionId);
-  checkCurrency(activity, body.currency);
-  const wanted = wantedSeats(body.units);
+export async function checkAvailability(db: Kysely<Database>, operatorId: number, body: AvailabilityCheckBody, wants: Wants): Promise<Availability[]> {
+  const { activity, types } = await productOf(db, operatorId, body);
+  const wanted = wantedOf(body.units, types);
   const byRange = body.localDateStart !== undefined || body.localDateEnd !== undefined;
   const ways = [body.localDate !== undefined, byRange, body.availabilityIds !== undefined].filter(Boolean).length;
   if (ways !== 1) throw OctoError.badRequest('Send exactly one of: localDate; localDateStart and localDateEnd; availabilityIds');
@@ -109,25 +137,18 @@ export async function checkAvailability(db: Kysely<Database>, operatorId: number
     [from, to] = [dates[0]!, dates[dates.length - 1]!];
   }
   const rows = await listTimeslots(db, activity.id, { from, to }, now);
-  return rows.filter((row) => !ids || ids.has(row.id)).map((row) => toAvailability(row, activity, now, pricing, wanted));
+  return rows.filter((row) => !ids || ids.has(row.id)).map((row) => toAvailability(row, activity, types, now, wants, wanted));
 }
 
 /** POST /availability/calendar: one entry per date of the range, days without timeslots CLOSED. */
-export async function availabilityCalendar(
-  db: Kysely<Database>,
-  operatorId: number,
-  body: AvailabilityCalendarBody,
-  pricing: boolean,
-): Promise<AvailabilityCalendarDay[]> {
-  const activity = await requireProduct(db, operatorId, body.productId);
-  requireOption(body.optionId);
-  checkCurrency(activity, body.currency);
-  const wanted = wantedSeats(body.units);
+export async function availabilityCalendar(db: Kysely<Database>, operatorId: number, body: AvailabilityCalendarBody, wants: Wants): Promise<AvailabilityCalendarDay[]> {
+  const { activity, types } = await productOf(db, operatorId, body);
+  const wanted = wantedOf(body.units, types);
   checkRange(body.localDateStart, body.localDateEnd);
   const now = unixNow();
   const rows = await listTimeslots(db, activity.id, { from: body.localDateStart, to: body.localDateEnd }, now);
   const byDate = new Map<string, Availability[]>();
-  for (const row of rows) byDate.set(row.date, [...(byDate.get(row.date) ?? []), toAvailability(row, activity, now, false, wanted)]);
+  for (const row of rows) byDate.set(row.date, [...(byDate.get(row.date) ?? []), toAvailability(row, activity, types, now, { pricing: false }, wanted)]);
 
   return [...eachDate(body.localDateStart, body.localDateEnd)].map(({ date }) => {
     const slots = byDate.get(date) ?? [];
@@ -141,8 +162,8 @@ export async function availabilityCalendar(
       status,
       vacancies,
       capacity,
-      openingHours: [],
-      ...(pricing && { unitPricingFrom: [unitPriceOf(activity)] }),
+      openingHours: slots.flatMap((slot) => slot.openingHours),
+      ...(wants.pricing && { unitPricingFrom: unitPricingOf(activity, types) }),
     };
   });
 }

@@ -1,20 +1,12 @@
 // OCTo: reserve, confirm, extend, update, cancel, get and list bookings.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { cancel, confirm, extend, getOctoBooking, listOctoBookings, reserve, update } from './bookings.js';
-import { wantsPricing } from './http.js';
+import { cancel, extend, getOctoBooking, listOctoBookings, reserve } from './bookings.js';
+import { confirm, update } from './amendments.js';
+import { wantsOf } from './http.js';
 import { octoErrors, resellerOf, tags } from './route-schemas.js';
-import {
-  BookingsQuery,
-  CancellationBody,
-  CapabilityHeaders,
-  ConfirmationBody,
-  ExtendBody,
-  OctoBooking,
-  ReservationBody,
-  UpdateBody,
-  UuidParams,
-} from './schemas.js';
+import { OctoBooking } from './schemas.js';
+import { BookingsQuery, CancellationBody, CapabilityHeaders, ConfirmationBody, ExtendBody, ReservationBody, UpdateBody, UuidParams } from './request-schemas.js';
 
 const config = { scope: 'ota' as const };
 const response = { 200: OctoBooking, ...octoErrors() };
@@ -28,7 +20,9 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'OCTo: reserve',
       description:
-        'Holds the seats of availabilityId (one per unit item) as an ON_HOLD booking until utcExpiresAt: expirationMinutes, default 30, at most 60. ' +
+        'Holds the tickets of unitItems (one item per ticket; unitId = a ticket type of the product, checked against its MinPerBooking, MaxPerBooking ' +
+        'and accompaniedBy) on availabilityId as an ON_HOLD booking until utcExpiresAt: expirationMinutes, default 30, at most 60. Missing or ' +
+        'empty unitItems is UNPROCESSABLE_ENTITY. ' +
         'The booking is a partner booking of the key\'s marketplace: it counts against the same seats as the partner API and shows in the dashboard ' +
         'with resellerReference as its payment reference. uuid makes the call idempotent (one is generated when absent); reusing it for another ' +
         'reservation is INVALID_BOOKING_UUID. Uuids are per reseller: another reseller\'s uuid is neither seen nor in the way. Not enough seats left is UNPROCESSABLE_ENTITY.',
@@ -36,7 +30,7 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: ReservationBody,
       response,
     },
-    handler: async (request) => reserve(app.db, resellerOf(request), request.body, wantsPricing(request)),
+    handler: async (request) => reserve(app.db, resellerOf(request), request.body, wantsOf(request)),
   });
 
   app.get('/bookings', {
@@ -49,13 +43,13 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: BookingsQuery,
       response: { 200: Type.Array(OctoBooking), ...octoErrors() },
     },
-    handler: async (request) => listOctoBookings(app.db.kysely, resellerOf(request), request.query, wantsPricing(request)),
+    handler: async (request) => listOctoBookings(app.db.kysely, resellerOf(request), request.query, wantsOf(request)),
   });
 
   app.get('/bookings/:uuid', {
     config,
     schema: { tags, summary: 'OCTo: get a booking', params: UuidParams, headers: CapabilityHeaders, response },
-    handler: async (request) => getOctoBooking(app.db.kysely, resellerOf(request), request.params.uuid, wantsPricing(request)),
+    handler: async (request) => getOctoBooking(app.db.kysely, resellerOf(request), request.params.uuid, wantsOf(request)),
   });
 
   app.patch('/bookings/:uuid', {
@@ -64,14 +58,15 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'OCTo: update a booking',
       description:
-        'Changes the contact, notes, resellerReference and unit item labels of an ON_HOLD or CONFIRMED booking; expirationMinutes extends a hold. ' +
-        `Another product, option, availability or number of unit items is UNPROCESSABLE_ENTITY: cancel and reserve again. ${ceiling}`,
+        'Changes the contact (notes included), notes, resellerReference and questionAnswers of an ON_HOLD or CONFIRMED booking; expirationMinutes ' +
+        'extends a hold. Another availabilityId, productId (with its availabilityId) or unitItems (all of them) amends the booking in one ' +
+        `transaction: the new seats are taken and the old ones freed together; not enough seats is UNPROCESSABLE_ENTITY and nothing changes. ${ceiling}`,
       params: UuidParams,
       headers: CapabilityHeaders,
       body: UpdateBody,
       response,
     },
-    handler: async (request) => update(app.db, resellerOf(request), request.params.uuid, request.body, wantsPricing(request), holdTerms),
+    handler: async (request) => update(app.db, resellerOf(request), request.params.uuid, request.body, wantsOf(request), holdTerms),
   });
 
   app.post('/bookings/:uuid/confirm', {
@@ -80,14 +75,16 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'OCTo: confirm',
       description:
-        'Confirms a live hold; contact must give firstName, lastName and emailAddress (phoneNumber optional). A confirmed booking answers again ' +
-        '(with any new details); an expired hold or a cancelled booking is UNPROCESSABLE_ENTITY.',
+        'Confirms a live hold; contact must give the option\'s requiredContactFields (by default firstName and lastName; a fullName of two ' +
+        'words gives both). unitItems, when sent, are all the tickets: another mix amends the booking first (seats permitting). With octo/questions ' +
+        'every required question must be answered (questionAnswers, now or before). A confirmed booking answers again (with any new details); ' +
+        'an expired hold or a cancelled booking is UNPROCESSABLE_ENTITY.',
       params: UuidParams,
       headers: CapabilityHeaders,
       body: ConfirmationBody,
       response,
     },
-    handler: async (request) => confirm(app.db, resellerOf(request), request.params.uuid, request.body, wantsPricing(request)),
+    handler: async (request) => confirm(app.db, resellerOf(request), request.params.uuid, request.body, wantsOf(request)),
   });
 
   app.post('/bookings/:uuid/extend', {
@@ -101,7 +98,7 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: ExtendBody,
       response,
     },
-    handler: async (request) => extend(app.db, resellerOf(request), request.params.uuid, request.body, wantsPricing(request), holdTerms),
+    handler: async (request) => extend(app.db, resellerOf(request), request.params.uuid, request.body, wantsOf(request), holdTerms),
   });
 
   app.post('/bookings/:uuid/cancel', {
@@ -117,6 +114,6 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: CancellationBody,
       response,
     },
-    handler: async (request) => cancel(app.db, resellerOf(request), request.params.uuid, request.body, wantsPricing(request)),
+    handler: async (request) => cancel(app.db, resellerOf(request), request.params.uuid, request.body, wantsOf(request)),
   });
 };

@@ -1,22 +1,23 @@
-// A slotbook booking as an OCTo Booking. The seats, status and customer are the booking's own (so the
-// dashboard, the partner API and OCTo always tell the same story); the uuid, notes and unit items come
-// from octo_bookings.
+// A slotbook booking as an OCTo Booking. The seats, status, tickets and customer are the booking's own
+// (so the dashboard, the partner API and OCTo always tell the same story); the uuid, notes, unit items
+// and the contact fields without a column come from octo_bookings.
 import type { ActivityRow } from '../catalog/store.js';
 import type { LiveTimeslotRow } from '../availability/store.js';
 import type { BookingRecord } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';
+import type { BookingTicketRow, TicketTypeRow } from '../tickets/store.js';
 import { toAvailability } from './availability.js';
-import { priceOf } from './pricing.js';
+import { guestOf, toContact } from './contact.js';
+import type { Wants } from './http.js';
+import { pricing } from './pricing.js';
 import { parseUnitItems, type OctoBookingRow } from './store.js';
-import type { Contact, OctoBooking } from './schemas.js';
+import type { Contact, OctoBooking, QuestionAnswer } from './schemas.js';
 import { DELIVERY_FORMAT, DELIVERY_METHOD, OPTION_ID, REDEMPTION_METHOD } from './terms.js';
 
 const STATUS = { on_hold: 'ON_HOLD', confirmed: 'CONFIRMED', cancelled: 'CANCELLED', expired: 'EXPIRED' } as const;
 
 /** ISO 8601 in UTC to the second, as OCTo writes it (2030-05-01T08:00:00Z). */
 export const utcIso = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-
-const orNull = (text: string | null | undefined): string | null => (text ? text : null);
 
 export const EMPTY_CONTACT: Contact = {
   fullName: null,
@@ -30,33 +31,37 @@ export const EMPTY_CONTACT: Contact = {
   notes: null,
 };
 
-function contactOf(record: BookingRecord): Contact {
-  const fullName = [record.customer_first_name, record.customer_last_name].filter(Boolean).join(' ');
-  return {
-    ...EMPTY_CONTACT,
-    fullName: orNull(fullName),
-    firstName: orNull(record.customer_first_name),
-    lastName: orNull(record.customer_last_name),
-    emailAddress: orNull(record.customer_email),
-    phoneNumber: orNull(record.customer_phone),
-  };
-}
-
 export interface OctoBookingParts {
   record: BookingRecord;
   octo: OctoBookingRow;
   activity: ActivityRow;
   timeslot: LiveTimeslotRow;
+  /** The activity's ticket types (for the availability's unit prices). */
+  types: TicketTypeRow[];
+  /** The booking's tickets as sold: each unit item is priced at its type's price there. */
+  tickets: BookingTicketRow[];
+  /** With octo/questions: the activity's questions and the booking's answers. */
+  questionAnswers?: QuestionAnswer[];
 }
 
-export function toOctoBooking({ record, octo, activity, timeslot }: OctoBookingParts, now: number, pricing: boolean): OctoBooking {
+/**
+ * VOUCHER is the delivery method, so every booking has a voucher object (OCTo asks for one whenever
+ * VOUCHER is offered): redeemed at the manifest, and with the QR code of the reference once confirmed;
+ * a hold, an expired hold or a cancelled booking has nothing to show at the door yet, so no delivery option.
+ */
+function voucherOf(status: string, reference: string) {
+  const deliveryOptions = status === 'CONFIRMED' ? [{ deliveryFormat: DELIVERY_FORMAT, deliveryValue: reference }] : [];
+  return { redemptionMethod: REDEMPTION_METHOD, utcRedeemedAt: null, deliveryOptions };
+}
+
+export function toOctoBooking(parts: OctoBookingParts, now: number, wants: Wants): OctoBooking {
+  const { record, octo, activity, timeslot, types, tickets } = parts;
   const status = STATUS[effectiveStatus(record, now)];
   const live = status === 'ON_HOLD' || status === 'CONFIRMED';
-  const voucher =
-    status === 'CONFIRMED'
-      ? { redemptionMethod: REDEMPTION_METHOD, utcRedeemedAt: null, deliveryOptions: [{ deliveryFormat: DELIVERY_FORMAT, deliveryValue: record.reference }] }
-      : null;
-  const availability = toAvailability(timeslot, activity, now, pricing);
+  const availability = toAvailability(timeslot, activity, types, now, wants);
+  const priceOf = new Map(tickets.map((ticket) => [ticket.code, ticket]));
+  const currency = tickets[0]?.currency ?? activity.currency;
+  const total = tickets.reduce((sum, ticket) => sum + ticket.quantity * ticket.unit_price, 0);
   return {
     id: record.reference,
     uuid: octo.uuid,
@@ -71,8 +76,8 @@ export function toOctoBooking({ record, octo, activity, timeslot }: OctoBookingP
     utcConfirmedAt: octo.confirmed_at === null ? null : utcIso(octo.confirmed_at),
     productId: record.activity_public_id,
     optionId: OPTION_ID,
-    // Like the option's cancellation cutoff of 0 hours: until the timeslot starts.
-    cancellable: live && record.starts_at > now,
+    // Like the option's cancellation cutoff of 0 hours: until the timeslot starts (opening hours: closes).
+    cancellable: live && timeslot.bookable_until > now,
     cancellation:
       status === 'CANCELLED'
         ? { refund: 'FULL', reason: octo.cancel_reason, utcCancelledAt: utcIso(record.cancelled_at ?? octo.updated_at) }
@@ -80,10 +85,10 @@ export function toOctoBooking({ record, octo, activity, timeslot }: OctoBookingP
     freesale: false,
     availabilityId: availability.id,
     availability,
-    contact: contactOf(record),
+    contact: toContact(guestOf(record, octo)),
     notes: octo.notes,
     deliveryMethods: [DELIVERY_METHOD],
-    voucher,
+    voucher: voucherOf(status, record.reference),
     unitItems: parseUnitItems(octo).map((item) => ({
       uuid: item.uuid,
       resellerReference: item.resellerReference,
@@ -91,10 +96,12 @@ export function toOctoBooking({ record, octo, activity, timeslot }: OctoBookingP
       unitId: item.unitId,
       status,
       utcRedeemedAt: null,
-      contact: EMPTY_CONTACT,
+      contact: item.contact ?? EMPTY_CONTACT,
       ticket: null,
-      ...(pricing && { pricing: priceOf(activity) }),
+      ...(wants.pricing && { pricing: pricing(priceOf.get(item.unitId)?.unit_price ?? 0, currency) }),
+      ...(wants.questions && { questionAnswers: [] }),
     })),
-    ...(pricing && { pricing: priceOf(activity, record.participants) }),
+    ...(wants.pricing && { pricing: pricing(total, currency) }),
+    ...(wants.questions && { questionAnswers: parts.questionAnswers ?? [] }),
   };
 }

@@ -2,20 +2,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { availabilityCalendar, checkAvailability } from './availability.js';
-import { wantsPricing } from './http.js';
+import { wantsOf } from './http.js';
 import { getOctoProduct, listOctoProducts } from './products.js';
 import { octoErrors, tags } from './route-schemas.js';
-import {
-  Availability,
-  AvailabilityCalendarBody,
-  AvailabilityCalendarDay,
-  AvailabilityCheckBody,
-  Capability,
-  CapabilityHeaders,
-  Product,
-  ProductParams,
-  Supplier,
-} from './schemas.js';
+import { Availability, AvailabilityCalendarDay, Capability, Product, Supplier } from './schemas.js';
+import { AvailabilityCalendarBody, AvailabilityCheckBody, CapabilityHeaders, ProductParams } from './request-schemas.js';
 import { CAPABILITIES, getSupplier } from './supplier.js';
 
 const config = { scope: 'ota' as const };
@@ -41,7 +32,9 @@ export const octoCatalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'OCTo: capabilities',
-      description: 'octo/pricing: send Octo-Capabilities: octo/pricing to receive prices (the activity\'s UnitPrice per unit, in minor units).',
+      description:
+        'octo/pricing: prices of each unit (ticket type), in minor units. octo/questions: the waiver questions on the option and their answers ' +
+        'on bookings (questionAnswers). Send them in Octo-Capabilities.',
       response: { 200: Type.Array(Capability), ...octoErrors() },
     },
     handler: async () => CAPABILITIES,
@@ -52,11 +45,13 @@ export const octoCatalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'OCTo: list products',
-      description: 'Every live activity is a product (id = ActivityID) with one option DEFAULT and one unit adult; availability is by START_TIME.',
+      description:
+        'Every live activity is a product (id = ActivityID) with one option DEFAULT whose units are its ticket types (unit id = the type\'s code, ' +
+        'restrictions its limits); availability is by START_TIME, or OPENING_HOURS for an attraction with a daily capacity.',
       headers: CapabilityHeaders,
       response: { 200: Type.Array(Product), ...octoErrors() },
     },
-    handler: async (request) => listOctoProducts(app.db.kysely, request.caller.operatorId, wantsPricing(request)),
+    handler: async (request) => listOctoProducts(app.db.kysely, request.caller.operatorId, wantsOf(request)),
   });
 
   app.get('/products/:id', {
@@ -69,7 +64,7 @@ export const octoCatalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       headers: CapabilityHeaders,
       response: { 200: Product, ...octoErrors() },
     },
-    handler: async (request) => getOctoProduct(app.db.kysely, request.caller.operatorId, request.params.id, wantsPricing(request)),
+    handler: async (request) => getOctoProduct(app.db.kysely, request.caller.operatorId, request.params.id, wantsOf(request)),
   });
 
   app.post('/availability/calendar', {
@@ -79,12 +74,12 @@ export const octoCatalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'OCTo: availability calendar',
       description:
         'One entry per date from localDateStart to localDateEnd (at most 366 days): vacancies is the most seats left in one timeslot of the day, ' +
-        'capacity the day\'s total; a day without timeslots is CLOSED. units (of unit adult) mark days without room for that many as not available.',
+        'capacity the day\'s total; a day without timeslots is CLOSED. units mark days without room for their seats as not available.',
       headers: CapabilityHeaders,
       body: AvailabilityCalendarBody,
       response: { 200: Type.Array(AvailabilityCalendarDay), ...octoErrors() },
     },
-    handler: async (request) => availabilityCalendar(app.db.kysely, request.caller.operatorId, request.body, wantsPricing(request)),
+    handler: async (request) => availabilityCalendar(app.db.kysely, request.caller.operatorId, request.body, wantsOf(request)),
   });
 
   app.post('/availability', {
@@ -99,6 +94,6 @@ export const octoCatalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: AvailabilityCheckBody,
       response: { 200: Type.Array(Availability), ...octoErrors() },
     },
-    handler: async (request) => checkAvailability(app.db.kysely, request.caller.operatorId, request.body, wantsPricing(request)),
+    handler: async (request) => checkAvailability(app.db.kysely, request.caller.operatorId, request.body, wantsOf(request)),
   });
 };

@@ -45,7 +45,8 @@ export class OctoError extends Error {
 
   static invalidProduct = (id: string) => new OctoError('INVALID_PRODUCT_ID', `The productId "${id}" was missing or invalid`, id);
   static invalidOption = (id: string) => new OctoError('INVALID_OPTION_ID', `The optionId "${id}" was missing or invalid; every product has the one option DEFAULT`, id);
-  static invalidUnit = (id: string) => new OctoError('INVALID_UNIT_ID', `The unitId "${id}" was missing or invalid; the product's unit is "adult"`, id);
+  static invalidUnit = (id: string, units?: string[]) =>
+    new OctoError('INVALID_UNIT_ID', `The unitId "${id}" was missing or invalid${units ? `; the product's units are ${units.map((u) => `"${u}"`).join(', ')}` : ''}`, id);
   static invalidAvailability = (id: string, why = 'was missing or invalid') => new OctoError('INVALID_AVAILABILITY_ID', `The availabilityId "${id}" ${why}`, id);
   static invalidBooking = (uuid: string, why = 'is not a booking of yours') => new OctoError('INVALID_BOOKING_UUID', `The uuid "${uuid}" ${why}`, uuid);
   static badRequest = (message: string) => new OctoError('BAD_REQUEST', message);
@@ -113,7 +114,9 @@ export function toOctoError(error: FastifyError, request: { params: unknown; bod
   if (error instanceof OctoError) return reply(error.code, error.message, error.status, error.id);
   if (error instanceof DomainError) {
     const code = BY_KIND[error.kind];
-    if (code) return reply(code, error.message, STATUS_BY_CODE[code] ?? 400);
+    // A rule that named several fields (a ticket mix) says all of them.
+    const message = error.errors && error.errors.length > 1 ? error.errors.map((e) => e.message).join('; ') : error.message;
+    if (code) return reply(code, message, STATUS_BY_CODE[code] ?? 400);
   }
   if (error.validation) {
     return fromValidation(error, error.validationContext === 'params' ? request.params : request.body);

@@ -9,7 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPM
 import { OctoError, toOctoError } from './errors.js';
 
 /** The capabilities this interface implements. */
-export const SUPPORTED_CAPABILITIES = ['octo/pricing'] as const;
+export const SUPPORTED_CAPABILITIES = ['octo/pricing', 'octo/questions'] as const;
 export type CapabilityId = (typeof SUPPORTED_CAPABILITIES)[number];
 
 /** The supported capabilities the request asked for in Octo-Capabilities (unknown ones are ignored). */
@@ -19,7 +19,16 @@ export function requestedCapabilities(request: FastifyRequest): Set<CapabilityId
   return new Set(SUPPORTED_CAPABILITIES.filter((id) => asked.includes(id)));
 }
 
-export const wantsPricing = (request: FastifyRequest): boolean => requestedCapabilities(request).has('octo/pricing');
+/** What a reply adds for the capabilities the request asked for. */
+export interface Wants {
+  pricing: boolean;
+  questions: boolean;
+}
+
+export function wantsOf(request: FastifyRequest): Wants {
+  const asked = requestedCapabilities(request);
+  return { pricing: asked.has('octo/pricing'), questions: asked.has('octo/questions') };
+}
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 

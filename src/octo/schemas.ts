@@ -1,20 +1,19 @@
-// OCTo request and response schemas (TypeBox), modelled on the components of the OCTo OpenAPI document
-// (../shared/spec/octo/openapi.yaml). They validate requests, serialize responses (a field missing here
-// would be dropped from the reply) and feed /openapi.json under the tag "OCTo"; test/octo checks every
-// reply against the OCTo document itself.
+// OCTo response schemas (TypeBox; the requests' are in request-schemas.ts), modelled on the components of
+// the OCTo OpenAPI document (../shared/spec/octo/openapi.yaml). They serialize responses (a field missing
+// here would be dropped from the reply) and feed /openapi.json under the tag "OCTo"; test/octo checks
+// every reply against the OCTo document itself.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { LocalDate } from '../http/schemas.js';
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
 
 // Free text from a reseller: no control characters (PostgreSQL refuses NUL; none has a use here).
-const Text = (maxLength: number, description?: string) =>
+export const Text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, pattern: '^[^\\u0000-\\u001F\\u007F]*$', ...(description && { description }) });
-const Notes = (description: string) => Type.String({ maxLength: 2000, pattern: '^[^\\u0000]*$', description });
+export const Notes = (description: string) => Type.String({ maxLength: 2000, pattern: '^[^\\u0000]*$', description });
 
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-const Uuid = (description: string) => Type.String({ pattern: UUID_PATTERN, description });
+export const Uuid = (description: string) => Type.String({ pattern: UUID_PATTERN, description });
 
 // ---- responses ----------------------------------------------------------------------------------------
 
@@ -71,11 +70,29 @@ export type Pricing = Static<typeof Pricing>;
 export const PricingUnit = Type.Composite([Type.Object({ unitId: Type.String() }), Pricing]);
 export type PricingUnit = Static<typeof PricingUnit>;
 
+/** octo/questions: a waiver question of the activity, asked once per booking. */
+export const OctoQuestion = Type.Object({
+  id: Type.String({ description: 'The waiver question\'s ID' }),
+  required: Type.Boolean(),
+  label: Type.String(),
+  description: Nullable(Type.String()),
+  inputType: Type.String({ description: 'text, select, date or file (a FileID from POST /api/v2/ota/{partner}/uploads)' }),
+  selectOptions: Type.Array(Type.Object({ label: Type.String(), value: Type.String() })),
+});
+export type OctoQuestion = Static<typeof OctoQuestion>;
+
+export const QuestionAnswer = Type.Object({
+  questionId: Type.String(),
+  question: OctoQuestion,
+  value: Nullable(Type.String(), 'null until answered'),
+});
+export type QuestionAnswer = Static<typeof QuestionAnswer>;
+
 export const Unit = Type.Object({
-  id: Type.String(),
+  id: Type.String({ description: 'The ticket type\'s code' }),
   internalName: Type.String(),
   reference: Nullable(Type.String()),
-  type: Type.String({ description: 'ADULT: slotbook sells one kind of seat per activity, at UnitPrice' }),
+  type: Type.String({ description: 'ADULT, CHILD, YOUTH, INFANT, SENIOR, STUDENT, MILITARY, FAMILY or OTHER: the ticket type\'s category' }),
   restrictions: Type.Object({
     minAge: Type.Integer(),
     maxAge: Type.Integer(),
@@ -87,6 +104,7 @@ export const Unit = Type.Object({
   }),
   requiredContactFields: Type.Array(Type.String()),
   pricingFrom: Type.Optional(Type.Array(Pricing)),
+  questions: Type.Optional(Type.Array(OctoQuestion, { description: 'octo/questions: none per ticket (the waiver is asked once per booking)' })),
 });
 export type Unit = Static<typeof Unit>;
 
@@ -95,7 +113,7 @@ export const Option = Type.Object({
   default: Type.Boolean(),
   internalName: Type.String(),
   reference: Nullable(Type.String()),
-  availabilityLocalStartTimes: Type.Array(Type.String(), { description: 'The start times (HH:MM) of the upcoming timeslots' }),
+  availabilityLocalStartTimes: Type.Array(Type.String(), { description: 'The start times (HH:MM) of the upcoming timeslots; ["00:00"] for OPENING_HOURS' }),
   cancellationCutoff: Type.String(),
   cancellationCutoffAmount: Type.Integer(),
   cancellationCutoffUnit: Type.String(),
@@ -103,6 +121,7 @@ export const Option = Type.Object({
   restrictions: Type.Object({ minUnits: Nullable(Type.Integer()), maxUnits: Nullable(Type.Integer()) }),
   units: Type.Array(Unit),
   pricingFrom: Type.Optional(Type.Array(Pricing)),
+  questions: Type.Optional(Type.Array(OctoQuestion, { description: 'octo/questions: the waiver questions, once per booking' })),
 });
 export type Option = Static<typeof Option>;
 
@@ -116,7 +135,7 @@ export const Product = Type.Object({
   instantConfirmation: Type.Boolean(),
   instantDelivery: Type.Boolean(),
   availabilityRequired: Type.Boolean(),
-  availabilityType: Type.String({ description: 'START_TIME: every timeslot is an availability' }),
+  availabilityType: Type.String({ description: 'START_TIME: every timeslot is an availability; OPENING_HOURS: every day\'s opening hours are one' }),
   deliveryFormats: Type.Array(Type.String()),
   deliveryMethods: Type.Array(Type.String()),
   redemptionMethod: Type.String(),
@@ -187,6 +206,7 @@ export const UnitItem = Type.Object({
   contact: Contact,
   ticket: Nullable(Ticket),
   pricing: Type.Optional(Pricing),
+  questionAnswers: Type.Optional(Type.Array(QuestionAnswer)),
 });
 export type UnitItem = Static<typeof UnitItem>;
 
@@ -215,120 +235,6 @@ export const OctoBooking = Type.Object({
   voucher: Nullable(Ticket),
   unitItems: Type.Array(UnitItem),
   pricing: Type.Optional(Pricing),
+  questionAnswers: Type.Optional(Type.Array(QuestionAnswer, { description: 'octo/questions: every waiver question, with its answer or null' })),
 });
 export type OctoBooking = Static<typeof OctoBooking>;
-
-// ---- requests -----------------------------------------------------------------------------------------
-
-export const CapabilityHeaders = Type.Object({
-  'octo-capabilities': Type.Optional(
-    Type.String({ maxLength: 1000, description: 'Comma-separated capability IDs; slotbook supports octo/pricing. The reply names those it applied.' }),
-  ),
-});
-
-export const ProductParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The product id (ActivityID)' }) });
-export const UuidParams = Type.Object({ uuid: Uuid('The booking uuid') });
-
-const ProductRef = Type.String({ maxLength: 64, description: 'The product id (ActivityID)' });
-const OptionRef = Type.String({ maxLength: 64, description: 'DEFAULT' });
-const UnitRef = Type.String({ maxLength: 64, description: 'The unit id: adult' });
-const AvailabilityRef = Type.String({ maxLength: 64, description: 'An availability id from /availability' });
-const ExpirationMinutes = Type.Integer({ minimum: 1, maximum: 10_080, description: 'Minutes to hold the seats: default 30, at most 60 (longer requests are held 60)' });
-const ResellerReference = Nullable(Text(255, 'Your reference (voucher number); shown to the operator as the payment reference'));
-
-const AvailabilityUnit = Type.Object({ id: UnitRef, quantity: Type.Integer({ minimum: 0, maximum: 1000 }) });
-
-export const AvailabilityCheckBody = Type.Object({
-  productId: ProductRef,
-  optionId: OptionRef,
-  localDate: Type.Optional(LocalDate),
-  localDateStart: Type.Optional(LocalDate),
-  localDateEnd: Type.Optional(LocalDate),
-  availabilityIds: Type.Optional(Type.Array(AvailabilityRef, { maxItems: 500 })),
-  units: Type.Optional(Type.Array(AvailabilityUnit, { maxItems: 20 })),
-  currency: Type.Optional(Nullable(Type.String({ maxLength: 3 }))),
-});
-export type AvailabilityCheckBody = Static<typeof AvailabilityCheckBody>;
-
-export const AvailabilityCalendarBody = Type.Object({
-  productId: ProductRef,
-  optionId: OptionRef,
-  localDateStart: LocalDate,
-  localDateEnd: LocalDate,
-  units: Type.Optional(Type.Array(AvailabilityUnit, { maxItems: 20 })),
-  currency: Type.Optional(Nullable(Type.String({ maxLength: 3 }))),
-});
-export type AvailabilityCalendarBody = Static<typeof AvailabilityCalendarBody>;
-
-export const BookingContactBody = Type.Object({
-  fullName: Type.Optional(Nullable(Text(201))),
-  firstName: Type.Optional(Nullable(Text(100))),
-  lastName: Type.Optional(Nullable(Text(100))),
-  emailAddress: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal(''), Type.Null()])),
-  phoneNumber: Type.Optional(Nullable(Text(50))),
-  locales: Type.Optional(Type.Array(Text(35), { maxItems: 20 })),
-  postalCode: Type.Optional(Nullable(Text(20))),
-  country: Type.Optional(Nullable(Text(60))),
-  notes: Type.Optional(Nullable(Notes('Notes about the guest'))),
-});
-export type BookingContactBody = Static<typeof BookingContactBody>;
-
-export const BookingUnitItemBody = Type.Object({
-  uuid: Type.Optional(Uuid('Your uuid for this ticket; generated when absent')),
-  unitId: UnitRef,
-  resellerReference: Type.Optional(ResellerReference),
-  contact: Type.Optional(BookingContactBody),
-});
-export type BookingUnitItemBody = Static<typeof BookingUnitItemBody>;
-
-const UnitItems = (description: string) => Type.Array(BookingUnitItemBody, { maxItems: 1000, description });
-
-export const ReservationBody = Type.Object({
-  uuid: Type.Optional(Uuid('Your idempotency key: reserving the same uuid again answers the same booking')),
-  productId: ProductRef,
-  optionId: OptionRef,
-  availabilityId: Type.Optional(AvailabilityRef),
-  expirationMinutes: Type.Optional(ExpirationMinutes),
-  notes: Type.Optional(Nullable(Notes('Notes for the operator'))),
-  unitItems: UnitItems('One item per participant'),
-  resellerReference: Type.Optional(ResellerReference),
-  contact: Type.Optional(BookingContactBody),
-  currency: Type.Optional(Nullable(Type.String({ maxLength: 3 }))),
-});
-export type ReservationBody = Static<typeof ReservationBody>;
-
-export const ConfirmationBody = Type.Object({
-  contact: BookingContactBody,
-  resellerReference: Type.Optional(ResellerReference),
-  unitItems: Type.Optional(UnitItems('The same number of items as reserved (their uuids and references may change)')),
-  emailReceipt: Type.Optional(Type.Boolean({ description: 'Accepted and ignored: the reseller sends the receipt' })),
-});
-export type ConfirmationBody = Static<typeof ConfirmationBody>;
-
-export const UpdateBody = Type.Object({
-  resellerReference: Type.Optional(ResellerReference),
-  productId: Type.Optional(ProductRef),
-  optionId: Type.Optional(OptionRef),
-  availabilityId: Type.Optional(AvailabilityRef),
-  expirationMinutes: Type.Optional(ExpirationMinutes),
-  notes: Type.Optional(Nullable(Notes('Notes for the operator'))),
-  emailReceipt: Type.Optional(Type.Boolean()),
-  unitItems: Type.Optional(UnitItems('The same number of items as booked (their uuids and references may change)')),
-  contact: Type.Optional(BookingContactBody),
-});
-export type UpdateBody = Static<typeof UpdateBody>;
-
-export const ExtendBody = Type.Object({ expirationMinutes: Type.Optional(ExpirationMinutes) });
-export type ExtendBody = Static<typeof ExtendBody>;
-
-export const CancellationBody = Type.Object({
-  reason: Type.Optional(Nullable(Notes('Why the booking is cancelled'))),
-  force: Type.Optional(Type.Boolean({ description: 'Accepted and ignored: slotbook has no cancellation cutoff' })),
-});
-export type CancellationBody = Static<typeof CancellationBody>;
-
-export const BookingsQuery = Type.Object({
-  resellerReference: Type.Optional(Text(255)),
-  supplierReference: Type.Optional(Type.String({ maxLength: 64 })),
-});
-export type BookingsQuery = Static<typeof BookingsQuery>;

@@ -1,7 +1,8 @@
-// octo_bookings: the reseller's uuid, notes and unit items beside a booking (migrations 003 and 008).
+// octo_bookings: the reseller's uuid, notes, unit items and contact extras beside a booking (migrations 003, 008, 010).
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, OctoBookingTable } from '../db/schema.js';
 import type { Tx } from '../db/connection.js';
+import type { Contact } from './schemas.js';
 
 export type OctoBookingRow = Selectable<OctoBookingTable>;
 /** The OCTo row with the booking's reference, for reading the booking through the bookings store. */
@@ -9,8 +10,11 @@ export type OctoBookingLink = OctoBookingRow & { reference: string };
 
 export interface StoredUnitItem {
   uuid: string;
+  /** The ticket type's code. */
   unitId: string;
   resellerReference: string | null;
+  /** The ticket holder, when the reseller named one. */
+  contact?: Contact | null;
 }
 
 export const parseUnitItems = (row: OctoBookingRow): StoredUnitItem[] => JSON.parse(row.unit_items) as StoredUnitItem[];
@@ -63,7 +67,7 @@ export async function insertOctoBooking(tx: Tx, row: Insertable<OctoBookingTable
 export async function updateOctoBooking(
   tx: Tx,
   bookingId: number,
-  changes: Partial<Pick<OctoBookingRow, 'notes' | 'unit_items' | 'cancel_reason' | 'confirmed_at'>>,
+  changes: Partial<Pick<OctoBookingRow, 'notes' | 'unit_items' | 'cancel_reason' | 'confirmed_at' | 'contact'>>,
 ): Promise<void> {
   await tx
     .updateTable('octo_bookings')

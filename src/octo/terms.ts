@@ -1,12 +1,8 @@
 // The fixed terms on which slotbook sells through OCTo, named once for the products, availability and
 // bookings that state them.
 
-/** Every product has one option. */
+/** Every product has one option. Its units are the activity's ticket types (unit id = the type's code). */
 export const OPTION_ID = 'DEFAULT';
-/** ... with one unit: slotbook sells one kind of seat per activity, at UnitPrice, without age rules. */
-export const UNIT_ID = 'adult';
-/** What a confirmation must carry for the operator's bookings list (the phone number is optional). */
-export const REQUIRED_CONTACT_FIELDS = ['firstName', 'lastName', 'emailAddress'] as const;
 /** The voucher is a QR code of the booking reference, checked against the operator's bookings list. */
 export const DELIVERY_FORMAT = 'QRCODE';
 export const DELIVERY_METHOD = 'VOUCHER';
@@ -15,3 +11,15 @@ export const REDEMPTION_METHOD = 'MANIFEST';
 export const DEFAULT_HOLD_MINUTES = 30;
 /** ... and never longer than the partner API's longest hold (a longer request is held this long). */
 export { MAX_HOLD_MINUTES } from '../bookings/schemas.js';
+/** OCTo's unit types, by the category of a ticket type. */
+export const UNIT_TYPE = {
+  adult: 'ADULT',
+  child: 'CHILD',
+  youth: 'YOUTH',
+  infant: 'INFANT',
+  senior: 'SENIOR',
+  student: 'STUDENT',
+  military: 'MILITARY',
+  family: 'FAMILY',
+  other: 'OTHER',
+} as const;

@@ -20,7 +20,7 @@ import {
   updateQuestion,
 } from './store.js';
 
-export { fileScopeOf, validateWaiverAnswers, type WaiverAnswerInput, type WaiverResult } from './waiver.js';
+export { checkSomeWaiverAnswers, fileScopeOf, validateWaiverAnswers, type WaiverAnswerInput, type WaiverResult } from './waiver.js';
 
 /** Partner and core paths: the live activity's questions, in `locale` where the operator translated them. */
 export async function listQuestions(db: Kysely<Database>, operatorId: number, activityId: string, locale?: string): Promise<Question[]> {

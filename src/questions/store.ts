@@ -51,3 +51,20 @@ export async function questionHasAnswers(tx: Tx, id: number): Promise<boolean> {
 export async function deleteQuestion(tx: Tx, id: number): Promise<void> {
   await tx.deleteFrom('questions').where('id', '=', id).execute();
 }
+
+/** The questions of several activities of the operator, each activity's in order. */
+export async function questionsByActivity(db: Kysely<Database>, operatorId: number, activityRowIds: number[]): Promise<Map<number, QuestionRow[]>> {
+  const byActivity = new Map<number, QuestionRow[]>(activityRowIds.map((id) => [id, []]));
+  if (activityRowIds.length === 0) return byActivity;
+  const rows = await db
+    .selectFrom('questions')
+    .selectAll()
+    .where('operator_id', '=', operatorId)
+    .where('activity_id', 'in', activityRowIds)
+    .orderBy('activity_id')
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) byActivity.get(row.activity_id)?.push(row);
+  return byActivity;
+}

@@ -49,6 +49,34 @@ export async function validateWaiverAnswers(
   answers: WaiverAnswerInput[] | undefined,
 ): Promise<WaiverResult> {
   if (answers === undefined) return { status: 'pending', answers: [], fileIds: [] };
+  return checkWaiverAnswers(db, files, activityRowId, answers, { requireAll: true });
+}
+
+/**
+ * Answers given piecemeal (OCTo sends them with the reservation, an update or the confirmation): each
+ * given answer is checked as validateWaiverAnswers checks it, but questions left out are no error.
+ * `status` says whether `answered` (the questions answered before) and these cover every required one.
+ */
+export async function checkSomeWaiverAnswers(
+  db: Kysely<Database>,
+  files: FileScope,
+  activityRowId: number,
+  answers: WaiverAnswerInput[],
+  answered: number[],
+): Promise<WaiverResult & { missing: QuestionRow[] }> {
+  const checked = await checkWaiverAnswers(db, files, activityRowId, answers, { requireAll: false });
+  const done = new Set([...answered, ...checked.answers.map((a) => a.questionId)]);
+  const missing = (await listActivityQuestions(db, files.operatorId, activityRowId)).filter((q) => q.required === 1 && !done.has(q.id));
+  return { ...checked, status: missing.length === 0 && done.size > 0 ? 'complete' : 'pending', missing };
+}
+
+async function checkWaiverAnswers(
+  db: Kysely<Database>,
+  files: FileScope,
+  activityRowId: number,
+  answers: WaiverAnswerInput[],
+  options: { requireAll: boolean },
+): Promise<WaiverResult> {
   const questions = new Map((await listActivityQuestions(db, files.operatorId, activityRowId)).map((row) => [row.id, row]));
   const fileAnswers = answers.filter((a) => questions.has(a.QuestionID) && answersWithFile(questions.get(a.QuestionID)!));
   const usable = await findUsableFileIds(db, files, [...new Set(fileAnswers.map((a) => a.Answer.trim()))]);
@@ -77,7 +105,7 @@ export async function validateWaiverAnswers(
     if (answersWithFile(question)) fileIds.add(checked.answer);
   });
 
-  const missing = [...questions.values()].filter((q) => q.required === 1 && !answered.has(q.id));
+  const missing = options.requireAll ? [...questions.values()].filter((q) => q.required === 1 && !answered.has(q.id)) : [];
   if (missing.length > 0) {
     const names = missing.map((q) => `${q.id} ("${q.question}")`).join(', ');
     errors.push({ field: 'WaiverAnswers', message: `Required question${missing.length > 1 ? 's' : ''} ${names} not answered` });

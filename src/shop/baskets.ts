@@ -27,6 +27,8 @@ import {
   type BasketRow,
 } from './store.js';
 import type { AddItemBody, Basket, BasketItem, CreateBasketBody } from './schemas.js';
+import { toBookedTicket } from '../tickets/mapper.js';
+import { bookingTicketsOf, type BookingTicketRow } from '../tickets/store.js';
 
 export type HoldSettings = Pick<Config, 'basketHoldMinutes' | 'checkoutHoldMinutes' | 'holdMaxLifetimeMinutes'> & ShopLimits;
 
@@ -36,9 +38,10 @@ export async function requireBasket(db: Kysely<Database>, operatorId: number, to
   return basket;
 }
 
-function toItem(row: BasketItemRecord, now: number): BasketItem {
+function toItem(row: BasketItemRecord, tickets: BookingTicketRow[], now: number): BasketItem {
   const participants = Number(row.participants);
-  const unitPrice = Number(row.unit_price);
+  const lines = tickets.map((ticket) => ({ ...toBookedTicket(ticket), Amount: ticket.quantity * ticket.unit_price }));
+  const single = lines.length === 1 && lines[0]!.Quantity === participants ? lines[0]!.UnitPrice : null;
   const holdExpiresAt = row.hold_expires_at === null ? null : Number(row.hold_expires_at);
   return {
     BookingReference: row.reference,
@@ -48,8 +51,9 @@ function toItem(row: BasketItemRecord, now: number): BasketItem {
     Time: row.time,
     StartsAt: unixToZonedIso(Number(row.starts_at), row.timezone),
     Participants: participants,
-    UnitPrice: unitPrice,
-    Amount: unitPrice * participants,
+    Tickets: lines,
+    UnitPrice: single,
+    Amount: lines.reduce((sum, line) => sum + line.Amount, 0),
     Status: effectiveStatus({ status: row.status, hold_expires_at: holdExpiresAt }, now),
     HoldExpiresAt: holdExpiresAt === null ? null : new Date(holdExpiresAt * 1000).toISOString(),
   };
@@ -61,7 +65,9 @@ export function payableTotal(items: BasketItem[]): number {
 }
 
 export async function basketView(db: Kysely<Database>, basket: BasketRow, now = unixNow()): Promise<Basket> {
-  const items = (await listBasketItems(db, basket.id)).map((row) => toItem(row, now));
+  const rows = await listBasketItems(db, basket.id);
+  const tickets = await bookingTicketsOf(db, rows.map((row) => row.booking_id));
+  const items = rows.map((row) => toItem(row, tickets.get(row.booking_id) ?? [], now));
   return {
     BasketToken: basket.token,
     Status: basket.status,
@@ -108,8 +114,10 @@ export async function addBasketItem(db: Db, settings: HoldSettings, operatorId: 
     const current = await requireBasket(tx, operatorId, token);
     if (current.status !== 'open') throw new Conflict('This basket is paid; open a new basket for another purchase');
     if (current.checkout_started_at !== null) throw new Conflict('Checkout has begun for this basket, so it takes no more items: pay it, or open a new basket');
-    await checkHoldLimits(tx, settings, { operatorId, basketId: current.id, clientHmac, participants: body.Participants }, now);
-    await holdItem(tx, current, body, settings.basketHoldMinutes, now, clientHmac);
+    const field = body.Tickets === undefined ? 'Participants' : 'Tickets';
+    await holdItem(tx, current, body, settings.basketHoldMinutes, now, clientHmac, (seats) =>
+      checkHoldLimits(tx, settings, { operatorId, basketId: current.id, clientHmac, seats, field }, now),
+    );
   });
   return getBasket(db.kysely, operatorId, basket.token);
 }
@@ -142,14 +150,24 @@ export async function beginCheckout(db: Db, settings: HoldSettings, operatorId: 
 /**
  * The seats of one item, held in the basket; also how a waitlist offer fills the basket it opens (then
  * `clientHmac` is null: the platform holds them for a confirmed guest, not a client of the shop).
+ * `checkLimits` sees the item's seats (its tickets decide them) before any are taken.
  */
-export async function holdItem(tx: Tx, basket: BasketRow, item: AddItemBody, holdMinutes: number, now: number, clientHmac: string | null): Promise<void> {
+export async function holdItem(
+  tx: Tx,
+  basket: BasketRow,
+  item: AddItemBody,
+  holdMinutes: number,
+  now: number,
+  clientHmac: string | null,
+  checkLimits?: (seats: number) => Promise<void>,
+): Promise<void> {
   const customer = { FirstName: basket.customer_first_name, LastName: basket.customer_last_name, Email: basket.customer_email, Phone: basket.customer_phone };
   const origin = { operatorId: basket.operator_id, source: 'online' as const, partner: null, basketId: basket.id };
   const { draft, activity } = await prepareBooking(tx, origin, { ...item, Customer: customer }, holdMinutes, now);
   if (basket.currency !== null && basket.currency !== activity.currency) {
     throw ValidationFailed.field('ActivityID', `This basket is in ${basket.currency}; ${item.ActivityID} is sold in ${activity.currency}. Use another basket.`);
   }
+  await checkLimits?.(draft.mix.seats);
   const booking = await placeBooking(tx, draft, now);
   await setBasketCurrency(tx, basket.id, activity.currency);
   await insertBasketItem(tx, {

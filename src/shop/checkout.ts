@@ -23,7 +23,7 @@ import { markOfferClaimed } from '../waitlists/store.js';
 import { basketView, requireBasket } from './baskets.js';
 import { refuseWhileDeclining } from './declines.js';
 import { PaymentDeclined, paymentProvider } from './payments.js';
-import { insertPayment, listBasketItems, lockBasket, markBasketPaid, setPaymentReference, type BasketRow } from './store.js';
+import { basketAmount, insertPayment, listBasketItems, lockBasket, markBasketPaid, setPaymentReference, type BasketRow } from './store.js';
 import type { CheckoutBody } from './schemas.js';
 
 export interface CheckoutResult {
@@ -76,7 +76,7 @@ async function payBasket(tx: Tx, basket: BasketRow, body: CheckoutBody, clientHm
     }
   }
 
-  const amount = items.reduce((sum, item) => sum + Number(item.unit_price) * Number(item.participants), 0);
+  const amount = await basketAmount(tx, basket.id);
   const currency = current.currency ?? '';
   let reference: string | null = null;
   if (amount > 0) {

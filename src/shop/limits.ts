@@ -21,7 +21,7 @@ async function liveHeldSeats(tx: Tx, now: number, by: { basketId: number } | { o
   let query = tx
     .selectFrom('basket_items')
     .innerJoin('bookings', 'bookings.id', 'basket_items.booking_id')
-    .select((eb) => [eb.fn.sum<number>('bookings.participants').as('seats'), eb.fn.min<number>('bookings.hold_expires_at').as('first_lapse')])
+    .select((eb) => [eb.fn.sum<number>('bookings.seats').as('seats'), eb.fn.min<number>('bookings.hold_expires_at').as('first_lapse')])
     .where('bookings.status', '=', 'on_hold')
     .where('bookings.hold_expires_at', '>', now);
   query =
@@ -33,26 +33,26 @@ async function liveHeldSeats(tx: Tx, now: number, by: { basketId: number } | { o
 }
 
 /**
- * Refuses an item of `participants` seats that would take the basket beyond its seats (422 on
- * Participants: the request asks too much of this basket) or the client beyond the seats one client may
- * hold at once (429 quota-exceeded, Retry-After until its first hold lapses).
+ * Refuses an item of `seats` seats that would take the basket beyond its seats (422 on `field`, the
+ * item's Participants or Tickets: the request asks too much of this basket) or the client beyond the
+ * seats one client may hold at once (429 quota-exceeded, Retry-After until its first hold lapses).
  */
 export async function checkHoldLimits(
   tx: Tx,
   limits: ShopLimits,
-  item: { operatorId: number; basketId: number; clientHmac: string; participants: number },
+  item: { operatorId: number; basketId: number; clientHmac: string; seats: number; field: string },
   now: number,
 ): Promise<void> {
   const basket = await liveHeldSeats(tx, now, { basketId: item.basketId });
-  if (basket.seats + item.participants > limits.shopMaxSeatsPerBasket) {
+  if (basket.seats + item.seats > limits.shopMaxSeatsPerBasket) {
     const room = Math.max(0, limits.shopMaxSeatsPerBasket - basket.seats);
     throw ValidationFailed.field(
-      'Participants',
+      item.field,
       `A basket holds at most ${seatsText(limits.shopMaxSeatsPerBasket)} at once; this one holds ${basket.seats}, so it can take ${room === 0 ? 'no more' : `at most ${room} more`}. Pay for it first, then open another basket.`,
     );
   }
   const client = await liveHeldSeats(tx, now, { operatorId: item.operatorId, clientHmac: item.clientHmac });
-  if (client.seats + item.participants > limits.shopMaxHeldSeatsPerClient) {
+  if (client.seats + item.seats > limits.shopMaxHeldSeatsPerClient) {
     throw new RetryLater(
       'quota-exceeded',
       `You already hold ${seatsText(client.seats)} in this shop; one client may hold at most ${seatsText(limits.shopMaxHeldSeatsPerClient)} at once. ` +

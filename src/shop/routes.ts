@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { envelope, problems } from '../http/schemas.js';
-import { IdempotencyHeaders, idempotencyKeyOf, routeOf } from '../idempotency/http.js';
-import { DayQuery, Timeslot } from '../availability/schemas.js';
-import { listDayTimeslots } from '../availability/service.js';
+import { IdempotencyHeaders, idempotencyKeyOf, routeOf, sendWriteResult } from '../idempotency/http.js';
+import { AvailableDate, DatesQuery, DayQuery, Timeslot } from '../availability/schemas.js';
+import { listAvailableDates, listDayTimeslots } from '../availability/service.js';
+import { Product } from '../catalog/schemas.js';
+import { getProduct, listProducts } from '../catalog/service.js';
+import { Question } from '../questions/schemas.js';
+import { listQuestions } from '../questions/service.js';
 import { JoinWaitlistBody, WaitlistJoinAccepted } from '../waitlists/schemas.js';
 import { joinWaitlist } from '../waitlists/joining.js';
-import { AddItemBody, Basket, type Basket as BasketBody, BasketParams, CheckoutBody, CreateBasketBody, ShopActivityParams, ShopParams } from './schemas.js';
+import { AddItemBody, Basket, type Basket as BasketBody, BasketParams, CheckoutBody, CreateBasketBody, ShopActivityParams, ShopLocaleQuery, ShopParams } from './schemas.js';
 import { addBasketItem, beginCheckout, createBasket, getBasket } from './baskets.js';
 import { checkout } from './checkout.js';
 import { shopUploadRoutes } from './uploads.js';
@@ -33,6 +37,73 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const config = { shopper: true };
   const settings = app.config;
   const closed = 'A shop answers once its operator has opened it (PATCH /api/v2/admin/shop); a closed or unknown shop is 404.';
+
+  app.get('/activities', {
+    config,
+    schema: {
+      tags,
+      summary: 'The activities on sale',
+      description:
+        'Every live activity of the shop, ordered by ID, with its ticket types and their prices (names in Locale where translated): ' +
+        'what a booking page offers. An item books Participants of the Default type, or a Tickets mix.',
+      params: ShopParams,
+      querystring: ShopLocaleQuery,
+      response: { 200: envelope(Type.Array(Product)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
+    },
+    handler: async (request) => {
+      await requireOpenShop(app.db.kysely, request.params.OperatorID);
+      return { data: await listProducts(app.db.kysely, request.params.OperatorID, undefined, request.query.Locale) };
+    },
+  });
+
+  app.get('/activities/:ActivityID', {
+    config,
+    schema: {
+      tags,
+      summary: 'One activity with its ticket types',
+      params: ShopActivityParams,
+      querystring: ShopLocaleQuery,
+      response: { 200: envelope(Product), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
+    },
+    handler: async (request) => {
+      await requireOpenShop(app.db.kysely, request.params.OperatorID);
+      return { data: await getProduct(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Locale) };
+    },
+  });
+
+  app.get('/activities/:ActivityID/dates', {
+    config,
+    schema: {
+      tags,
+      summary: 'Dates with room',
+      description: 'The dates from StartDate to EndDate (at most 366 days apart) with a seat left, as the partner API answers them.',
+      params: ShopActivityParams,
+      querystring: DatesQuery,
+      response: { 200: envelope(Type.Array(AvailableDate)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
+    },
+    handler: async (request) => {
+      await requireOpenShop(app.db.kysely, request.params.OperatorID);
+      return { data: await listAvailableDates(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query) };
+    },
+  });
+
+  app.get('/activities/:ActivityID/questions', {
+    config,
+    schema: {
+      tags,
+      summary: 'Waiver questions',
+      description:
+        'The questions an item\'s WaiverAnswers answer, by Position, in Locale where translated. A file question is answered with the FileID of a file ' +
+        'uploaded to the basket (POST .../baskets/{BasketToken}/uploads).',
+      params: ShopActivityParams,
+      querystring: ShopLocaleQuery,
+      response: { 200: envelope(Type.Array(Question)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
+    },
+    handler: async (request) => {
+      await requireOpenShop(app.db.kysely, request.params.OperatorID);
+      return { data: await listQuestions(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Locale) };
+    },
+  });
 
   app.get('/activities/:ActivityID/timeslots', {
     config,
@@ -81,6 +152,7 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Add a timeslot to a basket',
       description:
         `Holds the seats (a booking of Source online, on_hold) for ${settings.basketHoldMinutes} minutes while the guest is choosing; begin checkout to hold them longer. ` +
+        'An item books Participants of the default ticket type, or a Tickets mix (priced per type; Tickets[i].Quantity names a failing line). ' +
         'The partner API\'s rules apply: 404 no such activity or timeslot, 422 invalid fields or a started timeslot, 409 not enough seats left (join the waitlist), ' +
         'the basket is paid or its checkout has begun. Every item is in the basket\'s one currency. ' +
         `A basket holds at most ${settings.shopMaxSeatsPerBasket} seats at once (422 on Participants); one client address at most ${settings.shopMaxHeldSeatsPerClient} ` +
@@ -129,10 +201,8 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       const payer = { clientHmac: clientFingerprint(request), idempotencyKey: idempotencyKeyOf(request), route: routeOf(request) };
-      const { result, replayed } = await checkout(app.db, app.instanceKeys, request.params.OperatorID, request.params.BasketToken, request.body, payer);
-      if (replayed) reply.header('Idempotent-Replayed', 'true');
       // The write answers 200 with the paid basket; a replay answers exactly that again.
-      return reply.code(200).send(result.body as { data: BasketBody });
+      return sendWriteResult(reply, await checkout(app.db, app.instanceKeys, request.params.OperatorID, request.params.BasketToken, request.body, payer));
     },
   });
 

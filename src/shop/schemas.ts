@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate, RowId } from '../http/schemas.js';
 import { Customer, PosBookingBody } from '../bookings/schemas.js';
+import { BookedTicket } from '../tickets/schemas.js';
 
 export const ShopParams = Type.Object({
   OperatorID: RowId('The operator whose shop this is (the shop is public: no API key)'),
@@ -15,6 +16,10 @@ export const BasketParams = Type.Composite([
   Type.Object({ BasketToken: Type.String({ pattern: BASKET_TOKEN_PATTERN, description: 'The basket\'s token, as answered when it was created' }) }),
 ]);
 
+export const ShopLocaleQuery = Type.Object({
+  Locale: Type.Optional(Type.String({ maxLength: 64, description: 'BCP 47 language tag for the ticket type names and waiver questions, e.g. de or de-CH' })),
+});
+
 export const ShopActivityParams = Type.Composite([
   ShopParams,
   Type.Object({ ActivityID: Type.String({ pattern: ACTIVITY_ID_PATTERN, description: 'Activity identifier: s_ and 8 to 32 letters or digits' }) }),
@@ -23,6 +28,7 @@ export const ShopActivityParams = Type.Composite([
 export const CreateBasketBody = Type.Object({ Customer });
 export type CreateBasketBody = Static<typeof CreateBasketBody>;
 
+/** A timeslot with Participants (of the default ticket type) or a Tickets mix, and the waiver answers. */
 export const AddItemBody = Type.Omit(PosBookingBody, ['Customer', 'PaymentReference']);
 export type AddItemBody = Static<typeof AddItemBody>;
 
@@ -41,6 +47,11 @@ export const CheckoutBody = Type.Object({
 });
 export type CheckoutBody = Static<typeof CheckoutBody>;
 
+const BasketTicket = Type.Composite([
+  BookedTicket,
+  Type.Object({ Amount: Type.Integer({ description: 'Quantity x UnitPrice: the total of this ticket type in the item' }) }),
+]);
+
 const BasketItem = Type.Object({
   BookingReference: Type.String(),
   ActivityID: Type.String(),
@@ -48,9 +59,12 @@ const BasketItem = Type.Object({
   Date: LocalDate,
   Time: ClockTime,
   StartsAt: Type.String({ format: 'date-time' }),
-  Participants: Type.Integer(),
-  UnitPrice: Type.Integer({ description: 'Minor units of the basket\'s currency, per participant' }),
-  Amount: Type.Integer({ description: 'UnitPrice x Participants' }),
+  Participants: Type.Integer({ description: 'People the tickets admit' }),
+  Tickets: Type.Array(BasketTicket, { description: 'The ticket mix with its total per type, at the prices of the moment the item was added' }),
+  UnitPrice: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Minor units of the basket\'s currency, per participant, when the item is of one ticket type admitting one person each; else null (see Tickets)',
+  }),
+  Amount: Type.Integer({ description: 'The item\'s tickets together' }),
   Status: Type.String({ description: 'The booking\'s status: on_hold until paid (or until HoldExpiresAt), then confirmed; expired once the hold lapsed (or the operator released it)' }),
   HoldExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });

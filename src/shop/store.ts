@@ -43,6 +43,10 @@ export async function findBasket(db: Kysely<Database>, operatorId: number, token
   return db.selectFrom('baskets').selectAll().where('token', '=', token).where('operator_id', '=', operatorId).executeTakeFirst();
 }
 
+/**
+ * A basket item: its booking. `unit_price` and `participants` record the activity's UnitPrice and the
+ * people as they were; what an item costs is its booking's tickets (booking_tickets, basketAmount).
+ */
 export async function insertBasketItem(
   tx: Tx,
   item: { basketId: number; bookingId: number; activityName: string; unitPrice: number; participants: number; clientHmac: string | null },
@@ -105,6 +109,17 @@ export async function listBasketItems(db: Kysely<Database>, basketId: number) {
     .execute();
 }
 export type BasketItemRecord = Awaited<ReturnType<typeof listBasketItems>>[number];
+
+/** What the basket's items cost together: their tickets at the prices they were booked at. */
+export async function basketAmount(db: Kysely<Database>, basketId: number): Promise<number> {
+  const row = await db
+    .selectFrom('basket_items')
+    .innerJoin('booking_tickets', 'booking_tickets.booking_id', 'basket_items.booking_id')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb('booking_tickets.quantity', '*', eb.ref('booking_tickets.unit_price'))), eb.lit(0)).as('amount'))
+    .where('basket_items.basket_id', '=', basketId)
+    .executeTakeFirstOrThrow();
+  return Number(row.amount);
+}
 
 /** Open -> paid, only if still open: of two payments of one basket, exactly one gets the row. */
 export async function markBasketPaid(tx: Tx, basketId: number): Promise<boolean> {

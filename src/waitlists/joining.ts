@@ -51,9 +51,9 @@ export async function joinWaitlist(db: Db, settings: JoinSettings, operatorId: n
     throw ValidationFailed.field('Participants', `Participants must be at most ${activity.max_participants_per_booking} for this activity`);
   }
   const now = unixNow();
-  if (timeslot.starts_at <= now) throw ValidationFailed.field('Time', `The timeslot on ${body.Date} at ${body.Time} has already started`);
+  if (timeslot.bookable_until <= now) throw ValidationFailed.field('Time', `The timeslot on ${body.Date} at ${body.Time} has already started`);
   const live = (await findZonedTimeslot(db.kysely, operatorId, timeslot.id, now))!;
-  const left = seatsLeft({ capacity: live.capacity, booked: live.booked - live.lapsed_hold_seats, startsAt: live.starts_at }, now);
+  const left = seatsLeft({ capacity: live.capacity, booked: live.booked - live.lapsed_hold_seats, startsAt: live.starts_at, bookableUntil: live.bookable_until }, now);
   if (left >= body.Participants) {
     throw new Conflict(`${left} seats are still available on ${body.Date} at ${body.Time}: book them instead of joining the waitlist`);
   }

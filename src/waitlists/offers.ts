@@ -28,7 +28,7 @@ async function timeslotsToOffer(db: Kysely<Database>, now: number): Promise<{ id
     .select((eb) =>
       eb
         .selectFrom('bookings')
-        .select((b) => b.fn.coalesce(b.fn.sum<number>('bookings.participants'), b.lit(0)).as('seats'))
+        .select((b) => b.fn.coalesce(b.fn.sum<number>('bookings.seats'), b.lit(0)).as('seats'))
         .whereRef('bookings.timeslot_id', '=', 'timeslots.id')
         .where('bookings.status', '=', 'on_hold')
         .where('bookings.hold_expires_at', '<=', now)
@@ -43,7 +43,7 @@ async function timeslotsToOffer(db: Kysely<Database>, now: number): Promise<{ id
         .where('waitlist_entries.confirmed_at', 'is not', null)
         .as('smallest_party'),
     )
-    .where('timeslots.starts_at', '>', now)
+    .where('timeslots.bookable_until', '>', now)
     .where((eb) =>
       eb.exists(
         eb
@@ -83,10 +83,10 @@ async function offerSeats(tx: Tx, dialect: Db['dialect'], config: Pick<Config, '
   const slot = await tx
     .selectFrom('timeslots')
     .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
-    .select(['timeslots.capacity', 'timeslots.booked', 'timeslots.date', 'timeslots.time', 'timeslots.starts_at', 'activities.public_id', 'activities.name', 'activities.timezone'])
+    .select(['timeslots.capacity', 'timeslots.booked', 'timeslots.date', 'timeslots.time', 'timeslots.bookable_until', 'activities.public_id', 'activities.name', 'activities.timezone'])
     .where('timeslots.id', '=', timeslotId)
     .executeTakeFirstOrThrow();
-  if (slot.starts_at <= now) return 0;
+  if (slot.bookable_until <= now) return 0;
   let free = slot.capacity - slot.booked;
   let offers = 0;
   for (const entry of await waitingEntries(tx, timeslotId)) {

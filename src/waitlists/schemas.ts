@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { RowId } from '../http/schemas.js';
-import { PosBookingBody } from '../bookings/schemas.js';
+import { ParticipantsField, PosBookingBody } from '../bookings/schemas.js';
 
 /**
  * What the operator sees: `pending` (joined, address not confirmed yet; not in the queue), `lapsed` (not
@@ -9,8 +9,14 @@ import { PosBookingBody } from '../bookings/schemas.js';
 export const WAITLIST_STATUSES = ['pending', 'lapsed', 'waiting', 'offered', 'claimed', 'expired', 'removed'] as const;
 export type WaitlistStatus = (typeof WAITLIST_STATUSES)[number];
 
-/** Who waits for which timeslot: the fields of a booking, without payment or waiver answers. */
-export const JoinWaitlistBody = Type.Omit(PosBookingBody, ['PaymentReference', 'WaiverAnswers']);
+/**
+ * Who waits for which timeslot: the fields of a booking, without payment or waiver answers, and a party
+ * of Participants of the default ticket type (the seats offered when they free up).
+ */
+export const JoinWaitlistBody = Type.Composite([
+  Type.Omit(PosBookingBody, ['PaymentReference', 'WaiverAnswers', 'Tickets', 'Participants']),
+  Type.Object({ Participants: ParticipantsField }),
+]);
 export type JoinWaitlistBody = Static<typeof JoinWaitlistBody>;
 
 /** The answer to every acceptable join, whether or not the address already waits: it reveals nothing about it. */

@@ -5,16 +5,26 @@
 import type { Tx } from '../db/connection.js';
 import { queueEmail, withdrawQueuedEmails } from '../emails/outbox.js';
 import { renderTemplate, type Placeholder } from './templates.js';
-import { enabledWorkflows, type WorkflowRow } from './store.js';
+import { dropQueuedTimedEmails, enabledWorkflows, type WorkflowRow } from './store.js';
 
-export type BookingEvent = 'confirmed' | 'cancelled';
+/** `rescheduled`: a confirmed booking moved to another timeslot (an OCTo amendment). */
+export type BookingEvent = 'confirmed' | 'cancelled' | 'rescheduled';
 
 const HOUR = 3600;
+
+const EVENTS: Record<BookingEvent, WorkflowRow['event'][]> = {
+  confirmed: ['booking-confirmed', 'reminder', 'follow-up'],
+  cancelled: ['booking-cancelled'],
+  rescheduled: ['reminder', 'follow-up'],
+};
 
 export async function enqueueBookingEvent(tx: Tx, booking: { id: number; operator_id: number }, event: BookingEvent, now: number): Promise<void> {
   // A cancelled booking gets no reminder or follow-up, whether or not a workflow still exists.
   if (event === 'cancelled') await withdrawQueuedEmails(tx, booking.id);
-  const events: WorkflowRow['event'][] = event === 'confirmed' ? ['booking-confirmed', 'reminder', 'follow-up'] : ['booking-cancelled'];
+  // A moved booking's reminder and follow-up that still wait were written for the old time: they are
+  // queued again below, for the new one (those already sent stay sent: a workflow e-mails a booking once).
+  if (event === 'rescheduled') await dropQueuedTimedEmails(tx, booking.id);
+  const events = EVENTS[event];
   // New bookings skip this call when the operator has no enabled workflow (bookings/store.ts reads that
   // with the booking's activity); other callers pay this one query.
   const workflows = await enabledWorkflows(tx, booking.operator_id, events);

@@ -24,3 +24,13 @@ export async function updateWorkflow(tx: Tx, operatorId: number, id: number, cha
 export async function enabledWorkflows(db: Kysely<Database>, operatorId: number, events: WorkflowRow['event'][]): Promise<WorkflowRow[]> {
   return db.selectFrom('workflows').selectAll().where('operator_id', '=', operatorId).where('enabled', '=', 1).where('event', 'in', events).orderBy('id').execute();
 }
+
+/** Deletes the booking's reminder and follow-up e-mails that have not gone out yet (so they can be queued anew). */
+export async function dropQueuedTimedEmails(tx: Tx, bookingId: number): Promise<void> {
+  await tx
+    .deleteFrom('emails')
+    .where('booking_id', '=', bookingId)
+    .where('status', '=', 'queued')
+    .where('workflow_id', 'in', (eb) => eb.selectFrom('workflows').select('id').where('event', 'in', ['reminder', 'follow-up']))
+    .execute();
+}

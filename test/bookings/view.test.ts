@@ -27,6 +27,7 @@ describe('toBooking', () => {
     partner: 'viator',
     payment_reference: null,
     participants: 2,
+    seats: 2,
     customer_first_name: 'Ada',
     customer_last_name: 'Lovelace',
     customer_email: 'ada@example.com',
@@ -41,9 +42,10 @@ describe('toBooking', () => {
     time: '10:00',
     starts_at: Date.UTC(2030, 6, 2, 8, 0) / 1000,
   };
+  const tickets = [{ booking_id: 7, ticket_type_id: 11, code: 'adult', name: 'Adult', quantity: 2, unit_price: 4900, currency: 'EUR', position: 1 }];
 
   it('maps the row to the API booking, StartsAt in the activity\'s offset', () => {
-    expect(toBooking(record, Date.UTC(2030, 6, 1, 8, 5) / 1000)).toEqual({
+    expect(toBooking(record, tickets, Date.UTC(2030, 6, 1, 8, 5) / 1000)).toEqual({
       BookingReference: 'BK-7KQ2MX9P',
       Status: 'on_hold',
       Source: 'partner',
@@ -54,6 +56,10 @@ describe('toBooking', () => {
       Time: '10:00',
       StartsAt: '2030-07-02T10:00:00+02:00',
       Participants: 2,
+      Seats: 2,
+      Tickets: [{ Type: 'adult', Name: 'Adult', Quantity: 2, UnitPrice: 4900 }],
+      Currency: 'EUR',
+      Total: 9800,
       Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' },
       WaiverStatus: 'pending',
       HoldExpiresAt: '2030-07-01T08:15:00.000Z',
@@ -62,7 +68,7 @@ describe('toBooking', () => {
   });
 
   it('shows the hold expired once its time has passed', () => {
-    expect(toBooking(record, Date.UTC(2030, 6, 1, 8, 15) / 1000).Status).toBe('expired');
+    expect(toBooking(record, tickets, Date.UTC(2030, 6, 1, 8, 15) / 1000).Status).toBe('expired');
   });
 });
 

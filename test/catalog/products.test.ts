@@ -42,6 +42,14 @@ describe('GET /api/v2/ota/{partner}/products', () => {
       UnitPrice: 4500,
       MaxParticipantsPerBooking: 20,
       UpdatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      // Ticket types (issue 12): a new activity sells one type, Adult, at UnitPrice.
+      AvailabilityType: 'start_time',
+      TicketTypes: [
+        {
+          Type: 'adult', Name: 'Adult', Price: 4500, Category: 'adult', MinAge: null, MaxAge: null, People: 1, TakesSeat: true,
+          MinPerBooking: 0, MaxPerBooking: null, Requires: null, Default: true,
+        },
+      ],
     });
   });
 

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { createApiKey } from '../../src/auth/service.js';
-import { createActivity } from '../../src/catalog/service.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -49,7 +48,11 @@ beforeAll(async () => {
   quiet = { operatorId: (await createOperator(db, 'Never sold online')).operatorId };
   ota = (await createApiKey(db.kysely, operator.operatorId, { name: 'OTA', scopes: ['ota'], partner: 'viator' })).key;
   usageKey = (await createApiKey(db.kysely, operator.operatorId, { name: 'Usage', scopes: ['usage:write', 'usage:read'] })).key;
-  activityId = (await createActivity(db.kysely, operator.operatorId, { Name: 'Old Tour', DurationMinutes: 60, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 100 })).ActivityID;
+  // The activity as the version before 008 stored it (the service's own createActivity writes later tables).
+  activityId = 's_OldTour0000000001';
+  await insertRows('activities', [
+    { operator_id: operator.operatorId, public_id: activityId, name: 'Old Tour', description: '', duration_minutes: 60, timezone: 'UTC', currency: 'EUR', unit_price: 100, max_participants_per_booking: 20, archived: 0, updated_at: Date.now() },
+  ]);
   const activity = await db.kysely.selectFrom('activities').select('id').where('public_id', '=', activityId).executeTakeFirstOrThrow();
   const startsAt = Math.floor(Date.parse(`${date}T12:00:00Z`) / 1000);
   await insertRows('timeslots', [{ operator_id: operator.operatorId, activity_id: activity.id, date, time: '12:00', starts_at: startsAt, ends_at: startsAt + 3600, capacity: 10, booked: 2 }]);

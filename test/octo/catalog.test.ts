@@ -30,9 +30,9 @@ describe('GET /octo/supplier and /octo/capabilities', () => {
     expect(supplier).toMatchObject({ id: String(op.operatorId), name: 'Fjord Adventures', endpoint: 'http://slotbook.test/octo' });
   });
 
-  it('lists octo/pricing as the one capability', async () => {
+  it('lists octo/pricing and octo/questions as the capabilities', async () => {
     const capabilities = octoBody(await octo('GET', '/capabilities'), 'Capability', true);
-    expect(capabilities.map((c: { id: string }) => c.id)).toEqual(['octo/pricing']);
+    expect(capabilities.map((c: { id: string }) => c.id)).toEqual(['octo/pricing', 'octo/questions']);
   });
 });
 
@@ -59,7 +59,7 @@ describe('GET /octo/products', () => {
       id: 'DEFAULT',
       default: true,
       availabilityLocalStartTimes: ['09:00', '17:30'],
-      requiredContactFields: ['firstName', 'lastName', 'emailAddress'],
+      requiredContactFields: ['firstName', 'lastName'],
       restrictions: { minUnits: 1, maxUnits: 6 },
     });
     expect(product.options[0].units).toEqual([expect.objectContaining({ id: 'adult', type: 'ADULT' })]);

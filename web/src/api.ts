@@ -149,6 +149,10 @@ export interface Booking {
   Time: string;
   StartsAt?: string;
   Participants: number;
+  Seats: number;
+  Tickets: BookedTicket[];
+  Currency: string;
+  Total: number;
   Customer: Customer;
   WaiverStatus: 'pending' | 'complete';
   HoldExpiresAt?: string | null;
@@ -163,6 +167,38 @@ export interface WaiverAnswer {
   File: { FileID: string; ContentType: string; Size: number; Download: string } | null;
 }
 
+export interface BookedTicket {
+  Type: string;
+  Name: string;
+  Quantity: number;
+  UnitPrice: number;
+}
+
+export const TICKET_CATEGORIES = ['adult', 'child', 'youth', 'infant', 'senior', 'student', 'military', 'family', 'other'] as const;
+export type TicketCategory = (typeof TICKET_CATEGORIES)[number];
+
+export interface TicketType {
+  Type: string;
+  Name: string;
+  Price: number;
+  Category: TicketCategory;
+  MinAge: number | null;
+  MaxAge: number | null;
+  People: number;
+  TakesSeat: boolean;
+  MinPerBooking: number;
+  MaxPerBooking: number | null;
+  Requires: string | null;
+  Default: boolean;
+}
+
+export interface AdminTicketType extends TicketType {
+  ID: number;
+  ActivityID: string;
+  Position: number;
+  Translations: Record<string, { Name: string }>;
+}
+
 export interface Activity {
   ID: number;
   ActivityID: string;
@@ -175,6 +211,9 @@ export interface Activity {
   MaxParticipantsPerBooking: number;
   UpdatedAt: string;
   Archived: boolean;
+  AvailabilityType: 'start_time' | 'opening_hours';
+  TicketTypes: TicketType[];
+  RequiredContactFields: string[];
 }
 
 export interface Timeslot {
@@ -246,4 +285,20 @@ export interface UsageSummary {
 export interface DailyUsage {
   Period: Period;
   Days: { Date: string; Meters: MeterTotal[] }[];
+}
+
+/**
+ * Moves the item at `index` of a list ordered by Position one place up (-1) or down (+1), by swapping
+ * the Positions of the two items through PATCH `{path}/{ID}`. Equal positions (then ordered by ID) get
+ * distinct ones first. False when there is nothing to swap with.
+ */
+export async function swapPositions(list: { ID: number; Position: number }[], index: number, by: -1 | 1, path: string): Promise<boolean> {
+  const a = list[index];
+  const b = list[index + by];
+  if (!a || !b) return false;
+  const pa = a.Position === b.Position ? index : a.Position;
+  const pb = a.Position === b.Position ? index + by : b.Position;
+  await api.patch(`${path}/${a.ID}`, { Position: pb });
+  await api.patch(`${path}/${b.ID}`, { Position: pa });
+  return true;
 }

@@ -7,13 +7,23 @@ import { Card, ConfirmDialog, EmptyState, Icon, PageHeader, Spinner, useToast } 
 import { ActivityForm } from './ActivityForm';
 import { TimeslotCalendar } from './TimeslotCalendar';
 import { QuestionsEditor } from './QuestionsEditor';
+import { TicketTypesEditor } from './TicketTypesEditor';
 
-type Tab = 'timeslots' | 'details' | 'questions';
+export type ActivityTab = 'timeslots' | 'tickets' | 'details' | 'questions';
+type Tab = ActivityTab;
 const TABS: { id: Tab; label: string }[] = [
   { id: 'timeslots', label: 'Timeslots' },
+  { id: 'tickets', label: 'Ticket types' },
   { id: 'questions', label: 'Waiver questions' },
   { id: 'details', label: 'Details' },
 ];
+
+/** "€49.00 per person" for one kind of ticket; the range of prices for several. */
+function priceLine(activity: Activity): string {
+  const prices = activity.TicketTypes.map((type) => type.Price);
+  if (prices.length <= 1) return `${formatMoney(activity.UnitPrice, activity.Currency)} per person`;
+  return `${formatMoney(Math.min(...prices), activity.Currency)}–${formatMoney(Math.max(...prices), activity.Currency)} · ${prices.length} ticket types`;
+}
 
 export function ActivityDetailPage({ activityId, tab }: { activityId: string; tab: Tab }) {
   const { byId, loaded, reload } = useActivities();
@@ -63,7 +73,7 @@ export function ActivityDetailPage({ activityId, tab }: { activityId: string; ta
         title={activity.Name}
         description={
           <span>
-            {formatMoney(activity.UnitPrice, activity.Currency)} per person · {formatDuration(activity.DurationMinutes)} · {activity.Timezone}
+            {priceLine(activity)} · {activity.AvailabilityType === 'opening_hours' ? `open ${formatDuration(activity.DurationMinutes)} a day` : formatDuration(activity.DurationMinutes)} · {activity.Timezone}
             {activity.Archived && <strong> · Archived</strong>}
           </span>
         }
@@ -82,6 +92,7 @@ export function ActivityDetailPage({ activityId, tab }: { activityId: string; ta
         ))}
       </nav>
       {tab === 'timeslots' && <TimeslotCalendar activity={activity} />}
+      {tab === 'tickets' && <TicketTypesEditor activity={activity} />}
       {tab === 'questions' && <QuestionsEditor activity={activity} />}
       {tab === 'details' && (
         <>

@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { ApiError, type Activity } from '../api';
-import { ErrorBanner, SelectField, TextArea, TextField } from '../ui';
+import { Checkbox, ErrorBanner, SelectField, TextArea, TextField } from '../ui';
 
 function supported(kind: 'timeZone' | 'currency', fallback: string[]): string[] {
   try {
@@ -18,7 +18,18 @@ export function currencyDigits(currency: string): number {
   }
 }
 
-export type ActivityInput = Pick<Activity, 'Name' | 'Description' | 'DurationMinutes' | 'Timezone' | 'Currency' | 'UnitPrice' | 'MaxParticipantsPerBooking'>;
+export type ActivityInput = Pick<
+  Activity,
+  'Name' | 'Description' | 'DurationMinutes' | 'Timezone' | 'Currency' | 'UnitPrice' | 'MaxParticipantsPerBooking' | 'AvailabilityType' | 'RequiredContactFields'
+>;
+
+/** What an OCTo reseller's confirmation can be made to tell about the guest. */
+const CONTACT_FIELDS = [
+  ['firstName', 'First name'],
+  ['lastName', 'Last name'],
+  ['emailAddress', 'E-mail'],
+  ['phoneNumber', 'Phone'],
+] as const;
 
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -44,6 +55,8 @@ export function ActivityForm({
   const digits = currencyDigits(currency);
   const [price, setPrice] = useState(initial ? String(initial.UnitPrice / 10 ** currencyDigits(initial.Currency)) : '');
   const [max, setMax] = useState(String(initial?.MaxParticipantsPerBooking ?? 10));
+  const [availabilityType, setAvailabilityType] = useState(initial?.AvailabilityType ?? 'start_time');
+  const [contactFields, setContactFields] = useState<string[]>(initial?.RequiredContactFields ?? ['firstName', 'lastName']);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
 
@@ -60,6 +73,8 @@ export function ActivityForm({
         Currency: currency,
         UnitPrice: Math.round(Number(price || 0) * 10 ** digits),
         MaxParticipantsPerBooking: Number(max),
+        AvailabilityType: availabilityType,
+        RequiredContactFields: contactFields,
       });
     } catch (caught) {
       setError(caught as ApiError);
@@ -73,6 +88,17 @@ export function ActivityForm({
     <form onSubmit={submit} noValidate className="form-grid">
       <TextField label="Name" className="span-2" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} error={fieldError('Name')} placeholder="Sunset Kayak Tour" />
       <TextArea label="Description" className="span-2" rows={3} value={description} onChange={(e) => setDescription(e.target.value)} error={fieldError('Description')} hint="Shown to partners with the product." />
+      <SelectField
+        label="Sold by"
+        className="span-2"
+        value={availabilityType}
+        onChange={(e) => setAvailabilityType(e.target.value as Activity['AvailabilityType'])}
+        error={fieldError('AvailabilityType')}
+        hint={availabilityType === 'opening_hours' ? 'One timeslot a day: its start is the opening time, the duration the opening hours; tickets are for the day.' : undefined}
+      >
+        <option value="start_time">Start times (tours, classes, games)</option>
+        <option value="opening_hours">Opening hours with a daily capacity (attractions)</option>
+      </SelectField>
       <TextField label="Duration (minutes)" type="number" min={1} max={10080} required value={duration} onChange={(e) => setDuration(e.target.value)} error={fieldError('DurationMinutes')} />
       <TextField label="Max participants per booking" type="number" min={1} max={1000} value={max} onChange={(e) => setMax(e.target.value)} error={fieldError('MaxParticipantsPerBooking')} />
       <SelectField label="Time zone" value={timezone} onChange={(e) => setTimezone(e.target.value)} error={fieldError('Timezone')} hint="Timeslot dates and times are in this zone.">
@@ -99,6 +125,19 @@ export function ActivityForm({
           placeholder={digits === 0 ? '6500' : '49.00'}
         />
       </div>
+      <fieldset className="fieldset span-2">
+        <legend>Resellers (OCTo) must tell on confirming</legend>
+        <div className="checks checks-row">
+          {CONTACT_FIELDS.map(([field, label]) => (
+            <Checkbox
+              key={field}
+              label={label}
+              checked={contactFields.includes(field)}
+              onChange={(e) => setContactFields(e.target.checked ? [...contactFields, field] : contactFields.filter((f) => f !== field))}
+            />
+          ))}
+        </div>
+      </fieldset>
       <div className="span-2">
         <ErrorBanner error={error && !error.errors.some((e) => fieldError(e.field) && error.errors.length === 1) ? error : undefined} />
       </div>

@@ -4,7 +4,7 @@ import { useActivities } from '../activities';
 import { formatDate, formatInstant, formatMoney, SOURCE_LABELS } from '../format';
 import { Link, usePageTitle } from '../router';
 import { Card, ConfirmDialog, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, useLoad, useToast } from '../ui';
-import { SourceBadge, StatusBadge, WaiverBadge } from './booking-bits';
+import { SourceBadge, StatusBadge, TotalRow, WaiverBadge } from './booking-bits';
 import { WaiverAnswersCard } from './WaiverAnswers';
 
 /** One booking by its reference; null when the operator has none with it. */
@@ -102,17 +102,37 @@ export function BookingDetailPage({ reference }: { reference: string }) {
               {activity && <span className="muted"> ({activity.Timezone})</span>}
             </dd>
             <dt>Participants</dt>
-            <dd>{booking.Participants}</dd>
-            {activity && (
-              <>
-                <dt>Price</dt>
-                <dd>
-                  {formatMoney(activity.UnitPrice * booking.Participants, activity.Currency)}
-                  <span className="muted"> ({booking.Participants} × {formatMoney(activity.UnitPrice, activity.Currency)})</span>
-                </dd>
-              </>
-            )}
+            <dd>
+              {booking.Participants}
+              {booking.Seats !== booking.Participants && <span className="muted"> ({booking.Seats} {booking.Seats === 1 ? 'seat' : 'seats'})</span>}
+            </dd>
+            <dt>Price</dt>
+            <dd>{formatMoney(booking.Total, booking.Currency)}</dd>
           </dl>
+          {/* Focusable: a narrow card scrolls the table sideways, and a keyboard must be able to scroll it too. */}
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Tickets of this booking">
+            <table className="table ticket-table" aria-label="Tickets">
+              <thead>
+                <tr>
+                  <th scope="col">Ticket</th>
+                  <th scope="col" className="num">Quantity</th>
+                  <th scope="col" className="num">Price</th>
+                  <th scope="col" className="num">Amount</th>
+                </tr>
+              </thead>
+              <tbody>
+                {booking.Tickets.map((ticket) => (
+                  <tr key={ticket.Type} data-ticket-type={ticket.Type}>
+                    <th scope="row">{ticket.Name}</th>
+                    <td className="num">{ticket.Quantity}</td>
+                    <td className="num">{formatMoney(ticket.UnitPrice, booking.Currency)}</td>
+                    <td className="num">{formatMoney(ticket.UnitPrice * ticket.Quantity, booking.Currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+              <TotalRow columns={4} amount={booking.Total} currency={booking.Currency} />
+            </table>
+          </div>
         </Card>
         <Card title="Customer">
           <dl className="facts">
@@ -186,7 +206,7 @@ export function BookingDetailPage({ reference }: { reference: string }) {
         }}
       >
         <p>
-          {booking.Customer.FirstName} {booking.Customer.LastName}'s {booking.Participants} {booking.Participants === 1 ? 'seat goes' : 'seats go'} back on sale
+          {booking.Customer.FirstName} {booking.Customer.LastName}'s {booking.Seats} {booking.Seats === 1 ? 'seat goes' : 'seats go'} back on sale
           {activity ? ` for ${activity.Name}` : ''} on {formatDate(booking.Date)} at {booking.Time}. This cannot be undone.
         </p>
         {booking.Source === 'partner' && <p className="muted">Let {booking.Partner} know, so that they refund payment {booking.PaymentReference ?? ''}.</p>}

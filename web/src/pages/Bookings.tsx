@@ -4,7 +4,7 @@ import { useActivities } from '../activities';
 import { addDays, formatDate, formatShortDate, todayIso } from '../format';
 import { Link, navigate, setQuery, useLocation, usePageTitle } from '../router';
 import { Card, EmptyState, ErrorBanner, Icon, PageHeader, RangePresets, SelectField, Spinner, TextField, useLoad, type RangePreset } from '../ui';
-import { SourceBadge, StatusBadge } from './booking-bits';
+import { SourceBadge, StatusBadge, ticketSummary } from './booking-bits';
 
 const PAGE = 50;
 
@@ -89,7 +89,7 @@ export function BookingsPage() {
 
   const filtered = filters.source || filters.activity || filters.status || filters.q;
   const activeFilters = [filters.source, filters.activity, filters.status, filters.to].filter(Boolean).length;
-  const seats = bookings.filter((b) => b.Status === 'confirmed' || b.Status === 'on_hold').reduce((sum, b) => sum + b.Participants, 0);
+  const seats = bookings.filter((b) => b.Status === 'confirmed' || b.Status === 'on_hold').reduce((sum, b) => sum + b.Seats, 0);
 
   return (
     <div className="page">
@@ -227,6 +227,9 @@ export function BookingsPage() {
                     </td>
                     <td data-label="Guests" className="num">
                       {booking.Participants}
+                      {(booking.Tickets.length > 1 || booking.Tickets.some((ticket) => ticket.Type !== 'adult')) && (
+                        <span className="ticket-summary">{ticketSummary(booking)}</span>
+                      )}
                     </td>
                     <td data-label="Source">
                       <SourceBadge booking={booking} />

@@ -1,11 +1,23 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { api, ApiError, type Booking, type Timeslot } from '../api';
+import { api, ApiError, type Booking, type TicketType, type Timeslot } from '../api';
 import { useActivities } from '../activities';
 import { addDays, formatDate, formatMoney, todayIso } from '../format';
 import { Link, navigate, useLocation, usePageTitle } from '../router';
 import { Card, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextField, useLoad, useToast } from '../ui';
+import { TotalRow } from './booking-bits';
 
 const STRIP_DAYS = 14;
+
+/** The seats and people a ticket mix takes, and what it costs. */
+function mixOf(types: TicketType[], quantities: Record<string, number>) {
+  const lines = types.map((type) => ({ type, quantity: quantities[type.Type] ?? 0 })).filter((line) => line.quantity > 0);
+  return {
+    lines,
+    tickets: lines.reduce((sum, line) => sum + line.quantity, 0),
+    seats: lines.reduce((sum, line) => sum + (line.type.TakesSeat ? line.quantity * line.type.People : 0), 0),
+    total: lines.reduce((sum, line) => sum + line.quantity * line.type.Price, 0),
+  };
+}
 
 /** A point-of-sale booking: pick an activity, a day and a timeslot (seats left shown), then the customer. */
 export function NewBookingPage() {
@@ -18,6 +30,9 @@ export function NewBookingPage() {
   const [date, setDate] = useState(search.get('date') ?? todayIso());
   const [time, setTime] = useState(search.get('time') ?? '');
   const [participants, setParticipants] = useState(1);
+  const [quantities, setQuantities] = useState<Record<string, number>>({});
+  // The types of the Tickets lines last sent, in order: a 422 names its lines by index (Tickets[1].Quantity).
+  const [sentTypes, setSentTypes] = useState<string[]>([]);
   const [customer, setCustomer] = useState({ FirstName: '', LastName: '', Email: '', Phone: '' });
   const [paymentReference, setPaymentReference] = useState('');
   const [busy, setBusy] = useState(false);
@@ -27,6 +42,16 @@ export function NewBookingPage() {
     if (!activityId && open.length > 0) setActivityId(open[0]!.ActivityID);
   }, [activityId, open]);
   const activity = byId.get(activityId);
+  // One kind of ticket: a number of participants, as always. Several: a quantity of each.
+  const types = activity?.TicketTypes ?? [];
+  const mixed = types.length > 1;
+  useEffect(() => {
+    setQuantities(Object.fromEntries(types.map((type) => [type.Type, type.Default ? 1 : 0])));
+    // Only a change of activity resets the mix (types is a new array on every render).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [activityId, activity?.UpdatedAt]);
+  const mix = mixOf(types, quantities);
+  const seats = mixed ? mix.seats : participants;
 
   const today = todayIso();
   const strip = useLoad(
@@ -68,16 +93,17 @@ export function NewBookingPage() {
     }
     setBusy(true);
     setError(undefined);
+    setSentTypes(mix.lines.map((line) => line.type.Type));
     try {
       const booking = await api.post<Booking>('/api/v2/admin/bookings', {
         ActivityID: activity.ActivityID,
         Date: slot.Date,
         Time: slot.Time,
-        Participants: participants,
+        ...(mixed ? { Tickets: mix.lines.map((line) => ({ Type: line.type.Type, Quantity: line.quantity })) } : { Participants: participants }),
         Customer: { ...customer, Phone: customer.Phone.replace(/[\s()-]/g, '') },
         ...(paymentReference.trim() ? { PaymentReference: paymentReference.trim() } : {}),
       });
-      toast(`Booked ${booking.BookingReference}: ${booking.Participants} ${booking.Participants === 1 ? 'seat' : 'seats'} for ${activity.Name}.`);
+      toast(`Booked ${booking.BookingReference}: ${booking.Participants} ${booking.Participants === 1 ? 'guest' : 'guests'} for ${activity.Name}.`);
       navigate(`/bookings/${booking.BookingReference}`);
     } catch (caught) {
       const e = caught as ApiError;
@@ -138,12 +164,13 @@ export function NewBookingPage() {
                     key={d}
                     className={`day ${d === date ? 'day-active' : ''} ${!seats || seats.available === 0 ? 'day-empty' : ''}`}
                     aria-pressed={d === date}
-                    aria-label={`${formatDate(d)}: ${seats ? `${seats.available} seats left` : 'no timeslots'}`}
                     onClick={() => setDate(d)}
                   >
+                    {/* The visible text stays part of the button's name (WCAG 2.5.3); the rest is read out only. */}
                     <span className="day-name">{weekdayName}</span>
                     <span className="day-num">{Number(d.slice(8))}</span>
                     <span className="day-seats">{seats ? seats.available : '–'}</span>
+                    <span className="visually-hidden">{`${formatDate(d)}: ${seats ? `${seats.available} seats left` : 'no timeslots'}`}</span>
                   </button>
                 );
               })}
@@ -181,10 +208,10 @@ export function NewBookingPage() {
           {slot && (
             <div className="seats-callout" aria-live="polite">
               <strong>{slot.Available}</strong> of {slot.Capacity} seats left at {slot.Time}
-              {participants <= slot.Available && (
+              {seats <= slot.Available && (
                 <>
                   {' '}
-                  · {slot.Available - participants} after this booking
+                  · {slot.Available - seats} after this booking
                 </>
               )}
             </div>
@@ -193,20 +220,41 @@ export function NewBookingPage() {
 
         <Card title="2. Guests">
           <div className="form-grid">
-            <TextField
-              label="Participants"
-              type="number"
-              min={1}
-              max={maxParticipants}
-              value={participants}
-              onChange={(event) => setParticipants(Math.max(1, Number(event.target.value) || 1))}
-              error={fieldError('Participants')}
-              hint={activity ? `At most ${Math.min(activity.MaxParticipantsPerBooking, slot?.Available ?? activity.MaxParticipantsPerBooking)} for this timeslot` : undefined}
-            />
-            <div className="total">
-              <span className="muted">Total</span>
-              <strong>{activity ? formatMoney(activity.UnitPrice * participants, activity.Currency) : '–'}</strong>
-            </div>
+            {mixed && activity ? (
+              <TicketQuantities
+                types={types}
+                currency={activity.Currency}
+                quantities={quantities}
+                onChange={(type, quantity) => {
+                  setQuantities({ ...quantities, [type]: quantity });
+                  // A refusal of the mix no longer applies to a changed one.
+                  if (error?.errors.some((e) => e.field.startsWith('Tickets'))) setError(undefined);
+                }}
+                errorOf={(type) => {
+                  const index = sentTypes.indexOf(type);
+                  return index < 0 ? undefined : (fieldError(`Tickets[${index}].Quantity`) ?? fieldError(`Tickets[${index}].Type`));
+                }}
+                summaryError={fieldError('Tickets')}
+                total={mix.total}
+              />
+            ) : (
+              <>
+                <TextField
+                  label="Participants"
+                  type="number"
+                  min={1}
+                  max={maxParticipants}
+                  value={participants}
+                  onChange={(event) => setParticipants(Math.max(1, Number(event.target.value) || 1))}
+                  error={fieldError('Participants')}
+                  hint={activity ? `At most ${Math.min(activity.MaxParticipantsPerBooking, slot?.Available ?? activity.MaxParticipantsPerBooking)} for this timeslot` : undefined}
+                />
+                <div className="total">
+                  <span className="muted">Total</span>
+                  <strong>{activity ? formatMoney(activity.UnitPrice * participants, activity.Currency) : '–'}</strong>
+                </div>
+              </>
+            )}
             <TextField label="First name" autoComplete="off" required value={customer.FirstName} onChange={(e) => setCustomer({ ...customer, FirstName: e.target.value })} error={fieldError('Customer.FirstName')} />
             <TextField label="Last name" autoComplete="off" required value={customer.LastName} onChange={(e) => setCustomer({ ...customer, LastName: e.target.value })} error={fieldError('Customer.LastName')} />
             <TextField label="E-mail" type="email" autoComplete="off" required value={customer.Email} onChange={(e) => setCustomer({ ...customer, Email: e.target.value })} error={fieldError('Customer.Email')} />
@@ -219,11 +267,90 @@ export function NewBookingPage() {
           <Link href="/bookings" className="btn btn-secondary">
             Cancel
           </Link>
-          <button type="submit" className="btn btn-primary" disabled={busy || !slot}>
-            {busy ? 'Booking…' : slot ? `Book ${participants} ${participants === 1 ? 'seat' : 'seats'} at ${slot.Time}` : 'Choose a timeslot'}
+          <button type="submit" className="btn btn-primary" disabled={busy || !slot || (mixed && mix.tickets === 0)}>
+            {busy
+              ? 'Booking…'
+              : !slot
+                ? 'Choose a timeslot'
+                : mixed
+                  ? `Book ${mix.tickets} ${mix.tickets === 1 ? 'ticket' : 'tickets'} at ${slot.Time}`
+                  : `Book ${participants} ${participants === 1 ? 'seat' : 'seats'} at ${slot.Time}`}
           </button>
         </div>
       </form>
     </div>
+  );
+}
+
+/** A quantity of each ticket type, with its price and the line's amount; the total below. */
+function TicketQuantities({
+  types,
+  currency,
+  quantities,
+  onChange,
+  errorOf,
+  summaryError,
+  total,
+}: {
+  types: TicketType[];
+  currency: string;
+  quantities: Record<string, number>;
+  onChange: (type: string, quantity: number) => void;
+  errorOf: (type: string) => string | undefined;
+  summaryError: string | undefined;
+  total: number;
+}) {
+  return (
+    <fieldset className="fieldset span-2 ticket-mix">
+      <legend>Tickets</legend>
+      <div className="table-wrap">
+      <table className="table ticket-table">
+        <thead>
+          <tr>
+            <th scope="col">Ticket</th>
+            <th scope="col" className="num">Price</th>
+            <th scope="col">Quantity</th>
+            <th scope="col" className="num">Amount</th>
+          </tr>
+        </thead>
+        <tbody>
+          {types.map((type) => {
+            const quantity = quantities[type.Type] ?? 0;
+            const notes = [type.TakesSeat ? '' : 'no seat', type.Requires ? `with ${types.find((t) => t.Type === type.Requires)?.Name ?? type.Requires}` : '', type.People > 1 ? `admits ${type.People}` : '']
+              .filter(Boolean)
+              .join(', ');
+            return (
+              <tr key={type.Type} data-ticket-type={type.Type}>
+                <th scope="row">
+                  {type.Name}
+                  {notes && <span className="muted small"> ({notes})</span>}
+                </th>
+                <td className="num">{formatMoney(type.Price, currency)}</td>
+                <td>
+                  <TextField
+                    label={type.Name}
+                    className="field-compact label-hidden"
+                    type="number"
+                    min={0}
+                    max={type.MaxPerBooking ?? 1000}
+                    value={quantity}
+                    onChange={(event) => onChange(type.Type, Math.max(0, Math.floor(Number(event.target.value) || 0)))}
+                    error={errorOf(type.Type)}
+                  />
+                </td>
+                <td className="num">{formatMoney(type.Price * quantity, currency)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+        <TotalRow columns={4} amount={total} currency={currency} />
+      </table>
+      </div>
+      {summaryError && (
+        <p className="field-error" role="alert">
+          {summaryError}
+        </p>
+      )}
+    </fieldset>
   );
 }

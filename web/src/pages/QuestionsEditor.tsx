@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, QUESTION_TYPES, type Activity, type Question, type QuestionType } from '../api';
+import { api, ApiError, QUESTION_TYPES, swapPositions, type Activity, type Question, type QuestionType } from '../api';
 import { Badge, Card, Checkbox, ConfirmDialog, EmptyState, ErrorBanner, Icon, SelectField, Spinner, TextArea, useLoad, useToast } from '../ui';
 
 const TYPE_LABELS: Record<QuestionType, string> = {
@@ -41,17 +41,9 @@ export function QuestionsEditor({ activity }: { activity: Activity }) {
   const list = questions.data ?? [];
 
   async function move(index: number, by: -1 | 1) {
-    const a = list[index];
-    const b = list[index + by];
-    if (!a || !b) return;
     setError(undefined);
     try {
-      // Swap positions; equal positions (ordered by ID) get distinct ones first.
-      const pa = a.Position === b.Position ? index : a.Position;
-      const pb = a.Position === b.Position ? index + by : b.Position;
-      await api.patch(`/api/v2/admin/questions/${a.ID}`, { Position: pb });
-      await api.patch(`/api/v2/admin/questions/${b.ID}`, { Position: pa });
-      questions.reload();
+      if (await swapPositions(list, index, by, '/api/v2/admin/questions')) questions.reload();
     } catch (caught) {
       setError(caught as ApiError);
     }

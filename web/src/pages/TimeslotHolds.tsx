@@ -8,6 +8,7 @@ import { ErrorBanner, Spinner, useLoad, useToast } from '../ui';
 interface Hold {
   BookingReference: string;
   Participants: number;
+  Seats: number;
   Channel: 'shop' | 'waitlist-offer' | 'partner-api' | 'octo' | 'pos';
   Partner: string | null;
   Client: string | null;
@@ -43,7 +44,7 @@ export function TimeslotHolds({ slot, onChanged }: { slot: Timeslot; onChanged: 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
   const list = holds.data ?? [];
-  const held = list.reduce((sum, hold) => sum + hold.Participants, 0);
+  const held = list.reduce((sum, hold) => sum + hold.Seats, 0);
 
   async function release(which: string) {
     setBusy(true);
@@ -99,7 +100,7 @@ export function TimeslotHolds({ slot, onChanged }: { slot: Timeslot; onChanged: 
           {list.map((hold) => (
             <li key={hold.BookingReference}>
               <span className="holds-what">
-                <strong>{seats(hold.Participants)}</strong> · {holder(hold)}
+                <strong>{seats(hold.Seats)}</strong> · {holder(hold)}
                 <span className="muted"> · until {formatInstant(hold.HoldExpiresAt)}</span>
                 <br />
                 <Link href={`/bookings/${hold.BookingReference}`} className="mono">

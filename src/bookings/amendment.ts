@@ -1,0 +1,85 @@
+// Amending a live booking: another timeslot (of its activity or of another), another ticket mix, or both,
+// in the caller's write transaction (OCTo's PATCH and confirm with unitItems). The booking row is locked
+// first (every booking writer touches bookings rows before timeslot rows), and the seats move as the
+// transaction's last statements (changeSeatsAtCommit): the new ones are taken and the old ones given back
+// in the same commit, so the booking never holds both, never neither, and a timeslot never overbooks.
+// The amendment states where the booking should be, so repeating it changes nothing: a retry is safe.
+import { sql } from 'kysely';
+import type { Tx } from '../db/connection.js';
+import { Conflict } from '../http/errors.js';
+import type { ActivityRow } from '../catalog/store.js';
+import { changeSeatsAtCommit } from './capacity.js';
+import { refuseSeats, requireBookable } from './placement.js';
+import { deleteWaiverAnswers, type BookableTimeslot, type BookingRow } from './store.js';
+import { effectiveStatus } from './view.js';
+import { enqueueBookingEvent } from '../workflows/events.js';
+import { sameTickets, ticketRows, type TicketMix } from '../tickets/mix.js';
+import { bookingTicketsOf, deleteBookingTickets, insertBookingTickets } from '../tickets/store.js';
+
+/** Where the booking should be: the timeslot (of `activity`) and its tickets. */
+export interface AmendmentTarget {
+  activity: ActivityRow;
+  timeslot: BookableTimeslot;
+  mix: TicketMix;
+}
+
+/** The booking row, locked until the transaction ends (an UPDATE that changes nothing, on both dialects). */
+async function lockBooking(tx: Tx, bookingId: number): Promise<BookingRow | undefined> {
+  return tx
+    .updateTable('bookings')
+    .set({ status: sql`status` })
+    .where('id', '=', bookingId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Moves the booking to `target`; true when anything changed. A booking that is not live (cancelled,
+ * expired), or whose timeslot has started, cannot change (409); a target timeslot that takes no more
+ * bookings is a 422 on Time; not enough seats there is a 409 when the transaction commits. Tickets are
+ * priced anew unless only the timeslot of the same activity changes. A move to another activity leaves
+ * the waiver pending: the answers were to the old activity's questions.
+ */
+export async function amendBooking(tx: Tx, bookingId: number, target: AmendmentTarget, now: number): Promise<boolean> {
+  const booking = await lockBooking(tx, bookingId);
+  if (!booking) throw new Error(`Booking ${bookingId} vanished`);
+  const status = effectiveStatus(booking, now);
+  if (status !== 'on_hold' && status !== 'confirmed') throw new Conflict(`Booking ${booking.reference} is ${status} and can no longer be changed`);
+  const current = await tx.selectFrom('timeslots').select(['activity_id', 'bookable_until']).where('id', '=', booking.timeslot_id).executeTakeFirstOrThrow();
+  if (current.bookable_until <= now) throw new Conflict(`Booking ${booking.reference} has started and can no longer be changed`);
+  requireBookable(target.timeslot, now);
+
+  const tickets = (await bookingTicketsOf(tx, [booking.id])).get(booking.id) ?? [];
+  const sameActivity = current.activity_id === target.activity.id;
+  const sameTimeslot = booking.timeslot_id === target.timeslot.id;
+  const sameMix = sameActivity && sameTickets(tickets, target.mix);
+  if (sameTimeslot && sameMix) return false;
+
+  await tx
+    .updateTable('bookings')
+    .set({
+      timeslot_id: target.timeslot.id,
+      participants: target.mix.people,
+      seats: target.mix.seats,
+      ...(!sameActivity && { waiver_status: 'pending' }),
+    })
+    .where('id', '=', booking.id)
+    .execute();
+  if (!sameActivity) await deleteWaiverAnswers(tx, booking.id);
+  if (!sameMix) {
+    await deleteBookingTickets(tx, booking.id);
+    await insertBookingTickets(tx, ticketRows(booking.id, target.mix, target.activity.currency));
+  }
+  await changeSeatsAtCommit(
+    tx,
+    [
+      { timeslotId: booking.timeslot_id, seats: -booking.seats },
+      { timeslotId: target.timeslot.id, seats: target.mix.seats },
+    ],
+    now,
+    // Only the target timeslot can be asked for seats (on its own timeslot, the booking asks for the difference).
+    (_timeslotId, seats) => refuseSeats(booking.operator_id, target.timeslot, seats),
+  );
+  if (status === 'confirmed' && !sameTimeslot) await enqueueBookingEvent(tx, booking, 'rescheduled', now);
+  return true;
+}

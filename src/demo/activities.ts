@@ -1,0 +1,133 @@
+// The demo operator's catalogue: what a reseller certifies against and a newcomer tries first. Timeslots
+// are roomy where resellers book most (the OCTo validator reserves several tickets on the same departure
+// again and again), and the ticket types show each rule: a child that needs an adult, an infant that
+// takes no seat, a family ticket for four, a minimum of players, a student price.
+import type { CreateTicketTypeBody } from '../tickets/schemas.js';
+
+export interface DemoActivity {
+  name: string;
+  description: string;
+  durationMinutes: number;
+  timezone: string;
+  currency: string;
+  /** The price of the default type, Adult. */
+  unitPrice: number;
+  maxParticipants: number;
+  openingHours?: true;
+  times: string[];
+  capacity: number;
+  /** German name of the default type, Adult. */
+  adultName: string;
+  /** Changes to the default type, Adult. */
+  adult?: Partial<CreateTicketTypeBody>;
+  /** The other ticket types. */
+  ticketTypes: CreateTicketTypeBody[];
+}
+
+const child = (price: number, ages: [number, number]): CreateTicketTypeBody => ({
+  Type: 'child',
+  Name: `Child (${ages[0]}-${ages[1]})`,
+  Price: price,
+  MinAge: ages[0],
+  MaxAge: ages[1],
+  Requires: 'adult',
+  Translations: { de: { Name: `Kind (${ages[0]}-${ages[1]})` } },
+});
+
+const infant: CreateTicketTypeBody = {
+  Type: 'infant',
+  Name: 'Infant (under 4, on a lap)',
+  Price: 0,
+  MinAge: 0,
+  MaxAge: 3,
+  TakesSeat: false,
+  MaxPerBooking: 2,
+  Requires: 'adult',
+  Translations: { de: { Name: 'Kleinkind (unter 4, auf dem Schoß)' } },
+};
+
+const family = (price: number): CreateTicketTypeBody => ({
+  Type: 'family',
+  Name: 'Family (2 adults, 2 children)',
+  Price: price,
+  People: 4,
+  MaxPerBooking: 2,
+  Translations: { de: { Name: 'Familie (2 Erwachsene, 2 Kinder)' } },
+});
+
+export const DEMO_ACTIVITIES: DemoActivity[] = [
+  {
+    name: 'Spree River Cruise',
+    description: 'Ninety minutes past the Reichstag, the Museum Island and the cathedral, with live commentary in German and English.',
+    durationMinutes: 90,
+    timezone: 'Europe/Berlin',
+    currency: 'EUR',
+    unitPrice: 1900,
+    maxParticipants: 10,
+    times: ['11:00', '14:00', '17:00'],
+    capacity: 250,
+    adultName: 'Erwachsene',
+    ticketTypes: [child(1100, [4, 14]), infant, family(5200)],
+  },
+  {
+    name: 'Sunset Kayak Tour',
+    description: 'Two hours on the Spree at golden hour, with a guide and all equipment.',
+    durationMinutes: 120,
+    timezone: 'Europe/Berlin',
+    currency: 'EUR',
+    unitPrice: 4900,
+    maxParticipants: 8,
+    times: ['10:00', '18:30'],
+    capacity: 30,
+    adultName: 'Erwachsene',
+    ticketTypes: [
+      { Type: 'youth', Name: 'Youth (12-17)', Price: 3900, MinAge: 12, MaxAge: 17, Requires: 'adult', Translations: { de: { Name: 'Jugendliche (12-17)' } } },
+    ],
+  },
+  {
+    name: 'Escape Room: The Vault',
+    description: 'Crack the bank vault in 60 minutes. For 2 to 6 players.',
+    durationMinutes: 60,
+    timezone: 'America/New_York',
+    currency: 'USD',
+    unitPrice: 3500,
+    maxParticipants: 6,
+    times: ['12:00', '15:00', '19:00'],
+    capacity: 6,
+    adultName: 'Spieler',
+    adult: { Name: 'Player', MinPerBooking: 2 },
+    ticketTypes: [],
+  },
+  {
+    name: 'Pottery Wheel Class',
+    description: 'A beginner class at the wheel; your bowl is fired and ready a week later.',
+    durationMinutes: 150,
+    timezone: 'Asia/Tokyo',
+    currency: 'JPY',
+    unitPrice: 6500,
+    maxParticipants: 4,
+    times: ['14:00'],
+    capacity: 10,
+    adultName: 'Erwachsene',
+    ticketTypes: [{ Type: 'student', Name: 'Student (with ID)', Price: 4500, Translations: { de: { Name: 'Studierende (mit Ausweis)' } } }],
+  },
+  {
+    name: 'Skyline Observation Deck',
+    description: 'The city from 200 metres up, open every day from 9 am to 10 pm: come any time, your ticket is for the day.',
+    durationMinutes: 13 * 60,
+    timezone: 'Europe/Berlin',
+    currency: 'EUR',
+    unitPrice: 2400,
+    maxParticipants: 10,
+    openingHours: true,
+    times: ['09:00'],
+    capacity: 1500,
+    adultName: 'Erwachsene',
+    ticketTypes: [
+      child(1400, [4, 14]),
+      infant,
+      { Type: 'senior', Name: 'Senior (65+)', Price: 1900, MinAge: 65, MaxAge: 120, Translations: { de: { Name: 'Senioren (65+)' } } },
+      family(6400),
+    ],
+  },
+];

@@ -1,0 +1,86 @@
+// octo/questions: the activity's waiver questions on the product's option, and their answers on the
+// booking. They are the same questions and answers as the partner API's WaiverAnswers (waiver_answers),
+// so the dashboard shows an OCTo booking's waiver like any other. Answers may come with the reservation,
+// an update or the confirmation; each replaces an earlier answer to the same question.
+import type { Kysely } from 'kysely';
+import type { Tx } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
+import { ValidationFailed } from '../http/errors.js';
+import { rowOptions } from '../questions/mapper.js';
+import { checkSomeWaiverAnswers, fileScopeOf } from '../questions/service.js';
+import { attachUploads } from '../questions/upload-store.js';
+import { listActivityQuestions, type QuestionRow } from '../questions/store.js';
+import { replaceWaiverAnswers, setWaiverStatus, waiverAnswersOf } from '../bookings/store.js';
+import { OctoError } from './errors.js';
+import type { OctoQuestion, QuestionAnswer } from './schemas.js';
+
+const YES_NO = [
+  { label: 'Yes', value: 'true' },
+  { label: 'No', value: 'false' },
+];
+
+export function toOctoQuestion(row: QuestionRow): OctoQuestion {
+  const options = row.type === 'select' ? rowOptions(row).map((option) => ({ label: option, value: option })) : row.type === 'boolean' ? YES_NO : [];
+  const inputType = row.type === 'file' || row.requires_file_upload === 1 ? 'file' : row.type === 'date' ? 'date' : options.length > 0 ? 'select' : 'text';
+  return {
+    id: String(row.id),
+    required: row.required === 1,
+    label: row.question,
+    description: inputType === 'file' ? 'Answer with the FileID of a file uploaded with POST /api/v2/ota/{partner}/uploads' : null,
+    inputType,
+    selectOptions: options,
+  };
+}
+
+export async function octoQuestionsOf(db: Kysely<Database>, operatorId: number, activityRowId: number): Promise<OctoQuestion[]> {
+  return (await listActivityQuestions(db, operatorId, activityRowId)).map(toOctoQuestion);
+}
+
+/** Every question of the activity with the booking's answer, or null. */
+export async function questionAnswersOf(db: Kysely<Database>, operatorId: number, activityRowId: number, bookingId: number): Promise<QuestionAnswer[]> {
+  const byQuestion = await waiverAnswersOf(db, bookingId);
+  return (await listActivityQuestions(db, operatorId, activityRowId)).map((row) => ({
+    questionId: String(row.id),
+    question: toOctoQuestion(row),
+    value: byQuestion.get(row.id) ?? null,
+  }));
+}
+
+const answeredQuestions = async (tx: Tx, bookingId: number): Promise<number[]> => [...(await waiverAnswersOf(tx, bookingId)).keys()];
+
+/**
+ * Stores the answers given (each checked like a partner's WaiverAnswers; a wrong one is BAD_REQUEST) and
+ * sets the booking's waiver complete once every required question is answered. With `requireAll` (a
+ * confirmation by a reseller that speaks octo/questions), a required question left unanswered is
+ * BAD_REQUEST too.
+ */
+export async function applyAnswers(
+  tx: Tx,
+  booking: { id: number; operator_id: number; partner: string | null },
+  activityRowId: number,
+  given: { questionId: string; value: string }[] | undefined,
+  requireAll: boolean,
+): Promise<void> {
+  if (given === undefined && !requireAll) return;
+  const unknown = given?.find((answer) => !/^[1-9]\d{0,8}$/.test(answer.questionId));
+  if (unknown) throw OctoError.badRequest(`questionAnswers: "${unknown.questionId}" is not a question of this product`);
+  const answers = (given ?? []).map((answer) => ({ QuestionID: Number(answer.questionId), Answer: answer.value }));
+  let checked: Awaited<ReturnType<typeof checkSomeWaiverAnswers>>;
+  try {
+    // An OCTo booking is a partner booking: its file answers name uploads of the reseller's marketplace.
+    const files = fileScopeOf({ operatorId: booking.operator_id, source: 'partner', partner: booking.partner });
+    checked = await checkSomeWaiverAnswers(tx, files, activityRowId, answers, await answeredQuestions(tx, booking.id));
+  } catch (error) {
+    if (!(error instanceof ValidationFailed)) throw error;
+    throw OctoError.badRequest(`questionAnswers: ${(error.errors ?? []).map((e) => e.message).join('; ')}`);
+  }
+  if (requireAll && checked.missing.length > 0) {
+    throw OctoError.badRequest(`Answer the required questions ${checked.missing.map((q) => `"${q.id}" (${q.question})`).join(', ')} in questionAnswers to confirm`);
+  }
+  // The files named are attached, so that the sweep of unused uploads keeps them.
+  const kept = await attachUploads(tx, booking.operator_id, checked.fileIds, Date.now());
+  const gone = checked.fileIds.filter((fileId) => !kept.has(fileId));
+  if (gone.length > 0) throw OctoError.badRequest(`questionAnswers: the uploaded file ${gone.join(', ')} was deleted before this booking named it; upload it again`);
+  await replaceWaiverAnswers(tx, booking.id, checked.answers);
+  await setWaiverStatus(tx, booking.id, checked.status);
+}

@@ -1,0 +1,190 @@
+// Ticket types in the dashboard, in a real browser against a real server: the operator adds a child ticket
+// that needs an adult and an infant ticket that takes no seat, then sells a mix at the point of sale and
+// reads it back on the booking; each page is checked with axe-core. Like dashboard.test.ts, SQLite only.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
+import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, type Browser } from './browser.js';
+
+const run = hasChromium && testDialect() === 'sqlite';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const utcDate = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const DAY = utcDate(3);
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's findings on the page as it is now (WCAG 2.1 A and AA rules). */
+async function accessibilityViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the dashboard's Content-Security-Policy allows no inline script.
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })).violations;
+  });
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe.skipIf(!run)('ticket types in the dashboard', { timeout: 60_000 }, () => {
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let browser: Browser;
+  let page: Page;
+  let admin: string;
+  let activityId: string;
+
+  async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(server.url + path, {
+      method,
+      headers: { authorization: `Bearer ${admin}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return (text ? JSON.parse(text).data : undefined) as T;
+  }
+
+  beforeAll(async () => {
+    ensureDashboardBuilt();
+    database = await createTestDatabase();
+    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
+    expect((await runCli(['migrate'], env)).code).toBe(0);
+    admin = JSON.parse((await runCli(['operator', 'create', '--name', 'Harbour Cruises'], env)).stdout).AdminKey;
+    server = await startServerProcess(database.url, { LOG_LEVEL: 'warn' });
+    const activity = await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', {
+      Name: 'Harbour Cruise', DurationMinutes: 90, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 1900, MaxParticipantsPerBooking: 8,
+    });
+    activityId = activity.ActivityID;
+    await api('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: DAY, Time: '14:00', Capacity: 10 });
+    browser = await launchBrowser();
+    page = browser.page;
+    page.setDefaultTimeout(10_000);
+    await page.goto(server.url + '/');
+    await page.getByLabel('Admin API key', { exact: true }).fill(admin);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Bookings', level: 1 }).waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await database?.drop();
+  });
+
+  it('adds a child ticket that needs an adult and an infant ticket that takes no seat', async () => {
+    await page.goto(`${server.url}/activities/${activityId}/tickets`);
+    await page.getByRole('heading', { name: 'Ticket types' }).waitFor();
+    await page.locator('[data-ticket-type="adult"]').waitFor();
+    expect(await page.locator('[data-ticket-type="adult"]').textContent()).toContain('Default');
+
+    await page.getByRole('button', { name: 'Add ticket type' }).first().click();
+    await page.getByLabel('Ticket name', { exact: true }).fill('Child (4-14)');
+    await page.getByLabel('Code', { exact: true }).fill('child');
+    await page.getByLabel('Price (EUR)', { exact: true }).fill('11.00');
+    await page.getByLabel('Youngest age', { exact: true }).fill('4');
+    await page.getByLabel('Oldest age', { exact: true }).fill('14');
+    await page.getByLabel('Must come with', { exact: true }).selectOption({ label: 'Adult' });
+    await page.getByLabel('Translated names', { exact: true }).fill('de: Kind (4-14)');
+    await page.getByRole('button', { name: 'Add ticket type' }).last().click();
+    await page.getByText('Child (4-14) added.').waitFor();
+
+    // A mistake is shown next to its field: the code is taken.
+    await page.getByRole('button', { name: 'Add ticket type' }).first().click();
+    await page.getByLabel('Ticket name', { exact: true }).fill('Infant (under 4)');
+    await page.getByLabel('Code', { exact: true }).fill('child');
+    await page.getByLabel('Price (EUR)', { exact: true }).fill('0');
+    await page.getByLabel('Kind of guest', { exact: true }).selectOption('infant');
+    await page.getByLabel('Takes a seat', { exact: true }).uncheck();
+    await page.getByLabel('Must come with', { exact: true }).selectOption({ label: 'Adult' });
+    await page.getByRole('button', { name: 'Add ticket type' }).last().click();
+    await page.getByText('The activity already has a ticket type "child"').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByLabel('Code', { exact: true }).fill('infant');
+    await page.getByRole('button', { name: 'Add ticket type' }).last().click();
+    await page.getByText('Infant (under 4) added.').waitFor();
+    expect(await page.locator('[data-ticket-type="infant"]').textContent()).toContain('no seat');
+    expect(await page.locator('[data-ticket-type="child"]').textContent()).toContain('with Adult');
+    await screenshot(page, 'activity-ticket-types');
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    const types = await api<{ Type: string; Price: number; TakesSeat: boolean; Requires: string | null; Translations: Record<string, { Name: string }> }[]>(
+      'GET',
+      `/api/v2/admin/activities/${activityId}/ticket-types`,
+    );
+    expect(types.map((type) => [type.Type, type.Price, type.TakesSeat, type.Requires])).toEqual([
+      ['adult', 1900, true, null],
+      ['child', 1100, true, 'adult'],
+      ['infant', 0, false, 'adult'],
+    ]);
+    expect(types[1]!.Translations).toEqual({ de: { Name: 'Kind (4-14)' } });
+
+    // The default cannot be removed; the child's price can change.
+    expect(await page.getByRole('button', { name: 'Remove Adult' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Edit Child (4-14)' }).click();
+    await page.getByLabel('Price (EUR)', { exact: true }).fill('12.50');
+    await page.getByRole('button', { name: 'Save ticket type' }).click();
+    await page.getByText('Child (4-14) saved.').waitFor();
+    await expect.poll(() => page.locator('[data-ticket-type="child"]').textContent()).toContain('€12.50');
+  });
+
+  it('sells a mix at the point of sale: priced per type, seats for those who take one, shown on the booking', async () => {
+    await page.goto(`${server.url}/bookings/new?activity=${activityId}&date=${DAY}&time=14:00`);
+    await page.getByRole('heading', { name: 'New point-of-sale booking' }).waitFor();
+    const mix = page.getByRole('group', { name: 'Tickets' });
+    await mix.waitFor();
+    await page.locator('label.slot', { hasText: '14:00' }).click();
+
+    // A child alone is refused, next to the child's quantity.
+    await mix.getByLabel('Adult', { exact: true }).fill('0');
+    await mix.getByLabel('Child (4-14)', { exact: true }).fill('1');
+    await page.getByLabel('First name', { exact: true }).fill('Lin');
+    await page.getByLabel('Last name', { exact: true }).fill('Chen');
+    await page.getByLabel('E-mail', { exact: true }).fill('lin.chen@example.com');
+    await page.getByLabel('Phone', { exact: true }).fill('+49 30 1234567');
+    await page.getByRole('button', { name: 'Book 1 ticket at 14:00' }).click();
+    await page.getByText('Child (4-14) tickets must come with at least one Adult ticket in the same booking').waitFor();
+
+    await mix.getByLabel('Adult', { exact: true }).fill('2');
+    await mix.getByLabel('Child (4-14)', { exact: true }).fill('1');
+    await mix.getByLabel('Infant (under 4)', { exact: true }).fill('1');
+    await expect.poll(() => mix.locator('tfoot').textContent()).toContain('€50.50');
+    // Four guests, three seats: the infant sits on a lap.
+    await expect.poll(() => page.locator('.seats-callout').textContent()).toContain('7 after this booking');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'new-booking-tickets');
+    await page.getByRole('button', { name: 'Book 4 tickets at 14:00' }).click();
+    await page.getByRole('heading', { name: /^Booking BK-/ }).waitFor();
+    const reference = (await page.getByRole('heading', { level: 1 }).textContent())!.replace('Booking ', '');
+
+    const tickets = page.getByRole('table', { name: 'Tickets' });
+    expect(await tickets.locator('[data-ticket-type="adult"]').textContent()).toContain('€38.00');
+    expect(await tickets.locator('[data-ticket-type="infant"]').textContent()).toContain('€0.00');
+    expect(await tickets.locator('tfoot').textContent()).toContain('€50.50');
+    expect(await page.locator('.detail-grid').textContent()).toContain('3 seats');
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    const booking = await api<{ Participants: number; Seats: number; Total: number; Tickets: { Type: string; Quantity: number; UnitPrice: number }[] }>(
+      'GET',
+      `/api/v2/admin/bookings/${reference}`,
+    );
+    expect(booking).toMatchObject({ Participants: 4, Seats: 3, Total: 5050 });
+    expect(booking.Tickets.map((ticket) => [ticket.Type, ticket.Quantity, ticket.UnitPrice])).toEqual([
+      ['adult', 2, 1900],
+      ['child', 1, 1250],
+      ['infant', 1, 0],
+    ]);
+
+    // The bookings list shows the mix.
+    await page.goto(`${server.url}/bookings?from=${DAY}&to=${DAY}`);
+    const row = page.locator('tr', { hasText: reference });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('2 Adult, 1 Child (4-14), 1 Infant (under 4)');
+  });
+});
