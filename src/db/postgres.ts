@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Db } from './connection.js';
 import type { Database } from './schema.js';
 import { CommitOutcomeUnknown, writers } from './transactions.js';
+import { ConnectionLost } from './unavailable.js';
 
 /** An error that ends the connection: no answer from the server, or a server error that closes it. */
 function endsConnection(error: unknown): boolean {
@@ -12,6 +13,12 @@ function endsConnection(error: unknown): boolean {
   // Class 08: connection exception; 57: operator intervention (shutdown, terminated backend).
   return error.code === undefined || error.code.startsWith('08') || error.code.startsWith('57');
 }
+
+// How long a new connection may take before the request that wanted it fails (503): a server that does
+// not answer at all (a fail-over in progress, a black-holed network) must not hold requests for the
+// operating system's two minutes. Keep-alive probes find a connection whose peer vanished without a word.
+const CONNECT_TIMEOUT_MS = 5_000;
+const KEEP_ALIVE_DELAY_MS = 10_000;
 
 // Kysely sends every query unnamed, so PostgreSQL parses and plans it anew each time; for the short
 // statements of a booking that was most of the server's work. Named, a statement is parsed once per
@@ -25,15 +32,34 @@ const statementNames = new Map<string, string>();
 class PreparingClient extends pg.Client {
   /** Set once a table changed under a prepared statement; this connection then names nothing more. */
   #plain = false;
+  /** Set once the connection is known to be gone: its next statements are refused without being sent. */
+  #lost = false;
+
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // pg reports a connection that dies while no query runs on it (the server's "terminating connection"
+    // between two statements of a transaction, a reset socket) as an 'error' event. The pool listens
+    // only while the client is idle in it; a checked-out client without a listener of its own would turn
+    // the event into an uncaught exception, which ends the process. The failure reaches the request
+    // through its next statement instead (ConnectionLost), and the pool drops the client on release.
+    this.on('error', () => {
+      this.#lost = true;
+    });
+  }
 
   // pg's query() has many overloads; this only adds a name to the (text, values) promise form Kysely uses.
   override query(config: any, values?: any, callback?: any): any {
+    // Refused before it is sent, so that a COMMIT on a dead connection is known not to have happened.
+    if (this.#lost && callback === undefined) return Promise.reject(new ConnectionLost());
     const result = this.#send(config, values, callback);
     if (result instanceof Promise) {
       result.catch((error: unknown) => {
         // The server ended this connection (a terminated backend, a restart): end the client too, so the
         // pool discards it on release instead of lending it, before its 'end' event, to the next request.
-        if (endsConnection(error)) this.end().catch(() => undefined);
+        if (endsConnection(error)) {
+          this.#lost = true;
+          this.end().catch(() => undefined);
+        }
       });
     }
     return result;
@@ -58,7 +84,14 @@ class PreparingClient extends pg.Client {
 export function openPostgres(url: string): Db {
   // int8 (counts, millisecond timestamps) fits a JS number exactly in this schema; NUMERIC stays a string.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
-  const pool = new pg.Pool({ connectionString: url, max: 10, Client: PreparingClient });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    Client: PreparingClient,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS,
+  });
   // An idle connection that the server closes (restart, failover, DROP DATABASE) is dropped from the pool
   // and replaced on next use; without a listener, its 'error' event would crash the process.
   pool.on('error', (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
@@ -80,7 +113,9 @@ export function openPostgres(url: string): Db {
         try {
           await sql.raw([...statements.map((statement) => statement.query.sql), 'COMMIT'].join(';\n')).execute(conn);
         } catch (error) {
-          throw endsConnection(error) ? new CommitOutcomeUnknown(error) : error;
+          // A COMMIT refused unsent (ConnectionLost) did not happen: the server rolled the transaction
+          // back when the connection died, so that write is unavailable, not of unknown outcome.
+          throw endsConnection(error) && !(error instanceof ConnectionLost) ? new CommitOutcomeUnknown(error) : error;
         }
       },
       rollback: async (conn) => {

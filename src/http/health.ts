@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import { problems } from './schemas.js';
-import { sendProblem } from './problem.js';
+import { sendUnavailable } from './problem.js';
 
 const Status = Type.Object({ status: Type.String() });
 
@@ -20,7 +20,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return { status: 'ready' };
       } catch (error) {
         request.log.warn({ err: error }, 'database not ready');
-        return sendProblem(reply, 'unavailable', 'The database does not answer');
+        return sendUnavailable(reply, 'The database does not answer');
       }
     },
   });
