@@ -13,6 +13,7 @@ import { parseKey } from './auth/keys.js';
 import { errorHandler, sendProblem } from './http/problem.js';
 import { registerRoutingProblems } from './http/routing.js';
 import { registerNulGuard } from './http/nul-guard.js';
+import { registerDraining, serverOptions } from './http/server-options.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health.js';
@@ -55,6 +56,7 @@ export interface AppOptions {
 
 export async function buildApp({ db, config, logger }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    ...serverOptions(config),
     logger: logger ?? { level: config.logLevel },
     bodyLimit: JSON_BODY_LIMIT,
     // Malformed percent-encoding or an over-long path parameter is caught by the router itself.
@@ -64,6 +66,7 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  registerDraining(app);
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('problemBaseUrl', config.problemBaseUrl);
@@ -104,9 +107,9 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
         }),
     });
   }
+  registerRoutingProblems(app, { ownFormat: isOctoPath });
   await app.register(authPlugin);
   await app.register(answerCacheInvalidation);
-  registerRoutingProblems(app);
   registerNulGuard(app);
 
   await app.register(healthRoutes);

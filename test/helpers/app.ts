@@ -33,7 +33,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const database = await createTestDatabase();
   const db = openDatabase(database.config);
   await migrate(db);
-  const config = loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', ...env });
   const app = await buildApp({ db, config, logger: false });
   await app.ready();
   let count = 0;
