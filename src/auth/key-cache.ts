@@ -8,8 +8,7 @@
 // - Revoking through this process (DELETE /api/v2/admin/keys/{ID}) drops the key here at once. Another
 //   process on the same database sees a revocation within KEY_CACHE_TTL_MS: that is the bound we promise.
 // - One cache per database handle, so that two apps in one process (tests) never share keys.
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Db } from '../db/connection.js';
 import { findKeyByLookupId, type ApiKeyRecord } from './store.js';
 
 export const KEY_CACHE_TTL_MS = 5_000;
@@ -26,22 +25,22 @@ interface KeyCache {
   generation: number;
 }
 
-const caches = new WeakMap<Kysely<Database>, KeyCache>();
+const caches = new WeakMap<Db, KeyCache>();
 
-function cacheOf(db: Kysely<Database>): KeyCache {
+function cacheOf(db: Db): KeyCache {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = { keys: new Map(), generation: 0 }));
   return cache;
 }
 
 /** The key's row, from the cache while it is fresh, else from the database. */
-export async function findKeyCached(db: Kysely<Database>, lookupId: string): Promise<ApiKeyRecord | undefined> {
+export async function findKeyCached(db: Db, lookupId: string): Promise<ApiKeyRecord | undefined> {
   const cache = cacheOf(db);
   const now = Date.now();
   const hit = cache.keys.get(lookupId);
   if (hit && hit.expiresAt > now) return hit.record;
   const generation = cache.generation;
-  const record = await findKeyByLookupId(db, lookupId);
+  const record = await findKeyByLookupId(db.kysely, lookupId);
   if (!record || record.revokedAt !== null || generation !== cache.generation) {
     cache.keys.delete(lookupId);
     return record;
@@ -53,7 +52,7 @@ export async function findKeyCached(db: Kysely<Database>, lookupId: string): Pro
 }
 
 /** Forgets the key with this row ID (it was revoked here). */
-export function forgetKey(db: Kysely<Database>, keyId: number): void {
+export function forgetKey(db: Db, keyId: number): void {
   const cache = caches.get(db);
   if (!cache) return;
   cache.generation += 1;

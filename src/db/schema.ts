@@ -23,6 +23,7 @@ export interface Database {
   workflows: WorkflowTable;
   emails: EmailTable;
   instance_secrets: InstanceSecretTable;
+  rate_limit_buckets: RateLimitBucketTable;
 }
 
 export interface OperatorTable {
@@ -284,4 +285,11 @@ export interface InstanceSecretTable {
   name: string;
   value: string;
   created_at: number;
+}
+
+/** A rate limit's shared counter: permits taken by every process in the bucket's window (migration 007). */
+export interface RateLimitBucketTable {
+  bucket: string;
+  window_start: number;
+  granted: number;
 }
