@@ -2,15 +2,17 @@
 // Kysely<Database>, and run their writes through `db.write(...)`, which is a serialised write transaction
 // on both dialects, or `db.writeGrouped(...)`, which may share one transaction and one commit with other
 // writes that queue up at the same time. The dialects live in sqlite.ts and postgres.ts, the transaction
-// machinery they share in transactions.ts.
+// machinery they share in transactions.ts, the signals between processes in signals.ts.
 import type { Kysely } from 'kysely';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './schema.js';
 import type { Dialect, Tx } from './transactions.js';
+import type { Signals } from './signals.js';
 import { openSqlite } from './sqlite.js';
 import { openPostgres } from './postgres.js';
 
 export type { Dialect, FinalStatement, Tx } from './transactions.js';
+export type { Signal, SignalListener, Signals } from './signals.js';
 export { CommitOutcomeUnknown, dialectOf, firstInTransaction, readOncePerTransaction, runAtCommit } from './transactions.js';
 
 export interface Db {
@@ -31,6 +33,8 @@ export interface Db {
   writeGrouped<T>(key: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs raw multi-statement SQL (migrations). */
   execScript(tx: Tx, script: string): Promise<void>;
+  /** Signals to and from the other processes on this database, for their caches (db/signals.ts). */
+  readonly signals: Signals;
   close(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@ import type { Db } from './connection.js';
 import type { Database } from './schema.js';
 import { CommitOutcomeUnknown, writers } from './transactions.js';
 import { ConnectionLost } from './unavailable.js';
+import { PostgresSignals } from './signals.js';
 
 /** An error that ends the connection: no answer from the server, or a server error that closes it. */
 function endsConnection(error: unknown): boolean {
@@ -96,6 +97,7 @@ export function openPostgres(url: string): Db {
   // and replaced on next use; without a listener, its 'error' event would crash the process.
   pool.on('error', (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const signals = new PostgresSignals(url, kysely);
   return {
     dialect: 'postgres',
     kysely,
@@ -125,6 +127,10 @@ export function openPostgres(url: string): Db {
     execScript: async (tx, script) => {
       await sql.raw(script).execute(tx);
     },
-    close: () => kysely.destroy(),
+    signals,
+    close: async () => {
+      await signals.close();
+      await kysely.destroy();
+    },
   };
 }

@@ -7,6 +7,7 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Db } from './connection.js';
 import type { Database } from './schema.js';
 import { writers } from './transactions.js';
+import { SqliteSignals } from './signals.js';
 import { addDecimalStrings } from '../usage/decimal.js';
 
 export function openSqlite(file: string): Db {
@@ -18,6 +19,7 @@ export function openSqlite(file: string): Db {
   raw.pragma('foreign_keys = ON');
   registerDecimalFunctions(raw);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  const signals = new SqliteSignals(raw);
   return {
     dialect: 'sqlite',
     kysely,
@@ -44,7 +46,11 @@ export function openSqlite(file: string): Db {
     execScript: async (_tx, script) => {
       raw.exec(script);
     },
-    close: () => kysely.destroy(),
+    signals,
+    close: async () => {
+      await signals.close();
+      await kysely.destroy();
+    },
   };
 }
 
