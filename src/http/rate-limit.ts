@@ -26,14 +26,22 @@ type StoreCallback = (error: Error | null, result?: { current: number; ttl: numb
 function sharedStore(limiter: SharedLimiter) {
   const answer = (grant: Grant, max: number) => ({ current: grant.allowed ? max - grant.remaining : max + 1, ttl: grant.resetMs });
   return class SharedStore {
+    /** A route with a limit of its own (config.rateLimit) counts in buckets of its own. */
+    readonly prefix: string;
+
+    // The plugin passes its options to the first store; child() passes the route's prefix.
+    constructor(prefix?: unknown) {
+      this.prefix = typeof prefix === 'string' ? prefix : '';
+    }
+
     incr(key: string, callback: StoreCallback, timeWindow: number, max: number): void {
-      const grant = limiter.take(key, max, timeWindow);
+      const grant = limiter.take(this.prefix + key, max, timeWindow);
       if (grant instanceof Promise) grant.then((g) => callback(null, answer(g, max)), (error: Error) => callback(error));
       else callback(null, answer(grant, max));
     }
 
-    child(): SharedStore {
-      return this;
+    child(options: { routeInfo?: { method?: unknown; url?: string } }): SharedStore {
+      return new SharedStore(`${String(options.routeInfo?.method)} ${options.routeInfo?.url ?? ''}|`);
     }
   };
 }

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { call, createTestApp, problemOf, type TestApp } from '../helpers/app.js';
+import { buildApp } from '../../src/app.js';
+import { call, createTestApp, problemOf, PUBLIC_URL, type TestApp } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 
 let t: TestApp | undefined;
@@ -81,6 +82,26 @@ describe('keyed routes are limited per verified key', () => {
     for (let i = 0; i < 3; i++) own.push((await call(t.app, op.otaKey, 'GET', '/api/v2/ota/viator/products')).statusCode);
     expect(own).toEqual([200, 200, 429]);
     expect((await call(t.app, op.adminKey, 'GET', '/api/v2/admin/activities')).statusCode).toBe(200);
+  });
+});
+
+describe('a route with a limit of its own (config.rateLimit)', () => {
+  it('counts in buckets of its own, apart from the global limit of the same key', async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
+    const op = await t.newOperator();
+    const app = await buildApp({ db: t.db, config: loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '3', LOG_LEVEL: 'silent' }), logger: false });
+    try {
+      app.get('/api/v2/ota/:partner/strict', { config: { scope: 'ota', rateLimit: { max: 1 } } }, async () => ({ ok: true }));
+      await app.ready();
+      const strict = [];
+      for (let i = 0; i < 2; i++) strict.push((await call(app, op.otaKey, 'GET', '/api/v2/ota/viator/strict')).statusCode);
+      expect(strict).toEqual([200, 429]);
+      const global = [];
+      for (let i = 0; i < 4; i++) global.push((await call(app, op.otaKey, 'GET', '/api/v2/ota/viator/products')).statusCode);
+      expect(global).toEqual([200, 200, 200, 429]);
+    } finally {
+      await app.close();
+    }
   });
 });
 
