@@ -25,7 +25,7 @@ export const ANSWER_TTL_MS = 1_000;
 const PARTNER_READS = 'partner-reads';
 /** What the OpenAPI description of a cached route tells partners. */
 export const CACHED_ANSWER_NOTE =
-  ' The answer may be up to one second old (writes through another server process, holds that lapse); a booking always checks the seats itself and answers 409 when they are gone.';
+  ' The answer may be up to one second old (a hold that lapsed; a write through another server process whose news was lost, otherwise seen within milliseconds); a booking always checks the seats itself and answers 409 when they are gone.';
 // Bounded by count and by size: a products list can be tens of kilobytes.
 const MAX_ANSWERS = 10_000;
 const MAX_CHARACTERS = 16 * 1024 * 1024;

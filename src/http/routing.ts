@@ -6,6 +6,7 @@ import FindMyWay from 'find-my-way';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { PROBLEM_KINDS, type ProblemKind } from './errors.js';
 import { sendProblem } from './problem.js';
+import { problems } from './schemas.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -17,6 +18,11 @@ export interface RoutingOptions {
 export function registerRoutingProblems(app: FastifyInstance, options: RoutingOptions = {}): void {
   const known = FindMyWay();
   app.addHook('onRoute', (route) => {
+    // Any documented route may answer 503 (its database unavailable, the service shutting down).
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (response && !route.schema?.hide && !options.ownFormat?.(route.url) && !(503 in response)) {
+      route.schema = { ...route.schema, response: { ...response, ...problems(503) } };
+    }
     const methods = ([] as HTTPMethods[]).concat(route.method);
     for (const method of methods) {
       if (!(METHODS as readonly string[]).includes(method)) continue;
