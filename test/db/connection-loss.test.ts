@@ -6,11 +6,9 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { CommitOutcomeUnknown, openDatabase, type Db } from '../../src/db/connection.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
-import { call, createTestApp, problemOf, PUBLIC_URL, type TestApp, type TestOperator } from '../helpers/app.js';
+import { buildTestApp, call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { startTcpProxy, throughProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
@@ -48,7 +46,7 @@ describe.runIf(testDialect() === 'postgres')('a lost PostgreSQL connection', () 
       FOR EACH ROW WHEN (NEW.meter = 'lose-connection') EXECUTE FUNCTION end_my_backend()`.execute(t.db.kysely);
     proxy = await startTcpProxy(Number(new URL(t.databaseUrl).port || 5432));
     const db = openDatabase({ dialect: 'postgres', url: throughProxy(t.databaseUrl, proxy) });
-    const app = await buildApp({ db, config: loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent' }), logger: false });
+    const app = await buildTestApp(db);
     proxied = { db, app };
   });
   afterAll(async () => {

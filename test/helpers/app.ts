@@ -29,12 +29,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * The app on `db` with the tests' settings (no rate limits, silent) and `env`; not ready yet, so a test
+ * may add routes or hooks. A second app on a database is another process's view of it.
+ */
+export function buildTestApp(db: Db, env: Record<string, string> = {}): Promise<FastifyInstance> {
+  const config = loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', ...env });
+  return buildApp({ db, config, logger: false });
+}
+
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const db = openDatabase(database.config);
   await migrate(db);
-  const config = loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', ...env });
-  const app = await buildApp({ db, config, logger: false });
+  const app = await buildTestApp(db, env);
   await app.ready();
   let count = 0;
   return {

@@ -5,8 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { buildApp } from '../../src/app.js';
-import { call, createTestApp, problemOf, PUBLIC_URL, type TestApp } from '../helpers/app.js';
+import { buildTestApp, call, createTestApp, problemOf, type TestApp } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 
 let t: TestApp | undefined;
@@ -89,7 +88,7 @@ describe('a route with a limit of its own (config.rateLimit)', () => {
   it('counts in buckets of its own, apart from the global limit of the same key', async () => {
     t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
     const op = await t.newOperator();
-    const app = await buildApp({ db: t.db, config: loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '3', LOG_LEVEL: 'silent' }), logger: false });
+    const app = await buildTestApp(t.db, { RATE_LIMIT_PER_MINUTE: '3' });
     try {
       app.get('/api/v2/ota/:partner/strict', { config: { scope: 'ota', rateLimit: { max: 1 } } }, async () => ({ ok: true }));
       await app.ready();

@@ -4,9 +4,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { call, createTestApp, problemOf, PROBLEM_BASE, PUBLIC_URL, type TestApp, type TestOperator } from '../helpers/app.js';
+import { buildTestApp, call, createTestApp, problemOf, PROBLEM_BASE, type TestApp, type TestOperator } from '../helpers/app.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -81,7 +79,7 @@ describe('a trailing slash', () => {
 
 describe('a request while the service shuts down', () => {
   it('is a 503 problem with Retry-After and Connection: close', async () => {
-    const app = await buildApp({ db: t.db, config: loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent' }), logger: false });
+    const app = await buildTestApp(t.db);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let closing!: () => void;

@@ -5,10 +5,8 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
-import { call, createTestApp, problemOf, PUBLIC_URL, type TestApp, type TestOperator } from '../helpers/app.js';
+import { buildTestApp, call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 
 let t: TestApp;
@@ -32,7 +30,7 @@ async function openReadOnly(): Promise<{ db: Db; app: FastifyInstance }> {
     db = openDatabase({ dialect: 'sqlite', file: t.databaseUrl.slice('sqlite:'.length) });
     await sql`PRAGMA query_only = ON`.execute(db.kysely);
   }
-  const app = await buildApp({ db, config: loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent' }), logger: false });
+  const app = await buildTestApp(db);
   return { db, app };
 }
 
