@@ -45,7 +45,8 @@ it('fills the monthly totals from the daily totals of a database created before 
       { operator_id: other.operatorId, day: '2038-02-10', meter: 'calls', total_micros: '7000000', event_count: 7 },
     ])
     .execute();
-  expect(await migrate(db)).toEqual(['004_usage_monthly_totals.sql', '005_drop_usage_entries_time_index.sql']);
+  // 004 and every migration after it (whatever later work adds).
+  expect(await migrate(db)).toEqual(readdirSync(folder).filter((file) => file.endsWith('.sql') && file >= '004').sort());
 
   const february = days.map((day, i) => [day, i] as const).filter(([day]) => day.startsWith('2038-02'));
   const februaryMicros = february.reduce((sum, [, i]) => sum + micros(i), 0n);
