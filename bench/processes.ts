@@ -49,14 +49,15 @@ async function startChild(command: string, args: string[], env: Record<string, s
 
 /**
  * The service as users run it (bin/slotbook.js and its shebang's V8 flag, over dist/ built by run.ts),
- * with logging at warn and no rate limit; `profileDir` adds --cpu-prof.
+ * with logging at warn and no rate limit unless `settings` say otherwise; `profileDir` adds --cpu-prof.
  */
-export function startService(databaseUrl: string, profileDir?: string): Promise<Child> {
+export function startService(databaseUrl: string, profileDir?: string, settings: Record<string, string> = {}): Promise<Child> {
   const env = {
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
+    ...settings,
     // For experiments only (e.g. V8 heap flags); reported runs leave it unset.
     ...(process.env.BENCH_SERVICE_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS }),
   };

@@ -67,6 +67,11 @@ export function judge(result: Omit<DialectResult, 'targets'>): Target[] {
     targets.push({ what: `${name}: share of bare route`, goal: '>= 50%', actual: pct(share), met: share >= 0.5, gap: share < 0.5 ? `${fixed((0.5 - share) * 100)} points short` : undefined });
     targets.push({ what: `${name}: p99 at 50 connections`, goal: '<= 5 ms', actual: `${fixed(r.p99)} ms`, met: r.p99 <= 5, gap: r.p99 > 5 ? `${fixed(r.p99 - 5)} ms over` : undefined });
   }
+  const limited = row('GET products, rate limit on');
+  if (limited?.baseline) {
+    const share = ratio(limited.rate, limited.baseline.rate);
+    targets.push({ what: 'GET products: rate limit on vs off', goal: '>= 90%', actual: pct(share), met: share >= 0.9, gap: share < 0.9 ? `${fixed((0.9 - share) * 100)} points short` : undefined });
+  }
   const usage = row('POST usage entry');
   if (usage?.baseline) {
     const share = ratio(usage.rate, usage.baseline.rate);

@@ -4,7 +4,7 @@
 //
 // Environment: BENCH_ENTRIES (usage entries of the big operator, default 10,000,000), BENCH_SECONDS (per
 // measured run, default 10), BENCH_DIALECTS (e.g. "sqlite"), BENCH_ONLY (comma-separated scenario keys:
-// products,dates,timeslots,usage,booking,batch,summary), BENCH_PROFILE=1 (--cpu-prof on the service;
+// products,dates,timeslots,ratelimit,usage,booking,batch,summary), BENCH_PROFILE=1 (--cpu-prof on the service;
 // the profiles' folder is printed), BENCH_NO_DOC=1 (print only), BENCH_RENDER=1 (rewrite docs/benchmarks.md
 // from the saved runs in bench/results/, e.g. after editing bench/notes.md).
 import { execSync } from 'node:child_process';
@@ -29,6 +29,8 @@ const CONNECTIONS = 50;
 const BATCH_SIZE = 1000;
 const BATCH_CONNECTIONS = 8;
 const ONLY = process.env.BENCH_ONLY?.split(',');
+/** RATE_LIMIT_PER_MINUTE at its highest, for the rate limit's cost without refusals. */
+const RATE_LIMIT_MAX = 10_000_000;
 const wanted = (key: string) => !ONLY || ONLY.includes(key);
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 const seconds = (since: number) => (performance.now() - since) / 1000;
@@ -150,6 +152,23 @@ async function benchDialect(dialect: Dialect, profileDir: string | undefined): P
       const base = await bare(`/${bareName}`);
       const m = await measure({ url: service.url, next: cycle([...paths]), connections: CONNECTIONS, duration: SECONDS, headers: ota });
       rows.push(row(name, m, { name: `GET /${bareName} (same body)`, load: base }));
+    }
+
+    // The rate limit's cost: the same partner read on a second service with the limit on (at its highest
+    // setting, so that every request is counted and none refused) against the first, with it off.
+    if (wanted('ratelimit')) {
+      log('GET products, rate limit on vs off');
+      const limited = await startService(bench.url, undefined, { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_MAX) });
+      children.push(limited);
+      const limitedRss = rssSampler(limited.pid);
+      const spec = { path: `${partnerPath}/products`, connections: CONNECTIONS, duration: SECONDS, headers: ota };
+      const off = await measure({ url: service.url, ...spec });
+      await warmUp({ url: limited.url, ...spec }, WARM_UP_SECONDS);
+      limitedRss.start();
+      const on = await runLoad({ url: limited.url, ...spec });
+      rows.push(row('GET products, rate limit on', { load: on, rssMaxMb: limitedRss.stop().maxMb }, { name: 'GET products, rate limit off (same run)', load: off.load }));
+      await limited.stop();
+      children.splice(children.indexOf(limited), 1);
     }
 
     const insertBody = JSON.stringify({ Meter: 'meter-01', Usage: 1.5 });

@@ -8,13 +8,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import { loadInstanceKeys, type InstanceKeys } from './secrets/keys.js';
-import { authPlugin, bearerToken } from './auth/plugin.js';
-import { parseKey } from './auth/keys.js';
+import { authPlugin } from './auth/plugin.js';
 import { errorHandler, sendProblem } from './http/problem.js';
 import { registerRoutingProblems } from './http/routing.js';
 import { registerNulGuard } from './http/nul-guard.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { loggerOptions } from './http/log-redaction.js';
+import { registerDraining, serverOptions } from './http/server-options.js';
+import { rateLimitOptions } from './http/rate-limit.js';
+import { SharedLimiter } from './http/shared-limiter.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health.js';
@@ -64,6 +66,7 @@ export interface AppOptions {
 
 export async function buildApp({ db, config, logger, logStream }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    ...serverOptions(config),
     logger: logger ?? { ...loggerOptions(config), ...(logStream && { stream: logStream }) },
     bodyLimit: JSON_BODY_LIMIT,
     // Malformed percent-encoding or an over-long path parameter is caught by the router itself.
@@ -73,6 +76,7 @@ export async function buildApp({ db, config, logger, logStream }: AppOptions): P
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  registerDraining(app);
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('problemBaseUrl', config.problemBaseUrl);
@@ -101,23 +105,14 @@ export async function buildApp({ db, config, logger, logStream }: AppOptions): P
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  if (config.rateLimitPerMinute > 0) {
-    await app.register(rateLimit, {
-      max: config.rateLimitPerMinute,
-      timeWindow: 60_000,
-      // Per API key (the public part of it, so no database lookup); unauthenticated calls per address.
-      keyGenerator: (request) => parseKey(bearerToken(request) ?? '')?.lookupId ?? request.ip,
-      // Public routes (health, docs, the dashboard's files) are not limited; the public shop is, per address.
-      allowList: (request) => !request.routeOptions.config.scope && !request.routeOptions.config.shopper,
-      errorResponseBuilder: (_request, context) =>
-        Object.assign(new Error(`Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`), {
-          statusCode: 429,
-        }),
-    });
-  }
-  await app.register(authPlugin);
+  // Counts for the rate limit and the failed sign-ins, shared with the other processes on the database.
+  const limiter = new SharedLimiter(db, app.log);
+  app.addHook('onClose', async () => limiter.stop());
+  if (config.rateLimitPerMinute > 0) await app.register(rateLimit, rateLimitOptions(config, limiter));
+  registerRoutingProblems(app, { ownFormat: isOctoPath });
+  const failures = config.authFailureLimitPerMinute > 0 ? { perMinute: config.authFailureLimitPerMinute, limiter } : undefined;
+  await app.register(authPlugin, { failures });
   await app.register(answerCacheInvalidation);
-  registerRoutingProblems(app);
   registerNulGuard(app);
 
   await app.register(healthRoutes);

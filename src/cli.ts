@@ -19,7 +19,8 @@ const USAGE = `Usage: slotbook <command>
   seed --demo                            create the demo operator with sample data; prints its keys
 
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, PUBLIC_URL, PROBLEM_BASE_URL,
-LOG_LEVEL, SMTP_URL, EMAIL_FROM, RATE_LIMIT_PER_MINUTE, BASKET_HOLD_MINUTES, WAITLIST_CLAIM_MINUTES,
+LOG_LEVEL, SMTP_URL, EMAIL_FROM, RATE_LIMIT_PER_MINUTE, AUTH_FAILURE_LIMIT_PER_MINUTE, TRUST_PROXY,
+REQUEST_TIMEOUT_SECONDS, SHUTDOWN_TIMEOUT_SECONDS, BASKET_HOLD_MINUTES, WAITLIST_CLAIM_MINUTES,
 SECRET_KEY, DATA_DIR, UPLOAD_* (quotas and lifetime of uploads), NODE_ENV (see README.md).
 `;
 

@@ -1,6 +1,7 @@
 // One validated, frozen configuration object. Nothing else reads process.env, so every setting is
 // listed here, checked at boot, and a bad value stops the start with a message naming it.
 import { dirname } from 'node:path';
+import { isIP } from 'node:net';
 
 export type DatabaseConfig =
   | { readonly dialect: 'sqlite'; readonly file: string }
@@ -17,8 +18,22 @@ export interface Config {
   readonly logLevel: string;
   readonly smtpUrl: string | undefined;
   readonly production: boolean;
-  /** Requests per minute per API key; 0 turns the limit off. */
+  /**
+   * Requests per minute per API key (or per client address on the public shop), across every process on
+   * the database; 0 turns the limit off.
+   */
   readonly rateLimitPerMinute: number;
+  /** Failed sign-ins (401) per minute per client address before its keyed requests get 429; 0: no limit. */
+  readonly authFailureLimitPerMinute: number;
+  /**
+   * Which peers may say who the client is (X-Forwarded-For): false (none: the client is the peer), a hop
+   * count (trust that many proxies in front of us), or the proxies' addresses and CIDR ranges.
+   */
+  readonly trustProxy: false | number | readonly string[];
+  /** How long a client may take to send a whole request (headers and body) before a 408. */
+  readonly requestTimeoutSeconds: number;
+  /** On SIGTERM/SIGINT, how long requests under way may take to finish before their connections are closed. */
+  readonly shutdownTimeoutSeconds: number;
   /** The sender of the e-mails slotbook sends on an operator's behalf (the operator's name is shown with it). */
   readonly emailFrom: string;
   /** How long an item in an online-shop basket holds its seats while the guest is still choosing. */
@@ -90,6 +105,10 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     production: env.NODE_ENV === 'production',
     rateLimitPerMinute: integerSetting(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
+    authFailureLimitPerMinute: integerSetting(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30, 0, 1_000_000),
+    trustProxy: trustProxySetting(env, 'TRUST_PROXY'),
+    requestTimeoutSeconds: integerSetting(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600),
+    shutdownTimeoutSeconds: integerSetting(env, 'SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 600),
     emailFrom: emailSetting(env, 'EMAIL_FROM') ?? `no-reply@${new URL(publicUrl).hostname}`,
     basketHoldMinutes: integerSetting(env, 'BASKET_HOLD_MINUTES', 10, 1, 60),
     checkoutHoldMinutes: integerSetting(env, 'CHECKOUT_HOLD_MINUTES', 20, 1, 60),
@@ -146,6 +165,38 @@ function quota(env: Env, prefix: string, files: number, megabytes: number): { fi
     files: integerSetting(env, `${prefix}_MAX_FILES`, files, 1, 1_000_000),
     bytes: integerSetting(env, `${prefix}_MAX_MB`, megabytes, 1, 1_000_000) * MIB,
   });
+}
+
+// proxy-addr's names for the private ranges, which Fastify's trustProxy also takes.
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** Off (unset, "false", "0"), a hop count, or a comma-separated list of addresses, CIDR ranges and range names. */
+function trustProxySetting(env: Env, name: string): false | number | readonly string[] {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (/^\d+$/.test(raw)) {
+    if (Number(raw) > 10) throw new ConfigError(`${name} as a hop count must be from 0 to 10; got "${raw}"`);
+    return Number(raw);
+  }
+  if (raw === 'true') {
+    throw new ConfigError(`${name}=true would let any client choose its address (X-Forwarded-For); give the number of proxies in front of slotbook (e.g. 1) or their addresses`);
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (!isAddressOrRange(entry)) {
+      throw new ConfigError(`${name} must be a hop count or a comma-separated list of IP addresses, CIDR ranges (10.0.0.0/8) or ${PROXY_RANGE_NAMES.join('/')}; "${entry}" is none of these`);
+    }
+  }
+  return Object.freeze(entries);
+}
+
+function isAddressOrRange(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 function secretSetting(env: Env, name: string): string | undefined {

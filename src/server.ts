@@ -1,5 +1,8 @@
 // Starts the service: configuration, database (migrated), first-start demo data, listen; and shuts down
-// gracefully on SIGTERM/SIGINT (stop accepting, finish in-flight requests, close the database).
+// gracefully on SIGTERM/SIGINT: stop accepting, let the requests under way finish within
+// SHUTDOWN_TIMEOUT_SECONDS, then close the connections that remain, and close the database on every way
+// out (a clean drain, a forced one, a failed start, an uncaught error).
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connection.js';
@@ -10,44 +13,91 @@ import { purgeExpiredKeys } from './idempotency/service.js';
 import { startEmailWorker } from './emails/worker.js';
 import { startUploadSweep } from './questions/upload-sweep.js';
 
+// After the grace period: how long the cut connections' handlers and the database get to finish.
+const CLOSE_CONNECTIONS_MS = 2_000;
+const CLOSE_DATABASE_MS = 5_000;
+
+/** Whether `promise` settled within `ms` (or `hurry` came first); never rejects. */
+async function settlesWithin(promise: Promise<unknown>, ms: number, hurry?: Promise<void>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true, () => true), timeout, ...(hurry ? [hurry.then(() => false)] : [])]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startServer(config: Config): Promise<void> {
   const db = openDatabase(config.database);
-  await migrate(db);
-  const app = await buildApp({ db, config });
-  if (!config.production) {
-    const demo = await seedDemoOnFirstStart(db);
-    if (demo) announceDemo(demo, config, app.log);
+  let app: FastifyInstance;
+  try {
+    await migrate(db);
+    app = await buildApp({ db, config });
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
   }
+  const log = app.log;
 
   // Expired idempotency records are already ignored; this only keeps the table small.
   const purge = setInterval(() => {
-    purgeExpiredKeys(db).catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge failed'));
+    purgeExpiredKeys(db).catch((error: unknown) => log.warn({ err: error }, 'idempotency purge failed'));
   }, 60 * 60 * 1000);
   purge.unref();
-  // Waitlist offers and e-mail delivery (docs/platform-events.md); safe with any number of processes.
-  const stopEmailWorker = startEmailWorker(db, config, app.log);
-  // Uploads that no booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
-  const stopUploadSweep = startUploadSweep(db, config, app.log);
+  let stopEmailWorker: (() => Promise<void>) | undefined;
+  let stopUploadSweep: (() => void) | undefined;
 
   let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    clearInterval(purge);
-    stopUploadSweep();
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await stopEmailWorker().catch(() => undefined);
-    try {
-      await app.close();
-      await db.close();
-    } finally {
-      process.exit(0);
+  let hurry!: () => void;
+  const hurried = new Promise<void>((resolve) => (hurry = resolve));
+  const shutdown = async (reason: string, failed: boolean) => {
+    if (closing) {
+      hurry(); // a second signal: stop waiting for requests under way
+      return;
     }
+    closing = true;
+    log.info({ reason }, 'shutting down');
+    clearInterval(purge);
+    stopUploadSweep?.();
+    const closed = app.close(); // stops accepting; idle keep-alive connections close, new requests there get 503
+    if (!(await settlesWithin(closed, config.shutdownTimeoutSeconds * 1000, hurried))) {
+      log.warn({ seconds: config.shutdownTimeoutSeconds }, 'requests still under way after the shutdown timeout: closing their connections');
+      app.server.closeAllConnections();
+      await settlesWithin(closed, CLOSE_CONNECTIONS_MS);
+    }
+    if (stopEmailWorker) await settlesWithin(stopEmailWorker(), CLOSE_CONNECTIONS_MS);
+    // Waits for statements under way (their requests may have been cut) to finish, within a bound.
+    const dbClosed = await settlesWithin(db.close(), CLOSE_DATABASE_MS);
+    if (dbClosed) log.info('database closed');
+    else log.error('the database did not close in time');
+    process.exit(failed || !dbClosed ? 1 : 0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  const fatal = (kind: string) => (error: unknown) => {
+    log.fatal({ err: error }, kind);
+    void shutdown(kind, true);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM', false));
+  process.on('SIGINT', () => void shutdown('SIGINT', false));
+  process.on('uncaughtException', fatal('uncaught exception'));
+  process.on('unhandledRejection', fatal('unhandled rejection'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    if (!config.production) {
+      const demo = await seedDemoOnFirstStart(db);
+      if (demo) announceDemo(demo, config, log);
+    }
+    // Waitlist offers and e-mail delivery (docs/platform-events.md); safe with any number of processes.
+    stopEmailWorker = startEmailWorker(db, config, log);
+    // Uploads that no booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
+    stopUploadSweep = startUploadSweep(db, config, log);
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    closing = true;
+    stopUploadSweep?.();
+    await stopEmailWorker?.().catch(() => undefined);
+    await app.close().catch(() => undefined);
+    await db.close().catch(() => undefined);
+    throw error;
+  }
 }

@@ -43,7 +43,7 @@ export const keyAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { scope: 'admin' },
     schema: { tags, summary: 'Revoke an API key', params: KeyIdParams, response: { 204: Type.Null({ description: 'Revoked' }), ...problems(400, ...AUTH_ERRORS, 404) } },
     handler: async (request, reply) => {
-      await revokeApiKey(app.db.kysely, request.caller.operatorId, request.params.ID);
+      await revokeApiKey(app.db, request.caller.operatorId, request.params.ID);
       return reply.code(204).send(null);
     },
   });

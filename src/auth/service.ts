@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { Db } from '../db/connection.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
 import { generateKey, SCOPES, type Scope } from './keys.js';
 import { insertKey, listKeys, revokeKey, type ApiKeyRecord } from './store.js';
-import { forgetKey } from './key-cache.js';
+import { forgetRevokedKey } from './key-cache.js';
 
 export const MARKETPLACE_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
@@ -48,8 +49,8 @@ export async function createApiKey(
 
 export const listApiKeys = listKeys;
 
-export async function revokeApiKey(db: Kysely<Database>, operatorId: number, id: number): Promise<void> {
-  if (!(await revokeKey(db, operatorId, id))) throw new NotFound(`No API key ${id}`);
+export async function revokeApiKey(db: Db, operatorId: number, id: number): Promise<void> {
+  if (!(await revokeKey(db.kysely, operatorId, id))) throw new NotFound(`No API key ${id}`);
   // After the update: a request in between may re-read the key, but it reads it revoked.
-  forgetKey(db, id);
+  forgetRevokedKey(db, id);
 }

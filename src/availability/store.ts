@@ -88,7 +88,7 @@ export async function listDatesWithRoom(
     .groupBy('slots.date')
     .orderBy('slots.date')
     .execute();
-  // PostgreSQL's COUNT and SUM are bigints (parsed to numbers, see db/connection.ts); SQLite's numbers.
+  // PostgreSQL's COUNT and SUM are bigints (parsed to numbers, see db/postgres.ts); SQLite's numbers.
   return rows.map((row) => ({ date: row.date, timeslots: Number(row.timeslots), available: Number(row.available) }));
 }
 

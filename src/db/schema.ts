@@ -27,6 +27,7 @@ export interface Database {
   shop_settings: ShopSettingsTable;
   ticket_types: TicketTypeTable;
   booking_tickets: BookingTicketTable;
+  rate_limit_buckets: RateLimitBucketTable;
 }
 
 export interface OperatorTable {
@@ -379,4 +380,11 @@ export interface BookingTicketTable {
   unit_price: number;
   currency: string;
   position: number;
+}
+
+/** A rate limit's shared counter: permits taken by every process in the bucket's window (migration 007). */
+export interface RateLimitBucketTable {
+  bucket: string;
+  window_start: number;
+  granted: number;
 }

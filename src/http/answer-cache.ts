@@ -8,20 +8,24 @@
 //   response is sent (the onSend hook below), so a client that wrote sees its write on its next read.
 //   Writers outside HTTP (the waitlist worker) call invalidatePartnerReads.
 // - A read that was running while the operator wrote does not keep what it read (the generation check).
-// - Writes by other processes and holds that lapse show up within ANSWER_TTL_MS. That cannot oversell:
-//   a booking re-checks the seats in its own transaction (409), whatever a partner was shown.
+// - The other processes on the database hear of each such write (db/signals.ts) and drop the operator's
+//   answers as they hear it: within milliseconds on PostgreSQL, within 100 ms on SQLite. A signal lost
+//   (the database away, a listener reconnecting) and a hold that lapses show up within ANSWER_TTL_MS.
+//   That cannot oversell: a booking re-checks the seats in its own transaction (409), whatever a partner
+//   was shown.
 // - Only successful answers are kept; errors (404, 422) are computed every time.
 // - One cache per database handle, so that two apps in one process (tests) never share answers.
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { Db } from '../db/connection.js';
+import type { Db, Signal } from '../db/connection.js';
 
 export const ANSWER_TTL_MS = 1_000;
+const PARTNER_READS = 'partner-reads';
 /** What the OpenAPI description of a cached route tells partners. */
 export const CACHED_ANSWER_NOTE =
-  ' The answer may be up to one second old (writes through another server process, holds that lapse); a booking always checks the seats itself and answers 409 when they are gone.';
+  ' The answer may be up to one second old (a hold that lapsed; a write through another server process whose news was lost, otherwise seen within milliseconds); a booking always checks the seats itself and answers 409 when they are gone.';
 // Bounded by count and by size: a products list can be tens of kilobytes.
 const MAX_ANSWERS = 10_000;
 const MAX_CHARACTERS = 16 * 1024 * 1024;
@@ -30,6 +34,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 interface Answer {
   body: string;
   etag: string | undefined;
+  epoch: number;
   generation: number;
   expiresAt: number;
   /** From then on a request sends it and starts a background refresh (once). */
@@ -39,8 +44,10 @@ interface Answer {
 
 interface AnswerCache {
   answers: LRUCache<string, Answer>;
-  /** Bumped by every write of the operator. One number per operator that wrote through this process. */
+  /** Bumped by every write of the operator. One number per operator that wrote (here or elsewhere). */
   generations: Map<number, number>;
+  /** Bumped when anything may have changed (a signal listener that reconnected, SQLite's data_version). */
+  epoch: number;
 }
 
 const caches = new WeakMap<Db, AnswerCache>();
@@ -48,20 +55,37 @@ const caches = new WeakMap<Db, AnswerCache>();
 function cacheOf(db: Db): AnswerCache {
   let cache = caches.get(db);
   if (!cache) {
-    cache = {
+    const created: AnswerCache = {
       answers: new LRUCache({ max: MAX_ANSWERS, maxSize: MAX_CHARACTERS, sizeCalculation: (answer) => answer.body.length + 1 }),
       generations: new Map(),
+      epoch: 0,
     };
-    caches.set(db, cache);
+    db.signals.subscribe((signal: Signal | undefined) => {
+      if (!signal) {
+        created.epoch += 1;
+        created.answers.clear();
+      } else if (signal.topic === PARTNER_READS) {
+        bump(created, signal.id);
+      }
+    });
+    caches.set(db, (cache = created));
   }
   return cache;
 }
 
-/** Drops the operator's cached answers: call it after any write that a partner read could show. */
+function bump(cache: AnswerCache, operatorId: number): void {
+  cache.generations.set(operatorId, (cache.generations.get(operatorId) ?? 0) + 1);
+}
+
+/** Drops the operator's cached answers, here and in every other process: call it after any write that a partner read could show. */
 export function invalidatePartnerReads(db: Db, operatorId: number): void {
   const cache = caches.get(db);
-  if (cache) cache.generations.set(operatorId, (cache.generations.get(operatorId) ?? 0) + 1);
+  if (cache) bump(cache, operatorId);
+  db.signals.publish(PARTNER_READS, operatorId);
 }
+
+const isCurrent = (cache: AnswerCache, answer: Answer, operatorId: number) =>
+  answer.epoch === cache.epoch && answer.generation === (cache.generations.get(operatorId) ?? 0);
 
 /** The same strong ETag @fastify/etag computes by default, so a cached answer revalidates like a fresh one. */
 const strongEtag = (body: string) => `"${createHash('sha1').update(body).digest('base64')}"`;
@@ -85,7 +109,7 @@ export async function sendCachedAnswer(
   const load = () => loadAnswer(cache, key, operatorId, async () => reply.serializeInput(await compute(), '200') as string, options.etag);
   const now = Date.now();
   let answer = cache.answers.get(key);
-  if (!answer || answer.generation !== (cache.generations.get(operatorId) ?? 0) || answer.expiresAt <= now) {
+  if (!answer || !isCurrent(cache, answer, operatorId) || answer.expiresAt <= now) {
     answer = await load();
   } else if (answer.refreshAt <= now && !answer.refreshing) {
     answer.refreshing = true;
@@ -101,12 +125,14 @@ export async function sendCachedAnswer(
 
 /** Computes an answer and keeps it, unless the operator wrote while it was being read. */
 async function loadAnswer(cache: AnswerCache, key: string, operatorId: number, serialised: () => Promise<string>, etag = false): Promise<Answer> {
+  const epoch = cache.epoch;
   const generation = cache.generations.get(operatorId) ?? 0;
   const readAt = Date.now();
   const body = await serialised();
   const answer: Answer = {
     body,
     etag: etag ? strongEtag(body) : undefined,
+    epoch,
     generation,
     expiresAt: readAt + ANSWER_TTL_MS,
     // At a random point of the second half: answers loaded together (a cold start, an operator's write)
@@ -115,7 +141,7 @@ async function loadAnswer(cache: AnswerCache, key: string, operatorId: number, s
     refreshAt: readAt + ANSWER_TTL_MS * (0.5 + Math.random() / 2),
     refreshing: false,
   };
-  if ((cache.generations.get(operatorId) ?? 0) === generation) cache.answers.set(key, answer);
+  if (isCurrent(cache, answer, operatorId)) cache.answers.set(key, answer);
   return answer;
 }
 

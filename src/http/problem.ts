@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DomainError, PROBLEM_KINDS, RetryLater, type FieldError, type ProblemKind } from './errors.js';
 import { fieldErrors } from './validation.js';
 import { CommitOutcomeUnknown } from '../db/connection.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -32,6 +33,14 @@ export function sendProblem(
   };
   if (errors) body.errors = errors;
   return reply.code(status).type(PROBLEM_CONTENT_TYPE).send(body);
+}
+
+/** Seconds a client should wait before retrying a 503. */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** 503 `unavailable` with Retry-After: the service cannot serve this now, and a retry is safe. */
+export function sendUnavailable(reply: FastifyReply, detail: string): FastifyReply {
+  return sendProblem(reply.header('Retry-After', String(RETRY_AFTER_SECONDS)), 'unavailable', detail);
 }
 
 const FASTIFY_CODES: Record<string, ProblemKind> = {
@@ -77,6 +86,10 @@ export function errorHandler(this: FastifyInstance, error: FastifyError, request
   if (error instanceof CommitOutcomeUnknown) {
     request.log.error({ err: error }, 'commit outcome unknown');
     return sendProblem(reply, 'outcome-unknown', error.message);
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return sendUnavailable(reply, 'The database is unavailable right now; nothing was written. Retry shortly (with the same Idempotency-Key).');
   }
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, 'internal', 'An unexpected error occurred. Nothing was written; please retry.');

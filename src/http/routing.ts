@@ -1,20 +1,45 @@
 // Unknown paths answer 404 and known paths with the wrong method 405 (with Allow), both as problems.
 // Fastify itself only knows "no route", so a second router records every route's path and methods.
+// A path with a trailing slash is another path: when the path without it takes the method, the answer
+// is a 308 to it (query kept), as /octo does for the OCTo document's spelling; otherwise a 404.
 import FindMyWay from 'find-my-way';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { PROBLEM_KINDS, type ProblemKind } from './errors.js';
 import { sendProblem } from './problem.js';
+import { problems } from './schemas.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-export function registerRoutingProblems(app: FastifyInstance): void {
-  const known = FindMyWay({ ignoreTrailingSlash: true });
+export interface RoutingOptions {
+  /** Paths whose plugin answers these problems in its own format (/octo). */
+  ownFormat?: (url: string) => boolean;
+}
+
+export function registerRoutingProblems(app: FastifyInstance, options: RoutingOptions = {}): void {
+  const known = FindMyWay();
   app.addHook('onRoute', (route) => {
+    // Any documented route may answer 503 (its database unavailable, the service shutting down).
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (response && !route.schema?.hide && !options.ownFormat?.(route.url) && !(503 in response)) {
+      route.schema = { ...route.schema, response: { ...response, ...problems(503) } };
+    }
     const methods = ([] as HTTPMethods[]).concat(route.method);
     for (const method of methods) {
       if (!(METHODS as readonly string[]).includes(method)) continue;
       if (!known.hasRoute(method as 'GET', route.url)) known.on(method as 'GET', route.url, () => {});
     }
+  });
+
+  // Before authentication, so that the redirect costs no key lookup: the route exists in /openapi.json.
+  // Fastify sends `/activities/` to the not-found handler, or to `/activities/:ActivityID` with an empty
+  // ID, so this looks at the path as sent, not at the route it reached (unless that route is spelled with
+  // the slash, as /docs/ is).
+  app.addHook('onRequest', async (request, reply) => {
+    const url = request.url;
+    const path = url.split('?', 1)[0]!;
+    if (path.length < 2 || !path.endsWith('/') || request.routeOptions.url?.endsWith('/') || options.ownFormat?.(url)) return;
+    const bare = path.replace(/\/+$/, '');
+    if (bare !== '' && known.find(request.method as 'GET', bare) !== null) return reply.redirect(`${bare}${url.slice(path.length)}`, 308);
   });
 
   app.setNotFoundHandler((request, reply) => {

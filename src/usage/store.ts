@@ -1,6 +1,6 @@
 // Usage entries and the per-operator totals per UTC day and meter, and per UTC month and meter, kept beside
 // them. One SQL text serves both dialects, but for inserting entries: decimal_add/decimal_sum exist on
-// each (SQLite: registered in db/connection.ts; PostgreSQL: created by the migration).
+// each (SQLite: registered in db/sqlite.ts; PostgreSQL: created by the migration).
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, UsageEntryTable } from '../db/schema.js';

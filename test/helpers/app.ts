@@ -29,13 +29,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** `logStream`: the app logs as in production (LOG_LEVEL from env), into this stream; else it is silent. */
+/**
+ * The app on `db` with the tests' settings (no rate limits, silent) and `env`; not ready yet, so a test
+ * may add routes or hooks. A second app on a database is another process's view of it. With `logStream`,
+ * the app logs as in production (LOG_LEVEL from env) into that stream.
+ */
+export function buildTestApp(db: Db, env: Record<string, string> = {}, options: { logStream?: { write(line: string): void } } = {}): Promise<FastifyInstance> {
+  const config = loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', ...env });
+  return buildApp({ db, config, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
+}
+
 export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const db = openDatabase(database.config);
   await migrate(db);
-  const config = loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', ...env });
-  const app = await buildApp({ db, config, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
+  const app = await buildTestApp(db, env, options);
   await app.ready();
   let count = 0;
   return {

@@ -28,6 +28,7 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
       LOG_LEVEL: 'info',
       NODE_ENV: 'production', // no demo data
       RATE_LIMIT_PER_MINUTE: '0',
+      AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

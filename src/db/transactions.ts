@@ -1,0 +1,258 @@
+// Write transactions on either dialect: `writers` builds Db.write and Db.writeGrouped (group commit) from
+// a dialect's TransactionControl, and the helpers that store code uses inside a transaction (runAtCommit,
+// readOncePerTransaction, firstInTransaction, dialectOf).
+import {
+  sql,
+  type CompiledQuery,
+  type Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryId,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
+import type { Db } from './connection.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** A query handle that is inside a write transaction. Store functions that must not run outside one take this. */
+export type Tx = Kysely<Database> & { readonly __transaction: true };
+
+/**
+ * A statement that must be the last of its write transaction (see `runAtCommit`). It has no parameters,
+ * every value inlined, so that on PostgreSQL it travels with COMMIT in one simple-protocol query.
+ */
+export interface FinalStatement {
+  query: CompiledQuery;
+  /**
+   * When the statement failed, called after the rollback with the database error and a handle outside
+   * the transaction: the error the write rejects with instead, or undefined to keep the database's.
+   */
+  explain(error: unknown, db: Kysely<Database>): Promise<Error | undefined>;
+}
+
+const finalStatements = new WeakMap<object, FinalStatement[]>();
+
+/**
+ * Queues a statement to run after everything else of the transaction, right before COMMIT. On PostgreSQL
+ * it is sent in the same round trip as the COMMIT, so a row lock it takes is held for that one statement
+ * and the commit, not for the rest of the transaction, and no turn of our event loop sits in between.
+ * It cannot report through its result: it must fail (a constraint) to refuse, which rolls the whole
+ * transaction back.
+ */
+export function runAtCommit(tx: Tx, statement: FinalStatement): void {
+  if (statement.query.parameters.length > 0) throw new Error('A statement run at commit must have its values inlined');
+  const queued = finalStatements.get(tx);
+  if (queued) queued.push(statement);
+  else finalStatements.set(tx, [statement]);
+}
+
+/** The statements queued by runAtCommit, which the transaction now owns. */
+function takeFinalStatements(tx: object): FinalStatement[] {
+  const queued = finalStatements.get(tx) ?? [];
+  finalStatements.delete(tx);
+  return queued;
+}
+
+/** The first explanation a failed final statement gives for `error`, or the error itself. */
+async function explainFailure(statements: FinalStatement[], error: unknown, db: Kysely<Database>): Promise<unknown> {
+  for (const statement of statements) {
+    const explained = await statement.explain(error, db);
+    if (explained) return explained;
+  }
+  return error;
+}
+
+/**
+ * COMMIT was sent but its answer was lost with the connection: the transaction may or may not have been
+ * stored. A write that fails so must never be run again by us (group commits rerun failed groups): only
+ * the client, with its Idempotency-Key, can retry it safely. Only PostgreSQL, over a network, has this
+ * case; SQLite's COMMIT either returns or did not happen.
+ */
+export class CommitOutcomeUnknown extends Error {
+  constructor(cause: unknown) {
+    super('The database connection was lost during COMMIT: the write may or may not be stored', { cause });
+  }
+}
+
+const dialects = new WeakMap<object, Dialect>();
+/** The transaction's own handle, for the handles its grouped writes get; and what it has memoised. */
+const roots = new WeakMap<object, object>();
+const memos = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+/**
+ * Reads once per transaction: the first call with `key` runs `read`, later ones in the same transaction
+ * (the other writes of its group, say) get the same answer. Only for what the transaction itself does not
+ * change, such as the catalogue a booking is placed on; its writes see that data as of the first read.
+ */
+export function readOncePerTransaction<T>(tx: Tx, key: string, read: () => Promise<T>): Promise<T> {
+  const memo = memoOf(tx);
+  let answer = memo.get(key) as Promise<T> | undefined;
+  if (!answer) memo.set(key, (answer = read()));
+  return answer;
+}
+
+/** True the first time the transaction (with its group) asks about `key`: for work done once per transaction. */
+export function firstInTransaction(tx: Tx, key: string): boolean {
+  const memo = memoOf(tx);
+  if (memo.has(key)) return false;
+  memo.set(key, Promise.resolve());
+  return true;
+}
+
+function memoOf(tx: Tx): Map<string, Promise<unknown>> {
+  const root = roots.get(tx) ?? tx;
+  let memo = memos.get(root);
+  if (!memo) memos.set(root, (memo = new Map()));
+  return memo;
+}
+
+/** The dialect of a transaction, for the rare statement that must be written differently on each. */
+export function dialectOf(tx: Tx): Dialect {
+  const dialect = dialects.get(tx);
+  if (!dialect) throw new Error('Not a transaction of Db.write');
+  return dialect;
+}
+
+/** How a dialect runs transactions; `writers` builds `write` and `writeGrouped` from it. */
+export interface TransactionControl {
+  dialect: Dialect;
+  /** Runs body on a connection of its own (SQLite: the one connection, under Kysely's mutex). */
+  connection<T>(body: (conn: Kysely<Database>) => Promise<T>): Promise<T>;
+  begin: string;
+  /**
+   * How many groups of one key may run at once, each in its own transaction. 1 also means one queue for
+   * every key: SQLite has one connection and one write lock, so there is no point in more.
+   */
+  groupsAtOnce: number;
+  /** Members per group. */
+  maxGroup: number;
+  /** Runs the final statements, then COMMIT. */
+  commit(conn: Kysely<Database>, statements: FinalStatement[]): Promise<void>;
+  rollback(conn: Kysely<Database>): Promise<void>;
+}
+
+/** What a grouped write ran: whether everything was a SELECT that succeeded, so a failure left nothing behind. */
+class StatementLog implements KyselyPlugin {
+  #wrote = false;
+  readonly #running = new Set<QueryId>();
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    // A SELECT can write through a data-modifying WITH, so only a plain one counts as a read.
+    if (args.node.kind !== 'SelectQueryNode' || args.node.with !== undefined) this.#wrote = true;
+    this.#running.add(args.queryId);
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    // A query compiled elsewhere and run with executeQuery skips transformQuery: count it as a write.
+    if (!this.#running.delete(args.queryId)) this.#wrote = true;
+    return args.result;
+  }
+
+  onlyReadsSucceeded(): boolean {
+    return !this.#wrote && this.#running.size === 0;
+  }
+}
+
+interface Member {
+  fn: (tx: Tx) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+export function writers(control: TransactionControl): Pick<Db, 'write' | 'writeGrouped'> {
+  /** One transaction; `explain` lets the final statements explain their failure. */
+  const transact = <T>(fn: (tx: Tx) => Promise<T>, explain: boolean): Promise<T> =>
+    control.connection(async (conn) => {
+      await sql.raw(control.begin).execute(conn);
+      dialects.set(conn, control.dialect);
+      let last: FinalStatement[] = [];
+      try {
+        const result = await fn(conn as Tx);
+        last = takeFinalStatements(conn);
+        await control.commit(conn, last);
+        return result;
+      } catch (error) {
+        takeFinalStatements(conn);
+        if (error instanceof CommitOutcomeUnknown) throw error; // nothing left to roll back on that connection
+        await control.rollback(conn);
+        throw explain ? await explainFailure(last, error, conn) : error;
+      } finally {
+        memos.delete(conn);
+      }
+    });
+  const write = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => transact(fn, true);
+
+  type Outcome = { ok: true; result: unknown } | { ok: false; error: unknown };
+
+  // A group runs its members one after the other in one transaction, and keeps their final statements for
+  // its COMMIT: on PostgreSQL the row lock they take (the timeslot's) is then held once per group for that
+  // one round trip, and several groups of one key can do the rest of their work at once. There is no
+  // savepoint per member (a round trip and a subtransaction each): a member that fails having only read
+  // fails alone; one that fails after writing, or with a failed statement (which aborts a PostgreSQL
+  // transaction), fails the group, and every member then runs again alone.
+  const runGroup = async (group: Member[]): Promise<void> => {
+    const outcomes = new Map<Member, Outcome>();
+    try {
+      await transact(async (tx) => {
+        const finals: FinalStatement[] = [];
+        for (const member of group) {
+          const log = new StatementLog();
+          const memberTx = tx.withPlugin(log) as Tx;
+          dialects.set(memberTx, control.dialect);
+          roots.set(memberTx, tx);
+          try {
+            outcomes.set(member, { ok: true, result: await member.fn(memberTx) });
+            finals.push(...takeFinalStatements(memberTx));
+          } catch (error) {
+            takeFinalStatements(memberTx);
+            if (!log.onlyReadsSucceeded()) throw error;
+            outcomes.set(member, { ok: false, error });
+          }
+        }
+        for (const statement of finals) runAtCommit(tx, statement);
+      }, false);
+    } catch (error) {
+      if (error instanceof CommitOutcomeUnknown) {
+        for (const member of group) member.reject(error);
+        return;
+      }
+      // Nothing of the group is stored (a member failed after writing, a final statement refused, or the
+      // transaction failed), and a member's own failure may have come from what the others had written:
+      // each member runs again in a transaction of its own, for its own answer.
+      for (const member of group) write(member.fn).then(member.resolve, member.reject);
+      return;
+    }
+    for (const [member, outcome] of outcomes) {
+      if (outcome.ok) member.resolve(outcome.result);
+      else member.reject(outcome.error);
+    }
+  };
+
+  const queues = new Map<string, { members: Member[]; groups: number }>();
+  const drain = async (key: string) => {
+    const queue = queues.get(key)!;
+    queue.groups += 1;
+    // better-sqlite3 answers synchronously, so a whole transaction can run before the event loop reads the
+    // next request: one turn of the loop first lets the requests that have already arrived join the group.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (queue.members.length > 0) await runGroup(queue.members.splice(0, control.maxGroup));
+    queue.groups -= 1;
+    if (queue.groups === 0) queues.delete(key);
+  };
+
+  const writeGrouped = <T>(key: string, fn: (tx: Tx) => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const queueKey = control.groupsAtOnce === 1 ? '' : key;
+      let queue = queues.get(queueKey);
+      if (!queue) queues.set(queueKey, (queue = { members: [], groups: 0 }));
+      queue.members.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      if (queue.groups < control.groupsAtOnce) void drain(queueKey);
+    });
+
+  return { write, writeGrouped };
+}
