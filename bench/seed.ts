@@ -43,8 +43,8 @@ const DAY_MS = 86_400_000;
 
 async function operatorWithKeys(db: Db, name: string): Promise<{ operatorId: number; keys: Keys }> {
   const { operatorId } = await createOperator(db, name);
-  const ota = await createApiKey(db.kysely, operatorId, { name: 'Marketplace', scopes: ['ota'], partner: MARKETPLACE });
-  const usage = await createApiKey(db.kysely, operatorId, { name: 'Usage', scopes: ['usage:read', 'usage:write'] });
+  const ota = await db.write((tx) => createApiKey(tx, operatorId, { name: 'Marketplace', scopes: ['ota'], partner: MARKETPLACE }));
+  const usage = await db.write((tx) => createApiKey(tx, operatorId, { name: 'Usage', scopes: ['usage:read', 'usage:write'] }));
   return { operatorId, keys: { ota: ota.key, usage: usage.key } };
 }
 
@@ -56,7 +56,7 @@ export async function seedCatalog(db: Db): Promise<Omit<Seeded, 'small' | 'usage
   const lastDate = isoDay(today + (2 + 364) * DAY_MS);
   const activityIds: string[] = [];
   for (let i = 0; i < ACTIVITY_COUNT; i++) {
-    const activity = await createActivity(db.kysely, operatorId, {
+    const activity = await db.write((tx) => createActivity(tx, operatorId, {
       Name: `Activity ${String(i + 1).padStart(2, '0')}: ${['Kayak tour', 'Escape room', 'Pottery class', 'City walk', 'Wine tasting'][i % 5]}`,
       Description: 'A realistic description of an activity, long enough to look like one a partner shows to customers. '.repeat(3),
       DurationMinutes: 60 + (i % 4) * 30,
@@ -64,7 +64,7 @@ export async function seedCatalog(db: Db): Promise<Omit<Seeded, 'small' | 'usage
       Currency: 'EUR',
       UnitPrice: 2500 + i * 100,
       MaxParticipantsPerBooking: 10,
-    });
+    }));
     activityIds.push(activity.ActivityID);
     await createTimeslots(db, operatorId, activity.ActivityID, { From: firstDate, To: lastDate, Weekdays: [1, 2, 3, 4, 5, 6, 7], Times: TIMES, Capacity: 12 });
   }

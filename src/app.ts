@@ -2,6 +2,7 @@
 // (server.ts does that), so tests build the same app on a fresh database and speak HTTP to it.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -34,6 +35,10 @@ import { shopRoutes } from './shop/routes.js';
 import { waitlistAdminRoutes } from './waitlists/admin-routes.js';
 import { workflowAdminRoutes } from './workflows/admin-routes.js';
 import { emailAdminRoutes } from './emails/admin-routes.js';
+import { actorContext } from './audit/context.js';
+import { auditAdminRoutes } from './audit/admin-routes.js';
+import { staffRoutes } from './staff/routes.js';
+import { userAdminRoutes } from './staff/admin-routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -84,8 +89,13 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
           'Partner (OTA) API, meter usage API and the operator API of slotbook. Errors are RFC 7807 problem+json bodies; see /problems.',
       },
       servers: [{ url: config.publicUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } } },
-      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+          session: { type: 'apiKey', in: 'cookie', name: 'slotbook_session', description: 'A staff user signed in through /api/v2/staff/sign-in (with X-CSRF-Token on changes; docs/staff.md)' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -104,7 +114,9 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
         }),
     });
   }
+  await app.register(cookie);
   await app.register(authPlugin);
+  await app.register(actorContext);
   await app.register(answerCacheInvalidation);
   registerRoutingProblems(app);
   registerNulGuard(app);
@@ -128,6 +140,9 @@ export async function buildApp({ db, config, logger }: AppOptions): Promise<Fast
   await app.register(waitlistAdminRoutes, { prefix: admin });
   await app.register(workflowAdminRoutes, { prefix: admin });
   await app.register(emailAdminRoutes, { prefix: admin });
+  await app.register(userAdminRoutes, { prefix: admin });
+  await app.register(auditAdminRoutes, { prefix: admin });
+  await app.register(staffRoutes, { prefix: '/api/v2/staff' });
   await app.register(shopRoutes, { prefix: '/api/v2/shop/:OperatorID' });
 
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());

@@ -8,6 +8,7 @@ import { findActivity, type ActivityRow } from '../catalog/store.js';
 import { checkRange, toAdminTimeslot } from './service.js';
 import { scheduleStarts, unixNow } from './seats.js';
 import { insertNewTimeslots, type NewTimeslot } from './store.js';
+import { audit } from '../audit/log.js';
 import type { AdminTimeslot, CreateTimeslotsBody } from './schemas.js';
 
 export type CreatedTimeslots = { kind: 'single'; timeslot: AdminTimeslot } | { kind: 'schedule'; timeslots: AdminTimeslot[] };
@@ -58,13 +59,28 @@ export async function createTimeslots(db: Db, operatorId: number, activityId: st
     if (startsAt === undefined) {
       throw ValidationFailed.field('Time', `${shape.time} does not exist on ${shape.date} in ${activity.timezone}: the clocks skip it (daylight saving)`);
     }
-    const [row] = await db.write((tx) => insertNewTimeslots(tx, [newRow(activity, { ...shape, startsAt }, body.Capacity)]));
-    if (!row) throw new Conflict(`The activity already has a timeslot on ${shape.date} at ${shape.time}`);
-    return { kind: 'single', timeslot: show({ ...row, lapsed_hold_seats: 0 }) };
+    const timeslot = await db.write(async (tx) => {
+      const [row] = await insertNewTimeslots(tx, [newRow(activity, { ...shape, startsAt }, body.Capacity)]);
+      if (!row) throw new Conflict(`The activity already has a timeslot on ${shape.date} at ${shape.time}`);
+      const created = show({ ...row, lapsed_hold_seats: 0 });
+      await audit(tx, { operatorId, action: 'timeslot.create', resource: { type: 'timeslot', id: created.ID }, after: created });
+      return created;
+    });
+    return { kind: 'single', timeslot };
   }
 
   const rows = scheduleStarts(shape, activity.timezone).map((start) => newRow(activity, start, body.Capacity));
-  const created = await db.write((tx) => insertNewTimeslots(tx, rows));
+  const created = await db.write(async (tx) => {
+    const inserted = await insertNewTimeslots(tx, rows);
+    // One entry for the schedule (it may create thousands of timeslots): what was asked and what it made.
+    await audit(tx, {
+      operatorId,
+      action: 'timeslot.create-schedule',
+      resource: { type: 'activity', id: activity.public_id },
+      after: { ...body, Created: inserted.length, TimeslotIDs: inserted.length <= 100 ? inserted.map((row) => row.id) : undefined },
+    });
+    return inserted;
+  });
   created.sort((a, b) => a.starts_at - b.starts_at || a.id - b.id);
   return { kind: 'schedule', timeslots: created.map((row) => show({ ...row, lapsed_hold_seats: 0 })) };
 }

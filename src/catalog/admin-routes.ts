@@ -3,19 +3,20 @@ import { Type } from '@sinclair/typebox';
 import { ActivityIdParams, AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { AdminProduct, CreateActivityBody, UpdateActivityBody } from './schemas.js';
 import { changeActivity, createActivity, getAdminProduct, listAdminProducts } from './service.js';
+import { requires } from '../auth/permissions.js';
 
 /** Operator API: activities, including archived ones. */
 export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: activities'];
 
   app.get('/activities', {
-    config: { scope: 'admin' },
+    config: requires('activities:read'),
     schema: { tags, summary: 'List activities', response: { 200: envelope(Type.Array(AdminProduct)), ...problems(...AUTH_ERRORS) } },
     handler: async (request) => ({ data: await listAdminProducts(app.db.kysely, request.caller.operatorId) }),
   });
 
   app.post('/activities', {
-    config: { scope: 'admin' },
+    config: requires('activities:write'),
     schema: {
       tags,
       summary: 'Create an activity',
@@ -23,13 +24,13 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: envelope(AdminProduct), ...problems(400, ...AUTH_ERRORS, 413, 415, 422) },
     },
     handler: async (request, reply) => {
-      const product = await createActivity(app.db.kysely, request.caller.operatorId, request.body);
+      const product = await app.db.write((tx) => createActivity(tx, request.caller.operatorId, request.body));
       return reply.code(201).header('Location', `/api/v2/admin/activities/${product.ActivityID}`).send({ data: product });
     },
   });
 
   app.get('/activities/:ActivityID', {
-    config: { scope: 'admin' },
+    config: requires('activities:read'),
     schema: {
       tags,
       summary: 'Get an activity',
@@ -40,7 +41,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.patch('/activities/:ActivityID', {
-    config: { scope: 'admin' },
+    config: requires('activities:write'),
     schema: {
       tags,
       summary: 'Change or archive an activity',
@@ -49,7 +50,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: envelope(AdminProduct), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422) },
     },
     handler: async (request) => ({
-      data: await changeActivity(app.db.kysely, request.caller.operatorId, request.params.ActivityID, request.body),
+      data: await app.db.write((tx) => changeActivity(tx, request.caller.operatorId, request.params.ActivityID, request.body)),
     }),
   });
 };

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { Tx } from '../db/connection.js';
+import { audit } from '../audit/log.js';
 import type { Database } from '../db/schema.js';
 import { BadRequest, Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { newActivityId } from '../ids.js';
@@ -79,9 +81,9 @@ function checkActivityFields(body: Partial<CreateActivityBody>): void {
   if (errors.length > 0) throw new ValidationFailed(errors);
 }
 
-export async function createActivity(db: Kysely<Database>, operatorId: number, body: CreateActivityBody): Promise<AdminProduct> {
+export async function createActivity(tx: Tx, operatorId: number, body: CreateActivityBody): Promise<AdminProduct> {
   checkActivityFields(body);
-  const row = await insertActivity(db, {
+  const row = await insertActivity(tx, {
     operator_id: operatorId,
     public_id: newActivityId(),
     name: body.Name.trim(),
@@ -93,7 +95,9 @@ export async function createActivity(db: Kysely<Database>, operatorId: number, b
     max_participants_per_booking: body.MaxParticipantsPerBooking ?? DEFAULT_MAX_PARTICIPANTS,
     updated_at: Date.now(),
   });
-  return toAdminProduct(row);
+  const product = toAdminProduct(row);
+  await audit(tx, { operatorId, action: 'activity.create', resource: { type: 'activity', id: product.ActivityID }, after: product });
+  return product;
 }
 
 export async function listAdminProducts(db: Kysely<Database>, operatorId: number): Promise<AdminProduct[]> {
@@ -111,7 +115,7 @@ export async function getAdminProduct(db: Kysely<Database>, operatorId: number, 
  * it has none (otherwise every Date/Time already sold would silently name another instant).
  */
 export async function changeActivity(
-  db: Kysely<Database>,
+  db: Tx,
   operatorId: number,
   activityId: string,
   body: UpdateActivityBody,
@@ -133,5 +137,7 @@ export async function changeActivity(
     ...(body.Archived !== undefined && { archived: body.Archived ? 1 : 0 }),
     updated_at: Date.now(),
   });
-  return toAdminProduct(updated);
+  const after = toAdminProduct(updated);
+  await audit(db, { operatorId, action: 'activity.update', resource: { type: 'activity', id: activityId }, before: toAdminProduct(row), after });
+  return after;
 }

@@ -2,6 +2,7 @@
 // Kysely<Database>, and run their writes through `db.write(...)`, which is a serialised write transaction
 // on both dialects, or `db.writeGrouped(...)`, which may share one transaction and one commit with other
 // writes that queue up at the same time.
+import { AsyncResource } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -284,7 +285,9 @@ function writers(control: TransactionControl): Pick<Db, 'write' | 'writeGrouped'
       const queueKey = control.groupsAtOnce === 1 ? '' : key;
       let queue = queues.get(queueKey);
       if (!queue) queues.set(queueKey, (queue = { members: [], groups: 0 }));
-      queue.members.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      // The member runs in the group's transaction, started by whichever request came first: bound, it
+      // still runs in its own request's async context (the audit log's actor, src/audit/context.ts).
+      queue.members.push({ fn: AsyncResource.bind(fn), resolve: resolve as (value: unknown) => void, reject });
       if (queue.groups < control.groupsAtOnce) void drain(queueKey);
     });
 

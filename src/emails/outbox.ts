@@ -6,7 +6,7 @@ import type { BuiltInMeter } from '../usage/meters.js';
 
 export interface NewEmail {
   operatorId: number;
-  kind: 'workflow' | 'waitlist';
+  kind: 'workflow' | 'waitlist' | 'staff';
   workflowId?: number;
   bookingId?: number;
   waitlistEntryId?: number;
@@ -15,8 +15,8 @@ export interface NewEmail {
   body: string;
   /** Unix seconds: not sent before. */
   sendAt: number;
-  /** The built-in meter the send records (once, in the transaction that marks the e-mail sent). */
-  meter: BuiltInMeter;
+  /** The built-in meter the send records (once, in the transaction that marks the e-mail sent), if any. */
+  meter: BuiltInMeter | null;
   meterExtraInfo: string | null;
 }
 

@@ -7,7 +7,11 @@ const Instant = (description: string) => Type.Union([Type.String({ format: 'date
 export const Email = Type.Object(
   {
     ID: Type.Integer(),
-    Kind: Type.Unsafe<'workflow' | 'waitlist'>({ type: 'string', enum: ['workflow', 'waitlist'], description: 'A workflow e-mail or a waitlist offer' }),
+    Kind: Type.Unsafe<'workflow' | 'waitlist' | 'staff'>({
+      type: 'string',
+      enum: ['workflow', 'waitlist', 'staff'],
+      description: 'A workflow e-mail, a waitlist offer, or a staff account e-mail (sign-in link, reset, invitation: its Body is hidden)',
+    }),
     To: Type.String(),
     Subject: Type.String(),
     Body: Type.String({ description: 'Plain text' }),

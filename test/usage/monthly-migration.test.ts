@@ -64,7 +64,7 @@ it('fills the monthly totals from the daily totals of a database created before 
   const app = await buildApp({ db, config: loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent' }), logger: false });
   cleanup.push(() => app.close());
   await app.ready();
-  const { key } = await createApiKey(db.kysely, mine.operatorId, { name: 'Usage', scopes: ['usage:read', 'usage:write'] });
+  const { key } = await db.write((tx) => createApiKey(tx, mine.operatorId, { name: 'Usage', scopes: ['usage:read', 'usage:write'] }));
   const summary = async (from: string, to: string) => (await call(app, key, 'GET', `/api/v2/usage/meters?from=${from}&to=${to}`)).json().data.Totals;
   const allMicros = days.reduce((sum, _, i) => sum + micros(i), 0n);
   const allEvents = days.reduce((sum, _, i) => sum + i + 1, 0);
