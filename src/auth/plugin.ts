@@ -37,6 +37,16 @@ declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller;
   }
+  interface FastifyInstance {
+    /** Every route with its method and config, as registered (for the permission and audit safety-net tests). */
+    routeTable: RouteInfo[];
+  }
+}
+
+export interface RouteInfo {
+  method: string;
+  url: string;
+  config: { scope?: RouteScope; permission?: Permission; signedIn?: boolean };
 }
 
 // The admin scope is the operator's own: it may also read and record usage. `ota` is never implied,
@@ -94,6 +104,11 @@ async function authenticateUser(request: FastifyRequest, token: string): Promise
 
 export const authPlugin = fp(async (app) => {
   app.decorateRequest('caller', null as unknown as Caller);
+  const routes: RouteInfo[] = [];
+  app.decorate('routeTable', routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, config: (route.config ?? {}) as RouteInfo['config'] });
+  });
   app.addHook('onRequest', async (request, reply) => {
     const { scope, permission, signedIn } = request.routeOptions.config;
     if (!scope && !signedIn) return;
