@@ -7,6 +7,7 @@ import { PUBLIC_URL, type TestApp } from '../helpers/app.js';
 import type { StaffRole } from '../../src/db/schema.js';
 import { hashPassword } from '../../src/staff/passwords.js';
 import { insertUser } from '../../src/staff/store.js';
+import type { RouteInfo } from '../../src/auth/plugin.js';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -63,4 +64,13 @@ export function tokenIn(text: string): string {
   const match = /#token=([A-Za-z0-9_-]+)/.exec(text);
   if (!match) throw new Error(`no link in: ${text}`);
   return match[1]!;
+}
+
+/** Operator routes as the router has them (without the HEAD twins of GET routes). */
+export function operatorRoutes(table: RouteInfo[]): RouteInfo[] {
+  return table.filter((route) => route.url.startsWith('/api/v2/admin/') && route.method !== 'HEAD' && route.method !== 'OPTIONS');
+}
+
+export function undeclared(routes: RouteInfo[]): string[] {
+  return routes.filter((route) => route.config.permission === undefined).map((route) => `${route.method} ${route.url}`);
 }

@@ -4,22 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { ADMIN_KEY_PERMISSIONS, ROLE_PERMISSIONS, ROLES } from '../../src/auth/permissions.js';
-import type { RouteInfo } from '../../src/auth/plugin.js';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
-import { as, userSession, type Session } from './fixtures.js';
+import { as, operatorRoutes, undeclared, userSession, type Session } from './fixtures.js';
 import type { StaffRole } from '../../src/db/schema.js';
 
 const SAMPLE_PARAMS: Record<string, string> = { ActivityID: 's_abcdefgh', BookingReference: 'BK-ABCDEFGH' };
 const pathOf = (url: string) => url.replace(/:(\w+)/g, (_, name: string) => SAMPLE_PARAMS[name] ?? '999999');
-
-/** Operator routes as the router has them (without the HEAD twins of GET routes). */
-export function operatorRoutes(table: RouteInfo[]): RouteInfo[] {
-  return table.filter((route) => route.url.startsWith('/api/v2/admin/') && route.method !== 'HEAD' && route.method !== 'OPTIONS');
-}
-
-export function undeclared(routes: RouteInfo[]): string[] {
-  return routes.filter((route) => route.config.permission === undefined).map((route) => `${route.method} ${route.url}`);
-}
 
 let t: TestApp;
 let op: TestOperator;
