@@ -29,8 +29,8 @@ export const auditAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: requires('audit:read'),
     schema: { tags, summary: 'The actions and resource types in the audit log', response: { 200: envelope(AuditVocabulary), ...problems(...AUTH_ERRORS) } },
     handler: async (request) => {
-      const { actions, resourceTypes } = await auditVocabulary(app.db.kysely, request.caller.operatorId);
-      return { data: { Actions: actions, ResourceTypes: resourceTypes } };
+      const { actions, resourceTypes, actors } = await auditVocabulary(app.db.kysely, request.caller.operatorId);
+      return { data: { Actions: actions, ResourceTypes: resourceTypes, Actors: actors.map((a) => ({ Actor: `${a.actor_type}:${a.actor_id}`, Label: a.label ?? '' })) } };
     },
   });
 

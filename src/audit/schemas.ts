@@ -39,4 +39,8 @@ export type AuditQuery = Static<typeof AuditQuery>;
 export const AuditExportQuery = Type.Omit(AuditQuery, ['Limit', 'Before']);
 export type AuditExportQuery = Static<typeof AuditExportQuery>;
 
-export const AuditVocabulary = Type.Object({ Actions: Type.Array(Type.String()), ResourceTypes: Type.Array(Type.String()) });
+export const AuditVocabulary = Type.Object({
+  Actions: Type.Array(Type.String()),
+  ResourceTypes: Type.Array(Type.String()),
+  Actors: Type.Array(Type.Object({ Actor: Type.String({ description: 'For the Actor filter: user:<ID> or key:<ID>' }), Label: Type.String() })),
+});

@@ -35,9 +35,18 @@ export async function listAuditEntries(db: Kysely<Database>, operatorId: number,
   return query.orderBy('id', 'desc').limit(limit).execute();
 }
 
-/** The actions and resource types the operator's log holds, for the dashboard's filter lists. */
-export async function auditVocabulary(db: Kysely<Database>, operatorId: number): Promise<{ actions: string[]; resourceTypes: string[] }> {
+/** The actions, resource types and actors the operator's log holds, for the dashboard's filter lists. */
+export async function auditVocabulary(db: Kysely<Database>, operatorId: number) {
   const actions = await db.selectFrom('audit_log').select('action').distinct().where('operator_id', '=', operatorId).orderBy('action').execute();
   const types = await db.selectFrom('audit_log').select('resource_type').distinct().where('operator_id', '=', operatorId).orderBy('resource_type').execute();
-  return { actions: actions.map((r) => r.action), resourceTypes: types.map((r) => r.resource_type) };
+  const actors = await db
+    .selectFrom('audit_log')
+    .select(['actor_type', 'actor_id', (eb) => eb.fn.max('actor_label').as('label')])
+    .where('operator_id', '=', operatorId)
+    .where('actor_id', 'is not', null)
+    .groupBy(['actor_type', 'actor_id'])
+    .orderBy('actor_type')
+    .orderBy('actor_id')
+    .execute();
+  return { actions: actions.map((r) => r.action), resourceTypes: types.map((r) => r.resource_type), actors };
 }
