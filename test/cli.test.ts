@@ -14,14 +14,20 @@ beforeAll(async () => {
 afterAll(() => database.drop());
 
 describe('slotbook command line', () => {
-  it('migrates, creates an operator (printing only its JSON) and a key that works against a server', async () => {
-    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
+  it('migrates, creates an operator with its owner (printing only its JSON) and a key that works against a server', async () => {
+    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PUBLIC_URL: 'https://book.acme.example' };
     expect((await runCli(['migrate'], env)).code).toBe(0);
-    const created = await runCli(['operator', 'create', '--name', 'Acme Kayaks'], env);
-    expect(created.code).toBe(0);
+    const created = await runCli(['operator', 'create', '--name', 'Acme Kayaks', '--email', 'Owner@Acme.example'], env);
+    expect(created.code, created.stderr).toBe(0);
     const operator = JSON.parse(created.stdout);
-    expect(Object.keys(operator)).toEqual(['OperatorID', 'AdminKey']);
+    expect(Object.keys(operator)).toEqual(['OperatorID', 'AdminKey', 'OwnerEmail', 'SignInLink']);
     expect(created.stdout.trim().split('\n')).toHaveLength(1);
+    expect(operator.OwnerEmail).toBe('owner@acme.example');
+    expect(operator.SignInLink).toMatch(/^https:\/\/book\.acme\.example\/accept-invitation#token=[A-Za-z0-9_-]{43}$/);
+    // Without --email: the same two fields as before, and a hint on stderr.
+    const bare = await runCli(['operator', 'create', '--name', 'No Owner Yet'], env);
+    expect(Object.keys(JSON.parse(bare.stdout))).toEqual(['OperatorID', 'AdminKey']);
+    expect(bare.stderr).toMatch(/no owner/);
 
     const key = await runCli(['key', 'create', '--operator', String(operator.OperatorID), '--name', 'GYG', '--scopes', 'ota', '--partner', 'getyourguide'], env);
     expect(key.code).toBe(0);
@@ -34,6 +40,14 @@ describe('slotbook command line', () => {
       expect(await response.json()).toEqual({ data: [] });
       const admin = await fetch(`${server.url}/api/v2/admin/keys`, { headers: { authorization: `Bearer ${operator.AdminKey}` } });
       expect((await admin.json()).data.map((k: { Name: string }) => k.Name)).toEqual(['Admin key', 'GYG']);
+      // The printed link lets the owner choose a password and sign in, once.
+      const token = operator.SignInLink.split('#token=')[1];
+      const accept = (password: string) =>
+        fetch(`${server.url}/api/v2/staff/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Token: token, Password: password }) });
+      const accepted = await accept('a strong owner password');
+      expect(accepted.status).toBe(200);
+      expect((await accepted.json()).data.Me).toMatchObject({ User: { Email: 'owner@acme.example', Role: 'owner' }, Operator: { Name: 'Acme Kayaks' } });
+      expect((await accept('a strong owner password')).status).toBe(401);
     } finally {
       await server.stop();
     }
@@ -44,6 +58,9 @@ describe('slotbook command line', () => {
     const noName = await runCli(['operator', 'create'], env);
     expect(noName.code).toBe(1);
     expect(noName.stderr).toMatch(/--name/);
+    const badEmail = await runCli(['operator', 'create', '--name', 'X', '--email', 'not-an-address'], env);
+    expect(badEmail.code).toBe(1);
+    expect(badEmail.stderr).toMatch(/--email/);
     const badScope = await runCli(['key', 'create', '--operator', '1', '--name', 'x', '--scopes', 'root'], env);
     expect(badScope.code).toBe(1);
     expect(badScope.stderr).toMatch(/Unknown scope root/);
@@ -63,6 +80,12 @@ describe('first start', () => {
       try {
         const output = first.output();
         expect(output).toMatch(/demo data created/);
+        // The demo owner's printed credentials sign in to the dashboard.
+        const email = /e-mail\s+(\S+@\S+)/.exec(output)![1]!;
+        const password = /password\s+(\S+)/.exec(output)![1]!;
+        const signIn = await fetch(`${first.url}/api/v2/staff/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: email, Password: password }) });
+        expect(signIn.status).toBe(200);
+        expect((await signIn.json()).data.Me.User.Role).toBe('owner');
         const ota = /ota .*?(sbk_\S+)/.exec(output)![1]!;
         const admin = /admin\s+(sbk_\S+)/.exec(output)![1]!;
         const products = await (await fetch(`${first.url}/api/v2/ota/demo/products`, { headers: { authorization: `Bearer ${ota}` } })).json();

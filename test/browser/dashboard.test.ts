@@ -458,15 +458,16 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await page.getByLabel('Role', { exact: true }).selectOption('guide');
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByText('Invitation sent to jonas@spree.example.').waitFor();
-    await page.getByRole('cell', { name: /jonas@spree\.example/ }).waitFor();
+    await page.getByRole('cell', { name: /jonas@spree\.example/ }).first().waitFor();
 
     // The worker delivers the invitation through SMTP within a tick or two.
     await expect.poll(() => smtp.messages.find((m) => m.to.includes('jonas@spree.example')), { timeout: 20_000 }).toBeTruthy();
     const invitation = smtp.messages.find((m) => m.to.includes('jonas@spree.example'))!;
-    const link = /(http\S+#token=[A-Za-z0-9_-]+)/.exec(invitation.text)![1]!;
+    // The link names the server's PUBLIC_URL (localhost); the browser reaches it at 127.0.0.1.
+    const link = /http\S+?(\/accept-invitation#token=[A-Za-z0-9_-]+)/.exec(invitation.text)![1]!;
     await signOut(page);
 
-    await page.goto(link);
+    await page.goto(base + link);
     await page.getByLabel('New password', { exact: true }).fill('guide of the spree');
     await page.getByLabel('Repeat the password', { exact: true }).fill('guide of the spree');
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
