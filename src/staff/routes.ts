@@ -24,21 +24,30 @@ import {
 } from './schemas.js';
 import { acceptInvitation, completeReset, sendLinks, signInWithLink, signInWithPassword, signInWithTotp, TooManyAttempts } from './sign-in.js';
 import { beginTotp, changeOwnPassword, confirmTotp, disableTotp, endSessions, signOut, userSessions } from './accounts.js';
-import { clearSessionCookie, csrfTokenOf } from './sessions.js';
+import { clearSessionCookie, csrfTokenOf, foreignOrigin, sessionToken } from './sessions.js';
+import { Forbidden } from '../http/errors.js';
 import { findUser, hashToken } from './store.js';
 import { toStaffUser } from './view.js';
-import { sessionToken } from './sessions.js';
 
 const tags = ['Staff accounts'];
 const SIGN_IN_ERRORS = problems(400, 401, 413, 415, 422, 429);
 const SELF_ERRORS = [400, 401, 403, 413, 415, 422] as const;
 const signedIn = { signedIn: true };
+// The same answer whether the address has an account or not.
+const Accepted = envelope(Type.Object({ Message: Type.String() }), 'Accepted: an e-mail is on its way if the address has an account');
+const accepted = { data: { Message: 'If the address has an account, an e-mail with a link is on its way.' } };
 
 function userOf(request: FastifyRequest): Actor & { kind: 'user' } {
   return request.actor as Actor & { kind: 'user' };
 }
 
 export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Sign-in requests from another site's page are refused too (login CSRF: signing a victim in as the
+  // attacker); signed-in requests get the same check with their CSRF token (sessions.ts).
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'POST' && foreignOrigin(request)) throw new Forbidden('This request came from another site (Origin); it was refused');
+  });
+
   // A 429 from the sign-in throttles says when to come back.
   app.addHook('onError', async (_request, reply, error) => {
     if (error instanceof TooManyAttempts) reply.header('Retry-After', String(error.retryAfterSeconds));
@@ -68,11 +77,11 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Always 202, whether the address has an account or not. The link works once, for 15 minutes.',
       security: [],
       body: EmailBody,
-      response: { 202: Type.Null(), ...problems(400, 413, 415, 422, 429) },
+      response: { 202: Accepted, ...problems(400, 413, 415, 422, 429) },
     },
     handler: async (request, reply) => {
       await sendLinks(request, request.body.Email, 'sign-in-link');
-      return reply.code(202).send(null);
+      return reply.code(202).send(accepted);
     },
   });
 
@@ -88,11 +97,11 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Always 202, whether the address has an account or not. The link works once, for an hour.',
       security: [],
       body: EmailBody,
-      response: { 202: Type.Null(), ...problems(400, 413, 415, 422, 429) },
+      response: { 202: Accepted, ...problems(400, 413, 415, 422, 429) },
     },
     handler: async (request, reply) => {
       await sendLinks(request, request.body.Email, 'password-reset');
-      return reply.code(202).send(null);
+      return reply.code(202).send(accepted);
     },
   });
 

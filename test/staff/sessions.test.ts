@@ -59,6 +59,8 @@ describe('sessions', () => {
     // Another session's token is not this one's.
     const other = await userSession(t, op.operatorId, 'manager');
     problemOf(await as(t, session, 'POST', url, activity, { 'x-csrf-token': other.csrf }), 403, 'forbidden');
+    // Signing in from another site's page is refused as well (login CSRF).
+    problemOf(await post(t, '/api/v2/staff/sign-in', { Email: 'a@example.com', Password: 'x' }, { origin: 'https://evil.example' }), 403, 'forbidden');
     // A bearer key needs no CSRF token (browsers never add it by themselves).
     expect((await call(t.app, op.adminKey, 'POST', url, activity)).statusCode).toBe(201);
   });
