@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
-describe('slotbook command line', () => {
+// Each command is a process of its own through tsx: several seconds apiece while other tests share the cores.
+describe('slotbook command line', { timeout: 90_000 }, () => {
   it('migrates, creates an operator with its owner (printing only its JSON) and a key that works against a server', async () => {
     const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PUBLIC_URL: 'https://book.acme.example' };
     expect((await runCli(['migrate'], env)).code).toBe(0);
@@ -72,7 +73,7 @@ describe('slotbook command line', () => {
   });
 });
 
-describe('first start', () => {
+describe('first start', { timeout: 90_000 }, () => {
   it('creates the demo operator on an empty database and prints working keys; not again on the next start', async () => {
     const fresh = await createTestDatabase();
     try {
@@ -157,5 +158,6 @@ describe.runIf(process.env.TEST_DIALECT === 'sqlite')('the compiled command', ()
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
-  });
+    // tsc over the whole server takes 20 s and more while the rest of the suite shares the two cores.
+  }, 120_000);
 });

@@ -96,7 +96,7 @@ async function authenticateUser(request: FastifyRequest, token: string): Promise
   if (permission !== undefined && !actor.permissions.includes(permission)) {
     throw new Forbidden(`Your role (${actor.role}) does not allow this: it needs the "${permission}" permission`);
   }
-  // An operator endpoint that forgot to declare its permission is for owners only (test/staff/route-permissions.test.ts fails for it).
+  // An operator endpoint that forgot to declare its permission is for owners only (test/staff/roles.test.ts fails for it).
   if (permission === undefined && scope === 'admin' && actor.role !== 'owner') throw new Forbidden('Only an owner may use this endpoint');
   request.caller = { operatorId: actor.operatorId, keyId: null, userId: actor.userId, scopes: [], partner: null };
   request.actor = actor satisfies Actor;

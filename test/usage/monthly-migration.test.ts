@@ -9,7 +9,6 @@ import { createApiKey } from '../../src/auth/service.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
-import { createOperator } from '../../src/operators/service.js';
 import { microsToNumber } from '../../src/usage/decimal.js';
 import { call, PUBLIC_URL } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
@@ -33,8 +32,12 @@ it('fills the monthly totals from the daily totals of a database created before 
       await sql`INSERT INTO schema_migrations (name, applied_at) VALUES (${name}, ${Date.now()})`.execute(tx);
     }
   });
-  const mine = await createOperator(db, 'Before 004');
-  const other = await createOperator(db, 'Another operator');
+  // Operators as rows of the schema of the time (creating one through the service now also writes tables
+  // of later migrations, such as the audit log).
+  const addOperator = (name: string) =>
+    db.kysely.insertInto('operators').values({ name, created_at: Date.now() }).returning('id as operatorId').executeTakeFirstOrThrow();
+  const mine = await addOperator('Before 004');
+  const other = await addOperator('Another operator');
   // Daily totals as the service kept them before 004: 2038-01-30 to 2038-03-03, one of them beyond 64 bits.
   const days = ['2038-01-30', '2038-01-31', ...Array.from({ length: 28 }, (_, i) => `2038-02-${String(i + 1).padStart(2, '0')}`), '2038-03-01', '2038-03-03'];
   const micros = (i: number) => (i === 5 ? 123_456_789_012_345_678_901n : BigInt(i + 1) * 1_000_001n);
@@ -45,7 +48,9 @@ it('fills the monthly totals from the daily totals of a database created before 
       { operator_id: other.operatorId, day: '2038-02-10', meter: 'calls', total_micros: '7000000', event_count: 7 },
     ])
     .execute();
-  expect(await migrate(db)).toEqual(['004_usage_monthly_totals.sql', '005_drop_usage_entries_time_index.sql']);
+  const applied = await migrate(db);
+  expect(applied.slice(0, 2)).toEqual(['004_usage_monthly_totals.sql', '005_drop_usage_entries_time_index.sql']);
+  expect(applied.every((name) => name >= '004')).toBe(true);
 
   const february = days.map((day, i) => [day, i] as const).filter(([day]) => day.startsWith('2038-02'));
   const februaryMicros = february.reduce((sum, [, i]) => sum + micros(i), 0n);

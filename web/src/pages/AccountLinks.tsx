@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, request, type Me, type SignInResult } from '../api';
 import { Link } from '../router';
 import { ErrorBanner, Spinner, TextField } from '../ui';
-import { AuthCard, SignIn, useSignInFlow } from './SignIn';
+import { AuthCard, SignIn, TotpStep, useSignInFlow } from './SignIn';
 
 const tokenFromHash = () => new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
 
@@ -17,7 +17,7 @@ export function LinkSignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
     started.current = true;
     request<SignInResult>('POST', '/api/v2/staff/sign-in/link/use', { body: { Token: tokenFromHash() }, quiet: true }).then(follow, (e: ApiError) => setError(e));
   }, [follow]);
-  if (step.kind === 'totp') return <TotpAfterLink challenge={step.challenge} onSignedIn={onSignedIn} />;
+  if (step.kind === 'totp') return <TotpStep challenge={step.challenge} onSignedIn={onSignedIn} />;
   return (
     <AuthCard title="Signing you in">
       {error ? (
@@ -30,32 +30,6 @@ export function LinkSignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
       ) : (
         <Spinner label="Checking your link" />
       )}
-    </AuthCard>
-  );
-}
-
-/** The sign-in page already knows the TOTP step; after a link, a password reset or an invitation it is reused. */
-function TotpAfterLink({ challenge, onSignedIn }: { challenge: string; onSignedIn: (me: Me) => void }) {
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<ApiError>();
-  const { follow } = useSignInFlow(onSignedIn);
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    try {
-      follow(await request<SignInResult>('POST', '/api/v2/staff/sign-in/totp', { body: { Challenge: challenge, Code: code.replace(/\s/g, '') }, quiet: true }));
-    } catch (caught) {
-      setError(caught as ApiError);
-    }
-  }
-  return (
-    <AuthCard title="Two-factor authentication" intro="Type the 6-digit code your authenticator app shows for slotbook.">
-      <form onSubmit={submit} noValidate>
-        <TextField label="Authentication code" value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" inputMode="numeric" autoFocus />
-        <ErrorBanner error={error} />
-        <button type="submit" className="btn btn-primary btn-block">
-          Verify
-        </button>
-      </form>
     </AuthCard>
   );
 }
@@ -107,7 +81,7 @@ export function ChoosePassword({ kind, onSignedIn }: { kind: 'reset' | 'invitati
   const [name, setName] = useState('');
   const [error, setError] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
-  if (step.kind === 'totp') return <TotpAfterLink challenge={step.challenge} onSignedIn={onSignedIn} />;
+  if (step.kind === 'totp') return <TotpStep challenge={step.challenge} onSignedIn={onSignedIn} />;
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (password !== repeat) {

@@ -41,8 +41,6 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (m
   const { step, setStep, follow } = useSignInFlow(onSignedIn);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [useRecovery, setUseRecovery] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
 
@@ -81,13 +79,6 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (m
     });
   }
 
-  function submitCode(event: FormEvent) {
-    event.preventDefault();
-    if (step.kind !== 'totp') return;
-    const body = useRecovery ? { Challenge: step.challenge, RecoveryCode: code.trim() } : { Challenge: step.challenge, Code: code.replace(/\s/g, '') };
-    void run(async () => follow(await request<SignInResult>('POST', '/api/v2/staff/sign-in/totp', { body, quiet: true })));
-  }
-
   if (step.kind === 'link-sent') {
     return (
       <AuthCard title="Check your e-mail">
@@ -118,29 +109,7 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (m
     );
   }
 
-  if (step.kind === 'totp') {
-    return (
-      <AuthCard title="Two-factor authentication" intro={useRecovery ? 'Type one of your recovery codes. Each works once.' : 'Type the 6-digit code your authenticator app shows for slotbook.'}>
-        <form onSubmit={submitCode} noValidate>
-          <TextField
-            label={useRecovery ? 'Recovery code' : 'Authentication code'}
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            autoComplete="one-time-code"
-            inputMode={useRecovery ? 'text' : 'numeric'}
-            autoFocus
-          />
-          <ErrorBanner error={error} />
-          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-            {busy ? 'Checking…' : 'Verify'}
-          </button>
-          <button type="button" className="btn btn-ghost btn-block" onClick={() => setUseRecovery((r) => !r)}>
-            {useRecovery ? 'Use the authenticator app instead' : 'Use a recovery code instead'}
-          </button>
-        </form>
-      </AuthCard>
-    );
-  }
+  if (step.kind === 'totp') return <TotpStep challenge={step.challenge} onSignedIn={onSignedIn} />;
 
   return (
     <AuthCard title="Sign in to your dashboard" intro="Bookings from every channel, your activities and your team in one place.">
@@ -163,6 +132,49 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (m
       <p className="signin-foot muted">
         <Link href="/forgot-password">Forgot your password?</Link>
       </p>
+    </AuthCard>
+  );
+}
+
+/** The second step, after a password, a link, a reset or an invitation: the authenticator's code or a recovery code. */
+export function TotpStep({ challenge, onSignedIn }: { challenge: string; onSignedIn: (me: Me) => void }) {
+  const { follow } = useSignInFlow(onSignedIn);
+  const [code, setCode] = useState('');
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const body = useRecovery ? { Challenge: challenge, RecoveryCode: code.trim() } : { Challenge: challenge, Code: code.replace(/\s/g, '') };
+    setBusy(true);
+    setError(undefined);
+    try {
+      follow(await request<SignInResult>('POST', '/api/v2/staff/sign-in/totp', { body, quiet: true }));
+    } catch (caught) {
+      setError(caught as ApiError);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <AuthCard title="Two-factor authentication" intro={useRecovery ? 'Type one of your recovery codes. Each works once.' : 'Type the 6-digit code your authenticator app shows for slotbook.'}>
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label={useRecovery ? 'Recovery code' : 'Authentication code'}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          autoComplete="one-time-code"
+          inputMode={useRecovery ? 'text' : 'numeric'}
+          autoFocus
+        />
+        <ErrorBanner error={error} />
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {busy ? 'Checking…' : 'Verify'}
+        </button>
+        <button type="button" className="btn btn-ghost btn-block" onClick={() => setUseRecovery((r) => !r)}>
+          {useRecovery ? 'Use the authenticator app instead' : 'Use a recovery code instead'}
+        </button>
+      </form>
     </AuthCard>
   );
 }
