@@ -123,7 +123,7 @@ export async function signIn(page: Page, base: string, email: string, password: 
 export async function signOut(page: Page): Promise<void> {
   const menu = page.getByRole('button', { name: 'Menu' });
   if (await menu.isVisible()) await menu.click();
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign out' }).click();
   await page.getByLabel('E-mail address', { exact: true }).waitFor();
 }
 

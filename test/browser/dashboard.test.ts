@@ -494,6 +494,14 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     const csv = await page.evaluate(() => fetch('/api/v2/admin/audit/export?Action=user.update').then((r) => r.text()));
     expect(csv.split('\r\n')[1]).toContain(`user.update,user`);
     await screenshot(page, 'audit-log');
+    // Usable at phone width: nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of ['/audit', '/users', '/account']) {
+      await page.goto(base + path);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), path).toBeLessThanOrEqual(0);
+    }
+    await page.setViewportSize({ width: 1360, height: 900 });
     await signOut(page);
 
     await signIn(page, base, 'jonas@spree.example', 'guide of the spree');

@@ -181,7 +181,7 @@ function Sessions() {
     <>
       <ErrorBanner error={error} />
       <div className="table-wrap">
-        <table className="table">
+        <table className="table stacked-table">
           <thead>
             <tr>
               <th scope="col">Browser</th>

@@ -88,7 +88,7 @@ export function AuditPage() {
         {entries.data && all.length === 0 && <EmptyState icon="list" title="No entries match these filters" />}
         {all.length > 0 && (
           <div className="table-wrap">
-            <table className="table audit-table" aria-label="Audit log entries">
+            <table className="table audit-table stacked-table" aria-label="Audit log entries">
               <thead>
                 <tr>
                   <th scope="col">When</th>

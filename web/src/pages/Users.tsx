@@ -54,7 +54,7 @@ export function UsersPage() {
           {users.data && users.data.length === 0 && <EmptyState icon="user" title="No users yet" />}
           {users.data && users.data.length > 0 && (
             <div className="table-wrap">
-              <table className="table">
+              <table className="table stacked-table">
                 <thead>
                   <tr>
                     <th scope="col">Name</th>
