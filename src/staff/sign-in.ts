@@ -69,7 +69,7 @@ async function operatorNames(request: FastifyRequest, ids: number[]): Promise<Ma
 }
 
 /** The answer that starts a session, for the transaction that signs the user in. */
-export async function signInAnswer(tx: Tx, request: FastifyRequest, reply: FastifyReply, user: UserRow, how: string) {
+async function signInAnswer(tx: Tx, request: FastifyRequest, reply: FastifyReply, user: UserRow, how: string) {
   const { sessionId, csrfToken } = await startSession(tx, request, reply, user);
   await audit(tx, { operatorId: user.operator_id, action: 'session.sign-in', resource: { type: 'session', id: sessionId }, after: { Method: how } }, userActor(user));
   const operator = await tx.selectFrom('operators').select(['id', 'name']).where('id', '=', user.operator_id).executeTakeFirstOrThrow();
