@@ -43,8 +43,8 @@ const DAY_MS = 86_400_000;
 
 async function operatorWithKeys(db: Db, name: string): Promise<{ operatorId: number; keys: Keys }> {
   const { operatorId } = await createOperator(db, name);
-  const ota = await createApiKey(db.kysely, operatorId, { name: 'Marketplace', scopes: ['ota'], partner: MARKETPLACE });
-  const usage = await createApiKey(db.kysely, operatorId, { name: 'Usage', scopes: ['usage:read', 'usage:write'] });
+  const ota = await db.write((tx) => createApiKey(tx, operatorId, { name: 'Marketplace', scopes: ['ota'], partner: MARKETPLACE }));
+  const usage = await db.write((tx) => createApiKey(tx, operatorId, { name: 'Usage', scopes: ['usage:read', 'usage:write'] }));
   return { operatorId, keys: { ota: ota.key, usage: usage.key } };
 }
 

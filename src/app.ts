@@ -2,6 +2,7 @@
 // (server.ts does that), so tests build the same app on a fresh database and speak HTTP to it.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -42,6 +43,10 @@ import { waitlistAdminRoutes } from './waitlists/admin-routes.js';
 import { workflowAdminRoutes } from './workflows/admin-routes.js';
 import { emailAdminRoutes } from './emails/admin-routes.js';
 import { ticketTypeAdminRoutes } from './tickets/admin-routes.js';
+import { actorContext } from './audit/context.js';
+import { auditAdminRoutes } from './audit/admin-routes.js';
+import { staffRoutes } from './staff/routes.js';
+import { userAdminRoutes } from './staff/admin-routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -99,8 +104,13 @@ export async function buildApp({ db, config, logger, logStream }: AppOptions): P
           'Partner (OTA) API, meter usage API and the operator API of slotbook. Errors are RFC 7807 problem+json bodies; see /problems.',
       },
       servers: [{ url: config.publicUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } } },
-      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+          session: { type: 'apiKey', in: 'cookie', name: 'slotbook_session', description: 'A staff user signed in through /api/v2/staff/sign-in (with X-CSRF-Token on changes; docs/staff.md)' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -111,7 +121,9 @@ export async function buildApp({ db, config, logger, logStream }: AppOptions): P
   if (config.rateLimitPerMinute > 0) await app.register(rateLimit, rateLimitOptions(config, limiter));
   registerRoutingProblems(app, { ownFormat: isOctoPath });
   const failures = config.authFailureLimitPerMinute > 0 ? { perMinute: config.authFailureLimitPerMinute, limiter } : undefined;
+  await app.register(cookie);
   await app.register(authPlugin, { failures });
+  await app.register(actorContext);
   await app.register(answerCacheInvalidation);
   registerNulGuard(app);
 
@@ -137,6 +149,9 @@ export async function buildApp({ db, config, logger, logStream }: AppOptions): P
   await app.register(emailAdminRoutes, { prefix: admin });
   await app.register(shopAdminRoutes, { prefix: admin });
   await app.register(holdAdminRoutes, { prefix: admin });
+  await app.register(userAdminRoutes, { prefix: admin });
+  await app.register(auditAdminRoutes, { prefix: admin });
+  await app.register(staffRoutes, { prefix: '/api/v2/staff' });
   await app.register(shopRoutes, { prefix: '/api/v2/shop/:OperatorID' });
   await app.register(waitlistPageRoutes);
 

@@ -5,6 +5,7 @@ import { openDatabase, type Db } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import { createOperator } from './operators/service.js';
 import { createApiKey } from './auth/service.js';
+import { loadInstanceKeys } from './secrets/keys.js';
 import { DomainError } from './http/errors.js';
 import { seedDemo } from './demo/seed.js';
 import { startServer } from './server.js';
@@ -13,7 +14,9 @@ const USAGE = `Usage: slotbook <command>
 
   serve                                  start the HTTP service (migrates first)
   migrate                                apply pending database migrations
-  operator create --name NAME            create an operator; prints {"OperatorID", "AdminKey"}
+  operator create --name NAME [--email OWNER]
+                                         create an operator (and its owner's account); prints
+                                         {"OperatorID", "AdminKey", "OwnerEmail", "SignInLink"}
   key create --operator ID --name NAME --scopes ota,usage:read,usage:write,admin [--partner MARKETPLACE]
                                          create an API key; prints it (shown only once)
   seed --demo                            create the demo operator with sample data; prints its keys
@@ -49,6 +52,7 @@ async function main(argv: string[]): Promise<void> {
       operator: { type: 'string' },
       scopes: { type: 'string' },
       partner: { type: 'string' },
+      email: { type: 'string' },
       demo: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -74,8 +78,18 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'operator create': {
       if (!values.name?.trim()) throw new UsageError('operator create needs --name NAME');
-      const created = await withDatabase(config, (db) => createOperator(db, values.name!.trim()));
-      return print({ OperatorID: created.operatorId, AdminKey: created.adminKey });
+      const email = values.email?.trim();
+      if (email !== undefined && !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(email)) throw new UsageError(`--email must be an e-mail address; got "${email}"`);
+      const created = await withDatabase(config, async (db) => {
+        const mailing = { config, instanceKeys: await loadInstanceKeys(db.kysely, config.secretKey) };
+        return createOperator(db, values.name!.trim(), email === undefined ? undefined : { email, mailing });
+      });
+      if (!created.owner) process.stderr.write('slotbook: no --email given, so the operator has no owner yet: the dashboard needs one to sign in\n');
+      return print({
+        OperatorID: created.operatorId,
+        AdminKey: created.adminKey,
+        ...(created.owner && { OwnerEmail: created.owner.email, SignInLink: created.owner.signInLink }),
+      });
     }
     case 'key create': {
       const operatorId = Number(values.operator);
@@ -84,7 +98,7 @@ async function main(argv: string[]): Promise<void> {
       const created = await withDatabase(config, async (db) => {
         const exists = await db.kysely.selectFrom('operators').select('id').where('id', '=', operatorId).executeTakeFirst();
         if (!exists) throw new UsageError(`no operator ${operatorId}`);
-        return createApiKey(db.kysely, operatorId, { name: values.name!, scopes: values.scopes!.split(','), partner: values.partner ?? null });
+        return db.write((tx) => createApiKey(tx, operatorId, { name: values.name!, scopes: values.scopes!.split(','), partner: values.partner ?? null }));
       });
       return print({ ID: created.record.id, Key: created.key, Name: created.record.name, Scopes: created.record.scopes, Partner: created.record.partner });
     }

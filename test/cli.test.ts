@@ -15,15 +15,22 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
-describe('slotbook command line', () => {
-  it('migrates, creates an operator (printing only its JSON) and a key that works against a server', async () => {
-    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
+// Each command is a process of its own through tsx: several seconds apiece while other tests share the cores.
+describe('slotbook command line', { timeout: 90_000 }, () => {
+  it('migrates, creates an operator with its owner (printing only its JSON) and a key that works against a server', async () => {
+    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PUBLIC_URL: 'https://book.acme.example' };
     expect((await runCli(['migrate'], env)).code).toBe(0);
-    const created = await runCli(['operator', 'create', '--name', 'Acme Kayaks'], env);
-    expect(created.code).toBe(0);
+    const created = await runCli(['operator', 'create', '--name', 'Acme Kayaks', '--email', 'Owner@Acme.example'], env);
+    expect(created.code, created.stderr).toBe(0);
     const operator = JSON.parse(created.stdout);
-    expect(Object.keys(operator)).toEqual(['OperatorID', 'AdminKey']);
+    expect(Object.keys(operator)).toEqual(['OperatorID', 'AdminKey', 'OwnerEmail', 'SignInLink']);
     expect(created.stdout.trim().split('\n')).toHaveLength(1);
+    expect(operator.OwnerEmail).toBe('owner@acme.example');
+    expect(operator.SignInLink).toMatch(/^https:\/\/book\.acme\.example\/accept-invitation#token=[A-Za-z0-9_-]{43}$/);
+    // Without --email: the same two fields as before, and a hint on stderr.
+    const bare = await runCli(['operator', 'create', '--name', 'No Owner Yet'], env);
+    expect(Object.keys(JSON.parse(bare.stdout))).toEqual(['OperatorID', 'AdminKey']);
+    expect(bare.stderr).toMatch(/no owner/);
 
     const key = await runCli(['key', 'create', '--operator', String(operator.OperatorID), '--name', 'GYG', '--scopes', 'ota', '--partner', 'getyourguide'], env);
     expect(key.code).toBe(0);
@@ -36,6 +43,14 @@ describe('slotbook command line', () => {
       expect(await response.json()).toEqual({ data: [] });
       const admin = await fetch(`${server.url}/api/v2/admin/keys`, { headers: { authorization: `Bearer ${operator.AdminKey}` } });
       expect((await admin.json()).data.map((k: { Name: string }) => k.Name)).toEqual(['Admin key', 'GYG']);
+      // The printed link lets the owner choose a password and sign in, once.
+      const token = operator.SignInLink.split('#token=')[1];
+      const accept = (password: string) =>
+        fetch(`${server.url}/api/v2/staff/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Token: token, Password: password }) });
+      const accepted = await accept('a strong owner password');
+      expect(accepted.status).toBe(200);
+      expect((await accepted.json()).data.Me).toMatchObject({ User: { Email: 'owner@acme.example', Role: 'owner' }, Operator: { Name: 'Acme Kayaks' } });
+      expect((await accept('a strong owner password')).status).toBe(401);
     } finally {
       await server.stop();
     }
@@ -46,6 +61,9 @@ describe('slotbook command line', () => {
     const noName = await runCli(['operator', 'create'], env);
     expect(noName.code).toBe(1);
     expect(noName.stderr).toMatch(/--name/);
+    const badEmail = await runCli(['operator', 'create', '--name', 'X', '--email', 'not-an-address'], env);
+    expect(badEmail.code).toBe(1);
+    expect(badEmail.stderr).toMatch(/--email/);
     const badScope = await runCli(['key', 'create', '--operator', '1', '--name', 'x', '--scopes', 'root'], env);
     expect(badScope.code).toBe(1);
     expect(badScope.stderr).toMatch(/Unknown scope root/);
@@ -57,10 +75,10 @@ describe('slotbook command line', () => {
   });
 });
 
-describe('first start', () => {
+describe('first start', { timeout: 90_000 }, () => {
   const FULL_KEY = /sbk_[A-Za-z0-9_-]{16}_[A-Za-z0-9_-]{43}/g;
 
-  it('creates the demo operator on an empty database; outside a terminal its keys go to a 0600 file, never into the log', async () => {
+  it('creates the demo operator on an empty database; outside a terminal its keys and owner sign-in go to a 0600 file, never into the log', async () => {
     const fresh = await createTestDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'slotbook-data-'));
     try {
@@ -77,6 +95,13 @@ describe('first start', () => {
         const ota = /ota .*?(sbk_\S+)/.exec(keys)![1]!;
         const admin = /admin\s+(sbk_\S+)/.exec(keys)![1]!;
         expect(output).toContain(ota.slice(0, 20));
+        // The demo owner's credentials, in the same file, sign in to the dashboard; the password is not in the log.
+        const email = /e-mail\s+(\S+@\S+)/.exec(keys)![1]!;
+        const password = /password\s+(\S+)/.exec(keys)![1]!;
+        expect(output).not.toContain(password);
+        const signIn = await fetch(`${first.url}/api/v2/staff/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: email, Password: password }) });
+        expect(signIn.status).toBe(200);
+        expect((await signIn.json()).data.Me.User.Role).toBe('owner');
         const products = await (await fetch(`${first.url}/api/v2/ota/demo/products`, { headers: { authorization: `Bearer ${ota}` } })).json();
         // Issue 12: five activities with ticket types, one of them an attraction with opening hours.
         expect(products.data.map((p: { Timezone: string }) => p.Timezone)).toEqual(['Europe/Berlin', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Europe/Berlin']);

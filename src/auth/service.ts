@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { Db } from '../db/connection.js';
+import type { Db, Tx } from '../db/connection.js';
+import { audit } from '../audit/log.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
 import { generateKey, SCOPES, type Scope } from './keys.js';
 import { insertKey, listKeys, revokeKey, type ApiKeyRecord } from './store.js';
@@ -16,7 +15,7 @@ export interface KeyRequest {
 
 /** Creates a key and returns its secret, which exists only in this return value. */
 export async function createApiKey(
-  db: Kysely<Database>,
+  tx: Tx,
   operatorId: number,
   request: KeyRequest,
 ): Promise<{ record: ApiKeyRecord; key: string }> {
@@ -36,7 +35,7 @@ export async function createApiKey(
   }
   if (errors.length > 0) throw new ValidationFailed(errors);
   const generated = generateKey();
-  const record = await insertKey(db, {
+  const record = await insertKey(tx, {
     operatorId,
     lookupId: generated.lookupId,
     secretHash: generated.secretHash,
@@ -44,13 +43,18 @@ export async function createApiKey(
     scopes,
     partner,
   });
+  await audit(tx, { operatorId, action: 'key.create', resource: { type: 'key', id: record.id }, after: { ID: record.id, Name: record.name, Scopes: record.scopes, Partner: record.partner } });
   return { record, key: generated.key };
 }
 
 export const listApiKeys = listKeys;
 
 export async function revokeApiKey(db: Db, operatorId: number, id: number): Promise<void> {
-  if (!(await revokeKey(db.kysely, operatorId, id))) throw new NotFound(`No API key ${id}`);
-  // After the update: a request in between may re-read the key, but it reads it revoked.
+  await db.write(async (tx) => {
+    const revoked = await revokeKey(tx, operatorId, id);
+    if (revoked === undefined) throw new NotFound(`No API key ${id}`);
+    if (revoked) await audit(tx, { operatorId, action: 'key.revoke', resource: { type: 'key', id }, before: { RevokedAt: null }, after: { RevokedAt: new Date().toISOString() } });
+  });
+  // After the commit: a request in between may re-read the key, but it reads it revoked.
   forgetRevokedKey(db, id);
 }

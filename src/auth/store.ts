@@ -55,10 +55,13 @@ export async function listKeys(db: Kysely<Database>, operatorId: number): Promis
   return rows.map(toRecord);
 }
 
-/** Marks the key revoked; false when the operator has no such key. Revoking twice keeps the first time. */
-export async function revokeKey(db: Kysely<Database>, operatorId: number, id: number): Promise<boolean> {
+/**
+ * Marks the key revoked: true when it was live, false when it was revoked already (revoking twice keeps the
+ * first time), undefined when the operator has no such key.
+ */
+export async function revokeKey(db: Kysely<Database>, operatorId: number, id: number): Promise<boolean | undefined> {
   const found = await db.selectFrom('api_keys').select('id').where('id', '=', id).where('operator_id', '=', operatorId).executeTakeFirst();
-  if (!found) return false;
-  await db.updateTable('api_keys').set({ revoked_at: Date.now() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
-  return true;
+  if (!found) return undefined;
+  const result = await db.updateTable('api_keys').set({ revoked_at: Date.now() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

@@ -4,13 +4,14 @@ import { ActivityIdParams, AUTH_ERRORS, envelope, problems } from '../http/schem
 import { AdminRangeQuery, AdminTimeslot, CreateTimeslotsBody, TimeslotIdParams, UpdateTimeslotBody } from './schemas.js';
 import { changeTimeslotCapacity, getAdminTimeslot, listAdminTimeslots } from './service.js';
 import { createTimeslots } from './creation.js';
+import { requires } from '../auth/permissions.js';
 
 /** Operator API: timeslots of the operator's activities. */
 export const timeslotAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: timeslots'];
 
   app.post('/activities/:ActivityID/timeslots', {
-    config: { scope: 'admin' },
+    config: requires('activities:write'),
     schema: {
       tags,
       summary: 'Create one timeslot or a weekly schedule of timeslots',
@@ -32,7 +33,7 @@ export const timeslotAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/activities/:ActivityID/timeslots', {
-    config: { scope: 'admin' },
+    config: requires('activities:read'),
     schema: {
       tags,
       summary: 'List an activity\'s timeslots',
@@ -47,7 +48,7 @@ export const timeslotAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/timeslots/:ID', {
-    config: { scope: 'admin' },
+    config: requires('activities:read'),
     schema: {
       tags,
       summary: 'Get a timeslot',
@@ -58,7 +59,7 @@ export const timeslotAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.patch('/timeslots/:ID', {
-    config: { scope: 'admin' },
+    config: requires('activities:write'),
     schema: {
       tags,
       summary: 'Change a timeslot\'s capacity',

@@ -9,6 +9,7 @@ import { checkRange, toAdminTimeslot } from './service.js';
 import { scheduleStarts, unixNow } from './seats.js';
 import { datesWithTimeslots, insertNewTimeslots, type NewTimeslot } from './store.js';
 import { availabilityTypeOf } from '../catalog/service.js';
+import { audit } from '../audit/log.js';
 import type { AdminTimeslot, CreateTimeslotsBody } from './schemas.js';
 
 export type CreatedTimeslots = { kind: 'single'; timeslot: AdminTimeslot } | { kind: 'schedule'; timeslots: AdminTimeslot[] };
@@ -63,14 +64,17 @@ export async function createTimeslots(db: Db, operatorId: number, activityId: st
     if (startsAt === undefined) {
       throw ValidationFailed.field('Time', `${shape.time} does not exist on ${shape.date} in ${activity.timezone}: the clocks skip it (daylight saving)`);
     }
-    const [row] = await db.write(async (tx) => {
+    const timeslot = await db.write(async (tx) => {
       if (openingHours && (await datesWithTimeslots(tx, activity.id, [shape.date])).size > 0) {
         throw new Conflict(`The activity already has its opening hours on ${shape.date}: an attraction has one timeslot a day`);
       }
-      return insertNewTimeslots(tx, [newRow(activity, { ...shape, startsAt }, body.Capacity)]);
+      const [row] = await insertNewTimeslots(tx, [newRow(activity, { ...shape, startsAt }, body.Capacity)]);
+      if (!row) throw new Conflict(`The activity already has a timeslot on ${shape.date} at ${shape.time}`);
+      const created = show({ ...row, lapsed_hold_seats: 0 });
+      await audit(tx, { operatorId, action: 'timeslot.create', resource: { type: 'timeslot', id: created.ID }, after: created });
+      return created;
     });
-    if (!row) throw new Conflict(`The activity already has a timeslot on ${shape.date} at ${shape.time}`);
-    return { kind: 'single', timeslot: show({ ...row, lapsed_hold_seats: 0 }) };
+    return { kind: 'single', timeslot };
   }
 
   if (openingHours && shape.times.length > 1) {
@@ -78,10 +82,17 @@ export async function createTimeslots(db: Db, operatorId: number, activityId: st
   }
   const rows = scheduleStarts(shape, activity.timezone).map((start) => newRow(activity, start, body.Capacity));
   const created = await db.write(async (tx) => {
-    if (!openingHours) return insertNewTimeslots(tx, rows);
     // Days that have their opening hours already keep them.
-    const taken = await datesWithTimeslots(tx, activity.id, rows.map((row) => row.date));
-    return insertNewTimeslots(tx, rows.filter((row) => !taken.has(row.date)));
+    const taken = openingHours ? await datesWithTimeslots(tx, activity.id, rows.map((row) => row.date)) : new Set<string>();
+    const inserted = await insertNewTimeslots(tx, rows.filter((row) => !taken.has(row.date)));
+    // One entry for the schedule (it may create thousands of timeslots): what was asked and what it made.
+    await audit(tx, {
+      operatorId,
+      action: 'timeslot.create-schedule',
+      resource: { type: 'activity', id: activity.public_id },
+      after: { ...body, Created: inserted.length, TimeslotIDs: inserted.length <= 100 ? inserted.map((row) => row.id) : undefined },
+    });
+    return inserted;
   });
   created.sort((a, b) => a.starts_at - b.starts_at || a.id - b.id);
   return { kind: 'schedule', timeslots: created.map((row) => show({ ...row, lapsed_hold_seats: 0 })) };

@@ -6,6 +6,7 @@ import { daysBetween, unixToZonedIso, unixToZonedTime } from '../calendar/zoned-
 import { requireActivity } from '../catalog/service.js';
 import { findActivity } from '../catalog/store.js';
 import { releaseLapsedHolds } from '../bookings/capacity.js';
+import { audit } from '../audit/log.js';
 import { seatsLeft, unixNow } from './seats.js';
 import { MAX_RANGE_DAYS, type AdminTimeslot, type AvailableDate, type Timeslot } from './schemas.js';
 import { findZonedTimeslot, listDatesWithRoom, listTimeslots, setCapacityAboveBooked, type LiveTimeslotRow } from './store.js';
@@ -98,6 +99,7 @@ export async function changeTimeslotCapacity(db: Db, operatorId: number, id: num
       const booked = slot.booked - slot.lapsed_hold_seats;
       throw new Conflict(`Capacity cannot be ${capacity}: ${booked} seats of this timeslot are already booked`);
     }
+    await audit(tx, { operatorId, action: 'timeslot.update', resource: { type: 'timeslot', id }, before: { Capacity: slot.capacity }, after: { Capacity: capacity } });
   });
   return getAdminTimeslot(db.kysely, operatorId, id, now);
 }

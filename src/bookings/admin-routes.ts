@@ -3,14 +3,16 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { Booking, BookingListQuery, PosBookingBody, ReferenceParams } from './schemas.js';
 import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
+import { audit } from '../audit/log.js';
 import { bookTimeslot, timeslotGroup, cancelBooking, getBooking, listOperatorBookings } from './service.js';
+import { requires } from '../auth/permissions.js';
 
 /** Operator API: the bookings dashboard (every source) and point-of-sale bookings. */
 export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: bookings'];
 
   app.get('/bookings', {
-    config: { scope: 'admin' },
+    config: requires('bookings:read'),
     schema: {
       tags,
       summary: 'List bookings',
@@ -24,7 +26,7 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/bookings/:BookingReference', {
-    config: { scope: 'admin' },
+    config: requires('bookings:read'),
     schema: {
       tags,
       summary: 'Get a booking',
@@ -35,7 +37,7 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/bookings', {
-    config: { scope: 'admin' },
+    config: requires('bookings:write'),
     schema: {
       tags,
       summary: 'Create a point-of-sale booking',
@@ -49,13 +51,14 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return sendIdempotently(app.db, request, reply, async (tx) => {
         // Only the fields of PosBookingBody: a stray HoldMinutes in the body puts nothing on hold.
         const booking = await bookTimeslot(tx, origin, request.body);
+        await audit(tx, { operatorId: origin.operatorId, action: 'booking.create', resource: { type: 'booking', id: booking.BookingReference }, after: booking });
         return { statusCode: 201, body: { data: booking }, location: `/api/v2/admin/bookings/${booking.BookingReference}` };
       }, timeslotGroup(origin.operatorId, request.body));
     },
   });
 
   app.post('/bookings/:BookingReference/cancel', {
-    config: { scope: 'admin' },
+    config: requires('bookings:write'),
     schema: {
       tags,
       summary: 'Cancel a booking',

@@ -21,6 +21,7 @@ import { effectiveStatus, toBooking } from './view.js';
 import { enqueueBookingEvent } from '../workflows/events.js';
 import { requestedMix } from '../tickets/mix.js';
 import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../tickets/store.js';
+import { audit } from '../audit/log.js';
 import type { Booking, BookingListQuery, BookingSource, BookingStatus, PosBookingBody } from './schemas.js';
 
 /** The fields every source books with; a hold is asked for separately (only partners may). */
@@ -155,6 +156,8 @@ export async function cancelBooking(db: Db, operatorId: number, reference: strin
     if (cancelled) {
       await giveBackSeats(tx, cancelled.timeslot_id, cancelled.seats);
       await enqueueBookingEvent(tx, booking, 'cancelled', now);
+      // Whoever cancels (a user, the operator's key, a partner's key) is recorded; a repeated cancel changed nothing.
+      await audit(tx, { operatorId, action: 'booking.cancel', resource: { type: 'booking', id: reference }, before: { Status: effectiveStatus(booking, now) }, after: { Status: 'cancelled' } });
     }
   });
   return getBooking(db.kysely, operatorId, reference, partner);

@@ -3,19 +3,20 @@ import { Type } from '@sinclair/typebox';
 import { ActivityIdParams, AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { AdminProduct, CreateActivityBody, UpdateActivityBody } from './schemas.js';
 import { changeActivity, createActivity, getAdminProduct, listAdminProducts } from './service.js';
+import { requires } from '../auth/permissions.js';
 
 /** Operator API: activities, including archived ones. */
 export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: activities'];
 
   app.get('/activities', {
-    config: { scope: 'admin' },
+    config: requires('activities:read'),
     schema: { tags, summary: 'List activities', response: { 200: envelope(Type.Array(AdminProduct)), ...problems(...AUTH_ERRORS) } },
     handler: async (request) => ({ data: await listAdminProducts(app.db.kysely, request.caller.operatorId) }),
   });
 
   app.post('/activities', {
-    config: { scope: 'admin' },
+    config: requires('activities:write'),
     schema: {
       tags,
       summary: 'Create an activity',
@@ -30,7 +31,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/activities/:ActivityID', {
-    config: { scope: 'admin' },
+    config: requires('activities:read'),
     schema: {
       tags,
       summary: 'Get an activity',
@@ -41,7 +42,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.patch('/activities/:ActivityID', {
-    config: { scope: 'admin' },
+    config: requires('activities:write'),
     schema: {
       tags,
       summary: 'Change or archive an activity',

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
+import { audit } from '../audit/log.js';
 import type { Database } from '../db/schema.js';
 import { BadRequest, Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { canonicalLocale } from '../questions/locale.js';
@@ -143,7 +144,9 @@ export async function addActivity(tx: Tx, operatorId: number, body: CreateActivi
     ...(body.RequiredContactFields !== undefined && { required_contact_fields: JSON.stringify(body.RequiredContactFields) }),
   });
   const adult = await addDefaultTicketType(tx, row);
-  return toAdminProduct(row, [adult]);
+  const product = toAdminProduct(row, [adult]);
+  await audit(tx, { operatorId, action: 'activity.create', resource: { type: 'activity', id: product.ActivityID }, after: product });
+  return product;
 }
 
 export async function listAdminProducts(db: Kysely<Database>, operatorId: number): Promise<AdminProduct[]> {
@@ -173,7 +176,8 @@ export async function changeActivity(db: Db, operatorId: number, activityId: str
   if (body.AvailabilityType !== undefined && body.AvailabilityType !== availabilityTypeOf(row) && (await hasTimeslots(db.kysely, row.id))) {
     throw new Conflict('AvailabilityType cannot change on an activity that has timeslots; create a new activity instead');
   }
-  const updated = await db.write(async (tx) => {
+  return db.write(async (tx) => {
+    const [before] = await withTicketTypes(tx, [row], toAdminProduct);
     // The activity row first, then its types: the lock order of the ticket type service.
     const changed = await updateActivity(tx, row.id, {
       ...(body.Name !== undefined && { name: body.Name.trim() }),
@@ -189,8 +193,8 @@ export async function changeActivity(db: Db, operatorId: number, activityId: str
       updated_at: Date.now(),
     });
     if (body.UnitPrice !== undefined) await setDefaultTicketPrice(tx, row.id, body.UnitPrice);
-    return changed;
+    const [after] = await withTicketTypes(tx, [changed], toAdminProduct);
+    await audit(tx, { operatorId, action: 'activity.update', resource: { type: 'activity', id: activityId }, before: before!, after: after! });
+    return after!;
   });
-  const [product] = await withTicketTypes(db.kysely, [updated], toAdminProduct);
-  return product!;
 }

@@ -28,6 +28,11 @@ export interface Database {
   ticket_types: TicketTypeTable;
   booking_tickets: BookingTicketTable;
   rate_limit_buckets: RateLimitBucketTable;
+  staff_users: StaffUserTable;
+  staff_sessions: StaffSessionTable;
+  staff_tokens: StaffTokenTable;
+  staff_throttles: StaffThrottleTable;
+  audit_log: AuditLogTable;
 }
 
 export interface OperatorTable {
@@ -305,7 +310,8 @@ export interface WorkflowTable {
 }
 
 /** A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place's address. */
-export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation';
+/** staff: sign-in links, password resets and invitations; their body is sealed (src/staff/emails.ts). */
+export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff';
 
 export interface EmailTable {
   id: Generated<number>;
@@ -387,4 +393,78 @@ export interface RateLimitBucketTable {
   bucket: string;
   window_start: number;
   granted: number;
+}
+
+// Staff accounts and the audit log (migration 012, docs/staff.md).
+
+export type StaffRole = 'owner' | 'manager' | 'front-desk' | 'guide';
+
+export interface StaffUserTable {
+  id: Generated<number>;
+  operator_id: number;
+  /** Lower case. */
+  email: string;
+  name: string;
+  role: StaffRole;
+  status: 'invited' | 'active' | 'removed';
+  /** scrypt$N$r$p$salt$hash; null until the invitation is accepted. */
+  password_hash: string | null;
+  /** Sealed TOTP secrets (src/secrets): the enabled one, and one being enrolled. */
+  totp_secret: string | null;
+  totp_pending: string | null;
+  /** The last TOTP time step accepted, so a code is never accepted twice. */
+  totp_last_step: number | null;
+  /** JSON array of SHA-256 hashes of the unused recovery codes. */
+  recovery_codes: Generated<string>;
+  failed_attempts: Generated<number>;
+  locked_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface StaffSessionTable {
+  id: Generated<number>;
+  operator_id: number;
+  user_id: number;
+  token_hash: string;
+  address: string;
+  user_agent: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export type StaffTokenPurpose = 'sign-in-link' | 'password-reset' | 'invitation' | 'totp-challenge';
+
+export interface StaffTokenTable {
+  id: Generated<number>;
+  operator_id: number;
+  user_id: number;
+  purpose: StaffTokenPurpose;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface StaffThrottleTable {
+  key: string;
+  count: number;
+  window_started_at: number;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  operator_id: number;
+  at: number;
+  actor_type: 'user' | 'key' | 'system' | 'anonymous';
+  actor_id: number | null;
+  actor_label: string;
+  address: string | null;
+  action: string;
+  resource_type: string;
+  resource_id: string | null;
+  before_json: string | null;
+  after_json: string | null;
 }

@@ -1,6 +1,7 @@
 // Write transactions on either dialect: `writers` builds Db.write and Db.writeGrouped (group commit) from
 // a dialect's TransactionControl, and the helpers that store code uses inside a transaction (runAtCommit,
 // readOncePerTransaction, firstInTransaction, dialectOf).
+import { AsyncResource } from 'node:async_hooks';
 import {
   sql,
   type CompiledQuery,
@@ -250,7 +251,9 @@ export function writers(control: TransactionControl): Pick<Db, 'write' | 'writeG
       const queueKey = control.groupsAtOnce === 1 ? '' : key;
       let queue = queues.get(queueKey);
       if (!queue) queues.set(queueKey, (queue = { members: [], groups: 0 }));
-      queue.members.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      // The member runs in the group's transaction, started by whichever request came first: bound, it
+      // still runs in its own request's async context (the audit log's actor, src/audit/context.ts).
+      queue.members.push({ fn: AsyncResource.bind(fn), resolve: resolve as (value: unknown) => void, reject });
       if (queue.groups < control.groupsAtOnce) void drain(queueKey);
     });
 

@@ -35,7 +35,7 @@ export function announceDemo(demo: DemoSeed, config: Config, log: FastifyBaseLog
     const partial = `${file}.${process.pid}.tmp`;
     writeFileSync(partial, text, { mode: 0o600 });
     renameSync(partial, file);
-    log.info({ keysFile: file, keys }, `demo data created (operator "Demo Adventures"); its keys are in ${file}, readable only by this user`);
+    log.info({ keysFile: file, keys }, `demo data created (operator "Demo Adventures"); its keys and its owner's dashboard sign-in are in ${file}, readable only by this user`);
   } catch (error) {
     log.warn({ err: error, keys }, `demo data created, but its keys could not be written to ${file}; create new ones with: npx slotbook seed --demo`);
   }

@@ -5,7 +5,9 @@
 // keys are created in one transaction (so two processes starting at once cannot both seed); ticket
 // types, timeslots, questions and one sold-out departure follow through their services.
 import type { Db, Tx } from '../db/connection.js';
+import { randomBytes } from 'node:crypto';
 import { createApiKey } from '../auth/service.js';
+import { createOwner } from '../staff/accounts.js';
 import { addActivity } from '../catalog/service.js';
 import { countOperators, insertOperator } from '../operators/service.js';
 import { todayIn } from '../calendar/zoned-time.js';
@@ -19,10 +21,13 @@ import { DEMO_ACTIVITIES as ACTIVITIES, type DemoActivity } from './activities.j
 
 export const DEMO_MARKETPLACE = 'demo';
 export const DEMO_DAYS = 60;
+export const DEMO_OWNER_EMAIL = 'owner@demo-adventures.example';
 
 export interface DemoSeed {
   operatorId: number;
   keys: { admin: string; ota: string; usage: string };
+  /** The demo owner's dashboard sign-in (the password is random, shown once). */
+  owner: { email: string; password: string };
   activityIds: string[];
   announcement(publicUrl: string): string;
 }
@@ -108,14 +113,22 @@ async function insertDemo(tx: Tx): Promise<DemoSeed> {
     activityIds.push(product.ActivityID);
   }
   const keys = { admin: adminKey, ota: ota.key, usage: usage.key };
-  return { operatorId, keys, activityIds, announcement: (publicUrl) => announce(publicUrl, keys, activityIds) };
+  const owner = { email: DEMO_OWNER_EMAIL, password: randomBytes(12).toString('base64url') };
+  await createOwner(tx, operatorId, owner.email, { password: owner.password });
+  return { operatorId, keys, owner, activityIds, announcement: (publicUrl) => announce(publicUrl, keys, owner, activityIds) };
 }
 
-function announce(publicUrl: string, keys: DemoSeed['keys'], activityIds: string[]): string {
+function announce(publicUrl: string, keys: DemoSeed['keys'], owner: DemoSeed['owner'], activityIds: string[]): string {
   const today = new Date().toISOString().slice(0, 10);
   const inTwoWeeks = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
   return `
-  slotbook demo data created (operator "Demo Adventures"). These keys are shown only now:
+  slotbook demo data created (operator "Demo Adventures"). These credentials are shown only now.
+
+  Dashboard: ${publicUrl}/  sign in as the demo owner
+    e-mail    ${owner.email}
+    password  ${owner.password}
+
+  API keys:
 
     ota   (marketplace "${DEMO_MARKETPLACE}")  ${keys.ota}
     usage (usage:read, usage:write)      ${keys.usage}

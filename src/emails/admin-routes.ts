@@ -3,6 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { Email, EmailListQuery } from './schemas.js';
 import { listEmails } from './store.js';
+import { requires } from '../auth/permissions.js';
+import { HIDDEN_BODY } from '../staff/emails.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const isoSeconds = (s: number | null) => (s === null ? null : new Date(Number(s) * 1000).toISOString());
@@ -10,7 +12,7 @@ const isoSeconds = (s: number | null) => (s === null ? null : new Date(Number(s)
 /** Operator API: the e-mail outbox (every e-mail slotbook sends on the operator's behalf). */
 export const emailAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/emails', {
-    config: { scope: 'admin' },
+    config: requires('emails:read'),
     schema: {
       tags: ['Operator API: e-mails'],
       summary: 'The e-mail outbox',
@@ -26,7 +28,7 @@ export const emailAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           Kind: row.kind,
           To: row.to_address,
           Subject: row.subject,
-          Body: row.body,
+          Body: row.kind === 'staff' ? HIDDEN_BODY : row.body,
           Status: row.status,
           Transport: row.transport === 'smtp' || row.transport === 'outbox' ? row.transport : null,
           ScheduledFor: isoSeconds(row.scheduled_for)!,

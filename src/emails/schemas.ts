@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { MAX_LIST_LIMIT } from '../bookings/schemas.js';
 
 export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'failed', 'cancelled'] as const;
-export const EMAIL_KINDS = ['workflow', 'waitlist', 'waitlist-confirmation'] as const;
+export const EMAIL_KINDS = ['workflow', 'waitlist', 'waitlist-confirmation', 'staff'] as const;
 const Instant = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
 export const Email = Type.Object(
@@ -11,7 +11,8 @@ export const Email = Type.Object(
     Kind: Type.Unsafe<(typeof EMAIL_KINDS)[number]>({
       type: 'string',
       enum: [...EMAIL_KINDS],
-      description: 'A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place\'s address',
+      description:
+        'A workflow e-mail, a waitlist offer, the link that confirms a waitlist place\'s address, or a staff account e-mail (sign-in link, reset, invitation: its Body is hidden)',
     }),
     To: Type.String(),
     Subject: Type.String(),

@@ -18,6 +18,8 @@ import { recordUsage } from '../usage/service.js';
 import type { BuiltInMeter } from '../usage/meters.js';
 import { offerFreedSeats } from '../waitlists/offers.js';
 import { createMailer, type Mailer } from './mailer.js';
+import { loadInstanceKeys, type InstanceKeys } from '../secrets/keys.js';
+import { openStaffEmailBody } from '../staff/emails.js';
 import { claimEmail, findDueEmailIds, markAttemptFailed, markSent, operatorName, type EmailRow } from './store.js';
 
 /** Seconds to wait after the 1st, 2nd, ... failed attempt; after the last one the e-mail is failed. */
@@ -33,6 +35,8 @@ export interface Delivery {
   from: string;
   /** Names this worker in claims; unique per process. */
   workerId: string;
+  /** The instance's keys, to open the sealed bodies of staff e-mails (src/staff/emails.ts). */
+  keys: InstanceKeys;
 }
 
 export interface DeliveryReport {
@@ -64,7 +68,8 @@ async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: number)
   const name = (await operatorName(db.kysely, email.operator_id)).replace(/["\\\r\n]/g, '');
   let result: { messageId: string };
   try {
-    result = await delivery.mailer.send({ from: `"${name}" <${delivery.from}>`, to: email.to_address, subject: email.subject, text: email.body });
+    const text = email.kind === 'staff' ? openStaffEmailBody(delivery.keys, email.body) : email.body;
+    result = await delivery.mailer.send({ from: `"${name}" <${delivery.from}>`, to: email.to_address, subject: email.subject, text });
   } catch (error) {
     const delay = RETRY_DELAYS[email.attempts - 1];
     const message = error instanceof Error ? error.message : String(error);
@@ -101,7 +106,7 @@ export interface WorkerOptions {
  */
 export function startEmailWorker(db: Db, config: Config, log: FastifyBaseLogger, options: WorkerOptions = {}): () => Promise<void> {
   const mailer = options.mailer ?? createMailer(config);
-  const delivery: Delivery = { mailer, from: config.emailFrom, workerId: newWorkerId() };
+  let delivery: Delivery | undefined;
   const interval = options.intervalMs ?? 5_000;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -111,6 +116,7 @@ export function startEmailWorker(db: Db, config: Config, log: FastifyBaseLogger,
     try {
       const now = unixNow();
       await offerFreedSeats(db, config, now);
+      delivery ??= { mailer, from: config.emailFrom, workerId: newWorkerId(), keys: await loadInstanceKeys(db.kysely, config.secretKey) };
       await runDueEmails(db, delivery, now);
     } catch (error) {
       log.warn({ err: error }, 'e-mail worker tick failed; retrying on the next tick');

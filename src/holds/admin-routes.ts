@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
+import { requires } from '../auth/permissions.js';
 import { Booking, ReferenceParams } from '../bookings/schemas.js';
 import { Hold, HoldsQuery, MAX_HOLDS, ReleasedHolds, ReleaseHoldsBody } from './schemas.js';
 import { listHolds, releaseHold, releaseHolds } from './service.js';
@@ -10,7 +11,7 @@ export const holdAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: holds'];
 
   app.get('/holds', {
-    config: { scope: 'admin' },
+    config: requires('bookings:read'),
     schema: {
       tags,
       summary: 'Live holds',
@@ -24,7 +25,7 @@ export const holdAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/holds/:BookingReference/release', {
-    config: { scope: 'admin' },
+    config: requires('bookings:write'),
     schema: {
       tags,
       summary: 'Release a hold',
@@ -38,7 +39,7 @@ export const holdAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/holds/release', {
-    config: { scope: 'admin' },
+    config: requires('bookings:write'),
     schema: {
       tags,
       summary: 'Release many holds',

@@ -15,6 +15,7 @@ import type { Booking } from '../bookings/schemas.js';
 import { SHOWN_FINGERPRINT_LENGTH } from '../shop/client.js';
 import { endHolds, selectLiveHolds, type LiveHoldRow } from './store.js';
 import type { Hold, HoldChannel, HoldsQuery, ReleaseHoldsBody, ReleasedHolds } from './schemas.js';
+import { audit } from '../audit/log.js';
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
@@ -48,14 +49,20 @@ export async function listHolds(db: Kysely<Database>, operatorId: number, filter
   return (await selectLiveHolds(db, operatorId, filter, unixNow()).execute()).map(toHold);
 }
 
-/** Ends the holds and gives their seats back, timeslot by timeslot (bookings rows first: the lock order). */
-async function release(db: Db, pick: (tx: Tx, now: number) => Promise<number[]>) {
+/**
+ * Ends the holds and gives their seats back, timeslot by timeslot (bookings rows first: the lock order),
+ * with one audit entry per hold released.
+ */
+async function release(db: Db, operatorId: number, pick: (tx: Tx, now: number) => Promise<number[]>) {
   const now = unixNow();
   return db.write(async (tx) => {
     const ended = await endHolds(tx, await pick(tx, now), now);
     const seatsBySlot = new Map<number, number>();
     for (const hold of ended) seatsBySlot.set(hold.timeslot_id, (seatsBySlot.get(hold.timeslot_id) ?? 0) + Number(hold.seats));
     for (const [timeslotId, seats] of [...seatsBySlot].sort(([a], [b]) => a - b)) await giveBackSeats(tx, timeslotId, seats);
+    for (const hold of ended) {
+      await audit(tx, { operatorId, action: 'hold.release', resource: { type: 'booking', id: hold.reference }, before: { Status: 'on_hold' }, after: { Status: 'expired', Seats: Number(hold.seats) } });
+    }
     return ended;
   });
 }
@@ -64,7 +71,7 @@ async function release(db: Db, pick: (tx: Tx, now: number) => Promise<number[]>)
 export async function releaseHold(db: Db, operatorId: number, reference: string): Promise<Booking> {
   const booking = await findBooking(db.kysely, operatorId, reference);
   if (!booking) throw new NotFound(`No booking ${reference}`);
-  const ended = await release(db, async () => [booking.id]);
+  const ended = await release(db, operatorId, async () => [booking.id]);
   if (ended.length === 0) {
     const status = effectiveStatus((await findBooking(db.kysely, operatorId, reference)) ?? booking, unixNow());
     throw new Conflict(`Booking ${reference} is ${status}, not on a live hold: there is nothing to release`);
@@ -77,7 +84,7 @@ export async function releaseHolds(db: Db, operatorId: number, filter: ReleaseHo
   if (filter.TimeslotID === undefined && filter.ActivityID === undefined && filter.Date === undefined && filter.Client === undefined) {
     throw ValidationFailed.field('Body', 'Say which holds to release: give TimeslotID, ActivityID, Date or Client');
   }
-  const ended = await release(db, async (tx, now) => (await selectLiveHolds(tx, operatorId, filter, now).execute()).map((row) => row.id));
+  const ended = await release(db, operatorId, async (tx, now) => (await selectLiveHolds(tx, operatorId, filter, now).execute()).map((row) => row.id));
   return {
     Released: ended.length,
     Seats: ended.reduce((sum, hold) => sum + Number(hold.seats), 0),

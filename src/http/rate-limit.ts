@@ -15,9 +15,11 @@ export function tooManyRequests(message: string): Error & { statusCode: number }
   return Object.assign(new Error(message), { statusCode: 429 });
 }
 
-/** The bucket of a request that passed authentication (or needs none). */
+/** The bucket of a request that passed authentication (or needs none): its key, its signed-in user, or its address. */
 function bucketOf(request: FastifyRequest): string {
-  return request.caller ? `key:${request.caller.keyId}` : `address:${request.ip}`;
+  const caller = request.caller;
+  if (!caller) return `address:${request.ip}`;
+  return caller.keyId !== null ? `key:${caller.keyId}` : `user:${caller.userId}`;
 }
 
 type StoreCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
@@ -53,7 +55,10 @@ export function rateLimitOptions(config: Config, limiter: SharedLimiter): RateLi
     hook: 'preParsing',
     store: sharedStore(limiter) as unknown as RateLimitPluginOptions['store'],
     keyGenerator: bucketOf,
-    allowList: (request) => !request.routeOptions.config.scope && !request.routeOptions.config.shopper,
+    allowList: (request) => {
+      const { scope, shopper, signedIn } = request.routeOptions.config;
+      return !scope && !shopper && !signedIn;
+    },
     errorResponseBuilder: (_request, context) => tooManyRequests(`Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`),
   };
 }

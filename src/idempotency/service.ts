@@ -42,8 +42,9 @@ export interface IdempotentRequest {
 }
 
 /** The namespace of an authenticated caller: its marketplace for an ota key, else the key itself. */
-export function holderOf(caller: { keyId: number; partner: string | null }): string {
-  return caller.partner !== null ? `partner:${caller.partner}` : `key:${caller.keyId}`;
+export function holderOf(caller: { keyId: number | null; userId: number | null; partner: string | null }): string {
+  if (caller.partner !== null) return `partner:${caller.partner}`;
+  return caller.keyId !== null ? `key:${caller.keyId}` : `user:${caller.userId}`;
 }
 
 export class IdempotencyKeyReuse extends DomainError {

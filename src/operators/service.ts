@@ -1,22 +1,31 @@
 import type { Kysely } from 'kysely';
-import type { Db } from '../db/connection.js';
+import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { createApiKey } from '../auth/service.js';
+import { createOwner } from '../staff/accounts.js';
+import type { Mailing } from '../staff/emails.js';
 
 export interface NewOperator {
   operatorId: number;
   adminKey: string;
+  /** The owner's account, when an e-mail address was given: its one-time link to choose a password. */
+  owner?: { userId: number; email: string; signInLink: string };
 }
 
-/** An operator and its first admin key, together or not at all. */
-export async function createOperator(db: Db, name: string): Promise<NewOperator> {
-  return db.write((tx) => insertOperator(tx, name));
+/** An operator, its first admin key and (with `owner`) its owner's account, together or not at all. */
+export async function createOperator(db: Db, name: string, owner?: { email: string; mailing: Mailing }): Promise<NewOperator> {
+  return db.write(async (tx) => {
+    const created = await insertOperator(tx, name);
+    if (!owner) return created;
+    const { user, link } = await createOwner(tx, created.operatorId, owner.email, { mailing: owner.mailing });
+    return { ...created, owner: { userId: user.id, email: user.email, signInLink: link! } };
+  });
 }
 
 /** For callers that already hold a transaction (the demo seed). */
-export async function insertOperator(db: Kysely<Database>, name: string): Promise<NewOperator> {
-  const operator = await db.insertInto('operators').values({ name, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
-  const { key } = await createApiKey(db, operator.id, { name: 'Admin key', scopes: ['admin'] });
+export async function insertOperator(tx: Tx, name: string): Promise<NewOperator> {
+  const operator = await tx.insertInto('operators').values({ name, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
+  const { key } = await createApiKey(tx, operator.id, { name: 'Admin key', scopes: ['admin'] });
   return { operatorId: operator.id, adminKey: key };
 }
 

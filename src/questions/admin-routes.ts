@@ -4,13 +4,14 @@ import { ActivityIdParams, AUTH_ERRORS, envelope, problems } from '../http/schem
 import { AdminQuestion, CreateQuestionBody, QuestionIdParams, UpdateQuestionBody } from './schemas.js';
 import { changeQuestion, createQuestion, listAdminQuestions, removeQuestion } from './service.js';
 import { answerAdminRoutes } from './answer-routes.js';
+import { requires } from '../auth/permissions.js';
 
 /** Operator API: the waiver questions of each activity, with their translations. */
 export const questionAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: waiver questions'];
 
   app.post('/activities/:ActivityID/questions', {
-    config: { scope: 'admin' },
+    config: requires('activities:write'),
     schema: {
       tags,
       summary: 'Add a waiver question',
@@ -26,7 +27,7 @@ export const questionAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/activities/:ActivityID/questions', {
-    config: { scope: 'admin' },
+    config: requires('activities:read'),
     schema: {
       tags,
       summary: 'List an activity\'s waiver questions',
@@ -37,7 +38,7 @@ export const questionAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.patch('/questions/:ID', {
-    config: { scope: 'admin' },
+    config: requires('activities:write'),
     schema: {
       tags,
       summary: 'Change a waiver question',
@@ -46,11 +47,11 @@ export const questionAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: UpdateQuestionBody,
       response: { 200: envelope(AdminQuestion), ...problems(400, ...AUTH_ERRORS, 404, 413, 415, 422) },
     },
-    handler: async (request) => ({ data: await changeQuestion(app.db.kysely, request.caller.operatorId, request.params.ID, request.body) }),
+    handler: async (request) => ({ data: await app.db.write((tx) => changeQuestion(tx, request.caller.operatorId, request.params.ID, request.body)) }),
   });
 
   app.delete('/questions/:ID', {
-    config: { scope: 'admin' },
+    config: requires('activities:write'),
     schema: {
       tags,
       summary: 'Delete a waiver question',

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
+import { requires } from '../auth/permissions.js';
 import { NotFound } from '../http/errors.js';
 import { ReferenceParams } from '../bookings/schemas.js';
 import { BookingWaiverAnswer, FileIdParams } from './schemas.js';
@@ -21,7 +22,7 @@ export const answerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: bookings'];
 
   app.get('/bookings/:BookingReference/waiver-answers', {
-    config: { scope: 'admin' },
+    config: requires('bookings:read'),
     schema: {
       tags,
       summary: 'Get a booking\'s waiver answers',
@@ -33,7 +34,7 @@ export const answerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/bookings/:BookingReference/files/:FileID', {
-    config: { scope: 'admin' },
+    config: requires('bookings:read'),
     schema: {
       tags,
       summary: 'Download the file of a waiver answer',

@@ -49,7 +49,8 @@ const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       const { operatorId, keyId, partner } = request.caller;
-      const owner = { operatorId, apiKeyId: keyId, partner };
+      // An ota route: the caller is always an API key.
+      const owner = { operatorId, apiKeyId: keyId!, partner };
       return answerUpload(reply, () => storeUpload(app.db, owner, request.headers['content-type'], request.body, app.config.uploads));
     },
   });

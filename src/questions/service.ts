@@ -7,6 +7,7 @@ import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { findActivity, type ActivityRow } from '../catalog/store.js';
 import { requireActivity } from '../catalog/service.js';
 import { canonicalLocale } from './locale.js';
+import { audit } from '../audit/log.js';
 import { rowOptions, rowTranslations, toAdminQuestion, toQuestion } from './mapper.js';
 import { checkQuestion, type QuestionFields } from './rules.js';
 import type { AdminQuestion, CreateQuestionBody, Question, UpdateQuestionBody } from './schemas.js';
@@ -66,10 +67,12 @@ export async function addQuestion(tx: Tx, operatorId: number, activityId: string
     ...toColumns(fields),
     position: body.Position ?? (await nextPosition(tx, activity.id)),
   });
-  return toAdminQuestion(row);
+  const question = toAdminQuestion(row);
+  await audit(tx, { operatorId, action: 'question.create', resource: { type: 'question', id: question.ID }, after: { ActivityID: activityId, ...question } });
+  return question;
 }
 
-export async function changeQuestion(db: Kysely<Database>, operatorId: number, id: number, body: UpdateQuestionBody): Promise<AdminQuestion> {
+export async function changeQuestion(db: Tx, operatorId: number, id: number, body: UpdateQuestionBody): Promise<AdminQuestion> {
   const row = await findQuestion(db, operatorId, id);
   if (!row) throw new NotFound(`No question ${id}`);
   const type = body.Type ?? row.type;
@@ -86,7 +89,9 @@ export async function changeQuestion(db: Kysely<Database>, operatorId: number, i
     translations: leavesSelect && body.Translations === undefined ? withoutOptions(translations) : translations,
   });
   const updated = await updateQuestion(db, row.id, { ...toColumns(fields), ...(body.Position !== undefined && { position: body.Position }) });
-  return toAdminQuestion(updated);
+  const after = toAdminQuestion(updated);
+  await audit(db, { operatorId, action: 'question.update', resource: { type: 'question', id }, before: toAdminQuestion(row), after });
+  return after;
 }
 
 /** A question that bookings have answered stays, so that their answers keep their question (409). */
@@ -98,6 +103,7 @@ export async function removeQuestion(db: Db, operatorId: number, id: number): Pr
       throw new Conflict(`Question ${id} has been answered by bookings and cannot be deleted; make it optional instead`);
     }
     await deleteQuestion(tx, row.id);
+    await audit(tx, { operatorId, action: 'question.delete', resource: { type: 'question', id }, before: toAdminQuestion(row) });
   });
 }
 

@@ -1,6 +1,7 @@
 // Operator API: whether the operator's public shop answers. New operators' shops are closed until opened.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
+import { requires } from '../auth/permissions.js';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { openOrCloseShop, shopState, type ShopState } from './settings.js';
 
@@ -25,13 +26,13 @@ export const shopAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/shop', {
-    config: { scope: 'admin' },
+    config: requires('settings:manage'),
     schema: { tags, summary: 'The online shop\'s settings', response: { 200: envelope(ShopSettings), ...problems(...AUTH_ERRORS) } },
     handler: async (request) => ({ data: view(request.caller.operatorId, await shopState(app.db.kysely, request.caller.operatorId)) }),
   });
 
   app.patch('/shop', {
-    config: { scope: 'admin' },
+    config: requires('settings:manage'),
     schema: {
       tags,
       summary: 'Open or close the online shop',

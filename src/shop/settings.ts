@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound } from '../http/errors.js';
+import { audit } from '../audit/log.js';
 
 export interface ShopState {
   open: boolean;
@@ -31,6 +32,10 @@ export async function setShopOpen(tx: Tx | Kysely<Database>, operatorId: number,
 }
 
 export async function openOrCloseShop(db: Db, operatorId: number, open: boolean): Promise<ShopState> {
-  await db.write((tx) => setShopOpen(tx, operatorId, open));
+  await db.write(async (tx) => {
+    const before = await shopState(tx, operatorId);
+    await setShopOpen(tx, operatorId, open);
+    await audit(tx, { operatorId, action: 'shop.update', resource: { type: 'shop', id: operatorId }, before: { Open: before.open }, after: { Open: open } });
+  });
   return shopState(db.kysely, operatorId);
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ActivityIdParams, AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
+import { requires } from '../auth/permissions.js';
 import { AdminTicketType, CreateTicketTypeBody, TicketTypeIdParams, UpdateTicketTypeBody } from './schemas.js';
 import { changeTicketType, createTicketType, deleteTicketType, listAdminTicketTypes } from './service.js';
 
@@ -9,7 +10,7 @@ export const ticketTypeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: ticket types'];
 
   app.get('/activities/:ActivityID/ticket-types', {
-    config: { scope: 'admin' },
+    config: requires('activities:read'),
     schema: {
       tags,
       summary: 'List an activity\'s ticket types',
@@ -21,7 +22,7 @@ export const ticketTypeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/activities/:ActivityID/ticket-types', {
-    config: { scope: 'admin' },
+    config: requires('activities:write'),
     schema: {
       tags,
       summary: 'Add a ticket type',
@@ -39,7 +40,7 @@ export const ticketTypeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.patch('/ticket-types/:ID', {
-    config: { scope: 'admin' },
+    config: requires('activities:write'),
     schema: {
       tags,
       summary: 'Change a ticket type',
@@ -54,7 +55,7 @@ export const ticketTypeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.delete('/ticket-types/:ID', {
-    config: { scope: 'admin' },
+    config: requires('activities:write'),
     schema: {
       tags,
       summary: 'Take a ticket type off sale',

@@ -11,6 +11,7 @@ import { findActivity, type ActivityRow } from '../catalog/store.js';
 import { toAdminTicketType, toColumns, toFields } from './mapper.js';
 import { categoryOf, checkTicketType, dependentsOf, type TicketFields } from './rules.js';
 import type { AdminTicketType, CreateTicketTypeBody, UpdateTicketTypeBody } from './schemas.js';
+import { audit } from '../audit/log.js';
 import {
   clearDefault,
   findTicketType,
@@ -95,7 +96,9 @@ export async function createTicketType(db: Db, operatorId: number, activityId: s
     };
     const checked = checkTicketType(created, [...current, created]);
     if (checked.isDefault) await setDefault(tx, operatorId, activity.id, checked.price);
-    return insertTicketType(tx, { operator_id: operatorId, activity_id: activity.id, code: checked.code, ...toColumns(checked), updated_at: Date.now() });
+    const inserted = await insertTicketType(tx, { operator_id: operatorId, activity_id: activity.id, code: checked.code, ...toColumns(checked), updated_at: Date.now() });
+    await audit(tx, { operatorId, action: 'ticket-type.create', resource: { type: 'ticket-type', id: inserted.id }, after: toAdminTicketType(inserted, activity.public_id) });
+    return inserted;
   });
   return toAdminTicketType(row, activity.public_id);
 }
@@ -116,9 +119,11 @@ export async function changeTicketType(db: Db, operatorId: number, id: number, b
   if (body.Type !== undefined && body.Type !== found.code) {
     throw ValidationFailed.field('Type', 'Type cannot change: partners and resellers book by it. Create a new ticket type and remove this one instead');
   }
+  const activityId = await publicIdOf(db.kysely, found.activity_id);
   const row = await db.write(async (tx) => {
     await touchActivity(tx, operatorId, found.activity_id);
-    const all = (await listTicketTypes(tx, [found.activity_id])).map(toFields);
+    const rows = await listTicketTypes(tx, [found.activity_id]);
+    const all = rows.map(toFields);
     const before = all.find((type) => type.id === id);
     if (!before) throw new NotFound(`No ticket type ${id}`);
     if (body.Default === false && before.isDefault) {
@@ -143,9 +148,18 @@ export async function changeTicketType(db: Db, operatorId: number, id: number, b
     const checked = checkTicketType(after, all.map((type) => (type === before ? after : type)));
     if (checked.isDefault && !before.isDefault) await setDefault(tx, operatorId, found.activity_id, checked.price);
     else if (checked.isDefault && checked.price !== before.price) await touchActivity(tx, operatorId, found.activity_id, checked.price);
-    return updateTicketType(tx, id, { ...toColumns(checked), updated_at: Date.now() });
+    const updated = await updateTicketType(tx, id, { ...toColumns(checked), updated_at: Date.now() });
+    const previous = rows.find((candidate) => candidate.id === id)!;
+    await audit(tx, {
+      operatorId,
+      action: 'ticket-type.update',
+      resource: { type: 'ticket-type', id },
+      before: toAdminTicketType(previous, activityId),
+      after: toAdminTicketType(updated, activityId),
+    });
+    return updated;
   });
-  return toAdminTicketType(row, await publicIdOf(db.kysely, row.activity_id));
+  return toAdminTicketType(row, activityId);
 }
 
 /**
@@ -165,6 +179,7 @@ export async function deleteTicketType(db: Db, operatorId: number, id: number): 
       throw new Conflict(`${dependents.map((other) => `"${other.code}"`).join(', ')} require "${type.code}": change their Requires first`);
     }
     await removeTicketType(tx, id);
+    await audit(tx, { operatorId, action: 'ticket-type.delete', resource: { type: 'ticket-type', id }, before: { Type: type.code, Name: type.name, Price: type.price } });
   });
 }
 

@@ -90,7 +90,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/meters', {
-    config: { scope: 'usage:read' },
+    config: { scope: 'usage:read', permission: 'usage:read' },
     schema: {
       tags,
       summary: 'Get a usage summary',
@@ -102,7 +102,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/meters/daily', {
-    config: { scope: 'usage:read' },
+    config: { scope: 'usage:read', permission: 'usage:read' },
     schema: {
       tags,
       summary: 'Get usage per day and meter',
@@ -114,7 +114,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/entries/:ID', {
-    config: { scope: 'usage:read' },
+    config: { scope: 'usage:read', permission: 'usage:read' },
     schema: {
       tags,
       summary: 'Get one usage entry',

@@ -3,13 +3,14 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { WaitlistEntry, WaitlistIdParams, WaitlistQuery } from './schemas.js';
 import { listWaitlist, removeWaitlistEntry } from './service.js';
+import { requires } from '../auth/permissions.js';
 
 /** Operator API: the waitlists of the operator's timeslots. */
 export const waitlistAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: waitlists'];
 
   app.get('/waitlists', {
-    config: { scope: 'admin' },
+    config: requires('waitlists:read'),
     schema: {
       tags,
       summary: 'A timeslot\'s waitlist',
@@ -23,7 +24,7 @@ export const waitlistAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/waitlists/:ID/remove', {
-    config: { scope: 'admin' },
+    config: requires('waitlists:write'),
     schema: {
       tags,
       summary: 'Take a waiting customer off the waitlist',

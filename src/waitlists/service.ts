@@ -6,6 +6,7 @@ import type { Database } from '../db/schema.js';
 import { NotFound } from '../http/errors.js';
 import { unixNow } from '../availability/seats.js';
 import { markRemoved, selectEntries, type WaitlistEntryRecord } from './store.js';
+import { audit } from '../audit/log.js';
 import type { WaitlistEntry, WaitlistStatus } from './schemas.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -60,7 +61,11 @@ export async function listWaitlist(db: Kysely<Database>, operatorId: number, tim
 export async function removeWaitlistEntry(db: Db, operatorId: number, id: number): Promise<WaitlistEntry> {
   const found = await selectEntries(db.kysely).where('waitlist_entries.id', '=', id).where('waitlist_entries.operator_id', '=', operatorId).executeTakeFirst();
   if (!found) throw new NotFound(`No waitlist entry ${id}`);
-  await db.write((tx) => markRemoved(tx, operatorId, id));
+  await db.write(async (tx) => {
+    if (await markRemoved(tx, operatorId, id)) {
+      await audit(tx, { operatorId, action: 'waitlist-entry.remove', resource: { type: 'waitlist-entry', id }, before: { Status: found.status }, after: { Status: 'removed' } });
+    }
+  });
   const entries = await listWaitlist(db.kysely, operatorId, found.timeslot_id);
   return entries.find((e) => e.ID === id)!;
 }

@@ -3,13 +3,14 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { CreateWorkflowBody, UpdateWorkflowBody, Workflow, WorkflowIdParams } from './schemas.js';
 import { changeWorkflow, createWorkflow, getWorkflow, getWorkflows } from './service.js';
+import { requires } from '../auth/permissions.js';
 
 /** Operator API: automated e-mails on booking events. */
 export const workflowAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: workflows'];
 
   app.post('/workflows', {
-    config: { scope: 'admin' },
+    config: requires('workflows:write'),
     schema: {
       tags,
       summary: 'Create a workflow',
@@ -26,19 +27,19 @@ export const workflowAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/workflows', {
-    config: { scope: 'admin' },
+    config: requires('workflows:read'),
     schema: { tags, summary: 'List workflows', response: { 200: envelope(Type.Array(Workflow)), ...problems(...AUTH_ERRORS) } },
     handler: async (request) => ({ data: await getWorkflows(app.db.kysely, request.caller.operatorId) }),
   });
 
   app.get('/workflows/:ID', {
-    config: { scope: 'admin' },
+    config: requires('workflows:read'),
     schema: { tags, summary: 'Get a workflow', params: WorkflowIdParams, response: { 200: envelope(Workflow), ...problems(400, ...AUTH_ERRORS, 404) } },
     handler: async (request) => ({ data: await getWorkflow(app.db.kysely, request.caller.operatorId, request.params.ID) }),
   });
 
   app.patch('/workflows/:ID', {
-    config: { scope: 'admin' },
+    config: requires('workflows:write'),
     schema: {
       tags,
       summary: 'Change a workflow',

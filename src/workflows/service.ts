@@ -5,6 +5,7 @@ import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { templateErrors } from './templates.js';
+import { audit } from '../audit/log.js';
 import { findWorkflow, insertWorkflow, listWorkflows, updateWorkflow, type WorkflowRow } from './store.js';
 import type { CreateWorkflowBody, UpdateWorkflowBody, Workflow, WorkflowEvent } from './schemas.js';
 
@@ -41,8 +42,8 @@ export async function createWorkflow(db: Db, operatorId: number, body: CreateWor
   const offsetHours = body.OffsetHours ?? 0;
   check({ Event: body.Event, OffsetHours: offsetHours, Subject: body.Subject, Body: body.Body });
   const now = Date.now();
-  const row = await db.write((tx) =>
-    insertWorkflow(tx, {
+  const workflow = await db.write(async (tx) => {
+    const row = await insertWorkflow(tx, {
       operator_id: operatorId,
       name: body.Name.trim(),
       event: body.Event,
@@ -54,9 +55,12 @@ export async function createWorkflow(db: Db, operatorId: number, body: CreateWor
       enabled: (body.Enabled ?? true) ? 1 : 0,
       created_at: now,
       updated_at: now,
-    }),
-  );
-  return toWorkflow(row);
+    });
+    const created = toWorkflow(row);
+    await audit(tx, { operatorId, action: 'workflow.create', resource: { type: 'workflow', id: created.ID }, after: created });
+    return created;
+  });
+  return workflow;
 }
 
 export async function getWorkflows(db: Kysely<Database>, operatorId: number): Promise<Workflow[]> {
@@ -75,8 +79,8 @@ export async function changeWorkflow(db: Db, operatorId: number, id: number, bod
   const next = { ...current, ...body };
   if (body.Event !== undefined && body.OffsetHours === undefined && !isScheduled(body.Event)) next.OffsetHours = 0;
   check(next);
-  const row = await db.write((tx) =>
-    updateWorkflow(tx, operatorId, id, {
+  const row = await db.write(async (tx) => {
+    const updated = await updateWorkflow(tx, operatorId, id, {
       name: next.Name.trim(),
       event: next.Event,
       offset_hours: next.OffsetHours,
@@ -85,8 +89,10 @@ export async function changeWorkflow(db: Db, operatorId: number, id: number, bod
       partner_bookings: next.PartnerBookings ? 1 : 0,
       enabled: next.Enabled ? 1 : 0,
       updated_at: Date.now(),
-    }),
-  );
+    });
+    if (updated) await audit(tx, { operatorId, action: 'workflow.update', resource: { type: 'workflow', id }, before: current, after: toWorkflow(updated) });
+    return updated;
+  });
   if (!row) throw new NotFound(`No workflow ${id}`);
   return toWorkflow(row);
 }

@@ -126,3 +126,26 @@ export async function axeViolations(page: Page, selector?: string): Promise<stri
     return result.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`));
   }, selector ?? null);
 }
+
+/** Signs in on the dashboard's sign-in page with e-mail and password, and waits for the signed-in shell. */
+export async function signIn(page: Page, base: string, email: string, password: string): Promise<void> {
+  if (!new URL(page.url(), base).pathname.startsWith('/sign-in') || !page.url().startsWith(base)) await page.goto(`${base}/sign-in`);
+  await page.getByLabel('E-mail address', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /My account/ }).waitFor({ state: 'attached' });
+}
+
+/** Signs out through the navigation (opening the phone menu when it is closed). */
+export async function signOut(page: Page): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign out' }).click();
+  await page.getByLabel('E-mail address', { exact: true }).waitFor();
+}
+
+/** The names of the main navigation's links, in order. */
+export async function navigationLinks(page: Page): Promise<string[]> {
+  const links = page.getByRole('navigation', { name: 'Main' }).locator('ul').getByRole('link');
+  return (await links.allTextContents()).map((text) => text.trim());
+}

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { axeViolations, ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, type Browser } from './browser.js';
+import { axeViolations, ensureDashboardBuilt, hasChromium, launchBrowser, navigationLinks, screenshot, signIn, signOut, type Browser } from './browser.js';
+import { startSmtp, type TestSmtp } from '../emails/smtp.js';
 
 const run = hasChromium && testDialect() === 'sqlite';
 if (!hasChromium) console.warn('Chromium is not installed at /usr/bin/chromium: skipping the dashboard browser tests (apt-get install -y chromium)');
@@ -26,6 +27,10 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
   let operatorId: number;
   let base: string;
   let viator: { Key: string };
+  let smtp: TestSmtp;
+  let ownerLink: string;
+  const OWNER = 'owner@spree.example';
+  const OWNER_PASSWORD = 'paddles at golden hour';
 
   async function callApi<T = unknown>(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; data: T }> {
     const response = await fetch(base + path, {
@@ -48,11 +53,14 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     database = await createTestDatabase();
     const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
     expect((await runCli(['migrate'], env)).code).toBe(0);
-    const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Spree Adventures'], env)).stdout);
+    smtp = await startSmtp();
+    server = await startServerProcess(database.url, { LOG_LEVEL: 'warn', SMTP_URL: smtp.url });
+    base = server.url;
+    // The owner's link points at PUBLIC_URL; the browser reaches this server at its own address.
+    const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Spree Adventures', '--email', OWNER], { ...env, PUBLIC_URL: base })).stdout);
     admin = operator.AdminKey;
     operatorId = operator.OperatorID;
-    server = await startServerProcess(database.url, { LOG_LEVEL: 'warn' });
-    base = server.url;
+    ownerLink = operator.SignInLink;
 
     // Other activities and bookings, so that the pages show a working day's data.
     const escape = await ok<{ ActivityID: string }>(admin, 'POST', '/api/v2/admin/activities', {
@@ -105,17 +113,18 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await smtp?.close();
     await database?.drop();
   });
 
-  it('serves the app fast, with a cached bundle, and signs in with an admin key only', async () => {
+  it('serves the app fast, with a cached bundle; the owner sets a password from the printed link and signs in', async () => {
     // The best of three loads: the test suite shares two cores with other test files, and one load can
     // be delayed by them; the page itself must be well under a second every time it gets the machine.
     const loads: number[] = [];
     for (let i = 0; i < 3; i++) {
       const started = Date.now();
       await page.goto(base + '/');
-      await page.getByLabel('Admin API key', { exact: true }).waitFor();
+      await page.getByLabel('E-mail address', { exact: true }).waitFor();
       const timing = await page.evaluate(() => {
         const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
         return nav ? nav.domContentLoadedEventEnd : 0;
@@ -124,16 +133,32 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     }
     expect(Math.min(...loads)).toBeLessThan(1000);
 
-    await page.getByLabel('Admin API key', { exact: true }).fill('sbk_not_a_key');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('unknown or has been revoked');
-
-    await page.getByLabel('Admin API key', { exact: true }).fill(admin);
+    // Nothing to sign in with yet: the owner has only the link `operator create` printed.
+    await page.getByLabel('E-mail address', { exact: true }).fill(OWNER);
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('not right');
+    await page.getByLabel('Password', { exact: true }).fill('');
     await screenshot(page, 'sign-in');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await page.goto(ownerLink);
+    await page.getByRole('heading', { name: 'Welcome to your team\'s dashboard' }).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill('too short');
+    await page.getByLabel('Repeat the password', { exact: true }).fill('too short');
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('at least 12 characters');
+    await page.getByLabel('New password', { exact: true }).fill(OWNER_PASSWORD);
+    await page.getByLabel('Repeat the password', { exact: true }).fill(OWNER_PASSWORD);
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
     await page.getByRole('heading', { name: 'Bookings', level: 1 }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('slotbook.adminKey'))).toBe(admin);
     expect(new URL(page.url()).pathname).toBe('/bookings');
+    // The session is an HttpOnly cookie: nothing for scripts to read or steal.
+    expect(await page.evaluate(() => document.cookie + JSON.stringify(sessionStorage) + JSON.stringify(localStorage))).not.toMatch(/slotbook_session|sbk_/);
+    expect(await navigationLinks(page)).toEqual(['Bookings', 'Activities', 'Waitlists', 'Usage', 'E-mails', 'Users', 'API keys', 'Audit log']);
+
+    await signOut(page);
+    await signIn(page, base, OWNER, OWNER_PASSWORD);
+    await page.getByRole('heading', { name: 'Bookings', level: 1 }).waitFor();
   });
 
   it('creates an activity and a weekly schedule of timeslots, and edits its waiver questions', async () => {
@@ -515,10 +540,70 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage' }).click();
     await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'Menu' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Admin API key', { exact: true }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('slotbook.adminKey'))).toBeNull();
+    await signOut(page);
+    // The session is over on the server too, not only in this page.
+    expect(await page.evaluate(() => fetch('/api/v2/staff/me').then((r) => r.status))).toBe(401);
     await page.setViewportSize({ width: 1360, height: 900 });
+  });
+
+  it('invites a guide on the Users page; the guide accepts the e-mailed invitation and sees only what the role may use', async () => {
+    await signIn(page, base, OWNER, OWNER_PASSWORD);
+    await nav(page).getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await page.getByLabel('E-mail address', { exact: true }).fill('jonas@spree.example');
+    await page.getByLabel('Name', { exact: true }).fill('Jonas');
+    await page.getByLabel('Role', { exact: true }).selectOption('guide');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText('Invitation sent to jonas@spree.example.').waitFor();
+    await page.getByRole('cell', { name: /jonas@spree\.example/ }).first().waitFor();
+
+    // The worker delivers the invitation through SMTP within a tick or two.
+    await expect.poll(() => smtp.messages.find((m) => m.to.includes('jonas@spree.example')), { timeout: 20_000 }).toBeTruthy();
+    const invitation = smtp.messages.find((m) => m.to.includes('jonas@spree.example'))!;
+    // The link names the server's PUBLIC_URL (localhost); the browser reaches it at 127.0.0.1.
+    const link = /http\S+?(\/accept-invitation#token=[A-Za-z0-9_-]+)/.exec(invitation.text)![1]!;
+    await signOut(page);
+
+    await page.goto(base + link);
+    await page.getByLabel('New password', { exact: true }).fill('guide of the spree');
+    await page.getByLabel('Repeat the password', { exact: true }).fill('guide of the spree');
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await page.getByRole('heading', { name: 'My account', level: 1 }).waitFor();
+    expect(await navigationLinks(page)).toEqual([]);
+    await screenshot(page, 'account');
+    await page.goto(`${base}/bookings`);
+    await page.getByRole('heading', { name: 'Not available to your role' }).waitFor();
+    expect(await page.evaluate(() => fetch('/api/v2/admin/bookings').then((r) => r.status))).toBe(403);
+    await signOut(page);
+
+    // The owner makes Jonas front desk; the audit log shows it.
+    await signIn(page, base, OWNER, OWNER_PASSWORD);
+    await page.goto(`${base}/users`);
+    await page.getByLabel('Role of jonas@spree.example').selectOption('front-desk');
+    await page.getByText('jonas@spree.example is now front desk.').waitFor();
+    await screenshot(page, 'users');
+    await nav(page).getByRole('link', { name: 'Audit log', exact: true }).click();
+    await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+    await page.getByLabel('Action', { exact: true }).selectOption('user.update');
+    await expect.poll(() => page.getByRole('table', { name: 'Audit log entries' }).getByRole('row').count()).toBe(2);
+    await page.getByText('Before and after').click();
+    await page.getByText('"Role": "front-desk"').waitFor();
+    const csv = await page.evaluate(() => fetch('/api/v2/admin/audit/export?Action=user.update').then((r) => r.text()));
+    expect(csv.split('\r\n')[1]).toContain(`user.update,user`);
+    await screenshot(page, 'audit-log');
+    // Usable at phone width: nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of ['/audit', '/users', '/account']) {
+      await page.goto(base + path);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), path).toBeLessThanOrEqual(0);
+    }
+    await page.setViewportSize({ width: 1360, height: 900 });
+    await signOut(page);
+
+    await signIn(page, base, 'jonas@spree.example', 'guide of the spree');
+    await page.getByRole('heading', { name: 'Bookings', level: 1 }).waitFor();
+    expect(await navigationLinks(page)).toEqual(['Bookings', 'Activities', 'Waitlists']);
+    await signOut(page);
   });
 });

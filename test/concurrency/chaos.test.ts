@@ -64,8 +64,8 @@ describe.runIf(testDialect() === 'postgres' && !unavailable)('chaos: three proce
     try {
       await migrate(db);
       const operator = await createOperator(db, 'Chaos Tours');
-      const ota = await createApiKey(db.kysely, operator.operatorId, { name: 'ota', scopes: ['ota'], partner: 'viator' });
-      const usage = await createApiKey(db.kysely, operator.operatorId, { name: 'usage', scopes: ['usage:read', 'usage:write'] });
+      const ota = await db.write((tx) => createApiKey(tx, operator.operatorId, { name: 'ota', scopes: ['ota'], partner: 'viator' }));
+      const usage = await db.write((tx) => createApiKey(tx, operator.operatorId, { name: 'usage', scopes: ['usage:read', 'usage:write'] }));
       keys = { admin: operator.adminKey, ota: ota.key, usage: usage.key };
     } finally {
       await db.close();

@@ -7,11 +7,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { createApiKey } from '../../src/auth/service.js';
+import { createApiKey, type KeyRequest } from '../../src/auth/service.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
-import { createOperator } from '../../src/operators/service.js';
 import { call, PUBLIC_URL } from '../helpers/app.js';
 import { createTestDatabase, migrateBefore } from '../helpers/database.js';
 
@@ -28,6 +27,8 @@ const date = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
 const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 const legacyRecords = async () => (await db.kysely.selectFrom('idempotency_keys_before_008').select('idempotency_key').execute()).map((r) => r.idempotency_key);
 
+const newKey = async (operatorId: number, request: KeyRequest) => (await db.write((tx) => createApiKey(tx, operatorId, request))).key;
+
 async function insertRows(table: string, rows: Record<string, unknown>[]): Promise<void> {
   for (const row of rows) {
     const columns = Object.keys(row);
@@ -43,11 +44,11 @@ beforeAll(async () => {
   await migrateBefore(db, '008');
 
   // Written by the version before 008: two operators, one whose shop was in use.
-  const operator = await createOperator(db, 'Before 008');
+  // Operators as rows of the schema of the time (the service's own createOperator writes later tables).
+  const addOperator = (name: string) => db.kysely.insertInto('operators').values({ name, created_at: Date.now() }).returning('id as operatorId').executeTakeFirstOrThrow();
+  const operator = await addOperator('Before 008');
   shopper = { operatorId: operator.operatorId };
-  quiet = { operatorId: (await createOperator(db, 'Never sold online')).operatorId };
-  ota = (await createApiKey(db.kysely, operator.operatorId, { name: 'OTA', scopes: ['ota'], partner: 'viator' })).key;
-  usageKey = (await createApiKey(db.kysely, operator.operatorId, { name: 'Usage', scopes: ['usage:write', 'usage:read'] })).key;
+  quiet = { operatorId: (await addOperator('Never sold online')).operatorId };
   // The activity as the version before 008 stored it (the service's own createActivity writes later tables).
   activityId = 's_OldTour0000000001';
   await insertRows('activities', [
@@ -94,6 +95,9 @@ beforeAll(async () => {
   ]);
 
   expect(await migrate(db)).toContain('008_shop_abuse.sql');
+  // Keys made after the upgrade: what they are is not the point here, only who holds them.
+  ota = await newKey(operator.operatorId, { name: 'OTA', scopes: ['ota'], partner: 'viator' });
+  usageKey = await newKey(operator.operatorId, { name: 'Usage', scopes: ['usage:write', 'usage:read'] });
   app = await buildApp({ db, config: loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent' }), logger: false });
   cleanup.push(() => app.close());
   await app.ready();
@@ -115,7 +119,7 @@ describe('idempotency records written before the upgrade', () => {
   });
 
   it('never answer another marketplace, nor another request (that one is simply new), nor once lapsed', async () => {
-    const demo = (await createApiKey(db.kysely, shopper.operatorId, { name: 'Demo', scopes: ['ota'], partner: 'demo' })).key;
+    const demo = await newKey(shopper.operatorId, { name: 'Demo', scopes: ['ota'], partner: 'demo' });
     const other = await call(app, demo, 'POST', '/api/v2/ota/demo/booking', bookingBody, { 'idempotency-key': 'old-booking' });
     expect(other.statusCode, other.body).toBe(201);
     expect(other.headers['idempotent-replayed']).toBeUndefined();
@@ -155,7 +159,7 @@ describe('the rest of the data written before the upgrade', () => {
     expect(row).toMatchObject({ partner: 'viator', uuid: '0b9a3c8e-1d2f-4a5b-9c6d-7e8f9a0b1c2d' });
     const viator = await call(app, ota, 'GET', `/octo/bookings/${row!.uuid}`);
     expect(viator.statusCode, viator.body).toBe(200);
-    const gyg = (await createApiKey(db.kysely, shopper.operatorId, { name: 'GYG', scopes: ['ota'], partner: 'getyourguide' })).key;
+    const gyg = await newKey(shopper.operatorId, { name: 'GYG', scopes: ['ota'], partner: 'getyourguide' });
     const slot = (await call(app, gyg, 'POST', '/octo/availability', { productId: activityId, optionId: 'DEFAULT', localDate: date })).json()[0];
     const reserved = await call(app, gyg, 'POST', '/octo/bookings', { uuid: row!.uuid, productId: activityId, optionId: 'DEFAULT', availabilityId: slot.id, unitItems: [{ unitId: 'adult' }] });
     expect(reserved.statusCode, reserved.body).toBe(200);

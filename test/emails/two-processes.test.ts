@@ -1,5 +1,6 @@
 // Two `slotbook serve` processes (each with its e-mail worker) on one database and a real SMTP server:
 // every due e-mail is sent once and metered once. On PostgreSQL, also two workers racing in one process.
+import { loadInstanceKeys } from '../../src/secrets/keys.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -84,6 +85,7 @@ describe('e-mails with two server processes', () => {
     // The two server processes' own workers may join the race as well; that only makes it harder.
     const other = openDatabase(database.config);
     const mailer = createMailer({ smtpUrl: smtp.url });
+    const keys = await loadInstanceKeys(db.kysely, undefined);
     try {
       const [a] = servers as [ServerProcess];
       const sentBefore = await sentCount();
@@ -92,8 +94,8 @@ describe('e-mails with two server processes', () => {
       const results = await Promise.all(Array.from({ length: 40 }, (_, i) => book(a, 100 + i)));
       expect(results.every((r) => r.status === 201)).toBe(true);
       const reports = await Promise.all([
-        runDueEmails(db, { mailer, from: 'race@example.com', workerId: 'race-1' }),
-        runDueEmails(other, { mailer, from: 'race@example.com', workerId: 'race-2' }),
+        runDueEmails(db, { mailer, from: 'race@example.com', workerId: 'race-1', keys }),
+        runDueEmails(other, { mailer, from: 'race@example.com', workerId: 'race-2', keys }),
       ]);
       const deadline = Date.now() + 20_000;
       while ((await sentCount()) < sentBefore + 40 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));

@@ -53,8 +53,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     async newOperator(name = `Operator ${++count}`) {
       const { operatorId, adminKey } = await createOperator(db, name);
       const partner = 'viator';
-      const ota = await createApiKey(db.kysely, operatorId, { name: 'OTA', scopes: ['ota'], partner });
-      const usage = await createApiKey(db.kysely, operatorId, { name: 'Usage', scopes: ['usage:read', 'usage:write'] });
+      const ota = await db.write((tx) => createApiKey(tx, operatorId, { name: 'OTA', scopes: ['ota'], partner }));
+      const usage = await db.write((tx) => createApiKey(tx, operatorId, { name: 'Usage', scopes: ['usage:read', 'usage:write'] }));
       return { operatorId, adminKey, otaKey: ota.key, partner, usageKey: usage.key };
     },
     async close() {

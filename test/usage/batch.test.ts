@@ -193,7 +193,7 @@ describe('scopes', () => {
     problemOf(await batch(one, ''), 401, 'unauthenticated');
     problemOf(await batch(one, 'sbk_not-a-real-key'), 401, 'unauthenticated');
     problemOf(await batch(one, op.otaKey), 403, 'forbidden');
-    const reader = await createApiKey(t.db.kysely, op.operatorId, { name: 'Reader', scopes: ['usage:read'] });
+    const reader = await t.db.write((tx) => createApiKey(tx, op.operatorId, { name: 'Reader', scopes: ['usage:read'] }));
     problemOf(await batch(one, reader.key), 403, 'forbidden');
     expect((await batch(one, op.adminKey)).statusCode).toBe(201);
     expect((await summary('2031-05-01')).Totals.Events).toBe(1);

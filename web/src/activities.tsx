@@ -12,16 +12,18 @@ interface ActivitiesState {
 const ActivitiesContext = createContext<ActivitiesState>({ activities: [], loaded: false, byId: new Map(), reload: async () => {} });
 export const useActivities = () => useContext(ActivitiesContext);
 
-export function ActivitiesProvider({ children }: { children: ReactNode }) {
+/** `enabled` is false for a role that may not read activities (a guide): nothing is asked then. */
+export function ActivitiesProvider({ children, enabled = true }: { children: ReactNode; enabled?: boolean }) {
   const [activities, setActivities] = useState<Activity[]>([]);
   const [loaded, setLoaded] = useState(false);
   const reload = useCallback(async () => {
+    if (!enabled) return setLoaded(true);
     try {
       setActivities(await api.get<Activity[]>('/api/v2/admin/activities'));
     } finally {
       setLoaded(true);
     }
-  }, []);
+  }, [enabled]);
   useEffect(() => {
     void reload().catch(() => {});
   }, [reload]);

@@ -1,21 +1,13 @@
-// The dashboard's only way to the service: the HTTP API, with the admin key as a bearer token. The key
-// lives in sessionStorage (gone when the tab closes); a 401 anywhere signs the operator out.
+// The dashboard's only way to the service: the HTTP API, signed in with a session cookie (HttpOnly, so
+// scripts never see it). Changes carry the session's CSRF token, which the sign-in and GET
+// /api/v2/staff/me give; a 401 anywhere means the session ended and shows the sign-in page.
 
 import { saveBlob } from './download';
 
-const KEY_STORAGE = 'slotbook.adminKey';
+let csrfToken: string | null = null;
 
-export function storedKey(): string | null {
-  try {
-    return sessionStorage.getItem(KEY_STORAGE);
-  } catch {
-    return null;
-  }
-}
-
-export function storeKey(key: string | null): void {
-  if (key === null) sessionStorage.removeItem(KEY_STORAGE);
-  else sessionStorage.setItem(KEY_STORAGE, key);
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
 }
 
 export interface FieldError {
@@ -43,7 +35,7 @@ export class ApiError extends Error {
 
 type Listener = () => void;
 const unauthorizedListeners = new Set<Listener>();
-/** Called when the API answers 401: the key is unknown or was revoked. */
+/** Called when the API answers 401: the session ended (signed out elsewhere, revoked, expired). */
 export function onUnauthorized(listener: Listener): () => void {
   unauthorizedListeners.add(listener);
   return () => unauthorizedListeners.delete(listener);
@@ -62,16 +54,16 @@ export function withQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path;
 }
 
-export async function request<T>(method: string, path: string, options: { body?: unknown; query?: Query; key?: string; signal?: AbortSignal } = {}): Promise<T> {
-  const key = options.key ?? storedKey();
+export async function request<T>(method: string, path: string, options: { body?: unknown; query?: Query; signal?: AbortSignal; quiet?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (key) headers.Authorization = `Bearer ${key}`;
+  if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
     response = await fetch(withQuery(path, options.query), {
       method,
       headers,
+      credentials: 'same-origin',
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
     });
@@ -91,22 +83,21 @@ export async function request<T>(method: string, path: string, options: { body?:
     const problem = (body ?? {}) as { title?: string; detail?: string; errors?: FieldError[]; type?: string };
     const kind = problem.type?.split('/').pop() ?? '';
     const error = new ApiError(response.status, problem.title ?? response.statusText, problem.detail ?? `The service answered ${response.status}`, problem.errors ?? [], kind);
-    if (response.status === 401 && !options.key) unauthorizedListeners.forEach((listener) => listener());
+    if (response.status === 401 && !options.quiet) unauthorizedListeners.forEach((listener) => listener());
     throw error;
   }
   return (body as { data: T }).data;
 }
 
 /**
- * Downloads a file the API serves as an attachment (a waiver answer's upload): fetched with the admin key,
+ * Downloads a file the API serves as an attachment (a waiver answer's upload): fetched with the session,
  * then handed to the browser as a download of untyped bytes, so that it is saved, never opened in the
  * dashboard's origin.
  */
 export async function downloadFile(path: string, fallbackName: string): Promise<void> {
-  const key = storedKey();
   let response: Response;
   try {
-    response = await fetch(path, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
+    response = await fetch(path, { credentials: 'same-origin' });
   } catch {
     throw new ApiError(0, 'Network error', 'The service did not answer. Is slotbook running?');
   }
@@ -301,4 +292,61 @@ export async function swapPositions(list: { ID: number; Position: number }[], in
   await api.patch(`${path}/${a.ID}`, { Position: pb });
   await api.patch(`${path}/${b.ID}`, { Position: pa });
   return true;
+}
+
+// ---- Staff accounts and the audit log ----
+
+export const ROLES = ['owner', 'manager', 'front-desk', 'guide'] as const;
+export type Role = (typeof ROLES)[number];
+export const ROLE_LABELS: Record<Role, string> = { owner: 'Owner', manager: 'Manager', 'front-desk': 'Front desk', guide: 'Guide' };
+
+export interface StaffUser {
+  ID: number;
+  Email: string;
+  Name: string;
+  Role: Role;
+  Status: 'invited' | 'active';
+  TwoFactor: boolean;
+  CreatedAt: string;
+}
+
+export interface Me {
+  User: StaffUser;
+  Operator: { ID: number; Name: string };
+  Permissions: string[];
+  CsrfToken: string;
+}
+
+export interface SignInResult {
+  Status: 'signed-in' | 'totp-required' | 'choose-operator';
+  Me?: Me;
+  Challenge?: string;
+  Operators?: { OperatorID: number; Name: string }[];
+}
+
+export interface StaffSession {
+  ID: number;
+  CreatedAt: string;
+  LastSeenAt: string;
+  ExpiresAt: string;
+  Address: string;
+  UserAgent: string;
+  Current: boolean;
+}
+
+export interface AuditEntry {
+  ID: number;
+  At: string;
+  Actor: { Type: 'user' | 'key' | 'system' | 'anonymous'; ID: number | null; Label: string };
+  Address: string | null;
+  Action: string;
+  Resource: { Type: string; ID: string | null };
+  Before: unknown;
+  After: unknown;
+}
+
+export interface AuditVocabulary {
+  Actions: string[];
+  ResourceTypes: string[];
+  Actors: { Actor: string; Label: string }[];
 }

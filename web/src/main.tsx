@@ -1,11 +1,15 @@
-import { StrictMode, useCallback, useEffect, useState } from 'react';
+import { StrictMode, useCallback, useEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles.css';
-import { onUnauthorized, storeKey, storedKey } from './api';
+import { onUnauthorized, request, setCsrfToken, type Me } from './api';
 import { ActivitiesProvider } from './activities';
 import { Link, navigate, useLocation } from './router';
-import { Icon, ToastProvider, type IconName } from './ui';
-import { SignIn } from './pages/SignIn';
+import { Icon, Spinner, ToastProvider, type IconName } from './ui';
+import { SessionContext, useSession, type SessionValue } from './session';
+import { SignedOut } from './pages/AccountLinks';
+import { UsersPage } from './pages/Users';
+import { AccountPage } from './pages/Account';
+import { AuditPage } from './pages/Audit';
 import { BookingsPage } from './pages/Bookings';
 import { BookingDetailPage } from './pages/BookingDetail';
 import { NewBookingPage } from './pages/NewBooking';
@@ -18,16 +22,38 @@ import { EmailsPage } from './pages/Emails';
 
 // ---- Shell ----
 
-const NAV: { href: string; label: string; icon: IconName }[] = [
-  { href: '/bookings', label: 'Bookings', icon: 'bookings' },
-  { href: '/activities', label: 'Activities', icon: 'activities' },
-  { href: '/keys', label: 'API keys', icon: 'keys' },
-  { href: '/usage', label: 'Usage', icon: 'usage' },
-  { href: '/waitlists', label: 'Waitlists', icon: 'waitlist' },
-  { href: '/emails', label: 'E-mails', icon: 'mail' },
+// Each page with the permission it needs (the server's, src/auth/permissions.ts): a role sees only what it may use.
+const NAV: { href: string; label: string; icon: IconName; permission: string }[] = [
+  { href: '/bookings', label: 'Bookings', icon: 'bookings', permission: 'bookings:read' },
+  { href: '/activities', label: 'Activities', icon: 'activities', permission: 'activities:read' },
+  { href: '/waitlists', label: 'Waitlists', icon: 'waitlist', permission: 'waitlists:read' },
+  { href: '/usage', label: 'Usage', icon: 'usage', permission: 'usage:read' },
+  { href: '/emails', label: 'E-mails', icon: 'mail', permission: 'emails:read' },
+  { href: '/users', label: 'Users', icon: 'user', permission: 'users:manage' },
+  { href: '/keys', label: 'API keys', icon: 'keys', permission: 'keys:manage' },
+  { href: '/audit', label: 'Audit log', icon: 'list', permission: 'audit:read' },
 ];
 
+function homeOf(can: (permission: string) => boolean): string {
+  return NAV.find((item) => can(item.permission))?.href ?? '/account';
+}
+
 function Page({ path }: { path: string }) {
+  const { can } = useSession();
+  const item = NAV.find((entry) => path === entry.href || path.startsWith(`${entry.href}/`));
+  if (item && !can(item.permission)) {
+    return (
+      <div className="page">
+        <h1 tabIndex={-1}>Not available to your role</h1>
+        <p>
+          Your role does not include this page. <Link href={homeOf(can)}>Go to your start page</Link>.
+        </p>
+      </div>
+    );
+  }
+  if (path === '/account') return <AccountPage />;
+  if (path === '/users') return <UsersPage />;
+  if (path === '/audit') return <AuditPage />;
   if (path === '/bookings') return <BookingsPage />;
   if (path === '/bookings/new') return <NewBookingPage />;
   const booking = /^\/bookings\/(BK-[A-Z0-9]+)$/.exec(path);
@@ -43,26 +69,30 @@ function Page({ path }: { path: string }) {
     <div className="page">
       <h1 tabIndex={-1}>Page not found</h1>
       <p>
-        There is no page at <code>{path}</code>. <Link href="/bookings">Go to the bookings</Link>.
+        There is no page at <code>{path}</code>. <Link href="/">Go to your start page</Link>.
       </p>
     </div>
   );
 }
 
-function Shell({ onSignOut }: { onSignOut: () => void }) {
+function Shell() {
   const { path } = useLocation();
+  const { me, can, signOut } = useSession();
+  const home = homeOf(can);
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [path]);
   useEffect(() => {
-    if (path === '/' || path === '/sign-in') navigate('/bookings', { replace: true });
-  }, [path]);
+    if (path === '/' || path.startsWith('/sign-in') || path === '/accept-invitation' || path === '/reset-password' || path === '/forgot-password') {
+      navigate(home, { replace: true });
+    }
+  }, [path, home]);
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
         Skip to content
       </a>
       <header className="topbar">
-        <Link href="/bookings" className="brand" aria-label="slotbook, bookings">
+        <Link href={home} className="brand" aria-label="slotbook, start page">
           <img src="/favicon.svg" alt="" width="28" height="28" />
           <span>slotbook</span>
         </Link>
@@ -78,12 +108,12 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
         </button>
       </header>
       <nav id="sidebar" className={`sidebar ${menuOpen ? 'sidebar-open' : ''}`} aria-label="Main">
-        <Link href="/bookings" className="brand brand-side" aria-label="slotbook, bookings">
+        <Link href={home} className="brand brand-side" aria-label="slotbook, start page">
           <img src="/favicon.svg" alt="" width="28" height="28" />
           <span>slotbook</span>
         </Link>
         <ul>
-          {NAV.map((item) => {
+          {NAV.filter((item) => can(item.permission)).map((item) => {
             const current = path === item.href || path.startsWith(`${item.href}/`);
             return (
               <li key={item.href}>
@@ -96,11 +126,20 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
           })}
         </ul>
         <div className="sidebar-footer">
+          <Link href="/account" className={`nav-link nav-subtle ${path === '/account' ? 'nav-current' : ''}`} aria-current={path === '/account' ? 'page' : undefined}>
+            <Icon name="user" />
+            <span className="nav-account">
+              My account
+              <small>
+                {me.User.Email} · {me.Operator.Name}
+              </small>
+            </span>
+          </Link>
           <a className="nav-link nav-subtle" href="/docs">
             <Icon name="file" />
             API reference
           </a>
-          <button type="button" className="nav-link nav-subtle" onClick={onSignOut}>
+          <button type="button" className="nav-link nav-subtle" onClick={signOut}>
             <Icon name="logout" />
             Sign out
           </button>
@@ -114,32 +153,48 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
 }
 
 function App() {
-  const [signedIn, setSignedIn] = useState(() => storedKey() !== null);
+  const { path } = useLocation();
+  // undefined while asking the server who is signed in; null when nobody is.
+  const [me, setMe] = useState<Me | null>();
   const [notice, setNotice] = useState<string>();
-  const signOut = useCallback((message?: string) => {
-    storeKey(null);
-    setSignedIn(false);
+  const signedIn = useCallback((next: Me) => {
+    setCsrfToken(next.CsrfToken);
+    setNotice(undefined);
+    setMe(next);
+  }, []);
+  const load = useCallback(() => {
+    request<Me>('GET', '/api/v2/staff/me', { quiet: true }).then(signedIn, () => setMe(null));
+  }, [signedIn]);
+  useEffect(load, [load]);
+  const signedOut = useCallback((message?: string) => {
+    setCsrfToken(null);
+    setMe(null);
     setNotice(message);
     navigate('/sign-in', { replace: true });
   }, []);
-  useEffect(() => onUnauthorized(() => signOut('The admin key is no longer valid (unknown or revoked). Sign in with another admin key.')), [signOut]);
-  if (!signedIn) {
-    return (
-      <SignIn
-        notice={notice}
-        onSignedIn={(key) => {
-          storeKey(key);
-          setNotice(undefined);
-          setSignedIn(true);
-          if (location.pathname === '/' || location.pathname === '/sign-in') navigate('/bookings', { replace: true });
-        }}
-      />
-    );
-  }
+  useEffect(() => onUnauthorized(() => signedOut('Your session has ended. Sign in again.')), [signedOut]);
+  const session = useMemo<SessionValue | null>(
+    () =>
+      me
+        ? {
+            me,
+            can: (permission) => me.Permissions.includes(permission),
+            signOut: () => {
+              request('POST', '/api/v2/staff/sign-out', { quiet: true }).finally(() => signedOut());
+            },
+            refresh: load,
+          }
+        : null,
+    [me, signedOut, load],
+  );
+  if (me === undefined) return <Spinner label="Loading" />;
+  if (!session) return <SignedOut path={path} notice={notice} onSignedIn={signedIn} />;
   return (
-    <ActivitiesProvider>
-      <Shell onSignOut={() => signOut()} />
-    </ActivitiesProvider>
+    <SessionContext.Provider value={session}>
+      <ActivitiesProvider enabled={session.can('activities:read')}>
+        <Shell />
+      </ActivitiesProvider>
+    </SessionContext.Provider>
   );
 }
 

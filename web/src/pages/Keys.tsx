@@ -11,7 +11,7 @@ const SCOPE_INFO: Record<Scope, { label: string; hint: string }> = {
   ota: { label: 'Partner (ota)', hint: 'A marketplace lists your activities and books seats' },
   'usage:read': { label: 'Usage: read', hint: 'Read usage summaries' },
   'usage:write': { label: 'Usage: write', hint: 'Record usage entries' },
-  admin: { label: 'Admin', hint: 'Everything in this dashboard, including keys' },
+  admin: { label: 'Admin', hint: 'The operator API: everything an owner may do except managing users' },
 };
 
 const MARKETPLACES = ['viator', 'getyourguide', 'klook', 'tiqets', 'expedia', 'airbnb', 'musement', 'headout'];

@@ -1,0 +1,173 @@
+// SQL of staff accounts, sessions, one-time tokens and throttles. Tokens (session cookies, e-mailed links)
+// are random 256-bit values; only their SHA-256 is stored, so a copy of the database signs nobody in.
+import { createHash, randomBytes } from 'node:crypto';
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Tx } from '../db/connection.js';
+import type { Database, StaffRole, StaffSessionTable, StaffTokenPurpose, StaffUserTable } from '../db/schema.js';
+
+export type UserRow = Selectable<StaffUserTable>;
+export type SessionRow = Selectable<StaffSessionTable>;
+
+export const newToken = (): string => randomBytes(32).toString('base64url');
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+export async function findUser(db: Kysely<Database>, operatorId: number, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('staff_users').selectAll().where('id', '=', id).where('operator_id', '=', operatorId).where('status', '<>', 'removed').executeTakeFirst();
+}
+
+/** The accounts (of any operator) with this address that are not removed. */
+export async function findUsersByEmail(db: Kysely<Database>, email: string): Promise<UserRow[]> {
+  return db.selectFrom('staff_users').selectAll().where('email', '=', email).where('status', '<>', 'removed').orderBy('id').limit(20).execute();
+}
+
+export async function listUsers(db: Kysely<Database>, operatorId: number): Promise<UserRow[]> {
+  return db.selectFrom('staff_users').selectAll().where('operator_id', '=', operatorId).where('status', '<>', 'removed').orderBy('id').execute();
+}
+
+export async function insertUser(
+  tx: Tx,
+  user: { operatorId: number; email: string; name: string; role: StaffRole; status: 'invited' | 'active'; passwordHash: string | null },
+): Promise<UserRow | undefined> {
+  const now = Date.now();
+  return tx
+    .insertInto('staff_users')
+    .values({ operator_id: user.operatorId, email: user.email, name: user.name, role: user.role, status: user.status, password_hash: user.passwordHash, totp_secret: null, totp_pending: null, totp_last_step: null, locked_until: null, created_at: now, updated_at: now })
+    // The predicate is written out as in the index: SQLite matches a partial index's WHERE by its text.
+    .onConflict((oc) => oc.columns(['operator_id', 'email']).where(sql<boolean>`status <> 'removed'`).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function updateUser(tx: Tx, id: number, changes: Updateable<StaffUserTable>): Promise<UserRow> {
+  return tx.updateTable('staff_users').set({ ...changes, updated_at: Date.now() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function countOwners(tx: Tx, operatorId: number): Promise<number> {
+  const row = await tx
+    .selectFrom('staff_users')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('operator_id', '=', operatorId)
+    .where('role', '=', 'owner')
+    .where('status', '=', 'active')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+// ---- sessions ----
+
+export async function insertSession(tx: Tx, session: { user: UserRow; tokenHash: string; address: string; userAgent: string; expiresAt: number }): Promise<SessionRow> {
+  const now = Date.now();
+  return tx
+    .insertInto('staff_sessions')
+    .values({
+      operator_id: session.user.operator_id,
+      user_id: session.user.id,
+      token_hash: session.tokenHash,
+      address: session.address,
+      user_agent: session.userAgent.slice(0, 300),
+      created_at: now,
+      last_seen_at: now,
+      expires_at: session.expiresAt,
+      revoked_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A live session and its active user, by the cookie's token hash. */
+export async function findLiveSession(db: Kysely<Database>, tokenHash: string, now: number) {
+  return db
+    .selectFrom('staff_sessions as s')
+    .innerJoin('staff_users as u', 'u.id', 's.user_id')
+    .select(['s.id as session_id', 's.operator_id', 's.created_at', 's.last_seen_at', 's.expires_at', 'u.id as user_id', 'u.email', 'u.role', 'u.name'])
+    .where('s.token_hash', '=', tokenHash)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', now)
+    .where('u.status', '=', 'active')
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: Kysely<Database>, id: number, now: number, expiresAt: number): Promise<void> {
+  await db.updateTable('staff_sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+}
+
+export async function listLiveSessions(db: Kysely<Database>, userId: number, now: number): Promise<SessionRow[]> {
+  return db.selectFrom('staff_sessions').selectAll().where('user_id', '=', userId).where('revoked_at', 'is', null).where('expires_at', '>', now).orderBy('id', 'desc').execute();
+}
+
+/** Revokes the user's live sessions (one, or all but `except`); answers the IDs revoked. */
+export async function revokeSessions(tx: Tx, userId: number, which: { id?: number; except?: number } = {}): Promise<number[]> {
+  let query = tx.updateTable('staff_sessions').set({ revoked_at: Date.now() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (which.id !== undefined) query = query.where('id', '=', which.id);
+  if (which.except !== undefined) query = query.where('id', '<>', which.except);
+  return (await query.returning('id').execute()).map((row) => row.id);
+}
+
+// ---- one-time tokens ----
+
+export async function insertToken(tx: Tx, user: UserRow, purpose: StaffTokenPurpose, ttlMs: number): Promise<string> {
+  const token = newToken();
+  const now = Date.now();
+  await tx
+    .insertInto('staff_tokens')
+    .values({ operator_id: user.operator_id, user_id: user.id, purpose, token_hash: hashToken(token), created_at: now, expires_at: now + ttlMs, used_at: null })
+    .execute();
+  return token;
+}
+
+/** Uses a live token of this purpose, once: of two requests racing with the same token, one gets the row. */
+export async function useToken(tx: Tx, token: string, purpose: StaffTokenPurpose): Promise<{ user_id: number; operator_id: number } | undefined> {
+  const now = Date.now();
+  return tx
+    .updateTable('staff_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', hashToken(token))
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['user_id', 'operator_id'])
+    .executeTakeFirst();
+}
+
+/** A live token of this purpose, without using it (the TOTP step may be retried after a wrong code). */
+export async function peekToken(db: Kysely<Database>, token: string, purpose: StaffTokenPurpose): Promise<{ id: number; user_id: number } | undefined> {
+  return db
+    .selectFrom('staff_tokens')
+    .select(['id', 'user_id'])
+    .where('token_hash', '=', hashToken(token))
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', Date.now())
+    .executeTakeFirst();
+}
+
+/** Withdraws the user's unused tokens of a purpose (a new invitation replaces the old one). */
+export async function expireTokens(tx: Tx, userId: number, purposes: StaffTokenPurpose[]): Promise<void> {
+  await tx.updateTable('staff_tokens').set({ used_at: Date.now() }).where('user_id', '=', userId).where('purpose', 'in', purposes).where('used_at', 'is', null).execute();
+}
+
+// ---- throttles ----
+
+/**
+ * Counts one event against `key` in a fixed window; answers the count including this one. The window
+ * starts again once it has passed. One statement, so concurrent requests count exactly.
+ */
+export async function countEvent(tx: Tx, key: string, windowMs: number, now = Date.now()): Promise<number> {
+  const row = await tx
+    .insertInto('staff_throttles')
+    .values({ key, count: 1, window_started_at: now })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet((eb) => ({
+        count: eb.case().when('staff_throttles.window_started_at', '<=', now - windowMs).then(1).else(eb('staff_throttles.count', '+', 1)).end(),
+        window_started_at: eb.case().when('staff_throttles.window_started_at', '<=', now - windowMs).then(now).else(eb.ref('staff_throttles.window_started_at')).end(),
+      })),
+    )
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function eventCount(db: Kysely<Database>, key: string, windowMs: number, now = Date.now()): Promise<number> {
+  const row = await db.selectFrom('staff_throttles').select(['count', 'window_started_at']).where('key', '=', key).executeTakeFirst();
+  return row && Number(row.window_started_at) > now - windowMs ? Number(row.count) : 0;
+}
