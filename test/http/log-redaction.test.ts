@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 import { redactUrl } from '../../src/http/log-redaction.js';
+import { openShop } from '../shop/fixtures.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -14,6 +15,7 @@ const log = () => lines.join('');
 beforeAll(async () => {
   t = await createTestApp({ LOG_LEVEL: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
   op = await t.newOperator();
+  await openShop(t, op.adminKey);
 });
 afterAll(() => t.close());
 

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { buildTestApp, call, createTestApp, problemOf, type TestApp } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
+import { openShopQuietly } from '../shop/fixtures.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -21,6 +22,7 @@ const madeUpKey = () => `sbk_${randomBytes(12).toString('base64url')}_${randomBy
 async function shopApp(env: Record<string, string>) {
   t = await createTestApp(env);
   const op = await t.newOperator();
+  await openShopQuietly(t, op.operatorId);
   const activity = await createActivity(t, op.adminKey, { Name: 'Shop Kayak' });
   const date = dateFromToday(3);
   await createTimeslot(t, op.adminKey, activity.ActivityID, { Date: date, Time: '10:00', Capacity: 5 });
@@ -51,6 +53,7 @@ describe('failed sign-ins are limited per client address', () => {
   it('past AUTH_FAILURE_LIMIT_PER_MINUTE: 429 with Retry-After for every keyed request from that address, before any key lookup; other addresses go on', async () => {
     t = await createTestApp({ AUTH_FAILURE_LIMIT_PER_MINUTE: '4' });
     const op = await t.newOperator();
+    await openShopQuietly(t, op.operatorId);
     const attempt = (key: string | undefined, from = '192.0.2.7') =>
       t!.app.inject({ method: 'GET', url: '/api/v2/ota/viator/products', remoteAddress: from, headers: key ? { authorization: `Bearer ${key}` } : {} });
     for (const key of [madeUpKey(), madeUpKey(), undefined, `${op.otaKey.slice(0, -4)}AAAA`]) {
@@ -75,6 +78,7 @@ describe('keyed routes are limited per verified key', () => {
   it('each key has its own bucket; failed attempts with a key\'s public part do not use it up', async () => {
     t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '2' });
     const op = await t.newOperator();
+    await openShopQuietly(t, op.operatorId);
     const impostor = `${op.otaKey.slice(0, -4)}AAAA`; // the real lookup part, a wrong secret
     for (let i = 0; i < 3; i++) problemOf(await call(t.app, impostor, 'GET', '/api/v2/ota/viator/products'), 401, 'unauthenticated');
     const own = [];
@@ -88,6 +92,7 @@ describe('a route with a limit of its own (config.rateLimit)', () => {
   it('counts in buckets of its own, apart from the global limit of the same key', async () => {
     t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
     const op = await t.newOperator();
+    await openShopQuietly(t, op.operatorId);
     const app = await buildTestApp(t.db, { RATE_LIMIT_PER_MINUTE: '3' });
     try {
       app.get('/api/v2/ota/:partner/strict', { config: { scope: 'ota', rateLimit: { max: 1 } } }, async () => ({ ok: true }));
