@@ -136,6 +136,18 @@ export async function signIn(page: Page, base: string, email: string, password: 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /My account/ }).waitFor({ state: 'attached' });
 }
 
+/**
+ * Signs in a new owner through the one-time link `slotbook operator create --email` printed, setting
+ * `password` on the way (the first sign-in asks for one), and waits for the bookings page.
+ */
+export async function signInWithOwnerLink(page: Page, link: string, password: string): Promise<void> {
+  await page.goto(link);
+  await page.getByLabel('New password', { exact: true }).fill(password);
+  await page.getByLabel('Repeat the password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Set password and sign in' }).click();
+  await page.getByRole('heading', { name: 'Bookings', level: 1 }).waitFor();
+}
+
 /** Signs out through the navigation (opening the phone menu when it is closed). */
 export async function signOut(page: Page): Promise<void> {
   const menu = page.getByRole('button', { name: 'Menu' });

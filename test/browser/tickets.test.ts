@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, type Browser } from './browser.js';
+import { ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, signInWithOwnerLink, type Browser } from './browser.js';
 
 const run = hasChromium && testDialect() === 'sqlite';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -56,8 +56,9 @@ describe.skipIf(!run)('ticket types in the dashboard', { timeout: 60_000 }, () =
     database = await createTestDatabase();
     const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
     expect((await runCli(['migrate'], env)).code).toBe(0);
-    admin = JSON.parse((await runCli(['operator', 'create', '--name', 'Harbour Cruises'], env)).stdout).AdminKey;
     server = await startServerProcess(database.url, { LOG_LEVEL: 'warn' });
+    const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Harbour Cruises', '--email', 'owner@harbour.example'], { ...env, PUBLIC_URL: server.url })).stdout);
+    admin = operator.AdminKey;
     const activity = await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', {
       Name: 'Harbour Cruise', DurationMinutes: 90, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 1900, MaxParticipantsPerBooking: 8,
     });
@@ -66,10 +67,7 @@ describe.skipIf(!run)('ticket types in the dashboard', { timeout: 60_000 }, () =
     browser = await launchBrowser();
     page = browser.page;
     page.setDefaultTimeout(10_000);
-    await page.goto(server.url + '/');
-    await page.getByLabel('Admin API key', { exact: true }).fill(admin);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Bookings', level: 1 }).waitFor();
+    await signInWithOwnerLink(page, operator.SignInLink, 'harbour cruises owner');
   }, 120_000);
 
   afterAll(async () => {
