@@ -7,6 +7,8 @@ import type { FastifyError } from 'fastify';
 import { DomainError } from '../http/errors.js';
 import { fieldErrors } from '../http/validation.js';
 import type { OctoErrorBody } from './schemas.js';
+import { CommitOutcomeUnknown } from '../db/connection.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 export type OctoErrorCode =
   | 'INVALID_PRODUCT_ID'
@@ -58,6 +60,8 @@ export interface OctoReply {
   body: OctoErrorBody;
   /** Only an unexpected error is logged with its stack. */
   unexpected?: boolean;
+  /** The database is unavailable: the answer carries Retry-After. */
+  retryAfter?: boolean;
 }
 
 function reply(code: OctoErrorCode, message: string, status = 400, id?: string): OctoReply {
@@ -133,5 +137,12 @@ export function toOctoError(error: FastifyError, request: { params: unknown; bod
   if (error instanceof SyntaxError) return reply('BAD_REQUEST', 'The request body is not valid JSON');
   if (error.statusCode === 429) return reply('TOO_MANY_REQUESTS', error.message, 429);
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return reply('BAD_REQUEST', error.message, error.statusCode);
+  // OCTo has no code of its own for these; its INTERNAL_SERVER_ERROR with the HTTP status that tells them apart.
+  if (error instanceof CommitOutcomeUnknown) {
+    return { ...reply('INTERNAL_SERVER_ERROR', `${error.message}. Retry with the same uuid to receive its outcome.`, 500), unexpected: true };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return { ...reply('INTERNAL_SERVER_ERROR', 'The database is unavailable right now; nothing was written. Retry shortly (with the same uuid).', 503), retryAfter: true };
+  }
   return { ...reply('INTERNAL_SERVER_ERROR', 'There was an unexpected error; nothing was written. Please retry.', 500), unexpected: true };
 }

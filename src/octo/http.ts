@@ -7,6 +7,7 @@
 import FindMyWay from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { OctoError, toOctoError } from './errors.js';
+import { RETRY_AFTER_SECONDS } from '../http/problem.js';
 
 /** The capabilities this interface implements. */
 export const SUPPORTED_CAPABILITIES = ['octo/pricing', 'octo/questions'] as const;
@@ -48,8 +49,12 @@ export function sendOctoBadUrl(reply: FastifyReply, message: string): FastifyRep
 
 export function registerOctoConventions(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    const { status, body, unexpected } = toOctoError(error as FastifyError, request);
+    const { status, body, unexpected, retryAfter } = toOctoError(error as FastifyError, request);
     if (unexpected) request.log.error({ err: error }, 'unhandled error');
+    if (retryAfter) {
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+    }
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   });
 

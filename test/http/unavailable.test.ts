@@ -11,9 +11,18 @@ import { testDialect } from '../helpers/database.js';
 
 let t: TestApp;
 let op: TestOperator;
+let octoUuid: string;
 beforeAll(async () => {
   t = await createTestApp();
   op = await t.newOperator();
+  // An OCTo hold to extend on the read-only view (a write there).
+  const created = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', activity)).json().data;
+  const date = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+  await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${created.ActivityID}/timeslots`, { Date: date, Time: '10:00', Capacity: 5 });
+  const availability = (await call(t.app, op.otaKey, 'POST', '/octo/availability', { productId: created.ActivityID, optionId: 'DEFAULT', localDate: date })).json()[0];
+  const held = await call(t.app, op.otaKey, 'POST', '/octo/bookings', { productId: created.ActivityID, optionId: 'DEFAULT', availabilityId: availability.id, unitItems: [{ unitId: 'adult' }], expirationMinutes: 30 });
+  expect(held.statusCode, held.body).toBe(200);
+  octoUuid = held.json().uuid;
 });
 afterAll(() => t.close());
 
@@ -49,6 +58,13 @@ describe('a database that refuses writes', () => {
         expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
       }
       expect((await call(app, op.adminKey, 'GET', '/api/v2/admin/activities')).statusCode).toBe(200);
+      // OCTo answers in its own format: INTERNAL_SERVER_ERROR, but 503 with Retry-After, and it says nothing was written.
+      const octo = await call(app, op.otaKey, 'POST', '/octo/bookings', { productId: 's_doesNotMatter01', optionId: 'DEFAULT', availabilityId: '2030-01-01T10:00:00+00:00', unitItems: [{ unitId: 'adult' }] });
+      expect([octo.statusCode, octo.json().error]).toEqual([400, 'INVALID_PRODUCT_ID']);
+      const extended = await call(app, op.otaKey, 'POST', `/octo/bookings/${octoUuid}/extend`, { expirationMinutes: 5 });
+      expect(extended.statusCode, extended.body).toBe(503);
+      expect(extended.json()).toMatchObject({ error: 'INTERNAL_SERVER_ERROR', errorMessage: expect.stringMatching(/nothing was written/) });
+      expect(Number(extended.headers['retry-after'])).toBeGreaterThan(0);
       const ready = await call(app, undefined, 'GET', '/readyz');
       expect(problemOf(ready, 503, 'unavailable').detail).toMatch(/read-only/);
       expect(Number(ready.headers['retry-after'])).toBeGreaterThan(0);
