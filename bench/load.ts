@@ -7,6 +7,8 @@ export interface LoadSpec {
   connections: number;
   /** Seconds. */
   duration: number;
+  /** A fixed number of requests instead of a duration (a burst). */
+  amount?: number;
   headers?: Record<string, string>;
   /** A fixed path, or one per request (rotating through activities, dates, bodies). */
   path?: string;
@@ -15,7 +17,7 @@ export interface LoadSpec {
 }
 
 export interface LoadResult {
-  /** Requests per second, mean over the run's seconds. */
+  /** Requests per second: the mean over the run's seconds, or for a burst (amount) its requests over its time. */
   rps: number;
   total: number;
   p50: number;
@@ -34,6 +36,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     method: spec.method ?? 'GET',
     connections: spec.connections,
     duration: spec.duration,
+    ...(spec.amount !== undefined && { amount: spec.amount }),
     headers,
     ...(spec.body !== undefined && { body: spec.body }),
   };
@@ -52,7 +55,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const statuses: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat.count ?? 0;
   return {
-    rps: result.requests.average,
+    rps: spec.amount !== undefined ? result.requests.total / result.duration : result.requests.average,
     total: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,

@@ -7,6 +7,9 @@ import { freePort } from '../test/helpers/local.js';
 
 const BIN = fileURLToPath(new URL('../bin/slotbook.js', import.meta.url));
 const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
+const RECEIVER = fileURLToPath(new URL('./webhook-receiver.ts', import.meta.url));
+/** The webhook receiver's certificate, which the service trusts as it would a real endpoint's. */
+const RECEIVER_CA = fileURLToPath(new URL('./tls/receiver.crt', import.meta.url));
 
 export interface Child {
   url: string;
@@ -58,6 +61,9 @@ export function startService(databaseUrl: string, profileDir?: string, settings:
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
     ...settings,
+    // The webhook scenario's receiver: https on 127.0.0.1, which production refuses unless allowed.
+    WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+    NODE_EXTRA_CA_CERTS: RECEIVER_CA,
     // For experiments only (e.g. V8 heap flags); reported runs leave it unset.
     ...(process.env.BENCH_SERVICE_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS }),
   };
@@ -70,6 +76,13 @@ export function startService(databaseUrl: string, profileDir?: string, settings:
 /** The bare Fastify baseline: canned JSON bodies and a one-row insert into `databaseUrl`. */
 export function startBaseline(databaseUrl: string, bodiesFile: string): Promise<Child> {
   return startChild(process.execPath, ['--import', 'tsx', BASELINE], { BASELINE_DATABASE_URL: databaseUrl, BASELINE_BODIES: bodiesFile }, '/ready');
+}
+
+/** The webhook receiver: `url` is its control port (/stats); it takes webhooks at `hookUrl`. */
+export async function startWebhookReceiver(): Promise<Child & { hookUrl: string }> {
+  const hookPort = await freePort();
+  const child = await startChild(process.execPath, ['--import', 'tsx', RECEIVER], { HOOK_PORT: String(hookPort) }, '/ready');
+  return { ...child, hookUrl: `https://127.0.0.1:${hookPort}/hook` };
 }
 
 export interface MemorySample {

@@ -7,7 +7,7 @@ export interface Row {
   scenario: string;
   /** Requests per second (batches: entries per second). */
   rate: number;
-  unit: 'req/s' | 'entries/s';
+  unit: 'req/s' | 'entries/s' | 'deliveries/s';
   p50: number;
   p99: number;
   baseline?: { name: string; rate: number; p99: number };
@@ -81,6 +81,16 @@ export function judge(result: Omit<DialectResult, 'targets'>): Target[] {
   if (booking?.baseline) {
     const share = ratio(booking.rate, booking.baseline.rate);
     targets.push({ what: 'Bookings under contention: share of bare insert', goal: '>= 30%', actual: pct(share), met: share >= 0.3, gap: share < 0.3 ? `${fixed((0.3 - share) * 100)} points short` : undefined });
+  }
+  const burst = result.rows.find((r) => r.scenario.startsWith('POST booking, ') && r.scenario.endsWith('burst, one webhook'));
+  if (burst?.baseline) {
+    const share = ratio(burst.rate, burst.baseline.rate);
+    targets.push({ what: 'Bookings with one webhook endpoint: share of without', goal: '>= 90%', actual: pct(share), met: share >= 0.9, gap: share < 0.9 ? `${fixed((0.9 - share) * 100)} points short` : undefined });
+  }
+  const deliveries = row('Webhook deliveries to a local receiver');
+  if (deliveries) {
+    targets.push({ what: 'Webhook delivery throughput', goal: '>= 2,000 deliveries/s', actual: `${fixed(deliveries.rate)} deliveries/s`, met: deliveries.rate >= 2000, gap: deliveries.rate < 2000 ? `${pct(1 - deliveries.rate / 2000)} short` : undefined });
+    targets.push({ what: 'Webhook deliveries sent twice', goal: 'none', actual: String(deliveries.non2xx), met: deliveries.non2xx === 0 });
   }
   targets.push({ what: 'Confirmed seats never above capacity', goal: 'always', actual: result.capacity.ok ? 'held' : 'VIOLATED', met: result.capacity.ok });
   const s = result.summary;

@@ -4,7 +4,7 @@
 //
 // Environment: BENCH_ENTRIES (usage entries of the big operator, default 10,000,000), BENCH_SECONDS (per
 // measured run, default 10), BENCH_DIALECTS (e.g. "sqlite"), BENCH_ONLY (comma-separated scenario keys:
-// products,dates,timeslots,ratelimit,usage,booking,batch,summary), BENCH_PROFILE=1 (--cpu-prof on the service;
+// products,dates,timeslots,ratelimit,usage,booking,webhooks,batch,summary), BENCH_PROFILE=1 (--cpu-prof on the service;
 // the profiles' folder is printed), BENCH_NO_DOC=1 (print only), BENCH_RENDER=1 (rewrite docs/benchmarks.md
 // from the saved runs in bench/results/, e.g. after editing bench/notes.md).
 import { execSync } from 'node:child_process';
@@ -20,6 +20,7 @@ import { rssSampler, startBaseline, startService, type Child } from './processes
 import { judge, consoleTable, machine, saveRun, savedRuns, writeDocument, type DialectResult, type Row, type RunResult } from './report.js';
 import { batchBodies, bookingBody, cycle, datesPaths, partnerPath, timeslotsPaths, usageBodies } from './requests.js';
 import { seedCatalog, seedUsage, settle, type Seeded } from './seed.js';
+import { benchWebhooks } from './webhooks.js';
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000_000);
 const SMALL_ENTRIES = 10_000;
@@ -209,6 +210,8 @@ async function benchDialect(dialect: Dialect, profileDir: string | undefined): P
         r.note = `bare insert ${Math.round(bareInsert.rps)} before, ${Math.round(again.rps)} after; ratio to the mean`;
       }
     }
+
+    if (wanted('webhooks')) rows.push(...(await benchWebhooks(bench, service.url, seeded, rss, log)).rows);
 
     if (wanted('batch')) {
       log('POST usage batch');

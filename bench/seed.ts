@@ -19,6 +19,7 @@ const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Europe/London
 export interface Keys {
   ota: string;
   usage: string;
+  admin: string;
 }
 
 export interface Seeded {
@@ -31,12 +32,16 @@ export interface Seeded {
   /** The timeslot every booking of the contention scenario goes to, and one small enough to sell out. */
   contention: { activityId: string; date: string; time: string; capacity: number };
   sellOut: { activityId: string; date: string; time: string; capacity: number };
+  /** The timeslots of the webhook scenario's bursts: without an endpoint, and with one. */
+  burst: { without: Slot; with: Slot };
   /** The operator with few entries, for the summary's comparison. */
   small: { operatorId: number; keys: Keys };
   /** The UTC days the usage covers (a year up to today). */
   usageFrom: string;
   usageTo: string;
 }
+
+type Slot = { activityId: string; date: string; time: string; capacity: number };
 
 export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const DAY_MS = 86_400_000;
@@ -45,7 +50,8 @@ async function operatorWithKeys(db: Db, name: string): Promise<{ operatorId: num
   const { operatorId } = await createOperator(db, name);
   const ota = await db.write((tx) => createApiKey(tx, operatorId, { name: 'Marketplace', scopes: ['ota'], partner: MARKETPLACE }));
   const usage = await db.write((tx) => createApiKey(tx, operatorId, { name: 'Usage', scopes: ['usage:read', 'usage:write'] }));
-  return { operatorId, keys: { ota: ota.key, usage: usage.key } };
+  const admin = await db.write((tx) => createApiKey(tx, operatorId, { name: 'Admin', scopes: ['admin'] }));
+  return { operatorId, keys: { ota: ota.key, usage: usage.key, admin: admin.key } };
 }
 
 export async function seedCatalog(db: Db): Promise<Omit<Seeded, 'small' | 'usageFrom' | 'usageTo'> & { small: Seeded['small'] }> {
@@ -72,10 +78,11 @@ export async function seedCatalog(db: Db): Promise<Omit<Seeded, 'small' | 'usage
   const special = isoDay(today + 400 * DAY_MS);
   const contention = { activityId: activityIds[0]!, date: special, time: '12:00', capacity: 100_000 };
   const sellOut = { activityId: activityIds[0]!, date: special, time: '13:00', capacity: 200 };
-  for (const slot of [contention, sellOut]) {
+  const burst = { without: { ...contention, time: '15:00' }, with: { ...contention, time: '16:00' } };
+  for (const slot of [contention, sellOut, burst.without, burst.with]) {
     await createTimeslots(db, operatorId, slot.activityId, { Date: slot.date, Time: slot.time, Capacity: slot.capacity });
   }
-  return { operatorId, keys, activityIds, firstDate, lastDate, contention, sellOut, small };
+  return { operatorId, keys, activityIds, firstDate, lastDate, contention, sellOut, burst, small };
 }
 
 /**

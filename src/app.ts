@@ -47,6 +47,10 @@ import { actorContext } from './audit/context.js';
 import { auditAdminRoutes } from './audit/admin-routes.js';
 import { staffRoutes } from './staff/routes.js';
 import { userAdminRoutes } from './staff/admin-routes.js';
+import { webhookAdminRoutes } from './webhooks/admin-routes.js';
+import { webhookPartnerRoutes } from './webhooks/routes.js';
+import { createWebhookRuntime, type WebhookOverrides, type WebhookRuntime } from './webhooks/runtime.js';
+import { webhooksDocument } from './webhooks/openapi.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -55,6 +59,8 @@ declare module 'fastify' {
     problemBaseUrl: string;
     /** Keys derived from the instance's master secret (HMAC fingerprints, sealed secrets). */
     instanceKeys: InstanceKeys;
+    /** Webhook URL rules and the transport deliveries go through (src/webhooks). */
+    webhooks: WebhookRuntime;
   }
 }
 
@@ -67,9 +73,11 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Where the default log goes instead of stdout (tests read it). */
   logStream?: { write(line: string): void };
+  /** Tests' stand-ins for DNS or the webhook transport. */
+  webhooks?: WebhookOverrides;
 }
 
-export async function buildApp({ db, config, logger, logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, logger, logStream, webhooks }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...serverOptions(config),
     logger: logger ?? { ...loggerOptions(config), ...(logStream && { stream: logStream }) },
@@ -86,6 +94,9 @@ export async function buildApp({ db, config, logger, logStream }: AppOptions): P
   app.decorate('config', config);
   app.decorate('problemBaseUrl', config.problemBaseUrl);
   app.decorate('instanceKeys', await loadInstanceKeys(db.kysely, config.secretKey));
+  const webhookRuntime = createWebhookRuntime(config, webhooks);
+  app.decorate('webhooks', webhookRuntime);
+  if (!webhooks?.transport) app.addHook('onClose', async () => webhookRuntime.transport.close());
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   // Only JSON bodies are accepted (uploads add their own parser): text/plain is 415, not a string body.
@@ -111,6 +122,8 @@ export async function buildApp({ db, config, logger, logStream }: AppOptions): P
         },
       },
       security: [{ bearer: [] }, { session: [] }],
+      // OpenAPI 3.1: the events slotbook POSTs to webhook endpoints, each with its payload.
+      webhooks: webhooksDocument(),
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -133,6 +146,7 @@ export async function buildApp({ db, config, logger, logStream }: AppOptions): P
   await app.register(availabilityPartnerRoutes, { prefix: partner });
   await app.register(questionPartnerRoutes, { prefix: partner });
   await app.register(bookingPartnerRoutes, { prefix: partner });
+  await app.register(webhookPartnerRoutes, { prefix: partner });
   await app.register(questionCoreRoutes, { prefix: '/api/v2/ota/core' });
   await app.register(usageRoutes, { prefix: '/api/v2/usage' });
   await app.register(octoRoutes, { prefix: '/octo' });
@@ -152,6 +166,7 @@ export async function buildApp({ db, config, logger, logStream }: AppOptions): P
   await app.register(userAdminRoutes, { prefix: admin });
   await app.register(auditAdminRoutes, { prefix: admin });
   await app.register(staffRoutes, { prefix: '/api/v2/staff' });
+  await app.register(webhookAdminRoutes, { prefix: admin });
   await app.register(shopRoutes, { prefix: '/api/v2/shop/:OperatorID' });
   await app.register(waitlistPageRoutes);
 

@@ -2,6 +2,7 @@
 // listed here, checked at boot, and a bad value stops the start with a message naming it.
 import { dirname } from 'node:path';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 export type DatabaseConfig =
   | { readonly dialect: 'sqlite'; readonly file: string }
@@ -61,6 +62,11 @@ export interface Config {
   readonly secretKey: string | undefined;
   /** Quotas and lifetime of waiver uploads (docs/security/hygiene.md). */
   readonly uploads: UploadLimits;
+  /**
+   * Networks (CIDRs) that webhooks may reach in production although they are private, loopback or otherwise
+   * special-purpose; everything special-purpose is refused otherwise (docs/webhooks.md).
+   */
+  readonly webhookAllowedNetworks: readonly string[];
 }
 
 export interface UploadLimits {
@@ -127,6 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
       perAddress: quota(env, 'UPLOAD_ADDRESS', 50, 100),
       unattachedHours: integerSetting(env, 'UPLOAD_UNATTACHED_HOURS', 24, 1, 24 * 30),
     }),
+    webhookAllowedNetworks: networksSetting(env, 'WEBHOOK_ALLOWED_NETWORKS'),
   });
 }
 
@@ -197,6 +204,16 @@ function isAddressOrRange(entry: string): boolean {
   if (version === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/** CIDRs (10.0.0.0/8, fd00::/8) or single addresses, separated by commas or spaces. */
+function networksSetting(env: Env, name: string): readonly string[] {
+  const list = (env[name] ?? '').split(/[\s,]+/).filter((item) => item !== '');
+  for (const item of list) {
+    const valid = item.includes('/') ? ipaddr.isValidCIDR(item) : ipaddr.isValid(item);
+    if (!valid) throw new ConfigError(`${name} must list networks such as 10.0.0.0/8 or fd00::/8, separated by commas; "${item}" is not one`);
+  }
+  return Object.freeze(list);
 }
 
 function secretSetting(env: Env, name: string): string | undefined {

@@ -12,6 +12,7 @@ import { announceDemo } from './demo/announce.js';
 import { purgeExpiredKeys } from './idempotency/service.js';
 import { startEmailWorker } from './emails/worker.js';
 import { startUploadSweep } from './questions/upload-sweep.js';
+import { startWebhookWorker } from './webhooks/worker.js';
 
 // After the grace period: how long the cut connections' handlers and the database get to finish.
 const CLOSE_CONNECTIONS_MS = 2_000;
@@ -47,6 +48,7 @@ export async function startServer(config: Config): Promise<void> {
   purge.unref();
   let stopEmailWorker: (() => Promise<void>) | undefined;
   let stopUploadSweep: (() => void) | undefined;
+  let stopWebhookWorker: (() => Promise<void>) | undefined;
 
   let closing = false;
   let hurry!: () => void;
@@ -67,6 +69,7 @@ export async function startServer(config: Config): Promise<void> {
       await settlesWithin(closed, CLOSE_CONNECTIONS_MS);
     }
     if (stopEmailWorker) await settlesWithin(stopEmailWorker(), CLOSE_CONNECTIONS_MS);
+    if (stopWebhookWorker) await settlesWithin(stopWebhookWorker(), CLOSE_CONNECTIONS_MS);
     // Waits for statements under way (their requests may have been cut) to finish, within a bound.
     const dbClosed = await settlesWithin(db.close(), CLOSE_DATABASE_MS);
     if (dbClosed) log.info('database closed');
@@ -89,6 +92,8 @@ export async function startServer(config: Config): Promise<void> {
     }
     // Waitlist offers and e-mail delivery (docs/platform-events.md); safe with any number of processes.
     stopEmailWorker = startEmailWorker(db, config, log);
+    // Webhook dispatch and delivery (docs/webhooks.md); also safe with any number of processes.
+    stopWebhookWorker = startWebhookWorker(db, app.webhooks.transport, app.instanceKeys, log);
     // Uploads that no booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
     stopUploadSweep = startUploadSweep(db, config, log);
     await app.listen({ port: config.port, host: config.host });
@@ -96,6 +101,7 @@ export async function startServer(config: Config): Promise<void> {
     closing = true;
     stopUploadSweep?.();
     await stopEmailWorker?.().catch(() => undefined);
+    await stopWebhookWorker?.().catch(() => undefined);
     await app.close().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw error;

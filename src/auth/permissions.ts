@@ -21,6 +21,7 @@ export const PERMISSIONS = [
   'reports:read',
   'audit:read',
   'settings:manage', // the operator's own settings (the online shop)
+  'webhooks:manage', // webhook endpoints, their deliveries and secrets
   'keys:manage',
   'users:manage',
 ] as const;

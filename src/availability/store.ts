@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database, TimeslotTable } from '../db/schema.js';
 import { dialectOf, type Tx } from '../db/connection.js';
+import { noteSeatsChanged } from '../webhooks/outbox.js';
 
 export type TimeslotRow = Selectable<TimeslotTable>;
 
@@ -111,6 +112,27 @@ export async function findZonedTimeslot(
   return row && live(row);
 }
 
+/**
+ * Timeslots by ID, whoever's they are (the webhook dispatcher renders them for their own operator's
+ * endpoints), with their activity's ID, zone and whether it is archived.
+ */
+export async function findZonedTimeslotsById(
+  db: Kysely<Database>,
+  ids: number[],
+  now: number,
+): Promise<(ZonedTimeslotRow & { archived: number })[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('timeslots')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .selectAll('timeslots')
+    .select(['activities.public_id as activity_public_id', 'activities.timezone', 'activities.archived'])
+    .select(lapsedHoldSeats(now))
+    .where('timeslots.id', 'in', ids)
+    .execute();
+  return rows.map(live);
+}
+
 /** The activity's timeslot at a wall-clock date and time, if there is one. */
 export async function findTimeslotAt(
   db: Kysely<Database>,
@@ -169,6 +191,8 @@ export async function insertNewTimeslots(tx: Tx, rows: NewTimeslot[]): Promise<T
         .execute()),
     );
   }
+  // New seats on sale: availability.changed for each (webhooks).
+  await noteSeatsChanged(tx, inserted.map((row) => row.id));
   return inserted;
 }
 
@@ -180,5 +204,7 @@ export async function setCapacityAboveBooked(tx: Tx, id: number, capacity: numbe
     .where('id', '=', id)
     .where('booked', '<=', capacity)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const changed = Number(result.numUpdatedRows) === 1;
+  if (changed) await noteSeatsChanged(tx, [id]);
+  return changed;
 }

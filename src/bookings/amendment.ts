@@ -15,6 +15,7 @@ import { effectiveStatus } from './view.js';
 import { enqueueBookingEvent } from '../workflows/events.js';
 import { sameTickets, ticketRows, type TicketMix } from '../tickets/mix.js';
 import { bookingTicketsOf, deleteBookingTickets, insertBookingTickets } from '../tickets/store.js';
+import { recordBookingEvents } from '../webhooks/outbox.js';
 
 /** Where the booking should be: the timeslot (of `activity`) and its tickets. */
 export interface AmendmentTarget {
@@ -55,7 +56,7 @@ export async function amendBooking(tx: Tx, bookingId: number, target: AmendmentT
   const sameMix = sameActivity && sameTickets(tickets, target.mix);
   if (sameTimeslot && sameMix) return false;
 
-  await tx
+  const moved = await tx
     .updateTable('bookings')
     .set({
       timeslot_id: target.timeslot.id,
@@ -64,7 +65,9 @@ export async function amendBooking(tx: Tx, bookingId: number, target: AmendmentT
       ...(!sameActivity && { waiver_status: 'pending' }),
     })
     .where('id', '=', booking.id)
-    .execute();
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordBookingEvents(tx, moved, ['booking.updated']);
   if (!sameActivity) await deleteWaiverAnswers(tx, booking.id);
   if (!sameMix) {
     await deleteBookingTickets(tx, booking.id);

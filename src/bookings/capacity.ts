@@ -17,9 +17,12 @@
 //   are given back by exactly the one transaction that flipped it, never twice.
 // - Every writer touches the bookings rows first and the timeslot row after, so PostgreSQL's row locks
 //   are always taken in the same order and two booking writers cannot deadlock each other.
+// - Webhooks: every change of seats notes the timeslot for availability.changed, and every released hold
+//   writes its booking.expired, in the same transaction (src/webhooks/outbox.ts).
 import { sql, type Kysely } from 'kysely';
 import { dialectOf, firstInTransaction, runAtCommit, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
+import { expiredEventsCte, noteSeatsChanged, recordBookingEvents } from '../webhooks/outbox.js';
 
 /**
  * Marks the timeslot's holds whose time has run out as `expired` and gives their seats back. Run first
@@ -32,8 +35,9 @@ export async function releaseLapsedHolds(tx: Tx, timeslotId: number, now: number
     .where('timeslot_id', '=', timeslotId)
     .where('status', '=', 'on_hold')
     .where('hold_expires_at', '<=', now)
-    .returning('seats')
+    .returningAll()
     .execute();
+  for (const row of released) await recordBookingEvents(tx, row, ['booking.expired']);
   const seats = released.reduce((sum, row) => sum + Number(row.seats), 0);
   if (seats > 0) await giveBackSeats(tx, timeslotId, seats);
   return seats;
@@ -61,13 +65,15 @@ export async function takeSeatsAtCommit(
     runAtCommit(tx, { query: take.compile(tx), explain });
     return;
   }
+  await noteSeatsChanged(tx, [timeslotId]);
   if (dialectOf(tx) === 'postgres') {
     // The release goes into the same statement: one statement less per booking, and its bookings rows
-    // are still locked before the timeslot row.
+    // are still locked before the timeslot row. The released holds' booking.expired events too.
     const query = sql`WITH released AS (
         UPDATE bookings SET status = 'expired'
         WHERE timeslot_id = ${id} AND status = 'on_hold' AND hold_expires_at <= ${sql.lit(now)}
-        RETURNING seats)
+        RETURNING id, operator_id, reference, source, partner, seats),
+      ${expiredEventsCte()}
       UPDATE timeslots SET booked = booked + ${sql.lit(seats)} - (SELECT coalesce(sum(seats), 0) FROM released)
       WHERE id = ${id}`.compile(tx);
     runAtCommit(tx, { query, explain });
@@ -98,6 +104,7 @@ export async function changeSeatsAtCommit(
   for (const [timeslotId, seats] of [...net].sort(([a], [b]) => a - b)) {
     if (seats > 0) await takeSeatsAtCommit(tx, timeslotId, seats, now, refuse(timeslotId, seats));
     else if (seats < 0) {
+      await noteSeatsChanged(tx, [timeslotId]);
       const query = sql`UPDATE timeslots SET booked = booked - ${sql.lit(-seats)} WHERE id = ${sql.lit(timeslotId)}`.compile(tx);
       runAtCommit(tx, { query, explain: async () => undefined });
     }
@@ -112,6 +119,7 @@ function violatesSeatCount(error: unknown): boolean {
 
 /** Returns seats of a booking that no longer holds them (cancelled, or a hold that lapsed). */
 export async function giveBackSeats(tx: Tx, timeslotId: number, seats: number): Promise<void> {
+  await noteSeatsChanged(tx, [timeslotId]);
   await tx
     .updateTable('timeslots')
     .set((eb) => ({ booked: eb('booked', '-', seats) }))

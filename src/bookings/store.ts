@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selecta
 import type { ActivityTable, BookingTable, Database, TimeslotTable } from '../db/schema.js';
 import type { Tx } from '../db/connection.js';
 import type { BookingSource, BookingStatus } from './schemas.js';
+import { recordBookingEvents } from '../webhooks/outbox.js';
 
 export type BookingRow = Selectable<BookingTable>;
 
@@ -89,16 +90,21 @@ export async function findBookingTarget(
   };
 }
 
-/** Inserts the booking unless its reference is taken (then undefined, and the caller draws another). */
+/**
+ * Inserts the booking unless its reference is taken (then undefined, and the caller draws another), with
+ * its webhook events: booking.created, and booking.confirmed when it is confirmed at once.
+ */
 export async function insertBooking(tx: Tx, row: Omit<Insertable<BookingTable>, 'id'>): Promise<BookingRow | undefined> {
   // ON CONFLICT DO NOTHING rather than catching the unique violation: on PostgreSQL a failed statement
   // would abort the whole transaction, seats taken included.
-  return tx
+  const booking = await tx
     .insertInto('bookings')
     .values(row)
     .onConflict((oc) => oc.column('reference').doNothing())
     .returningAll()
     .executeTakeFirst();
+  if (booking) await recordBookingEvents(tx, booking, booking.status === 'confirmed' ? ['booking.created', 'booking.confirmed'] : ['booking.created']);
+  return booking;
 }
 
 export async function insertWaiverAnswers(tx: Tx, bookingId: number, answers: { questionId: number; answer: string }[]): Promise<void> {
@@ -135,24 +141,23 @@ export async function deleteWaiverAnswers(tx: Tx, bookingId: number): Promise<vo
   await tx.deleteFrom('waiver_answers').where('booking_id', '=', bookingId).execute();
 }
 
+/** The webhook event of a booking that moved to `status`. */
+const STATUS_EVENTS = { confirmed: 'booking.confirmed', cancelled: 'booking.cancelled', expired: 'booking.expired' } as const;
+
 /**
- * Moves the booking to `to` only if it is still in one of `from`, and returns its seats when it did.
- * The condition makes a repeated cancel or confirm a no-op, and makes exactly one of two racing writers
- * the one that frees the seats.
+ * Moves the booking to `to` only if it is still in one of `from`, and returns it when it did, with the
+ * webhook event of its new status. The condition makes a repeated cancel or confirm a no-op, and makes
+ * exactly one of two racing writers the one that frees the seats (and writes the event).
  */
 export async function changeStatus(
   tx: Tx,
   bookingId: number,
   from: BookingStatus[],
-  changes: { status: BookingStatus; cancelled_at?: number; hold_expires_at?: null },
-): Promise<{ seats: number; timeslot_id: number } | undefined> {
-  return tx
-    .updateTable('bookings')
-    .set(changes)
-    .where('id', '=', bookingId)
-    .where('status', 'in', from)
-    .returning(['seats', 'timeslot_id'])
-    .executeTakeFirst();
+  changes: { status: Exclude<BookingStatus, 'on_hold'>; cancelled_at?: number; hold_expires_at?: null },
+): Promise<BookingRow | undefined> {
+  const changed = await tx.updateTable('bookings').set(changes).where('id', '=', bookingId).where('status', 'in', from).returningAll().executeTakeFirst();
+  if (changed) await recordBookingEvents(tx, changed, [STATUS_EVENTS[changes.status]]);
+  return changed;
 }
 
 export interface BookingFilter {
@@ -220,10 +225,21 @@ export type BookingDetails = Partial<
   Pick<BookingTable, 'customer_first_name' | 'customer_last_name' | 'customer_email' | 'customer_phone' | 'payment_reference'>
 >;
 
-/** Changes who the booking is for and the partner's reference; seats and status are untouched. */
+/**
+ * Changes who the booking is for and the partner's reference; seats and status are untouched. Only a
+ * real change writes (and sends booking.updated): a retried OCTo confirmation writes the same details again.
+ */
 export async function changeBookingDetails(tx: Tx, bookingId: number, details: BookingDetails): Promise<void> {
-  if (Object.keys(details).length === 0) return;
-  await tx.updateTable('bookings').set(details).where('id', '=', bookingId).execute();
+  const columns = Object.keys(details) as (keyof BookingDetails)[];
+  if (columns.length === 0) return;
+  const changed = await tx
+    .updateTable('bookings')
+    .set(details)
+    .where('id', '=', bookingId)
+    .where((eb) => eb.or(columns.map((column) => eb(column, 'is distinct from', details[column] ?? null))))
+    .returningAll()
+    .executeTakeFirst();
+  if (changed) await recordBookingEvents(tx, changed, ['booking.updated']);
 }
 
 /**
@@ -231,12 +247,14 @@ export async function changeBookingDetails(tx: Tx, bookingId: number, details: B
  * moves: a lapsed hold's seats may already be someone else's, so it cannot be revived. True when it moved.
  */
 export async function extendHoldUntil(tx: Tx, bookingId: number, until: number, now: number): Promise<boolean> {
-  const result = await tx
+  const extended = await tx
     .updateTable('bookings')
     .set({ hold_expires_at: until })
     .where('id', '=', bookingId)
     .where('status', '=', 'on_hold')
     .where('hold_expires_at', '>', now)
+    .returningAll()
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  if (extended) await recordBookingEvents(tx, extended, ['booking.updated']);
+  return extended !== undefined;
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
 import { audit } from '../audit/log.js';
 import type { Database } from '../db/schema.js';
+import { recordProductEvent } from '../webhooks/outbox.js';
 import { BadRequest, Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { canonicalLocale } from '../questions/locale.js';
 import { toTicketType } from '../tickets/mapper.js';
@@ -39,7 +40,7 @@ export function toProduct(row: ActivityRow, types: TicketTypeRow[], locale?: str
   };
 }
 
-function toAdminProduct(row: ActivityRow, types: TicketTypeRow[]): AdminProduct {
+export function toAdminProduct(row: ActivityRow, types: TicketTypeRow[]): AdminProduct {
   return { ...toProduct(row, types), Archived: row.archived === 1, RequiredContactFields: requiredContactFieldsOf(row) };
 }
 
@@ -146,6 +147,7 @@ export async function addActivity(tx: Tx, operatorId: number, body: CreateActivi
   const adult = await addDefaultTicketType(tx, row);
   const product = toAdminProduct(row, [adult]);
   await audit(tx, { operatorId, action: 'activity.create', resource: { type: 'activity', id: product.ActivityID }, after: product });
+  await recordProductEvent(tx, row, 'product.created');
   return product;
 }
 
@@ -195,6 +197,7 @@ export async function changeActivity(db: Db, operatorId: number, activityId: str
     if (body.UnitPrice !== undefined) await setDefaultTicketPrice(tx, row.id, body.UnitPrice);
     const [after] = await withTicketTypes(tx, [changed], toAdminProduct);
     await audit(tx, { operatorId, action: 'activity.update', resource: { type: 'activity', id: activityId }, before: before!, after: after! });
+    await recordProductEvent(tx, changed, changed.archived === 1 && row.archived === 0 ? 'product.archived' : 'product.updated');
     return after!;
   });
 }

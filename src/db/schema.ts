@@ -33,12 +33,21 @@ export interface Database {
   staff_tokens: StaffTokenTable;
   staff_throttles: StaffThrottleTable;
   audit_log: AuditLogTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_outbox: WebhookOutboxTable;
+  webhook_events: WebhookEventTable;
+  webhook_timeslot_changes: WebhookTimeslotChangeTable;
+  webhook_availability_notices: WebhookAvailabilityNoticeTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
 }
 
 export interface OperatorTable {
   id: Generated<number>;
   name: string;
   created_at: number;
+  /** Where notices about the service itself go, e.g. an endpoint disabled for failing (migration 011). */
+  contact_email: string | null;
 }
 
 export interface ApiKeyTable {
@@ -311,7 +320,7 @@ export interface WorkflowTable {
 
 /** A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place's address. */
 /** staff: sign-in links, password resets and invitations; their body is sealed (src/staff/emails.ts). */
-export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff';
+export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook';
 
 export interface EmailTable {
   id: Generated<number>;
@@ -467,4 +476,99 @@ export interface AuditLogTable {
   resource_id: string | null;
   before_json: string | null;
   after_json: string | null;
+}
+
+// Webhooks (migration 011, docs/webhooks.md).
+
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  operator_id: number;
+  url: string;
+  description: string;
+  /** Space-separated event types, or '*' for every type but the opt-in ones. */
+  event_types: string;
+  /** A marketplace's endpoint; null receives all of the operator's events. */
+  partner: string | null;
+  status: 'enabled' | 'disabled';
+  disabled_reason: 'manual' | 'failing' | null;
+  /** Unix seconds. */
+  disabled_at: number | null;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  /** Unix seconds. */
+  previous_secret_expires_at: number | null;
+  /** Unix seconds of the first failed attempt since the last success. */
+  failing_since: number | null;
+  /** Unix seconds. */
+  last_success_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The outbox: one row per transaction and operator, its events as JSON (src/webhooks/outbox.ts). */
+export interface WebhookOutboxTable {
+  id: Generated<number>;
+  operator_id: number;
+  /** JSON array of [types, resource, audience, partner, booking ID, snapshot, data]. */
+  events: string;
+  created_at: number;
+}
+
+/** An event as sent. */
+export interface WebhookEventTable {
+  id: Generated<number>;
+  public_id: string;
+  operator_id: number;
+  type: string;
+  resource: string;
+  /** JSON of the resource as the API shows it. */
+  data: string;
+  /** Unix milliseconds: when it happened. */
+  created_at: number;
+}
+
+export interface WebhookTimeslotChangeTable {
+  id: Generated<number>;
+  operator_id: number;
+  timeslot_id: number;
+  changed_at: number;
+}
+
+export interface WebhookAvailabilityNoticeTable {
+  timeslot_id: number;
+  /** Unix milliseconds of the last availability.changed event of the timeslot. */
+  notified_at: number;
+}
+
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  operator_id: number;
+  endpoint_id: number;
+  event_id: number;
+  resource: string;
+  status: 'pending' | 'sending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  /** Unix seconds. */
+  next_attempt_at: number;
+  claimed_by: string | null;
+  /** Unix seconds. */
+  claimed_until: number | null;
+  last_attempt_at: number | null;
+  last_status_code: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  replay_of: number | null;
+  is_test: Generated<number>;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+export interface WebhookAttemptTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempted_at: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
 }

@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { MAX_HOLDS, type HoldsQuery } from './schemas.js';
+import { recordBookingEvents } from '../webhooks/outbox.js';
 
 export function selectLiveHolds(db: Kysely<Database>, operatorId: number, filter: HoldsQuery, now: number) {
   let query = db
@@ -54,12 +55,15 @@ export type LiveHoldRow = Awaited<ReturnType<ReturnType<typeof selectLiveHolds>[
  */
 export async function endHolds(tx: Tx, bookingIds: number[], now: number) {
   if (bookingIds.length === 0) return [];
-  return tx
+  const ended = await tx
     .updateTable('bookings')
     .set({ status: 'expired', hold_expires_at: now })
     .where('id', 'in', bookingIds)
     .where('status', '=', 'on_hold')
     .where('hold_expires_at', '>', now)
-    .returning(['reference', 'seats', 'timeslot_id'])
+    .returningAll()
     .execute();
+  // A released hold ends as a lapsed one does: booking.expired for the webhooks.
+  for (const row of ended) await recordBookingEvents(tx, row, ['booking.expired']);
+  return ended;
 }

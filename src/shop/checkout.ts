@@ -20,10 +20,11 @@ import type { InstanceKeys } from '../secrets/keys.js';
 import { recordUsage } from '../usage/service.js';
 import { enqueueBookingEvent } from '../workflows/events.js';
 import { markOfferClaimed } from '../waitlists/store.js';
+import { operatorListens, recordEvents } from '../webhooks/outbox.js';
 import { basketView, requireBasket } from './baskets.js';
 import { refuseWhileDeclining } from './declines.js';
 import { PaymentDeclined, paymentProvider } from './payments.js';
-import { basketAmount, insertPayment, listBasketItems, lockBasket, markBasketPaid, setPaymentReference, type BasketRow } from './store.js';
+import { basketAmount, findBasket, insertPayment, listBasketItems, lockBasket, markBasketPaid, setPaymentReference, type BasketRow } from './store.js';
 import type { CheckoutBody } from './schemas.js';
 
 export interface CheckoutResult {
@@ -103,5 +104,16 @@ async function payBasket(tx: Tx, basket: BasketRow, body: CheckoutBody, clientHm
   await setPaymentReference(tx, basket.id, reference);
   await markOfferClaimed(tx, basket.id);
   await recordUsage(tx, basket.operator_id, { meter: 'order-completed', micros: 1_000_000n, extraInfo: JSON.stringify({ BasketID: basket.id }), occurredAt: now });
+  await recordOrderCompleted(tx, basket, now);
   return undefined;
+}
+
+/**
+ * order.completed (webhooks): the paid basket as the shop shows it, with its ID (as in order-completed) and
+ * without its token, which is the customer's key to it and no business of the operator's systems.
+ */
+async function recordOrderCompleted(tx: Tx, basket: BasketRow, now: number): Promise<void> {
+  if (!(await operatorListens(tx, basket.operator_id))) return;
+  const { BasketToken: _token, ...order } = await basketView(tx, (await findBasket(tx, basket.operator_id, basket.token))!, now);
+  await recordEvents(tx, basket.operator_id, [{ type: 'order.completed', resource: `order:${basket.id}`, audience: 'operator', data: JSON.stringify({ BasketID: basket.id, ...order }) }]);
 }

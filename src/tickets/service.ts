@@ -12,6 +12,7 @@ import { toAdminTicketType, toColumns, toFields } from './mapper.js';
 import { categoryOf, checkTicketType, dependentsOf, type TicketFields } from './rules.js';
 import type { AdminTicketType, CreateTicketTypeBody, UpdateTicketTypeBody } from './schemas.js';
 import { audit } from '../audit/log.js';
+import { recordProductEvent } from '../webhooks/outbox.js';
 import {
   clearDefault,
   findTicketType,
@@ -47,12 +48,16 @@ const NEW_TYPE: Omit<TicketFields, 'code' | 'name' | 'price' | 'category' | 'isD
 
 /** The operator's activity (archived or not), locked for this transaction and marked as changed. */
 async function touchActivity(tx: Tx, operatorId: number, activityRowId: number, unitPrice?: number): Promise<void> {
-  await tx
+  const touched = await tx
     .updateTable('activities')
     .set({ updated_at: Date.now(), ...(unitPrice !== undefined && { unit_price: unitPrice }) })
     .where('id', '=', activityRowId)
     .where('operator_id', '=', operatorId)
-    .execute();
+    .returningAll()
+    .executeTakeFirst();
+  // The product partners read changes with its ticket types: product.updated, once per transaction (with
+  // the row as it then is; a second touch, of the default's price, comes right after in the same change).
+  if (touched && unitPrice === undefined) await recordProductEvent(tx, touched, 'product.updated');
 }
 
 async function ownActivity(db: Kysely<Database>, operatorId: number, activityId: string): Promise<ActivityRow> {

@@ -10,6 +10,7 @@ import type { UsageEntryInput } from './entry.js';
 import type { DailyUsage, Period, StoredUsageEntry, UsageEntry, UsageSummary } from './schemas.js';
 import { addToTotals, compareText, findEntry, insertEntries, listDailyTotals, sumTotals, type DailyTotalDelta } from './store.js';
 import { planTotals } from './periods.js';
+import { operatorWantsUsage, recordEvents } from '../webhooks/outbox.js';
 
 export type { UsageEntryInput } from './entry.js';
 
@@ -46,7 +47,33 @@ export async function recordUsageEntries(tx: Tx, operatorId: number, entries: Us
     })),
   );
   await addToTotals(tx, operatorId, dailyDeltas(entries));
-  return entries.map((entry, i) => ({ ...entry, id: ids[i]! }));
+  const recorded = entries.map((entry, i) => ({ ...entry, id: ids[i]! }));
+  await recordUsageEvents(tx, operatorId, recorded);
+  return recorded;
+}
+
+/** Entries per usage.recorded event, and roughly its largest body: a group commit of 8,000 entries sends 8 events. */
+const ENTRIES_PER_EVENT = 1000;
+const CHARACTERS_PER_EVENT = 256 * 1024;
+
+/** usage.recorded (webhooks, opt-in): the entries of this write, as GET /usage/entries/{ID} shows each. */
+async function recordUsageEvents(tx: Tx, operatorId: number, recorded: RecordedUsage[]): Promise<void> {
+  if (!(await operatorWantsUsage(tx, operatorId))) return;
+  const batches: string[][] = [[]];
+  let size = 0;
+  for (const entry of recorded) {
+    const json = JSON.stringify({ ...toUsageEntry(entry), ExtraInfo: entry.extraInfo } satisfies StoredUsageEntry);
+    let batch = batches.at(-1)!;
+    if (batch.length > 0 && (batch.length === ENTRIES_PER_EVENT || size + json.length > CHARACTERS_PER_EVENT)) batches.push((batch = []));
+    if (batch.length === 0) size = 0;
+    batch.push(json);
+    size += json.length;
+  }
+  await recordEvents(
+    tx,
+    operatorId,
+    batches.map((entries) => ({ type: 'usage.recorded', resource: `usage:${operatorId}`, audience: 'operator', data: `{"Entries":[${entries.join(',')}]}` })),
+  );
 }
 
 function dailyDeltas(entries: UsageEntryInput[]): DailyTotalDelta[] {

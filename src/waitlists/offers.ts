@@ -18,7 +18,9 @@ import { holdItem } from '../shop/baskets.js';
 import { insertBasket } from '../shop/store.js';
 import { queueEmail } from '../emails/outbox.js';
 import { invalidatePartnerReads } from '../http/answer-cache.js';
-import { expireLapsedOffers, markOffered, waitingEntries, type WaitlistEntryRow } from './store.js';
+import { operatorListens, recordEvents } from '../webhooks/outbox.js';
+import { expireLapsedOffers, markOffered, selectEntries, waitingEntries, type WaitlistEntryRow } from './store.js';
+import { toEntry } from './service.js';
 
 /** Timeslots (not yet started) with a waiting party that fits the live free seats, or an offer that lapsed. */
 async function timeslotsToOffer(db: Kysely<Database>, now: number): Promise<{ id: number; operatorId: number }[]> {
@@ -125,4 +127,13 @@ async function offer(tx: Tx, config: Pick<Config, 'waitlistClaimMinutes' | 'publ
     meter: 'waitlist-notified',
     meterExtraInfo: JSON.stringify({ WaitlistID: entry.id, MultiBookingID: basket.id }),
   });
+  await recordOffered(tx, entry, now);
+}
+
+/** waitlist.offered (webhooks): the entry as the operator's waitlist shows it, now offered. */
+async function recordOffered(tx: Tx, entry: WaitlistEntryRow, now: number): Promise<void> {
+  if (!(await operatorListens(tx, entry.operator_id))) return;
+  const offered = await selectEntries(tx).where('waitlist_entries.id', '=', entry.id).executeTakeFirstOrThrow();
+  const data = JSON.stringify(toEntry(offered, now, null));
+  await recordEvents(tx, entry.operator_id, [{ type: 'waitlist.offered', resource: `waitlist:${entry.id}`, audience: 'operator', data }]);
 }

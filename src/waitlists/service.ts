@@ -22,7 +22,7 @@ function effectiveStatus(row: Pick<WaitlistEntryRecord, 'status' | 'confirmed_at
   return row.status;
 }
 
-function toEntry(row: WaitlistEntryRecord, now: number, position: number | null): WaitlistEntry {
+export function toEntry(row: WaitlistEntryRecord, now: number, position: number | null): WaitlistEntry {
   const status = effectiveStatus(row, now);
   return {
     ID: row.id,

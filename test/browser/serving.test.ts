@@ -15,7 +15,7 @@ afterAll(() => t?.close());
 
 describe('dashboard serving', () => {
   it('answers index.html at / and at every dashboard page, never cached', async () => {
-    for (const url of ['/', '/bookings', '/bookings/BK-ABCDEFGH', '/bookings/new', '/activities/s_abcdefgh1/questions', '/keys', '/usage?from=2025-01-01', '/waitlists', '/emails', '/sign-in']) {
+    for (const url of ['/', '/bookings', '/bookings/BK-ABCDEFGH', '/bookings/new', '/activities/s_abcdefgh1/questions', '/keys', '/usage?from=2025-01-01', '/waitlists', '/emails', '/webhooks', '/webhooks/12', '/sign-in']) {
       const response = await t.app.inject({ url });
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toBe('text/html; charset=utf-8');

@@ -7,6 +7,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { createOperator } from '../../src/operators/service.js';
 import { createApiKey } from '../../src/auth/service.js';
 import { createTestDatabase } from './database.js';
+import type { WebhookOverrides } from '../../src/webhooks/runtime.js';
 
 export const PUBLIC_URL = 'http://slotbook.test';
 export const PROBLEM_BASE = `${PUBLIC_URL}/problems`;
@@ -29,17 +30,23 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/**
- * The app on `db` with the tests' settings (no rate limits, silent) and `env`; not ready yet, so a test
- * may add routes or hooks. A second app on a database is another process's view of it. With `logStream`,
- * the app logs as in production (LOG_LEVEL from env) into that stream.
- */
-export function buildTestApp(db: Db, env: Record<string, string> = {}, options: { logStream?: { write(line: string): void } } = {}): Promise<FastifyInstance> {
-  const config = loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', ...env });
-  return buildApp({ db, config, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
+/** What a test may give the app beyond settings: a log stream to read, stand-ins for DNS or the webhook transport. */
+export interface TestAppOptions {
+  /** The app logs as in production (LOG_LEVEL from env) into this stream; else it is silent. */
+  logStream?: { write(line: string): void };
+  webhooks?: WebhookOverrides;
 }
 
-export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
+/**
+ * The app on `db` with the tests' settings (no rate limits, silent) and `env`; not ready yet, so a test
+ * may add routes or hooks. A second app on a database is another process's view of it.
+ */
+export function buildTestApp(db: Db, env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<FastifyInstance> {
+  const config = loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', ...env });
+  return buildApp({ db, config, webhooks: options.webhooks, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
+}
+
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const db = openDatabase(database.config);
   await migrate(db);

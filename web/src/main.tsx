@@ -19,6 +19,8 @@ import { KeysPage } from './pages/Keys';
 import { UsagePage } from './pages/Usage';
 import { WaitlistsPage } from './pages/Waitlists';
 import { EmailsPage } from './pages/Emails';
+import { WebhookAlert, WebhooksPage } from './pages/Webhooks';
+import { WebhookDetailPage } from './pages/WebhookDetail';
 
 // ---- Shell ----
 
@@ -29,6 +31,7 @@ const NAV: { href: string; label: string; icon: IconName; permission: string }[]
   { href: '/waitlists', label: 'Waitlists', icon: 'waitlist', permission: 'waitlists:read' },
   { href: '/usage', label: 'Usage', icon: 'usage', permission: 'usage:read' },
   { href: '/emails', label: 'E-mails', icon: 'mail', permission: 'emails:read' },
+  { href: '/webhooks', label: 'Webhooks', icon: 'webhook', permission: 'webhooks:manage' },
   { href: '/users', label: 'Users', icon: 'user', permission: 'users:manage' },
   { href: '/keys', label: 'API keys', icon: 'keys', permission: 'keys:manage' },
   { href: '/audit', label: 'Audit log', icon: 'list', permission: 'audit:read' },
@@ -65,6 +68,9 @@ function Page({ path }: { path: string }) {
   if (path === '/usage') return <UsagePage />;
   if (path === '/waitlists') return <WaitlistsPage />;
   if (path === '/emails') return <EmailsPage />;
+  if (path === '/webhooks') return <WebhooksPage />;
+  const webhook = /^\/webhooks\/(\d+)$/.exec(path);
+  if (webhook) return <WebhookDetailPage id={Number(webhook[1])} />;
   return (
     <div className="page">
       <h1 tabIndex={-1}>Page not found</h1>
@@ -146,6 +152,7 @@ function Shell() {
         </div>
       </nav>
       <main id="main" className="main">
+        {can('webhooks:manage') && <WebhookAlert />}
         <Page path={path} />
       </main>
     </div>

@@ -247,6 +247,41 @@ export function Checkbox({ label, hint, ...input }: { label: ReactNode; hint?: R
   );
 }
 
+// ---- A secret shown once, with a copy button ----
+
+export function CopyableSecret({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      input.current?.select();
+      document.execCommand('copy');
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2500);
+  }
+  return (
+    <>
+      <div className="secret">
+        <label htmlFor={id} className="visually-hidden">
+          {label}
+        </label>
+        <input id={id} ref={input} readOnly value={value} className="mono" onFocus={(e) => e.target.select()} />
+        <button type="button" className="btn btn-secondary" onClick={() => void copy()}>
+          <Icon name={copied ? 'check' : 'copy'} />
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
+      <span className="visually-hidden" role="status">
+        {copied ? 'Copied to the clipboard' : ''}
+      </span>
+    </>
+  );
+}
+
 // ---- Dialog (the native <dialog>: focus trap, Escape and the backdrop for free) ----
 
 export function Dialog({
@@ -381,6 +416,8 @@ const ICONS = {
   store: 'M3 9l1.5-5h15L21 9M3 9h18v11H3zM3 9a3 3 0 0 0 6 0 3 3 0 0 0 6 0 3 3 0 0 0 6 0M9 20v-6h6v6',
   globe: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20ZM2 12h20M12 2a15 15 0 0 1 0 20M12 2a15 15 0 0 0 0 20',
   handshake: 'M11 17l2 2a1.4 1.4 0 0 0 2-2M14 14l2.5 2.5a1.4 1.4 0 0 0 2-2L15 11M3 11l4-4 4 1 3-2 7 6-3 3M3 11l5 5 2-1',
+  webhook: 'M13 2 3 14h9l-1 8 10-12h-9l1-8Z',
+  refresh: 'M21 12a9 9 0 1 1-3-6.7L21 8M21 3v5h-5',
 } as const;
 export type IconName = keyof typeof ICONS;
 

@@ -1,11 +1,11 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { api, ApiError, SCOPES, type ApiKey, type CreatedKey, type Scope } from '../api';
 import { formatInstant } from '../format';
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 const formatDay = (iso: string) => dayFormat.format(new Date(iso));
 import { usePageTitle } from '../router';
-import { Badge, Card, Checkbox, ConfirmDialog, Dialog, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextField, useLoad, useToast } from '../ui';
+import { Badge, Card, Checkbox, ConfirmDialog, CopyableSecret, Dialog, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextField, useLoad, useToast } from '../ui';
 
 const SCOPE_INFO: Record<Scope, { label: string; hint: string }> = {
   ota: { label: 'Partner (ota)', hint: 'A marketplace lists your activities and books seats' },
@@ -207,19 +207,6 @@ function CreateKeyForm({ marketplaces, onCreated }: { marketplaces: string[]; on
 }
 
 function SecretDialog({ created, onClose }: { created?: CreatedKey; onClose: () => void }) {
-  const [copied, setCopied] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-  async function copy() {
-    if (!created) return;
-    try {
-      await navigator.clipboard.writeText(created.Key);
-    } catch {
-      input.current?.select();
-      document.execCommand('copy');
-    }
-    setCopied(true);
-    setTimeout(() => setCopied(false), 2500);
-  }
   return (
     <Dialog
       open={created !== undefined}
@@ -237,19 +224,7 @@ function SecretDialog({ created, onClose }: { created?: CreatedKey; onClose: () 
             <Icon name="alert" />
             <div>Copy the key now. It is shown only this once; slotbook keeps only a hash of it.</div>
           </div>
-          <div className="secret">
-            <label htmlFor="new-secret" className="visually-hidden">
-              Secret key
-            </label>
-            <input id="new-secret" ref={input} readOnly value={created.Key} className="mono" onFocus={(e) => e.target.select()} />
-            <button type="button" className="btn btn-secondary" onClick={() => void copy()}>
-              <Icon name={copied ? 'check' : 'copy'} />
-              {copied ? 'Copied' : 'Copy'}
-            </button>
-          </div>
-          <span className="visually-hidden" role="status">
-            {copied ? 'Copied to the clipboard' : ''}
-          </span>
+          <CopyableSecret value={created.Key} label="Secret key" />
           <dl className="facts">
             <dt>Name</dt>
             <dd>{created.Name}</dd>

@@ -1,0 +1,183 @@
+// Writing webhook events into the outbox, inside the transaction of the change that causes them: the
+// event commits exactly when the change does (no event without its change, no change without its event).
+// The domain code calls these at its lowest shared points (docs/webhooks.md lists them); the dispatcher
+// (dispatch.ts) turns the rows into deliveries later.
+//
+// Cheap by design, as bookings call them: nothing is written while the operator has no enabled endpoint
+// (one indexed read per transaction, shared by a group of bookings), and a transaction writes one outbox
+// row holding its events, each with the changed row as JSON; rendering them as the API shows them, giving
+// them IDs and fanning them out to endpoints happens in the dispatcher, off the request path.
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import { firstInTransaction, readOncePerTransaction, runAtCommit, type Tx } from '../db/connection.js';
+import type { BookingRow } from '../bookings/store.js';
+import type { ActivityRow } from '../catalog/store.js';
+import type { Audience, EventType } from './events.js';
+
+export interface NewEvent {
+  type: EventType;
+  /** Events of the same change that share its snapshot and data, after `type` (booking.created, booking.confirmed). */
+  alsoTypes?: EventType[];
+  /** What the event is about (booking:BK-..., timeslot:12, product:s_..., order:7): deliveries keep its order. */
+  resource: string;
+  audience: Audience;
+  partner?: string | null;
+  bookingId?: number;
+  /**
+   * The changed row, for rendering as it was (stored as JSON); null renders the current row (states that
+   * never change again).
+   */
+  snapshot?: object | null;
+  /** The resource as the API shows it, when the caller has it at hand. */
+  data?: string;
+}
+
+/**
+ * Whether the operator has an enabled endpoint: read once per transaction (and its group of bookings). Callers
+ * that must read to render an event ask first, so that operators without webhooks pay nothing more.
+ */
+export function operatorListens(tx: Tx, operatorId: number): Promise<boolean> {
+  return hasEnabledEndpoint(tx, operatorId, false);
+}
+
+/** Whether an enabled endpoint of the operator named usage.recorded (opt-in: the usage path stays free otherwise). */
+export function operatorWantsUsage(tx: Tx, operatorId: number): Promise<boolean> {
+  return hasEnabledEndpoint(tx, operatorId, true);
+}
+
+function hasEnabledEndpoint(tx: Tx, operatorId: number, usage: boolean): Promise<boolean> {
+  return readOncePerTransaction(tx, `webhooks-${usage ? 'usage' : 'listen'}:${operatorId}`, async () => {
+    let query = tx.selectFrom('webhook_endpoints').select('id').where('operator_id', '=', operatorId).where('status', '=', 'enabled');
+    if (usage) query = query.where('partner', 'is', null).where('event_types', 'like', '%usage.recorded%');
+    return (await query.limit(1).executeTakeFirst()) !== undefined;
+  });
+}
+
+/** Writes the events, in order, unless the operator has no enabled endpoint. */
+export async function recordEvents(tx: Tx, operatorId: number, events: NewEvent[]): Promise<void> {
+  if (events.length === 0 || !(await operatorListens(tx, operatorId))) return;
+  const outbox = await outboxOf(tx);
+  let entries = outbox.byOperator.get(operatorId);
+  if (!entries) outbox.byOperator.set(operatorId, (entries = []));
+  for (const event of events) {
+    const types = [event.type, ...(event.alsoTypes ?? [])].join(' ');
+    const snapshot = event.snapshot === undefined || event.snapshot === null ? 'null' : JSON.stringify(event.snapshot);
+    // The data is JSON already: spliced in as it is, not encoded a second time.
+    entries.push(`[${JSON.stringify(types)},${JSON.stringify(event.resource)},"${event.audience}",${JSON.stringify(event.partner ?? null)},${event.bookingId ?? null},${snapshot},${event.data ?? 'null'}]`);
+  }
+  outbox.count += events.length;
+  // Registered once the outbox holds an event; the statement is built from the outbox when the commit reads it.
+  if (firstInTransaction(tx, 'webhooks-outbox-insert')) {
+    runAtCommit(tx, {
+      get query() {
+        if (outbox.compiled?.count !== outbox.count) outbox.compiled = { count: outbox.count, query: insertStatement(outbox.byOperator) };
+        return outbox.compiled.query;
+      },
+      explain: async () => undefined,
+    });
+  }
+}
+
+/**
+ * The events of a transaction (and of its group of bookings), by operator, each as the JSON text of
+ * [types, resource, audience, partner, booking ID, snapshot, data]. They are written as one outbox row per
+ * operator by one INSERT as the transaction commits: one small write for a whole group of bookings, and
+ * on PostgreSQL in the round trip of the COMMIT itself (db/connection.ts, runAtCommit).
+ */
+interface Outbox {
+  byOperator: Map<number, string[]>;
+  count: number;
+  compiled?: { count: number; query: CompiledQuery };
+}
+
+function outboxOf(tx: Tx): Promise<Outbox> {
+  return readOncePerTransaction(tx, 'webhooks-outbox', async () => ({ byOperator: new Map(), count: 0 }));
+}
+
+/** Its values written into the statement (one run at commit has no parameters); the same SQL on both databases. */
+function insertStatement(byOperator: Map<number, string[]>): CompiledQuery {
+  const createdAt = Date.now();
+  const rows = [...byOperator].map(([operatorId, entries]) => `(${operatorId}, '${`[${entries.join(',')}]`.replace(/'/g, "''")}', ${createdAt})`);
+  return CompiledQuery.raw(`INSERT INTO webhook_outbox (operator_id, events, created_at) VALUES ${rows.join(', ')}`);
+}
+
+const bookingAudience = (row: Pick<BookingRow, 'source'>): Audience => (row.source === 'partner' ? 'partner' : 'operator');
+
+/**
+ * Events about one booking, with the row as it is now in this transaction (the dispatcher renders it as
+ * the API's Booking). Called by the bookings store wherever a booking is inserted or changed. The events of
+ * one change (booking.created and booking.confirmed) share one entry, and its snapshot.
+ */
+export async function recordBookingEvents(tx: Tx, row: BookingRow, types: [EventType, ...EventType[]]): Promise<void> {
+  const [type, ...alsoTypes] = types;
+  await recordEvents(tx, row.operator_id, [
+    { type, alsoTypes, resource: `booking:${row.reference}`, audience: bookingAudience(row), partner: row.partner, bookingId: row.id, snapshot: packBooking(row) },
+  ]);
+}
+
+/**
+ * The webhook event of an activity written in this transaction, with the row as it now is (the dispatcher
+ * renders it with its ticket types as they are then). Partners see it unless the activity is archived
+ * (then only its archiving reaches them: they must stop selling it).
+ */
+export async function recordProductEvent(tx: Tx, row: ActivityRow, type: Extract<EventType, `product.${string}`>): Promise<void> {
+  const audience = row.archived === 1 && type !== 'product.archived' ? 'operator' : 'public';
+  await recordEvents(tx, row.operator_id, [{ type, resource: `product:${row.public_id}`, audience, snapshot: row }]);
+}
+
+/**
+ * A booking row's columns in the order a snapshot lists their values: a bare array is less than half the
+ * size of the object, and bookings write one per change. The type check makes a new column of bookings a
+ * compile error here until it is listed.
+ */
+const BOOKING_LAYOUT = [
+  'id', 'operator_id', 'reference', 'timeslot_id', 'status', 'source', 'partner', 'payment_reference', 'participants', 'customer_first_name',
+  'customer_last_name', 'customer_email', 'customer_phone', 'waiver_status', 'hold_expires_at', 'created_at', 'cancelled_at', 'seats',
+] as const satisfies readonly (keyof BookingRow)[];
+type Unlisted = Exclude<keyof BookingRow, (typeof BOOKING_LAYOUT)[number]>;
+const everyColumnListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyColumnListed;
+
+const packBooking = (row: BookingRow): unknown[] => BOOKING_LAYOUT.map((column) => row[column]);
+
+/** A booking snapshot read back: the packed array (or a row object, as written by hand). */
+export function unpackBooking(snapshot: unknown): BookingRow {
+  if (!Array.isArray(snapshot)) return snapshot as BookingRow;
+  return Object.fromEntries(BOOKING_LAYOUT.map((column, i) => [column, snapshot[i]])) as unknown as BookingRow;
+}
+
+/**
+ * The booking.expired events of the holds a data-modifying CTE named `released` released, as another CTE
+ * of the same statement (PostgreSQL: the seat statement run at commit, bookings/capacity.ts), an outbox row
+ * each. `released` must return id, operator_id, reference, source and partner. An expired booking never
+ * changes again, so the dispatcher renders it from the current row (no snapshot).
+ */
+export function expiredEventsCte(): RawBuilder<unknown> {
+  return sql`webhook_expired AS (
+    INSERT INTO webhook_outbox (operator_id, events, created_at)
+    SELECT r.operator_id,
+           json_build_array(json_build_array('booking.expired', 'booking:' || r.reference, CASE WHEN r.source = 'partner' THEN 'partner' ELSE 'operator' END, r.partner, r.id, NULL, NULL))::text,
+           ${sql.lit(Date.now())}
+    FROM released r
+    WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.operator_id = r.operator_id AND e.status = 'enabled'))`;
+}
+
+/**
+ * Notes that the seats or the capacity of timeslots changed (once per transaction and timeslot). The
+ * dispatcher turns notes into availability.changed events, at most one per timeslot every few seconds.
+ * One statement that finds the operator itself, so callers need not know it; it writes nothing while the
+ * operator has no enabled endpoint.
+ */
+export async function noteSeatsChanged(tx: Tx, timeslotIds: number[]): Promise<void> {
+  const ids = timeslotIds.filter((id) => firstInTransaction(tx, `webhooks-seats:${id}`));
+  const changedAt = Date.now();
+  // A weekly schedule creates thousands of timeslots: well under either database's limit of parameters.
+  for (let start = 0; start < ids.length; start += NOTES_PER_STATEMENT) {
+    const chunk = ids.slice(start, start + NOTES_PER_STATEMENT);
+    await sql`INSERT INTO webhook_timeslot_changes (operator_id, timeslot_id, changed_at)
+      SELECT t.operator_id, t.id, ${changedAt} FROM timeslots t
+      WHERE t.id IN (${sql.join(chunk)})
+        AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.operator_id = t.operator_id AND e.status = 'enabled')`.execute(tx);
+  }
+}
+
+const NOTES_PER_STATEMENT = 500;

@@ -1,0 +1,187 @@
+// Where webhooks may go. In production (the app built with NODE_ENV=production): https only, and no
+// private, loopback, link-local or other special-purpose address, whether written in the URL or resolved
+// from its host name, when saved and again at delivery (DNS rebinding: a name that resolved to a public
+// address when saved and to 127.0.0.1 later is refused at delivery, and nothing reaches 127.0.0.1), unless
+// WEBHOOK_ALLOWED_NETWORKS lists the network. Outside production, http to localhost is fine.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
+import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
+import { parseNetworks, refusalOf, type Resolver } from '../../src/webhooks/address.js';
+import { createTransport } from '../../src/webhooks/transport.js';
+import { dispatchEvents } from '../../src/webhooks/dispatch.js';
+import { runDueDeliveries } from '../../src/webhooks/deliver.js';
+import { addEndpoint, deliveryDeps, nowSeconds } from './fixtures.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+const tls = {
+  key: readFileSync(new URL('./tls/hooks.test.key', import.meta.url), 'utf8'),
+  cert: readFileSync(new URL('./tls/hooks.test.crt', import.meta.url), 'utf8'),
+  host: 'hooks.test',
+};
+
+// DNS for the tests: names map to what the test says, changeable between save and delivery.
+const dns = new Map<string, string[]>();
+const lookups: string[] = [];
+const resolve: Resolver = async (hostname) => {
+  lookups.push(hostname);
+  const addresses = dns.get(hostname);
+  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+};
+
+let prod: TestApp;
+let op: TestOperator;
+let local: Receiver;
+const customer = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' };
+
+beforeAll(async () => {
+  prod = await createTestApp({ NODE_ENV: 'production' }, { webhooks: { resolve } });
+  op = await prod.newOperator();
+  local = await startReceiver();
+});
+afterAll(async () => {
+  await prod.close();
+  await local.close();
+});
+
+const create = (URL: string, key = op.adminKey) => call(prod.app, key, 'POST', '/api/v2/admin/webhooks', { URL, EventTypes: ['*'] });
+
+describe('production: refused when saved', () => {
+  it.each([
+    ['http://hooks.example.com/in', 'https'],
+    ['http://127.0.0.1:8080/hook', 'https'],
+    ['https://127.0.0.1/hook', 'loopback'],
+    ['https://localhost/hook', 'loopback'],
+    ['https://10.1.2.3/hook', 'private'],
+    ['https://172.16.0.9/hook', 'private'],
+    ['https://192.168.1.1/hook', 'private'],
+    ['https://169.254.169.254/latest/meta-data', 'link-local'],
+    ['https://100.64.0.1/', 'carrier-grade NAT'],
+    ['https://0.0.0.0/', 'unspecified'],
+    ['https://224.0.0.1/', 'multicast'],
+    ['https://192.0.2.10/', 'reserved'],
+    ['https://[::1]/hook', 'loopback'],
+    ['https://[fd12:3456::1]/hook', 'unique-local'],
+    ['https://[fe80::1]/hook', 'link-local'],
+    ['https://[::ffff:10.0.0.1]/hook', 'private'],
+    ['https://0x7f.1/hook', 'loopback'],
+    ['ftp://hooks.example.com/in', 'https'],
+    ['https://user:pass@hooks.example.com/in', 'user name or password'],
+    ['https://hooks.example.com/in#frag', 'fragment'],
+    ['not a url', 'absolute URL'],
+  ])('%s (%s)', async (url, why) => {
+    dns.set('localhost', ['127.0.0.1', '::1']);
+    const problem = problemOf(await create(url), 422, 'validation');
+    expect(problem.errors).toEqual([{ field: 'URL', message: expect.stringContaining(why) }]);
+  });
+
+  it('names that resolve to a special-purpose address (any one of them), or to nothing', async () => {
+    dns.set('intranet.example.com', ['10.0.0.5']);
+    dns.set('mixed.example.com', ['93.184.216.34', '192.168.0.7']);
+    expect(problemOf(await create('https://intranet.example.com/hook'), 422, 'validation').detail).toContain('10.0.0.5 is a private address');
+    expect(problemOf(await create('https://mixed.example.com/hook'), 422, 'validation').detail).toContain('192.168.0.7');
+    expect(problemOf(await create('https://nowhere.example.com/hook'), 422, 'validation').detail).toContain('does not resolve');
+    // The same rules when the URL changes, and for a marketplace's own endpoint.
+    dns.set('public.example.com', ['93.184.216.34']);
+    const endpoint = await addEndpoint(prod, op.adminKey, { URL: 'https://public.example.com/hook' });
+    problemOf(await call(prod.app, op.adminKey, 'PATCH', `/api/v2/admin/webhooks/${endpoint.ID}`, { URL: 'https://intranet.example.com/x' }), 422, 'validation');
+    problemOf(await call(prod.app, op.otaKey, 'POST', '/api/v2/ota/viator/webhooks', { URL: 'https://10.0.0.1/x', EventTypes: ['*'] }), 422, 'validation');
+    await call(prod.app, op.adminKey, 'DELETE', `/api/v2/admin/webhooks/${endpoint.ID}`);
+  });
+});
+
+describe('production: checked again at delivery (DNS rebinding)', () => {
+  it('a name that resolved to a public address when saved and to 127.0.0.1 when delivering is refused; nothing reaches 127.0.0.1', async () => {
+    const port = new URL(local.url).port;
+    dns.set('rebind.example.com', ['93.184.216.34']);
+    const endpoint = await addEndpoint(prod, op.adminKey, { URL: `https://rebind.example.com:${port}/hook`, EventTypes: ['booking.created'] });
+    dns.set('rebind.example.com', ['127.0.0.1']);
+    const activityId = (await createActivity(prod, op.adminKey)).ActivityID;
+    const slot = await createTimeslot(prod, op.adminKey, activityId, { Date: dateFromToday(5), Time: '10:00', Capacity: 5 });
+    expect((await call(prod.app, op.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: activityId, Date: slot.Date, Time: slot.Time, Participants: 1, Customer: customer })).statusCode).toBe(201);
+    lookups.length = 0;
+    const now = nowSeconds();
+    await dispatchEvents(prod.db, now);
+    expect(await runDueDeliveries(prod.db, deliveryDeps(prod), now)).toMatchObject({ retrying: 1, delivered: 0 });
+    expect(lookups).toEqual(['rebind.example.com']);
+    const [delivery] = (await call(prod.app, op.adminKey, 'GET', `/api/v2/admin/webhooks/${endpoint.ID}/deliveries`)).json().data;
+    expect(delivery).toMatchObject({ Status: 'pending', LastStatusCode: null });
+    expect(delivery.LastError).toBe('Refused: rebind.example.com: 127.0.0.1 is a loopback address, which webhooks may not reach');
+    // A test event goes the same way.
+    const test = (await call(prod.app, op.adminKey, 'POST', `/api/v2/admin/webhooks/${endpoint.ID}/test`)).json().data;
+    expect(test).toMatchObject({ Status: 'failed', LastStatusCode: null });
+    expect(test.LastError).toContain('loopback');
+    expect(local.received).toHaveLength(0);
+  });
+
+  it('an address written in the URL is checked at delivery too (it never goes through DNS)', async () => {
+    // Saved while allowed (an instance that allowed 127.0.0.0/8 then), delivered by a transport that does not.
+    const transport = createTransport({ policy: { restricted: true, allowed: [] }, resolve });
+    const result = await transport.send(local.url.replace('http:', 'https:'), {}, '{}', 1000);
+    transport.close();
+    expect(result).toMatchObject({ ok: false, statusCode: null, error: expect.stringContaining('127.0.0.1 is a loopback address') });
+    expect(local.received).toHaveLength(0);
+  });
+});
+
+describe('production: WEBHOOK_ALLOWED_NETWORKS', () => {
+  it('lets webhooks reach a listed network, over https, to the checked address', async () => {
+    const secure = await startReceiver('/hook', tls);
+    const allowed = await createTestApp(
+      { NODE_ENV: 'production', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8, fd00::/8' },
+      { webhooks: { resolve, transport: createTransport({ policy: { restricted: true, allowed: parseNetworks(['127.0.0.0/8']) }, resolve, ca: tls.cert }) } },
+    );
+    try {
+      const owner = await allowed.newOperator();
+      dns.set('hooks.test', ['127.0.0.1']);
+      const endpoint = await addEndpoint(allowed, owner.adminKey, { URL: secure.url });
+      secure.secrets = [endpoint.Secret];
+      problemOf(await call(allowed.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'https://10.0.0.1/', EventTypes: ['*'] }), 422, 'validation');
+      const test = (await call(allowed.app, owner.adminKey, 'POST', `/api/v2/admin/webhooks/${endpoint.ID}/test`)).json().data;
+      expect(test).toMatchObject({ Status: 'delivered', LastStatusCode: 204 });
+      expect(secure.received[0]!.verifiedWith).toEqual([endpoint.Secret]);
+      expect(secure.received[0]!.headers.host).toBe(new URL(secure.url).host);
+    } finally {
+      await allowed.close();
+      await secure.close();
+    }
+  });
+
+  it('is checked at start: a bad network stops it', async () => {
+    const { loadConfig } = await import('../../src/config.js');
+    expect(() => loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/33' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS/);
+    expect(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,192.168.1.5 fd00::/8' }).webhookAllowedNetworks).toEqual(['10.0.0.0/8', '192.168.1.5', 'fd00::/8']);
+  });
+});
+
+describe('the address rules', () => {
+  const policy = { restricted: true, allowed: parseNetworks(['10.20.0.0/16', '::ffff:192.168.5.0/120']) };
+  it('public unicast only, but for allowed networks; IPv4 written as IPv6 is IPv4', () => {
+    expect(refusalOf('93.184.216.34', policy)).toBeUndefined();
+    expect(refusalOf('2606:2800:220:1:248:1893:25c8:1946', policy)).toBeUndefined();
+    expect(refusalOf('10.20.3.4', policy)).toBeUndefined();
+    expect(refusalOf('::ffff:10.20.3.4', policy)).toBeUndefined();
+    expect(refusalOf('192.168.5.9', policy)).toBeUndefined();
+    expect(refusalOf('10.21.0.1', policy)).toContain('private');
+    expect(refusalOf('::ffff:127.0.0.1', policy)).toContain('loopback');
+    expect(refusalOf('64:ff9b::a00:1', policy)).toContain('special-purpose');
+    expect(refusalOf('2002:a00:1::', policy)).toContain('special-purpose');
+    expect(refusalOf('127.0.0.1', { restricted: false, allowed: [] })).toBeUndefined();
+  });
+});
+
+describe('outside production', () => {
+  it('http to localhost is fine, http elsewhere is not', async () => {
+    const dev = await createTestApp();
+    try {
+      const owner = await dev.newOperator();
+      expect((await call(dev.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'http://localhost:8080/hook', EventTypes: ['*'] })).statusCode).toBe(201);
+      expect((await call(dev.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'http://127.0.0.1:8080/hook', EventTypes: ['*'] })).statusCode).toBe(201);
+      expect((await call(dev.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'http://[::1]:8080/hook', EventTypes: ['*'] })).statusCode).toBe(201);
+      problemOf(await call(dev.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'http://hooks.example.com/', EventTypes: ['*'] }), 422, 'validation');
+    } finally {
+      await dev.close();
+    }
+  });
+});
