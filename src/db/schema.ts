@@ -48,6 +48,8 @@ export interface OperatorTable {
   created_at: number;
   /** Where notices about the service itself go, e.g. an endpoint disabled for failing (migration 011). */
   contact_email: string | null;
+  /** The booking pages' address, /book/{slug} (migration 013); null only for rows written by hand. */
+  slug: string | null;
 }
 
 export interface ApiKeyTable {

@@ -93,7 +93,7 @@ async function addTicketTypes(db: Db, operatorId: number, activityId: string, sp
 }
 
 async function insertDemo(tx: Tx): Promise<DemoSeed> {
-  const { operatorId, adminKey } = await insertOperator(tx, 'Demo Adventures');
+  const { operatorId, adminKey } = await insertOperator(tx, 'Demo Adventures', 'demo');
   const ota = await createApiKey(tx, operatorId, { name: 'Demo marketplace', scopes: ['ota'], partner: DEMO_MARKETPLACE });
   const usage = await createApiKey(tx, operatorId, { name: 'Demo usage', scopes: ['usage:read', 'usage:write'] });
   // The demo's shop is open, so that the README's shop tour works; other operators open theirs themselves.

@@ -3,6 +3,7 @@ import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { createApiKey } from '../auth/service.js';
 import { createOwner } from '../staff/accounts.js';
+import { uniqueSlug } from './slug.js';
 import type { Mailing } from '../staff/emails.js';
 
 export interface NewOperator {
@@ -22,9 +23,10 @@ export async function createOperator(db: Db, name: string, owner?: { email: stri
   });
 }
 
-/** For callers that already hold a transaction (the demo seed). */
-export async function insertOperator(tx: Tx, name: string): Promise<NewOperator> {
-  const operator = await tx.insertInto('operators').values({ name, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
+/** For callers that already hold a transaction (the demo seed, which asks for the slug "demo"). */
+export async function insertOperator(tx: Tx, name: string, slug?: string): Promise<NewOperator> {
+  const values = { name, slug: slug ?? (await uniqueSlug(tx, name)), created_at: Date.now() };
+  const operator = await tx.insertInto('operators').values(values).returning('id').executeTakeFirstOrThrow();
   const { key } = await createApiKey(tx, operator.id, { name: 'Admin key', scopes: ['admin'] });
   return { operatorId: operator.id, adminKey: key };
 }

@@ -1,0 +1,42 @@
+// Operator slugs: the readable part of the booking pages' address (/book/{slug}). A new operator's slug is
+// derived from its name; the operator may change it later (shop settings). Lower-case ASCII letters, digits
+// and single hyphens, 2 to 40 characters, so that it is safe in a URL path without escaping.
+import type { Kysely } from 'kysely';
+import type { Tx } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
+
+export const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){1,39}$';
+const SLUG = new RegExp(SLUG_PATTERN);
+
+export function isSlug(text: string): boolean {
+  return SLUG.test(text);
+}
+
+/** "Müller's Kayak Tours!" → "mullers-kayak-tours"; "op" when nothing usable is left. */
+export function slugify(name: string): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32)
+    .replace(/-+$/, '');
+  return base.length >= 2 ? base : 'op';
+}
+
+/** The name's slug, or the same with "-2", "-3", ... when another operator has it. */
+export async function uniqueSlug(tx: Tx, name: string): Promise<string> {
+  const base = slugify(name);
+  const taken = await tx.selectFrom('operators').select('slug').where('slug', 'like', `${base}%`).execute();
+  const used = new Set(taken.map((row) => row.slug));
+  if (!used.has(base)) return base;
+  for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+export async function operatorIdBySlug(db: Kysely<Database>, slug: string): Promise<number | undefined> {
+  if (!isSlug(slug)) return undefined;
+  const row = await db.selectFrom('operators').select('id').where('slug', '=', slug).executeTakeFirst();
+  return row?.id;
+}
