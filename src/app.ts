@@ -51,6 +51,9 @@ import { webhookAdminRoutes } from './webhooks/admin-routes.js';
 import { webhookPartnerRoutes } from './webhooks/routes.js';
 import { createWebhookRuntime, type WebhookOverrides, type WebhookRuntime } from './webhooks/runtime.js';
 import { webhooksDocument } from './webhooks/openapi.js';
+import { settingsAdminRoutes } from './settings/admin-routes.js';
+import { brandingRoutes } from './settings/routes.js';
+import { embedRoutes } from './embed/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -169,6 +172,9 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(webhookAdminRoutes, { prefix: admin });
   await app.register(shopRoutes, { prefix: '/api/v2/shop/:OperatorID' });
   await app.register(waitlistPageRoutes);
+  await app.register(settingsAdminRoutes, { prefix: admin });
+  await app.register(brandingRoutes);
+  await app.register(embedRoutes);
 
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   await app.register(dashboardRoutes);
