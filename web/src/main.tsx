@@ -21,6 +21,7 @@ import { WaitlistsPage } from './pages/Waitlists';
 import { EmailsPage } from './pages/Emails';
 import { WebhookAlert, WebhooksPage } from './pages/Webhooks';
 import { WebhookDetailPage } from './pages/WebhookDetail';
+import { SettingsPage } from './pages/Settings';
 
 // ---- Shell ----
 
@@ -35,6 +36,7 @@ const NAV: { href: string; label: string; icon: IconName; permission: string }[]
   { href: '/users', label: 'Users', icon: 'user', permission: 'users:manage' },
   { href: '/keys', label: 'API keys', icon: 'keys', permission: 'keys:manage' },
   { href: '/audit', label: 'Audit log', icon: 'list', permission: 'audit:read' },
+  { href: '/settings', label: 'Shop settings', icon: 'store', permission: 'settings:manage' },
 ];
 
 function homeOf(can: (permission: string) => boolean): string {
@@ -69,6 +71,7 @@ function Page({ path }: { path: string }) {
   if (path === '/waitlists') return <WaitlistsPage />;
   if (path === '/emails') return <EmailsPage />;
   if (path === '/webhooks') return <WebhooksPage />;
+  if (path === '/settings') return <SettingsPage />;
   const webhook = /^\/webhooks\/(\d+)$/.exec(path);
   if (webhook) return <WebhookDetailPage id={Number(webhook[1])} />;
   return (
