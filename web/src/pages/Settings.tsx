@@ -61,10 +61,12 @@ function ShopOpenCard() {
   const [error, setError] = useState<ApiError>();
   async function toggle(open: boolean) {
     setError(undefined);
+    shop.setData({ Open: open }); // shown at once; put back if the service refuses
     try {
       shop.setData(await api.patch<{ Open: boolean }>('/api/v2/admin/shop', { Open: open }));
       toast(open ? 'Your shop is open: guests can book online.' : 'Your shop is closed: its pages answer "not found".');
     } catch (caught) {
+      shop.setData({ Open: !open });
       setError(caught as ApiError);
     }
   }
@@ -204,7 +206,7 @@ function LogoCard({ settings, onSaved }: { settings: OperatorSettings; onSaved: 
   return (
     <Card title="Logo">
       <div className="logo-row">
-        {settings.LogoUrl ? <img src={settings.LogoUrl} alt={`Logo of ${settings.DisplayName}`} className="logo-preview" /> : <p className="muted">No logo yet: your pages show your shop name.</p>}
+        {settings.LogoUrl ? <img src={new URL(settings.LogoUrl).pathname} alt={`Logo of ${settings.DisplayName}`} className="logo-preview" /> : <p className="muted">No logo yet: your pages show your shop name.</p>}
         <div>
           <button type="button" className="btn btn-secondary" onClick={() => input.current?.click()} disabled={busy} aria-describedby={`${id}-hint`}>
             <Icon name="file" /> {busy ? 'Uploading…' : settings.LogoUrl ? 'Replace logo' : 'Upload logo'}
