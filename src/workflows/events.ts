@@ -47,6 +47,7 @@ export async function enqueueBookingEvent(tx: Tx, booking: { id: number; operato
       'timeslots.ends_at',
       'activities.name as activity_name',
       'operators.name as operator_name',
+      'operators.shop_name',
     ])
     .where('bookings.id', '=', booking.id)
     .executeTakeFirstOrThrow();
@@ -58,7 +59,8 @@ export async function enqueueBookingEvent(tx: Tx, booking: { id: number; operato
     Date: details.date,
     Time: details.time,
     Participants: String(details.participants),
-    OperatorName: details.operator_name,
+    // The name guests know the shop by (shop settings), else the operator's.
+    OperatorName: details.shop_name ?? details.operator_name,
   };
   for (const workflow of workflows) {
     if (details.source === 'partner' && workflow.partner_bookings !== 1) continue;
