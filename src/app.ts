@@ -51,6 +51,8 @@ import { webhookAdminRoutes } from './webhooks/admin-routes.js';
 import { webhookPartnerRoutes } from './webhooks/routes.js';
 import { createWebhookRuntime, type WebhookOverrides, type WebhookRuntime } from './webhooks/runtime.js';
 import { webhooksDocument } from './webhooks/openapi.js';
+import { storefrontApiRoutes } from './storefront/api-routes.js';
+import { storefrontRoutes } from './storefront/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -168,7 +170,9 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(staffRoutes, { prefix: '/api/v2/staff' });
   await app.register(webhookAdminRoutes, { prefix: admin });
   await app.register(shopRoutes, { prefix: '/api/v2/shop/:OperatorID' });
+  await app.register(storefrontApiRoutes, { prefix: '/api/v2/shop/:OperatorID' });
   await app.register(waitlistPageRoutes);
+  await app.register(storefrontRoutes);
 
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   await app.register(dashboardRoutes);
