@@ -22,11 +22,6 @@ export function manageToken(keys: InstanceKeys, operatorId: number, reference: s
   return `${reference}.${keys.hmac(PURPOSE, `${operatorId}:${reference}`).slice(0, 32)}`;
 }
 
-/** The page a guest manages the booking on, for e-mails: PUBLIC_URL/book/{slug}/manage/{token}. */
-export function manageBookingUrl(publicUrl: string, slug: string, token: string): string {
-  return `${publicUrl}/book/${slug}/manage/${token}`;
-}
-
 /** The reference a token stands for, or 404 (an altered or foreign token is not told apart from an unknown one). */
 function referenceOf(keys: InstanceKeys, operatorId: number, token: string): string {
   const [reference] = token.split('.');
