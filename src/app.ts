@@ -54,6 +54,8 @@ import { webhooksDocument } from './webhooks/openapi.js';
 import { settingsAdminRoutes } from './settings/admin-routes.js';
 import { brandingRoutes } from './settings/routes.js';
 import { embedRoutes } from './embed/routes.js';
+import { storefrontApiRoutes } from './storefront/api-routes.js';
+import { storefrontRoutes } from './storefront/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -171,10 +173,12 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(staffRoutes, { prefix: '/api/v2/staff' });
   await app.register(webhookAdminRoutes, { prefix: admin });
   await app.register(shopRoutes, { prefix: '/api/v2/shop/:OperatorID' });
+  await app.register(storefrontApiRoutes, { prefix: '/api/v2/shop/:OperatorID' });
   await app.register(waitlistPageRoutes);
   await app.register(settingsAdminRoutes, { prefix: admin });
   await app.register(brandingRoutes);
   await app.register(embedRoutes);
+  await app.register(storefrontRoutes);
 
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   await app.register(dashboardRoutes);

@@ -5,6 +5,7 @@
 import type { Tx } from '../db/connection.js';
 import { queueEmail, withdrawQueuedEmails } from '../emails/outbox.js';
 import { renderTemplate, type Placeholder } from './templates.js';
+import { MANAGE_BOOKING_MARKER } from '../storefront/email-links.js';
 import { dropQueuedTimedEmails, enabledWorkflows, type WorkflowRow } from './store.js';
 
 /** `rescheduled`: a confirmed booking moved to another timeslot (an OCTo amendment). */
@@ -61,6 +62,8 @@ export async function enqueueBookingEvent(tx: Tx, booking: { id: number; operato
     Participants: String(details.participants),
     // The name guests know the shop by (shop settings), else the operator's.
     OperatorName: details.shop_name ?? details.operator_name,
+    // Left for the sending worker, which holds the keys the link's token needs (storefront/email-links.ts).
+    ManageBookingUrl: MANAGE_BOOKING_MARKER,
   };
   for (const workflow of workflows) {
     if (details.source === 'partner' && workflow.partner_bookings !== 1) continue;
