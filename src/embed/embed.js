@@ -28,7 +28,7 @@
     var pageUrl = function (el, activity) {
       var op = el.getAttribute('data-slotbook-operator') || operator;
       if (!SLUG.test(op) || !ACTIVITY.test(activity)) return null;
-      return base + '/book/' + op + '/' + activity + '?embed=1';
+      return base + '/book/' + op + '/activities/' + activity;
     };
     var phone = function () { return w.matchMedia && w.matchMedia('(max-width: 600px)').matches; };
 
@@ -102,7 +102,7 @@
       if (!url) return;
       if (!activity) return inline(el, url);
       if (!(el.textContent || '').trim()) el.textContent = 'Book now';
-      if (el.tagName === 'A' && !el.getAttribute('href')) el.setAttribute('href', url.replace('?embed=1', ''));
+      if (el.tagName === 'A' && !el.getAttribute('href')) el.setAttribute('href', url);
       el.setAttribute('aria-haspopup', 'dialog');
       el.addEventListener('click', function (event) {
         // A new tab or window (Ctrl, Cmd, Shift, middle button) keeps the link's own behaviour.
