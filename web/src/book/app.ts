@@ -35,7 +35,9 @@ export function monthName(month: string): string {
 
 /** An instant shown in the activity's time zone, with the zone named. */
 export function zonedDateTime(iso: string, zone: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short', timeZone: zone, timeZoneName: 'short' }).format(new Date(iso));
+  // dateStyle cannot be combined with timeZoneName: the fields are named one by one.
+  const options: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: zone, timeZoneName: 'short' };
+  return new Intl.DateTimeFormat(locale, options).format(new Date(iso));
 }
 
 /** "10:00–11:30" with the zone's short name, e.g. "10:00–11:30 CET". */
