@@ -91,6 +91,15 @@ describe('operator settings', () => {
     expect((await get()).json().data).toEqual(before);
   });
 
+  it('is documented in /openapi.json: the three routes, the change body and the 409', async () => {
+    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(Object.keys(spec.paths['/api/v2/admin/settings'])).toEqual(expect.arrayContaining(['get', 'patch']));
+    expect(Object.keys(spec.paths['/api/v2/admin/settings/logo'])).toEqual(expect.arrayContaining(['put', 'delete']));
+    const change = spec.paths['/api/v2/admin/settings'].patch;
+    expect(Object.keys(change.requestBody.content['application/json'].schema.properties)).toEqual(['ShopName', 'Slug', 'ContactEmail', 'BrandColour', 'AllowedEmbedOrigins']);
+    expect(Object.keys(change.responses)).toEqual(expect.arrayContaining(['200', '409', '422']));
+  });
+
   it('WCAG contrast: white on black is 21:1, on white 1:1; #767676 is the lightest AA grey', () => {
     expect(contrastWithWhite('#000000')).toBeCloseTo(21, 5);
     expect(contrastWithWhite('#ffffff')).toBeCloseTo(1, 5);
