@@ -36,7 +36,8 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
   beforeAll(async () => {
     ensureDashboardBuilt();
     smtp = await startSmtp();
-    t = await createTestApp({ SMTP_URL: smtp.url });
+    // One client may hold 3 seats at once (the hoarding limit), so that a test can meet it.
+    t = await createTestApp({ SMTP_URL: smtp.url, SHOP_MAX_HELD_SEATS_PER_CLIENT: '3' });
     op = await t.newOperator('Spree Adventures');
     await openShop(t, op.adminKey);
     await t.db.write((tx) => createOwner(tx, op.operatorId, OWNER, { password: PASSWORD }));
@@ -250,6 +251,45 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     await page.getByRole('heading', { level: 2, name: 'Choose a day' }).waitFor();
     expect(await page.getAttribute('html', 'lang')).toBe('en');
     await page.close();
+  });
+
+  it('explains the per-client seat limit, and a hold that lapsed while the guest was away', async () => {
+    const { page } = browser;
+    await chooseKayakSlot(page, '2');
+    await page.getByLabel('First name').fill('Hedy');
+    await page.getByLabel('Last name').fill('Lamarr');
+    await page.getByLabel('E-mail address').fill('hedy@example.com');
+    await page.getByLabel('Phone number').fill('+441234567893');
+    await page.getByLabel('Emergency contact *').fill('George');
+    await page.getByLabel('Photo ID *').setInputFiles({ name: 'id.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByRole('button', { name: 'Add to basket' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Your basket' }).waitFor();
+
+    // Two more seats would make four: over the three one client may hold at once.
+    await page.getByRole('link', { name: 'Add another activity' }).click();
+    await page.getByRole('link', { name: 'Book Sunset Kayak Tour' }).click();
+    await page.locator(`button.day[data-date="${date}"]`).click();
+    await page.getByRole('button', { name: /10:00–11:30/ }).click();
+    await page.getByLabel('People').fill('2');
+    await page.getByLabel('Emergency contact *').fill('George');
+    await page.getByLabel('Photo ID *').setInputFiles({ name: 'id.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByRole('button', { name: 'Add to basket' }).click();
+    await page.getByRole('alert').filter({ hasText: 'You are already holding as many seats as one guest may hold at once' }).waitFor();
+    await noViolations(page);
+
+    // The guest comes back after the hold ran out: the basket says what happened, not a generic error.
+    await page.getByRole('link', { name: /Basket \(1\)/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Your basket' }).waitFor();
+    const basketId = (await t.db.kysely.selectFrom('baskets').select('id').where('customer_email', '=', 'hedy@example.com').executeTakeFirstOrThrow()).id;
+    const held = t.db.kysely.selectFrom('basket_items').select('booking_id').where('basket_id', '=', basketId);
+    await t.db.kysely.updateTable('bookings').set({ hold_expires_at: nowSeconds() - 1 }).where('id', 'in', held).execute();
+    await page.reload();
+    await page.getByText(/The time to pay for these seats has run out, so they were released/).waitFor();
+    await page.getByText('The hold on these seats has run out; they were released.').waitFor();
+    await noViolations(page);
+    await screenshot(page, 'booking-hold-lapsed');
+    await page.getByRole('button', { name: 'Start a new booking' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Book an activity' }).waitFor();
   });
 
   it('an unknown or closed shop is a 404 page; the numeric address works', async () => {

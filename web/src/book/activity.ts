@@ -117,7 +117,20 @@ async function renderSlots(holder: HTMLElement, step: HTMLElement, activity: Act
     return h(
       'li',
       { class: 'slot' },
-      h('button', { type: 'button', class: 'slot-button', onclick: () => renderBookingForm(step, activity, date, slot) }, h('span', { class: 'slot-time' }, when), h('span', null, t.seatsLeft(slot.Available))),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'slot-button',
+          'aria-pressed': 'false',
+          onclick: (event: Event) => {
+            holder.querySelectorAll('button.slot-button').forEach((other) => other.setAttribute('aria-pressed', String(other === event.currentTarget)));
+            void renderBookingForm(step, activity, date, slot);
+          },
+        },
+        h('span', { class: 'slot-time' }, when),
+        h('span', null, t.seatsLeft(slot.Available)),
+      ),
     );
   });
   replace(holder, h('h2', null, t.chooseTime(longDate(date))), items.length ? h('ul', { class: 'slots' }, items) : h('p', null, t.noDaysThisMonth));

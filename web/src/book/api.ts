@@ -122,6 +122,8 @@ export interface BasketItem {
   ActivityName: string;
   Date: string;
   Time: string;
+  /** ISO 8601 with the activity's offset that day, e.g. 2026-12-04T09:00:00+01:00. */
+  StartsAt: string;
   Participants: number;
   Tickets: { Type: string; Name?: string; Quantity: number; Amount: number }[];
   Amount: number;

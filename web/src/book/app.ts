@@ -91,3 +91,9 @@ export function linkProps(path: string): { href: string; onclick: (event: Event)
     },
   };
 }
+
+/** A wall-clock time of the activity labelled with its UTC offset that day (baskets do not carry the zone's name). */
+export function localTime(time: string, startsAt: string): string {
+  const offset = /([+-]\d\d:\d\d|Z)$/.exec(startsAt)?.[1];
+  return offset ? `${time} (UTC${offset === 'Z' ? '' : offset})` : time;
+}

@@ -3,7 +3,7 @@
 // A lapsed hold is explained; a declined card shows the provider's reason and keeps the basket; "Pay"
 // sends one Idempotency-Key per attempt, so a double click (or a retry after a lost answer) charges once.
 import { shop, ShopError, type Basket, type BasketItem } from './api';
-import { basketToken, go, linkProps, longDate, money, t } from './app';
+import { basketToken, go, linkProps, localTime, longDate, money, t } from './app';
 import { announce, field, h, replace } from './dom';
 import { errorText, showPage } from './ui';
 
@@ -32,7 +32,7 @@ function itemView(item: BasketItem, currency: string): HTMLElement {
       h('dt', null, t.dateLabel),
       h('dd', null, longDate(item.Date)),
       h('dt', null, t.timeLabel),
-      h('dd', null, item.Time),
+      h('dd', null, localTime(item.Time, item.StartsAt)),
       h('dt', null, t.people),
       h('dd', null, item.Tickets.length > 1 ? item.Tickets.map((ticket) => `${ticket.Quantity} × ${ticket.Name ?? ticket.Type}`).join(', ') : String(item.Participants)),
       h('dt', null, t.total),

@@ -1,7 +1,7 @@
 // The confirmation: a paid basket's references, at an address the guest can bookmark (the basket token
 // is its key). An unpaid basket's address shows the basket instead.
 import { shop, type Basket } from './api';
-import { go, linkProps, longDate, money, t } from './app';
+import { go, linkProps, localTime, longDate, money, t } from './app';
 import { h } from './dom';
 import { showPage } from './ui';
 
@@ -29,7 +29,7 @@ export async function renderConfirmation(token: string): Promise<void> {
             h('dt', null, t.dateLabel),
             h('dd', null, longDate(item.Date)),
             h('dt', null, t.timeLabel),
-            h('dd', null, item.Time),
+            h('dd', null, localTime(item.Time, item.StartsAt)),
             h('dt', null, t.people),
             h('dd', null, String(item.Participants)),
           ),

@@ -9,6 +9,8 @@ export function showPage(title: string, ...content: Child[]): void {
   const main = document.getElementById('main')!;
   document.title = `${title} – ${boot.Profile.Name}`;
   replace(main, ...content);
+  // The first page on screen, its handlers attached: what bench/booking-pages.ts times from navigation.
+  if (performance.getEntriesByName('slotbook-interactive').length === 0) performance.mark('slotbook-interactive');
   const heading = main.querySelector('h1');
   if (heading) {
     heading.setAttribute('tabindex', '-1');
