@@ -196,7 +196,44 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     await ok('POST', '/api/v2/admin/holds/release', { Client: undefined, ActivityID: activityOfHold.get(reference) });
     return { action: 'hold.release', resource: reference };
   },
+  'POST /api/v2/admin/webhooks': async () => {
+    const endpoint = await newEndpoint();
+    return { action: 'webhook.create', resource: String(endpoint.ID) };
+  },
+  'PATCH /api/v2/admin/webhooks/:ID': async () => {
+    const endpoint = await newEndpoint();
+    await ok('PATCH', `/api/v2/admin/webhooks/${endpoint.ID}`, { Description: 'Renamed' });
+    return { action: 'webhook.update', resource: String(endpoint.ID) };
+  },
+  'DELETE /api/v2/admin/webhooks/:ID': async () => {
+    const endpoint = await newEndpoint();
+    await ok('DELETE', `/api/v2/admin/webhooks/${endpoint.ID}`);
+    return { action: 'webhook.delete', resource: String(endpoint.ID) };
+  },
+  'POST /api/v2/admin/webhooks/:ID/rotate-secret': async () => {
+    const endpoint = await newEndpoint();
+    await ok('POST', `/api/v2/admin/webhooks/${endpoint.ID}/rotate-secret`);
+    return { action: 'webhook.rotate-secret', resource: String(endpoint.ID) };
+  },
+  'POST /api/v2/admin/webhooks/:ID/test': async () => {
+    const endpoint = await newEndpoint();
+    await ok('POST', `/api/v2/admin/webhooks/${endpoint.ID}/test`);
+    return { action: 'webhook.test', resource: String(endpoint.ID) };
+  },
+  'POST /api/v2/admin/webhooks/:ID/deliveries/:DeliveryID/replay': async () => {
+    const endpoint = await newEndpoint();
+    const sent = await ok('POST', `/api/v2/admin/webhooks/${endpoint.ID}/test`);
+    const replay = await ok('POST', `/api/v2/admin/webhooks/${endpoint.ID}/deliveries/${sent.ID}/replay`);
+    return { action: 'webhook.replay', resource: String(replay.ID) };
+  },
+  'PATCH /api/v2/admin/webhooks/settings': async () => {
+    await ok('PATCH', '/api/v2/admin/webhooks/settings', { ContactEmail: 'ops@example.com' });
+    return { action: 'webhook-settings.update', resource: String(op.operatorId) };
+  },
 };
+
+/** A webhook endpoint on a local address nobody listens on (allowed outside production): its test fails fast. */
+const newEndpoint = () => ok('POST', '/api/v2/admin/webhooks', { URL: 'http://localhost:9/hooks', EventTypes: ['booking.created'] });
 
 const activityOfHold = new Map<string, string>();
 

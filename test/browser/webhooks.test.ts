@@ -11,7 +11,7 @@ import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/d
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, type Browser } from './browser.js';
+import { ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, signInWithOwnerLink, type Browser } from './browser.js';
 
 const run = hasChromium && testDialect() === 'sqlite';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -54,17 +54,17 @@ describe.skipIf(!run)('the Webhooks page in a browser', { timeout: 60_000 }, () 
     receiver = await startReceiver();
     database = await createTestDatabase();
     const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
-    admin = JSON.parse((await runCli(['operator', 'create', '--name', 'Hook Tours'], env)).stdout).AdminKey;
     db = openDatabase(database.config);
-    // Outside production: the receiver is http on 127.0.0.1. (An operator exists: no demo data.)
+    // Outside production: the receiver is http on 127.0.0.1.
     server = await startServerProcess(database.url, { LOG_LEVEL: 'warn', NODE_ENV: 'development' });
+    const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Hook Tours', '--email', 'owner@hook.example'], { ...env, PUBLIC_URL: server.url })).stdout);
+    admin = operator.AdminKey;
     activityId = (await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', { Name: 'Harbour Kayak', DurationMinutes: 60, Timezone: 'Europe/Berlin', Currency: 'EUR', UnitPrice: 3000 })).ActivityID;
     await api('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: day, Time: '10:00', Capacity: 20 });
     browser = await launchBrowser();
     page = browser.page;
     page.setDefaultTimeout(15_000);
-    await page.goto(`${server.url}/`);
-    await page.evaluate((key) => sessionStorage.setItem('slotbook.adminKey', key), admin);
+    await signInWithOwnerLink(page, operator.SignInLink, 'hook tours owner');
   }, 120_000);
 
   afterAll(async () => {

@@ -9,6 +9,7 @@ import { createApiKey } from '../../src/auth/service.js';
 import type { DeliveryDeps } from '../../src/webhooks/deliver.js';
 import { addEndpoint, deliveryDeps, flush, testClock, type Endpoint } from './fixtures.js';
 import { startReceiver, type Receiver } from './receiver.js';
+import { openShopQuietly } from '../shop/fixtures.js';
 
 export const customer = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' };
 export const contact = { firstName: 'Grace', lastName: 'Hopper', emailAddress: 'grace@example.com', phoneNumber: '+15551234567', locales: ['en'] };
@@ -44,6 +45,8 @@ export interface World {
 export async function webhookWorld(): Promise<World> {
   const t = await createTestApp({ BASKET_HOLD_MINUTES: '60', WAITLIST_CLAIM_MINUTES: '60' });
   const op = await t.newOperator('Event Tours');
+  // The shop is closed by default; opened in the database, so that no event or audit entry comes of it.
+  await openShopQuietly(t, op.operatorId);
   const gygKey = (await t.db.write((tx) => createApiKey(tx, op.operatorId, { name: 'GYG', scopes: ['ota'], partner: 'getyourguide' }))).key;
   const own = await startReceiver();
   const viator = await startReceiver();
