@@ -40,8 +40,9 @@ describe.skipIf(!run)('the embed on another website', { timeout: 120_000 }, () =
 <p><a id="book" data-slotbook-activity="${kayak}"></a> <button id="book-button" type="button" data-slotbook-activity="${kayak}">Reserve the kayak tour</button></p>
 <h2>Calendar</h2>
 <div id="inline" data-slotbook-inline="${kayak}" data-slotbook-title="Kayak tour calendar"></div>
-<p><a href="#contact" id="after">Contact</a></p>
+<p><a href="#contact" id="after">Contact</a> <a id="bad" data-slotbook-activity="not-an-activity">Broken marker</a></p>
 </main>
+<script src="${slotbook}/embed.js" data-operator="spree-adventures" async></script>
 <script src="${slotbook}/embed.js" data-operator="spree-adventures" async></script>
 </body></html>`;
 
@@ -79,7 +80,10 @@ describe.skipIf(!run)('the embed on another website', { timeout: 120_000 }, () =
     return page.frames().find((f) => f.name().endsWith(`|${mode}`))!;
   };
 
+  const pageErrors: string[] = [];
+
   it('turns the marked link into "Book now" and opens the booking pages in an accessible dialog', async () => {
+    page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(hostUrl);
     const link = page.getByRole('link', { name: 'Book now' });
     await link.waitFor();
@@ -88,6 +92,9 @@ describe.skipIf(!run)('the embed on another website', { timeout: 120_000 }, () =
     // Only one global; no stylesheet added to the host page.
     expect(await page.evaluate(() => typeof (window as unknown as { Slotbook?: unknown }).Slotbook)).toBe('object');
     expect(await page.evaluate(() => document.styleSheets.length)).toBe(1);
+    // The script loaded twice attaches once; a marker with a malformed ID is left alone.
+    expect(await page.locator('[aria-haspopup="dialog"]').count()).toBe(2);
+    expect(await page.locator('#bad').getAttribute('aria-haspopup')).toBeNull();
 
     await link.click();
     await dialog().waitFor();
@@ -174,6 +181,10 @@ describe.skipIf(!run)('the embed on another website', { timeout: 120_000 }, () =
     expect(booking).toMatchObject({ Source: 'online', Status: 'confirmed', Participants: 2 });
     await page.keyboard.press('Escape');
     await page.setViewportSize({ width: 1360, height: 900 });
+  });
+
+  it('never threw into the host page', () => {
+    expect(pageErrors).toEqual([]);
   });
 
   it('is refused once the operator lists other websites, and shown again when the host is listed', async () => {
