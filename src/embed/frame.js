@@ -16,8 +16,10 @@
     document.documentElement.setAttribute('data-embed', match[2]);
     if (typeof ResizeObserver === 'function') new ResizeObserver(size).observe(document.documentElement);
     window.addEventListener('load', size);
-    document.addEventListener('keydown', function (event) {
-      if (event.key === 'Escape' && match[2] === 'modal') post({ type: 'escape' });
+    // On keyup, once the key is done: the dialog then removes this frame, which must not happen while
+    // the browser is still delivering the key to it.
+    document.addEventListener('keyup', function (event) {
+      if (event.key === 'Escape' && !event.defaultPrevented && match[2] === 'modal') post({ type: 'escape' });
     });
     size();
   } catch (e) {
