@@ -15,16 +15,18 @@ import { unixNow } from '../availability/seats.js';
 import type { ManagedBooking } from './manage-schemas.js';
 
 const PURPOSE = 'manage-booking';
-export const MANAGE_TOKEN_PATTERN = '^BK-[A-HJ-NP-Z2-9]{8}\\.[0-9a-f]{32}$';
+// URL-safe characters only (no "."), so that the server log's redaction sees the whole token as one
+// (http/log-redaction.ts replaces path segments of 22 or more such characters on the pages' wildcard route).
+export const MANAGE_TOKEN_PATTERN = '^BK-[A-HJ-NP-Z2-9]{8}_[0-9a-f]{32}$';
 
 /** The capability of the booking's guest: its reference and 128 bits of HMAC over operator and reference. */
 export function manageToken(keys: InstanceKeys, operatorId: number, reference: string): string {
-  return `${reference}.${keys.hmac(PURPOSE, `${operatorId}:${reference}`).slice(0, 32)}`;
+  return `${reference}_${keys.hmac(PURPOSE, `${operatorId}:${reference}`).slice(0, 32)}`;
 }
 
 /** The reference a token stands for, or 404 (an altered or foreign token is not told apart from an unknown one). */
 function referenceOf(keys: InstanceKeys, operatorId: number, token: string): string {
-  const [reference] = token.split('.');
+  const [reference] = token.split('_');
   const expected = Buffer.from(manageToken(keys, operatorId, reference!));
   const given = Buffer.from(token);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new NotFound('No such booking link');

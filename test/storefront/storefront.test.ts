@@ -13,6 +13,7 @@ import { runDueEmails } from '../../src/emails/worker.js';
 import { offerFreedSeats } from '../../src/waitlists/offers.js';
 import type { OutgoingMessage } from '../../src/emails/mailer.js';
 import { ensureDashboardBuilt } from '../browser/browser.js';
+import { redactUrl } from '../../src/http/log-redaction.js';
 
 describe('booking pages: endpoints', () => {
   let t: TestApp;
@@ -157,6 +158,13 @@ describe('booking pages: endpoints', () => {
         expect(response.body).not.toContain('Spree <Adventures>');
         expect(response.body).toMatch(/<script type="module" src="\/assets\/booking-[\w-]+\.js">/);
       }
+    });
+
+    it('the server log never holds the tokens of the pages\' addresses', () => {
+      const token = manageToken(t.app.instanceKeys, op.operatorId, 'BK-ABCDEFGH');
+      expect(redactUrl(`/book/spree-adventures/manage/${token}`, '/book/:shop/*')).toBe('/book/spree-adventures/manage/[redacted]');
+      expect(redactUrl('/book/spree-adventures/basket/AAAAAAAAAAAAAAAAAAAAAA', '/book/:shop/*')).toBe('/book/spree-adventures/basket/[redacted]');
+      expect(redactUrl(`/api/v2/shop/1/bookings/${token}`, '/api/v2/shop/:OperatorID/bookings/:ManageToken')).toBe('/api/v2/shop/1/bookings/[redacted]');
     });
 
     it('speaks the guest\'s language from Accept-Language, or ?lang=', async () => {
