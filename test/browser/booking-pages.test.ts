@@ -292,6 +292,30 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     await page.getByRole('heading', { level: 1, name: 'Book an activity' }).waitFor();
   });
 
+  it('works by keyboard: each page focuses its heading, and Tab and Enter reach the timeslots', async () => {
+    const { page } = browser;
+    await page.goto(`${base}/book/spree-adventures`);
+    await page.getByRole('heading', { level: 1, name: 'Book an activity' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText ?? '');
+    const tabTo = async (text: RegExp) => {
+      for (let i = 0; i < 60 && !text.test(await focused()); i++) await page.keyboard.press('Tab');
+      expect(await focused()).toMatch(text);
+    };
+    await tabTo(/^Book Sunset Kayak Tour$/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Sunset Kayak Tour' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Sunset Kayak Tour');
+    await tabTo(new RegExp(`^${Number(date.slice(8))}$`));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 2, name: /Timeslots on/ }).waitFor();
+    await tabTo(/10:00–11:30/);
+    await page.keyboard.press('Enter');
+    // The form opens with the party's field focused.
+    await page.getByLabel('People').waitFor();
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement).labels?.[0]?.textContent)).toBe('People');
+  });
+
   it('an unknown or closed shop is a 404 page; the numeric address works', async () => {
     const { page } = browser;
     expect((await page.goto(`${base}/book/no-such-shop`))?.status()).toBe(404);
