@@ -131,6 +131,14 @@ describe('booking pages: endpoints', () => {
     });
   });
 
+  it('the new endpoints are in the OpenAPI document with their schemas', async () => {
+    const document = (await t.app.inject({ url: '/openapi.json' })).json();
+    for (const path of ['/api/v2/shop/{OperatorID}/storefront', '/api/v2/shop/{OperatorID}/activities/{ActivityID}/calendar', '/api/v2/shop/{OperatorID}/bookings/{ManageToken}', '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/cancel']) {
+      expect(document.paths[path], path).toBeDefined();
+    }
+    expect(Object.keys(document.paths).some((path: string) => path.startsWith('/book'))).toBe(false);
+  });
+
   describe('GuestCancelHours on the admin activity API', () => {
     it('is set on creation, changed and cleared by PATCH, and bounded', async () => {
       const created = await createActivity(t, op.adminKey, { Name: 'Canoe', GuestCancelHours: 48 });
