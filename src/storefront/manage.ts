@@ -12,7 +12,9 @@ import { Conflict, NotFound } from '../http/errors.js';
 import { cancelBooking, getBooking } from '../bookings/service.js';
 import { findActivity } from '../catalog/store.js';
 import { unixNow } from '../availability/seats.js';
-import type { ManagedBooking } from './manage-schemas.js';
+import { requireBasket } from '../shop/baskets.js';
+import { listBasketItems } from '../shop/store.js';
+import type { ManageLink, ManagedBooking } from './manage-schemas.js';
 
 const PURPOSE = 'manage-booking';
 // URL-safe characters only (no "."), so that the server log's redaction sees the whole token as one
@@ -79,4 +81,16 @@ export async function cancelAsGuest(db: Db, keys: InstanceKeys, operatorId: numb
   }
   await cancelBooking(db, operatorId, view.BookingReference, undefined, { type: 'anonymous', id: null, label: 'guest (manage link)' });
   return managedBooking(db.kysely, keys, operatorId, token);
+}
+
+/**
+ * The manage tokens of a paid basket's bookings, for its confirmation page: whoever holds the basket token
+ * is the guest who paid, so the page can link each booking's own page even when the operator's e-mails
+ * carry no {{ManageBookingUrl}}. An open basket has none (its bookings are not confirmed): 409.
+ */
+export async function basketManageLinks(db: Kysely<Database>, keys: InstanceKeys, operatorId: number, basketToken: string): Promise<ManageLink[]> {
+  const basket = await requireBasket(db, operatorId, basketToken);
+  if (basket.status !== 'paid') throw new Conflict('This basket is not paid yet: its bookings have no page of their own');
+  const items = await listBasketItems(db, basket.id);
+  return items.map((item) => ({ BookingReference: item.reference, ManageToken: manageToken(keys, operatorId, item.reference) }));
 }

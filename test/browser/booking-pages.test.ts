@@ -171,6 +171,9 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     await page.getByLabel('Card number').fill('4242424242424242');
     await page.getByRole('button', { name: 'Pay €45.00' }).click();
     await page.getByRole('heading', { level: 1, name: 'Your booking is confirmed' }).waitFor();
+    // Each booking links its own page, whether or not the operator's e-mails do.
+    await page.getByRole('link', { name: /^Manage booking BK-/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Your booking' }).waitFor();
   });
 
   it('a sold-out timeslot takes a waitlist place; the offer e-mail links to a page that pays it', async () => {
