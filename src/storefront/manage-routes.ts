@@ -2,8 +2,10 @@
 // rate-limited like the shop; a closed shop still answers, since the guest booked while it was open.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { envelope, problems } from '../http/schemas.js';
-import { ManagedBooking, ManageParams } from './manage-schemas.js';
-import { cancelAsGuest, managedBooking } from './manage.js';
+import { Type } from '@sinclair/typebox';
+import { BasketParams } from '../shop/schemas.js';
+import { ManagedBooking, ManageLink, ManageParams } from './manage-schemas.js';
+import { basketManageLinks, cancelAsGuest, managedBooking } from './manage.js';
 
 export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Online shop (public)'];
@@ -33,5 +35,19 @@ export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: envelope(ManagedBooking), ...problems(400, 404, 409, 422, 429) },
     },
     handler: async (request) => ({ data: await cancelAsGuest(app.db, app.instanceKeys, request.params.OperatorID, request.params.ManageToken) }),
+  });
+
+  app.get('/baskets/:BasketToken/manage-links', {
+    config,
+    schema: {
+      tags,
+      summary: 'The manage tokens of a paid basket\'s bookings',
+      description:
+        'For the confirmation page: each booking of the paid basket with the token of its own page (view, and cancel where the activity allows). ' +
+        '409 while the basket is not paid.',
+      params: BasketParams,
+      response: { 200: envelope(Type.Array(ManageLink)), ...problems(400, 404, 409, 429) },
+    },
+    handler: async (request) => ({ data: await basketManageLinks(app.db.kysely, app.instanceKeys, request.params.OperatorID, request.params.BasketToken) }),
   });
 };

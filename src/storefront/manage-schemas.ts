@@ -35,3 +35,12 @@ export const ManagedBooking = Type.Object(
   { $id: 'ManagedBooking' },
 );
 export type ManagedBooking = Static<typeof ManagedBooking>;
+
+export const ManageLink = Type.Object(
+  {
+    BookingReference: Type.String(),
+    ManageToken: Type.String({ description: 'The booking\'s page is /book/{slug}/manage/{ManageToken}; GET .../bookings/{ManageToken} reads it' }),
+  },
+  { $id: 'ManageLink' },
+);
+export type ManageLink = Static<typeof ManageLink>;

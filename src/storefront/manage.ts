@@ -12,19 +12,23 @@ import { Conflict, NotFound } from '../http/errors.js';
 import { cancelBooking, getBooking } from '../bookings/service.js';
 import { findActivity } from '../catalog/store.js';
 import { unixNow } from '../availability/seats.js';
-import type { ManagedBooking } from './manage-schemas.js';
+import { requireBasket } from '../shop/baskets.js';
+import { listBasketItems } from '../shop/store.js';
+import type { ManageLink, ManagedBooking } from './manage-schemas.js';
 
 const PURPOSE = 'manage-booking';
-export const MANAGE_TOKEN_PATTERN = '^BK-[A-HJ-NP-Z2-9]{8}\\.[0-9a-f]{32}$';
+// URL-safe characters only (no "."), so that the server log's redaction sees the whole token as one
+// (http/log-redaction.ts replaces path segments of 22 or more such characters on the pages' wildcard route).
+export const MANAGE_TOKEN_PATTERN = '^BK-[A-HJ-NP-Z2-9]{8}_[0-9a-f]{32}$';
 
 /** The capability of the booking's guest: its reference and 128 bits of HMAC over operator and reference. */
 export function manageToken(keys: InstanceKeys, operatorId: number, reference: string): string {
-  return `${reference}.${keys.hmac(PURPOSE, `${operatorId}:${reference}`).slice(0, 32)}`;
+  return `${reference}_${keys.hmac(PURPOSE, `${operatorId}:${reference}`).slice(0, 32)}`;
 }
 
 /** The reference a token stands for, or 404 (an altered or foreign token is not told apart from an unknown one). */
 function referenceOf(keys: InstanceKeys, operatorId: number, token: string): string {
-  const [reference] = token.split('.');
+  const [reference] = token.split('_');
   const expected = Buffer.from(manageToken(keys, operatorId, reference!));
   const given = Buffer.from(token);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new NotFound('No such booking link');
@@ -77,4 +81,16 @@ export async function cancelAsGuest(db: Db, keys: InstanceKeys, operatorId: numb
   }
   await cancelBooking(db, operatorId, view.BookingReference, undefined, { type: 'anonymous', id: null, label: 'guest (manage link)' });
   return managedBooking(db.kysely, keys, operatorId, token);
+}
+
+/**
+ * The manage tokens of a paid basket's bookings, for its confirmation page: whoever holds the basket token
+ * is the guest who paid, so the page can link each booking's own page even when the operator's e-mails
+ * carry no {{ManageBookingUrl}}. An open basket has none (its bookings are not confirmed): 409.
+ */
+export async function basketManageLinks(db: Kysely<Database>, keys: InstanceKeys, operatorId: number, basketToken: string): Promise<ManageLink[]> {
+  const basket = await requireBasket(db, operatorId, basketToken);
+  if (basket.status !== 'paid') throw new Conflict('This basket is not paid yet: its bookings have no page of their own');
+  const items = await listBasketItems(db, basket.id);
+  return items.map((item) => ({ BookingReference: item.reference, ManageToken: manageToken(keys, operatorId, item.reference) }));
 }

@@ -171,6 +171,9 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     await page.getByLabel('Card number').fill('4242424242424242');
     await page.getByRole('button', { name: 'Pay €45.00' }).click();
     await page.getByRole('heading', { level: 1, name: 'Your booking is confirmed' }).waitFor();
+    // Each booking links its own page, whether or not the operator's e-mails do.
+    await page.getByRole('link', { name: /^Manage booking BK-/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Your booking' }).waitFor();
   });
 
   it('a sold-out timeslot takes a waitlist place; the offer e-mail links to a page that pays it', async () => {
@@ -231,7 +234,7 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     await page.getByRole('button', { name: 'Cancel this booking' }).click();
     await page.getByRole('button', { name: 'Yes, cancel my booking' }).click();
     await page.getByText('Your booking is cancelled.').waitFor();
-    const reference = manage.split('/').pop()!.split('.')[0]!;
+    const reference = manage.split('/').pop()!.split('_')[0]!;
     expect((await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${reference}`)).json().data.Status).toBe('cancelled');
   });
 
@@ -290,6 +293,30 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     await screenshot(page, 'booking-hold-lapsed');
     await page.getByRole('button', { name: 'Start a new booking' }).click();
     await page.getByRole('heading', { level: 1, name: 'Book an activity' }).waitFor();
+  });
+
+  it('works by keyboard: each page focuses its heading, and Tab and Enter reach the timeslots', async () => {
+    const { page } = browser;
+    await page.goto(`${base}/book/spree-adventures`);
+    await page.getByRole('heading', { level: 1, name: 'Book an activity' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText ?? '');
+    const tabTo = async (text: RegExp) => {
+      for (let i = 0; i < 60 && !text.test(await focused()); i++) await page.keyboard.press('Tab');
+      expect(await focused()).toMatch(text);
+    };
+    await tabTo(/^Book Sunset Kayak Tour$/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Sunset Kayak Tour' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Sunset Kayak Tour');
+    await tabTo(new RegExp(`^${Number(date.slice(8))}$`));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 2, name: /Timeslots on/ }).waitFor();
+    await tabTo(/10:00–11:30/);
+    await page.keyboard.press('Enter');
+    // The form opens with the party's field focused.
+    await page.getByLabel('People').waitFor();
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement).labels?.[0]?.textContent)).toBe('People');
   });
 
   it('an unknown or closed shop is a 404 page; the numeric address works', async () => {

@@ -13,6 +13,7 @@ import { runDueEmails } from '../../src/emails/worker.js';
 import { offerFreedSeats } from '../../src/waitlists/offers.js';
 import type { OutgoingMessage } from '../../src/emails/mailer.js';
 import { ensureDashboardBuilt } from '../browser/browser.js';
+import { redactUrl } from '../../src/http/log-redaction.js';
 
 describe('booking pages: endpoints', () => {
   let t: TestApp;
@@ -130,6 +131,29 @@ describe('booking pages: endpoints', () => {
     });
   });
 
+  it('the new endpoints are in the OpenAPI document with their schemas', async () => {
+    const document = (await t.app.inject({ url: '/openapi.json' })).json();
+    for (const path of ['/api/v2/shop/{OperatorID}/storefront', '/api/v2/shop/{OperatorID}/activities/{ActivityID}/calendar', '/api/v2/shop/{OperatorID}/bookings/{ManageToken}', '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/cancel', '/api/v2/shop/{OperatorID}/baskets/{BasketToken}/manage-links']) {
+      expect(document.paths[path], path).toBeDefined();
+    }
+    expect(Object.keys(document.paths).some((path: string) => path.startsWith('/book'))).toBe(false);
+  });
+
+  it('a paid basket answers its bookings\' manage tokens; an open one is 409, another shop\'s 404', async () => {
+    const basket = (await call(t.app, undefined, 'POST', shop('/baskets'), { Customer: customer('Ivy', 'ivy@example.com') })).json().data.BasketToken;
+    const added = await call(t.app, undefined, 'POST', shop(`/baskets/${basket}/items`), { ActivityID: activity, Date: day, Time: '10:00', Participants: 1 });
+    expect(added.statusCode, added.body).toBe(201);
+    problemOf(await call(t.app, undefined, 'GET', shop(`/baskets/${basket}/manage-links`)), 409, 'conflict');
+    expect((await call(t.app, undefined, 'POST', shop(`/baskets/${basket}/checkout`), { Payment: GOOD_CARD })).statusCode).toBe(200);
+    const links = await call(t.app, undefined, 'GET', shop(`/baskets/${basket}/manage-links`));
+    expect(links.statusCode, links.body).toBe(200);
+    const [link] = links.json().data;
+    expect(link.ManageToken).toBe(manageToken(t.app.instanceKeys, op.operatorId, link.BookingReference));
+    expect((await call(t.app, undefined, 'GET', shop(`/bookings/${link.ManageToken}`))).json().data.BookingReference).toBe(link.BookingReference);
+    problemOf(await call(t.app, undefined, 'GET', shop(`/baskets/${basket}/manage-links`, other.operatorId)), 404, 'not-found');
+    problemOf(await call(t.app, undefined, 'GET', shop('/baskets/AAAAAAAAAAAAAAAAAAAAAA/manage-links')), 404, 'not-found');
+  });
+
   describe('GuestCancelHours on the admin activity API', () => {
     it('is set on creation, changed and cleared by PATCH, and bounded', async () => {
       const created = await createActivity(t, op.adminKey, { Name: 'Canoe', GuestCancelHours: 48 });
@@ -157,6 +181,13 @@ describe('booking pages: endpoints', () => {
         expect(response.body).not.toContain('Spree <Adventures>');
         expect(response.body).toMatch(/<script type="module" src="\/assets\/booking-[\w-]+\.js">/);
       }
+    });
+
+    it('the server log never holds the tokens of the pages\' addresses', () => {
+      const token = manageToken(t.app.instanceKeys, op.operatorId, 'BK-ABCDEFGH');
+      expect(redactUrl(`/book/spree-adventures/manage/${token}`, '/book/:shop/*')).toBe('/book/spree-adventures/manage/[redacted]');
+      expect(redactUrl('/book/spree-adventures/basket/AAAAAAAAAAAAAAAAAAAAAA', '/book/:shop/*')).toBe('/book/spree-adventures/basket/[redacted]');
+      expect(redactUrl(`/api/v2/shop/1/bookings/${token}`, '/api/v2/shop/:OperatorID/bookings/:ManageToken')).toBe('/api/v2/shop/1/bookings/[redacted]');
     });
 
     it('speaks the guest\'s language from Accept-Language, or ?lang=', async () => {
