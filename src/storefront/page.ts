@@ -33,8 +33,8 @@ export interface RenderedPage {
 }
 
 /**
- * The frame-ancestors of the booking pages. The embed (issue 13 item 4) changes this one place: any site
- * until the operator lists the allowed ones.
+ * The frame-ancestors a page starts with: 'self'. routes.ts replaces it on a shop's pages with the
+ * operator's (src/embed/frame-ancestors.ts: any site until the operator lists the allowed ones).
  */
 export function frameAncestors(): string {
   return "'self'";
