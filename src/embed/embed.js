@@ -108,7 +108,8 @@
         // A new tab or window (Ctrl, Cmd, Shift, middle button) keeps the link's own behaviour.
         if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.shiftKey || event.button > 0) return;
         event.preventDefault();
-        open(url, 'Book: ' + ((el.textContent || '').trim() || 'activity'), el);
+        var text = (el.textContent || '').trim();
+        open(url, el.getAttribute('data-slotbook-title') || (text && text !== 'Book now' ? 'Book: ' + text : 'Book online'), el);
       });
     };
 
