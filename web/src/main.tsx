@@ -33,7 +33,7 @@ const NAV: { href: string; label: string; icon: IconName; permission: string }[]
   { href: '/waitlists', label: 'Waitlists', icon: 'waitlist', permission: 'waitlists:read' },
   { href: '/usage', label: 'Usage', icon: 'usage', permission: 'usage:read' },
   { href: '/reports', label: 'Reports', icon: 'usage', permission: 'reports:read' },
-  { href: '/workflows', label: 'Workflows', icon: 'mail', permission: 'workflows:read' },
+  { href: '/workflows', label: 'Workflows', icon: 'refresh', permission: 'workflows:read' },
   { href: '/emails', label: 'E-mails', icon: 'mail', permission: 'emails:read' },
   { href: '/webhooks', label: 'Webhooks', icon: 'webhook', permission: 'webhooks:manage' },
   { href: '/users', label: 'Users', icon: 'user', permission: 'users:manage' },
