@@ -197,7 +197,7 @@ function GroupTable({ title, groups }: { title: string; groups: Group[] }) {
       {groups.length === 0 ? (
         <p className="muted">No bookings.</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={`${title}, scrollable`}>
           <table className="table" aria-label={title}>
             <thead>
               <tr>

@@ -397,7 +397,7 @@ function WorkflowEmails({ workflow }: { workflow: Workflow }) {
       {emails.loading && !emails.data && <Spinner label="Loading e-mails" />}
       {emails.data && emails.data.length === 0 && <p className="muted small">No e-mails{status ? ` in this state` : ''} yet.</p>}
       {emails.data && emails.data.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={`E-mails of ${workflow.Name}, scrollable`}>
           <table className="table" aria-label={`E-mails of ${workflow.Name}`}>
             <thead>
               <tr>
