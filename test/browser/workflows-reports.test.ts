@@ -126,7 +126,7 @@ describe.skipIf(!run)('workflows, translations and reports in the dashboard', { 
         await item.getByRole('button', { name: 'All', exact: true }).click();
         await item.getByRole('button', { name: 'Sent', exact: true }).click();
         return table.getByText(booked).count();
-      }, { timeout: 20_000, intervals: [1000] })
+      }, { timeout: 20_000, interval: 1000 })
       .toBe(1);
     await item.getByRole('button', { name: 'Failed', exact: true }).click();
     await item.getByText('No e-mails in this state yet.').waitFor();

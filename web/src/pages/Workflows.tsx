@@ -184,7 +184,11 @@ function WorkflowEditor({ initial, id, onDone }: { initial: Draft; id?: number; 
   const [error, setError] = useState<ApiError>();
   // The body's textarea, found inside its wrapper (the shared TextArea takes no ref): placeholders go in at the caret.
   const bodyRef = useRef<HTMLDivElement>(null);
-  const set = (changes: Partial<Draft>) => setDraft((d) => ({ ...d, ...changes }));
+  const set = (changes: Partial<Draft>) => {
+    setDraft((d) => ({ ...d, ...changes }));
+    // A template being edited is checked by the live preview; the last save's complaint about it is stale.
+    if (changes.Subject !== undefined || changes.Body !== undefined) setError(undefined);
+  };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
