@@ -1,11 +1,10 @@
 // The workflow preview: rendered by the sending renderer with the sending values, for the operator's
 // newest confirmed booking (or one named), else a labelled sample; guest text stays plain text; unknown
-// placeholders are a 422 naming the field; nothing is stored. And the e-mail list filtered by workflow.
+// placeholders are a 422 naming the field; nothing is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
-import { customer, deliveryFor, posBooking } from '../emails/fixtures.js';
-import { runDueEmails } from '../../src/emails/worker.js';
+import { customer, posBooking } from '../emails/fixtures.js';
 import { as, userSession } from '../staff/fixtures.js';
 
 let t: TestApp;
@@ -85,23 +84,5 @@ describe('workflow preview', () => {
     problemOf(await as(t, await userSession(t, op.operatorId, 'front-desk'), 'POST', '/api/v2/admin/workflows/preview', { Subject: 'x', Body: 'y' }), 403, 'forbidden');
     const noCsrf = await t.app.inject({ method: 'POST', url: '/api/v2/admin/workflows/preview', headers: { cookie: manager.cookie }, payload: { Subject: 'x', Body: 'y' } });
     expect(noCsrf.statusCode).toBe(403);
-  });
-});
-
-describe('e-mails of one workflow', () => {
-  it('filters the outbox by WorkflowID and status: sent and failed per workflow', async () => {
-    const a = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', { Name: 'A', Event: 'booking-confirmed', Subject: 'A', Body: 'A' })).json().data;
-    const b = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', { Name: 'B', Event: 'booking-confirmed', Subject: 'B', Body: 'B' })).json().data;
-    const booking = await posBooking(t, op.adminKey, slot, 1, customer('Filter'));
-    await runDueEmails(t.db, deliveryFor(t));
-    const ofA = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/emails?WorkflowID=${a.ID}`)).json().data;
-    expect(ofA.map((e: { Subject: string; WorkflowID: number; BookingReference: string }) => [e.Subject, e.WorkflowID, e.BookingReference])).toEqual([['A', a.ID, booking.BookingReference]]);
-    expect(ofA[0].Status).toBe('sent');
-    expect((await call(t.app, op.adminKey, 'GET', `/api/v2/admin/emails?WorkflowID=${b.ID}&Status=sent`)).json().data).toHaveLength(1);
-    expect((await call(t.app, op.adminKey, 'GET', `/api/v2/admin/emails?WorkflowID=${b.ID}&Status=failed`)).json().data).toEqual([]);
-    // Another operator's workflow ID shows nothing of this operator's.
-    const other = await t.newOperator();
-    expect((await call(t.app, other.adminKey, 'GET', `/api/v2/admin/emails?WorkflowID=${a.ID}`)).json().data).toEqual([]);
-    problemOf(await call(t.app, op.adminKey, 'GET', '/api/v2/admin/emails?WorkflowID=0'), 422, 'validation');
   });
 });
