@@ -234,7 +234,11 @@ function QuestionForm({ initial, submitLabel, onSubmit, onCancel }: { initial: D
         isSelect={draft.Type === 'select'}
         options={draft.Options.split('\n').map((o) => o.trim()).filter(Boolean)}
         error={error}
-        onChange={(translations) => setDraft({ ...draft, Translations: translations })}
+        onChange={(translations) => {
+          setDraft({ ...draft, Translations: translations });
+          // The last save's complaint about a translation is stale once the translations change.
+          if (error?.errors.some((e) => e.field.startsWith('Translations'))) setError(undefined);
+        }}
       />
       <ErrorBanner error={error && !['Question', 'Type', 'Options'].some((f) => error.fieldError(f)) && !error.errors.some((e) => e.field.startsWith('Translations')) ? error : undefined} />
       <div className="form-actions">
