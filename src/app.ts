@@ -48,6 +48,7 @@ import { auditAdminRoutes } from './audit/admin-routes.js';
 import { staffRoutes } from './staff/routes.js';
 import { userAdminRoutes } from './staff/admin-routes.js';
 import { webhookAdminRoutes } from './webhooks/admin-routes.js';
+import { reportAdminRoutes } from './reports/admin-routes.js';
 import { webhookPartnerRoutes } from './webhooks/routes.js';
 import { createWebhookRuntime, type WebhookOverrides, type WebhookRuntime } from './webhooks/runtime.js';
 import { webhooksDocument } from './webhooks/openapi.js';
@@ -167,6 +168,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(auditAdminRoutes, { prefix: admin });
   await app.register(staffRoutes, { prefix: '/api/v2/staff' });
   await app.register(webhookAdminRoutes, { prefix: admin });
+  await app.register(reportAdminRoutes, { prefix: admin });
   await app.register(shopRoutes, { prefix: '/api/v2/shop/:OperatorID' });
   await app.register(waitlistPageRoutes);
 

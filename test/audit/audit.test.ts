@@ -233,9 +233,24 @@ async function partnerHold(): Promise<string> {
   return reference;
 }
 
+/** POST routes that change nothing (a body too long for a query string): they must leave no audit entry. */
+const READS_BY_POST: Record<string, () => Promise<unknown>> = {
+  'POST /api/v2/admin/workflows/preview': () => ok('POST', '/api/v2/admin/workflows/preview', { Subject: 'Hi {{FirstName}}', Body: 'See you' }),
+};
+
 describe('audit log', () => {
+  it('routes that read by POST write no entry', async () => {
+    for (const [name, read] of Object.entries(READS_BY_POST)) {
+      await ok('POST', '/api/v2/admin/activities', activityBody);
+      const before = await newest();
+      await read();
+      expect(await newest(), name).toEqual(before);
+    }
+  });
+
+
   it('every mutating operator route writes an entry: who, what, which resource, from where', async () => {
-    const mutating = operatorRoutes(t.app.routeTable).filter((route) => route.method !== 'GET');
+    const mutating = operatorRoutes(t.app.routeTable).filter((route) => route.method !== 'GET' && !READS_BY_POST[`${route.method} ${route.url}`]);
     const missing = mutating.map((route) => `${route.method} ${route.url}`).filter((name) => !CASES[name]);
     expect(missing, 'add a case (and an audit entry) for these routes').toEqual([]);
     for (const route of mutating) {

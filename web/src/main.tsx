@@ -21,6 +21,8 @@ import { WaitlistsPage } from './pages/Waitlists';
 import { EmailsPage } from './pages/Emails';
 import { WebhookAlert, WebhooksPage } from './pages/Webhooks';
 import { WebhookDetailPage } from './pages/WebhookDetail';
+import { WorkflowsPage } from './pages/Workflows';
+import { ReportsPage } from './pages/Reports';
 
 // ---- Shell ----
 
@@ -30,6 +32,8 @@ const NAV: { href: string; label: string; icon: IconName; permission: string }[]
   { href: '/activities', label: 'Activities', icon: 'activities', permission: 'activities:read' },
   { href: '/waitlists', label: 'Waitlists', icon: 'waitlist', permission: 'waitlists:read' },
   { href: '/usage', label: 'Usage', icon: 'usage', permission: 'usage:read' },
+  { href: '/reports', label: 'Reports', icon: 'usage', permission: 'reports:read' },
+  { href: '/workflows', label: 'Workflows', icon: 'refresh', permission: 'workflows:read' },
   { href: '/emails', label: 'E-mails', icon: 'mail', permission: 'emails:read' },
   { href: '/webhooks', label: 'Webhooks', icon: 'webhook', permission: 'webhooks:manage' },
   { href: '/users', label: 'Users', icon: 'user', permission: 'users:manage' },
@@ -68,6 +72,8 @@ function Page({ path }: { path: string }) {
   if (path === '/usage') return <UsagePage />;
   if (path === '/waitlists') return <WaitlistsPage />;
   if (path === '/emails') return <EmailsPage />;
+  if (path === '/workflows') return <WorkflowsPage />;
+  if (path === '/reports') return <ReportsPage />;
   if (path === '/webhooks') return <WebhooksPage />;
   const webhook = /^\/webhooks\/(\d+)$/.exec(path);
   if (webhook) return <WebhookDetailPage id={Number(webhook[1])} />;
