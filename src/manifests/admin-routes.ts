@@ -84,6 +84,10 @@ export const manifestAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: CheckinBody,
       response: { 200: envelope(CheckinAnswer), ...problems(400, ...AUTH_ERRORS, 404, 409, 415, 422) },
     },
+    // The body is optional: a bare POST (the door's one tap) checks everyone in.
+    preValidation: async (request) => {
+      if (request.body === undefined) request.body = {};
+    },
     handler: async (request) => {
       const tickets = request.body?.Tickets;
       const checkin = tickets === undefined ? { kind: 'all' as const } : { kind: 'counts' as const, tickets };

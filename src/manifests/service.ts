@@ -167,7 +167,11 @@ async function manifestsOf(db: Kysely<Database>, operatorId: number, slots: Mani
 export async function dayManifest(db: Kysely<Database>, actor: Actor | undefined, operatorId: number, date: string | undefined, nowMs = Date.now()): Promise<ManifestDay> {
   const day = date ?? todayIn((await mainZone(db, operatorId)) ?? 'UTC', nowMs);
   const anyDay = can(actor, 'manifests:read');
-  if (!anyDay && !(await operatorZones(db, operatorId)).some((zone) => todayIn(zone, nowMs) === day)) throw new Forbidden(TODAY_ONLY);
+  if (!anyDay) {
+    // An operator without activities yet has UTC's today (an empty day) like the default above.
+    const zones = await operatorZones(db, operatorId);
+    if (!(zones.length === 0 ? ['UTC'] : zones).some((zone) => todayIn(zone, nowMs) === day)) throw new Forbidden(TODAY_ONLY);
+  }
   const slots = (await slotsBetween(db, operatorId, day, day)).filter((slot) => anyDay || todayIn(slot.timezone, nowMs) === day);
   const manifests = await manifestsOf(db, operatorId, slots, false, nowMs);
   return { Date: day, Timeslots: manifests.map((manifest) => manifest.Timeslot) };
