@@ -21,8 +21,11 @@ function ManifestDayPage() {
   const { can } = useSession();
   const anyDay = can('manifests:read');
   const { search } = useLocation();
-  const date = (anyDay && search.get('date')) || todayIso();
-  const day = useLoad((signal) => loadDay(date, signal), [date]);
+  // Without a date in the address the server answers today where the operator's activities are (the
+  // browser's own date may be another: a laptop set to UTC, a tour on the other side of the world).
+  const asked = (anyDay && search.get('date')) || undefined;
+  const day = useLoad((signal) => loadDay(asked, signal), [asked]);
+  const date = asked ?? day.data?.Date ?? todayIso();
   const slots = day.data?.Timeslots ?? [];
   return (
     <div className="page">
@@ -46,7 +49,7 @@ function ManifestDayPage() {
             <button type="button" className="btn btn-secondary btn-icon" aria-label="Next day" onClick={() => setQuery({ date: addDays(date, 1) })}>
               <Icon name="right" />
             </button>
-            {date !== todayIso() && (
+            {asked && (
               <button type="button" className="btn btn-ghost" onClick={() => setQuery({ date: undefined })}>
                 Today
               </button>
