@@ -176,10 +176,12 @@ export async function extend(db: Db, reseller: Reseller, uuid: string, body: Ext
 export async function cancel(db: Db, reseller: Reseller, uuid: string, body: CancellationBody, wants: Wants): Promise<OctoBooking> {
   const link = await requireLink(db.kysely, reseller, uuid);
   const now = unixNow();
-  const { record, timeslot } = await partsOf(db.kysely, reseller.operatorId, link, now);
+  const { record, timeslot, checkins } = await partsOf(db.kysely, reseller.operatorId, link, now);
   const before = effectiveStatus(record, now);
   const live = before === 'on_hold' || before === 'confirmed';
   if (live && timeslot.bookable_until <= now) throw OctoError.unprocessable(`Booking ${uuid} has started and can no longer be cancelled`);
+  // REDEEMED (docs/checkin.md): the guests came; the operator can still cancel in the dashboard.
+  if (live && (checkins?.length ?? 0) > 0) throw OctoError.unprocessable(`Booking ${uuid} has been redeemed (guests were checked in) and can no longer be cancelled`);
   const after = await cancelBooking(db, reseller.operatorId, link.reference, reseller.partner);
   if (live && after.Status === 'cancelled') {
     await db.write((tx) => updateOctoBooking(tx, link.booking_id, { cancel_reason: body.reason ?? null }));

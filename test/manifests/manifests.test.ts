@@ -8,7 +8,7 @@ import { as, userSession, type Session } from '../staff/fixtures.js';
 import { addTicketType, CHILD } from '../tickets/fixtures.js';
 import { fileIdOf, PDF, uploadAs } from '../questions/files.js';
 import { octoClient, contact } from '../octo/fixtures.js';
-import { octoBody } from '../octo/spec.js';
+import { octoBody, octoError } from '../octo/spec.js';
 import { todayIn } from '../../src/calendar/zoned-time.js';
 
 /** A zone where it is morning now, so that a timeslot this evening is still today and in the future. */
@@ -235,6 +235,8 @@ describe('check-in', () => {
     expect(redeemed.cancellable).toBe(false);
     expect(redeemed.unitItems.map((item: { status: string }) => item.status)).toEqual(['REDEEMED', 'CONFIRMED']);
     expect(redeemed.unitItems[1].utcRedeemedAt).toBeNull();
+    // The reseller cannot cancel a booking whose guests came.
+    octoError(await octo('POST', `/bookings/${reserved.uuid}/cancel`, {}), 400, 'UNPROCESSABLE_ENTITY');
 
     await ok(await admin('DELETE', `/api/v2/admin/bookings/${confirmed.supplierReference}/check-in`));
     const undone = octoBody(await octo('GET', `/bookings/${reserved.uuid}`), 'Booking');
