@@ -125,6 +125,9 @@ describe('manifests', () => {
     const reference = await posBooking(tomorrow, 'Later');
     problemOf(await as(t, sessions.guide, 'POST', `/api/v2/admin/bookings/${reference}/check-in`, {}), 403, 'forbidden');
     problemOf(await as(t, sessions.guide, 'GET', `/api/v2/admin/check-in/${reference}`), 403, 'forbidden');
+    problemOf(await as(t, sessions.guide, 'DELETE', `/api/v2/admin/bookings/${reference}/check-in`), 403, 'forbidden');
+    // Nothing was written by the refusals.
+    expect((await ok(await admin('GET', `/api/v2/admin/check-in/${reference}`))).Booking.CheckedIn).toBe(0);
     expect((await ok(await as(t, sessions.frontDesk, 'GET', `/api/v2/admin/manifests?Date=${tomorrow}`))).Timeslots.map((s: { TimeslotID: number }) => s.TimeslotID)).toEqual([tomorrowSlot]);
     expect((await ok(await as(t, sessions.frontDesk, 'GET', `/api/v2/admin/manifests/${tomorrowSlot}`))).Entries.length).toBeGreaterThan(0);
     // No date: today.
@@ -152,6 +155,11 @@ describe('manifests', () => {
     problemOf(await admin('GET', `/api/v2/admin/no-shows?From=2030-01-01&To=2030-06-01`), 422, 'validation');
     problemOf(await admin('GET', '/api/v2/admin/no-shows'), 422, 'validation');
     problemOf(await admin('GET', `/api/v2/admin/manifests/999999`), 404, 'not-found');
+    const reference = await posBooking(today, 'Formats');
+    const plain = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${reference}/check-in`, 'everyone', { 'content-type': 'text/plain' });
+    problemOf(plain, 415, 'unsupported-media-type');
+    problemOf(await call(t.app, undefined, 'POST', `/api/v2/admin/bookings/${reference}/check-in`, {}), 401, 'unauthenticated');
+    problemOf(await call(t.app, undefined, 'GET', `/api/v2/admin/manifests`), 401, 'unauthenticated');
   });
 });
 

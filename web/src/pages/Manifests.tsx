@@ -1,6 +1,6 @@
 // Manifests: the day's timeslots (/manifests), one timeslot's guests with check-in (/manifests/{id}, also
 // printable), and the phone's check-in at the door (/manifests/check-in, CheckIn.tsx).
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ApiError, downloadFile, type WaiverAnswer } from '../api';
 import { addDays, formatDate, formatInstant, todayIso } from '../format';
 import { Link, setQuery, useLocation, usePageTitle } from '../router';
@@ -108,13 +108,25 @@ function ManifestDayPage() {
 
 function TimeslotManifestPage({ timeslotId }: { timeslotId: number }) {
   const manifest = useLoad((signal) => loadManifest(timeslotId, signal), [timeslotId]);
-  const [entries, setEntries] = useState<Record<string, ManifestEntry>>({});
+  const { reload, setData } = manifest;
+  // Several people check in at once on a busy day (a desk and two guides): read it again every 30 s
+  // while the page is in sight, so everyone's ticks show up.
+  useEffect(() => {
+    const timer = window.setInterval(() => document.visibilityState === 'visible' && reload(), 30_000);
+    return () => window.clearInterval(timer);
+  }, [reload]);
   const slot = manifest.data?.Timeslot;
   usePageTitle(slot ? `${slot.ActivityName} ${slot.Time}` : 'Manifest');
-  const list = (manifest.data?.Entries ?? []).map((entry) => entries[entry.BookingReference] ?? entry);
+  const list = manifest.data?.Entries ?? [];
   const checkedIn = list.reduce((sum, entry) => sum + entry.CheckedIn, 0);
   const guests = list.reduce((sum, entry) => sum + entry.Participants, 0);
-  const changed = (answer: CheckinAnswer) => setEntries((current) => ({ ...current, [answer.Booking.BookingReference]: answer.Booking }));
+  // The server's answer is the booking as it now is: it replaces the row (and the timeslot's counts).
+  const changed = (answer: CheckinAnswer) =>
+    manifest.data &&
+    setData({
+      Timeslot: answer.Timeslot,
+      Entries: manifest.data.Entries.map((entry) => (entry.BookingReference === answer.Booking.BookingReference ? answer.Booking : entry)),
+    });
 
   return (
     <div className="page manifest-page">
