@@ -29,6 +29,7 @@ import { availabilityPartnerRoutes } from './availability/routes.js';
 import { timeslotAdminRoutes } from './availability/admin-routes.js';
 import { bookingPartnerRoutes } from './bookings/routes.js';
 import { bookingAdminRoutes } from './bookings/admin-routes.js';
+import { manifestAdminRoutes } from './manifests/admin-routes.js';
 import { octoRoutes } from './octo/routes.js';
 import { isOctoPath, sendOctoBadUrl } from './octo/http.js';
 import { questionCoreRoutes, questionPartnerRoutes } from './questions/routes.js';
@@ -158,6 +159,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(timeslotAdminRoutes, { prefix: admin });
   await app.register(questionAdminRoutes, { prefix: admin });
   await app.register(bookingAdminRoutes, { prefix: admin });
+  await app.register(manifestAdminRoutes, { prefix: admin });
   await app.register(keyAdminRoutes, { prefix: admin });
   await app.register(waitlistAdminRoutes, { prefix: admin });
   await app.register(workflowAdminRoutes, { prefix: admin });

@@ -90,6 +90,19 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/cancel`);
     return { action: 'booking.cancel', resource: booking.BookingReference };
   },
+  'POST /api/v2/admin/bookings/:BookingReference/check-in': async () => {
+    const { activity } = await activityWithSlot();
+    const booking = await ok('POST', '/api/v2/admin/bookings', { ActivityID: activity.ActivityID, Date: day(3), Time: '10:00', Participants: 1, Customer: customer });
+    await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/check-in`, {});
+    return { action: 'booking.check-in', resource: booking.BookingReference };
+  },
+  'DELETE /api/v2/admin/bookings/:BookingReference/check-in': async () => {
+    const { activity } = await activityWithSlot();
+    const booking = await ok('POST', '/api/v2/admin/bookings', { ActivityID: activity.ActivityID, Date: day(3), Time: '10:00', Participants: 1, Customer: customer });
+    await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/check-in`, {});
+    await ok('DELETE', `/api/v2/admin/bookings/${booking.BookingReference}/check-in`);
+    return { action: 'booking.check-in-undo', resource: booking.BookingReference };
+  },
   'POST /api/v2/admin/keys': async () => {
     const key = await ok('POST', '/api/v2/admin/keys', { Name: 'Script', Scopes: ['usage:write'] });
     return { action: 'key.create', resource: String(key.ID) };

@@ -23,12 +23,14 @@ import { WebhookAlert, WebhooksPage } from './pages/Webhooks';
 import { WebhookDetailPage } from './pages/WebhookDetail';
 import { WorkflowsPage } from './pages/Workflows';
 import { ReportsPage } from './pages/Reports';
+import { ManifestsRoute } from './pages/Manifests';
 
 // ---- Shell ----
 
 // Each page with the permission it needs (the server's, src/auth/permissions.ts): a role sees only what it may use.
 const NAV: { href: string; label: string; icon: IconName; permission: string }[] = [
   { href: '/bookings', label: 'Bookings', icon: 'bookings', permission: 'bookings:read' },
+  { href: '/manifests', label: 'Manifests', icon: 'list', permission: 'manifests:today' },
   { href: '/activities', label: 'Activities', icon: 'activities', permission: 'activities:read' },
   { href: '/waitlists', label: 'Waitlists', icon: 'waitlist', permission: 'waitlists:read' },
   { href: '/usage', label: 'Usage', icon: 'usage', permission: 'usage:read' },
@@ -65,6 +67,7 @@ function Page({ path }: { path: string }) {
   if (path === '/bookings/new') return <NewBookingPage />;
   const booking = /^\/bookings\/(BK-[A-Z0-9]+)$/.exec(path);
   if (booking) return <BookingDetailPage reference={booking[1]!} />;
+  if (path === '/manifests' || path.startsWith('/manifests/')) return <ManifestsRoute path={path} />;
   if (path === '/activities') return <ActivitiesPage />;
   const activity = /^\/activities\/(s_[A-Za-z0-9]+)(?:\/(timeslots|tickets|details|questions))?$/.exec(path);
   if (activity) return <ActivityDetailPage activityId={activity[1]!} tab={(activity[2] as ActivityTab | undefined) ?? 'timeslots'} />;
