@@ -53,6 +53,8 @@ import { reportAdminRoutes } from './reports/admin-routes.js';
 import { webhookPartnerRoutes } from './webhooks/routes.js';
 import { createWebhookRuntime, type WebhookOverrides, type WebhookRuntime } from './webhooks/runtime.js';
 import { webhooksDocument } from './webhooks/openapi.js';
+import { storefrontApiRoutes } from './storefront/api-routes.js';
+import { storefrontRoutes } from './storefront/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -172,7 +174,9 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(webhookAdminRoutes, { prefix: admin });
   await app.register(reportAdminRoutes, { prefix: admin });
   await app.register(shopRoutes, { prefix: '/api/v2/shop/:OperatorID' });
+  await app.register(storefrontApiRoutes, { prefix: '/api/v2/shop/:OperatorID' });
   await app.register(waitlistPageRoutes);
+  await app.register(storefrontRoutes);
 
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   await app.register(dashboardRoutes);

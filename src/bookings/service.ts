@@ -21,7 +21,7 @@ import { effectiveStatus, toBooking } from './view.js';
 import { enqueueBookingEvent } from '../workflows/events.js';
 import { requestedMix } from '../tickets/mix.js';
 import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../tickets/store.js';
-import { audit } from '../audit/log.js';
+import { audit, type AuditActor } from '../audit/log.js';
 import type { Booking, BookingListQuery, BookingSource, BookingStatus, PosBookingBody } from './schemas.js';
 
 /** The fields every source books with; a hold is asked for separately (only partners may). */
@@ -145,8 +145,9 @@ export async function withTickets(db: Kysely<Database>, records: BookingRecord[]
 /**
  * Cancels a confirmed booking or a live hold and gives its seats back, in one transaction. Cancelling a
  * booking that is already cancelled (or a hold that expired) changes nothing and answers it as it is.
+ * `as` names the actor in the audit log when it is not the request's (a guest through their manage link).
  */
-export async function cancelBooking(db: Db, operatorId: number, reference: string, partner?: string): Promise<Booking> {
+export async function cancelBooking(db: Db, operatorId: number, reference: string, partner?: string, as?: AuditActor): Promise<Booking> {
   const booking = await requireBooking(db.kysely, operatorId, reference, partner);
   const now = unixNow();
   await db.write(async (tx) => {
@@ -157,7 +158,7 @@ export async function cancelBooking(db: Db, operatorId: number, reference: strin
       await giveBackSeats(tx, cancelled.timeslot_id, cancelled.seats);
       await enqueueBookingEvent(tx, booking, 'cancelled', now);
       // Whoever cancels (a user, the operator's key, a partner's key) is recorded; a repeated cancel changed nothing.
-      await audit(tx, { operatorId, action: 'booking.cancel', resource: { type: 'booking', id: reference }, before: { Status: effectiveStatus(booking, now) }, after: { Status: 'cancelled' } });
+      await audit(tx, { operatorId, action: 'booking.cancel', resource: { type: 'booking', id: reference }, before: { Status: effectiveStatus(booking, now) }, after: { Status: 'cancelled' } }, as);
     }
   });
   return getBooking(db.kysely, operatorId, reference, partner);

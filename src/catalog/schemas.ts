@@ -48,7 +48,16 @@ const RequiredContactFields = Type.Array(
 );
 
 export const AdminProduct = Type.Composite(
-  [Product, Type.Object({ Archived: Type.Boolean(), RequiredContactFields: Type.Array(Type.String()) })],
+  [
+    Product,
+    Type.Object({
+      Archived: Type.Boolean(),
+      RequiredContactFields: Type.Array(Type.String()),
+      GuestCancelHours: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not',
+      }),
+    }),
+  ],
   { $id: 'AdminProduct' },
 );
 export type AdminProduct = Static<typeof AdminProduct>;
@@ -78,6 +87,9 @@ const activityFields = {
   MaxParticipantsPerBooking: Type.Integer({ minimum: 1, maximum: 1000 }),
   AvailabilityType: AvailabilityTypeField,
   RequiredContactFields,
+  GuestCancelHours: Type.Union([Type.Integer({ minimum: 0, maximum: 8760 }), Type.Null()], {
+    description: 'Let guests cancel their own booking online until this many hours before the start (0: until it starts); null (the default): they may not',
+  }),
 };
 
 export const CreateActivityBody = Type.Object({
@@ -90,6 +102,7 @@ export const CreateActivityBody = Type.Object({
   MaxParticipantsPerBooking: Type.Optional(activityFields.MaxParticipantsPerBooking),
   AvailabilityType: Type.Optional(activityFields.AvailabilityType),
   RequiredContactFields: Type.Optional(activityFields.RequiredContactFields),
+  GuestCancelHours: Type.Optional(activityFields.GuestCancelHours),
 });
 export type CreateActivityBody = Static<typeof CreateActivityBody>;
 

@@ -41,7 +41,7 @@ export function toProduct(row: ActivityRow, types: TicketTypeRow[], locale?: str
 }
 
 export function toAdminProduct(row: ActivityRow, types: TicketTypeRow[]): AdminProduct {
-  return { ...toProduct(row, types), Archived: row.archived === 1, RequiredContactFields: requiredContactFieldsOf(row) };
+  return { ...toProduct(row, types), Archived: row.archived === 1, RequiredContactFields: requiredContactFieldsOf(row), GuestCancelHours: row.guest_cancel_hours ?? null };
 }
 
 /** Products of these activities: their ticket types in one query. */
@@ -143,6 +143,7 @@ export async function addActivity(tx: Tx, operatorId: number, body: CreateActivi
     updated_at: Date.now(),
     ...(body.AvailabilityType !== undefined && { availability_type: body.AvailabilityType }),
     ...(body.RequiredContactFields !== undefined && { required_contact_fields: JSON.stringify(body.RequiredContactFields) }),
+    ...(body.GuestCancelHours !== undefined && { guest_cancel_hours: body.GuestCancelHours }),
   });
   const adult = await addDefaultTicketType(tx, row);
   const product = toAdminProduct(row, [adult]);
@@ -192,6 +193,7 @@ export async function changeActivity(db: Db, operatorId: number, activityId: str
       ...(body.Archived !== undefined && { archived: body.Archived ? 1 : 0 }),
       ...(body.AvailabilityType !== undefined && { availability_type: body.AvailabilityType }),
       ...(body.RequiredContactFields !== undefined && { required_contact_fields: JSON.stringify(body.RequiredContactFields) }),
+      ...(body.GuestCancelHours !== undefined && { guest_cancel_hours: body.GuestCancelHours }),
       updated_at: Date.now(),
     });
     if (body.UnitPrice !== undefined) await setDefaultTicketPrice(tx, row.id, body.UnitPrice);

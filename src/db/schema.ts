@@ -83,6 +83,8 @@ export interface ActivityTable {
   availability_type: Generated<string>;
   /** JSON array of the OCTo contact fields a confirmation must carry (migration 010). */
   required_contact_fields: Generated<string>;
+  /** Guests may cancel their own booking until this many hours before the start; null: they may not (migration 014). */
+  guest_cancel_hours: number | null;
 }
 
 export interface TimeslotTable {

@@ -17,6 +17,7 @@ import { unixNow } from '../availability/seats.js';
 import { recordUsage } from '../usage/service.js';
 import type { BuiltInMeter } from '../usage/meters.js';
 import { offerFreedSeats } from '../waitlists/offers.js';
+import { fillManageBookingUrl } from '../storefront/email-links.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { loadInstanceKeys, type InstanceKeys } from '../secrets/keys.js';
 import { openStaffEmailBody } from '../staff/emails.js';
@@ -37,6 +38,8 @@ export interface Delivery {
   workerId: string;
   /** The instance's keys, to open the sealed bodies of staff e-mails (src/staff/emails.ts). */
   keys: InstanceKeys;
+  /** PUBLIC_URL, for the guest's manage link filled in at sending ({{ManageBookingUrl}}); without it the link is a path. */
+  publicUrl?: string;
 }
 
 export interface DeliveryReport {
@@ -68,7 +71,10 @@ async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: number)
   const name = (await operatorName(db.kysely, email.operator_id)).replace(/["\\\r\n]/g, '');
   let result: { messageId: string };
   try {
-    const text = email.kind === 'staff' ? openStaffEmailBody(delivery.keys, email.body) : email.body;
+    const text =
+      email.kind === 'staff'
+        ? openStaffEmailBody(delivery.keys, email.body)
+        : await fillManageBookingUrl(db.kysely, { keys: delivery.keys, publicUrl: delivery.publicUrl ?? '' }, email, email.body);
     result = await delivery.mailer.send({ from: `"${name}" <${delivery.from}>`, to: email.to_address, subject: email.subject, text });
   } catch (error) {
     const delay = RETRY_DELAYS[email.attempts - 1];
@@ -116,7 +122,7 @@ export function startEmailWorker(db: Db, config: Config, log: FastifyBaseLogger,
     try {
       const now = unixNow();
       await offerFreedSeats(db, config, now);
-      delivery ??= { mailer, from: config.emailFrom, workerId: newWorkerId(), keys: await loadInstanceKeys(db.kysely, config.secretKey) };
+      delivery ??= { mailer, from: config.emailFrom, workerId: newWorkerId(), keys: await loadInstanceKeys(db.kysely, config.secretKey), publicUrl: config.publicUrl };
       await runDueEmails(db, delivery, now);
     } catch (error) {
       log.warn({ err: error }, 'e-mail worker tick failed; retrying on the next tick');

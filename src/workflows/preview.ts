@@ -11,7 +11,7 @@ import { bookingTemplateValues } from './values.js';
 import type { WorkflowPreview, WorkflowPreviewBody } from './schemas.js';
 
 /** What the preview shows when the operator has no booking yet; the dashboard labels it as a sample. */
-export const SAMPLE_VALUES: Omit<Record<Placeholder, string>, 'OperatorName'> = {
+export const SAMPLE_VALUES: Omit<Record<Placeholder, string>, 'OperatorName' | 'ManageBookingUrl'> = {
   FirstName: 'Alex',
   LastName: 'Sample',
   BookingReference: 'BK-SAMPLE00',
@@ -21,6 +21,9 @@ export const SAMPLE_VALUES: Omit<Record<Placeholder, string>, 'OperatorName'> = 
   Participants: '2',
 };
 
+/** The guest's manage link is a capability made when the e-mail is sent; the preview never shows one. */
+export const MANAGE_LINK_IN_PREVIEW = '[the guest\'s own link to view or cancel the booking]';
+
 export async function previewWorkflow(db: Kysely<Database>, operatorId: number, body: WorkflowPreviewBody): Promise<WorkflowPreview> {
   const errors = [...templateErrors('Subject', body.Subject), ...templateErrors('Body', body.Body)];
   if (errors.length > 0) throw new ValidationFailed(errors);
@@ -28,11 +31,11 @@ export async function previewWorkflow(db: Kysely<Database>, operatorId: number, 
   let values: Record<Placeholder, string>;
   let reference: string | null = null;
   if (booking) {
-    values = booking.values;
+    values = { ...booking.values, ManageBookingUrl: MANAGE_LINK_IN_PREVIEW };
     reference = booking.values.BookingReference;
   } else {
     const operator = await db.selectFrom('operators').select('name').where('id', '=', operatorId).executeTakeFirstOrThrow();
-    values = { ...SAMPLE_VALUES, OperatorName: operator.name };
+    values = { ...SAMPLE_VALUES, OperatorName: operator.name, ManageBookingUrl: MANAGE_LINK_IN_PREVIEW };
   }
   return {
     Sample: booking === undefined,

@@ -11,6 +11,8 @@ export const PLACEHOLDERS = [
   'Time',
   'Participants',
   'OperatorName',
+  // The guest's page to view and cancel the booking (src/storefront/email-links.ts): filled when sent.
+  'ManageBookingUrl',
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 

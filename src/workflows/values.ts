@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Placeholder } from './templates.js';
+import { MANAGE_BOOKING_MARKER } from '../storefront/email-links.js';
 
 export interface BookingForTemplate {
   values: Record<Placeholder, string>;
@@ -47,6 +48,8 @@ export async function bookingTemplateValues(db: Kysely<Database>, operatorId: nu
       Time: details.time,
       Participants: String(details.participants),
       OperatorName: details.operator_name,
+      // Left for the sending worker, which holds the keys the link's token needs (storefront/email-links.ts).
+      ManageBookingUrl: MANAGE_BOOKING_MARKER,
     },
     source: details.source,
     customerEmail: details.customer_email,

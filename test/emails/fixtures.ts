@@ -7,7 +7,7 @@ import type { Delivery } from '../../src/emails/worker.js';
 import type { Db } from '../../src/db/connection.js';
 
 export function deliveryFor(t: TestApp, workerId = 'test-worker'): Delivery {
-  return { mailer: createMailer(t.app.config), from: t.app.config.emailFrom, workerId, keys: t.app.instanceKeys };
+  return { mailer: createMailer(t.app.config), from: t.app.config.emailFrom, workerId, keys: t.app.instanceKeys, publicUrl: t.app.config.publicUrl };
 }
 
 export async function meterEntries(db: Db, operatorId: number, meter: string) {

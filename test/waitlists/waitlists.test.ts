@@ -122,8 +122,10 @@ describe('offers when seats free up', () => {
     expect(entries.map((e) => JSON.parse(e.extra_info!))).toEqual([{ WaitlistID: ann.ID, MultiBookingID: offered!.MultiBookingID }]);
     expect((await waitlist(slot.ID))[0]!.NotifiedAt).not.toBeNull();
 
-    // Ann claims: the e-mail links the basket holding her seats; paying it completes the order.
-    const link = /\/api\/v2\/shop\/\d+\/baskets\/[A-Za-z0-9_-]{22}/.exec(mails[0]!.text)![0];
+    // Ann claims: the e-mail links the claim page of the basket holding her seats (a page, not the API);
+    // paying that basket completes the order.
+    const token = /http:\/\/slotbook\.test\/book\/[a-z0-9-]+\/basket\/([A-Za-z0-9_-]{22})\n/.exec(mails[0]!.text)![1];
+    const link = `/api/v2/shop/${op.operatorId}/baskets/${token}`;
     const basket = (await call(t.app, undefined, 'GET', link)).json().data;
     expect(basket).toMatchObject({ Status: 'open', Total: 6000, Items: [{ Status: 'on_hold', Participants: 2, Time: '13:00' }] });
     const paid = await call(t.app, undefined, 'POST', `${link}/checkout`, { Payment: { Provider: 'test', CardNumber: '4242424242424242' } });

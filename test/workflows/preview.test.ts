@@ -1,6 +1,7 @@
 // The workflow preview: rendered by the sending renderer with the sending values, for the operator's
 // newest confirmed booking (or one named), else a labelled sample; guest text stays plain text; unknown
 // placeholders are a 422 naming the field; nothing is stored.
+import { MANAGE_LINK_IN_PREVIEW } from '../../src/workflows/preview.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
@@ -54,6 +55,9 @@ describe('workflow preview', () => {
     // A named booking, a cancelled one newer than it does not become the default.
     const named = (await preview({ Subject: SUBJECT, Body: '{{FirstName}}', BookingReference: older.BookingReference })).json().data;
     expect(named).toMatchObject({ Sample: false, BookingReference: older.BookingReference, Body: 'Older' });
+    // The guest's manage link is a capability made only when the e-mail is sent: the preview names it.
+    const link = (await preview({ Subject: 'x', Body: 'Manage: {{ManageBookingUrl}}' })).json().data;
+    expect(link.Body).toBe(`Manage: ${MANAGE_LINK_IN_PREVIEW}`);
     const cancelled = await posBooking(t, op.adminKey, slot, 1, customer('Gone'));
     await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${cancelled.BookingReference}/cancel`);
     expect((await preview({ Subject: 'x', Body: '{{FirstName}}' })).json().data.Body).toBe(hostile.FirstName);

@@ -205,6 +205,8 @@ export interface Activity {
   AvailabilityType: 'start_time' | 'opening_hours';
   TicketTypes: TicketType[];
   RequiredContactFields: string[];
+  /** Guests may cancel online until this many hours before the start; null: they may not. */
+  GuestCancelHours: number | null;
 }
 
 export interface Timeslot {

@@ -20,7 +20,7 @@ export function currencyDigits(currency: string): number {
 
 export type ActivityInput = Pick<
   Activity,
-  'Name' | 'Description' | 'DurationMinutes' | 'Timezone' | 'Currency' | 'UnitPrice' | 'MaxParticipantsPerBooking' | 'AvailabilityType' | 'RequiredContactFields'
+  'Name' | 'Description' | 'DurationMinutes' | 'Timezone' | 'Currency' | 'UnitPrice' | 'MaxParticipantsPerBooking' | 'AvailabilityType' | 'RequiredContactFields' | 'GuestCancelHours'
 >;
 
 /** What an OCTo reseller's confirmation can be made to tell about the guest. */
@@ -57,6 +57,8 @@ export function ActivityForm({
   const [max, setMax] = useState(String(initial?.MaxParticipantsPerBooking ?? 10));
   const [availabilityType, setAvailabilityType] = useState(initial?.AvailabilityType ?? 'start_time');
   const [contactFields, setContactFields] = useState<string[]>(initial?.RequiredContactFields ?? ['firstName', 'lastName']);
+  // Empty: guests may not cancel online (null); a number: until that many hours before the start.
+  const [cancelHours, setCancelHours] = useState(initial?.GuestCancelHours === null || initial?.GuestCancelHours === undefined ? '' : String(initial.GuestCancelHours));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
 
@@ -75,6 +77,7 @@ export function ActivityForm({
         MaxParticipantsPerBooking: Number(max),
         AvailabilityType: availabilityType,
         RequiredContactFields: contactFields,
+        GuestCancelHours: cancelHours.trim() === '' ? null : Number(cancelHours),
       });
     } catch (caught) {
       setError(caught as ApiError);
@@ -101,6 +104,16 @@ export function ActivityForm({
       </SelectField>
       <TextField label="Duration (minutes)" type="number" min={1} max={10080} required value={duration} onChange={(e) => setDuration(e.target.value)} error={fieldError('DurationMinutes')} />
       <TextField label="Max participants per booking" type="number" min={1} max={1000} value={max} onChange={(e) => setMax(e.target.value)} error={fieldError('MaxParticipantsPerBooking')} />
+      <TextField
+        label="Guests may cancel online until (hours before the start)"
+        type="number"
+        min={0}
+        max={8760}
+        value={cancelHours}
+        onChange={(e) => setCancelHours(e.target.value)}
+        error={fieldError('GuestCancelHours')}
+        hint="Empty: guests cannot cancel from their e-mail link (they see their booking only)."
+      />
       <SelectField label="Time zone" value={timezone} onChange={(e) => setTimezone(e.target.value)} error={fieldError('Timezone')} hint="Timeslot dates and times are in this zone.">
         {zones.map((zone) => (
           <option key={zone}>{zone}</option>

@@ -1,0 +1,53 @@
+// A guest's own booking through the capability token of their e-mails' link (manage.ts). Public and
+// rate-limited like the shop; a closed shop still answers, since the guest booked while it was open.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { envelope, problems } from '../http/schemas.js';
+import { Type } from '@sinclair/typebox';
+import { BasketParams } from '../shop/schemas.js';
+import { ManagedBooking, ManageLink, ManageParams } from './manage-schemas.js';
+import { basketManageLinks, cancelAsGuest, managedBooking } from './manage.js';
+
+export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const tags = ['Online shop (public)'];
+  const config = { shopper: true };
+
+  app.get('/bookings/:ManageToken', {
+    config,
+    schema: {
+      tags,
+      summary: 'A guest\'s own booking',
+      description: 'The booking the token of the guest\'s e-mail link names, and whether (and until when) the guest may cancel it. An unknown or altered token is 404.',
+      params: ManageParams,
+      response: { 200: envelope(ManagedBooking), ...problems(400, 404, 422, 429) },
+    },
+    handler: async (request) => ({ data: await managedBooking(app.db.kysely, app.instanceKeys, request.params.OperatorID, request.params.ManageToken) }),
+  });
+
+  app.post('/bookings/:ManageToken/cancel', {
+    config,
+    schema: {
+      tags,
+      summary: 'Cancel a booking as its guest',
+      description:
+        'Cancels the booking as the operator would (its seats are freed and offered to the waitlist; webhooks and workflows hear of it) when the ' +
+        'activity lets guests cancel and it is not later than its hours before the start. 409 saying why otherwise, also when it is cancelled already.',
+      params: ManageParams,
+      response: { 200: envelope(ManagedBooking), ...problems(400, 404, 409, 422, 429) },
+    },
+    handler: async (request) => ({ data: await cancelAsGuest(app.db, app.instanceKeys, request.params.OperatorID, request.params.ManageToken) }),
+  });
+
+  app.get('/baskets/:BasketToken/manage-links', {
+    config,
+    schema: {
+      tags,
+      summary: 'The manage tokens of a paid basket\'s bookings',
+      description:
+        'For the confirmation page: each booking of the paid basket with the token of its own page (view, and cancel where the activity allows). ' +
+        '409 while the basket is not paid.',
+      params: BasketParams,
+      response: { 200: envelope(Type.Array(ManageLink)), ...problems(400, 404, 409, 429) },
+    },
+    handler: async (request) => ({ data: await basketManageLinks(app.db.kysely, app.instanceKeys, request.params.OperatorID, request.params.BasketToken) }),
+  });
+};

@@ -1,0 +1,51 @@
+// API types of the booking pages' own shop endpoints (api-routes.ts): the shop's profile with its
+// activities in one answer (the first page needs nothing else), and an activity's month calendar.
+import { Type, type Static } from '@sinclair/typebox';
+import { LocalDate } from '../http/schemas.js';
+import { Product } from '../catalog/schemas.js';
+
+export const StorefrontProfile = Type.Object(
+  {
+    Name: Type.String({ description: 'The name the booking pages show' }),
+    Slug: Type.String({ description: 'The booking pages\' address: /book/{Slug}' }),
+    BrandColour: Type.Union([Type.String(), Type.Null()], { description: 'The pages\' accent colour (#rrggbb), or null for the default' }),
+    LogoUrl: Type.Union([Type.String(), Type.Null()], { description: 'The operator\'s logo, or null' }),
+  },
+  { $id: 'StorefrontProfile' },
+);
+
+export const StorefrontActivity = Type.Composite([
+  Product,
+  Type.Object({
+    PriceFrom: Type.Integer({ description: 'The lowest ticket price, minor units of Currency' }),
+    NextAvailableDate: Type.Union([LocalDate, Type.Null()], { description: 'The first date within a year with a seat left, or null' }),
+    GuestCancellation: Type.Union([Type.Object({ HoursBefore: Type.Integer() }), Type.Null()], {
+      description: 'Whether guests may cancel their own booking, until HoursBefore hours before the start; null: they may not',
+    }),
+  }),
+]);
+export type StorefrontActivity = Static<typeof StorefrontActivity>;
+
+export const Storefront = Type.Object(
+  {
+    Profile: StorefrontProfile,
+    Activities: Type.Array(StorefrontActivity),
+  },
+  { $id: 'Storefront' },
+);
+export type Storefront = Static<typeof Storefront>;
+
+export const CalendarQuery = Type.Object({
+  Month: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'The month, YYYY-MM' }),
+});
+
+export const CalendarDay = Type.Object(
+  {
+    Date: LocalDate,
+    Timeslots: Type.Integer({ description: 'Timeslots of the day that have not started' }),
+    Available: Type.Integer({ description: 'Seats left over those timeslots' }),
+    SoldOut: Type.Boolean({ description: 'The day has timeslots that have not started, none with a seat left (they take a waitlist)' }),
+  },
+  { $id: 'CalendarDay' },
+);
+export type CalendarDay = Static<typeof CalendarDay>;

@@ -1,0 +1,44 @@
+// The booking pages' script: routes the address under /book/{shop} to its page, renders it into <main>,
+// moves focus to its heading (so a screen reader hears the new page) and keeps the language switcher.
+import './book.css';
+import { setShop } from './api';
+import { errorText, showPage } from './ui';
+import { boot, setRenderer, t } from './app';
+import { h, replace } from './dom';
+import { renderList } from './list';
+import { renderActivity } from './activity';
+import { renderBasket } from './basket';
+import { renderConfirmation } from './confirmation';
+import { renderManage } from './manage';
+
+setShop(boot.OperatorID);
+function languageSwitcher(): void {
+  const holder = document.getElementById('language');
+  if (!holder) return;
+  const other = (lang: 'en' | 'de', label: string) => {
+    const url = new URL(location.href);
+    url.searchParams.set('lang', lang);
+    return h('a', { href: url.pathname + url.search, lang, hreflang: lang, 'aria-current': boot.Locale === lang ? 'true' : null }, label);
+  };
+  replace(holder, h('nav', { 'aria-label': t.language, class: 'languages' }, other('en', 'English'), ' · ', other('de', 'Deutsch')));
+}
+
+async function route(path: string, query: URLSearchParams): Promise<void> {
+  const parts = path.split('/').filter(Boolean);
+  try {
+    if (parts.length === 0) return await renderList();
+    if (parts[0] === 'activities' && parts[1]) return await renderActivity(decodeURIComponent(parts[1]), query.get('date'));
+    if (parts[0] === 'basket' && parts[1]) return await renderBasket(parts[1]);
+    if (parts[0] === 'confirmation' && parts[1]) return await renderConfirmation(parts[1]);
+    if (parts[0] === 'manage' && parts[1]) return await renderManage(parts[1]);
+    showPage(t.notFound, h('h1', null, t.notFound));
+  } catch (error) {
+    showPage(errorText(error), h('h1', null, errorText(error)));
+  }
+}
+
+setRenderer(route);
+languageSwitcher();
+const current = () => route(location.pathname.slice(boot.Base.length), new URLSearchParams(location.search));
+window.addEventListener('popstate', () => void current());
+void current();

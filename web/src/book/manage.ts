@@ -1,0 +1,59 @@
+// A guest's own booking from the link in their e-mails: what they booked and, where the operator allows
+// it for the activity and in time, a cancel button (asked twice: it cannot be undone).
+import { shop, type ManagedBooking } from './api';
+import { longDate, money, t, zonedDateTime } from './app';
+import { h, replace } from './dom';
+import { errorText, showPage } from './ui';
+
+export async function renderManage(token: string): Promise<void> {
+  const booking = await shop<ManagedBooking>('GET', `/bookings/${token}`);
+  const actions = h('div', { class: 'actions' });
+  const alert = h('div', { role: 'alert', class: 'alert-holder' });
+  const refusal =
+    booking.Status === 'cancelled' ? t.cancelled : booking.Cancellation.Refusal === 'not-allowed' ? t.cancelNotAllowed : booking.Cancellation.Refusal === 'too-late' ? t.cancelTooLate : null;
+  showPage(
+    t.manageHeading,
+    h('h1', null, t.manageHeading),
+    h(
+      'dl',
+      { class: 'facts card' },
+      h('dt', null, t.reference),
+      h('dd', { class: 'reference' }, booking.BookingReference),
+      h('dt', null, t.activity),
+      h('dd', null, booking.ActivityName),
+      h('dt', null, t.dateLabel),
+      h('dd', null, longDate(booking.Date)),
+      h('dt', null, t.timeLabel),
+      h('dd', null, `${booking.Time} (${booking.Timezone})`),
+      h('dt', null, t.people),
+      h('dd', null, String(booking.Participants)),
+      h('dt', null, t.total),
+      h('dd', null, money(booking.Total, booking.Currency)),
+      h('dt', null, t.status),
+      h('dd', { class: 'status' }, t.statuses[booking.Status] ?? booking.Status),
+    ),
+    refusal ? h('p', { class: booking.Status === 'cancelled' ? 'success' : 'note' }, refusal) : null,
+    booking.Cancellation.Allowed && booking.Cancellation.Until ? h('p', null, t.cancelUntil(zonedDateTime(booking.Cancellation.Until, booking.Timezone))) : null,
+    alert,
+    actions,
+  );
+  if (!booking.Cancellation.Allowed) return;
+  const ask = h('button', { type: 'button', class: 'danger' }, t.cancelBooking);
+  ask.addEventListener('click', () => {
+    const confirm = h('button', { type: 'button', class: 'danger' }, t.cancelConfirm);
+    const keep = h('button', { type: 'button', class: 'secondary' }, t.keepBooking);
+    keep.addEventListener('click', () => (replace(actions, ask), ask.focus()));
+    confirm.addEventListener('click', () => {
+      confirm.disabled = true;
+      void shop('POST', `/bookings/${token}/cancel`)
+        .then(() => renderManage(token))
+        .catch((error: unknown) => {
+          confirm.disabled = false;
+          replace(alert, h('p', { class: 'error' }, errorText(error)));
+        });
+    });
+    replace(actions, h('p', { id: 'cancel-question' }, t.cancelQuestion), confirm, keep);
+    confirm.focus();
+  });
+  replace(actions, ask);
+}
