@@ -53,6 +53,9 @@ import { reportAdminRoutes } from './reports/admin-routes.js';
 import { webhookPartnerRoutes } from './webhooks/routes.js';
 import { createWebhookRuntime, type WebhookOverrides, type WebhookRuntime } from './webhooks/runtime.js';
 import { webhooksDocument } from './webhooks/openapi.js';
+import { settingsAdminRoutes } from './settings/admin-routes.js';
+import { brandingRoutes } from './settings/routes.js';
+import { embedRoutes } from './embed/routes.js';
 import { storefrontApiRoutes } from './storefront/api-routes.js';
 import { storefrontRoutes } from './storefront/routes.js';
 
@@ -176,6 +179,9 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(shopRoutes, { prefix: '/api/v2/shop/:OperatorID' });
   await app.register(storefrontApiRoutes, { prefix: '/api/v2/shop/:OperatorID' });
   await app.register(waitlistPageRoutes);
+  await app.register(settingsAdminRoutes, { prefix: admin });
+  await app.register(brandingRoutes);
+  await app.register(embedRoutes);
   await app.register(storefrontRoutes);
 
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());

@@ -4,6 +4,8 @@ import type { Generated } from 'kysely';
 
 export interface Database {
   operators: OperatorTable;
+  operator_logos: OperatorLogoTable;
+  former_slugs: FormerSlugTable;
   api_keys: ApiKeyTable;
   activities: ActivityTable;
   timeslots: TimeslotTable;
@@ -51,6 +53,28 @@ export interface OperatorTable {
   contact_email: string | null;
   /** The booking pages' address, /book/{slug} (migration 013); null only for rows written by hand. */
   slug: string | null;
+  /** The name guests see on the booking pages and in e-mails; null: `name` (migration 015). */
+  shop_name: string | null;
+  /** #rrggbb, readable under white text; null: slotbook's own colour (migration 015). */
+  brand_colour: string | null;
+  /** JSON array of the origins allowed to frame the booking pages; empty: any (migration 015). */
+  embed_origins: Generated<string>;
+}
+
+/** An operator's logo (migration 015): one image, served publicly under its digest (src/settings/logo.ts). */
+export interface OperatorLogoTable {
+  operator_id: number;
+  content_type: string;
+  content: Buffer;
+  digest: string;
+  updated_at: number;
+}
+
+/** Slugs an operator had before: /book/{old} redirects to the current one until another operator takes it. */
+export interface FormerSlugTable {
+  slug: string;
+  operator_id: number;
+  replaced_at: number;
 }
 
 export interface ApiKeyTable {

@@ -71,9 +71,10 @@ export async function markAttemptFailed(
     .execute();
 }
 
-export async function operatorName(db: Kysely<Database>, operatorId: number): Promise<string> {
-  const row = await db.selectFrom('operators').select('name').where('id', '=', operatorId).executeTakeFirst();
-  return row?.name ?? 'slotbook';
+/** The sender's name: to guests the shop's name (shop settings), else and to staff the operator's. */
+export async function operatorName(db: Kysely<Database>, operatorId: number, toGuest = false): Promise<string> {
+  const row = await db.selectFrom('operators').select(['name', 'shop_name']).where('id', '=', operatorId).executeTakeFirst();
+  return (toGuest ? row?.shop_name : undefined) ?? row?.name ?? 'slotbook';
 }
 
 export interface EmailFilter {

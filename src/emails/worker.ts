@@ -68,7 +68,7 @@ export async function runDueEmails(db: Db, delivery: Delivery, now = unixNow()):
 }
 
 async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: number): Promise<keyof DeliveryReport> {
-  const name = (await operatorName(db.kysely, email.operator_id)).replace(/["\\\r\n]/g, '');
+  const name = (await operatorName(db.kysely, email.operator_id, email.kind !== 'staff' && email.kind !== 'webhook')).replace(/["\\\r\n]/g, '');
   let result: { messageId: string };
   try {
     const text =

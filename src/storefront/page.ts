@@ -40,6 +40,9 @@ export function frameAncestors(): string {
   return "'self'";
 }
 
+/** The logo beside the shop's name (which says it in words: the image is decorative), when there is one. */
+const logo = (url: string | null) => (url && url.startsWith('/branding/') ? `<img class="shop-logo" src="${escapeHtml(url)}" alt="" height="40">` : '');
+
 export function renderShell(boot: Boot, assets: BookingAssets): RenderedPage {
   const { Profile: profile } = boot;
   const brand = profile.BrandColour !== null && HEX_COLOUR.test(profile.BrandColour) ? `:root{--brand:${profile.BrandColour}}` : undefined;
@@ -50,8 +53,10 @@ export function renderShell(boot: Boot, assets: BookingAssets): RenderedPage {
     `<title>${escapeHtml(profile.Name)}</title>\n` +
     (assets.style ? `<link rel="stylesheet" href="/assets/${assets.style}">\n` : '') +
     (brand ? `<style>${brand}</style>\n` : '') +
-    `<script type="module" src="/assets/${assets.script}"></script>\n</head>\n<body>\n` +
-    `<header class="shop-header"><a class="shop-name" href="${escapeHtml(boot.Base)}">${escapeHtml(profile.Name)}</a><span id="language"></span></header>\n` +
+    `<script type="module" src="/assets/${assets.script}"></script>\n` +
+    // Inside the embed, tells the embedding page its height and Escape (src/embed/frame.js); else nothing.
+    '<script src="/embed/frame.js" defer></script>\n</head>\n<body>\n' +
+    `<header class="shop-header"><a class="shop-name" href="${escapeHtml(boot.Base)}">${logo(profile.LogoUrl)}${escapeHtml(profile.Name)}</a><span id="language"></span></header>\n` +
     `<main id="main" tabindex="-1"><p class="loading">${loading}</p></main>\n` +
     '<div id="announcer" class="visually-hidden" aria-live="polite"></div>\n' +
     `<noscript><p>${boot.Locale === 'de' ? 'Die Buchungsseiten brauchen JavaScript.' : 'The booking pages need JavaScript.'}</p></noscript>\n` +

@@ -4,19 +4,21 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { NotFound } from '../http/errors.js';
+import { shopProfile } from '../settings/profile.js';
 
 export interface StorefrontProfile {
   Name: string;
   Slug: string;
   /** A CSS colour (#rrggbb) the pages use as their accent, or null for the default. */
   BrandColour: string | null;
-  /** An absolute URL of the operator's logo, or null. */
+  /** The operator's logo (a path on this service, /branding/...), or null. */
   LogoUrl: string | null;
 }
 
 export async function storefrontProfile(db: Kysely<Database>, operatorId: number): Promise<StorefrontProfile> {
-  const row = await db.selectFrom('operators').select(['name', 'slug']).where('id', '=', operatorId).executeTakeFirst();
-  if (!row) throw new NotFound(`No shop ${operatorId}`);
-  // Rows written by hand before migration 013 may lack a slug: the numeric address always works.
-  return { Name: row.name, Slug: row.slug ?? String(operatorId), BrandColour: null, LogoUrl: null };
+  // The shop settings (src/settings) decide the name, colour and logo; the logo is served by slotbook
+  // itself, so its same-origin path works on every page (and in img-src 'self').
+  const profile = await shopProfile(db, operatorId, '');
+  if (!profile) throw new NotFound(`No shop ${operatorId}`);
+  return { Name: profile.name, Slug: profile.slug, BrandColour: profile.brandColour, LogoUrl: profile.logoUrl };
 }

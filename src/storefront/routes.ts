@@ -10,6 +10,8 @@ import { DEFAULT_DIST_DIR } from '../dashboard/routes.js';
 import { operatorIdBySlug } from '../operators/slug.js';
 import { shopState } from '../shop/settings.js';
 import { storefrontProfile } from './profile.js';
+import { operatorFrameAncestors, withFrameAncestors } from '../embed/frame-ancestors.js';
+import { movedBookingPath } from '../settings/slug-redirect.js';
 import { pickLocale, renderPlainPage, renderShell, type BookingAssets, type RenderedPage } from './page.js';
 
 export interface StorefrontOptions {
@@ -60,6 +62,9 @@ export const storefrontRoutes: FastifyPluginAsync<StorefrontOptions> = async (ap
   const page = async (request: FastifyRequest<{ Params: { shop: string }; Querystring: { lang?: string } }>, reply: FastifyReply) => {
     const { shop } = request.params;
     const operatorId = await operatorOf(request, shop);
+    // A slug the operator had before: a permanent redirect to its current one (src/settings/slug-redirect.ts).
+    const moved = operatorId === undefined ? await movedBookingPath(app.db.kysely, shop, request.url) : undefined;
+    if (moved) return reply.code(301).headers({ location: moved, 'cache-control': 'no-store' }).send();
     // A closed shop is as unknown as a missing one, like its API.
     if (operatorId === undefined || !(await shopState(app.db.kysely, operatorId)).open) {
       return send(reply, 404, renderPlainPage('This shop does not exist', 'Check the address, or ask the operator for the link to their booking pages.'));
@@ -67,7 +72,9 @@ export const storefrontRoutes: FastifyPluginAsync<StorefrontOptions> = async (ap
     if (!assets) return send(reply, 503, renderPlainPage('The booking pages are not built', 'Run npm run build:web (npm start does) and reload.'));
     const locale = pickLocale(request.query.lang, request.headers['accept-language']);
     const profile = await storefrontProfile(app.db.kysely, operatorId);
-    return send(reply, 200, renderShell({ OperatorID: operatorId, Base: `/book/${shop}`, Locale: locale, Profile: profile }, assets));
+    const shell = renderShell({ OperatorID: operatorId, Base: `/book/${shop}`, Locale: locale, Profile: profile }, assets);
+    // Who may frame the pages (the embed): any site until the operator lists some (src/embed/frame-ancestors.ts).
+    return send(reply, 200, { ...shell, csp: withFrameAncestors(shell.csp, await operatorFrameAncestors(app.db.kysely, operatorId)) });
   };
 
   const schema = { hide: true };

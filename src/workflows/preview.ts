@@ -34,8 +34,8 @@ export async function previewWorkflow(db: Kysely<Database>, operatorId: number, 
     values = { ...booking.values, ManageBookingUrl: MANAGE_LINK_IN_PREVIEW };
     reference = booking.values.BookingReference;
   } else {
-    const operator = await db.selectFrom('operators').select('name').where('id', '=', operatorId).executeTakeFirstOrThrow();
-    values = { ...SAMPLE_VALUES, OperatorName: operator.name, ManageBookingUrl: MANAGE_LINK_IN_PREVIEW };
+    const operator = await db.selectFrom('operators').select(['name', 'shop_name']).where('id', '=', operatorId).executeTakeFirstOrThrow();
+    values = { ...SAMPLE_VALUES, OperatorName: operator.shop_name ?? operator.name, ManageBookingUrl: MANAGE_LINK_IN_PREVIEW };
   }
   return {
     Sample: booking === undefined,

@@ -33,6 +33,7 @@ export async function bookingTemplateValues(db: Kysely<Database>, operatorId: nu
       'timeslots.ends_at',
       'activities.name as activity_name',
       'operators.name as operator_name',
+      'operators.shop_name',
     ])
     .where('bookings.id', '=', bookingId)
     .where('bookings.operator_id', '=', operatorId)
@@ -47,7 +48,8 @@ export async function bookingTemplateValues(db: Kysely<Database>, operatorId: nu
       Date: details.date,
       Time: details.time,
       Participants: String(details.participants),
-      OperatorName: details.operator_name,
+      // The name guests know the shop by (shop settings), else the operator's.
+      OperatorName: details.shop_name ?? details.operator_name,
       // Left for the sending worker, which holds the keys the link's token needs (storefront/email-links.ts).
       ManageBookingUrl: MANAGE_BOOKING_MARKER,
     },

@@ -8,6 +8,7 @@ import { addUser, as, operatorRoutes, signIn, type Session } from '../staff/fixt
 import { csvCell } from '../../src/audit/csv.js';
 import { openShop } from '../shop/fixtures.js';
 import { joinConfirmed } from '../waitlists/fixtures.js';
+import { PNG } from '../questions/files.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -184,6 +185,19 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
   'PATCH /api/v2/admin/shop': async () => {
     await ok('PATCH', '/api/v2/admin/shop', { Open: true });
     return { action: 'shop.update', resource: String(op.operatorId) };
+  },
+  'PATCH /api/v2/admin/settings': async () => {
+    await ok('PATCH', '/api/v2/admin/settings', { ShopName: 'Audited shop', BrandColour: '#0b5cad' });
+    return { action: 'settings.update', resource: String(op.operatorId) };
+  },
+  'PUT /api/v2/admin/settings/logo': async () => {
+    const response = await as(t, owner, 'PUT', '/api/v2/admin/settings/logo', PNG, { 'content-type': 'image/png' });
+    expect(response.statusCode, response.body).toBe(200);
+    return { action: 'settings.logo-update', resource: String(op.operatorId) };
+  },
+  'DELETE /api/v2/admin/settings/logo': async () => {
+    await ok('DELETE', '/api/v2/admin/settings/logo');
+    return { action: 'settings.logo-delete', resource: String(op.operatorId) };
   },
   'POST /api/v2/admin/holds/:BookingReference/release': async () => {
     const reference = await partnerHold();

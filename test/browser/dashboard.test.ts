@@ -154,7 +154,7 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     expect(new URL(page.url()).pathname).toBe('/bookings');
     // The session is an HttpOnly cookie: nothing for scripts to read or steal.
     expect(await page.evaluate(() => document.cookie + JSON.stringify(sessionStorage) + JSON.stringify(localStorage))).not.toMatch(/slotbook_session|sbk_/);
-    expect(await navigationLinks(page)).toEqual(['Bookings', 'Manifests', 'Activities', 'Waitlists', 'Usage', 'Reports', 'Workflows', 'E-mails', 'Webhooks', 'Users', 'API keys', 'Audit log']);
+    expect(await navigationLinks(page)).toEqual(['Bookings', 'Manifests', 'Activities', 'Waitlists', 'Usage', 'Reports', 'Workflows', 'E-mails', 'Webhooks', 'Users', 'API keys', 'Audit log', 'Shop settings']);
 
     await signOut(page);
     await signIn(page, base, OWNER, OWNER_PASSWORD);

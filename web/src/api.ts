@@ -352,3 +352,8 @@ export interface AuditVocabulary {
   ResourceTypes: string[];
   Actors: { Actor: string; Label: string }[];
 }
+
+/** The headers a change needs besides its body (for uploads of raw bytes, which `request` does not send). */
+export function csrfHeaders(): Record<string, string> {
+  return csrfToken ? { 'X-CSRF-Token': csrfToken } : {};
+}

@@ -24,6 +24,7 @@ import { WebhookDetailPage } from './pages/WebhookDetail';
 import { WorkflowsPage } from './pages/Workflows';
 import { ReportsPage } from './pages/Reports';
 import { ManifestsRoute } from './pages/Manifests';
+import { SettingsPage } from './pages/Settings';
 
 // ---- Shell ----
 
@@ -41,6 +42,7 @@ const NAV: { href: string; label: string; icon: IconName; permission: string }[]
   { href: '/users', label: 'Users', icon: 'user', permission: 'users:manage' },
   { href: '/keys', label: 'API keys', icon: 'keys', permission: 'keys:manage' },
   { href: '/audit', label: 'Audit log', icon: 'list', permission: 'audit:read' },
+  { href: '/settings', label: 'Shop settings', icon: 'store', permission: 'settings:manage' },
 ];
 
 function homeOf(can: (permission: string) => boolean): string {
@@ -78,6 +80,7 @@ function Page({ path }: { path: string }) {
   if (path === '/workflows') return <WorkflowsPage />;
   if (path === '/reports') return <ReportsPage />;
   if (path === '/webhooks') return <WebhooksPage />;
+  if (path === '/settings') return <SettingsPage />;
   const webhook = /^\/webhooks\/(\d+)$/.exec(path);
   if (webhook) return <WebhookDetailPage id={Number(webhook[1])} />;
   return (

@@ -49,10 +49,20 @@ export function timeRange(startIso: string, endTime: string | undefined, zone: s
 }
 
 const BASKET_KEY = `slotbook:basket:${boot.OperatorID}`;
+// Inside the embed on another website the browser may deny storage to the frame (third-party storage
+// blocked): the basket then lives as long as the frame does, in memory, instead of breaking the pages.
+let memoryToken: string | null = null;
+const stored = <T>(use: () => T, fallback: () => T): T => {
+  try {
+    return use();
+  } catch {
+    return fallback();
+  }
+};
 export const basketToken = {
-  get: (): string | null => localStorage.getItem(BASKET_KEY),
-  set: (token: string) => localStorage.setItem(BASKET_KEY, token),
-  clear: () => localStorage.removeItem(BASKET_KEY),
+  get: (): string | null => stored(() => localStorage.getItem(BASKET_KEY), () => memoryToken),
+  set: (token: string) => stored(() => localStorage.setItem(BASKET_KEY, token), () => void (memoryToken = token)),
+  clear: () => stored(() => localStorage.removeItem(BASKET_KEY), () => void (memoryToken = null)),
 };
 
 type Render = (path: string, query: URLSearchParams) => Promise<void>;

@@ -1,0 +1,29 @@
+// How an operator presents itself to guests: the name, slug, brand colour and logo that the booking pages
+// (src/storefront/profile.ts) and the guest e-mails show. One query; the logo's address names its digest.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { logoPath } from './logo.js';
+import { readSettingsRow } from './store.js';
+import { parseOrigins } from './service.js';
+
+export interface ShopProfile {
+  name: string;
+  slug: string;
+  brandColour: string | null;
+  /** Absolute (publicUrl + path) when a logo is set. */
+  logoUrl: string | null;
+  /** The websites that may frame the booking pages; empty: any. */
+  embedOrigins: string[];
+}
+
+export async function shopProfile(db: Kysely<Database>, operatorId: number, publicUrl: string): Promise<ShopProfile | undefined> {
+  const row = await readSettingsRow(db, operatorId);
+  if (!row) return undefined;
+  return {
+    name: row.shop_name ?? row.name,
+    slug: row.slug ?? String(operatorId),
+    brandColour: row.brand_colour,
+    logoUrl: row.logo_digest && row.logo_type ? `${publicUrl}${logoPath(operatorId, row.logo_digest, row.logo_type)}` : null,
+    embedOrigins: parseOrigins(row.embed_origins),
+  };
+}
