@@ -29,6 +29,7 @@ export interface Database {
   shop_settings: ShopSettingsTable;
   ticket_types: TicketTypeTable;
   booking_tickets: BookingTicketTable;
+  booking_checkins: BookingCheckinTable;
   rate_limit_buckets: RateLimitBucketTable;
   staff_users: StaffUserTable;
   staff_sessions: StaffSessionTable;
@@ -423,6 +424,17 @@ export interface BookingTicketTable {
   unit_price: number;
   currency: string;
   position: number;
+}
+
+/** How many of a booking's tickets of one type were checked in, and since when (migration 016). */
+export interface BookingCheckinTable {
+  booking_id: number;
+  ticket_type_id: number;
+  operator_id: number;
+  /** More than 0: a line nobody is checked in on has no row. */
+  checked_in: number;
+  /** Unix milliseconds of the line's first check-in. */
+  checked_in_at: number;
 }
 
 /** A rate limit's shared counter: permits taken by every process in the bucket's window (migration 007). */

@@ -16,12 +16,12 @@ export const emailAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Operator API: e-mails'],
       summary: 'The e-mail outbox',
-      description: 'E-mails of workflows and waitlist offers, newest first, in every status. Without SMTP_URL they are delivered to this outbox only.',
+      description: 'E-mails of workflows and waitlist offers, newest first, in every status (or one Status, one WorkflowID). Without SMTP_URL they are delivered to this outbox only.',
       querystring: EmailListQuery,
       response: { 200: envelope(Type.Array(Email)), ...problems(...AUTH_ERRORS, 422) },
     },
     handler: async (request) => {
-      const rows = await listEmails(app.db.kysely, request.caller.operatorId, { status: request.query.Status, limit: request.query.Limit, offset: request.query.Offset });
+      const rows = await listEmails(app.db.kysely, request.caller.operatorId, { status: request.query.Status, workflowId: request.query.WorkflowID, limit: request.query.Limit, offset: request.query.Offset });
       return {
         data: rows.map((row): Email => ({
           ID: row.id,

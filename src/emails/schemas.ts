@@ -39,6 +39,7 @@ export type Email = Static<typeof Email>;
 
 export const EmailListQuery = Type.Object({
   Status: Type.Optional(Type.Unsafe<(typeof EMAIL_STATUSES)[number]>({ type: 'string', enum: [...EMAIL_STATUSES], description: 'Only e-mails in this status' })),
+  WorkflowID: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Only e-mails of this workflow' })),
   Limit: Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: 100 }),
   Offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
 });

@@ -79,6 +79,7 @@ export async function operatorName(db: Kysely<Database>, operatorId: number, toG
 
 export interface EmailFilter {
   status?: EmailRow['status'];
+  workflowId?: number;
   limit: number;
   offset: number;
 }
@@ -92,5 +93,6 @@ export async function listEmails(db: Kysely<Database>, operatorId: number, filte
     .select('bookings.reference as booking_reference')
     .where('emails.operator_id', '=', operatorId);
   if (filter.status !== undefined) query = query.where('emails.status', '=', filter.status);
+  if (filter.workflowId !== undefined) query = query.where('emails.workflow_id', '=', filter.workflowId);
   return query.orderBy('emails.id', 'desc').limit(filter.limit).offset(filter.offset).execute();
 }

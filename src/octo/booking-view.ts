@@ -6,6 +6,7 @@ import type { LiveTimeslotRow } from '../availability/store.js';
 import type { BookingRecord } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';
 import type { BookingTicketRow, TicketTypeRow } from '../tickets/store.js';
+import { checkinLines, firstCheckinAt, type BookingCheckinRow, type CheckinLine } from '../bookings/checkin.js';
 import { toAvailability } from './availability.js';
 import { guestOf, toContact } from './contact.js';
 import type { Wants } from './http.js';
@@ -40,6 +41,8 @@ export interface OctoBookingParts {
   types: TicketTypeRow[];
   /** The booking's tickets as sold: each unit item is priced at its type's price there. */
   tickets: BookingTicketRow[];
+  /** Its check-ins at the door (bookings/checkin.ts): a checked-in booking reads REDEEMED. */
+  checkins?: BookingCheckinRow[];
   /** With octo/questions: the activity's questions and the booking's answers. */
   questionAnswers?: QuestionAnswer[];
 }
@@ -49,14 +52,34 @@ export interface OctoBookingParts {
  * VOUCHER is offered): redeemed at the manifest, and with the QR code of the reference once confirmed;
  * a hold, an expired hold or a cancelled booking has nothing to show at the door yet, so no delivery option.
  */
-function voucherOf(status: string, reference: string) {
-  const deliveryOptions = status === 'CONFIRMED' ? [{ deliveryFormat: DELIVERY_FORMAT, deliveryValue: reference }] : [];
-  return { redemptionMethod: REDEMPTION_METHOD, utcRedeemedAt: null, deliveryOptions };
+function voucherOf(status: string, reference: string, redeemedAt: string | null) {
+  const deliveryOptions = status === 'CONFIRMED' || status === 'REDEEMED' ? [{ deliveryFormat: DELIVERY_FORMAT, deliveryValue: reference }] : [];
+  return { redemptionMethod: REDEMPTION_METHOD, utcRedeemedAt: redeemedAt, deliveryOptions };
+}
+
+/**
+ * Each unit item's redemption: of the items of a unit, as many as that ticket type has checked in read
+ * REDEEMED (in the items' order: slotbook counts arrivals per ticket type, not per named holder).
+ */
+function unitRedemptions(lines: CheckinLine[]): (unitId: string) => string | null {
+  const left = new Map(lines.map((line) => [line.code, { count: line.checkedIn, at: line.checkedInAt }]));
+  return (unitId) => {
+    const line = left.get(unitId);
+    if (!line || line.count === 0 || line.at === null) return null;
+    line.count -= 1;
+    return utcIso(line.at);
+  };
 }
 
 export function toOctoBooking(parts: OctoBookingParts, now: number, wants: Wants): OctoBooking {
   const { record, octo, activity, timeslot, types, tickets } = parts;
-  const status = STATUS[effectiveStatus(record, now)];
+  const lines = checkinLines(tickets, parts.checkins ?? []);
+  const firstCheckin = firstCheckinAt(lines);
+  const booked = STATUS[effectiveStatus(record, now)];
+  // A confirmed booking someone was checked in on has been used at the door: OCTo's REDEEMED.
+  const redeemedAt = booked === 'CONFIRMED' && firstCheckin !== null ? utcIso(firstCheckin) : null;
+  const status = redeemedAt === null ? booked : 'REDEEMED';
+  const redemptionOf = unitRedemptions(redeemedAt === null ? [] : lines);
   const live = status === 'ON_HOLD' || status === 'CONFIRMED';
   const availability = toAvailability(timeslot, activity, types, now, wants);
   const priceOf = new Map(tickets.map((ticket) => [ticket.code, ticket]));
@@ -70,9 +93,9 @@ export function toOctoBooking(parts: OctoBookingParts, now: number, wants: Wants
     supplierReference: record.reference,
     status,
     utcCreatedAt: utcIso(record.created_at),
-    utcUpdatedAt: utcIso(Math.max(record.created_at, octo.updated_at, record.cancelled_at ?? 0)),
+    utcUpdatedAt: utcIso(Math.max(record.created_at, octo.updated_at, record.cancelled_at ?? 0, redeemedAt === null ? 0 : firstCheckin ?? 0)),
     utcExpiresAt: status === 'ON_HOLD' && record.hold_expires_at !== null ? utcIso(record.hold_expires_at * 1000) : null,
-    utcRedeemedAt: null,
+    utcRedeemedAt: redeemedAt,
     utcConfirmedAt: octo.confirmed_at === null ? null : utcIso(octo.confirmed_at),
     productId: record.activity_public_id,
     optionId: OPTION_ID,
@@ -88,19 +111,22 @@ export function toOctoBooking(parts: OctoBookingParts, now: number, wants: Wants
     contact: toContact(guestOf(record, octo)),
     notes: octo.notes,
     deliveryMethods: [DELIVERY_METHOD],
-    voucher: voucherOf(status, record.reference),
-    unitItems: parseUnitItems(octo).map((item) => ({
-      uuid: item.uuid,
-      resellerReference: item.resellerReference,
-      supplierReference: null,
-      unitId: item.unitId,
-      status,
-      utcRedeemedAt: null,
-      contact: item.contact ?? EMPTY_CONTACT,
-      ticket: null,
-      ...(wants.pricing && { pricing: pricing(priceOf.get(item.unitId)?.unit_price ?? 0, currency) }),
-      ...(wants.questions && { questionAnswers: [] }),
-    })),
+    voucher: voucherOf(status, record.reference, redeemedAt),
+    unitItems: parseUnitItems(octo).map((item) => {
+      const itemRedeemedAt = redemptionOf(item.unitId);
+      return {
+        uuid: item.uuid,
+        resellerReference: item.resellerReference,
+        supplierReference: null,
+        unitId: item.unitId,
+        status: itemRedeemedAt === null && status === 'REDEEMED' ? 'CONFIRMED' : status,
+        utcRedeemedAt: itemRedeemedAt,
+        contact: item.contact ?? EMPTY_CONTACT,
+        ticket: null,
+        ...(wants.pricing && { pricing: pricing(priceOf.get(item.unitId)?.unit_price ?? 0, currency) }),
+        ...(wants.questions && { questionAnswers: [] }),
+      };
+    }),
     ...(wants.pricing && { pricing: pricing(total, currency) }),
     ...(wants.questions && { questionAnswers: parts.questionAnswers ?? [] }),
   };

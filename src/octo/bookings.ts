@@ -17,6 +17,7 @@ import { placeBooking } from '../bookings/placement.js';
 import { findBooking } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';
 import { bookingTicketsOf, listTicketTypes } from '../tickets/store.js';
+import { checkinsOf } from '../bookings/checkin.js';
 import { checkCurrency, resolveAvailability } from './availability.js';
 import { toOctoBooking, type OctoBookingParts } from './booking-view.js';
 import { extrasColumn, NO_GUEST, withContact } from './contact.js';
@@ -49,12 +50,13 @@ export async function partsOf(db: Kysely<Database>, operatorId: number, link: Oc
   const activity = record && (await findActivity(db, operatorId, record.activity_public_id));
   const timeslot = record && (await findZonedTimeslot(db, operatorId, record.timeslot_id, now));
   if (!record || !activity || !timeslot) throw new Error(`OCTo booking ${link.uuid} has lost its booking ${link.reference}`);
-  const [types, tickets, questionAnswers] = await Promise.all([
+  const [types, tickets, checkins, questionAnswers] = await Promise.all([
     listTicketTypes(db, [activity.id]),
     bookingTicketsOf(db, [record.id]),
+    checkinsOf(db, [record.id]),
     wants?.questions ? questionAnswersOf(db, operatorId, activity.id, record.id) : undefined,
   ]);
-  return { record, octo: link, activity, timeslot, types, tickets: tickets.get(record.id) ?? [], questionAnswers };
+  return { record, octo: link, activity, timeslot, types, tickets: tickets.get(record.id) ?? [], checkins: checkins.get(record.id) ?? [], questionAnswers };
 }
 
 export async function requireLink(db: Kysely<Database>, reseller: Reseller, uuid: string): Promise<OctoBookingLink> {
@@ -174,10 +176,12 @@ export async function extend(db: Db, reseller: Reseller, uuid: string, body: Ext
 export async function cancel(db: Db, reseller: Reseller, uuid: string, body: CancellationBody, wants: Wants): Promise<OctoBooking> {
   const link = await requireLink(db.kysely, reseller, uuid);
   const now = unixNow();
-  const { record, timeslot } = await partsOf(db.kysely, reseller.operatorId, link, now);
+  const { record, timeslot, checkins } = await partsOf(db.kysely, reseller.operatorId, link, now);
   const before = effectiveStatus(record, now);
   const live = before === 'on_hold' || before === 'confirmed';
   if (live && timeslot.bookable_until <= now) throw OctoError.unprocessable(`Booking ${uuid} has started and can no longer be cancelled`);
+  // REDEEMED (docs/checkin.md): the guests came; the operator can still cancel in the dashboard.
+  if (live && (checkins?.length ?? 0) > 0) throw OctoError.unprocessable(`Booking ${uuid} has been redeemed (guests were checked in) and can no longer be cancelled`);
   const after = await cancelBooking(db, reseller.operatorId, link.reference, reseller.partner);
   if (live && after.Status === 'cancelled') {
     await db.write((tx) => updateOctoBooking(tx, link.booking_id, { cancel_reason: body.reason ?? null }));

@@ -216,7 +216,7 @@ export const OctoBooking = Type.Object({
   testMode: Type.Boolean(),
   resellerReference: Nullable(Type.String(), 'Shown in the dashboard as the booking\'s PaymentReference'),
   supplierReference: Nullable(Type.String(), 'The BookingReference'),
-  status: Type.String({ description: 'ON_HOLD, CONFIRMED, EXPIRED or CANCELLED' }),
+  status: Type.String({ description: 'ON_HOLD, CONFIRMED, REDEEMED (someone was checked in at the door), EXPIRED or CANCELLED' }),
   utcCreatedAt: Type.String(),
   utcUpdatedAt: Type.String(),
   utcExpiresAt: Nullable(Type.String()),

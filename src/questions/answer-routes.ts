@@ -8,7 +8,8 @@ import { ReferenceParams } from '../bookings/schemas.js';
 import { BookingWaiverAnswer, FileIdParams } from './schemas.js';
 import { listBookingAnswers } from './answers.js';
 import { ALLOWED_FILE_TYPES, servedType } from './file-types.js';
-import { findAnsweredFile } from './upload-store.js';
+import { findAnsweredFile, type UploadRow } from './upload-store.js';
+import type { FastifyReply } from 'fastify';
 
 /**
  * An uploaded file is the guest's (or a partner's) content, not ours: the browser must save it, never
@@ -17,6 +18,19 @@ import { findAnsweredFile } from './upload-store.js';
  * requests.
  */
 const FILE_CSP = "default-src 'none'; sandbox";
+
+/** Sends a waiver answer's file the safe way (above); the manifest's file route uses it too. */
+export function sendAnsweredFile(reply: FastifyReply, reference: string, file: Pick<UploadRow, 'content_type' | 'content' | 'public_id'>): FastifyReply {
+  const type = servedType(file.content_type);
+  const extension = ALLOWED_FILE_TYPES[type] ?? 'bin';
+  return reply
+    .type(type)
+    .header('Content-Disposition', `attachment; filename="${reference}-${file.public_id}.${extension}"`)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Security-Policy', FILE_CSP)
+    .header('Cache-Control', 'no-store')
+    .send(Buffer.from(file.content));
+}
 
 export const answerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: bookings'];
@@ -49,15 +63,7 @@ export const answerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { BookingReference, FileID } = request.params;
       const file = await findAnsweredFile(app.db.kysely, request.caller.operatorId, BookingReference, FileID);
       if (!file) throw new NotFound(`Booking ${BookingReference} has no file ${FileID}`);
-      const type = servedType(file.content_type);
-      const extension = ALLOWED_FILE_TYPES[type] ?? 'bin';
-      return reply
-        .type(type)
-        .header('Content-Disposition', `attachment; filename="${BookingReference}-${FileID}.${extension}"`)
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Security-Policy', FILE_CSP)
-        .header('Cache-Control', 'no-store')
-        .send(Buffer.from(file.content));
+      return sendAnsweredFile(reply, BookingReference, file);
     },
   });
 };

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
-import { CreateWorkflowBody, UpdateWorkflowBody, Workflow, WorkflowIdParams } from './schemas.js';
+import { CreateWorkflowBody, UpdateWorkflowBody, Workflow, WorkflowIdParams, WorkflowPreview, WorkflowPreviewBody } from './schemas.js';
+import { previewWorkflow } from './preview.js';
 import { changeWorkflow, createWorkflow, getWorkflow, getWorkflows } from './service.js';
 import { requires } from '../auth/permissions.js';
 
@@ -49,5 +50,20 @@ export const workflowAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: envelope(Workflow), ...problems(400, ...AUTH_ERRORS, 404, 413, 415, 422) },
     },
     handler: async (request) => ({ data: await changeWorkflow(app.db, request.caller.operatorId, request.params.ID, request.body) }),
+  });
+
+  // A POST because a draft body can be long; it reads only (no audit entry: nothing changes).
+  app.post('/workflows/preview', {
+    config: requires('workflows:read'),
+    schema: {
+      tags,
+      summary: 'Preview a draft template',
+      description:
+        'Renders Subject and Body exactly as sending would, for BookingReference, else the operator\'s newest confirmed booking, else a sample booking (Sample: true). ' +
+        'Nothing is stored or sent. Unknown placeholders are a 422 naming the field.',
+      body: WorkflowPreviewBody,
+      response: { 200: envelope(WorkflowPreview), ...problems(400, ...AUTH_ERRORS, 404, 413, 415, 422) },
+    },
+    handler: async (request) => ({ data: await previewWorkflow(app.db.kysely, request.caller.operatorId, request.body) }),
   });
 };

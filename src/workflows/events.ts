@@ -4,8 +4,8 @@
 // so they survive restarts, and the worker sends them when due.
 import type { Tx } from '../db/connection.js';
 import { queueEmail, withdrawQueuedEmails } from '../emails/outbox.js';
-import { renderTemplate, type Placeholder } from './templates.js';
-import { MANAGE_BOOKING_MARKER } from '../storefront/email-links.js';
+import { renderTemplate } from './templates.js';
+import { bookingTemplateValues } from './values.js';
 import { dropQueuedTimedEmails, enabledWorkflows, type WorkflowRow } from './store.js';
 
 /** `rescheduled`: a confirmed booking moved to another timeslot (an OCTo amendment). */
@@ -30,51 +30,19 @@ export async function enqueueBookingEvent(tx: Tx, booking: { id: number; operato
   // with the booking's activity); other callers pay this one query.
   const workflows = await enabledWorkflows(tx, booking.operator_id, events);
   if (workflows.length === 0) return;
-  const details = await tx
-    .selectFrom('bookings')
-    .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
-    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
-    .innerJoin('operators', 'operators.id', 'bookings.operator_id')
-    .select([
-      'bookings.reference',
-      'bookings.source',
-      'bookings.participants',
-      'bookings.customer_first_name',
-      'bookings.customer_last_name',
-      'bookings.customer_email',
-      'timeslots.date',
-      'timeslots.time',
-      'timeslots.starts_at',
-      'timeslots.ends_at',
-      'activities.name as activity_name',
-      'operators.name as operator_name',
-      'operators.shop_name',
-    ])
-    .where('bookings.id', '=', booking.id)
-    .executeTakeFirstOrThrow();
-  const values: Record<Placeholder, string> = {
-    FirstName: details.customer_first_name,
-    LastName: details.customer_last_name,
-    BookingReference: details.reference,
-    ActivityName: details.activity_name,
-    Date: details.date,
-    Time: details.time,
-    Participants: String(details.participants),
-    // The name guests know the shop by (shop settings), else the operator's.
-    OperatorName: details.shop_name ?? details.operator_name,
-    // Left for the sending worker, which holds the keys the link's token needs (storefront/email-links.ts).
-    ManageBookingUrl: MANAGE_BOOKING_MARKER,
-  };
+  const details = await bookingTemplateValues(tx, booking.operator_id, booking.id);
+  if (!details) throw new Error(`booking ${booking.id} vanished inside its own transaction`);
+  const values = details.values;
   for (const workflow of workflows) {
     if (details.source === 'partner' && workflow.partner_bookings !== 1) continue;
-    const sendAt = dueTime(workflow, Number(details.starts_at), Number(details.ends_at), now);
+    const sendAt = dueTime(workflow, details.startsAt, details.endsAt, now);
     if (sendAt === undefined) continue;
     await queueEmail(tx, {
       operatorId: booking.operator_id,
       kind: 'workflow',
       workflowId: workflow.id,
       bookingId: booking.id,
-      to: details.customer_email,
+      to: details.customerEmail,
       subject: renderTemplate(workflow.subject_template, values),
       body: renderTemplate(workflow.body_template, values),
       sendAt,

@@ -55,3 +55,22 @@ export const Workflow = Type.Object(
 export type Workflow = Static<typeof Workflow>;
 
 export const WorkflowIdParams = Type.Object({ ID: RowId('Workflow ID') });
+
+export const WorkflowPreviewBody = Type.Object({
+  Subject: Type.String({ maxLength: 200, description: 'The draft subject template' }),
+  Body: Type.String({ maxLength: 20_000, description: 'The draft body template' }),
+  BookingReference: Type.Optional(Type.String({ pattern: '^BK-[A-HJ-NP-Z2-9]{8}$', description: 'Render for this booking; default: the newest confirmed booking' })),
+});
+export type WorkflowPreviewBody = Static<typeof WorkflowPreviewBody>;
+
+export const WorkflowPreview = Type.Object(
+  {
+    Sample: Type.Boolean({ description: 'true: rendered for a made-up sample booking, because the operator has none yet' }),
+    BookingReference: Type.Union([Type.String(), Type.Null()], { description: 'The real booking it was rendered for' }),
+    To: Type.Union([Type.String(), Type.Null()], { description: 'Whom that booking\'s e-mail would go to' }),
+    Subject: Type.String({ description: 'Plain text, as it would be sent' }),
+    Body: Type.String({ description: 'Plain text, as it would be sent' }),
+  },
+  { $id: 'WorkflowPreview' },
+);
+export type WorkflowPreview = Static<typeof WorkflowPreview>;

@@ -154,7 +154,7 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     expect(new URL(page.url()).pathname).toBe('/bookings');
     // The session is an HttpOnly cookie: nothing for scripts to read or steal.
     expect(await page.evaluate(() => document.cookie + JSON.stringify(sessionStorage) + JSON.stringify(localStorage))).not.toMatch(/slotbook_session|sbk_/);
-    expect(await navigationLinks(page)).toEqual(['Bookings', 'Activities', 'Waitlists', 'Usage', 'E-mails', 'Webhooks', 'Users', 'API keys', 'Audit log', 'Shop settings']);
+    expect(await navigationLinks(page)).toEqual(['Bookings', 'Manifests', 'Activities', 'Waitlists', 'Usage', 'Reports', 'Workflows', 'E-mails', 'Webhooks', 'Users', 'API keys', 'Audit log', 'Shop settings']);
 
     await signOut(page);
     await signIn(page, base, OWNER, OWNER_PASSWORD);
@@ -568,8 +568,11 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await page.getByLabel('New password', { exact: true }).fill('guide of the spree');
     await page.getByLabel('Repeat the password', { exact: true }).fill('guide of the spree');
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    // A guide starts on today's manifests, the one page of the role.
+    await page.getByRole('heading', { name: 'Manifests', level: 1 }).waitFor();
+    expect(await navigationLinks(page)).toEqual(['Manifests']);
+    await nav(page).getByRole('link', { name: /My account/ }).click();
     await page.getByRole('heading', { name: 'My account', level: 1 }).waitFor();
-    expect(await navigationLinks(page)).toEqual([]);
     await screenshot(page, 'account');
     await page.goto(`${base}/bookings`);
     await page.getByRole('heading', { name: 'Not available to your role' }).waitFor();
@@ -603,7 +606,7 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
 
     await signIn(page, base, 'jonas@spree.example', 'guide of the spree');
     await page.getByRole('heading', { name: 'Bookings', level: 1 }).waitFor();
-    expect(await navigationLinks(page)).toEqual(['Bookings', 'Activities', 'Waitlists']);
+    expect(await navigationLinks(page)).toEqual(['Bookings', 'Manifests', 'Activities', 'Waitlists']);
     await signOut(page);
   });
 });

@@ -21,6 +21,9 @@ import { WaitlistsPage } from './pages/Waitlists';
 import { EmailsPage } from './pages/Emails';
 import { WebhookAlert, WebhooksPage } from './pages/Webhooks';
 import { WebhookDetailPage } from './pages/WebhookDetail';
+import { WorkflowsPage } from './pages/Workflows';
+import { ReportsPage } from './pages/Reports';
+import { ManifestsRoute } from './pages/Manifests';
 import { SettingsPage } from './pages/Settings';
 
 // ---- Shell ----
@@ -28,9 +31,12 @@ import { SettingsPage } from './pages/Settings';
 // Each page with the permission it needs (the server's, src/auth/permissions.ts): a role sees only what it may use.
 const NAV: { href: string; label: string; icon: IconName; permission: string }[] = [
   { href: '/bookings', label: 'Bookings', icon: 'bookings', permission: 'bookings:read' },
+  { href: '/manifests', label: 'Manifests', icon: 'list', permission: 'manifests:today' },
   { href: '/activities', label: 'Activities', icon: 'activities', permission: 'activities:read' },
   { href: '/waitlists', label: 'Waitlists', icon: 'waitlist', permission: 'waitlists:read' },
   { href: '/usage', label: 'Usage', icon: 'usage', permission: 'usage:read' },
+  { href: '/reports', label: 'Reports', icon: 'usage', permission: 'reports:read' },
+  { href: '/workflows', label: 'Workflows', icon: 'refresh', permission: 'workflows:read' },
   { href: '/emails', label: 'E-mails', icon: 'mail', permission: 'emails:read' },
   { href: '/webhooks', label: 'Webhooks', icon: 'webhook', permission: 'webhooks:manage' },
   { href: '/users', label: 'Users', icon: 'user', permission: 'users:manage' },
@@ -63,6 +69,7 @@ function Page({ path }: { path: string }) {
   if (path === '/bookings/new') return <NewBookingPage />;
   const booking = /^\/bookings\/(BK-[A-Z0-9]+)$/.exec(path);
   if (booking) return <BookingDetailPage reference={booking[1]!} />;
+  if (path === '/manifests' || path.startsWith('/manifests/')) return <ManifestsRoute path={path} />;
   if (path === '/activities') return <ActivitiesPage />;
   const activity = /^\/activities\/(s_[A-Za-z0-9]+)(?:\/(timeslots|tickets|details|questions))?$/.exec(path);
   if (activity) return <ActivityDetailPage activityId={activity[1]!} tab={(activity[2] as ActivityTab | undefined) ?? 'timeslots'} />;
@@ -70,6 +77,8 @@ function Page({ path }: { path: string }) {
   if (path === '/usage') return <UsagePage />;
   if (path === '/waitlists') return <WaitlistsPage />;
   if (path === '/emails') return <EmailsPage />;
+  if (path === '/workflows') return <WorkflowsPage />;
+  if (path === '/reports') return <ReportsPage />;
   if (path === '/webhooks') return <WebhooksPage />;
   if (path === '/settings') return <SettingsPage />;
   const webhook = /^\/webhooks\/(\d+)$/.exec(path);

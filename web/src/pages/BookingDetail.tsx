@@ -6,6 +6,7 @@ import { Link, usePageTitle } from '../router';
 import { Card, ConfirmDialog, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, useLoad, useToast } from '../ui';
 import { SourceBadge, StatusBadge, TotalRow, WaiverBadge } from './booking-bits';
 import { WaiverAnswersCard } from './WaiverAnswers';
+import { BookingQrCard } from './BookingQr';
 
 /** One booking by its reference; null when the operator has none with it. */
 async function findBooking(reference: string, signal?: AbortSignal): Promise<Booking | null> {
@@ -176,6 +177,7 @@ export function BookingDetailPage({ reference }: { reference: string }) {
         </Card>
       </div>
       <WaiverAnswersCard reference={booking.BookingReference} />
+      <BookingQrCard reference={booking.BookingReference} confirmed={booking.Status === 'confirmed'} />
       <ConfirmDialog
         open={confirming === 'release'}
         title={`Release the hold ${booking.BookingReference}?`}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api, type Booking } from '../api';
+import { api, withQuery, type Booking } from '../api';
 import { useActivities } from '../activities';
 import { addDays, formatDate, formatShortDate, todayIso } from '../format';
 import { Link, navigate, setQuery, useLocation, usePageTitle } from '../router';
@@ -97,10 +97,16 @@ export function BookingsPage() {
         title="Bookings"
         description="Every booking, whatever the channel: your online shop, the point of sale and your marketplace partners."
         actions={
-          <Link href="/bookings/new" className="btn btn-primary">
-            <Icon name="plus" />
-            New booking
-          </Link>
+          <>
+            {/* The same filters as the list, every matching booking (reports/bookings-csv.ts). */}
+            <a className="btn btn-secondary" href={withQuery('/api/v2/admin/bookings/export', query)} download>
+              <Icon name="download" /> Export CSV
+            </a>
+            <Link href="/bookings/new" className="btn btn-primary">
+              <Icon name="plus" />
+              New booking
+            </Link>
+          </>
         }
       />
 

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, ApiError, QUESTION_TYPES, swapPositions, type Activity, type Question, type QuestionType } from '../api';
 import { Badge, Card, Checkbox, ConfirmDialog, EmptyState, ErrorBanner, Icon, SelectField, Spinner, TextArea, useLoad, useToast } from '../ui';
+import { fromTranslationDrafts, toTranslationDrafts, TranslationsEditor, type TranslationDraft } from './QuestionTranslations';
 
 const TYPE_LABELS: Record<QuestionType, string> = {
   text: 'Text',
@@ -17,16 +18,25 @@ interface Draft {
   Required: boolean;
   RequiresFileUpload: boolean;
   Options: string;
+  Translations: TranslationDraft[];
 }
 
-const emptyDraft: Draft = { Question: '', Type: 'text', Required: true, RequiresFileUpload: false, Options: '' };
-const toDraft = (q: Question): Draft => ({ Question: q.Question, Type: q.Type, Required: q.Required, RequiresFileUpload: q.RequiresFileUpload, Options: q.Options.join('\n') });
+const emptyDraft: Draft = { Question: '', Type: 'text', Required: true, RequiresFileUpload: false, Options: '', Translations: [] };
+const toDraft = (q: Question): Draft => ({
+  Question: q.Question,
+  Type: q.Type,
+  Required: q.Required,
+  RequiresFileUpload: q.RequiresFileUpload,
+  Options: q.Options.join('\n'),
+  Translations: toTranslationDrafts(q.Translations ?? {}),
+});
 const fromDraft = (d: Draft) => ({
   Question: d.Question.trim(),
   Type: d.Type,
   Required: d.Required,
   RequiresFileUpload: d.RequiresFileUpload,
   Options: d.Type === 'select' ? d.Options.split('\n').map((o) => o.trim()).filter(Boolean) : [],
+  Translations: fromTranslationDrafts(d.Translations, d.Type === 'select'),
 });
 
 /** The waiver questions of an activity: add, edit, reorder, delete. */
@@ -219,7 +229,18 @@ function QuestionForm({ initial, submitLabel, onSubmit, onCancel }: { initial: D
       {draft.Type === 'select' && (
         <TextArea label="Choices, one per line" rows={4} value={draft.Options} onChange={(e) => setDraft({ ...draft, Options: e.target.value })} error={error?.fieldError('Options')} placeholder={'Beginner\nIntermediate\nExpert'} />
       )}
-      <ErrorBanner error={error && !['Question', 'Type', 'Options'].some((f) => error.fieldError(f)) ? error : undefined} />
+      <TranslationsEditor
+        translations={draft.Translations}
+        isSelect={draft.Type === 'select'}
+        options={draft.Options.split('\n').map((o) => o.trim()).filter(Boolean)}
+        error={error}
+        onChange={(translations) => {
+          setDraft({ ...draft, Translations: translations });
+          // The last save's complaint about a translation is stale once the translations change.
+          if (error?.errors.some((e) => e.field.startsWith('Translations'))) setError(undefined);
+        }}
+      />
+      <ErrorBanner error={error && !['Question', 'Type', 'Options'].some((f) => error.fieldError(f)) && !error.errors.some((e) => e.field.startsWith('Translations')) ? error : undefined} />
       <div className="form-actions">
         <button type="button" className="btn btn-secondary" onClick={onCancel}>
           Cancel

@@ -1,0 +1,137 @@
+// Check-in at the door: how many of each of a booking's ticket lines have arrived (booking_checkins,
+// migration 016). Part of the bookings domain because it gates on the booking's status with a conditional
+// write on its row: a check-in and a cancellation of the same booking serialize on that row, so a
+// booking is never checked in after (or while) it is cancelled. Counts are absolute ("2 adults are in"),
+// so a double tap or a retry writes nothing new. docs/checkin.md.
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Tx } from '../db/connection.js';
+import type { BookingCheckinTable, Database } from '../db/schema.js';
+import { Conflict, ValidationFailed, type FieldError } from '../http/errors.js';
+import type { BookingTicketRow } from '../tickets/store.js';
+import { bookingTicketsOf } from '../tickets/store.js';
+import { effectiveStatus } from './view.js';
+import type { BookingRecord } from './store.js';
+
+export type BookingCheckinRow = Selectable<BookingCheckinTable>;
+
+/** One ticket line of a booking with its check-in: `checkedIn` of `quantity` have arrived. */
+export interface CheckinLine {
+  ticketTypeId: number;
+  code: string;
+  name: string;
+  quantity: number;
+  checkedIn: number;
+  /** Unix ms of the line's first check-in; null while nobody on it is in. */
+  checkedInAt: number | null;
+}
+
+/** The check-in rows of these bookings (one query), by booking. */
+export async function checkinsOf(db: Kysely<Database>, bookingIds: number[]): Promise<Map<number, BookingCheckinRow[]>> {
+  const byBooking = new Map<number, BookingCheckinRow[]>(bookingIds.map((id) => [id, []]));
+  if (bookingIds.length === 0) return byBooking;
+  const rows = await db.selectFrom('booking_checkins').selectAll().where('booking_id', 'in', bookingIds).execute();
+  for (const row of rows) byBooking.get(Number(row.booking_id))?.push({ ...row, checked_in_at: Number(row.checked_in_at) });
+  return byBooking;
+}
+
+/**
+ * The ticket lines with their check-in. A count above the line's quantity (the tickets were amended
+ * after the check-in) reads as the quantity: nobody is "more than in".
+ */
+export function checkinLines(tickets: BookingTicketRow[], checkins: BookingCheckinRow[]): CheckinLine[] {
+  const byType = new Map(checkins.map((row) => [row.ticket_type_id, row]));
+  return tickets.map((ticket) => {
+    const row = byType.get(ticket.ticket_type_id);
+    return {
+      ticketTypeId: ticket.ticket_type_id,
+      code: ticket.code,
+      name: ticket.name,
+      quantity: ticket.quantity,
+      checkedIn: Math.min(row?.checked_in ?? 0, ticket.quantity),
+      checkedInAt: row ? Number(row.checked_in_at) : null,
+    };
+  });
+}
+
+/** When the booking was first checked in (OCTo utcRedeemedAt): the earliest line's, or null. */
+export function firstCheckinAt(lines: CheckinLine[]): number | null {
+  const times = lines.filter((line) => line.checkedIn > 0 && line.checkedInAt !== null).map((line) => line.checkedInAt!);
+  return times.length === 0 ? null : Math.min(...times);
+}
+
+/** What to check in: every ticket (`all`), nobody (`none`: undo), or a count per ticket type code. */
+export type CheckinRequest = { kind: 'all' } | { kind: 'none' } | { kind: 'counts'; tickets: { Type: string; CheckedIn: number }[] };
+
+/** The lock and the status gate in one statement: an UPDATE that changes nothing, of a confirmed booking only. */
+async function lockConfirmed(tx: Tx, bookingId: number): Promise<boolean> {
+  const row = await tx
+    .updateTable('bookings')
+    .set({ status: sql`status` })
+    .where('id', '=', bookingId)
+    .where('status', '=', 'confirmed')
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The wanted count per ticket type ID; a count above a line's quantity or an unknown type is a 422 naming the field. */
+function wantedCounts(tickets: BookingTicketRow[], request: CheckinRequest): Map<number, number> {
+  if (request.kind !== 'counts') return new Map(tickets.map((ticket) => [ticket.ticket_type_id, request.kind === 'all' ? ticket.quantity : 0]));
+  const errors: FieldError[] = [];
+  const byCode = new Map(tickets.map((ticket) => [ticket.code, ticket]));
+  const wanted = new Map<number, number>();
+  request.tickets.forEach((item, index) => {
+    const ticket = byCode.get(item.Type);
+    if (!ticket) {
+      errors.push({ field: `Tickets[${index}].Type`, message: `The booking has no ${item.Type} tickets; it has ${[...byCode.keys()].join(', ')}` });
+    } else if (wanted.has(ticket.ticket_type_id)) {
+      errors.push({ field: `Tickets[${index}].Type`, message: `${item.Type} is named twice` });
+    } else if (item.CheckedIn > ticket.quantity) {
+      errors.push({ field: `Tickets[${index}].CheckedIn`, message: `At most ${ticket.quantity}: the booking has ${ticket.quantity} ${ticket.name} ticket(s)` });
+    } else {
+      wanted.set(ticket.ticket_type_id, item.CheckedIn);
+    }
+  });
+  if (errors.length > 0) throw new ValidationFailed(errors);
+  return wanted;
+}
+
+export interface CheckinOutcome {
+  before: CheckinLine[];
+  after: CheckinLine[];
+  /** False when the request asked for what already was (a double tap, a retry): nothing was written. */
+  changed: boolean;
+}
+
+/**
+ * Sets the booking's check-in counts inside the caller's transaction. Only a confirmed booking can be
+ * checked in or undone (409 otherwise: a cancelled booking's guests are not expected, a hold is not sold).
+ * Lines not named in a `counts` request keep their count.
+ */
+export async function setCheckin(tx: Tx, booking: BookingRecord, request: CheckinRequest, nowMs: number): Promise<CheckinOutcome> {
+  if (!(await lockConfirmed(tx, booking.id))) {
+    const current = (await tx.selectFrom('bookings').select(['status', 'hold_expires_at']).where('id', '=', booking.id).executeTakeFirst()) ?? booking;
+    const status = effectiveStatus(current, Math.floor(nowMs / 1000));
+    throw new Conflict(`Booking ${booking.reference} is ${status === 'on_hold' ? 'on hold' : status}: only a confirmed booking can be checked in or undone`);
+  }
+  const tickets = (await bookingTicketsOf(tx, [booking.id])).get(booking.id) ?? [];
+  const before = checkinLines(tickets, (await checkinsOf(tx, [booking.id])).get(booking.id) ?? []);
+  const wanted = wantedCounts(tickets, request);
+  let changed = false;
+  for (const line of before) {
+    const count = wanted.get(line.ticketTypeId);
+    if (count === undefined || count === line.checkedIn) continue;
+    changed = true;
+    if (count === 0) {
+      await tx.deleteFrom('booking_checkins').where('booking_id', '=', booking.id).where('ticket_type_id', '=', line.ticketTypeId).execute();
+    } else {
+      await tx
+        .insertInto('booking_checkins')
+        .values({ booking_id: booking.id, ticket_type_id: line.ticketTypeId, operator_id: booking.operator_id, checked_in: count, checked_in_at: nowMs })
+        .onConflict((oc) => oc.columns(['booking_id', 'ticket_type_id']).doUpdateSet({ checked_in: count }))
+        .execute();
+    }
+  }
+  const after = changed ? checkinLines(tickets, (await checkinsOf(tx, [booking.id])).get(booking.id) ?? []) : before;
+  return { before, after, changed };
+}

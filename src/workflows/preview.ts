@@ -1,0 +1,61 @@
+// The dashboard's live preview of a draft workflow: the draft's subject and body rendered by the same
+// renderer (templates.ts) with the same values (values.ts) as a real send, for a real recent booking of
+// the operator, or for a clearly labelled sample booking when the operator has none yet. Nothing is
+// stored or sent. Templates are plain text: what a guest typed (a name) stays text in the e-mail, and the
+// dashboard shows the preview as text, never as markup.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { NotFound, ValidationFailed } from '../http/errors.js';
+import { renderTemplate, templateErrors, type Placeholder } from './templates.js';
+import { bookingTemplateValues } from './values.js';
+import type { WorkflowPreview, WorkflowPreviewBody } from './schemas.js';
+
+/** What the preview shows when the operator has no booking yet; the dashboard labels it as a sample. */
+export const SAMPLE_VALUES: Omit<Record<Placeholder, string>, 'OperatorName' | 'ManageBookingUrl'> = {
+  FirstName: 'Alex',
+  LastName: 'Sample',
+  BookingReference: 'BK-SAMPLE00',
+  ActivityName: 'Sample activity',
+  Date: '2030-06-01',
+  Time: '10:00',
+  Participants: '2',
+};
+
+/** The guest's manage link is a capability made when the e-mail is sent; the preview never shows one. */
+export const MANAGE_LINK_IN_PREVIEW = '[the guest\'s own link to view or cancel the booking]';
+
+export async function previewWorkflow(db: Kysely<Database>, operatorId: number, body: WorkflowPreviewBody): Promise<WorkflowPreview> {
+  const errors = [...templateErrors('Subject', body.Subject), ...templateErrors('Body', body.Body)];
+  if (errors.length > 0) throw new ValidationFailed(errors);
+  const booking = await previewBooking(db, operatorId, body.BookingReference);
+  let values: Record<Placeholder, string>;
+  let reference: string | null = null;
+  if (booking) {
+    values = { ...booking.values, ManageBookingUrl: MANAGE_LINK_IN_PREVIEW };
+    reference = booking.values.BookingReference;
+  } else {
+    const operator = await db.selectFrom('operators').select(['name', 'shop_name']).where('id', '=', operatorId).executeTakeFirstOrThrow();
+    values = { ...SAMPLE_VALUES, OperatorName: operator.shop_name ?? operator.name, ManageBookingUrl: MANAGE_LINK_IN_PREVIEW };
+  }
+  return {
+    Sample: booking === undefined,
+    BookingReference: reference,
+    To: booking?.customerEmail ?? null,
+    Subject: renderTemplate(body.Subject, values),
+    Body: renderTemplate(body.Body, values),
+  };
+}
+
+/** The booking asked for (404 when it is not the operator's), else the operator's newest confirmed one. */
+async function previewBooking(db: Kysely<Database>, operatorId: number, reference: string | undefined) {
+  let query = db.selectFrom('bookings').select('id').where('operator_id', '=', operatorId);
+  if (reference !== undefined) {
+    const row = await query.where('reference', '=', reference).executeTakeFirst();
+    if (!row) throw new NotFound(`No booking ${reference}`);
+    return bookingTemplateValues(db, operatorId, row.id);
+  }
+  // Newest first through bookings_operator_created; a few cancelled or held ones on top are skipped.
+  query = query.where('status', '=', 'confirmed');
+  const newest = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return newest ? bookingTemplateValues(db, operatorId, newest.id) : undefined;
+}

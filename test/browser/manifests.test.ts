@@ -1,0 +1,189 @@
+// Manifests and check-in in a real browser against a real server process: the owner opens the day and a
+// timeslot's manifest, checks a party in, undoes, checks in some of it, prints the manifest (print media)
+// and sees the booking's QR code; a guide at phone width finds a booking by its typed reference (the path
+// a QR scan takes where the browser cannot scan) and checks it in. Each page is checked with axe-core.
+// SQLite only, like the other browser tests.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
+import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { openDatabase } from '../../src/db/connection.js';
+import { hashPassword } from '../../src/staff/passwords.js';
+import { insertUser } from '../../src/staff/store.js';
+import { todayIn } from '../../src/calendar/zoned-time.js';
+import { axeViolations, ensureDashboardBuilt, hasChromium, launchBrowser, navigationLinks, screenshot, signIn, signInWithOwnerLink, signOut, type Browser } from './browser.js';
+
+const run = hasChromium && testDialect() === 'sqlite';
+const GUIDE = 'mira@harbour.example';
+const GUIDE_PASSWORD = 'guide of the harbour';
+
+/** A zone where it is morning now, so that a timeslot at 21:00 there is today and still ahead. */
+function morningZone(): string {
+  const zones = ['Pacific/Kiritimati', 'Pacific/Auckland', 'Asia/Tokyo', 'Asia/Kolkata', 'Europe/Berlin', 'America/New_York', 'America/Denver', 'Pacific/Honolulu', 'Pacific/Pago_Pago'];
+  const hourIn = (zone: string) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
+  return zones.find((zone) => hourIn(zone) >= 1 && hourIn(zone) <= 14)!;
+}
+
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_000 }, () => {
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let browser: Browser;
+  let page: Page;
+  let admin: string;
+  let timeslotId: number;
+  const references: Record<string, string> = {};
+
+  async function api<T = unknown>(method: string, path: string, body?: unknown, key = admin): Promise<T> {
+    const response = await fetch(server.url + path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return (text ? JSON.parse(text).data : undefined) as T;
+  }
+
+  beforeAll(async () => {
+    ensureDashboardBuilt();
+    database = await createTestDatabase();
+    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
+    expect((await runCli(['migrate'], env)).code).toBe(0);
+    server = await startServerProcess(database.url, { LOG_LEVEL: 'warn' });
+    const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Harbour Walks', '--email', 'owner@harbour.example'], { ...env, PUBLIC_URL: server.url })).stdout);
+    admin = operator.AdminKey;
+    // A guide, written straight to the database the server uses.
+    const db = openDatabase(database.config);
+    const passwordHash = await hashPassword(GUIDE_PASSWORD);
+    await db.write((tx) => insertUser(tx, { operatorId: operator.OperatorID, email: GUIDE, name: 'Mira', role: 'guide', status: 'active', passwordHash }));
+    await db.close();
+
+    const zone = morningZone();
+    const today = todayIn(zone);
+    const activity = await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', { Name: 'Old Harbour Walk', DurationMinutes: 90, Timezone: zone, Currency: 'EUR', UnitPrice: 1500 });
+    timeslotId = (await api<{ ID: number }>('POST', `/api/v2/admin/activities/${activity.ActivityID}/timeslots`, { Date: today, Time: '21:00', Capacity: 20 })).ID;
+    const book = async (first: string, last: string, people: number) =>
+      (
+        await api<{ BookingReference: string }>('POST', '/api/v2/admin/bookings', {
+          ActivityID: activity.ActivityID, Date: today, Time: '21:00', Participants: people, Customer: { FirstName: first, LastName: last, Email: `${first.toLowerCase()}@example.com`, Phone: '+4915112345678' },
+        })
+      ).BookingReference;
+    references.ada = await book('Ada', 'Lovelace', 3);
+    references.grace = await book('Grace', 'Hopper', 2);
+    references.alan = await book('Alan', 'Turing', 1);
+
+    browser = await launchBrowser();
+    page = browser.page;
+    page.setDefaultTimeout(10_000);
+    await signInWithOwnerLink(page, operator.SignInLink, 'harbour walks owner');
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await database?.drop();
+  });
+
+  it('shows the day and the timeslot\'s manifest; checks a party in, undoes, checks in some of it', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Manifests', exact: true }).click();
+    await page.getByRole('heading', { name: 'Manifests', level: 1 }).waitFor();
+    const day = page.getByRole('table', { name: /^Timeslots of/ });
+    await day.getByRole('row').nth(1).waitFor();
+    expect(await day.getByRole('row').nth(1).textContent()).toMatch(/21:00.*Old Harbour Walk.*3.*6/);
+    await screenshot(page, 'manifest-day');
+    expect(await axeViolations(page)).toEqual([]);
+
+    await day.getByRole('link', { name: 'Old Harbour Walk' }).click();
+    await page.getByRole('heading', { name: 'Old Harbour Walk, 21:00', level: 1 }).waitFor();
+    const guests = page.getByRole('table', { name: 'Guests' });
+    expect(await guests.getByRole('row').count()).toBe(4);
+    const ada = guests.locator(`tr[data-reference="${references.ada}"]`);
+    await ada.getByRole('button', { name: 'Check in all 3 of Ada Lovelace' }).click();
+    await ada.getByText('Checked in', { exact: true }).waitFor();
+    await ada.getByRole('button', { name: 'Undo check-in of Ada Lovelace' }).click();
+    await ada.getByText('Not arrived', { exact: true }).waitFor();
+    await ada.getByRole('button', { name: /^Some/ }).click();
+    // More than the party is not accepted (the field's own range; the server would answer 422 too).
+    await ada.getByLabel('Adult in (of 3)').fill('4');
+    await ada.getByRole('button', { name: 'Save' }).click();
+    expect(await ada.getByLabel('Adult in (of 3)').evaluate((input: HTMLInputElement) => input.validity.rangeOverflow)).toBe(true);
+    await ada.getByText('Not arrived', { exact: true }).waitFor();
+    await ada.getByLabel('Adult in (of 3)').fill('2');
+    await ada.getByRole('button', { name: 'Save' }).click();
+    await ada.getByText('Partly in (2 of 3)').waitFor();
+    const grace = guests.locator(`tr[data-reference="${references.grace}"]`);
+    await grace.getByRole('button', { name: 'Check in all 2 of Grace Hopper' }).click();
+    await grace.getByText('Checked in', { exact: true }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'manifest');
+
+    // The server agrees: check-ins and their audit entries.
+    const manifest = await api<{ Entries: { BookingReference: string; CheckedIn: number; Attendance: string }[] }>('GET', `/api/v2/admin/manifests/${timeslotId}`);
+    expect(manifest.Entries.map((entry) => [entry.BookingReference, entry.Attendance, entry.CheckedIn])).toEqual([
+      [references.grace, 'checked-in', 2],
+      [references.ada, 'partial', 2],
+      [references.alan, 'not-arrived', 0],
+    ]);
+    const audit = await api<{ Action: string }[]>('GET', `/api/v2/admin/audit?ResourceID=${references.ada}`);
+    expect(audit.map((entry) => entry.Action)).toEqual(['booking.check-in', 'booking.check-in-undo', 'booking.check-in', 'booking.create']);
+  });
+
+  it('prints the manifest: the guests\' table alone, without the navigation and buttons', async () => {
+    await page.emulateMedia({ media: 'print' });
+    try {
+      expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
+      expect(await page.getByRole('button', { name: 'Print' }).isVisible()).toBe(false);
+      expect(await page.getByRole('button', { name: /^Check in all 1/ }).isVisible()).toBe(false);
+      expect(await page.getByRole('table', { name: 'Guests' }).isVisible()).toBe(true);
+      await screenshot(page, 'manifest-print');
+    } finally {
+      await page.emulateMedia({ media: 'screen' });
+    }
+  });
+
+  it('shows the booking\'s QR code on its page', async () => {
+    await page.goto(`${server.url}/bookings/${references.alan}`);
+    const qr = page.getByRole('img', { name: `QR code of booking ${references.alan}` });
+    await qr.waitFor();
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await signOut(page);
+  });
+
+  it('lets a guide at phone width find a booking by its typed reference and check it in', async () => {
+    await signIn(page, server.url, GUIDE, GUIDE_PASSWORD);
+    await page.getByRole('heading', { name: 'Manifests', level: 1 }).waitFor();
+    expect(await navigationLinks(page)).toEqual(['Manifests']);
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      // A guide has today only: no day picker.
+      expect(await page.getByLabel('Date', { exact: true }).count()).toBe(0);
+      await page.getByRole('link', { name: 'Check in at the door' }).click();
+      await page.getByRole('heading', { name: 'Check in', level: 1 }).waitFor();
+      // Typed as read off a phone screen: lower case, without "BK-".
+      await page.getByLabel('Booking reference').fill('nonsense');
+      await page.getByRole('button', { name: 'Find' }).click();
+      await page.getByText('A booking reference looks like BK-7KQ2MX9P').waitFor();
+      await page.getByLabel('Booking reference').fill(references.alan!.slice(3).toLowerCase());
+      await page.getByRole('button', { name: 'Find' }).click();
+      const found = page.locator('.found-booking');
+      await found.getByRole('heading', { name: 'Alan Turing' }).waitFor();
+      expect(await found.textContent()).toContain(references.alan);
+      expect(await axeViolations(page)).toEqual([]);
+      await found.getByRole('button', { name: 'Check in of Alan Turing' }).click();
+      await found.getByText('Checked in', { exact: true }).waitFor();
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, 'checkin-phone');
+      // The manifest at phone width: stacked rows, nothing wider than the screen.
+      await page.goto(`${server.url}/manifests/${timeslotId}`);
+      await page.getByRole('table', { name: 'Guests' }).waitFor();
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, 'manifest-phone');
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 900 });
+    }
+  });
+});

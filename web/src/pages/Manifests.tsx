@@ -1,0 +1,362 @@
+// Manifests: the day's timeslots (/manifests), one timeslot's guests with check-in (/manifests/{id}, also
+// printable), and the phone's check-in at the door (/manifests/check-in, CheckIn.tsx).
+import { useEffect, useState } from 'react';
+import { ApiError, downloadFile, type WaiverAnswer } from '../api';
+import { addDays, formatDate, formatInstant, todayIso } from '../format';
+import { Link, setQuery, useLocation, usePageTitle } from '../router';
+import { useSession } from '../session';
+import { Badge, Card, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, TextField, useLoad, useToast } from '../ui';
+import { ATTENDANCE_LABELS, ATTENDANCE_TONES, checkIn, loadDay, loadManifest, undoCheckIn, type CheckinAnswer, type ManifestEntry } from '../manifests';
+import { CheckInPage } from './CheckIn';
+
+export function ManifestsRoute({ path }: { path: string }) {
+  if (path === '/manifests/check-in') return <CheckInPage />;
+  const slot = /^\/manifests\/(\d+)$/.exec(path);
+  if (slot) return <TimeslotManifestPage timeslotId={Number(slot[1])} />;
+  return <ManifestDayPage />;
+}
+
+function ManifestDayPage() {
+  usePageTitle('Manifests');
+  const { can } = useSession();
+  const anyDay = can('manifests:read');
+  const { search } = useLocation();
+  // Without a date in the address the server answers today where the operator's activities are (the
+  // browser's own date may be another: a laptop set to UTC, a tour on the other side of the world).
+  const asked = (anyDay && search.get('date')) || undefined;
+  const day = useLoad((signal) => loadDay(asked, signal), [asked]);
+  const date = asked ?? day.data?.Date ?? todayIso();
+  const slots = day.data?.Timeslots ?? [];
+  return (
+    <div className="page">
+      <PageHeader
+        title="Manifests"
+        description="Who is on each timeslot: open one for its guests, their waivers and check-in."
+        actions={
+          <Link href="/manifests/check-in" className="btn btn-primary">
+            <Icon name="check" />
+            Check in at the door
+          </Link>
+        }
+      />
+      {anyDay && (
+        <Card className="filters-card">
+          <div className="day-picker">
+            <button type="button" className="btn btn-secondary btn-icon" aria-label="Previous day" onClick={() => setQuery({ date: addDays(date, -1) })}>
+              <Icon name="left" />
+            </button>
+            <TextField label="Date" type="date" value={date} onChange={(e) => e.target.value && setQuery({ date: e.target.value })} />
+            <button type="button" className="btn btn-secondary btn-icon" aria-label="Next day" onClick={() => setQuery({ date: addDays(date, 1) })}>
+              <Icon name="right" />
+            </button>
+            {asked && (
+              <button type="button" className="btn btn-ghost" onClick={() => setQuery({ date: undefined })}>
+                Today
+              </button>
+            )}
+          </div>
+        </Card>
+      )}
+      <ErrorBanner error={day.error} onRetry={day.reload} />
+      <Card title={formatDate(day.data?.Date ?? date)} className="table-card">
+        {day.loading && !day.data ? (
+          <Spinner label="Loading the day" />
+        ) : slots.length === 0 ? (
+          <EmptyState icon="calendar" title="No timeslots this day">
+            {anyDay ? 'Pick another day.' : 'Your role shows today\'s manifests.'}
+          </EmptyState>
+        ) : (
+          <div className="table-wrap">
+            <table className="table stacked-table manifest-day" aria-label={`Timeslots of ${formatDate(date)}`}>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Activity</th>
+                  <th scope="col" className="num">Bookings</th>
+                  <th scope="col" className="num">Guests</th>
+                  <th scope="col" className="num">Checked in</th>
+                  <th scope="col" className="num">No-shows</th>
+                </tr>
+              </thead>
+              <tbody>
+                {slots.map((slot) => (
+                  <tr key={slot.TimeslotID}>
+                    <td data-label="Time">
+                      <Link href={`/manifests/${slot.TimeslotID}`} className="strong">
+                        {slot.Time}
+                      </Link>
+                    </td>
+                    <td data-label="Activity">
+                      <Link href={`/manifests/${slot.TimeslotID}`}>{slot.ActivityName}</Link>
+                    </td>
+                    <td data-label="Bookings" className="num">{slot.Bookings}</td>
+                    <td data-label="Guests" className="num">
+                      {slot.Guests} <span className="muted small">of {slot.Capacity}</span>
+                    </td>
+                    <td data-label="Checked in" className="num">{slot.CheckedIn}</td>
+                    <td data-label="No-shows" className="num">{slot.Ended ? slot.NoShows : <span className="muted">–</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+function TimeslotManifestPage({ timeslotId }: { timeslotId: number }) {
+  const manifest = useLoad((signal) => loadManifest(timeslotId, signal), [timeslotId]);
+  const { reload, setData } = manifest;
+  // Several people check in at once on a busy day (a desk and two guides): read it again every 30 s
+  // while the page is in sight, so everyone's ticks show up.
+  useEffect(() => {
+    const timer = window.setInterval(() => document.visibilityState === 'visible' && reload(), 30_000);
+    return () => window.clearInterval(timer);
+  }, [reload]);
+  const slot = manifest.data?.Timeslot;
+  usePageTitle(slot ? `${slot.ActivityName} ${slot.Time}` : 'Manifest');
+  const list = manifest.data?.Entries ?? [];
+  const checkedIn = list.reduce((sum, entry) => sum + entry.CheckedIn, 0);
+  const guests = list.reduce((sum, entry) => sum + entry.Participants, 0);
+  // The server's answer is the booking as it now is: it replaces the row (and the timeslot's counts).
+  const changed = (answer: CheckinAnswer) =>
+    manifest.data &&
+    setData({
+      Timeslot: answer.Timeslot,
+      Entries: manifest.data.Entries.map((entry) => (entry.BookingReference === answer.Booking.BookingReference ? answer.Booking : entry)),
+    });
+
+  return (
+    <div className="page manifest-page">
+      <Link href={slot ? `/manifests?date=${slot.Date}` : '/manifests'} className="back-link no-print">
+        <Icon name="left" size={16} />
+        All timeslots
+      </Link>
+      <ErrorBanner error={manifest.error} onRetry={manifest.reload} />
+      {manifest.loading && !manifest.data && <Spinner label="Loading the manifest" />}
+      {slot && (
+        <>
+          <PageHeader
+            title={`${slot.ActivityName}, ${slot.Time}`}
+            description={`${formatDate(slot.Date)} · ${list.length} booking${list.length === 1 ? '' : 's'} · ${guests} guest${guests === 1 ? '' : 's'} · ${checkedIn} checked in${slot.Ended ? ` · ${list.filter((e) => e.Attendance === 'no-show').length} no-show` : ''}`}
+            actions={
+              <>
+                <Link href="/manifests/check-in" className="btn btn-secondary no-print">
+                  <Icon name="check" />
+                  Check in by code
+                </Link>
+                <button type="button" className="btn btn-secondary no-print" onClick={() => window.print()}>
+                  <Icon name="file" />
+                  Print
+                </button>
+              </>
+            }
+          />
+          <Card className="table-card">
+            {list.length === 0 ? (
+              <EmptyState icon="inbox" title="Nobody is booked">No confirmed bookings on this timeslot.</EmptyState>
+            ) : (
+              <div className="table-wrap">
+                <table className="table stacked-table manifest-table" aria-label="Guests">
+                  <thead>
+                    <tr>
+                      <th scope="col">Guest</th>
+                      <th scope="col">Party</th>
+                      <th scope="col">Channel</th>
+                      <th scope="col">Waiver</th>
+                      <th scope="col">Check-in</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.map((entry) => (
+                      <ManifestRow key={entry.BookingReference} entry={entry} onChange={changed} />
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </Card>
+        </>
+      )}
+    </div>
+  );
+}
+
+function ManifestRow({ entry, onChange }: { entry: ManifestEntry; onChange: (answer: CheckinAnswer) => void }) {
+  const name = `${entry.Customer.FirstName} ${entry.Customer.LastName}`;
+  return (
+    <tr data-reference={entry.BookingReference}>
+      <td data-label="Guest">
+        <span className="strong">{name}</span>
+        <div className="small mono">{entry.BookingReference}</div>
+        <div className="small muted">{entry.Customer.Phone}</div>
+        {entry.Notes && (
+          <p className="guest-note small">
+            <span className="muted">Guest's note: </span>
+            {entry.Notes}
+          </p>
+        )}
+      </td>
+      <td data-label="Party">
+        <span className="strong">{entry.Participants}</span>
+        <div className="small muted">{entry.Tickets.map((ticket) => `${ticket.Quantity} ${ticket.Name}`).join(', ')}</div>
+      </td>
+      <td data-label="Channel">{entry.Channel}</td>
+      <td data-label="Waiver">
+        <WaiverCell entry={entry} />
+      </td>
+      <td data-label="Check-in" className="checkin-cell">
+        <CheckinControls entry={entry} onChange={onChange} />
+      </td>
+    </tr>
+  );
+}
+
+function WaiverCell({ entry }: { entry: ManifestEntry }) {
+  const [error, setError] = useState<ApiError>();
+  async function download(answer: WaiverAnswer) {
+    setError(undefined);
+    try {
+      await downloadFile(answer.File!.Download, `${entry.BookingReference}-${answer.File!.FileID}`);
+    } catch (caught) {
+      setError(caught as ApiError);
+    }
+  }
+  return (
+    <>
+      <Badge tone={entry.WaiverStatus === 'complete' ? 'success' : 'warning'}>{entry.WaiverStatus === 'complete' ? 'Signed' : 'Pending'}</Badge>
+      {entry.WaiverAnswers.length > 0 && (
+        <details className="waiver-details">
+          <summary className="small">Answers</summary>
+          <dl className="small">
+            {entry.WaiverAnswers.map((answer) => (
+              <div key={answer.QuestionID}>
+                <dt className="muted">{answer.Question}</dt>
+                <dd>
+                  {answer.File ? (
+                    <button type="button" className="link-button no-print" onClick={() => download(answer)}>
+                      Download file
+                    </button>
+                  ) : answer.Type === 'boolean' ? (
+                    answer.Answer === 'true' ? 'Yes' : 'No'
+                  ) : (
+                    answer.Answer
+                  )}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </details>
+      )}
+      {entry.WaiverAnswers.length > 0 && (
+        <ul className="print-only small">
+          {entry.WaiverAnswers.map((answer) => (
+            <li key={answer.QuestionID}>
+              {answer.Question}: {answer.File ? 'file uploaded' : answer.Type === 'boolean' ? (answer.Answer === 'true' ? 'Yes' : 'No') : answer.Answer}
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && <p className="field-error">{error.message}</p>}
+    </>
+  );
+}
+
+/** Check in everyone, some per ticket type, or undo; the server's answer replaces the row. */
+export function CheckinControls({ entry, onChange, large = false }: { entry: ManifestEntry; onChange: (answer: CheckinAnswer) => void; large?: boolean }) {
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const [picking, setPicking] = useState(false);
+  const [counts, setCounts] = useState<Record<string, number>>({});
+  const size = large ? '' : 'btn-sm';
+  const name = `${entry.Customer.FirstName} ${entry.Customer.LastName}`;
+
+  async function run(action: () => Promise<CheckinAnswer>, done: string) {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const answer = await action();
+      onChange(answer);
+      setPicking(false);
+      toast(answer.Changed ? done : 'Nothing changed: it already was so', 'success');
+    } catch (caught) {
+      setError(caught as ApiError);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (entry.Status !== 'confirmed') return <Badge tone="danger">{entry.Status === 'on_hold' ? 'On hold' : entry.Status === 'cancelled' ? 'Cancelled' : 'Expired'}</Badge>;
+  const tickets = entry.Tickets.reduce((sum, ticket) => sum + ticket.Quantity, 0);
+  return (
+    <div className="checkin-controls">
+      <Badge tone={ATTENDANCE_TONES[entry.Attendance]}>
+        {ATTENDANCE_LABELS[entry.Attendance]}
+        {entry.Attendance === 'partial' && ` (${entry.CheckedIn} of ${entry.Participants})`}
+      </Badge>
+      {entry.CheckedInAt && <span className="small muted">since {formatInstant(entry.CheckedInAt)}</span>}
+      <div className="checkin-buttons no-print">
+        {entry.Attendance !== 'checked-in' && (
+          <button type="button" className={`btn btn-primary ${size}`} disabled={busy} onClick={() => run(() => checkIn(entry.BookingReference), `${name} checked in`)}>
+            <Icon name="check" size={16} />
+            Check in{tickets > 1 ? ` all ${tickets}` : ''}
+            <span className="visually-hidden"> of {name}</span>
+          </button>
+        )}
+        {tickets > 1 && !picking && (
+          <button
+            type="button"
+            className={`btn btn-secondary ${size}`}
+            disabled={busy}
+            onClick={() => {
+              setCounts(Object.fromEntries(entry.Tickets.map((ticket) => [ticket.Type, ticket.CheckedIn])));
+              setPicking(true);
+            }}
+          >
+            Some<span className="visually-hidden"> of {name}'s party</span>
+          </button>
+        )}
+        {entry.CheckedIn > 0 && (
+          <button type="button" className={`btn btn-ghost ${size}`} disabled={busy} onClick={() => run(() => undoCheckIn(entry.BookingReference), `${name}'s check-in undone`)}>
+            Undo<span className="visually-hidden"> check-in of {name}</span>
+          </button>
+        )}
+      </div>
+      {picking && (
+        <form
+          className="checkin-some no-print"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void run(() => checkIn(entry.BookingReference, entry.Tickets.map((ticket) => ({ Type: ticket.Type, CheckedIn: counts[ticket.Type] ?? 0 }))), `${name}: check-in saved`);
+          }}
+        >
+          {entry.Tickets.map((ticket, index) => (
+            <TextField
+              key={ticket.Type}
+              label={`${ticket.Name} in (of ${ticket.Quantity})`}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={ticket.Quantity}
+              value={String(counts[ticket.Type] ?? 0)}
+              error={error?.fieldError(`Tickets[${index}].CheckedIn`)}
+              onChange={(e) => setCounts((current) => ({ ...current, [ticket.Type]: Number(e.target.value) }))}
+            />
+          ))}
+          <div className="checkin-buttons">
+            <button type="submit" className={`btn btn-primary ${size}`} disabled={busy}>
+              Save
+            </button>
+            <button type="button" className={`btn btn-ghost ${size}`} onClick={() => setPicking(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      {error && !error.errors.length && <p className="field-error">{error.message}</p>}
+    </div>
+  );
+}
