@@ -211,7 +211,7 @@ async function benchDialect(dialect: Dialect, profileDir: string | undefined): P
       }
     }
 
-    if (wanted('webhooks')) rows.push(...(await benchWebhooks(bench, service.url, seeded, rss, log)).rows);
+    if (wanted('webhooks')) rows.push(...(await benchWebhooks(bench, service.url, seeded, rss, log, () => service.output())).rows);
 
     if (wanted('batch')) {
       log('POST usage batch');

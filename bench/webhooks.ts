@@ -33,6 +33,7 @@ export async function benchWebhooks(
   seeded: Seeded,
   rss: { start(): void; stop(): { maxMb: number } },
   log: (message: string) => void,
+  serviceOutput: () => string = () => '',
 ): Promise<WebhookFigures> {
   const receiver = await startWebhookReceiver();
   const db = openDatabase(bench.config);
@@ -54,6 +55,12 @@ export async function benchWebhooks(
       const deliveries = await db.kysely.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('status', 'in', ['pending', 'sending']).executeTakeFirstOrThrow();
       const events = await db.kysely.selectFrom('webhook_outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
       return Number(deliveries.n) + Number(events.n);
+    };
+    // What is still outstanding, for the error when a backlog does not drain.
+    const leftOver = async () => {
+      const byStatus = await db.kysely.selectFrom('webhook_deliveries').select(['status', (eb) => eb.fn.countAll().as('n')]).groupBy('status').execute();
+      const events = await db.kysely.selectFrom('webhook_outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      return `deliveries ${JSON.stringify(byStatus)}, outbox entries ${String(events.n)}`;
     };
     const setEndpoint = async (enabled: boolean, id?: number) => {
       const response = id
@@ -85,7 +92,7 @@ export async function benchWebhooks(
       const atEnd = await stats();
       const since = performance.now();
       while ((await outstanding()) > 0) {
-        if (performance.now() - since > 300_000) throw new Error('webhook deliveries did not drain within 5 minutes');
+        if (performance.now() - since > 300_000) throw new Error(`webhook deliveries did not drain within 5 minutes: ${await leftOver()}\n${serviceOutput().slice(-4000)}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const seconds = (performance.now() - since) / 1000;
