@@ -5,7 +5,7 @@ import { envelope, problems } from '../http/schemas.js';
 import { Type } from '@sinclair/typebox';
 import { BasketParams } from '../shop/schemas.js';
 import { ManagedBooking, ManageLink, ManageParams } from './manage-schemas.js';
-import { basketManageLinks, cancelAsGuest, managedBooking } from './manage.js';
+import { basketManageLinks, cancelAsGuest, managedBooking, managedBookingQr } from './manage.js';
 
 export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Online shop (public)'];
@@ -21,6 +21,20 @@ export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: envelope(ManagedBooking), ...problems(400, 404, 422, 429) },
     },
     handler: async (request) => ({ data: await managedBooking(app.db.kysely, app.instanceKeys, request.params.OperatorID, request.params.ManageToken) }),
+  });
+
+  app.get('/bookings/:ManageToken/qr.svg', {
+    config,
+    schema: {
+      tags,
+      summary: 'A guest\'s QR code for the door',
+      description: 'An SVG QR code of the BookingReference, shown on the guest\'s booking page for staff to scan at check-in. An unknown or altered token is 404.',
+      params: ManageParams,
+      produces: ['image/svg+xml'],
+      response: { 200: Type.String({ description: 'SVG' }), ...problems(400, 404, 422, 429) },
+    },
+    handler: async (request, reply) =>
+      reply.type('image/svg+xml').send(await managedBookingQr(app.db.kysely, app.instanceKeys, request.params.OperatorID, request.params.ManageToken)),
   });
 
   app.post('/bookings/:ManageToken/cancel', {

@@ -3,6 +3,7 @@
 // needs no storage, and works for every booking ever made; it cannot be revoked short of changing the
 // instance secret, which is acceptable for what it allows (viewing, and cancelling within the operator's
 // rule). Cancelling goes through the bookings domain (seats, events, audit, waitlist offers).
+import { renderSVG } from 'uqr';
 import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/connection.js';
@@ -24,6 +25,15 @@ export const MANAGE_TOKEN_PATTERN = '^BK-[A-HJ-NP-Z2-9]{8}_[0-9a-f]{32}$';
 /** The capability of the booking's guest: its reference and 128 bits of HMAC over operator and reference. */
 export function manageToken(keys: InstanceKeys, operatorId: number, reference: string): string {
   return `${reference}_${keys.hmac(PURPOSE, `${operatorId}:${reference}`).slice(0, 32)}`;
+}
+
+/**
+ * The booking's QR code for the door (docs/checkin.md: it encodes the reference, which staff scan or type),
+ * for a token that names a booking of the operator; 404 like the booking itself otherwise.
+ */
+export async function managedBookingQr(db: Kysely<Database>, keys: InstanceKeys, operatorId: number, token: string): Promise<string> {
+  const booking = await getBooking(db, operatorId, referenceOf(keys, operatorId, token));
+  return renderSVG(booking.BookingReference, { border: 2 });
 }
 
 /** The reference a token stands for, or 404 (an altered or foreign token is not told apart from an unknown one). */

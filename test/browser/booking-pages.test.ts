@@ -229,6 +229,9 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     await page.goto(base + manage);
     await page.getByRole('heading', { level: 1, name: 'Your booking' }).waitFor();
     await page.getByText(/You can cancel online until/).waitFor();
+    // The QR code staff scan at check-in, loaded from the shop API with the same token.
+    const qr = page.getByRole('img', { name: /^QR code of booking BK-/ });
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await noViolations(page);
     await screenshot(page, 'booking-manage');
     await page.getByRole('button', { name: 'Cancel this booking' }).click();

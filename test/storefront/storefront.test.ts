@@ -99,6 +99,23 @@ describe('booking pages: endpoints', () => {
       problemOf(await call(t.app, undefined, 'GET', shop(`/bookings/${BookingReference}`)), 400, 'bad-request');
     });
 
+    it('answers the QR code staff scan at check-in for a valid token only', async () => {
+      const { BookingReference } = await posBooking(t, op.adminKey, { ActivityID: activity, Date: day, Time: '10:00' }, 1);
+      const qr = await call(t.app, undefined, 'GET', shop(`/bookings/${tokenOf(BookingReference)}/qr.svg`));
+      expect(qr.statusCode, qr.body).toBe(200);
+      expect(qr.headers['content-type']).toContain('image/svg+xml');
+      expect(qr.headers['cache-control']).toBe('no-store');
+      expect(qr.body).toMatch(/^<svg[\s\S]*<\/svg>$/);
+      // The same code the staff's booking page shows (the reference is all it encodes).
+      expect(qr.body).toBe((await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${BookingReference}/qr.svg`)).body);
+      const token = tokenOf(BookingReference);
+      const altered = token.slice(0, -1) + (token.endsWith('0') ? '1' : '0');
+      problemOf(await call(t.app, undefined, 'GET', shop(`/bookings/${altered}/qr.svg`)), 404, 'not-found');
+      problemOf(await call(t.app, undefined, 'GET', shop(`/bookings/${token}/qr.svg`, other.operatorId)), 404, 'not-found');
+      // Its seat goes back for the tests after this one.
+      expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${BookingReference}/cancel`)).statusCode).toBe(200);
+    });
+
     it('cancels through the bookings domain: seats back, audited as the guest; again is 409', async () => {
       const { BookingReference } = await posBooking(t, op.adminKey, { ActivityID: activity, Date: day, Time: '10:00' }, 2);
       const available = async () => (await call(t.app, undefined, 'GET', shop(`/activities/${activity}/timeslots?Date=${day}`))).json().data[0].Available;
@@ -133,7 +150,7 @@ describe('booking pages: endpoints', () => {
 
   it('the new endpoints are in the OpenAPI document with their schemas', async () => {
     const document = (await t.app.inject({ url: '/openapi.json' })).json();
-    for (const path of ['/api/v2/shop/{OperatorID}/storefront', '/api/v2/shop/{OperatorID}/activities/{ActivityID}/calendar', '/api/v2/shop/{OperatorID}/bookings/{ManageToken}', '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/cancel', '/api/v2/shop/{OperatorID}/baskets/{BasketToken}/manage-links']) {
+    for (const path of ['/api/v2/shop/{OperatorID}/storefront', '/api/v2/shop/{OperatorID}/activities/{ActivityID}/calendar', '/api/v2/shop/{OperatorID}/bookings/{ManageToken}', '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/cancel', '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/qr.svg', '/api/v2/shop/{OperatorID}/baskets/{BasketToken}/manage-links']) {
       expect(document.paths[path], path).toBeDefined();
     }
     expect(Object.keys(document.paths).some((path: string) => path.startsWith('/book'))).toBe(false);

@@ -21,6 +21,11 @@ export function setShop(operatorId: number): void {
   prefix = `/api/v2/shop/${operatorId}`;
 }
 
+/** The address of a shop resource, for elements that load it themselves (an image). */
+export function shopUrl(path: string): string {
+  return prefix + path;
+}
+
 export async function shop<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   let response: Response;
   try {

@@ -1,6 +1,6 @@
 // A guest's own booking from the link in their e-mails: what they booked and, where the operator allows
 // it for the activity and in time, a cancel button (asked twice: it cannot be undone).
-import { shop, type ManagedBooking } from './api';
+import { shop, shopUrl, type ManagedBooking } from './api';
 import { longDate, money, t, zonedDateTime } from './app';
 import { h, replace } from './dom';
 import { errorText, showPage } from './ui';
@@ -32,6 +32,9 @@ export async function renderManage(token: string): Promise<void> {
       h('dt', null, t.status),
       h('dd', { class: 'status' }, t.statuses[booking.Status] ?? booking.Status),
     ),
+    booking.Status === 'confirmed'
+      ? h('figure', { class: 'door-code' }, h('img', { src: shopUrl(`/bookings/${token}/qr.svg`), alt: t.qrAlt(booking.BookingReference), width: '160', height: '160' }), h('figcaption', null, t.qrCaption))
+      : null,
     refusal ? h('p', { class: booking.Status === 'cancelled' ? 'success' : 'note' }, refusal) : null,
     booking.Cancellation.Allowed && booking.Cancellation.Until ? h('p', null, t.cancelUntil(zonedDateTime(booking.Cancellation.Until, booking.Timezone))) : null,
     alert,
