@@ -26,13 +26,18 @@ const nextOfItsResource = (eb: Scope) =>
         .whereRef('earlier.endpoint_id', '=', 'webhook_deliveries.endpoint_id')
         .whereRef('earlier.resource', '=', 'webhook_deliveries.resource')
         .whereRef('earlier.event_id', '<', 'webhook_deliveries.event_id')
-        .where('earlier.status', 'in', ['pending', 'sending']),
+        .where('earlier.status', 'in', [sql.lit<'pending'>('pending'), sql.lit<'sending'>('sending')]),
     ),
   );
 
 /**
  * Due deliveries of enabled endpoints, oldest due first: pending ones through the index in its own order
  * (so a backlog of thousands costs a batch, not a sort of the backlog), then lapsed claims (rare).
+ *
+ * Every value is written into the SQL, so the statement has no parameters and PostgreSQL plans it for each
+ * run (src/db/postgres.ts prepares only statements with parameters). A prepared one kept a generic plan
+ * made while the table was nearly empty, and after a burst of 10,000 bookings each run took 3.4 s instead
+ * of 23 ms: the backlog all but stopped draining (bench/notes.md, stop 17).
  */
 export async function findDueDeliveries(db: Kysely<Database>, now: number, limit: number): Promise<{ id: number; endpoint_id: number }[]> {
   const select = () =>
@@ -40,21 +45,21 @@ export async function findDueDeliveries(db: Kysely<Database>, now: number, limit
       .selectFrom('webhook_deliveries')
       .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
       .select(['webhook_deliveries.id', 'webhook_deliveries.endpoint_id'])
-      .where('webhook_endpoints.status', '=', 'enabled')
+      .where('webhook_endpoints.status', '=', sql.lit('enabled'))
       .where(nextOfItsResource);
   const pending = await select()
     .where('webhook_deliveries.status', '=', sql.lit('pending'))
-    .where('webhook_deliveries.next_attempt_at', '<=', now)
+    .where('webhook_deliveries.next_attempt_at', '<=', sql.lit(now))
     .orderBy('webhook_deliveries.next_attempt_at')
     .orderBy('webhook_deliveries.id')
-    .limit(limit)
+    .limit(sql.lit(limit))
     .execute();
   if (pending.length === limit) return pending;
   const lapsed = await select()
     .where('webhook_deliveries.status', '=', sql.lit('sending'))
-    .where('webhook_deliveries.claimed_until', '<', now)
+    .where('webhook_deliveries.claimed_until', '<', sql.lit(now))
     .orderBy('webhook_deliveries.id')
-    .limit(limit - pending.length)
+    .limit(sql.lit(limit - pending.length))
     .execute();
   return [...pending, ...lapsed];
 }
