@@ -58,9 +58,13 @@ export async function benchWebhooks(
     };
     // What is still outstanding, for the error when a backlog does not drain.
     const leftOver = async () => {
-      const byStatus = await db.kysely.selectFrom('webhook_deliveries').select(['status', (eb) => eb.fn.countAll().as('n')]).groupBy('status').execute();
+      const byStatus = await db.kysely
+        .selectFrom('webhook_deliveries')
+        .select(['status', 'attempts', 'last_error', (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.min('next_attempt_at').as('due_from'), (eb) => eb.fn.max('next_attempt_at').as('due_to')])
+        .groupBy(['status', 'attempts', 'last_error'])
+        .execute();
       const events = await db.kysely.selectFrom('webhook_outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-      return `deliveries ${JSON.stringify(byStatus)}, outbox entries ${String(events.n)}`;
+      return `at ${Math.floor(Date.now() / 1000)}: deliveries ${JSON.stringify(byStatus)}, outbox entries ${String(events.n)}`;
     };
     const setEndpoint = async (enabled: boolean, id?: number) => {
       const response = id

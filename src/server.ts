@@ -13,6 +13,7 @@ import { purgeExpiredKeys } from './idempotency/service.js';
 import { startEmailWorker } from './emails/worker.js';
 import { startUploadSweep } from './questions/upload-sweep.js';
 import { startWebhookWorker } from './webhooks/worker.js';
+import { watchRequests } from './http/request-gauge.js';
 
 // After the grace period: how long the cut connections' handlers and the database get to finish.
 const CLOSE_CONNECTIONS_MS = 2_000;
@@ -93,7 +94,7 @@ export async function startServer(config: Config): Promise<void> {
     // Waitlist offers and e-mail delivery (docs/platform-events.md); safe with any number of processes.
     stopEmailWorker = startEmailWorker(db, config, log);
     // Webhook dispatch and delivery (docs/webhooks.md); also safe with any number of processes.
-    stopWebhookWorker = startWebhookWorker(db, app.webhooks.transport, app.instanceKeys, log);
+    stopWebhookWorker = startWebhookWorker(db, app.webhooks.transport, app.instanceKeys, log, watchRequests(app.server));
     // Uploads that no booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
     stopUploadSweep = startUploadSweep(db, config, log);
     await app.listen({ port: config.port, host: config.host });

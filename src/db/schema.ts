@@ -597,6 +597,8 @@ export interface WebhookDeliveryTable {
   last_status_code: number | null;
   last_duration_ms: number | null;
   last_error: string | null;
+  /** The start of the latest attempt's answer (earlier attempts are in webhook_attempts). */
+  last_response_body: string | null;
   replay_of: number | null;
   is_test: Generated<number>;
   created_at: number;

@@ -1,11 +1,15 @@
-// Delivering due webhooks: claim a batch (one transaction), send them (HTTP, in parallel, a few per
-// endpoint at once), settle the batch (one transaction): delivered, or back to pending with exponential
-// back-off and jitter for about three days, then failed. An endpoint that keeps failing is disabled and
-// its operator told (the dashboard shows it; an e-mail goes to the operator's contact address).
+// Delivering due webhooks as a pipeline: claim due deliveries (one statement), send each through its
+// endpoint's lane (HTTP, a few at once per endpoint), settle the outcomes in small groups (one
+// transaction each): delivered, or back to pending with exponential back-off and jitter for about three
+// days, then failed. Claims follow as room frees up, so the network never waits for a batch's slowest
+// request, and one slow endpoint fills only its own lane: the others' deliveries pass it by. An endpoint
+// that keeps failing is disabled and its operator told (the dashboard shows it; an e-mail goes to the
+// operator's contact address).
 //
 // At least once: a worker that dies after sending but before settling leaves its claim to lapse, and the
 // delivery is sent again (same webhook-id, so receivers can drop the repeat). Never twice at the same
-// time: a claim lasts far longer than an attempt may (CLAIM_SECONDS against the attempt's time limit).
+// time: a claim lasts far longer than an attempt may (CLAIM_SECONDS against what a lane holds times the
+// attempt's time limit).
 import type { Db, Tx } from '../db/connection.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { unixNow } from '../availability/seats.js';
@@ -14,13 +18,12 @@ import { eventBody } from './render.js';
 import { signedHeaders } from './signing.js';
 import type { Transport } from './transport.js';
 import {
-  claimDeliveries,
+  claimDue,
   disableFailingEndpoint,
-  findDueDeliveries,
-  insertAttempts,
-  loadOutgoing,
   markEndpointFailing,
   markEndpointHealthy,
+  postponeSuccessors,
+  releaseLapsedClaims,
   settleDeliveries,
   type Outcome,
   type Outgoing,
@@ -35,14 +38,22 @@ export const JITTER = 0.2;
 /** An endpoint is disabled when a delivery gives up and it has accepted nothing for this long. */
 export const DISABLE_AFTER_SECONDS = 2 * 86_400;
 export const DEFAULT_TIMEOUT_MS = 5_000;
+/** Requests in flight at once to one endpoint, per process. */
+export const PER_ENDPOINT_AT_ONCE = 32;
 /**
- * Far longer than a batch's attempts can take (32 rounds of the time limit per endpoint at most), as the
- * e-mail worker's: a worker that died leaves its deliveries for five minutes, then they are sent again.
+ * Deliveries of one endpoint a worker holds claimed at most: that many attempts, each within the time
+ * limit, take 512 / 32 x 5 s = 80 s at worst, well inside CLAIM_SECONDS.
+ */
+const PER_ENDPOINT_HELD = 512;
+/**
+ * A claim lasts far longer than the deliveries it holds can take (above), as the e-mail worker's: a worker
+ * that died leaves its deliveries for five minutes, then they are sent again.
  */
 export const CLAIM_SECONDS = 300;
-const PER_ENDPOINT_IN_BATCH = 500;
-/** Per batch; two batches may be in flight, so an endpoint gets up to twice as many requests at once. */
-const PER_ENDPOINT_AT_ONCE = 16;
+/** Deliveries a worker holds claimed at most, all endpoints together, unless told fewer. */
+export const DEFAULT_ROOM = 1_000;
+/** Outcomes gather this long before the first group is written (later ones gather while the one before is). */
+const SETTLE_AFTER_MS = 10;
 
 export const SECRET_PURPOSE = 'webhook-signing-secret';
 
@@ -63,6 +74,15 @@ export interface DeliveryReport {
   disabled: number;
 }
 
+export interface RunLimits {
+  /** Deliveries held claimed at most (default DEFAULT_ROOM). */
+  room?: number;
+  /** Claims made at most (the worker's small steps while requests keep the process busy). */
+  maxClaims?: number;
+  /** Asked before each claim: no claims once it says false; what is held is still sent and settled. */
+  keepGoing?: () => boolean;
+}
+
 /** The delay after the nth failed attempt, or undefined when that was the last one. */
 export function retryDelay(failedAttempts: number, random: () => number = Math.random): number | undefined {
   const base = RETRY_DELAYS[failedAttempts - 1];
@@ -71,56 +91,88 @@ export function retryDelay(failedAttempts: number, random: () => number = Math.r
 }
 
 /**
- * Delivers what is due at `now` (Unix seconds), batch after batch, the next batch claimed while the one
- * before is being sent (two in flight at most): the database's work overlaps the network's. A delivery that
- * waits for an earlier one of its resource goes in a batch after it. `maxBatches` bounds one call.
+ * Delivers what is due at `now` (Unix seconds) until nothing is left that may go (a delivery whose earlier
+ * one of its resource settles meanwhile goes in the same run), or the limits say stop.
  */
-export async function runDueDeliveries(db: Db, deps: DeliveryDeps, now = unixNow(), batch = 500, maxBatches = Infinity): Promise<DeliveryReport> {
-  const report: DeliveryReport = { delivered: 0, retrying: 0, failed: 0, disabled: 0 };
-  let inFlight: Promise<unknown> | undefined;
-  try {
-    for (let round = 0; round < maxBatches; ) {
-      const candidates = perEndpoint(await findDueDeliveries(db.kysely, now, batch), PER_ENDPOINT_IN_BATCH);
-      const claimed = await db.write((tx) => claimDeliveries(tx, candidates, deps.workerId, now, now + CLAIM_SECONDS));
-      if (claimed.length === 0) {
-        // Nothing due (failures just now are due later), or another worker was first; or what waits for
-        // the batch in flight: once it is settled, look again.
-        if (!inFlight) break;
-        await inFlight;
-        inFlight = undefined;
-        continue;
-      }
-      round += 1;
-      const sending = deliverClaimed(db, deps, await loadOutgoing(db.kysely, claimed), now, report);
-      sending.catch(() => undefined); // awaited below; this only keeps a failure from counting as unhandled meanwhile
-      if (inFlight) await inFlight;
-      inFlight = sending;
-    }
-  } finally {
-    if (inFlight) await inFlight;
-  }
-  return report;
+export async function runDueDeliveries(db: Db, deps: DeliveryDeps, now = unixNow(), limits: RunLimits = {}): Promise<DeliveryReport> {
+  const run = new DeliveryRun(db, deps, now);
+  await run.run(limits);
+  return run.report;
 }
 
-/** Sends claimed deliveries and settles them; also how "test an endpoint" sends its one delivery. */
-export async function deliverClaimed(db: Db, deps: DeliveryDeps, outgoing: Outgoing[], now: number, report: DeliveryReport): Promise<Outcome[]> {
-  const secrets = new Map<number, string[]>();
-  const secretsOf = (d: Outgoing) => {
-    let list = secrets.get(d.endpoint_id);
-    if (!list) {
-      list = [deps.keys.open(SECRET_PURPOSE, d.secret_sealed)];
-      if (d.previous_secret_sealed !== null && Number(d.previous_secret_expires_at) > now) list.push(deps.keys.open(SECRET_PURPOSE, d.previous_secret_sealed));
-      secrets.set(d.endpoint_id, list);
+/** Sends claimed deliveries and settles them at once; how "test an endpoint" sends its one delivery. */
+export async function deliverClaimed(db: Db, deps: DeliveryDeps, outgoing: Outgoing[], now: number): Promise<DeliveryReport> {
+  const run = new DeliveryRun(db, deps, now);
+  const outcomes = await Promise.all(outgoing.map((d) => run.attempt(d)));
+  await db.write((tx) => settle(tx, deps.workerId, outcomes.map((outcome, i) => ({ outcome, outgoing: outgoing[i]! })), now, run.report));
+  return run.report;
+}
+
+interface Settling {
+  outcome: Outcome;
+  outgoing: Outgoing;
+}
+
+/** One run of the pipeline: its lanes, its group of outcomes to settle, and what it came to. */
+class DeliveryRun {
+  readonly report: DeliveryReport = { delivered: 0, retrying: 0, failed: 0, disabled: 0 };
+  readonly #secrets = new Map<number, string[]>();
+  /** Per endpoint: claimed and not yet settled, and waiting for a free request of the lane. */
+  readonly #held = new Map<number, number>();
+  readonly #waiting = new Map<number, Outgoing[]>();
+  readonly #sending = new Map<number, number>();
+  #heldInAll = 0;
+  #group: Settling[] = [];
+  #groupTimer: NodeJS.Timeout | undefined;
+  #settlingNow = false;
+  #failure: unknown;
+  /** Woken when a group is settled (room freed, successors of the settled ones may now be due). */
+  #wake: (() => void) | undefined;
+
+  constructor(
+    readonly db: Db,
+    readonly deps: DeliveryDeps,
+    readonly now: number,
+  ) {}
+
+  async run({ room = DEFAULT_ROOM, maxClaims = Infinity, keepGoing = () => true }: RunLimits): Promise<void> {
+    await releaseLapsedClaims(this.db.kysely, this.now);
+    for (let claims = 0; claims < maxClaims && this.#failure === undefined && keepGoing(); ) {
+      if (this.#heldInAll > room / 2) {
+        await this.#settled();
+        continue;
+      }
+      const skip = [...this.#held].filter(([, held]) => held > PER_ENDPOINT_HELD / 2).map(([endpointId]) => endpointId);
+      // The claim runs from the real time: a long run's `now` may lie well in the past.
+      const t0 = performance.now();
+      const claimedUntil = Math.max(this.now, unixNow()) + CLAIM_SECONDS;
+      const claimed = await claimDue(this.db, this.deps.workerId, this.now, claimedUntil, {
+        limit: room - this.#heldInAll,
+        perEndpoint: PER_ENDPOINT_HELD / 2,
+        skip,
+      }).catch((error: unknown) => this.#fail(error));
+      claims += 1;
+      (await import('node:fs')).appendFileSync('/tmp/dbg.log', `claim ${claimed?.length} ${Math.round(performance.now() - t0)}ms held=${this.#heldInAll}\n`);
+      if (!claimed || claimed.length === 0) {
+        // Nothing due now, or only what waits for deliveries still held: once some settle, look again.
+        if (this.#heldInAll === 0 || !claimed) break;
+        await this.#settled();
+        continue;
+      }
+      for (const d of claimed) this.#enqueue(d);
     }
-    return list;
-  };
-  const outcomes = await inParallelPerEndpoint(outgoing, async (d): Promise<Outcome> => {
+    while (this.#heldInAll > 0) await this.#settled();
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  /** One attempt of a claimed delivery, as the outcome to record. */
+  async attempt(d: Outgoing): Promise<Outcome> {
     const body = eventBody(d);
     // The signature's timestamp is the real time of this attempt: receivers check it against their clock.
-    const headers = signedHeaders(secretsOf(d), d.public_id, unixNow(), body);
+    const headers = signedHeaders(this.#secretsOf(d), d.public_id, unixNow(), body);
     const attemptedAt = Date.now();
-    const result = await deps.transport.send(d.url, headers, body, deps.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const delay = result.ok || d.is_test ? undefined : retryDelay(d.attempts, deps.random);
+    const result = await this.deps.transport.send(d.url, headers, body, this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const delay = result.ok || d.is_test ? undefined : retryDelay(d.attempts, this.deps.random);
     return {
       deliveryId: d.id,
       attemptedAt,
@@ -129,21 +181,109 @@ export async function deliverClaimed(db: Db, deps: DeliveryDeps, outgoing: Outgo
       error: result.error?.slice(0, 1000) ?? null,
       responseBody: result.responseBody,
       status: result.ok ? 'delivered' : delay === undefined ? 'failed' : 'pending',
-      nextAttemptAt: now + (delay ?? 0),
+      nextAttemptAt: this.now + (delay ?? 0),
     };
-  });
-  const byId = new Map(outgoing.map((d) => [d.id, d]));
-  await db.write((tx) => settle(tx, deps.workerId, outcomes, byId, now, report));
-  return outcomes;
+  }
+
+  #secretsOf(d: Outgoing): string[] {
+    let list = this.#secrets.get(d.endpoint_id);
+    if (!list) {
+      list = [this.deps.keys.open(SECRET_PURPOSE, d.secret_sealed)];
+      if (d.previous_secret_sealed !== null && Number(d.previous_secret_expires_at) > this.now) list.push(this.deps.keys.open(SECRET_PURPOSE, d.previous_secret_sealed));
+      this.#secrets.set(d.endpoint_id, list);
+    }
+    return list;
+  }
+
+  #enqueue(d: Outgoing): void {
+    this.#held.set(d.endpoint_id, (this.#held.get(d.endpoint_id) ?? 0) + 1);
+    this.#heldInAll += 1;
+    const waiting = this.#waiting.get(d.endpoint_id);
+    if (waiting) waiting.push(d);
+    else this.#waiting.set(d.endpoint_id, [d]);
+    if ((this.#sending.get(d.endpoint_id) ?? 0) < PER_ENDPOINT_AT_ONCE) void this.#lane(d.endpoint_id);
+  }
+
+  /** One of an endpoint's PER_ENDPOINT_AT_ONCE senders: sends what waits for the endpoint, one at a time. */
+  async #lane(endpointId: number): Promise<void> {
+    this.#sending.set(endpointId, (this.#sending.get(endpointId) ?? 0) + 1);
+    const waiting = this.#waiting.get(endpointId)!;
+    for (let d = waiting.shift(); d; d = waiting.shift()) {
+      const outgoing = d;
+      const outcome = await this.attempt(outgoing).catch(
+        (error: unknown): Outcome => ({
+          deliveryId: outgoing.id,
+          attemptedAt: Date.now(),
+          statusCode: null,
+          durationMs: 0,
+          error: `Error: ${error instanceof Error ? error.message : String(error)}`.slice(0, 1000),
+          responseBody: null,
+          status: 'pending',
+          nextAttemptAt: this.now + (retryDelay(outgoing.attempts, this.deps.random) ?? 0),
+        }),
+      );
+      this.#toSettle({ outcome, outgoing });
+    }
+    this.#sending.set(endpointId, this.#sending.get(endpointId)! - 1);
+  }
+
+  #toSettle(item: Settling): void {
+    this.#group.push(item);
+    if (!this.#settlingNow) this.#groupTimer ??= setTimeout(() => void this.#settleGroup(), SETTLE_AFTER_MS);
+  }
+
+  /**
+   * Writes the outcomes gathered so far in one transaction. One at a time: while it runs, the next group
+   * gathers, so that the faster deliveries go, the larger the groups (a commit waits for the disk).
+   */
+  async #settleGroup(): Promise<void> {
+    this.#groupTimer = undefined;
+    const group = this.#group;
+    this.#group = [];
+    this.#settlingNow = true;
+    try {
+      await this.db.write((tx) => settle(tx, this.deps.workerId, group, this.now, this.report));
+    } catch (error) {
+      // Unrecorded: their claims lapse and they are sent again (at least once).
+      this.#fail(error);
+    } finally {
+      this.#settlingNow = false;
+    }
+    for (const { outgoing } of group) {
+      this.#held.set(outgoing.endpoint_id, this.#held.get(outgoing.endpoint_id)! - 1);
+      this.#heldInAll -= 1;
+    }
+    if (this.#group.length > 0) void this.#settleGroup();
+    this.#wake?.();
+  }
+
+  #settled(): Promise<void> {
+    return new Promise((resolve) => (this.#wake = resolve));
+  }
+
+  #fail(error: unknown): undefined {
+    this.#failure ??= error;
+    return undefined;
+  }
 }
 
-async function settle(tx: Tx, worker: string, outcomes: Outcome[], byId: Map<number, Outgoing>, now: number, report: DeliveryReport): Promise<void> {
-  const settled = await settleDeliveries(tx, worker, outcomes);
+async function settle(tx: Tx, worker: string, group: Settling[], now: number, report: DeliveryReport): Promise<void> {
+  const settled = await settleDeliveries(
+    tx,
+    worker,
+    group.map((item) => item.outcome),
+    group.some((item) => item.outgoing.attempts > 1),
+  );
   // A delivery whose claim lapsed and was taken over is the new owner's to settle: its attempt is dropped.
-  const kept = outcomes.filter((outcome) => settled.has(outcome.deliveryId));
+  const kept = group.filter((item) => settled.has(item.outcome.deliveryId));
+  await postponeSuccessors(
+    tx,
+    kept
+      .filter(({ outcome }) => outcome.status === 'pending')
+      .map(({ outcome, outgoing }) => ({ endpointId: outgoing.endpoint_id, resource: outgoing.resource, eventId: outgoing.event_id, nextAttemptAt: outcome.nextAttemptAt })),
+  );
   const endpoints = new Map<number, { healthy: boolean; gaveUp: boolean; operatorId: number }>();
-  for (const outcome of kept) {
-    const d = byId.get(outcome.deliveryId)!;
+  for (const { outcome, outgoing: d } of kept) {
     report[outcome.status === 'delivered' ? 'delivered' : outcome.status === 'failed' ? 'failed' : 'retrying'] += 1;
     if (d.is_test) continue; // a test says nothing about the endpoint's health
     const state = endpoints.get(d.endpoint_id) ?? { healthy: false, gaveUp: false, operatorId: d.operator_id };
@@ -151,7 +291,6 @@ async function settle(tx: Tx, worker: string, outcomes: Outcome[], byId: Map<num
     state.gaveUp ||= outcome.status === 'failed';
     endpoints.set(d.endpoint_id, state);
   }
-  await insertAttempts(tx, kept);
   for (const [endpointId, state] of endpoints) {
     if (state.healthy) {
       await markEndpointHealthy(tx, endpointId, now);
@@ -184,35 +323,4 @@ async function tellOperator(tx: Tx, operatorId: number, url: string, now: number
     meter: null,
     meterExtraInfo: null,
   });
-}
-
-/** At most `max` of each endpoint, in the order given: one endpoint cannot fill a whole batch. */
-function perEndpoint(rows: { id: number; endpoint_id: number }[], max: number): number[] {
-  const counts = new Map<number, number>();
-  return rows
-    .filter((row) => {
-      const count = (counts.get(row.endpoint_id) ?? 0) + 1;
-      counts.set(row.endpoint_id, count);
-      return count <= max;
-    })
-    .map((row) => Number(row.id));
-}
-
-/** Runs `send` for every delivery, at most PER_ENDPOINT_AT_ONCE at a time per endpoint, all endpoints at once. */
-async function inParallelPerEndpoint<R>(outgoing: Outgoing[], send: (d: Outgoing) => Promise<R>): Promise<R[]> {
-  const queues = new Map<number, Outgoing[]>();
-  for (const d of outgoing) {
-    const queue = queues.get(d.endpoint_id);
-    if (queue) queue.push(d);
-    else queues.set(d.endpoint_id, [d]);
-  }
-  const results: R[] = [];
-  await Promise.all(
-    [...queues.values()].flatMap((queue) =>
-      Array.from({ length: Math.min(PER_ENDPOINT_AT_ONCE, queue.length) }, async () => {
-        for (let d = queue.shift(); d; d = queue.shift()) results.push(await send(d));
-      }),
-    ),
-  );
-  return results;
 }

@@ -51,13 +51,13 @@ export async function getDelivery(db: Kysely<Database>, owner: Owner, endpointId
   return {
     ...toDelivery(row),
     Event: JSON.parse(eventBody({ public_id: row.event_public_id, type: row.event_type, created_at: row.event_created_at, data: row.event_data })),
-    AttemptLog: attempts.map((a) => ({
-      AttemptedAt: iso(a.attempted_at)!,
-      StatusCode: a.status_code,
-      DurationMs: a.duration_ms,
-      Error: a.error,
-      ResponseBody: a.response_body,
-    })),
+    // The earlier attempts, then the latest, which its row holds.
+    AttemptLog: [
+      ...attempts.map((a) => ({ AttemptedAt: iso(a.attempted_at)!, StatusCode: a.status_code, DurationMs: a.duration_ms, Error: a.error, ResponseBody: a.response_body })),
+      ...(row.last_attempt_at === null
+        ? []
+        : [{ AttemptedAt: iso(row.last_attempt_at)!, StatusCode: row.last_status_code, DurationMs: row.last_duration_ms ?? 0, Error: row.last_error, ResponseBody: row.last_response_body }]),
+    ],
   };
 }
 
@@ -126,6 +126,6 @@ export async function testEndpoint(db: Db, deps: DeliveryDeps, owner: Owner, end
       created_at: createdAt,
     });
   });
-  await deliverClaimed(db, { ...deps, workerId: worker }, await loadOutgoing(db.kysely, [deliveryId]), now, { delivered: 0, retrying: 0, failed: 0, disabled: 0 });
+  await deliverClaimed(db, { ...deps, workerId: worker }, await loadOutgoing(db.kysely, [deliveryId]), now);
   return toDelivery((await findDelivery(db.kysely, endpoint.id, deliveryId))!);
 }

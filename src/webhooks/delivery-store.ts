@@ -2,112 +2,134 @@
 // workers (two server processes on one database) can never both own, or both settle, one delivery; and a
 // delivery is only due once the earlier deliveries of its resource to its endpoint are done (in order per
 // endpoint and resource).
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+//
+// The queue's indexes hold live deliveries only (migration 018): the claim walks each enabled endpoint's
+// due deliveries, oldest first, so a large history, or one endpoint's backlog, is never read to find
+// another endpoint's work.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
+import { dialectOf } from '../db/connection.js';
 import { rowsTable } from './rows-table.js';
 import type { Database } from '../db/schema.js';
 
-type Scope = ExpressionBuilder<Database, 'webhook_deliveries'>;
-
-/** Pending and due, or claimed by a worker whose claim lapsed (it died, or hung). */
-const due = (now: number) => (eb: Scope) =>
-  eb.or([
-    eb.and([eb('webhook_deliveries.status', '=', 'pending'), eb('webhook_deliveries.next_attempt_at', '<=', now)]),
-    eb.and([eb('webhook_deliveries.status', '=', 'sending'), eb('webhook_deliveries.claimed_until', '<', now)]),
-  ]);
-
-/** No earlier delivery of the same resource to the same endpoint is still to be made. */
-const nextOfItsResource = (eb: Scope) =>
-  eb.not(
-    eb.exists(
-      eb
-        .selectFrom('webhook_deliveries as earlier')
-        .select('earlier.id')
-        .whereRef('earlier.endpoint_id', '=', 'webhook_deliveries.endpoint_id')
-        .whereRef('earlier.resource', '=', 'webhook_deliveries.resource')
-        .whereRef('earlier.event_id', '<', 'webhook_deliveries.event_id')
-        .where('earlier.status', 'in', [sql.lit<'pending'>('pending'), sql.lit<'sending'>('sending')]),
-    ),
-  );
+/** What sending a claimed delivery takes: its endpoint, its secrets (sealed), its event and its resource. */
+export interface Outgoing {
+  id: number;
+  endpoint_id: number;
+  operator_id: number;
+  resource: string;
+  event_id: number;
+  /** Attempts counted so far, this one included. */
+  attempts: number;
+  is_test: number;
+  url: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: number | null;
+  public_id: string;
+  type: string;
+  created_at: number;
+  data: string;
+}
 
 /**
- * Due deliveries of enabled endpoints, oldest due first: pending ones through the index in its own order
- * (so a backlog of thousands costs a batch, not a sort of the backlog), then lapsed claims (rare).
+ * No earlier delivery of the same resource to the same endpoint is still to be made: `d` is the live one
+ * with the lowest event. A scalar subquery rather than NOT EXISTS, so that PostgreSQL always looks it up
+ * by endpoint and resource: with the statistics of a table that was nearly empty a moment ago, it planned
+ * the NOT EXISTS as a scan of all the endpoint's live deliveries for each candidate (1.4 s a claim).
+ */
+const firstOfItsResource = (d: string): RawBuilder<unknown> =>
+  sql`${sql.ref(`${d}.event_id`)} = (SELECT min(earlier.event_id) FROM webhook_deliveries earlier
+    WHERE earlier.endpoint_id = ${sql.ref(`${d}.endpoint_id`)} AND earlier.resource = ${sql.ref(`${d}.resource`)}
+      AND earlier.status IN ('pending', 'sending'))`;
+
+/** A non-empty list of integers written into the statement. */
+const intList = (values: number[]): RawBuilder<unknown> => sql.raw(`(${values.map((v) => Math.trunc(v)).join(', ')})`);
+
+const OUTGOING_COLUMNS = sql.raw(`c.id, c.endpoint_id, c.operator_id, c.resource, c.event_id, c.attempts, c.is_test,
+  e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, ev.public_id, ev.type, ev.created_at, ev.data`);
+const OUTGOING_JOINS = sql.raw('JOIN webhook_endpoints e ON e.id = c.endpoint_id JOIN webhook_events ev ON ev.id = c.event_id');
+
+export interface ClaimLimits {
+  /** Deliveries claimed at most in all. */
+  limit: number;
+  /** Deliveries claimed at most per endpoint. */
+  perEndpoint: number;
+  /** Endpoints to leave alone this time (this worker holds enough of theirs). */
+  skip: number[];
+}
+
+/**
+ * Claims due deliveries of enabled endpoints for `worker` until `claimedUntil`, counting the attempt, and
+ * returns what sending them takes. Per endpoint, oldest due first, and only those first of their resource.
  *
  * Every value is written into the SQL, so the statement has no parameters and PostgreSQL plans it for each
- * run (src/db/postgres.ts prepares only statements with parameters). A prepared one kept a generic plan
- * made while the table was nearly empty, and after a burst of 10,000 bookings each run took 3.4 s instead
- * of 23 ms: the backlog all but stopped draining (bench/notes.md, stop 17).
+ * run (src/db/postgres.ts prepares only statements with parameters): a prepared one once kept a generic
+ * plan made while the table was nearly empty, and after a burst of 10,000 bookings each run took 3.4 s
+ * instead of 23 ms (bench/notes.md, stop 17).
+ *
+ * PostgreSQL: one statement (pick with SKIP LOCKED, claim, read), so two workers pass each other by; a row
+ * another worker claimed meanwhile fails the re-check of its status. SQLite: the claim and the read in one
+ * write transaction, which no other worker can enter.
  */
-export async function findDueDeliveries(db: Kysely<Database>, now: number, limit: number): Promise<{ id: number; endpoint_id: number }[]> {
-  const select = () =>
-    db
-      .selectFrom('webhook_deliveries')
-      .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
-      .select(['webhook_deliveries.id', 'webhook_deliveries.endpoint_id'])
-      .where('webhook_endpoints.status', '=', sql.lit('enabled'))
-      .where(nextOfItsResource);
-  const pending = await select()
-    .where('webhook_deliveries.status', '=', sql.lit('pending'))
-    .where('webhook_deliveries.next_attempt_at', '<=', sql.lit(now))
-    .orderBy('webhook_deliveries.next_attempt_at')
-    .orderBy('webhook_deliveries.id')
-    .limit(sql.lit(limit))
-    .execute();
-  if (pending.length === limit) return pending;
-  const lapsed = await select()
-    .where('webhook_deliveries.status', '=', sql.lit('sending'))
-    .where('webhook_deliveries.claimed_until', '<', sql.lit(now))
-    .orderBy('webhook_deliveries.id')
-    .limit(sql.lit(limit - pending.length))
-    .execute();
-  return [...pending, ...lapsed];
+export async function claimDue(db: Db, worker: string, now: number, claimedUntil: number, limits: ClaimLimits): Promise<Outgoing[]> {
+  const due = sql`d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= ${sql.lit(now)} AND ${firstOfItsResource('d')}
+    ORDER BY d.next_attempt_at, d.id LIMIT ${sql.lit(limits.perEndpoint)}`;
+  const skip = limits.skip.length === 0 ? sql`` : sql`AND e.id NOT IN ${intList(limits.skip)}`;
+  const endpoints = sql`e.status = 'enabled' ${skip} LIMIT ${sql.lit(limits.limit)}`;
+  const claim = sql`status = 'sending', claimed_by = ${sql.lit(worker)}, claimed_until = ${sql.lit(claimedUntil)}, attempts = attempts + 1`;
+  if (db.dialect === 'postgres') {
+    const { rows } = await sql<Outgoing>`WITH picked AS (
+        SELECT due.id FROM webhook_endpoints e
+        CROSS JOIN LATERAL (SELECT d.id FROM webhook_deliveries d WHERE ${due} FOR UPDATE SKIP LOCKED) due
+        WHERE ${endpoints}
+      ), claimed AS (
+        UPDATE webhook_deliveries SET ${claim} WHERE id IN (SELECT id FROM picked) AND status = 'pending'
+        RETURNING id, endpoint_id, operator_id, resource, event_id, attempts, is_test
+      )
+      SELECT ${OUTGOING_COLUMNS} FROM claimed c ${OUTGOING_JOINS} ORDER BY c.id`.execute(db.kysely);
+    return rows.map(numbers);
+  }
+  return db.write(async (tx) => {
+    const { rows: claimed } = await sql<{ id: number }>`UPDATE webhook_deliveries SET ${claim} WHERE status = 'pending' AND id IN (
+        SELECT picked.id FROM webhook_endpoints e
+        JOIN webhook_deliveries picked ON picked.id IN (SELECT d.id FROM webhook_deliveries d WHERE ${due})
+        WHERE ${endpoints})
+      RETURNING id`.execute(tx);
+    return loadOutgoing(tx, claimed.map((row) => Number(row.id)));
+  });
 }
+
+/** pg returns BIGINT columns as strings: the numbers of an Outgoing as numbers. */
+const numbers = (row: Outgoing): Outgoing => ({
+  ...row,
+  id: Number(row.id),
+  event_id: Number(row.event_id),
+  created_at: Number(row.created_at),
+  previous_secret_expires_at: row.previous_secret_expires_at === null ? null : Number(row.previous_secret_expires_at),
+});
 
 /**
- * Claims the deliveries for `worker` until `claimedUntil`, counting the attempt, and returns those it got.
- * The WHERE repeats the due condition: of two workers racing for a row, the second gets nothing.
+ * Claims of workers that died or hung (claimed_until passed) go back to pending, due now: the next claim
+ * takes them, in their resource's order. Their attempt stays counted (it may have reached the endpoint).
  */
-export async function claimDeliveries(tx: Tx, ids: number[], worker: string, now: number, claimedUntil: number): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const rows = await tx
+export async function releaseLapsedClaims(db: Kysely<Database>, now: number): Promise<number> {
+  const result = await db
     .updateTable('webhook_deliveries')
-    .set((eb) => ({ status: 'sending', claimed_by: worker, claimed_until: claimedUntil, attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', ids)
-    .where(due(now))
-    .where(nextOfItsResource)
-    .returning('id')
-    .execute();
-  return rows.map((row) => Number(row.id));
+    .set({ status: 'pending', next_attempt_at: now, claimed_by: null, claimed_until: null })
+    .where('status', '=', sql.lit('sending'))
+    .where('claimed_until', '<', sql.lit(now))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
-/** What sending a claimed delivery takes: its endpoint, its secrets (sealed) and its event. */
-export async function loadOutgoing(db: Kysely<Database>, ids: number[]) {
+/** What sending claimed deliveries takes, by ID (the test event, which is claimed when it is made). */
+export async function loadOutgoing(db: Kysely<Database>, ids: number[]): Promise<Outgoing[]> {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom('webhook_deliveries')
-    .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
-    .innerJoin('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
-    .select([
-      'webhook_deliveries.id',
-      'webhook_deliveries.endpoint_id',
-      'webhook_deliveries.operator_id',
-      'webhook_deliveries.attempts',
-      'webhook_deliveries.is_test',
-      'webhook_endpoints.url',
-      'webhook_endpoints.secret_sealed',
-      'webhook_endpoints.previous_secret_sealed',
-      'webhook_endpoints.previous_secret_expires_at',
-      'webhook_events.public_id',
-      'webhook_events.type',
-      'webhook_events.created_at',
-      'webhook_events.data',
-    ])
-    .where('webhook_deliveries.id', 'in', ids)
-    .orderBy('webhook_deliveries.id')
-    .execute();
+  const { rows } = await sql<Outgoing>`SELECT ${OUTGOING_COLUMNS} FROM webhook_deliveries c ${OUTGOING_JOINS}
+    WHERE c.id IN ${intList(ids)} ORDER BY c.id`.execute(db);
+  return rows.map(numbers);
 }
-export type Outgoing = Awaited<ReturnType<typeof loadOutgoing>>[number];
 
 export interface Outcome {
   deliveryId: number;
@@ -123,10 +145,12 @@ export interface Outcome {
 }
 
 /**
- * Records each attempt on its delivery, for the deliveries this worker still owns (one statement); returns
- * the IDs it recorded. A delivery whose claim another worker took over is that worker's to settle.
+ * Records each attempt on its delivery, for the deliveries this worker still owns; returns the IDs it
+ * recorded. A delivery whose claim another worker took over is that worker's to settle. The attempt
+ * before (a retry's) moves to webhook_attempts first: the row always shows the latest. `retries` says
+ * whether any outcome is of a delivery attempted before (otherwise there is nothing to move).
  */
-export async function settleDeliveries(tx: Tx, worker: string, outcomes: Outcome[]): Promise<Set<number>> {
+export async function settleDeliveries(tx: Tx, worker: string, outcomes: Outcome[], retries: boolean): Promise<Set<number>> {
   if (outcomes.length === 0) return new Set();
   const values = rowsTable(
     tx,
@@ -139,36 +163,56 @@ export async function settleDeliveries(tx: Tx, worker: string, outcomes: Outcome
       { name: 'status_code', type: 'integer' },
       { name: 'duration_ms', type: 'integer' },
       { name: 'error', type: 'text' },
+      { name: 'response_body', type: 'text' },
     ],
-    outcomes.map((o) => [o.deliveryId, o.status, o.nextAttemptAt, o.attemptedAt, o.statusCode, o.durationMs, o.error]),
+    outcomes.map((o) => [o.deliveryId, o.status, o.nextAttemptAt, o.attemptedAt, o.statusCode, o.durationMs, o.error, o.responseBody]),
   );
-  const { rows } = await sql<{ id: number }>`WITH ${values} UPDATE webhook_deliveries SET
+  const owned = sql`webhook_deliveries.id = v.id AND webhook_deliveries.status = 'sending' AND webhook_deliveries.claimed_by = ${worker}`;
+  const update = sql`UPDATE webhook_deliveries SET
       status = v.status, next_attempt_at = v.next_attempt_at, claimed_until = NULL, last_attempt_at = v.attempted_at,
-      last_status_code = v.status_code, last_duration_ms = v.duration_ms, last_error = v.error,
+      last_status_code = v.status_code, last_duration_ms = v.duration_ms, last_error = v.error, last_response_body = v.response_body,
       delivered_at = CASE WHEN v.status = 'delivered' THEN v.attempted_at ELSE webhook_deliveries.delivered_at END
-    FROM v
-    WHERE webhook_deliveries.id = v.id AND webhook_deliveries.status = 'sending' AND webhook_deliveries.claimed_by = ${worker}
-    RETURNING webhook_deliveries.id`.execute(tx);
+    FROM v WHERE ${owned} RETURNING webhook_deliveries.id`;
+  const archive = (from: RawBuilder<unknown>) => sql`INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error, response_body)
+    SELECT old.id, old.last_attempt_at, old.last_status_code, coalesce(old.last_duration_ms, 0), old.last_error, old.last_response_body
+    FROM ${from} WHERE old.last_attempt_at IS NOT NULL`;
+  let rows: { id: number }[];
+  if (!retries) {
+    ({ rows } = await sql<{ id: number }>`WITH ${values} ${update}`.execute(tx));
+  } else if (dialectOf(tx) === 'postgres') {
+    // Every part of one statement reads the rows as they were before it: `old` is the attempt before.
+    ({ rows } = await sql<{ id: number }>`WITH ${values}, settled AS (${update}),
+      archived AS (${archive(sql`webhook_deliveries old JOIN settled ON settled.id = old.id`)})
+      SELECT id FROM settled`.execute(tx));
+  } else {
+    await sql`WITH ${values} ${archive(sql`webhook_deliveries old JOIN v ON old.id = v.id AND old.status = 'sending' AND old.claimed_by = ${worker}`)}`.execute(tx);
+    ({ rows } = await sql<{ id: number }>`WITH ${values} ${update}`.execute(tx));
+  }
   return new Set(rows.map((row) => Number(row.id)));
 }
 
-export async function insertAttempts(tx: Tx, outcomes: Outcome[]): Promise<void> {
-  if (outcomes.length === 0) return;
+/**
+ * Later deliveries of the resources whose delivery failed and waits for a retry cannot go before it: they
+ * are made due no earlier than that retry, so that they do not sit among the due ones meanwhile (with a
+ * failing endpoint, thousands would, and every claim would read past them).
+ */
+export async function postponeSuccessors(tx: Tx, retries: { endpointId: number; resource: string; eventId: number; nextAttemptAt: number }[]): Promise<void> {
+  if (retries.length === 0) return;
   const values = rowsTable(
     tx,
     'v',
     [
-      { name: 'delivery_id', type: 'bigint' },
-      { name: 'attempted_at', type: 'bigint' },
-      { name: 'status_code', type: 'integer' },
-      { name: 'duration_ms', type: 'integer' },
-      { name: 'error', type: 'text' },
-      { name: 'response_body', type: 'text' },
+      { name: 'endpoint_id', type: 'integer' },
+      { name: 'resource', type: 'text' },
+      { name: 'event_id', type: 'bigint' },
+      { name: 'next_attempt_at', type: 'bigint' },
     ],
-    outcomes.map((o) => [o.deliveryId, o.attemptedAt, o.statusCode, o.durationMs, o.error, o.responseBody]),
+    retries.map((r) => [r.endpointId, r.resource, r.eventId, r.nextAttemptAt]),
   );
-  await sql`WITH ${values} INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error, response_body)
-    SELECT delivery_id, attempted_at, status_code, duration_ms, error, response_body FROM v`.execute(tx);
+  await sql`WITH ${values} UPDATE webhook_deliveries SET next_attempt_at = v.next_attempt_at FROM v
+    WHERE webhook_deliveries.endpoint_id = v.endpoint_id AND webhook_deliveries.resource = v.resource
+      AND webhook_deliveries.event_id > v.event_id AND webhook_deliveries.status = 'pending'
+      AND webhook_deliveries.next_attempt_at < v.next_attempt_at`.execute(tx);
 }
 
 /** An endpoint accepted a delivery: it is not failing. */

@@ -194,6 +194,12 @@ async function insertDeliveries(tx: Tx, rows: unknown[][]): Promise<void> {
     ],
     rows,
   );
+  // Due no earlier than a delivery of the same resource that waits for its retry (it must go first anyway):
+  // behind a failing endpoint, new deliveries then wait out of the claim's way (delivery-store.ts).
   await sql`WITH ${values} INSERT INTO webhook_deliveries (operator_id, endpoint_id, event_id, resource, status, next_attempt_at, created_at)
-    SELECT operator_id, endpoint_id, event_id, resource, 'pending', next_attempt_at, created_at FROM v`.execute(tx);
+    SELECT v.operator_id, v.endpoint_id, v.event_id, v.resource, 'pending',
+      coalesce((SELECT max(earlier.next_attempt_at) FROM webhook_deliveries earlier
+        WHERE earlier.endpoint_id = v.endpoint_id AND earlier.resource = v.resource AND earlier.status IN ('pending', 'sending')
+          AND earlier.next_attempt_at > v.next_attempt_at), v.next_attempt_at),
+      v.created_at FROM v`.execute(tx);
 }

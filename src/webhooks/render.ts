@@ -11,6 +11,7 @@ import { toAdminProduct } from '../catalog/service.js';
 import { toAdminTimeslot } from '../availability/service.js';
 import { findZonedTimeslotsById } from '../availability/store.js';
 import { bookingTicketsOf, ticketTypesByActivity } from '../tickets/store.js';
+import type { BookingRow } from '../bookings/store.js';
 import { unpackBooking } from './outbox.js';
 import type { Audience } from './events.js';
 
@@ -63,9 +64,14 @@ export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[]):
   const current = new Map(
     (await inChunks(unsnapped, (chunk) => db.selectFrom('bookings').selectAll().where('id', 'in', chunk).execute())).map((row) => [row.id, row]),
   );
+  // The events of one change (booking.created and booking.confirmed) share their snapshot, and so one row.
+  const unpacked = new Map<unknown, BookingRow>();
   const bookings = events.map((event) => {
     if (event.data !== null || !event.type.startsWith('booking.')) return undefined;
-    return event.snapshot !== null ? unpackBooking(event.snapshot) : current.get(event.bookingId!);
+    if (event.snapshot === null) return current.get(event.bookingId!);
+    let row = unpacked.get(event.snapshot);
+    if (!row) unpacked.set(event.snapshot, (row = unpackBooking(event.snapshot)));
+    return row;
   });
   const slotIds = [...new Set(bookings.filter((row) => row !== undefined).map((row) => Number(row.timeslot_id)))];
   const slots = new Map((await inChunks(slotIds, (chunk) => findZonedTimeslotsById(db, chunk, 0))).map((slot) => [slot.id, slot]));
@@ -76,6 +82,8 @@ export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[]):
   const activityIds = [...new Set(events.filter((e) => e.type.startsWith('product.') && e.snapshot !== null).map((e) => (e.snapshot as ActivityRow).id))];
   const types = new Map((await inChunks(activityIds, async (chunk) => [...(await ticketTypesByActivity(db, chunk))])));
 
+  // Events that share a snapshot share their moment too (one change): rendered once.
+  const rendered = new Map<unknown, string>();
   return events.map((event, index) => {
     if (event.data !== null) return JSON.stringify(event.data);
     if (event.type.startsWith('product.') && event.snapshot !== null) {
@@ -85,9 +93,14 @@ export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[]):
     const row = bookings[index];
     const slot = row && slots.get(Number(row.timeslot_id));
     if (!row || !slot) return null;
-    const record = { ...row, activity_public_id: slot.activity_public_id, timezone: slot.timezone, date: slot.date, time: slot.time, starts_at: slot.starts_at };
-    // The booking as it was at its event: a hold reads as on hold, even if it has lapsed since.
-    return JSON.stringify(toBooking(record, tickets.get(Number(row.id)) ?? [], Math.floor(event.createdAt / 1000)));
+    let data = event.snapshot === null ? undefined : rendered.get(event.snapshot);
+    if (data === undefined) {
+      const record = { ...row, activity_public_id: slot.activity_public_id, timezone: slot.timezone, date: slot.date, time: slot.time, starts_at: slot.starts_at };
+      // The booking as it was at its event: a hold reads as on hold, even if it has lapsed since.
+      data = JSON.stringify(toBooking(record, tickets.get(Number(row.id)) ?? [], Math.floor(event.createdAt / 1000)));
+      if (event.snapshot !== null) rendered.set(event.snapshot, data);
+    }
+    return data;
   });
 }
 

@@ -1,15 +1,21 @@
-// The webhook worker. Every server process runs one; they share nothing but the database. A cycle runs
-// the dispatcher (dispatch.ts: lapsed holds, availability notes, fan-out) and delivers what is due
-// (deliver.ts); cycles follow each other at once while there is work, and every second otherwise.
+// The webhook worker. Every server process runs one; they share nothing but the database. Two loops run
+// side by side, so that the database's work of the one overlaps the network's of the other:
 //
-// Deliveries yield to requests: the worker measures how busy the event loop was while it was not running
-// (its own work is all inside a cycle) and, when requests keep it busy, runs one small cycle every two
-// seconds. A burst of bookings then pays for writing its events, not for sending them; the backlog goes
-// out as soon as the burst is over (docs/webhooks.md, "Scale").
-import { performance } from 'node:perf_hooks';
+//   - dispatch (dispatch.ts): lapsed holds, availability notes, and the fan-out of new events into
+//     deliveries, a transaction at a time;
+//   - delivery (deliver.ts): claim, send and settle due deliveries as a pipeline.
+//
+// Each loop goes on at once while it has work, waits a second when it has none (the dispatcher wakes the
+// delivery loop as soon as it made deliveries), and yields to requests: while the server is serving
+// requests continuously (RequestGauge), each loop takes small steps and rests after each for 19 times
+// as long as the step took, so the two together take about a tenth of the process, and the rest is the
+// requests'. A burst of bookings then pays for writing its events, not for sending them; the backlog goes
+// out at full speed as soon as the burst is over, and under a load that never ends it still drains, at
+// that share (docs/webhooks.md, "Delivery").
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
 import type { InstanceKeys } from '../secrets/keys.js';
+import type { RequestGauge } from '../http/request-gauge.js';
 import { unixNow } from '../availability/seats.js';
 import { newWorkerId } from '../emails/worker.js';
 import { dispatchEvents } from './dispatch.js';
@@ -18,60 +24,90 @@ import { purgeOldDeliveries } from './delivery-store.js';
 import type { Transport } from './transport.js';
 
 const IDLE_MS = 1_000;
-/** While requests keep the process busy: a small cycle this often, so that deliveries trickle on (about 25 a second). */
-const BUSY_MS = 2_000;
-/** The least time between cycles: long enough to see how busy the process is without the worker. */
-const MEASURE_MS = 10;
-/** Event-loop utilisation, outside the worker, above which the process counts as busy serving requests. */
-const BUSY_UTILISATION = 0.5;
+/** Requests in flight on average at or above which the server counts as busy. */
+const BUSY_LOAD = 1;
+/** While busy, a loop rests this many times as long as its step took (a twentieth of the time each)... */
+const BUSY_REST_FACTOR = 19;
+/** ...but at least and at most this long (a step that waited on a slow endpoint says little of our cost). */
+const BUSY_REST_MIN_MS = 50;
+const BUSY_REST_MAX_MS = 2_000;
+/** A delivery run while not busy ends after this long, so that the next starts from the time then. */
+const RUN_MS = 10_000;
 const KEEP_DAYS = 30;
 const PURGE_EVERY_MS = 3_600_000;
 
 /**
  * Starts this process's worker, sending through `transport` (the app's: in production it reaches only what
- * the address policy allows); returns the function that stops it and waits for a running cycle.
+ * the address policy allows); returns the function that stops it and waits for the steps under way.
  */
-export function startWebhookWorker(db: Db, transport: Transport, keys: InstanceKeys, log: FastifyBaseLogger): () => Promise<void> {
+export function startWebhookWorker(db: Db, transport: Transport, keys: InstanceKeys, log: FastifyBaseLogger, requests: RequestGauge): () => Promise<void> {
   const deps: DeliveryDeps = { transport, keys, workerId: newWorkerId() };
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
   let lastPurge = 0;
+  const busy = () => requests.load() >= BUSY_LOAD;
 
-  const cycle = async (busy: boolean): Promise<boolean> => {
-    const now = unixNow();
-    // Busy serving requests: one small step of each; otherwise as much as a few seconds allow.
-    const dispatched = await dispatchEvents(db, now, busy ? 200 : 1000, busy ? 1 : 10);
-    const delivered = await runDueDeliveries(db, deps, now, busy ? 50 : 500, busy ? 1 : 10);
+  const dispatching = loop('dispatch', async (busyNow) => {
+    const report = await dispatchEvents(db, unixNow(), busyNow ? 200 : 1000, busyNow ? 1 : 3);
+    if (report.deliveries > 0) delivering.wake();
     if (Date.now() - lastPurge > PURGE_EVERY_MS) {
       lastPurge = Date.now();
       await purgeOldDeliveries(db, Date.now() - KEEP_DAYS * 86_400_000);
     }
-    return dispatched.events + dispatched.availability + delivered.delivered + delivered.retrying + delivered.failed > 0;
-  };
+    return report.expired + report.availability + report.events > 0;
+  });
+  const delivering = loop('delivery', async (busyNow) => {
+    const until = Date.now() + RUN_MS;
+    const limits = busyNow ? { room: 100, maxClaims: 1 } : { keepGoing: () => !stopped && !busy() && Date.now() < until };
+    const report = await runDueDeliveries(db, deps, unixNow(), limits);
+    return report.delivered + report.retrying + report.failed > 0;
+  });
 
-  const plan = (delay: number) => {
-    if (stopped) return;
-    const before = performance.eventLoopUtilization();
-    timer = setTimeout(() => {
-      const busy = performance.eventLoopUtilization(before).utilization > BUSY_UTILISATION;
-      running = cycle(busy)
+  /** Runs `step` again and again, resting as the header says; `wake` cuts an idle rest short. */
+  function loop(name: string, step: (busy: boolean) => Promise<boolean>) {
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<void> | undefined;
+    let resting = false;
+    const next = (delay: number) => {
+      if (stopped) return;
+      resting = delay === IDLE_MS;
+      timer = setTimeout(run, delay);
+      timer.unref();
+    };
+    const run = () => {
+      resting = false;
+      const busyNow = busy();
+      const started = performance.now();
+      running = step(busyNow)
         .then(
-          (worked) => plan(busy ? BUSY_MS : worked ? MEASURE_MS : IDLE_MS),
+          (worked) => {
+            const took = performance.now() - started;
+            if (!worked) next(IDLE_MS);
+            else if (busyNow) next(Math.min(BUSY_REST_MAX_MS, Math.max(BUSY_REST_MIN_MS, took * BUSY_REST_FACTOR)));
+            else next(0);
+          },
           (error: unknown) => {
-            log.warn({ err: error }, 'webhook worker cycle failed; retrying shortly');
-            plan(IDLE_MS);
+            log.warn({ err: error }, `webhook ${name} step failed; retrying shortly`);
+            next(IDLE_MS);
           },
         )
         .finally(() => (running = undefined));
-    }, delay);
-    timer.unref();
-  };
-  plan(IDLE_MS);
+    };
+    next(IDLE_MS);
+    return {
+      wake() {
+        if (!resting || stopped) return;
+        clearTimeout(timer);
+        next(0);
+      },
+      async stop() {
+        clearTimeout(timer);
+        await running;
+      },
+    };
+  }
 
   return async () => {
     stopped = true;
-    clearTimeout(timer);
-    await running;
+    await Promise.all([dispatching.stop(), delivering.stop()]);
   };
 }
