@@ -36,6 +36,13 @@ const RUN_MS = 10_000;
 const KEEP_DAYS = 30;
 const PURGE_EVERY_MS = 3_600_000;
 
+/** How long a loop rests after a step (ms): see the header. */
+export function restAfter(step: { worked: boolean; busy: boolean; tookMs: number }): number {
+  if (!step.worked) return IDLE_MS;
+  if (!step.busy) return 0;
+  return Math.min(BUSY_REST_MAX_MS, Math.max(BUSY_REST_MIN_MS, step.tookMs * BUSY_REST_FACTOR));
+}
+
 /**
  * Starts this process's worker, sending through `transport` (the app's: in production it reaches only what
  * the address policy allows); returns the function that stops it and waits for the steps under way.
@@ -80,10 +87,7 @@ export function startWebhookWorker(db: Db, transport: Transport, keys: InstanceK
       running = step(busyNow)
         .then(
           (worked) => {
-            const took = performance.now() - started;
-            if (!worked) next(IDLE_MS);
-            else if (busyNow) next(Math.min(BUSY_REST_MAX_MS, Math.max(BUSY_REST_MIN_MS, took * BUSY_REST_FACTOR)));
-            else next(0);
+            next(restAfter({ worked, busy: busyNow, tookMs: performance.now() - started }));
           },
           (error: unknown) => {
             log.warn({ err: error }, `webhook ${name} step failed; retrying shortly`);
