@@ -8,6 +8,7 @@ import { freePort } from '../test/helpers/local.js';
 const BIN = fileURLToPath(new URL('../bin/slotbook.js', import.meta.url));
 const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 const RECEIVER = fileURLToPath(new URL('./webhook-receiver.ts', import.meta.url));
+const SENDER = fileURLToPath(new URL('./webhook-sender.ts', import.meta.url));
 /** The webhook receiver's certificate, which the service trusts as it would a real endpoint's. */
 const RECEIVER_CA = fileURLToPath(new URL('./tls/receiver.crt', import.meta.url));
 
@@ -83,6 +84,27 @@ export async function startWebhookReceiver(): Promise<Child & { hookUrl: string 
   const hookPort = await freePort();
   const child = await startChild(process.execPath, ['--import', 'tsx', RECEIVER], { HOOK_PORT: String(hookPort) }, '/ready');
   return { ...child, hookUrl: `https://127.0.0.1:${hookPort}/hook` };
+}
+
+/** The bare webhook sender (bench/webhook-sender.ts): `count` signed POSTs of `body`, `concurrency` at once. */
+export function runBareSender(hookUrl: string, body: string, count: number, concurrency: number): Promise<{ rate: number; failed: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', SENDER], {
+      env: { ...process.env, HOOK_URL: hookUrl, HOOK_BODY: body, COUNT: String(count), CONCURRENCY: String(concurrency) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => {
+      try {
+        if (code !== 0) throw new Error(`the bare webhook sender exited with ${code}: ${output}`);
+        resolve(JSON.parse(output) as { rate: number; failed: number });
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
 }
 
 export interface MemorySample {

@@ -89,7 +89,9 @@ export function judge(result: Omit<DialectResult, 'targets'>): Target[] {
   }
   const deliveries = row('Webhook deliveries to a local receiver');
   if (deliveries) {
-    targets.push({ what: 'Webhook delivery throughput', goal: '>= 2,000 deliveries/s', actual: `${fixed(deliveries.rate)} deliveries/s`, met: deliveries.rate >= 2000, gap: deliveries.rate < 2000 ? `${pct(1 - deliveries.rate / 2000)} short` : undefined });
+    // Beside the bare sender of the same run: how much of what this machine's client and receiver can do at all.
+    const ofBare = deliveries.baseline ? ` (${pct(ratio(deliveries.rate, deliveries.baseline.rate))} of the bare sender's ${fixed(deliveries.baseline.rate)}/s)` : '';
+    targets.push({ what: 'Webhook delivery throughput', goal: '>= 2,000 deliveries/s', actual: `${fixed(deliveries.rate)} deliveries/s${ofBare}`, met: deliveries.rate >= 2000, gap: deliveries.rate < 2000 ? `${pct(1 - deliveries.rate / 2000)} short` : undefined });
     targets.push({ what: 'Webhook deliveries sent twice', goal: 'none', actual: String(deliveries.non2xx), met: deliveries.non2xx === 0 });
   }
   targets.push({ what: 'Confirmed seats never above capacity', goal: 'always', actual: result.capacity.ok ? 'held' : 'VIOLATED', met: result.capacity.ok });

@@ -6,12 +6,14 @@
 import { openDatabase } from '../src/db/connection.js';
 import type { BenchDatabase } from './database.js';
 import { runLoad, warmUp, type LoadResult, type LoadSpec } from './load.js';
-import { startWebhookReceiver, type Child } from './processes.js';
+import { PER_ENDPOINT_AT_ONCE } from '../src/webhooks/deliver.js';
+import { runBareSender, startWebhookReceiver, type Child } from './processes.js';
 import type { Row } from './report.js';
 import { bookingBody, partnerPath } from './requests.js';
 import type { Seeded } from './seed.js';
 
 export const BURST = 10_000;
+const BARE_REQUESTS = 20_000;
 const CONNECTIONS = 50;
 
 export interface WebhookFigures {
@@ -105,6 +107,11 @@ export async function benchWebhooks(
       log(`webhooks: ${after.requests - before.requests} deliveries for this burst, ${after.requests - atEnd.requests} of them in ${seconds.toFixed(1)} s after it`);
     }
     const final = await stats();
+    // The bare baseline: the same signed POSTs to the same receiver, at one endpoint's concurrency, by a
+    // process that does nothing else (no database, no claims, no records).
+    const lastBody = await (await fetch(`${receiver.url}/last`)).text();
+    log(`webhooks: bare sender, ${BARE_REQUESTS.toLocaleString('en')} signed POSTs of ${lastBody.length} bytes, ${PER_ENDPOINT_AT_ONCE} at once`);
+    const bare = await runBareSender(receiver.hookUrl, lastBody, BARE_REQUESTS, PER_ENDPOINT_AT_ONCE);
     const mean = (runs: { load: LoadResult }[]) => runs.reduce((sum, run) => sum + run.load.rps, 0) / runs.length;
     const row = (scenario: string, runs: { load: LoadResult; rssMaxMb: number }[]): Row => ({
       scenario,
@@ -128,7 +135,8 @@ export async function benchWebhooks(
       p99: 0,
       rssMaxMb: 0,
       non2xx: final.requests - final.unique,
-      note: `${delivered.toLocaleString('en')} deliveries after the bursts in ${drainSeconds.toFixed(1)} s; non-2xx counts repeats of a webhook-id`,
+      baseline: { name: `bare signed POSTs (undici, ${PER_ENDPOINT_AT_ONCE} at once, no database)`, rate: bare.rate, p99: 0 },
+      note: `${delivered.toLocaleString('en')} deliveries after the bursts in ${drainSeconds.toFixed(1)} s, dispatch included; non-2xx counts repeats of a webhook-id`,
     };
     return { rows: [noEndpoint, oneEndpoint, deliveries], bookings: withEndpoint.reduce((sum, run) => sum + (run.load.statuses['201'] ?? 0), 0), requests: final.requests, duplicates: final.requests - final.unique };
   } finally {
