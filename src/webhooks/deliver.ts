@@ -144,7 +144,6 @@ class DeliveryRun {
       }
       const skip = [...this.#held].filter(([, held]) => held > PER_ENDPOINT_HELD / 2).map(([endpointId]) => endpointId);
       // The claim runs from the real time: a long run's `now` may lie well in the past.
-      const t0 = performance.now();
       const claimedUntil = Math.max(this.now, unixNow()) + CLAIM_SECONDS;
       const claimed = await claimDue(this.db, this.deps.workerId, this.now, claimedUntil, {
         limit: room - this.#heldInAll,
@@ -152,7 +151,6 @@ class DeliveryRun {
         skip,
       }).catch((error: unknown) => this.#fail(error));
       claims += 1;
-      (await import('node:fs')).appendFileSync('/tmp/dbg.log', `claim ${claimed?.length} ${Math.round(performance.now() - t0)}ms held=${this.#heldInAll}\n`);
       if (!claimed || claimed.length === 0) {
         // Nothing due now, or only what waits for deliveries still held: once some settle, look again.
         if (this.#heldInAll === 0 || !claimed) break;
