@@ -21,6 +21,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A public shop route: no API key, but rate-limited per client address (app.ts). */
     shopper?: boolean;
+    /**
+     * A shop route that answers in a closed shop too: what a guest needs to finish a basket opened while
+     * the shop was open (read it, begin checkout, pay). Every other shop route is 404 in a closed shop.
+     */
+    whileClosed?: boolean;
   }
 }
 
@@ -35,8 +40,16 @@ const PUBLIC_ERRORS = [429] as const;
 export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Online shop (public)'];
   const config = { shopper: true };
+  const basketConfig = { shopper: true, whileClosed: true };
   const settings = app.config;
   const closed = 'A shop answers once its operator has opened it (PATCH /api/v2/admin/shop); a closed or unknown shop is 404.';
+
+  // One check for every route of the shop (and its uploads), so that no handler can forget it: a preHandler
+  // runs after validation (OperatorID is a number by then) and before the handler, as the check used to.
+  app.addHook('preHandler', async (request) => {
+    if (request.routeOptions.config.whileClosed) return;
+    await requireOpenShop(app.db.kysely, (request.params as { OperatorID: number }).OperatorID);
+  });
 
   app.get('/activities', {
     config,
@@ -50,10 +63,7 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ShopLocaleQuery,
       response: { 200: envelope(Type.Array(Product)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
     },
-    handler: async (request) => {
-      await requireOpenShop(app.db.kysely, request.params.OperatorID);
-      return { data: await listProducts(app.db.kysely, request.params.OperatorID, undefined, request.query.Locale) };
-    },
+    handler: async (request) => ({ data: await listProducts(app.db.kysely, request.params.OperatorID, undefined, request.query.Locale) }),
   });
 
   app.get('/activities/:ActivityID', {
@@ -65,10 +75,7 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ShopLocaleQuery,
       response: { 200: envelope(Product), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
     },
-    handler: async (request) => {
-      await requireOpenShop(app.db.kysely, request.params.OperatorID);
-      return { data: await getProduct(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Locale) };
-    },
+    handler: async (request) => ({ data: await getProduct(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Locale) }),
   });
 
   app.get('/activities/:ActivityID/dates', {
@@ -81,10 +88,7 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: DatesQuery,
       response: { 200: envelope(Type.Array(AvailableDate)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
     },
-    handler: async (request) => {
-      await requireOpenShop(app.db.kysely, request.params.OperatorID);
-      return { data: await listAvailableDates(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query) };
-    },
+    handler: async (request) => ({ data: await listAvailableDates(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query) }),
   });
 
   app.get('/activities/:ActivityID/questions', {
@@ -99,10 +103,7 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ShopLocaleQuery,
       response: { 200: envelope(Type.Array(Question)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
     },
-    handler: async (request) => {
-      await requireOpenShop(app.db.kysely, request.params.OperatorID);
-      return { data: await listQuestions(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Locale) };
-    },
+    handler: async (request) => ({ data: await listQuestions(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Locale) }),
   });
 
   app.get('/activities/:ActivityID/timeslots', {
@@ -115,10 +116,7 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: DayQuery,
       response: { 200: envelope(Type.Array(Timeslot)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
     },
-    handler: async (request) => {
-      await requireOpenShop(app.db.kysely, request.params.OperatorID);
-      return { data: await listDayTimeslots(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Date) };
-    },
+    handler: async (request) => ({ data: await listDayTimeslots(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Date) }),
   });
 
   app.post('/baskets', {
@@ -140,7 +138,7 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/baskets/:BasketToken', {
-    config,
+    config: basketConfig,
     schema: { tags, summary: 'Get a basket with its total', params: BasketParams, response: { 200: envelope(Basket), ...problems(400, 404, ...PUBLIC_ERRORS) } },
     handler: async (request) => ({ data: await getBasket(app.db.kysely, request.params.OperatorID, request.params.BasketToken) }),
   });
@@ -168,7 +166,7 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/baskets/:BasketToken/begin-checkout', {
-    config,
+    config: basketConfig,
     schema: {
       tags,
       summary: 'Begin checkout: hold the seats while the guest pays',
@@ -183,7 +181,7 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/baskets/:BasketToken/checkout', {
-    config,
+    config: basketConfig,
     schema: {
       tags,
       summary: 'Pay a basket',

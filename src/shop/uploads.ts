@@ -1,7 +1,8 @@
 // Guests of the online shop upload the files their waiver asks for (a photo ID) to their basket, and name
 // them in the WaiverAnswers of the basket's items. A file uploaded through one basket can be named by
 // that basket's items only. Public, like the rest of the shop: rate-limited per address, and bounded by
-// the per-basket and per-address quotas (questions/uploads.ts).
+// the per-basket and per-address quotas (questions/uploads.ts). Registered inside the shop's routes, whose
+// hook answers 404 for a closed shop.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { envelope, problems } from '../http/schemas.js';
@@ -11,7 +12,6 @@ import { ALLOWED_FILE_TYPES_TEXT } from '../questions/file-types.js';
 import { acceptRawUploads, answerUpload, MAX_UPLOAD_BYTES, storeUpload } from '../questions/uploads.js';
 import { requireBasket } from './baskets.js';
 import { clientFingerprint } from './client.js';
-import { requireOpenShop } from './settings.js';
 import { BasketParams } from './schemas.js';
 
 export const shopUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -35,7 +35,6 @@ export const shopUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       const { OperatorID, BasketToken } = request.params;
-      await requireOpenShop(app.db.kysely, OperatorID);
       const basket = await requireBasket(app.db.kysely, OperatorID, BasketToken);
       if (basket.status !== 'open') throw new Conflict('This basket is paid; its items take no more answers');
       // The address itself is not stored: an HMAC of it (per /64 for IPv6) is enough to count what one client holds.

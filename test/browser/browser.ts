@@ -113,18 +113,38 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/** The rules of WCAG 2.1 at levels A and AA, as axe-core tags them: `axeViolations(page, { tags: WCAG_21_AA })`. */
+export const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] as const;
+
+export interface AxeOptions {
+  /** Only the element this selector names, instead of the whole document. */
+  selector?: string;
+  /** Only the rules with these tags (axe's runOnly), e.g. WCAG_21_AA; else every rule. */
+  tags?: readonly string[];
+  /** Only violations of these impacts (e.g. serious and critical); else all. */
+  impacts?: readonly string[];
+}
+
 /**
  * The accessibility violations axe-core finds on the page (or in the element `selector` names), as
  * "rule: target" lines, so that a failing test says what to fix. axe is run through the DevTools
  * protocol, which the pages' Content-Security-Policy does not govern.
  */
-export async function axeViolations(page: Page, selector?: string): Promise<string[]> {
+export async function axeViolations(page: Page, options: string | AxeOptions = {}): Promise<string[]> {
+  const { selector, tags, impacts } = typeof options === 'string' ? { selector: options } : options;
   await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (scope) => {
-    const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    const result = await axe.run(scope ? document.querySelector(scope) : document);
-    return result.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`));
-  }, selector ?? null);
+  return page.evaluate(
+    async ({ scope, tags, impacts }) => {
+      type Result = { violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] };
+      const axe = (window as unknown as { axe: { run(context: unknown, options?: unknown): Promise<Result> } }).axe;
+      const context = scope ? document.querySelector(scope) : document;
+      const result = await (tags ? axe.run(context, { runOnly: { type: 'tag', values: tags } }) : axe.run(context));
+      return result.violations
+        .filter((violation) => !impacts || impacts.includes(violation.impact ?? ''))
+        .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`));
+    },
+    { scope: selector ?? null, tags: tags ? [...tags] : null, impacts: impacts ? [...impacts] : null },
+  );
 }
 
 /** Signs in on the dashboard's sign-in page with e-mail and password, and waits for the signed-in shell. */

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { axeViolations, ensureDashboardBuilt, hasChromium, launchBrowser, navigationLinks, screenshot, signIn, signOut, type Browser } from './browser.js';
+import { testDialect } from '../helpers/database.js';
+import { axeViolations, hasChromium, navigationLinks, screenshot, signIn, signOut } from './browser.js';
+import { startDashboardWorld, type DashboardWorld } from './dashboard-world.js';
 import { startSmtp, type TestSmtp } from '../emails/smtp.js';
 
 const run = hasChromium && testDialect() === 'sqlite';
@@ -19,9 +19,7 @@ const DAY = utcDate(2);
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
 describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, () => {
-  let database: TestDatabase;
-  let server: ServerProcess;
-  let browser: Browser;
+  let world: DashboardWorld;
   let page: Page;
   let admin: string;
   let operatorId: number;
@@ -32,35 +30,17 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
   const OWNER = 'owner@spree.example';
   const OWNER_PASSWORD = 'paddles at golden hour';
 
-  async function callApi<T = unknown>(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; data: T }> {
-    const response = await fetch(base + path, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, data: text ? JSON.parse(text).data : undefined };
-  }
-  async function ok<T = unknown>(key: string, method: string, path: string, body?: unknown): Promise<T> {
-    const { status, data } = await callApi<T>(key, method, path, body);
-    if (status >= 300) throw new Error(`${method} ${path} answered ${status}: ${JSON.stringify(data)}`);
-    return data;
-  }
+  const callApi = <T = unknown>(key: string, method: string, path: string, body?: unknown) => world.call<T>(method, path, body, key);
+  const ok = <T = unknown>(key: string, method: string, path: string, body?: unknown) => world.api<T>(method, path, body, key);
   const customer = (first: string, last: string) => ({ FirstName: first, LastName: last, Email: `${first.toLowerCase()}@example.com`, Phone: '+4915112345678' });
 
   beforeAll(async () => {
-    ensureDashboardBuilt();
-    database = await createTestDatabase();
-    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
-    expect((await runCli(['migrate'], env)).code).toBe(0);
     smtp = await startSmtp();
-    server = await startServerProcess(database.url, { LOG_LEVEL: 'warn', SMTP_URL: smtp.url });
-    base = server.url;
-    // The owner's link points at PUBLIC_URL; the browser reaches this server at its own address.
-    const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Spree Adventures', '--email', OWNER], { ...env, PUBLIC_URL: base })).stdout);
-    admin = operator.AdminKey;
-    operatorId = operator.OperatorID;
-    ownerLink = operator.SignInLink;
+    world = await startDashboardWorld({ operator: 'Spree Adventures', owner: OWNER, serverEnv: { SMTP_URL: smtp.url } });
+    base = world.server.url;
+    admin = world.admin;
+    operatorId = world.operator.OperatorID;
+    ownerLink = world.operator.SignInLink;
 
     // Other activities and bookings, so that the pages show a working day's data.
     const escape = await ok<{ ActivityID: string }>(admin, 'POST', '/api/v2/admin/activities', {
@@ -105,16 +85,12 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
       ActivityID: pottery.ActivityID, Date: utcDate(3), Time: '14:00', Participants: 3, Customer: customer('Margaret', 'Hamilton'),
     });
 
-    browser = await launchBrowser();
-    page = browser.page;
-    page.setDefaultTimeout(10_000);
+    page = await world.openBrowser();
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await world?.close();
     await smtp?.close();
-    await database?.drop();
   });
 
   it('serves the app fast, with a cached bundle; the owner sets a password from the printed link and signs in', async () => {

@@ -5,13 +5,14 @@
 // SQLite only, like the other browser tests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { testDialect } from '../helpers/database.js';
+import type { ServerProcess } from '../helpers/server-process.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { hashPassword } from '../../src/staff/passwords.js';
 import { insertUser } from '../../src/staff/store.js';
 import { todayIn } from '../../src/calendar/zoned-time.js';
-import { axeViolations, ensureDashboardBuilt, hasChromium, launchBrowser, navigationLinks, screenshot, signIn, signInWithOwnerLink, signOut, type Browser } from './browser.js';
+import { axeViolations, hasChromium, navigationLinks, screenshot, signIn, signOut } from './browser.js';
+import { startDashboardWorld, type DashboardWorld } from './dashboard-world.js';
 
 const run = hasChromium && testDialect() === 'sqlite';
 const GUIDE = 'mira@harbour.example';
@@ -27,35 +28,19 @@ function morningZone(): string {
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_000 }, () => {
-  let database: TestDatabase;
+  let world: DashboardWorld;
   let server: ServerProcess;
-  let browser: Browser;
   let page: Page;
-  let admin: string;
+  let api: DashboardWorld['api'];
   let timeslotId: number;
   const references: Record<string, string> = {};
 
-  async function api<T = unknown>(method: string, path: string, body?: unknown, key = admin): Promise<T> {
-    const response = await fetch(server.url + path, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return (text ? JSON.parse(text).data : undefined) as T;
-  }
-
   beforeAll(async () => {
-    ensureDashboardBuilt();
-    database = await createTestDatabase();
-    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
-    expect((await runCli(['migrate'], env)).code).toBe(0);
-    server = await startServerProcess(database.url, { LOG_LEVEL: 'warn' });
-    const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Harbour Walks', '--email', 'owner@harbour.example'], { ...env, PUBLIC_URL: server.url })).stdout);
-    admin = operator.AdminKey;
+    world = await startDashboardWorld({ operator: 'Harbour Walks', owner: 'owner@harbour.example' });
+    ({ server, api } = world);
+    const { operator } = world;
     // A guide, written straight to the database the server uses.
-    const db = openDatabase(database.config);
+    const db = openDatabase(world.database.config);
     const passwordHash = await hashPassword(GUIDE_PASSWORD);
     await db.write((tx) => insertUser(tx, { operatorId: operator.OperatorID, email: GUIDE, name: 'Mira', role: 'guide', status: 'active', passwordHash }));
     await db.close();
@@ -74,17 +59,10 @@ describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_0
     references.grace = await book('Grace', 'Hopper', 2);
     references.alan = await book('Alan', 'Turing', 1);
 
-    browser = await launchBrowser();
-    page = browser.page;
-    page.setDefaultTimeout(10_000);
-    await signInWithOwnerLink(page, operator.SignInLink, 'harbour walks owner');
+    page = await world.openBrowser({ ownerPassword: 'harbour walks owner' });
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await database?.drop();
-  });
+  afterAll(() => world?.close());
 
   it('shows the day and the timeslot\'s manifest; checks a party in, undoes, checks in some of it', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Manifests', exact: true }).click();

@@ -5,54 +5,28 @@
 // like the other browser tests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { axeViolations, ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, signInWithOwnerLink, type Browser } from './browser.js';
+import { testDialect } from '../helpers/database.js';
+import { axeViolations, hasChromium, screenshot } from './browser.js';
+import { startDashboardWorld, type DashboardWorld } from './dashboard-world.js';
 import { solidPng } from '../settings/png.js';
 
 const run = hasChromium && testDialect() === 'sqlite';
 
 /** axe's findings of serious or critical impact (the quality bar), as readable lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await axeViolations(page); // loads axe into the page
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(c: Document): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    const result = await axe.run(document);
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  });
-}
+const seriousViolations = (page: Page) => axeViolations(page, { impacts: ['serious', 'critical'] });
 
 describe.skipIf(!run)('the Shop settings page in a browser', { timeout: 60_000 }, () => {
-  let database: TestDatabase;
-  let server: ServerProcess;
-  let browser: Browser;
+  let world: DashboardWorld;
   let page: Page;
-  let admin: string;
 
-  async function api<T>(path: string): Promise<T> {
-    const response = await fetch(server.url + path, { headers: { authorization: `Bearer ${admin}` } });
-    return ((await response.json()) as { data: T }).data;
-  }
+  const api = <T>(path: string) => world.api<T>('GET', path);
 
   beforeAll(async () => {
-    ensureDashboardBuilt();
-    database = await createTestDatabase();
-    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
-    expect((await runCli(['migrate'], env)).code).toBe(0);
-    server = await startServerProcess(database.url, { LOG_LEVEL: 'warn' });
-    const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Harbour Cruises', '--email', 'owner@harbour.example'], { ...env, PUBLIC_URL: server.url })).stdout);
-    admin = operator.AdminKey;
-    browser = await launchBrowser();
-    page = browser.page;
-    page.setDefaultTimeout(10_000);
-    await signInWithOwnerLink(page, operator.SignInLink, 'harbour cruises owner');
+    world = await startDashboardWorld({ operator: 'Harbour Cruises', owner: 'owner@harbour.example' });
+    page = await world.openBrowser({ ownerPassword: 'harbour cruises owner' });
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await database?.drop();
-  });
+  afterAll(() => world?.close());
 
   it('is in the navigation, opens the shop, and refuses an unreadable brand colour next to its field', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shop settings' }).click();

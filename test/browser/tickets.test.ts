@@ -1,80 +1,36 @@
 // Ticket types in the dashboard, in a real browser against a real server: the operator adds a child ticket
 // that needs an adult and an infant ticket that takes no seat, then sells a mix at the point of sale and
 // reads it back on the booking; each page is checked with axe-core. Like dashboard.test.ts, SQLite only.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, signInWithOwnerLink, type Browser } from './browser.js';
+import { testDialect } from '../helpers/database.js';
+import type { ServerProcess } from '../helpers/server-process.js';
+import { axeViolations, hasChromium, screenshot, WCAG_21_AA } from './browser.js';
+import { startDashboardWorld, type DashboardWorld } from './dashboard-world.js';
 
 const run = hasChromium && testDialect() === 'sqlite';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const utcDate = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const DAY = utcDate(3);
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core's findings on the page as it is now (WCAG 2.1 A and AA rules). */
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the dashboard's Content-Security-Policy allows no inline script.
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })).violations;
-  });
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 describe.skipIf(!run)('ticket types in the dashboard', { timeout: 60_000 }, () => {
-  let database: TestDatabase;
+  let world: DashboardWorld;
   let server: ServerProcess;
-  let browser: Browser;
   let page: Page;
-  let admin: string;
+  let api: DashboardWorld['api'];
   let activityId: string;
 
-  async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(server.url + path, {
-      method,
-      headers: { authorization: `Bearer ${admin}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return (text ? JSON.parse(text).data : undefined) as T;
-  }
-
   beforeAll(async () => {
-    ensureDashboardBuilt();
-    database = await createTestDatabase();
-    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
-    expect((await runCli(['migrate'], env)).code).toBe(0);
-    server = await startServerProcess(database.url, { LOG_LEVEL: 'warn' });
-    const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Harbour Cruises', '--email', 'owner@harbour.example'], { ...env, PUBLIC_URL: server.url })).stdout);
-    admin = operator.AdminKey;
+    world = await startDashboardWorld({ operator: 'Harbour Cruises', owner: 'owner@harbour.example' });
+    ({ server, api } = world);
     const activity = await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', {
       Name: 'Harbour Cruise', DurationMinutes: 90, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 1900, MaxParticipantsPerBooking: 8,
     });
     activityId = activity.ActivityID;
     await api('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: DAY, Time: '14:00', Capacity: 10 });
-    browser = await launchBrowser();
-    page = browser.page;
-    page.setDefaultTimeout(10_000);
-    await signInWithOwnerLink(page, operator.SignInLink, 'harbour cruises owner');
+    page = await world.openBrowser({ ownerPassword: 'harbour cruises owner' });
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await database?.drop();
-  });
+  afterAll(() => world?.close());
 
   it('adds a child ticket that needs an adult and an infant ticket that takes no seat', async () => {
     await page.goto(`${server.url}/activities/${activityId}/tickets`);
@@ -103,14 +59,14 @@ describe.skipIf(!run)('ticket types in the dashboard', { timeout: 60_000 }, () =
     await page.getByLabel('Must come with', { exact: true }).selectOption({ label: 'Adult' });
     await page.getByRole('button', { name: 'Add ticket type' }).last().click();
     await page.getByText('The activity already has a ticket type "child"').waitFor();
-    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await axeViolations(page, { tags: WCAG_21_AA })).toEqual([]);
     await page.getByLabel('Code', { exact: true }).fill('infant');
     await page.getByRole('button', { name: 'Add ticket type' }).last().click();
     await page.getByText('Infant (under 4) added.').waitFor();
     expect(await page.locator('[data-ticket-type="infant"]').textContent()).toContain('no seat');
     expect(await page.locator('[data-ticket-type="child"]').textContent()).toContain('with Adult');
     await screenshot(page, 'activity-ticket-types');
-    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await axeViolations(page, { tags: WCAG_21_AA })).toEqual([]);
 
     const types = await api<{ Type: string; Price: number; TakesSeat: boolean; Requires: string | null; Translations: Record<string, { Name: string }> }[]>(
       'GET',
@@ -155,7 +111,7 @@ describe.skipIf(!run)('ticket types in the dashboard', { timeout: 60_000 }, () =
     await expect.poll(() => mix.locator('tfoot').textContent()).toContain('€50.50');
     // Four guests, three seats: the infant sits on a lap.
     await expect.poll(() => page.locator('.seats-callout').textContent()).toContain('7 after this booking');
-    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await axeViolations(page, { tags: WCAG_21_AA })).toEqual([]);
     await screenshot(page, 'new-booking-tickets');
     await page.getByRole('button', { name: 'Book 4 tickets at 14:00' }).click();
     await page.getByRole('heading', { name: /^Booking BK-/ }).waitFor();
@@ -166,7 +122,7 @@ describe.skipIf(!run)('ticket types in the dashboard', { timeout: 60_000 }, () =
     expect(await tickets.locator('[data-ticket-type="infant"]').textContent()).toContain('€0.00');
     expect(await tickets.locator('tfoot').textContent()).toContain('€50.50');
     expect(await page.locator('.detail-grid').textContent()).toContain('3 seats');
-    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await axeViolations(page, { tags: WCAG_21_AA })).toEqual([]);
 
     const booking = await api<{ Participants: number; Seats: number; Total: number; Tickets: { Type: string; Quantity: number; UnitPrice: number }[] }>(
       'GET',

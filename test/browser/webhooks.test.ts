@@ -3,75 +3,41 @@
 // test event, see deliveries with their response code and time, inspect and replay one, disable and
 // enable, rotate the secret, edit, set the contact e-mail, the banner of an endpoint disabled for
 // failing, axe-core on each view, phone width, delete. SQLite project only, as the other browser tests.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { testDialect } from '../helpers/database.js';
+import type { ServerProcess } from '../helpers/server-process.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, signInWithOwnerLink, type Browser } from './browser.js';
+import { axeViolations, hasChromium, screenshot, WCAG_21_AA } from './browser.js';
+import { startDashboardWorld, type DashboardWorld } from './dashboard-world.js';
 
 const run = hasChromium && testDialect() === 'sqlite';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const day = new Date(Date.now() + 4 * 86_400_000).toISOString().slice(0, 10);
 
-/** axe-core's findings on the page as it is (rules of WCAG 2.1 A and AA). */
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  // Evaluated through the debugging protocol: the dashboard's Content-Security-Policy refuses inline scripts.
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  return violations;
-}
-
 describe.skipIf(!run)('the Webhooks page in a browser', { timeout: 60_000 }, () => {
-  let database: TestDatabase;
+  let world: DashboardWorld;
   let db: Db;
   let server: ServerProcess;
   let receiver: Receiver;
-  let browser: Browser;
   let page: Page;
-  let admin: string;
+  let api: DashboardWorld['api'];
   let activityId: string;
 
-  async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(server.url + path, {
-      method,
-      headers: { authorization: `Bearer ${admin}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response.status === 204 ? (undefined as T) : ((await response.json()) as { data: T }).data;
-  }
-
   beforeAll(async () => {
-    ensureDashboardBuilt();
     receiver = await startReceiver();
-    database = await createTestDatabase();
-    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
-    db = openDatabase(database.config);
     // Outside production: the receiver is http on 127.0.0.1.
-    server = await startServerProcess(database.url, { LOG_LEVEL: 'warn', NODE_ENV: 'development' });
-    const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Hook Tours', '--email', 'owner@hook.example'], { ...env, PUBLIC_URL: server.url })).stdout);
-    admin = operator.AdminKey;
+    world = await startDashboardWorld({ operator: 'Hook Tours', owner: 'owner@hook.example', serverEnv: { NODE_ENV: 'development' } });
+    ({ server, api } = world);
+    db = openDatabase(world.database.config);
     activityId = (await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', { Name: 'Harbour Kayak', DurationMinutes: 60, Timezone: 'Europe/Berlin', Currency: 'EUR', UnitPrice: 3000 })).ActivityID;
     await api('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: day, Time: '10:00', Capacity: 20 });
-    browser = await launchBrowser();
-    page = browser.page;
-    page.setDefaultTimeout(15_000);
-    await signInWithOwnerLink(page, operator.SignInLink, 'hook tours owner');
+    page = await world.openBrowser({ ownerPassword: 'hook tours owner', timeout: 15_000 });
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
     await db?.close();
-    await database?.drop();
+    await world?.close();
     await receiver?.close();
   });
 
@@ -79,7 +45,7 @@ describe.skipIf(!run)('the Webhooks page in a browser', { timeout: 60_000 }, () 
     await page.goto(`${server.url}/webhooks`);
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
     await page.getByText('No endpoints yet').waitFor();
-    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await axeViolations(page, { tags: WCAG_21_AA })).toEqual([]);
 
     await page.getByLabel('URL', { exact: true }).fill('http://example.com/hooks');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
@@ -92,7 +58,7 @@ describe.skipIf(!run)('the Webhooks page in a browser', { timeout: 60_000 }, () 
     expect(secret).toMatch(/^whsec_/);
     await dialog.getByRole('button', { name: 'Copy' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await axeViolations(page, { tags: WCAG_21_AA })).toEqual([]);
     await dialog.getByRole('button', { name: 'I have stored it' }).click();
     receiver.secrets = [secret];
 
@@ -120,7 +86,7 @@ describe.skipIf(!run)('the Webhooks page in a browser', { timeout: 60_000 }, () 
     await inspect.getByText(created.event.id).first().waitFor();
     expect(await inspect.locator('pre').last().textContent()).toContain(created.event.data.BookingReference);
     await inspect.getByText('HTTP 204', { exact: false }).first().waitFor();
-    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await axeViolations(page, { tags: WCAG_21_AA })).toEqual([]);
     const before = receiver.received.length;
     await inspect.getByRole('button', { name: 'Replay' }).click();
     await page.getByText(/Replay queued/).waitFor();
@@ -163,7 +129,7 @@ describe.skipIf(!run)('the Webhooks page in a browser', { timeout: 60_000 }, () 
     await banner.getByRole('link', { name: 'Old CRM' }).click();
     await page.getByRole('heading', { name: 'Old CRM', level: 1 }).waitFor();
     await page.getByText(/slotbook disabled this endpoint/).waitFor();
-    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await axeViolations(page, { tags: WCAG_21_AA })).toEqual([]);
 
     await page.setViewportSize({ width: 390, height: 844 });
     for (const path of ['/webhooks', `/webhooks/${failing.ID}`]) {

@@ -5,33 +5,22 @@
 // download its CSV; axe-core on each view, phone width. SQLite only, as the other browser tests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { axeViolations, ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, signInWithOwnerLink, type Browser } from './browser.js';
+import { testDialect } from '../helpers/database.js';
+import type { ServerProcess } from '../helpers/server-process.js';
+import { axeViolations, hasChromium, screenshot } from './browser.js';
+import { startDashboardWorld, type DashboardWorld } from './dashboard-world.js';
 
 const run = hasChromium && testDialect() === 'sqlite';
 const DAY = new Date(Date.now() + 6 * 86_400_000).toISOString().slice(0, 10);
 const HOSTILE = '<img src=x onerror="window.pwned=1">Zoë';
 
 describe.skipIf(!run)('workflows, translations and reports in the dashboard', { timeout: 60_000 }, () => {
-  let database: TestDatabase;
+  let world: DashboardWorld;
   let server: ServerProcess;
-  let browser: Browser;
   let page: Page;
-  let admin: string;
+  let api: DashboardWorld['api'];
   let activityId: string;
   let reference: string;
-
-  async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(server.url + path, {
-      method,
-      headers: { authorization: `Bearer ${admin}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return (text ? JSON.parse(text).data : undefined) as T;
-  }
 
   const book = async (participants: number, firstName = 'Ada') =>
     (
@@ -42,30 +31,18 @@ describe.skipIf(!run)('workflows, translations and reports in the dashboard', { 
     ).BookingReference;
 
   beforeAll(async () => {
-    ensureDashboardBuilt();
-    database = await createTestDatabase();
-    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
-    expect((await runCli(['migrate'], env)).code).toBe(0);
-    server = await startServerProcess(database.url, { LOG_LEVEL: 'warn' });
-    const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Fjord Kayaks', '--email', 'owner@fjord.example'], { ...env, PUBLIC_URL: server.url })).stdout);
-    admin = operator.AdminKey;
+    world = await startDashboardWorld({ operator: 'Fjord Kayaks', owner: 'owner@fjord.example' });
+    ({ server, api } = world);
     activityId = (await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', {
       Name: 'Fjord Paddle', DurationMinutes: 120, Timezone: 'Europe/Oslo', Currency: 'NOK', UnitPrice: 45000, MaxParticipantsPerBooking: 8,
     })).ActivityID;
     await api('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: DAY, Time: '10:00', Capacity: 30 });
     await book(2);
     reference = await book(3, HOSTILE);
-    browser = await launchBrowser();
-    page = browser.page;
-    page.setDefaultTimeout(10_000);
-    await signInWithOwnerLink(page, operator.SignInLink, 'fjord kayaks owner');
+    page = await world.openBrowser({ ownerPassword: 'fjord kayaks owner' });
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await database?.drop();
-  });
+  afterAll(() => world?.close());
 
   it('creates a workflow with a live preview of the newest booking, guest text shown as text, errors inline', async () => {
     await page.goto(`${server.url}/workflows`);

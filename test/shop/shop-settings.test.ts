@@ -7,6 +7,7 @@ import { createActivity, createTimeslot, dateFromToday } from '../availability/f
 import { customer, posBooking } from '../emails/fixtures.js';
 import { seedDemoOnFirstStart } from '../../src/demo/seed.js';
 import { fromAddress, GOOD_CARD, openShop } from './fixtures.js';
+import { PDF, uploadToBasket } from '../questions/files.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -69,6 +70,31 @@ describe('a shop answers once its operator opened it', () => {
     expect((await call(t.app, undefined, 'GET', `${shopOf(op.operatorId)}/baskets/${token}`)).statusCode).toBe(200);
     expect((await call(t.app, undefined, 'POST', `${shopOf(op.operatorId)}/baskets/${token}/checkout`, { Payment: GOOD_CARD })).statusCode).toBe(200);
     await openShop(t, op.adminKey);
+  });
+
+  it('every shop route is 404 in a closed shop but reading, checking out and paying a basket opened before', async () => {
+    const shop = shopOf(op.operatorId);
+    const token = (await publicCalls(op.operatorId).basket()).json().data.BasketToken;
+    await openShop(t, op.adminKey, false);
+    try {
+      const refused = [
+        await call(t.app, undefined, 'GET', `${shop}/activities`),
+        await call(t.app, undefined, 'GET', `${shop}/activities/${kayak}`),
+        await call(t.app, undefined, 'GET', `${shop}/activities/${kayak}/dates?StartDate=${date}&EndDate=${date}`),
+        await call(t.app, undefined, 'GET', `${shop}/activities/${kayak}/questions`),
+        await call(t.app, undefined, 'GET', `${shop}/activities/${kayak}/timeslots?Date=${date}`),
+        await call(t.app, undefined, 'POST', `${shop}/baskets`, { Customer: customer() }),
+        await call(t.app, undefined, 'POST', `${shop}/baskets/${token}/items`, { ActivityID: kayak, Date: date, Time: '10:00', Participants: 1 }),
+        await uploadToBasket(t, op.operatorId, token, PDF),
+        await call(t.app, undefined, 'POST', `${shop}/waitlists`, { ActivityID: kayak, Date: date, Time: '18:00', Participants: 1, Customer: customer() }),
+      ];
+      for (const response of refused) expect(problemOf(response, 404, 'not-found').detail).toBe(`No shop ${op.operatorId}`);
+      // The basket's own routes answer: it is read, and checkout is refused for its emptiness, not the shop.
+      expect((await call(t.app, undefined, 'GET', `${shop}/baskets/${token}`)).statusCode).toBe(200);
+      problemOf(await call(t.app, undefined, 'POST', `${shop}/baskets/${token}/begin-checkout`), 409, 'conflict');
+    } finally {
+      await openShop(t, op.adminKey);
+    }
   });
 
   it('only the operator\'s admin key may open it; the body is checked', async () => {

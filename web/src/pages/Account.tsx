@@ -5,7 +5,7 @@ import { api, ApiError, ROLE_LABELS, type StaffSession } from '../api';
 import { formatInstant } from '../format';
 import { usePageTitle } from '../router';
 import { useSession } from '../session';
-import { Badge, Card, ErrorBanner, PageHeader, Spinner, TextField, useLoad, useToast } from '../ui';
+import { Badge, Card, DataTable, ErrorBanner, PageHeader, Spinner, TextField, useLoad, useToast } from '../ui';
 
 export function AccountPage() {
   usePageTitle('My account');
@@ -180,38 +180,23 @@ function Sessions() {
   return (
     <>
       <ErrorBanner error={error} />
-      <div className="table-wrap">
-        <table className="table stacked-table">
-          <thead>
-            <tr>
-              <th scope="col">Browser</th>
-              <th scope="col">Address</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last active</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sessions.data.map((session) => (
-              <tr key={session.ID}>
-                <td data-label="Browser">
-                  {session.UserAgent || 'Unknown browser'} {session.Current && <Badge tone="info">This browser</Badge>}
-                </td>
-                <td data-label="Address">{session.Address}</td>
-                <td data-label="Signed in">{formatInstant(session.CreatedAt)}</td>
-                <td data-label="Last active">{formatInstant(session.LastSeenAt)}</td>
-                <td className="actions">
-                  <button type="button" className="btn btn-sm btn-ghost btn-danger-text" onClick={() => void end(session)}>
-                    {session.Current ? 'Sign out' : 'End session'}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable rows={sessions.data} columns={['Browser', 'Address', 'Signed in', 'Last active']} actions="Actions" className="stacked-table">
+        {(session) => (
+          <tr key={session.ID}>
+            <td data-label="Browser">
+              {session.UserAgent || 'Unknown browser'} {session.Current && <Badge tone="info">This browser</Badge>}
+            </td>
+            <td data-label="Address">{session.Address}</td>
+            <td data-label="Signed in">{formatInstant(session.CreatedAt)}</td>
+            <td data-label="Last active">{formatInstant(session.LastSeenAt)}</td>
+            <td className="actions">
+              <button type="button" className="btn btn-sm btn-ghost btn-danger-text" onClick={() => void end(session)}>
+                {session.Current ? 'Sign out' : 'End session'}
+              </button>
+            </td>
+          </tr>
+        )}
+      </DataTable>
     </>
   );
 }

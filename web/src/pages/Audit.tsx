@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { api, withQuery, type AuditEntry, type AuditVocabulary } from '../api';
 import { formatInstant } from '../format';
 import { setQuery, useLocation, usePageTitle } from '../router';
-import { Card, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextField, useLoad } from '../ui';
+import { Card, DataTable, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextField, useLoad } from '../ui';
 
 const PAGE = 50;
 const FILTERS = ['Actor', 'Action', 'ResourceType', 'ResourceID', 'From', 'To'] as const;
@@ -85,58 +85,48 @@ export function AuditPage() {
         </form>
         <ErrorBanner error={entries.error} onRetry={entries.reload} />
         {entries.loading && !entries.data && <Spinner label="Loading the audit log" />}
-        {entries.data && all.length === 0 && <EmptyState icon="list" title="No entries match these filters" />}
-        {all.length > 0 && (
-          <div className="table-wrap">
-            <table className="table audit-table stacked-table" aria-label="Audit log entries">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Resource</th>
-                  <th scope="col">Change</th>
-                </tr>
-              </thead>
-              <tbody>
-                {all.map((entry) => (
-                  <tr key={entry.ID}>
-                    <td data-label="When">{formatInstant(entry.At)}</td>
-                    <td data-label="Who">
-                      {entry.Actor.Type === 'key' ? `Key: ${entry.Actor.Label}` : entry.Actor.Label}
-                      {entry.Address && <div className="muted">{entry.Address}</div>}
-                    </td>
-                    <td data-label="Action">
-                      <code>{entry.Action}</code>
-                    </td>
-                    <td data-label="Resource">
-                      {entry.Resource.Type} {entry.Resource.ID}
-                    </td>
-                    <td data-label="Change">
-                      {entry.Before !== null || entry.After !== null ? (
-                        <details>
-                          <summary>Before and after</summary>
-                          <div className="diff">
-                            <div>
-                              <strong>Before</strong>
-                              <pre>{JSON.stringify(entry.Before, null, 2)}</pre>
-                            </div>
-                            <div>
-                              <strong>After</strong>
-                              <pre>{JSON.stringify(entry.After, null, 2)}</pre>
-                            </div>
-                          </div>
-                        </details>
-                      ) : (
-                        '–'
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          rows={entries.data || all.length > 0 ? all : undefined}
+          columns={['When', 'Who', 'Action', 'Resource', 'Change']}
+          label="Audit log entries"
+          className="audit-table stacked-table"
+          empty={<EmptyState icon="list" title="No entries match these filters" />}
+        >
+          {(entry) => (
+            <tr key={entry.ID}>
+              <td data-label="When">{formatInstant(entry.At)}</td>
+              <td data-label="Who">
+                {entry.Actor.Type === 'key' ? `Key: ${entry.Actor.Label}` : entry.Actor.Label}
+                {entry.Address && <div className="muted">{entry.Address}</div>}
+              </td>
+              <td data-label="Action">
+                <code>{entry.Action}</code>
+              </td>
+              <td data-label="Resource">
+                {entry.Resource.Type} {entry.Resource.ID}
+              </td>
+              <td data-label="Change">
+                {entry.Before !== null || entry.After !== null ? (
+                  <details>
+                    <summary>Before and after</summary>
+                    <div className="diff">
+                      <div>
+                        <strong>Before</strong>
+                        <pre>{JSON.stringify(entry.Before, null, 2)}</pre>
+                      </div>
+                      <div>
+                        <strong>After</strong>
+                        <pre>{JSON.stringify(entry.After, null, 2)}</pre>
+                      </div>
+                    </div>
+                  </details>
+                ) : (
+                  '–'
+                )}
+              </td>
+            </tr>
+          )}
+        </DataTable>
         {canLoadMore && (
           <button type="button" className="btn btn-secondary" disabled={loadingMore} onClick={() => void loadMore()}>
             {loadingMore ? 'Loading…' : 'Show older entries'}

@@ -3,7 +3,7 @@ import { api, withQuery, type Booking } from '../api';
 import { useActivities } from '../activities';
 import { addDays, formatDate, formatShortDate, todayIso } from '../format';
 import { Link, navigate, setQuery, useLocation, usePageTitle } from '../router';
-import { Card, EmptyState, ErrorBanner, Icon, PageHeader, RangePresets, SelectField, Spinner, TextField, useLoad, type RangePreset } from '../ui';
+import { Card, DataTable, EmptyState, ErrorBanner, figure, Icon, PageHeader, RangePresets, SelectField, Spinner, TextField, useLoad, type RangePreset } from '../ui';
 import { SourceBadge, StatusBadge, ticketSummary } from './booking-bits';
 
 const PAGE = 50;
@@ -194,66 +194,57 @@ export function BookingsPage() {
             </button>
           )}
         </div>
-        {list.data && bookings.length === 0 ? (
-          <EmptyState icon="bookings" title="No bookings match" action={<Link href="/bookings/new" className="btn btn-secondary">Make a point-of-sale booking</Link>}>
-            {filtered ? 'Try other filters or a wider date range.' : 'Bookings from your shop, the point of sale and partners will appear here.'}
-          </EmptyState>
-        ) : (
-          <div className="table-wrap">
-            <table className="table bookings-table">
-              <thead>
-                <tr>
-                  <th scope="col">Reference</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Activity</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col" className="num">Guests</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {bookings.map((booking) => (
-                  <tr key={booking.BookingReference} className="row-link" data-reference={booking.BookingReference} onClick={() => navigate(`/bookings/${booking.BookingReference}`)}>
-                    <td data-label="Reference">
-                      <Link href={`/bookings/${booking.BookingReference}`} className="ref" onClick={(event) => event.stopPropagation()}>
-                        {booking.BookingReference}
-                      </Link>
-                    </td>
-                    <td data-label="When" className="nowrap">
-                      <div>{formatDate(booking.Date)}</div>
-                      <div className="muted small">{booking.Time}</div>
-                    </td>
-                    <td data-label="Activity">{byId.get(booking.ActivityID)?.Name ?? <code>{booking.ActivityID}</code>}</td>
-                    <td data-label="Customer">
-                      <div>
-                        {booking.Customer.FirstName} {booking.Customer.LastName}
-                      </div>
-                      <div className="muted small">{booking.Customer.Email}</div>
-                    </td>
-                    <td data-label="Guests" className="num">
-                      {booking.Participants}
-                      {(booking.Tickets.length > 1 || booking.Tickets.some((ticket) => ticket.Type !== 'adult')) && (
-                        <span className="ticket-summary">{ticketSummary(booking)}</span>
-                      )}
-                    </td>
-                    <td data-label="Source">
-                      <SourceBadge booking={booking} />
-                      {booking.PaymentReference && (
-                        <div className="muted small mono" title="Payment reference">
-                          {booking.PaymentReference}
-                        </div>
-                      )}
-                    </td>
-                    <td data-label="Status">
-                      <StatusBadge status={booking.Status} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          rows={bookings}
+          columns={['Reference', 'When', 'Activity', 'Customer', figure('Guests'), 'Source', 'Status']}
+          className="bookings-table"
+          empty={
+            // Until the list is loaded, the table's header alone.
+            list.data ? (
+              <EmptyState icon="bookings" title="No bookings match" action={<Link href="/bookings/new" className="btn btn-secondary">Make a point-of-sale booking</Link>}>
+                {filtered ? 'Try other filters or a wider date range.' : 'Bookings from your shop, the point of sale and partners will appear here.'}
+              </EmptyState>
+            ) : undefined
+          }
+        >
+          {(booking) => (
+            <tr key={booking.BookingReference} className="row-link" data-reference={booking.BookingReference} onClick={() => navigate(`/bookings/${booking.BookingReference}`)}>
+              <td data-label="Reference">
+                <Link href={`/bookings/${booking.BookingReference}`} className="ref" onClick={(event) => event.stopPropagation()}>
+                  {booking.BookingReference}
+                </Link>
+              </td>
+              <td data-label="When" className="nowrap">
+                <div>{formatDate(booking.Date)}</div>
+                <div className="muted small">{booking.Time}</div>
+              </td>
+              <td data-label="Activity">{byId.get(booking.ActivityID)?.Name ?? <code>{booking.ActivityID}</code>}</td>
+              <td data-label="Customer">
+                <div>
+                  {booking.Customer.FirstName} {booking.Customer.LastName}
+                </div>
+                <div className="muted small">{booking.Customer.Email}</div>
+              </td>
+              <td data-label="Guests" className="num">
+                {booking.Participants}
+                {(booking.Tickets.length > 1 || booking.Tickets.some((ticket) => ticket.Type !== 'adult')) && (
+                  <span className="ticket-summary">{ticketSummary(booking)}</span>
+                )}
+              </td>
+              <td data-label="Source">
+                <SourceBadge booking={booking} />
+                {booking.PaymentReference && (
+                  <div className="muted small mono" title="Payment reference">
+                    {booking.PaymentReference}
+                  </div>
+                )}
+              </td>
+              <td data-label="Status">
+                <StatusBadge status={booking.Status} />
+              </td>
+            </tr>
+          )}
+        </DataTable>
         {canLoadMore && (
           <div className="table-more">
             <button type="button" className="btn btn-secondary" onClick={loadMore} disabled={more.busy}>

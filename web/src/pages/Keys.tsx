@@ -5,7 +5,7 @@ import { formatInstant } from '../format';
 const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 const formatDay = (iso: string) => dayFormat.format(new Date(iso));
 import { usePageTitle } from '../router';
-import { Badge, Card, Checkbox, ConfirmDialog, CopyableSecret, Dialog, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextField, useLoad, useToast } from '../ui';
+import { Badge, Card, Checkbox, ConfirmDialog, CopyableSecret, DataTable, Dialog, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextField, useLoad, useToast } from '../ui';
 
 const SCOPE_INFO: Record<Scope, { label: string; hint: string }> = {
   ota: { label: 'Partner (ota)', hint: 'A marketplace lists your activities and books seats' },
@@ -65,55 +65,42 @@ export function KeysPage() {
         >
           <ErrorBanner error={keys.error} onRetry={keys.reload} />
           {keys.loading && !keys.data && <Spinner label="Loading keys" />}
-          {keys.data && list.length === 0 && <EmptyState icon="keys" title="No keys to show" />}
-          {list.length > 0 && (
-            <div className="table-wrap">
-              <table className="table keys-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Scopes</th>
-                    <th scope="col">Marketplace</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((key) => (
-                    <tr key={key.ID} data-key={key.ID} className={key.RevokedAt ? 'row-muted' : ''}>
-                      <td data-label="Name" className="strong">
-                        {key.Name}
-                      </td>
-                      <td data-label="Scopes">
-                        <span className="badge-list">
-                          {key.Scopes.map((scope) => (
-                            <Badge key={scope} tone={scope === 'admin' ? 'warning' : scope === 'ota' ? 'violet' : 'info'}>
-                              {scope}
-                            </Badge>
-                          ))}
-                        </span>
-                      </td>
-                      <td data-label="Marketplace">{key.Partner ?? <span className="muted">–</span>}</td>
-                      <td data-label="Created" className="nowrap">
-                        {formatDay(key.CreatedAt)}
-                      </td>
-                      <td data-label="Status">{key.RevokedAt ? <Badge tone="danger" title={`Revoked ${formatInstant(key.RevokedAt)}`}>Revoked</Badge> : <Badge tone="success">Active</Badge>}</td>
-                      <td className="actions">
-                        {!key.RevokedAt && (
-                          <button type="button" className="btn btn-sm btn-danger-outline" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.Name}`}>
-                            Revoke
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable
+            rows={keys.data && list}
+            columns={['Name', 'Scopes', 'Marketplace', 'Created', 'Status']}
+            actions="Actions"
+            className="keys-table"
+            empty={<EmptyState icon="keys" title="No keys to show" />}
+          >
+            {(key) => (
+              <tr key={key.ID} data-key={key.ID} className={key.RevokedAt ? 'row-muted' : ''}>
+                <td data-label="Name" className="strong">
+                  {key.Name}
+                </td>
+                <td data-label="Scopes">
+                  <span className="badge-list">
+                    {key.Scopes.map((scope) => (
+                      <Badge key={scope} tone={scope === 'admin' ? 'warning' : scope === 'ota' ? 'violet' : 'info'}>
+                        {scope}
+                      </Badge>
+                    ))}
+                  </span>
+                </td>
+                <td data-label="Marketplace">{key.Partner ?? <span className="muted">–</span>}</td>
+                <td data-label="Created" className="nowrap">
+                  {formatDay(key.CreatedAt)}
+                </td>
+                <td data-label="Status">{key.RevokedAt ? <Badge tone="danger" title={`Revoked ${formatInstant(key.RevokedAt)}`}>Revoked</Badge> : <Badge tone="success">Active</Badge>}</td>
+                <td className="actions">
+                  {!key.RevokedAt && (
+                    <button type="button" className="btn btn-sm btn-danger-outline" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.Name}`}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            )}
+          </DataTable>
         </Card>
       </div>
       <SecretDialog created={created} onClose={() => setCreated(undefined)} />

@@ -5,7 +5,7 @@ import { ApiError, downloadFile, type WaiverAnswer } from '../api';
 import { addDays, formatDate, formatInstant, todayIso } from '../format';
 import { Link, setQuery, useLocation, usePageTitle } from '../router';
 import { useSession } from '../session';
-import { Badge, Card, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, TextField, useLoad, useToast } from '../ui';
+import { Badge, Card, DataTable, EmptyState, ErrorBanner, figure, Icon, PageHeader, Spinner, TextField, useLoad, useToast } from '../ui';
 import { ATTENDANCE_LABELS, ATTENDANCE_TONES, checkIn, loadDay, loadManifest, undoCheckIn, type CheckinAnswer, type ManifestEntry } from '../manifests';
 import { CheckInPage } from './CheckIn';
 
@@ -61,45 +61,37 @@ function ManifestDayPage() {
       <Card title={formatDate(day.data?.Date ?? date)} className="table-card">
         {day.loading && !day.data ? (
           <Spinner label="Loading the day" />
-        ) : slots.length === 0 ? (
-          <EmptyState icon="calendar" title="No timeslots this day">
-            {anyDay ? 'Pick another day.' : 'Your role shows today\'s manifests.'}
-          </EmptyState>
         ) : (
-          <div className="table-wrap">
-            <table className="table stacked-table manifest-day" aria-label={`Timeslots of ${formatDate(date)}`}>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Activity</th>
-                  <th scope="col" className="num">Bookings</th>
-                  <th scope="col" className="num">Guests</th>
-                  <th scope="col" className="num">Checked in</th>
-                  <th scope="col" className="num">No-shows</th>
-                </tr>
-              </thead>
-              <tbody>
-                {slots.map((slot) => (
-                  <tr key={slot.TimeslotID}>
-                    <td data-label="Time">
-                      <Link href={`/manifests/${slot.TimeslotID}`} className="strong">
-                        {slot.Time}
-                      </Link>
-                    </td>
-                    <td data-label="Activity">
-                      <Link href={`/manifests/${slot.TimeslotID}`}>{slot.ActivityName}</Link>
-                    </td>
-                    <td data-label="Bookings" className="num">{slot.Bookings}</td>
-                    <td data-label="Guests" className="num">
-                      {slot.Guests} <span className="muted small">of {slot.Capacity}</span>
-                    </td>
-                    <td data-label="Checked in" className="num">{slot.CheckedIn}</td>
-                    <td data-label="No-shows" className="num">{slot.Ended ? slot.NoShows : <span className="muted">–</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={slots}
+            columns={['Time', 'Activity', figure('Bookings'), figure('Guests'), figure('Checked in'), figure('No-shows')]}
+            label={`Timeslots of ${formatDate(date)}`}
+            className="stacked-table manifest-day"
+            empty={
+              <EmptyState icon="calendar" title="No timeslots this day">
+                {anyDay ? 'Pick another day.' : 'Your role shows today\'s manifests.'}
+              </EmptyState>
+            }
+          >
+            {(slot) => (
+              <tr key={slot.TimeslotID}>
+                <td data-label="Time">
+                  <Link href={`/manifests/${slot.TimeslotID}`} className="strong">
+                    {slot.Time}
+                  </Link>
+                </td>
+                <td data-label="Activity">
+                  <Link href={`/manifests/${slot.TimeslotID}`}>{slot.ActivityName}</Link>
+                </td>
+                <td data-label="Bookings" className="num">{slot.Bookings}</td>
+                <td data-label="Guests" className="num">
+                  {slot.Guests} <span className="muted small">of {slot.Capacity}</span>
+                </td>
+                <td data-label="Checked in" className="num">{slot.CheckedIn}</td>
+                <td data-label="No-shows" className="num">{slot.Ended ? slot.NoShows : <span className="muted">–</span>}</td>
+              </tr>
+            )}
+          </DataTable>
         )}
       </Card>
     </div>
@@ -155,28 +147,15 @@ function TimeslotManifestPage({ timeslotId }: { timeslotId: number }) {
             }
           />
           <Card className="table-card">
-            {list.length === 0 ? (
-              <EmptyState icon="inbox" title="Nobody is booked">No confirmed bookings on this timeslot.</EmptyState>
-            ) : (
-              <div className="table-wrap">
-                <table className="table stacked-table manifest-table" aria-label="Guests">
-                  <thead>
-                    <tr>
-                      <th scope="col">Guest</th>
-                      <th scope="col">Party</th>
-                      <th scope="col">Channel</th>
-                      <th scope="col">Waiver</th>
-                      <th scope="col">Check-in</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((entry) => (
-                      <ManifestRow key={entry.BookingReference} entry={entry} onChange={changed} />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
+            <DataTable
+              rows={list}
+              columns={['Guest', 'Party', 'Channel', 'Waiver', 'Check-in']}
+              label="Guests"
+              className="stacked-table manifest-table"
+              empty={<EmptyState icon="inbox" title="Nobody is booked">No confirmed bookings on this timeslot.</EmptyState>}
+            >
+              {(entry) => <ManifestRow key={entry.BookingReference} entry={entry} onChange={changed} />}
+            </DataTable>
           </Card>
         </>
       )}

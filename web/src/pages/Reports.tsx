@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { api, withQuery } from '../api';
 import { addDays, formatDate, formatNumber, formatShortDate, formatMoney, todayIso } from '../format';
 import { setQuery, useLocation, usePageTitle } from '../router';
-import { Card, EmptyState, ErrorBanner, Icon, PageHeader, RangePresets, SelectField, Spinner, TextField, useLoad, type RangePreset } from '../ui';
+import { Card, DataTable, EmptyState, ErrorBanner, figure, Icon, PageHeader, RangePresets, SelectField, Spinner, TextField, useLoad, type RangePreset } from '../ui';
 import './reports.css';
 
 interface Money {
@@ -194,34 +194,23 @@ function DayChart({ days, metric }: { days: Group[]; metric: string }) {
 function GroupTable({ title, groups }: { title: string; groups: Group[] }) {
   return (
     <Card title={title}>
-      {groups.length === 0 ? (
-        <p className="muted">No bookings.</p>
-      ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={`${title}, scrollable`}>
-          <table className="table" aria-label={title}>
-            <thead>
-              <tr>
-                <th scope="col">{title === 'Per activity' ? 'Activity' : 'Channel'}</th>
-                <th scope="col" className="num">Bookings</th>
-                <th scope="col" className="num">Guests</th>
-                <th scope="col" className="num">Revenue</th>
-                <th scope="col" className="num">Cancelled</th>
-              </tr>
-            </thead>
-            <tbody>
-              {groups.map((group) => (
-                <tr key={group.Key} data-key={group.Key}>
-                  <td data-label={title === 'Per activity' ? 'Activity' : 'Channel'}>{group.Label}</td>
-                  <td data-label="Bookings" className="num">{formatNumber(group.Bookings)}</td>
-                  <td data-label="Guests" className="num">{formatNumber(group.Guests)}</td>
-                  <td data-label="Revenue" className="num">{moneyText(group.Revenue)}</td>
-                  <td data-label="Cancelled" className="num">{formatNumber(group.CancelledBookings)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        rows={groups}
+        columns={[title === 'Per activity' ? 'Activity' : 'Channel', figure('Bookings'), figure('Guests'), figure('Revenue'), figure('Cancelled')]}
+        label={title}
+        scrollable
+        empty={<p className="muted">No bookings.</p>}
+      >
+        {(group) => (
+          <tr key={group.Key} data-key={group.Key}>
+            <td data-label={title === 'Per activity' ? 'Activity' : 'Channel'}>{group.Label}</td>
+            <td data-label="Bookings" className="num">{formatNumber(group.Bookings)}</td>
+            <td data-label="Guests" className="num">{formatNumber(group.Guests)}</td>
+            <td data-label="Revenue" className="num">{moneyText(group.Revenue)}</td>
+            <td data-label="Cancelled" className="num">{formatNumber(group.CancelledBookings)}</td>
+          </tr>
+        )}
+      </DataTable>
     </Card>
   );
 }

@@ -4,7 +4,7 @@ import { api, ApiError, ROLE_LABELS, ROLES, type Role, type StaffUser } from '..
 import { formatInstant } from '../format';
 import { usePageTitle } from '../router';
 import { useSession } from '../session';
-import { Badge, Card, ConfirmDialog, EmptyState, ErrorBanner, PageHeader, SelectField, Spinner, TextField, useLoad, useToast } from '../ui';
+import { Badge, Card, ConfirmDialog, DataTable, EmptyState, ErrorBanner, PageHeader, SelectField, Spinner, TextField, useLoad, useToast } from '../ui';
 
 const ROLE_HINTS: Record<Role, string> = {
   owner: 'Everything, including users and API keys',
@@ -51,68 +51,51 @@ export function UsersPage() {
         <Card title="Your team" className="keys-list">
           <ErrorBanner error={users.error ?? error} onRetry={users.error ? users.reload : undefined} />
           {users.loading && !users.data && <Spinner label="Loading users" />}
-          {users.data && users.data.length === 0 && <EmptyState icon="user" title="No users yet" />}
-          {users.data && users.data.length > 0 && (
-            <div className="table-wrap">
-              <table className="table stacked-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {users.data.map((user) => (
-                    <tr key={user.ID}>
-                      <td data-label="Name">
-                        <strong>{user.Name}</strong>
-                        <div className="muted">{user.Email}</div>
-                      </td>
-                      <td data-label="Role">
-                        <select
-                          className="select-inline"
-                          aria-label={`Role of ${user.Email}`}
-                          value={user.Role}
-                          disabled={busy}
-                          onChange={(e) => void act(() => api.patch(`/api/v2/admin/users/${user.ID}`, { Role: e.target.value }), `${user.Email} is now ${ROLE_LABELS[e.target.value as Role].toLowerCase()}.`)}
-                        >
-                          {ROLES.map((role) => (
-                            <option key={role} value={role}>
-                              {ROLE_LABELS[role]}
-                            </option>
-                          ))}
-                        </select>
-                      </td>
-                      <td data-label="Status">
-                        {user.Status === 'invited' ? <Badge tone="warning">Invited</Badge> : <Badge tone="success">Active</Badge>}
-                        {user.TwoFactor && <Badge tone="info" title="Two-factor authentication is on">2FA</Badge>}
-                        <div className="muted">since {formatInstant(user.CreatedAt)}</div>
-                      </td>
-                      <td className="actions">
-                        {user.Status === 'invited' && (
-                          <button type="button" className="btn btn-sm btn-ghost" disabled={busy} onClick={() => void act(() => api.post(`/api/v2/admin/users/${user.ID}/invitation`), `A new invitation went to ${user.Email}.`)}>
-                            Resend invitation
-                          </button>
-                        )}
-                        {user.Status === 'active' && user.ID !== me.User.ID && (
-                          <button type="button" className="btn btn-sm btn-ghost" disabled={busy} onClick={() => void act(() => api.del(`/api/v2/admin/users/${user.ID}/sessions`), `${user.Email} is signed out everywhere.`)}>
-                            Sign out everywhere
-                          </button>
-                        )}
-                        <button type="button" className="btn btn-sm btn-ghost btn-danger-text" disabled={busy} onClick={() => setRemoving(user)} aria-label={`Remove ${user.Email}`}>
-                          Remove
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable rows={users.data} columns={['Name', 'Role', 'Status']} actions="Actions" className="stacked-table" empty={<EmptyState icon="user" title="No users yet" />}>
+            {(user) => (
+              <tr key={user.ID}>
+                <td data-label="Name">
+                  <strong>{user.Name}</strong>
+                  <div className="muted">{user.Email}</div>
+                </td>
+                <td data-label="Role">
+                  <select
+                    className="select-inline"
+                    aria-label={`Role of ${user.Email}`}
+                    value={user.Role}
+                    disabled={busy}
+                    onChange={(e) => void act(() => api.patch(`/api/v2/admin/users/${user.ID}`, { Role: e.target.value }), `${user.Email} is now ${ROLE_LABELS[e.target.value as Role].toLowerCase()}.`)}
+                  >
+                    {ROLES.map((role) => (
+                      <option key={role} value={role}>
+                        {ROLE_LABELS[role]}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td data-label="Status">
+                  {user.Status === 'invited' ? <Badge tone="warning">Invited</Badge> : <Badge tone="success">Active</Badge>}
+                  {user.TwoFactor && <Badge tone="info" title="Two-factor authentication is on">2FA</Badge>}
+                  <div className="muted">since {formatInstant(user.CreatedAt)}</div>
+                </td>
+                <td className="actions">
+                  {user.Status === 'invited' && (
+                    <button type="button" className="btn btn-sm btn-ghost" disabled={busy} onClick={() => void act(() => api.post(`/api/v2/admin/users/${user.ID}/invitation`), `A new invitation went to ${user.Email}.`)}>
+                      Resend invitation
+                    </button>
+                  )}
+                  {user.Status === 'active' && user.ID !== me.User.ID && (
+                    <button type="button" className="btn btn-sm btn-ghost" disabled={busy} onClick={() => void act(() => api.del(`/api/v2/admin/users/${user.ID}/sessions`), `${user.Email} is signed out everywhere.`)}>
+                      Sign out everywhere
+                    </button>
+                  )}
+                  <button type="button" className="btn btn-sm btn-ghost btn-danger-text" disabled={busy} onClick={() => setRemoving(user)} aria-label={`Remove ${user.Email}`}>
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            )}
+          </DataTable>
         </Card>
       </div>
       <ConfirmDialog

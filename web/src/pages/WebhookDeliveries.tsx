@@ -1,54 +1,48 @@
-// An endpoint's deliveries: the table (event, status, response code and time, attempts) and the dialog that
-// shows one with every attempt and the payload sent, and replays it.
+// An endpoint's deliveries: the table (event, status, response code and time, attempts; or that there are
+// none yet) and the dialog that shows one with every attempt and the payload sent, and replays it.
 import { useState } from 'react';
 import { api, ApiError } from '../api';
 import { formatInstant } from '../format';
-import { Badge, Dialog, ErrorBanner, Spinner, useLoad } from '../ui';
+import { Badge, DataTable, Dialog, EmptyState, ErrorBanner, Spinner, useLoad } from '../ui';
 import { DELIVERY_LABELS, DELIVERY_TONES, WEBHOOKS, type WebhookDelivery, type WebhookDeliveryDetail } from '../webhooks';
 
-export function DeliveryTable({ deliveries, onInspect }: { deliveries: WebhookDelivery[]; onInspect: (id: number) => void }) {
+export function DeliveryTable({ deliveries, onInspect }: { deliveries: WebhookDelivery[] | undefined; onInspect: (id: number) => void }) {
   return (
-    <div className="table-wrap">
-      <table className="table keys-table webhooks-table">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Status</th>
-            <th scope="col">Response</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Created</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((d) => (
-            <tr key={d.ID} data-delivery={d.ID}>
-              <td data-label="Event">
-                <code>{d.EventType}</code>
-                {d.ReplayOf && <span className="muted small"> (replay)</span>}
-              </td>
-              <td data-label="Status">
-                <Badge tone={DELIVERY_TONES[d.Status]}>{DELIVERY_LABELS[d.Status]}</Badge>
-              </td>
-              <td data-label="Response" className="nowrap">
-                {d.LastAttemptAt ? `${d.LastStatusCode ?? 'no answer'} · ${d.LastDurationMs} ms` : <span className="muted">–</span>}
-              </td>
-              <td data-label="Attempts">{d.Attempts}</td>
-              <td data-label="Created" className="nowrap">
-                {formatInstant(d.CreatedAt)}
-              </td>
-              <td className="actions">
-                <button type="button" className="btn btn-sm btn-ghost" onClick={() => onInspect(d.ID)} aria-label={`Inspect delivery ${d.ID} (${d.EventType})`}>
-                  Inspect
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      rows={deliveries}
+      columns={['Event', 'Status', 'Response', 'Attempts', 'Created']}
+      actions="Actions"
+      className="keys-table webhooks-table"
+      empty={
+        <EmptyState icon="inbox" title="No deliveries">
+          Events you subscribed to appear here as they are sent.
+        </EmptyState>
+      }
+    >
+      {(d) => (
+        <tr key={d.ID} data-delivery={d.ID}>
+          <td data-label="Event">
+            <code>{d.EventType}</code>
+            {d.ReplayOf && <span className="muted small"> (replay)</span>}
+          </td>
+          <td data-label="Status">
+            <Badge tone={DELIVERY_TONES[d.Status]}>{DELIVERY_LABELS[d.Status]}</Badge>
+          </td>
+          <td data-label="Response" className="nowrap">
+            {d.LastAttemptAt ? `${d.LastStatusCode ?? 'no answer'} · ${d.LastDurationMs} ms` : <span className="muted">–</span>}
+          </td>
+          <td data-label="Attempts">{d.Attempts}</td>
+          <td data-label="Created" className="nowrap">
+            {formatInstant(d.CreatedAt)}
+          </td>
+          <td className="actions">
+            <button type="button" className="btn btn-sm btn-ghost" onClick={() => onInspect(d.ID)} aria-label={`Inspect delivery ${d.ID} (${d.EventType})`}>
+              Inspect
+            </button>
+          </td>
+        </tr>
+      )}
+    </DataTable>
   );
 }
 

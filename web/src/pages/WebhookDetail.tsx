@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { api, ApiError } from '../api';
 import { formatInstant } from '../format';
 import { Link, navigate, usePageTitle } from '../router';
-import { Card, ConfirmDialog, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, useLoad, useToast } from '../ui';
+import { Card, ConfirmDialog, ErrorBanner, Icon, PageHeader, SelectField, Spinner, useLoad, useToast } from '../ui';
 import { DELIVERY_LABELS, describeTypes, WEBHOOKS, type DeliveryStatus, type WebhookDelivery, type WebhookEndpoint, type WebhookEndpointWithSecret } from '../webhooks';
 import { DeliveryDialog, DeliveryTable } from './WebhookDeliveries';
 import { EndpointStatus, SecretDialog } from './Webhooks';
@@ -167,8 +167,7 @@ export function WebhookDetailPage({ id }: { id: number }) {
           >
             <ErrorBanner error={deliveries.error} onRetry={deliveries.reload} />
             {deliveries.loading && !deliveries.data && <Spinner label="Loading deliveries" />}
-            {deliveries.data?.length === 0 && <EmptyState icon="inbox" title="No deliveries">Events you subscribed to appear here as they are sent.</EmptyState>}
-            {deliveries.data && deliveries.data.length > 0 && <DeliveryTable deliveries={deliveries.data} onInspect={setInspecting} />}
+            <DeliveryTable deliveries={deliveries.data} onInspect={setInspecting} />
             {deliveries.data?.length === limit && (
               <div className="table-more">
                 <button type="button" className="btn btn-secondary" onClick={() => setLimit(limit + PAGE)}>

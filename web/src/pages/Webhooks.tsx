@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { api, ApiError } from '../api';
 import { formatInstant } from '../format';
 import { Link, useLocation, usePageTitle } from '../router';
-import { Badge, Card, CopyableSecret, Dialog, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, TextField, useLoad, useToast } from '../ui';
+import { Badge, Card, CopyableSecret, DataTable, Dialog, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, TextField, useLoad, useToast } from '../ui';
 import { describeTypes, failingEndpoints, WEBHOOKS, type WebhookEndpoint, type WebhookEndpointWithSecret } from '../webhooks';
 import { WebhookForm } from './WebhookForm';
 
@@ -34,12 +34,7 @@ export function WebhooksPage() {
           <Card title="Endpoints" className="keys-list">
             <ErrorBanner error={endpoints.error} onRetry={endpoints.reload} />
             {endpoints.loading && !endpoints.data && <Spinner label="Loading endpoints" />}
-            {endpoints.data?.length === 0 && (
-              <EmptyState icon="webhook" title="No endpoints yet">
-                Add one to hear of bookings, cancellations and sold-out timeslots as they happen.
-              </EmptyState>
-            )}
-            {endpoints.data && endpoints.data.length > 0 && <EndpointTable endpoints={endpoints.data} />}
+            <EndpointTable endpoints={endpoints.data} />
           </Card>
           <ContactCard />
         </div>
@@ -49,40 +44,37 @@ export function WebhooksPage() {
   );
 }
 
-function EndpointTable({ endpoints }: { endpoints: WebhookEndpoint[] }) {
+function EndpointTable({ endpoints }: { endpoints: WebhookEndpoint[] | undefined }) {
   return (
-    <div className="table-wrap">
-      <table className="table keys-table webhooks-table">
-        <thead>
-          <tr>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Events</th>
-            <th scope="col">Status</th>
-            <th scope="col">Last delivered</th>
-          </tr>
-        </thead>
-        <tbody>
-          {endpoints.map((endpoint) => (
-            <tr key={endpoint.ID} data-endpoint={endpoint.ID} className={endpoint.Status === 'disabled' ? 'row-muted' : ''}>
-              <td data-label="Endpoint" className="endpoint-cell">
-                <Link href={`/webhooks/${endpoint.ID}`} className="strong">
-                  {endpoint.Description || endpoint.URL}
-                </Link>
-                <div className="muted small mono">{endpoint.URL}</div>
-                {endpoint.Partner && <Badge tone="violet">{endpoint.Partner}</Badge>}
-              </td>
-              <td data-label="Events">{describeTypes(endpoint.EventTypes)}</td>
-              <td data-label="Status">
-                <EndpointStatus endpoint={endpoint} />
-              </td>
-              <td data-label="Last delivered" className="nowrap">
-                {endpoint.LastSuccessAt ? formatInstant(endpoint.LastSuccessAt) : <span className="muted">–</span>}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      rows={endpoints}
+      columns={['Endpoint', 'Events', 'Status', 'Last delivered']}
+      className="keys-table webhooks-table"
+      empty={
+        <EmptyState icon="webhook" title="No endpoints yet">
+          Add one to hear of bookings, cancellations and sold-out timeslots as they happen.
+        </EmptyState>
+      }
+    >
+      {(endpoint) => (
+        <tr key={endpoint.ID} data-endpoint={endpoint.ID} className={endpoint.Status === 'disabled' ? 'row-muted' : ''}>
+          <td data-label="Endpoint" className="endpoint-cell">
+            <Link href={`/webhooks/${endpoint.ID}`} className="strong">
+              {endpoint.Description || endpoint.URL}
+            </Link>
+            <div className="muted small mono">{endpoint.URL}</div>
+            {endpoint.Partner && <Badge tone="violet">{endpoint.Partner}</Badge>}
+          </td>
+          <td data-label="Events">{describeTypes(endpoint.EventTypes)}</td>
+          <td data-label="Status">
+            <EndpointStatus endpoint={endpoint} />
+          </td>
+          <td data-label="Last delivered" className="nowrap">
+            {endpoint.LastSuccessAt ? formatInstant(endpoint.LastSuccessAt) : <span className="muted">–</span>}
+          </td>
+        </tr>
+      )}
+    </DataTable>
   );
 }
 

@@ -6,7 +6,7 @@ import { api, ApiError } from '../api';
 import { formatInstant } from '../format';
 import { usePageTitle } from '../router';
 import { useSession } from '../session';
-import { Badge, Card, Checkbox, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextArea, TextField, useLoad, useToast } from '../ui';
+import { Badge, Card, Checkbox, DataTable, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextArea, TextField, useLoad, useToast } from '../ui';
 import './workflows.css';
 
 export const WORKFLOW_EVENTS = ['booking-confirmed', 'booking-cancelled', 'reminder', 'follow-up'] as const;
@@ -399,37 +399,27 @@ function WorkflowEmails({ workflow }: { workflow: Workflow }) {
       </div>
       <ErrorBanner error={emails.error} onRetry={emails.reload} />
       {emails.loading && !emails.data && <Spinner label="Loading e-mails" />}
-      {emails.data && emails.data.length === 0 && <p className="muted small">No e-mails{status ? ` in this state` : ''} yet.</p>}
-      {emails.data && emails.data.length > 0 && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={`E-mails of ${workflow.Name}, scrollable`}>
-          <table className="table" aria-label={`E-mails of ${workflow.Name}`}>
-            <thead>
-              <tr>
-                <th scope="col">To</th>
-                <th scope="col">Booking</th>
-                <th scope="col">Status</th>
-                <th scope="col">When</th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {emails.data.map((email) => (
-                <tr key={email.ID}>
-                  <td data-label="To">{email.To}</td>
-                  <td data-label="Booking" className="mono">
-                    {email.BookingReference ?? '–'}
-                  </td>
-                  <td data-label="Status">
-                    <Badge tone={STATUS_TONES[email.Status]}>{email.Status}</Badge>
-                  </td>
-                  <td data-label="When">{formatInstant(email.SentAt ?? email.ScheduledFor)}</td>
-                  <td data-label="Error">{email.LastError ?? '–'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        rows={emails.data}
+        columns={['To', 'Booking', 'Status', 'When', 'Error']}
+        label={`E-mails of ${workflow.Name}`}
+        scrollable
+        empty={<p className="muted small">No e-mails{status ? ` in this state` : ''} yet.</p>}
+      >
+        {(email) => (
+          <tr key={email.ID}>
+            <td data-label="To">{email.To}</td>
+            <td data-label="Booking" className="mono">
+              {email.BookingReference ?? '–'}
+            </td>
+            <td data-label="Status">
+              <Badge tone={STATUS_TONES[email.Status]}>{email.Status}</Badge>
+            </td>
+            <td data-label="When">{formatInstant(email.SentAt ?? email.ScheduledFor)}</td>
+            <td data-label="Error">{email.LastError ?? '–'}</td>
+          </tr>
+        )}
+      </DataTable>
     </div>
   );
 }

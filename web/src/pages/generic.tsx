@@ -1,6 +1,7 @@
 // Waitlists and the e-mail outbox come with a later issue; until their records are settled these
 // pages show whatever fields the API answers, formatted sensibly, rather than guessing a fixed shape.
 import { formatInstant } from '../format';
+import { DataTable } from '../ui';
 
 export type Row = Record<string, unknown>;
 
@@ -32,42 +33,29 @@ export function columnsOf(rows: Row[], preferred: string[], hidden: string[] = [
 
 export function GenericTable({ rows, columns, onOpen, label }: { rows: Row[]; columns: string[]; onOpen?: (row: Row) => void; label: string }) {
   return (
-    <div className="table-wrap">
-      <table className="table" aria-label={label}>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col">
-                {/* CreatedAt -> Created at */}
-                {column.replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`)}
-              </th>
-            ))}
-            {onOpen && (
-              <th scope="col">
-                <span className="visually-hidden">Open</span>
-              </th>
-            )}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row, index) => (
-            <tr key={String(row.ID ?? index)}>
-              {columns.map((column) => (
-                <td key={column} data-label={column}>
-                  {cellText(row[column])}
-                </td>
-              ))}
-              {onOpen && (
-                <td className="actions">
-                  <button type="button" className="btn btn-sm btn-ghost" onClick={() => onOpen(row)}>
-                    View
-                  </button>
-                </td>
-              )}
-            </tr>
+    <DataTable
+      rows={rows}
+      // CreatedAt -> Created at
+      columns={columns.map((column) => column.replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`))}
+      actions={onOpen && 'Open'}
+      label={label}
+    >
+      {(row, index) => (
+        <tr key={String(row.ID ?? index)}>
+          {columns.map((column) => (
+            <td key={column} data-label={column}>
+              {cellText(row[column])}
+            </td>
           ))}
-        </tbody>
-      </table>
-    </div>
+          {onOpen && (
+            <td className="actions">
+              <button type="button" className="btn btn-sm btn-ghost" onClick={() => onOpen(row)}>
+                View
+              </button>
+            </td>
+          )}
+        </tr>
+      )}
+    </DataTable>
   );
 }
