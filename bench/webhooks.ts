@@ -135,7 +135,7 @@ export async function benchWebhooks(
       p99: 0,
       rssMaxMb: 0,
       non2xx: final.requests - final.unique,
-      baseline: { name: `bare signed POSTs (undici, ${PER_ENDPOINT_AT_ONCE} at once, no database)`, rate: bare.rate, p99: 0 },
+      baseline: { name: `bare signed POSTs (node:https, ${PER_ENDPOINT_AT_ONCE} at once, no database)`, rate: bare.rate, p99: 0 },
       note: `${delivered.toLocaleString('en')} deliveries after the bursts in ${drainSeconds.toFixed(1)} s, dispatch included; non-2xx counts repeats of a webhook-id`,
     };
     return { rows: [noEndpoint, oneEndpoint, deliveries], bookings: withEndpoint.reduce((sum, run) => sum + (run.load.statuses['201'] ?? 0), 0), requests: final.requests, duplicates: final.requests - final.unique };

@@ -1,10 +1,10 @@
 // One webhook attempt over HTTP(S): a POST with the signed headers, through a socket whose address our
 // lookup checked (address.ts), with a hard time limit for the whole exchange, no redirects followed (a 3xx
-// is a failed attempt), and at most a few kilobytes of the answer read. Sent with undici, whose client costs
-// the process a good deal less per request than node:https (bench/notes.md, stop 18); keep-alive sockets
-// are reused, so a busy endpoint costs a few connections, not one per event.
+// is a failed attempt), and at most a few kilobytes of the answer read. Keep-alive sockets are reused, so a
+// busy endpoint costs one connection, not one per event.
+import http from 'node:http';
+import https from 'node:https';
 import { isIP } from 'node:net';
-import { Agent } from 'undici';
 import { AddressRefused, checkedLookup, refusalOf, type AddressPolicy, type Resolver } from './address.js';
 
 /** What an attempt came to; `statusCode` null when no answer arrived (refused, timed out, connection failed). */
@@ -29,69 +29,88 @@ export interface TransportOptions {
   ca?: string | Buffer;
 }
 
-/** The answer's body kept for the record; reading stops (and the connection is dropped) beyond it. */
+/** The answer's body kept for the record; reading stops (and the socket is dropped) beyond it. */
 export const RESPONSE_BODY_LIMIT = 4096;
-/** Connections to one origin at most (each worker sends up to deliver.ts's PER_ENDPOINT_AT_ONCE at once). */
-const CONNECTIONS_PER_ORIGIN = 64;
 
 export function createTransport(options: TransportOptions): Transport {
-  const agent = new Agent({
-    connections: CONNECTIONS_PER_ORIGIN,
-    // Every socket's address is checked by our lookup (an address literal is checked before: see send).
-    connect: { lookup: checkedLookup(options.policy, options.resolve), ...(options.ca && { ca: options.ca }) },
-  });
+  const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 64, scheduling: 'lifo' as const };
+  const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent({ ...agentOptions, ...(options.ca && { ca: options.ca }) }) };
+  const lookup = checkedLookup(options.policy, options.resolve);
   return {
-    send: (url, headers, body, timeoutMs) => attempt(agent, new URL(url), headers, body, timeoutMs, options.policy),
+    send: (url, headers, body, timeoutMs) => attempt(new URL(url), headers, body, timeoutMs, agents, lookup, options.policy),
     close() {
-      void agent.destroy();
+      agents['http:'].destroy();
+      agents['https:'].destroy();
     },
   };
 }
 
-async function attempt(agent: Agent, url: URL, headers: Record<string, string>, body: string, timeoutMs: number, policy: AddressPolicy): Promise<AttemptResult> {
+function attempt(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  agents: { 'http:': http.Agent; 'https:': https.Agent },
+  lookup: ReturnType<typeof checkedLookup>,
+  policy: AddressPolicy,
+): Promise<AttemptResult> {
   const started = performance.now();
   const finish = (result: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
+  const failed = (error: string) => finish({ ok: false, statusCode: null, error, responseBody: null });
   // A socket to an address literal skips the lookup: such an address is checked here instead.
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const refusal = isIP(host) ? refusalOf(host, policy) : undefined;
-  if (refusal) return finish({ ok: false, statusCode: null, error: `Refused: ${refusal}`, responseBody: null });
-  // One limit for the whole exchange: connecting, the answer's head and the part of its body we read.
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), timeoutMs);
-  try {
-    const response = await agent.request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'slotbook-webhooks/1' },
-      body,
-      signal: deadline.signal,
-    });
-    const status = response.statusCode;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      chunks.push(chunk);
-      size += chunk.length;
-      // Enough for the record: stop reading (the connection is dropped) rather than take whatever comes.
-      if (size >= RESPONSE_BODY_LIMIT) break;
-    }
-    const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
-    const ok = status >= 200 && status < 300;
-    const error = ok ? null : status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`;
-    return finish({ ok, statusCode: status, error, responseBody: text === '' ? null : text });
-  } catch (error) {
-    return finish({ ok: false, statusCode: null, error: describe(error, deadline.signal.aborted, timeoutMs), responseBody: null });
-  } finally {
-    clearTimeout(timer);
-  }
-}
+  if (refusal) return Promise.resolve(failed(`Refused: ${refusal}`));
+  const client = url.protocol === 'https:' ? https : http;
 
-function describe(error: unknown, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `Timed out after ${timeoutMs} ms`;
-  // undici wraps a failed connection's cause (our lookup's refusal, ECONNREFUSED...) in its own error.
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  if (cause instanceof AddressRefused) return `Refused: ${cause.message}`;
-  const { code, message } = cause as NodeJS.ErrnoException;
-  return `${code ?? 'Error'}: ${message}`;
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: AttemptResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const request = client.request(
+      url,
+      {
+        method: 'POST',
+        agent: agents[url.protocol as 'http:' | 'https:'],
+        lookup,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'slotbook-webhooks/1' },
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+          const ok = status >= 200 && status < 300;
+          const error = ok ? null : status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`;
+          settle(finish({ ok, statusCode: status, error, responseBody: text === '' ? null : text }));
+        };
+        response.on('data', (chunk: Buffer) => {
+          if (size >= RESPONSE_BODY_LIMIT) return;
+          chunks.push(chunk);
+          size += chunk.length;
+          // Enough for the record: stop reading (the socket is not reused) rather than take whatever comes.
+          if (size >= RESPONSE_BODY_LIMIT) {
+            response.destroy();
+            done();
+          }
+        });
+        response.on('end', done);
+        response.on('error', done);
+      },
+    );
+    const timer = setTimeout(() => {
+      request.destroy();
+      settle(failed(`Timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      const message = error instanceof AddressRefused ? `Refused: ${error.message}` : `${error.code ?? 'Error'}: ${error.message}`;
+      settle(failed(message));
+    });
+    request.end(body);
+  });
 }

@@ -31,6 +31,8 @@ const BUSY_REST_FACTOR = 19;
 /** ...but at least and at most this long (a step that waited on a slow endpoint says little of our cost). */
 const BUSY_REST_MIN_MS = 50;
 const BUSY_REST_MAX_MS = 2_000;
+/** How often a busy rest looks whether the requests are gone. */
+const BUSY_CHECK_MS = 50;
 /** A delivery run while not busy ends after this long, so that the next starts from the time then. */
 const RUN_MS = 10_000;
 const KEEP_DAYS = 30;
@@ -74,10 +76,17 @@ export function startWebhookWorker(db: Db, transport: Transport, keys: InstanceK
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<void> | undefined;
     let resting = false;
-    const next = (delay: number) => {
+    const next = (delay: number, busyRest = false) => {
       if (stopped) return;
       resting = delay === IDLE_MS;
-      timer = setTimeout(run, delay);
+      if (!busyRest) {
+        timer = setTimeout(run, delay);
+      } else {
+        // A rest that yields to requests ends as soon as they are gone: the backlog should not wait.
+        const until = performance.now() + delay;
+        const check = () => (performance.now() >= until || !busy() ? run() : (timer = setTimeout(check, BUSY_CHECK_MS)).unref());
+        timer = setTimeout(check, Math.min(delay, BUSY_CHECK_MS));
+      }
       timer.unref();
     };
     const run = () => {
@@ -87,7 +96,7 @@ export function startWebhookWorker(db: Db, transport: Transport, keys: InstanceK
       running = step(busyNow)
         .then(
           (worked) => {
-            next(restAfter({ worked, busy: busyNow, tookMs: performance.now() - started }));
+            next(restAfter({ worked, busy: busyNow, tookMs: performance.now() - started }), worked && busyNow);
           },
           (error: unknown) => {
             log.warn({ err: error }, `webhook ${name} step failed; retrying shortly`);
