@@ -3,7 +3,6 @@
 // shops in use stay open; waitlist addresses are folded, later duplicates removed, earlier places kept as
 // confirmed; OCTo uuids become the reseller's own.
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
@@ -12,7 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
 import { call, PUBLIC_URL } from '../helpers/app.js';
-import { createTestDatabase, migrateBefore } from '../helpers/database.js';
+import { createTestDatabase, insertRawRows, migrateBefore } from '../helpers/database.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 let db: Db;
@@ -29,12 +28,7 @@ const legacyRecords = async () => (await db.kysely.selectFrom('idempotency_keys_
 
 const newKey = async (operatorId: number, request: KeyRequest) => (await db.write((tx) => createApiKey(tx, operatorId, request))).key;
 
-async function insertRows(table: string, rows: Record<string, unknown>[]): Promise<void> {
-  for (const row of rows) {
-    const columns = Object.keys(row);
-    await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) VALUES (${sql.join(columns.map((c) => row[c]))})`.execute(db.kysely);
-  }
-}
+const insertRows = (table: string, rows: Record<string, unknown>[]) => insertRawRows(db, table, rows);
 
 beforeAll(async () => {
   const database = await createTestDatabase();

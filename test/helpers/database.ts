@@ -61,3 +61,14 @@ export async function migrateBefore(db: Db, before: string): Promise<void> {
     }
   });
 }
+
+/**
+ * Inserts rows into a table of an older schema, by name: the typed query layer knows only today's
+ * columns, and a migration test writes what the version before it wrote.
+ */
+export async function insertRawRows(db: Db, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  for (const row of rows) {
+    const columns = Object.keys(row);
+    await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) VALUES (${sql.join(columns.map((c) => row[c]))})`.execute(db.kysely);
+  }
+}

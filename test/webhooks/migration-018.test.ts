@@ -5,15 +5,12 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
-import { createTestDatabase, migrateBefore } from '../helpers/database.js';
+import { createTestDatabase, insertRawRows, migrateBefore } from '../helpers/database.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 let db: Db;
 
-async function insert(table: string, row: Record<string, unknown>): Promise<void> {
-  const columns = Object.keys(row);
-  await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) VALUES (${sql.join(columns.map((c) => row[c]))})`.execute(db.kysely);
-}
+const insert = (table: string, row: Record<string, unknown>) => insertRawRows(db, table, [row]);
 
 beforeAll(async () => {
   const database = await createTestDatabase();
