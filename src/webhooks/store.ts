@@ -58,11 +58,17 @@ export async function makePendingDue(tx: Tx, endpointId: number, now: number): P
   await tx.updateTable('webhook_deliveries').set({ next_attempt_at: now }).where('endpoint_id', '=', endpointId).where('status', '=', 'pending').execute();
 }
 
+/** What a delivery shows in a list; the start of the latest answer (up to 4 KiB) only its detail shows. */
 function selectDeliveries(db: Kysely<Database>) {
   return db
     .selectFrom('webhook_deliveries')
     .innerJoin('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
-    .selectAll('webhook_deliveries')
+    .select([
+      'webhook_deliveries.id', 'webhook_deliveries.endpoint_id', 'webhook_deliveries.status', 'webhook_deliveries.attempts',
+      'webhook_deliveries.next_attempt_at', 'webhook_deliveries.last_attempt_at', 'webhook_deliveries.last_status_code',
+      'webhook_deliveries.last_duration_ms', 'webhook_deliveries.last_error', 'webhook_deliveries.replay_of', 'webhook_deliveries.is_test',
+      'webhook_deliveries.created_at', 'webhook_deliveries.delivered_at',
+    ])
     .select(['webhook_events.public_id as event_public_id', 'webhook_events.type as event_type']);
 }
 export type DeliveryRecord = Awaited<ReturnType<ReturnType<typeof selectDeliveries>['execute']>>[number];
@@ -84,6 +90,7 @@ export async function listDeliveries(db: Kysely<Database>, endpointId: number, f
 
 export async function findDelivery(db: Kysely<Database>, endpointId: number, id: number) {
   return selectDeliveries(db)
+    .select(['webhook_deliveries.operator_id', 'webhook_deliveries.event_id', 'webhook_deliveries.resource', 'webhook_deliveries.last_response_body'])
     .select(['webhook_events.data as event_data', 'webhook_events.created_at as event_created_at'])
     .where('webhook_deliveries.id', '=', id)
     .where('webhook_deliveries.endpoint_id', '=', endpointId)
