@@ -16,7 +16,7 @@ import { unixNow } from '../availability/seats.js';
 import { queueEmail } from '../emails/outbox.js';
 import { eventBody } from './render.js';
 import { signedHeaders } from './signing.js';
-import type { Transport } from './transport.js';
+import type { AttemptResult, Transport } from './transport.js';
 import {
   claimDue,
   disableFailingEndpoint,
@@ -163,13 +163,15 @@ class DeliveryRun {
     if (this.#failure !== undefined) throw this.#failure;
   }
 
-  /** One attempt of a claimed delivery, as the outcome to record. */
+  /**
+   * One attempt of a claimed delivery, as the outcome to record. What throws before an answer (a secret
+   * that cannot be opened, say) is a failed attempt like any other: retried, and given up in the end.
+   */
   async attempt(d: Outgoing): Promise<Outcome> {
-    const body = eventBody(d);
-    // The signature's timestamp is the real time of this attempt: receivers check it against their clock.
-    const headers = signedHeaders(this.#secretsOf(d), d.public_id, unixNow(), body);
     const attemptedAt = Date.now();
-    const result = await this.deps.transport.send(d.url, headers, body, this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const result = await this.#send(d).catch(
+      (error: unknown): AttemptResult => ({ ok: false, statusCode: null, durationMs: 0, error: `Error: ${error instanceof Error ? error.message : String(error)}`, responseBody: null }),
+    );
     const delay = result.ok || d.is_test ? undefined : retryDelay(d.attempts, this.deps.random);
     return {
       deliveryId: d.id,
@@ -181,6 +183,13 @@ class DeliveryRun {
       status: result.ok ? 'delivered' : delay === undefined ? 'failed' : 'pending',
       nextAttemptAt: this.now + (delay ?? 0),
     };
+  }
+
+  async #send(d: Outgoing): Promise<AttemptResult> {
+    const body = eventBody(d);
+    // The signature's timestamp is the real time of this attempt: receivers check it against their clock.
+    const headers = signedHeaders(this.#secretsOf(d), d.public_id, unixNow(), body);
+    return this.deps.transport.send(d.url, headers, body, this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   }
 
   #secretsOf(d: Outgoing): string[] {
@@ -206,22 +215,7 @@ class DeliveryRun {
   async #lane(endpointId: number): Promise<void> {
     this.#sending.set(endpointId, (this.#sending.get(endpointId) ?? 0) + 1);
     const waiting = this.#waiting.get(endpointId)!;
-    for (let d = waiting.shift(); d; d = waiting.shift()) {
-      const outgoing = d;
-      const outcome = await this.attempt(outgoing).catch(
-        (error: unknown): Outcome => ({
-          deliveryId: outgoing.id,
-          attemptedAt: Date.now(),
-          statusCode: null,
-          durationMs: 0,
-          error: `Error: ${error instanceof Error ? error.message : String(error)}`.slice(0, 1000),
-          responseBody: null,
-          status: 'pending',
-          nextAttemptAt: this.now + (retryDelay(outgoing.attempts, this.deps.random) ?? 0),
-        }),
-      );
-      this.#toSettle({ outcome, outgoing });
-    }
+    for (let outgoing = waiting.shift(); outgoing; outgoing = waiting.shift()) this.#toSettle({ outcome: await this.attempt(outgoing), outgoing });
     this.#sending.set(endpointId, this.#sending.get(endpointId)! - 1);
   }
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { dispatchEvents } from '../../src/webhooks/dispatch.js';
-import { RETRY_DELAYS, runDueDeliveries } from '../../src/webhooks/deliver.js';
+import { MAX_ATTEMPTS, RETRY_DELAYS, runDueDeliveries } from '../../src/webhooks/deliver.js';
 import { restAfter, startWebhookWorker } from '../../src/webhooks/worker.js';
 import { deliveryDeps, nowSeconds, oneEndpoint, type Setup } from './fixtures.js';
 import type { Receiver } from './receiver.js';
@@ -79,6 +79,24 @@ describe('waiting behind a failed delivery', () => {
     expect(await runDueDeliveries(t.db, deliveryDeps(t), now + RETRY_DELAYS[0] - 1)).toMatchObject({ delivered: 0, retrying: 0 });
     expect(await runDueDeliveries(t.db, deliveryDeps(t), now + RETRY_DELAYS[0])).toMatchObject({ delivered: 3 });
     expect(s.receiver.received.map((r) => r.event.type)).toEqual(['booking.created', 'booking.created', 'booking.confirmed', 'booking.cancelled']);
+  });
+});
+
+describe('an attempt that fails before any answer', () => {
+  it('is retried like a refused one, and given up after the last attempt instead of being retried for ever', async () => {
+    const s = await oneEndpoint(t, receivers, ['booking.created']);
+    await s.book();
+    const now = nowSeconds();
+    await dispatchEvents(t.db, now);
+    // A signing secret that cannot be opened: signing throws before anything is sent.
+    await t.db.kysely.updateTable('webhook_endpoints').set({ secret_sealed: 'v1.not-a-sealed-secret' }).where('id', '=', s.endpoint.ID).execute();
+    expect(await runDueDeliveries(t.db, deliveryDeps(t), now)).toMatchObject({ retrying: 1, failed: 0 });
+    await t.db.kysely.updateTable('webhook_deliveries').set({ attempts: MAX_ATTEMPTS - 1, next_attempt_at: now }).where('endpoint_id', '=', s.endpoint.ID).execute();
+    expect(await runDueDeliveries(t.db, deliveryDeps(t), now)).toMatchObject({ retrying: 0, failed: 1 });
+    const [failed] = await s.deliveries('?Status=failed');
+    expect(failed).toMatchObject({ Attempts: MAX_ATTEMPTS, LastStatusCode: null });
+    expect(failed!.LastError).toMatch(/^Error: /);
+    expect(s.receiver.received).toHaveLength(0);
   });
 });
 
