@@ -74,6 +74,10 @@ describe.skipIf(!run)('the Webhooks page in a browser', { timeout: 60_000 }, () 
   it('lists the deliveries of bookings with code and time; inspects one and replays it', async () => {
     await api('POST', '/api/v2/admin/bookings', { ActivityID: activityId, Date: day, Time: '10:00', Participants: 2, Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' } });
     await receiver.waitFor(3, 20_000); // the worker of the server delivers: booking.created, booking.confirmed
+    // The receiver has answered, but the worker writes outcomes in groups: wait until every one is settled.
+    const [endpoint] = await api<{ ID: number }[]>('GET', '/api/v2/admin/webhooks');
+    const statuses = async () => (await api<{ Status: string }[]>('GET', `/api/v2/admin/webhooks/${endpoint!.ID}/deliveries`)).map((d) => d.Status);
+    await expect.poll(async () => (await statuses()).filter((status) => status !== 'delivered'), { timeout: 20_000 }).toEqual([]);
     const created = receiver.received.find((r) => r.event.type === 'booking.created')!;
     await page.getByRole('button', { name: 'Refresh deliveries' }).click();
     const row = page.locator('[data-delivery]', { hasText: 'booking.created' });
