@@ -387,7 +387,9 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
       Name: 'Booking confirmation', Event: 'booking-confirmed', Subject: 'Your booking {{BookingReference}} is confirmed', Body: 'See you on {{Date}} at {{Time}}.',
     });
     const escape = (await ok<{ ActivityID: string; Name: string }[]>(admin, 'GET', '/api/v2/admin/activities')).find((a) => a.Name === 'Escape Room: The Vault')!;
-    const slot = (await ok<{ ID: number; Time: string; Available: number }[]>(admin, 'GET', `/api/v2/admin/activities/${escape.ActivityID}/timeslots?From=${DAY}&To=${DAY}`)).find((t) => t.Time === '15:00')!;
+    const daySlots = await ok<{ ID: number; Time: string; Available: number }[]>(admin, 'GET', `/api/v2/admin/activities/${escape.ActivityID}/timeslots?From=${DAY}&To=${DAY}`);
+    const slot = daySlots.find((t) => t.Time === '15:00')!;
+    expect(daySlots[0]!.Time).not.toBe('15:00');
     for (const name of ['Mary', 'Edsger']) {
       await ok(admin, 'POST', '/api/v2/admin/bookings', { ActivityID: escape.ActivityID, Date: DAY, Time: '15:00', Participants: 4, Customer: customer(name, 'Full') });
     }
@@ -405,6 +407,14 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await page.getByRole('heading', { name: /Waitlist for .*15:00/ }).waitFor();
     await page.getByRole('table', { name: 'Waitlist' }).getByText(/Liskov/).waitFor();
     await screenshot(page, 'waitlists');
+    // A link (the calendar's) names the timeslot; one that is not on that day's list falls back to its first.
+    const linkTo = (timeslot: number) => `${base}/waitlists?activity=${escape.ActivityID}&date=${DAY}&timeslot=${timeslot}`;
+    await page.goto(linkTo(slot.ID));
+    await page.getByRole('table', { name: 'Waitlist' }).getByText(/Liskov/).waitFor();
+    expect(await page.getByLabel('Timeslot', { exact: true }).inputValue()).toBe(String(slot.ID));
+    await page.goto(linkTo(999_999));
+    await page.getByRole('heading', { name: new RegExp(`Waitlist for .*${daySlots[0]!.Time}`) }).waitFor();
+    expect(await page.getByLabel('Timeslot', { exact: true }).inputValue()).toBe(String(daySlots[0]!.ID));
 
     await nav(page).getByRole('link', { name: 'E-mails', exact: true }).click();
     await page.getByRole('heading', { name: 'Outbox' }).waitFor();

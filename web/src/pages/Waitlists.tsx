@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { api, ApiError, type Timeslot } from '../api';
 import { useActivities } from '../activities';
 import { formatDate, todayIso } from '../format';
@@ -21,14 +20,13 @@ export function WaitlistsPage() {
     (signal) => (activityId ? api.get<Timeslot[]>(`/api/v2/admin/activities/${activityId}/timeslots`, { From: date, To: date }, signal) : Promise.resolve([])),
     [activityId, date],
   );
-  // While the day's timeslots load, useLoad still holds the previous day's list: choose only from a
-  // fresh list, and re-choose when the timeslot in the address is not on it.
+  // The timeslot in the address if it is on the day's list, else the day's first. While the day's
+  // timeslots load, useLoad still holds the previous day's list, so only a fresh list decides. The
+  // default is derived, never written back to the address: an effect that wrote it could land after
+  // the operator's own choice and overwrite it.
   const freshSlots = slots.loading ? undefined : slots.data;
-  const timeslotId = timeslotParam ? Number(timeslotParam) : freshSlots?.[0]?.ID;
-  useEffect(() => {
-    const first = freshSlots?.[0];
-    if (first && !freshSlots.some((s) => s.ID === Number(timeslotParam))) setQuery({ timeslot: String(first.ID) });
-  }, [timeslotParam, freshSlots]);
+  const chosen = timeslotParam ? Number(timeslotParam) : undefined;
+  const timeslotId = freshSlots ? (freshSlots.some((s) => s.ID === chosen) ? chosen : freshSlots[0]?.ID) : chosen;
 
   const waitlist = useLoad<Waitlist | undefined>(
     async (signal) => {
