@@ -25,29 +25,37 @@ export interface Loaded<T> {
   setData: (data: T) => void;
 }
 
-/** Runs `load` whenever deps change; a newer run cancels the older one's result. */
+/**
+ * Runs `load` whenever deps change; a newer run cancels the older one's result. `loading` is true from the
+ * very render in which deps change: that render comes before the effect that starts the new load, and the
+ * data it still holds belongs to the old deps.
+ */
 export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: DependencyList): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
   const [tick, setTick] = useState(0);
+  const inputs = [...deps, tick];
+  const current = useRef(inputs);
+  current.current = inputs;
+  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean; loadedFor?: DependencyList }>({ loading: true });
   useEffect(() => {
     const controller = new AbortController();
-    setState((previous) => ({ data: previous.data, loading: true }));
+    setState((previous) => ({ ...previous, error: undefined, loading: true }));
     load(controller.signal).then(
-      (data) => controller.signal.aborted || setState({ data, loading: false }),
+      (data) => controller.signal.aborted || setState({ data, loading: false, loadedFor: inputs }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setState({ loading: false, error: error instanceof ApiError ? error : new ApiError(0, 'Error', String(error)) });
+        setState({ loading: false, loadedFor: inputs, error: error instanceof ApiError ? error : new ApiError(0, 'Error', String(error)) });
       },
     );
     return () => controller.abort();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, tick]);
+  }, inputs);
+  const stale = !state.loadedFor || state.loadedFor.some((value, i) => !Object.is(value, inputs[i]));
   return {
     data: state.data,
     error: state.error,
-    loading: state.loading,
+    loading: state.loading || stale,
     reload: useCallback(() => setTick((t) => t + 1), []),
-    setData: useCallback((data: T) => setState({ data, loading: false }), []),
+    setData: useCallback((data: T) => setState({ data, loading: false, loadedFor: current.current }), []),
   };
 }
 
