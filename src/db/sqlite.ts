@@ -1,5 +1,6 @@
 // The SQLite side of Db: one better-sqlite3 connection in WAL mode, BEGIN IMMEDIATE write transactions,
-// and the decimal functions the schema's queries use.
+// its prepared statements kept for reuse (statement-cache.ts), and the decimal functions the schema's
+// queries use.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -8,6 +9,7 @@ import type { Db } from './connection.js';
 import type { Database } from './schema.js';
 import { writers } from './transactions.js';
 import { SqliteSignals } from './signals.js';
+import { withStatementCache } from './statement-cache.js';
 import { addDecimalStrings } from '../usage/decimal.js';
 
 export function openSqlite(file: string): Db {
@@ -18,7 +20,7 @@ export function openSqlite(file: string): Db {
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
   registerDecimalFunctions(raw);
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   const signals = new SqliteSignals(raw);
   return {
     dialect: 'sqlite',
