@@ -1,13 +1,15 @@
 // Prepared statements of the SQLite connection, kept for reuse. Kysely's SQLite driver prepares every
 // query it runs, and preparing (parsing and planning the SQL) took about a tenth of the service's CPU
 // under the booking and webhook bursts of `npm run bench`; the same few hundred texts come back all the
-// time. The least recently used statements are dropped beyond a bound, and long texts (statements with
-// their values written in, such as the webhook outbox's insert) are never kept: they do not come back.
+// time. Only statements with parameters are kept, as on PostgreSQL (postgres.ts): one without is a cheap
+// constant command (BEGIN, COMMIT) or has its values written in (the webhook worker's claims, the outbox's
+// insert) and does not come back; kept, such texts pushed the hot ones out. Beyond a bound the least
+// recently used statement is dropped, and long texts are never kept.
 import type SQLite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
-/** Distinct statements kept: well above the texts the service runs, so that its hot ones stay. */
-export const CACHED_STATEMENTS = 1_000;
+/** Distinct statements kept: above the few hundred texts with parameters that the service runs. */
+export const CACHED_STATEMENTS = 500;
 /** Longer texts are prepared each time. */
 export const CACHED_SQL_LENGTH = 8_192;
 
@@ -25,7 +27,8 @@ export function withStatementCache(raw: SQLite.Database, size = CACHED_STATEMENT
         return kept;
       }
       const statement = raw.prepare(sqlText);
-      if (kept || sqlText.length > CACHED_SQL_LENGTH) return statement;
+      // Kysely writes each parameter as `?`; a `?` inside a literal only keeps a statement that need not be.
+      if (kept || !sqlText.includes('?') || sqlText.length > CACHED_SQL_LENGTH) return statement;
       statements.set(sqlText, statement);
       if (statements.size > size) statements.delete(statements.keys().next().value!);
       return statement;
