@@ -6,12 +6,12 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './schema.js';
-import type { Dialect, Tx } from './transactions.js';
+import type { Dialect, Tx, WriteOptions } from './transactions.js';
 import type { Signals } from './signals.js';
 import { openSqlite } from './sqlite.js';
 import { openPostgres } from './postgres.js';
 
-export type { Dialect, FinalStatement, Tx } from './transactions.js';
+export type { Dialect, FinalStatement, Tx, WriteOptions } from './transactions.js';
 export type { Signal, SignalListener, Signals } from './signals.js';
 export { CommitOutcomeUnknown, dialectOf, firstInTransaction, readOncePerTransaction, runAtCommit } from './transactions.js';
 
@@ -19,7 +19,7 @@ export interface Db {
   readonly dialect: Dialect;
   readonly kysely: Kysely<Database>;
   /** Runs fn in one write transaction: committed when fn resolves, rolled back when it throws. */
-  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  write<T>(fn: (tx: Tx) => Promise<T>, options?: WriteOptions): Promise<T>;
   /**
    * Runs fn like `write`, but in a transaction it may share with the grouped writes of the same `key` that
    * queue up meanwhile (on SQLite, whatever their key: every write there takes the one write lock). Each

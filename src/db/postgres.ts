@@ -105,6 +105,8 @@ export function openPostgres(url: string): Db {
       connection: (body) => kysely.connection().execute(body),
       dialect: 'postgres',
       begin: 'BEGIN',
+      // One round trip; SET LOCAL ends with the transaction.
+      relaxed: { begin: ['BEGIN; SET LOCAL synchronous_commit = off'], after: [] },
       // Groups of one key (bookings of one timeslot) overlap except for their final statements and COMMIT,
       // which queue for the timeslot's row lock; 4 leaves most of the pool of 10 to everything else.
       groupsAtOnce: 4,

@@ -32,6 +32,8 @@ export function openSqlite(file: string): Db {
       connection: (body) => kysely.connection().execute(body),
       dialect: 'sqlite',
       begin: 'BEGIN IMMEDIATE',
+      // NORMAL for that one commit: the WAL is not synced, and the next FULL commit syncs it with this one.
+      relaxed: { begin: ['PRAGMA synchronous = NORMAL', 'BEGIN IMMEDIATE'], after: ['PRAGMA synchronous = FULL'] },
       groupsAtOnce: 1,
       // Enough for the bookings of a busy server to share a commit, few enough that the first of a group
       // does not wait long for its answer.

@@ -125,6 +125,11 @@ export interface TransactionControl {
   connection<T>(body: (conn: Kysely<Database>) => Promise<T>): Promise<T>;
   begin: string;
   /**
+   * What begins a transaction whose commit need not wait for the disk (Db.write's `durable: false`), and
+   * what to run after it ends, committed or not, to put the connection back as it was.
+   */
+  relaxed: { begin: string[]; after: string[] };
+  /**
    * How many groups of one key may run at once, each in its own transaction. 1 also means one queue for
    * every key: SQLite has one connection and one write lock, so there is no point in more.
    */
@@ -159,6 +164,16 @@ class StatementLog implements KyselyPlugin {
   }
 }
 
+export interface WriteOptions {
+  /**
+   * false: the commit does not wait for the disk (SQLite: synchronous = NORMAL for it; PostgreSQL:
+   * synchronous_commit off). A crash of the machine or of PostgreSQL may lose it, never tear it, and a
+   * later durable commit makes it durable too (both logs are written in order). Only for writes whose loss
+   * is harmless because they are redone, such as the webhook worker's record of what it delivered.
+   */
+  durable?: boolean;
+}
+
 interface Member {
   fn: (tx: Tx) => Promise<unknown>;
   resolve(value: unknown): void;
@@ -167,26 +182,31 @@ interface Member {
 
 export function writers(control: TransactionControl): Pick<Db, 'write' | 'writeGrouped'> {
   /** One transaction; `explain` lets the final statements explain their failure. */
-  const transact = <T>(fn: (tx: Tx) => Promise<T>, explain: boolean): Promise<T> =>
+  const transact = <T>(fn: (tx: Tx) => Promise<T>, explain: boolean, durable = true): Promise<T> =>
     control.connection(async (conn) => {
-      await sql.raw(control.begin).execute(conn);
-      dialects.set(conn, control.dialect);
-      let last: FinalStatement[] = [];
+      const { begin, after } = durable ? { begin: [control.begin], after: [] } : control.relaxed;
       try {
-        const result = await fn(conn as Tx);
-        last = takeFinalStatements(conn);
-        await control.commit(conn, last);
-        return result;
-      } catch (error) {
-        takeFinalStatements(conn);
-        if (error instanceof CommitOutcomeUnknown) throw error; // nothing left to roll back on that connection
-        await control.rollback(conn);
-        throw explain ? await explainFailure(last, error, conn) : error;
+        for (const statement of begin) await sql.raw(statement).execute(conn);
+        dialects.set(conn, control.dialect);
+        let last: FinalStatement[] = [];
+        try {
+          const result = await fn(conn as Tx);
+          last = takeFinalStatements(conn);
+          await control.commit(conn, last);
+          return result;
+        } catch (error) {
+          takeFinalStatements(conn);
+          if (error instanceof CommitOutcomeUnknown) throw error; // nothing left to roll back on that connection
+          await control.rollback(conn);
+          throw explain ? await explainFailure(last, error, conn) : error;
+        } finally {
+          memos.delete(conn);
+        }
       } finally {
-        memos.delete(conn);
+        for (const statement of after) await sql.raw(statement).execute(conn);
       }
     });
-  const write = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => transact(fn, true);
+  const write = <T>(fn: (tx: Tx) => Promise<T>, options: WriteOptions = {}): Promise<T> => transact(fn, true, options.durable);
 
   type Outcome = { ok: true; result: unknown } | { ok: false; error: unknown };
 

@@ -104,9 +104,17 @@ export async function runDueDeliveries(db: Db, deps: DeliveryDeps, now = unixNow
 export async function deliverClaimed(db: Db, deps: DeliveryDeps, outgoing: Outgoing[], now: number): Promise<DeliveryReport> {
   const run = new DeliveryRun(db, deps, now);
   const outcomes = await Promise.all(outgoing.map((d) => run.attempt(d)));
-  await db.write((tx) => settle(tx, deps.workerId, outcomes.map((outcome, i) => ({ outcome, outgoing: outgoing[i]! })), now, run.report));
+  await db.write((tx) => settle(tx, deps.workerId, outcomes.map((outcome, i) => ({ outcome, outgoing: outgoing[i]! })), now, run.report), SETTLING);
   return run.report;
 }
+
+/**
+ * Outcomes are settled without waiting for the disk: one lost in a crash leaves its delivery claimed, and
+ * it is sent again when the claim lapses (at least once, as when the worker dies before settling). Claims
+ * stay durable, and a durable commit makes every earlier one durable too, so a claim never outlives the
+ * dispatch that made its delivery.
+ */
+const SETTLING = { durable: false };
 
 interface Settling {
   outcome: Outcome;
@@ -234,7 +242,7 @@ class DeliveryRun {
     this.#group = [];
     this.#settlingNow = true;
     try {
-      await this.db.write((tx) => settle(tx, this.deps.workerId, group, this.now, this.report));
+      await this.db.write((tx) => settle(tx, this.deps.workerId, group, this.now, this.report), SETTLING);
     } catch (error) {
       // Unrecorded: their claims lapse and they are sent again (at least once).
       this.#fail(error);

@@ -45,15 +45,23 @@ export async function dispatchEvents(db: Db, now: number, batch = 500, maxBatche
   return report;
 }
 
-/** Runs `step` in a write transaction unless another process is dispatching (PostgreSQL); undefined then. */
+/**
+ * Runs `step` in a write transaction unless another process is dispatching (PostgreSQL); undefined then.
+ * Its commit does not wait for the disk: lost in a crash, the outbox rows and notes it consumed are still
+ * there and are dispatched again, and nothing of it was delivered (a claim commits durably, and so makes
+ * the dispatch before it durable too).
+ */
 async function exclusively<T>(db: Db, step: (tx: Tx) => Promise<T>): Promise<T | undefined> {
-  return db.write(async (tx) => {
-    if (dialectOf(tx) === 'postgres') {
-      const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(${DISPATCH_LOCK}) AS locked`.execute(tx);
-      if (!rows[0]?.locked) return undefined;
-    }
-    return step(tx);
-  });
+  return db.write(
+    async (tx) => {
+      if (dialectOf(tx) === 'postgres') {
+        const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(${DISPATCH_LOCK}) AS locked`.execute(tx);
+        if (!rows[0]?.locked) return undefined;
+      }
+      return step(tx);
+    },
+    { durable: false },
+  );
 }
 
 /** Releases the lapsed holds of operators that have endpoints; returns the timeslots swept. */
