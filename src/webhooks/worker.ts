@@ -7,11 +7,12 @@
 //
 // Each loop goes on at once while it has work, waits a second when it has none (the dispatcher wakes the
 // delivery loop as soon as it made deliveries), and yields to requests: while the server is serving
-// requests continuously (RequestGauge), each loop takes small steps and rests after each for 19 times
-// as long as the step took, so the two together take about a tenth of the process, and the rest is the
-// requests'. A burst of bookings then pays for writing its events, not for sending them; the backlog goes
-// out at full speed as soon as the burst is over, and under a load that never ends it still drains, at
-// that share (docs/webhooks.md, "Delivery").
+// requests continuously (RequestGauge), each loop takes small steps and rests after each for 39 times
+// as long as the step took, so the two together take about a twentieth of the process, and the rest is
+// the requests'. A burst of bookings then pays for writing its events, not for sending them; the backlog
+// goes out at full speed as soon as the burst is over. Under a load that does not end, a loop that has
+// had work for SUSTAINED_MS without a break rests 19 times as long instead (the two take a tenth), so
+// that the backlog still drains (docs/webhooks.md, "Delivery").
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
 import type { InstanceKeys } from '../secrets/keys.js';
@@ -26,8 +27,11 @@ import type { Transport } from './transport.js';
 const IDLE_MS = 1_000;
 /** Requests in flight on average at or above which the server counts as busy. */
 const BUSY_LOAD = 1;
-/** While busy, a loop rests this many times as long as its step took (a twentieth of the time each)... */
-const BUSY_REST_FACTOR = 19;
+/** While busy, a loop rests this many times as long as its step took (a fortieth of the time each)... */
+const BUSY_REST_FACTOR = 39;
+/** ...or this many times (a twentieth each) once it has had work for SUSTAINED_MS without a break... */
+const SUSTAINED_REST_FACTOR = 19;
+const SUSTAINED_MS = 30_000;
 /** ...but at least and at most this long (a step that waited on a slow endpoint says little of our cost). */
 const BUSY_REST_MIN_MS = 50;
 const BUSY_REST_MAX_MS = 2_000;
@@ -38,11 +42,12 @@ const RUN_MS = 10_000;
 const KEEP_DAYS = 30;
 const PURGE_EVERY_MS = 3_600_000;
 
-/** How long a loop rests after a step (ms): see the header. */
-export function restAfter(step: { worked: boolean; busy: boolean; tookMs: number }): number {
+/** How long a loop rests after a step (ms): see the header. `workingMs`: how long it has had work without a break. */
+export function restAfter(step: { worked: boolean; busy: boolean; tookMs: number; workingMs: number }): number {
   if (!step.worked) return IDLE_MS;
   if (!step.busy) return 0;
-  return Math.min(BUSY_REST_MAX_MS, Math.max(BUSY_REST_MIN_MS, step.tookMs * BUSY_REST_FACTOR));
+  const factor = step.workingMs >= SUSTAINED_MS ? SUSTAINED_REST_FACTOR : BUSY_REST_FACTOR;
+  return Math.min(BUSY_REST_MAX_MS, Math.max(BUSY_REST_MIN_MS, step.tookMs * factor));
 }
 
 /**
@@ -76,6 +81,8 @@ export function startWebhookWorker(db: Db, transport: Transport, keys: InstanceK
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<void> | undefined;
     let resting = false;
+    /** When the loop last found work after finding none (undefined while it has none). */
+    let workingSince: number | undefined;
     const next = (delay: number, busyRest = false) => {
       if (stopped) return;
       resting = delay === IDLE_MS;
@@ -96,7 +103,9 @@ export function startWebhookWorker(db: Db, transport: Transport, keys: InstanceK
       running = step(busyNow)
         .then(
           (worked) => {
-            next(restAfter({ worked, busy: busyNow, tookMs: performance.now() - started }), worked && busyNow);
+            const now = performance.now();
+            workingSince = worked ? (workingSince ?? started) : undefined;
+            next(restAfter({ worked, busy: busyNow, tookMs: now - started, workingMs: now - (workingSince ?? now) }), worked && busyNow);
           },
           (error: unknown) => {
             log.warn({ err: error }, `webhook ${name} step failed; retrying shortly`);

@@ -101,13 +101,16 @@ describe('an attempt that fails before any answer', () => {
 });
 
 describe('the worker', () => {
-  it('rests after each step: not at all while there is work and no request, a twentieth of the time while busy, a second when idle', () => {
-    expect(restAfter({ worked: true, busy: false, tookMs: 400 })).toBe(0);
-    expect(restAfter({ worked: true, busy: true, tookMs: 20 })).toBe(380);
-    expect(restAfter({ worked: true, busy: true, tookMs: 1 })).toBe(50);
-    expect(restAfter({ worked: true, busy: true, tookMs: 5_000 })).toBe(2_000);
-    expect(restAfter({ worked: false, busy: true, tookMs: 5 })).toBe(1_000);
-    expect(restAfter({ worked: false, busy: false, tookMs: 5 })).toBe(1_000);
+  it('rests after each step: not at all while there is work and no request, a fortieth of the time while busy (a twentieth after 30 s of work without a break), a second when idle', () => {
+    const step = { worked: true, busy: true, workingMs: 1_000 };
+    expect(restAfter({ ...step, busy: false, tookMs: 400 })).toBe(0);
+    expect(restAfter({ ...step, tookMs: 20 })).toBe(780);
+    expect(restAfter({ ...step, tookMs: 20, workingMs: 29_999 })).toBe(780);
+    expect(restAfter({ ...step, tookMs: 20, workingMs: 30_000 })).toBe(380);
+    expect(restAfter({ ...step, tookMs: 1 })).toBe(50);
+    expect(restAfter({ ...step, tookMs: 5_000 })).toBe(2_000);
+    expect(restAfter({ ...step, worked: false, tookMs: 5 })).toBe(1_000);
+    expect(restAfter({ ...step, worked: false, busy: false, tookMs: 5 })).toBe(1_000);
   });
 
   for (const load of [0, 50]) {
