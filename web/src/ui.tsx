@@ -26,36 +26,35 @@ export interface Loaded<T> {
 }
 
 /**
- * Runs `load` whenever deps change; a newer run cancels the older one's result. `loading` is true from the
- * very render in which deps change: that render comes before the effect that starts the new load, and the
- * data it still holds belongs to the old deps.
+ * Runs `load` whenever deps change; a newer run cancels the older one's result. `loading` is derived: true
+ * until the data (or error) held is that of the current deps. So it is true from the very render in which
+ * deps change, which comes before the effect that starts the new load.
  */
 export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: DependencyList): Loaded<T> {
   const [tick, setTick] = useState(0);
   const inputs = [...deps, tick];
   const current = useRef(inputs);
   current.current = inputs;
-  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean; loadedFor?: DependencyList }>({ loading: true });
+  const [state, setState] = useState<{ data?: T; error?: ApiError; loadedFor?: DependencyList }>({});
   useEffect(() => {
     const controller = new AbortController();
-    setState((previous) => ({ ...previous, error: undefined, loading: true }));
+    setState((previous) => ({ ...previous, error: undefined }));
     load(controller.signal).then(
-      (data) => controller.signal.aborted || setState({ data, loading: false, loadedFor: inputs }),
+      (data) => controller.signal.aborted || setState({ data, loadedFor: inputs }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setState({ loading: false, loadedFor: inputs, error: error instanceof ApiError ? error : new ApiError(0, 'Error', String(error)) });
+        setState({ loadedFor: inputs, error: error instanceof ApiError ? error : new ApiError(0, 'Error', String(error)) });
       },
     );
     return () => controller.abort();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, inputs);
-  const stale = !state.loadedFor || state.loadedFor.some((value, i) => !Object.is(value, inputs[i]));
   return {
     data: state.data,
     error: state.error,
-    loading: state.loading || stale,
+    loading: !state.loadedFor || state.loadedFor.some((value, i) => !Object.is(value, inputs[i])),
     reload: useCallback(() => setTick((t) => t + 1), []),
-    setData: useCallback((data: T) => setState({ data, loading: false, loadedFor: current.current }), []),
+    setData: useCallback((data: T) => setState({ data, loadedFor: current.current }), []),
   };
 }
 
