@@ -163,9 +163,13 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await add.getByLabel('Start time 2', { exact: true }).fill('18:30');
     await add.getByText('Sun', { exact: true }).click(); // no tours on Sundays
     await add.getByRole('button', { name: /^Add \d+ timeslots$/ }).click();
-    await page.getByText(/Added \d+ timeslots/).waitFor();
+    const done = page.getByText(/Added \d+ timeslots/);
+    await done.waitFor();
+    // 33 days, six a week, two a day; the calendar shows the current month, of which near its end only a
+    // few days have any (it once asked for more than 20 chips, and failed on the 27th of a month).
+    expect(Number(/Added (\d+)/.exec((await done.textContent()) ?? '')?.[1])).toBeGreaterThan(50);
     const chips = page.locator('[data-timeslot]');
-    await expect.poll(() => chips.count()).toBeGreaterThan(20);
+    await expect.poll(() => chips.count()).toBeGreaterThan(0);
 
     // One extra timeslot, then its capacity changed from the calendar.
     const activityId = new URL(page.url()).pathname.split('/')[2]!;
