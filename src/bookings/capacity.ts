@@ -20,7 +20,7 @@
 // - Webhooks: every change of seats notes the timeslot for availability.changed, and every released hold
 //   writes its booking.expired, in the same transaction (src/webhooks/outbox.ts).
 import { sql, type Kysely } from 'kysely';
-import { dialectOf, firstInTransaction, runAtCommit, type Tx } from '../db/connection.js';
+import { atCommitValue, dialectOf, firstInTransaction, runAtCommit, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { expiredEventsCte, noteSeatsChanged, recordBookingEvents } from '../webhooks/outbox.js';
 
@@ -57,8 +57,7 @@ export async function takeSeatsAtCommit(
   refuse: (db: Kysely<Database>) => Promise<Error>,
 ): Promise<void> {
   const explain = async (error: unknown, db: Kysely<Database>) => (violatesSeatCount(error) ? refuse(db) : undefined);
-  const id = sql.lit(timeslotId);
-  const take = sql`UPDATE timeslots SET booked = booked + ${sql.lit(seats)} WHERE id = ${id}`;
+  const take = sql`UPDATE timeslots SET booked = booked + ${atCommitValue(tx, seats)} WHERE id = ${atCommitValue(tx, timeslotId)}`;
   // Once per transaction is enough: the other bookings of a group (Db.writeGrouped) come right after.
   // A hold that lapses in between only makes a refusal possible, and a refused group runs each again alone.
   if (!firstInTransaction(tx, `release-lapsed-holds:${timeslotId}`)) {
@@ -69,6 +68,7 @@ export async function takeSeatsAtCommit(
   if (dialectOf(tx) === 'postgres') {
     // The release goes into the same statement: one statement less per booking, and its bookings rows
     // are still locked before the timeslot row. The released holds' booking.expired events too.
+    const id = sql.lit(timeslotId);
     const query = sql`WITH released AS (
         UPDATE bookings SET status = 'expired'
         WHERE timeslot_id = ${id} AND status = 'on_hold' AND hold_expires_at <= ${sql.lit(now)}
@@ -105,7 +105,7 @@ export async function changeSeatsAtCommit(
     if (seats > 0) await takeSeatsAtCommit(tx, timeslotId, seats, now, refuse(timeslotId, seats));
     else if (seats < 0) {
       await noteSeatsChanged(tx, [timeslotId]);
-      const query = sql`UPDATE timeslots SET booked = booked - ${sql.lit(-seats)} WHERE id = ${sql.lit(timeslotId)}`.compile(tx);
+      const query = sql`UPDATE timeslots SET booked = booked - ${atCommitValue(tx, -seats)} WHERE id = ${atCommitValue(tx, timeslotId)}`.compile(tx);
       runAtCommit(tx, { query, explain: async () => undefined });
     }
   }

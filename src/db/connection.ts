@@ -13,7 +13,7 @@ import { openPostgres } from './postgres.js';
 
 export type { Dialect, FinalStatement, Tx, WriteOptions } from './transactions.js';
 export type { Signal, SignalListener, Signals } from './signals.js';
-export { CommitOutcomeUnknown, dialectOf, firstInTransaction, readOncePerTransaction, runAtCommit } from './transactions.js';
+export { atCommitValue, CommitOutcomeUnknown, dialectOf, firstInTransaction, readOncePerTransaction, runAtCommit } from './transactions.js';
 
 export interface Db {
   readonly dialect: Dialect;

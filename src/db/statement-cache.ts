@@ -12,6 +12,8 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
 export const CACHED_STATEMENTS = 500;
 /** Longer texts are prepared each time. */
 export const CACHED_SQL_LENGTH = 8_192;
+/** Texts without parameters this short are commands (`PRAGMA synchronous = NORMAL` is 27), never values written in. */
+const COMMAND_LENGTH = 32;
 
 export function withStatementCache(raw: SQLite.Database, size = CACHED_STATEMENTS): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
@@ -28,7 +30,8 @@ export function withStatementCache(raw: SQLite.Database, size = CACHED_STATEMENT
       }
       const statement = raw.prepare(sqlText);
       // Kysely writes each parameter as `?`; a `?` inside a literal only keeps a statement that need not be.
-      if (kept || !sqlText.includes('?') || sqlText.length > CACHED_SQL_LENGTH) return statement;
+      const reused = sqlText.includes('?') || sqlText.length <= COMMAND_LENGTH;
+      if (kept || !reused || sqlText.length > CACHED_SQL_LENGTH) return statement;
       statements.set(sqlText, statement);
       if (statements.size > size) statements.delete(statements.keys().next().value!);
       return statement;

@@ -1,10 +1,11 @@
 // Write transactions on either dialect: `writers` builds Db.write and Db.writeGrouped (group commit) from
 // a dialect's TransactionControl, and the helpers that store code uses inside a transaction (runAtCommit,
-// readOncePerTransaction, firstInTransaction, dialectOf).
+// atCommitValue, readOncePerTransaction, firstInTransaction, dialectOf).
 import { AsyncResource } from 'node:async_hooks';
 import {
   sql,
   type CompiledQuery,
+  type RawBuilder,
   type Kysely,
   type KyselyPlugin,
   type PluginTransformQueryArgs,
@@ -23,11 +24,17 @@ export type Dialect = 'sqlite' | 'postgres';
 export type Tx = Kysely<Database> & { readonly __transaction: true };
 
 /**
- * A statement that must be the last of its write transaction (see `runAtCommit`). It has no parameters,
- * every value inlined, so that on PostgreSQL it travels with COMMIT in one simple-protocol query.
+ * A statement that must be the last of its write transaction (see `runAtCommit`). Its values are written
+ * with atCommitValue: on PostgreSQL it has no parameters, so that it travels with COMMIT in one
+ * simple-protocol query.
  */
 export interface FinalStatement {
   query: CompiledQuery;
+  /**
+   * Runs before the transaction's other final statements. For one that takes no row lock (an insert of
+   * new rows): on PostgreSQL the row locks the others take are then not held while it runs.
+   */
+  first?: boolean;
   /**
    * When the statement failed, called after the rollback with the database error and a handle outside
    * the transaction: the error the write rejects with instead, or undefined to keep the database's.
@@ -45,10 +52,22 @@ const finalStatements = new WeakMap<object, FinalStatement[]>();
  * transaction back.
  */
 export function runAtCommit(tx: Tx, statement: FinalStatement): void {
-  if (statement.query.parameters.length > 0) throw new Error('A statement run at commit must have its values inlined');
+  if (statement.query.parameters.length > 0 && dialectOf(tx) === 'postgres') throw new Error('A statement run at commit on PostgreSQL must have its values inlined');
   const queued = finalStatements.get(tx);
-  if (queued) queued.push(statement);
-  else finalStatements.set(tx, [statement]);
+  if (!queued) return void finalStatements.set(tx, [statement]);
+  // A `first` one goes after those queued first before it, ahead of the rest.
+  const before = statement.first ? queued.findIndex((queuedOne) => !queuedOne.first) : -1;
+  queued.splice(before === -1 ? queued.length : before, 0, statement);
+}
+
+/**
+ * A value of a statement for runAtCommit: written into the SQL on PostgreSQL, whose final statements go
+ * with the COMMIT in one simple-protocol query; a parameter on SQLite, which runs them one by one, so that
+ * their text is the same each time and the prepared statement is kept (statement-cache.ts). Written in, the
+ * seat update of every booking was parsed anew: 20,000 prepares in the webhook scenario's bursts.
+ */
+export function atCommitValue<V extends number | string>(tx: Tx, value: V): RawBuilder<V> {
+  return dialectOf(tx) === 'postgres' ? sql.lit(value) : sql.val(value);
 }
 
 /** The statements queued by runAtCommit, which the transaction now owns. */
@@ -271,9 +290,13 @@ export function writers(control: TransactionControl): Pick<Db, 'write' | 'writeG
       const queueKey = control.groupsAtOnce === 1 ? '' : key;
       let queue = queues.get(queueKey);
       if (!queue) queues.set(queueKey, (queue = { members: [], groups: 0 }));
-      // The member runs in the group's transaction, started by whichever request came first: bound, it
-      // still runs in its own request's async context (the audit log's actor, src/audit/context.ts).
-      queue.members.push({ fn: AsyncResource.bind(fn), resolve: resolve as (value: unknown) => void, reject });
+      // The member runs in the group's transaction, started by whichever request came first: in the async
+      // context of its own request all the same (the audit log's actor, src/audit/context.ts). Not through
+      // AsyncResource.bind, which on Node 20 defines deprecated accessors on every function it binds (2% of
+      // the service's CPU under a burst of bookings).
+      const context = new AsyncResource('slotbook.writeGrouped');
+      const member = (tx: Tx) => context.runInAsyncScope(fn, undefined, tx);
+      queue.members.push({ fn: member, resolve: resolve as (value: unknown) => void, reject });
       if (queue.groups < control.groupsAtOnce) void drain(queueKey);
     });
 

@@ -7,8 +7,8 @@
 // (one indexed read per transaction, shared by a group of bookings), and a transaction writes one outbox
 // row holding its events, each with the changed row as JSON; rendering them as the API shows them, giving
 // them IDs and fanning them out to endpoints happens in the dispatcher, off the request path.
-import { CompiledQuery, sql, type RawBuilder } from 'kysely';
-import { firstInTransaction, readOncePerTransaction, runAtCommit, type Tx } from '../db/connection.js';
+import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
+import { atCommitValue, firstInTransaction, readOncePerTransaction, runAtCommit, type Tx } from '../db/connection.js';
 import type { BookingRow } from '../bookings/store.js';
 import type { ActivityRow } from '../catalog/store.js';
 import type { Audience, EventType } from './events.js';
@@ -69,10 +69,12 @@ export async function recordEvents(tx: Tx, operatorId: number, events: NewEvent[
   if (firstInTransaction(tx, 'webhooks-outbox-insert')) {
     runAtCommit(tx, {
       get query() {
-        if (outbox.compiled?.count !== outbox.count) outbox.compiled = { count: outbox.count, query: insertStatement(outbox.byOperator) };
+        if (outbox.compiled?.count !== outbox.count) outbox.compiled = { count: outbox.count, query: insertStatement(tx, outbox.byOperator) };
         return outbox.compiled.query;
       },
       explain: async () => undefined,
+      // New rows only: the seat updates' lock on the timeslot (PostgreSQL) is not held while it is written.
+      first: true,
     });
   }
 }
@@ -93,11 +95,12 @@ function outboxOf(tx: Tx): Promise<Outbox> {
   return readOncePerTransaction(tx, 'webhooks-outbox', async () => ({ byOperator: new Map(), count: 0 }));
 }
 
-/** Its values written into the statement (one run at commit has no parameters); the same SQL on both databases. */
-function insertStatement(byOperator: Map<number, string[]>): CompiledQuery {
+/** Run at commit: its values written in on PostgreSQL, parameters on SQLite (atCommitValue). */
+function insertStatement(tx: Tx, byOperator: Map<number, string[]>): CompiledQuery {
+  const value = <V extends number | string>(v: V) => atCommitValue(tx, v);
   const createdAt = Date.now();
-  const rows = [...byOperator].map(([operatorId, entries]) => `(${operatorId}, '${`[${entries.join(',')}]`.replace(/'/g, "''")}', ${createdAt})`);
-  return CompiledQuery.raw(`INSERT INTO webhook_outbox (operator_id, events, created_at) VALUES ${rows.join(', ')}`);
+  const rows = [...byOperator].map(([operatorId, entries]) => sql`(${value(operatorId)}, ${value(`[${entries.join(',')}]`)}, ${value(createdAt)})`);
+  return sql`INSERT INTO webhook_outbox (operator_id, events, created_at) VALUES ${sql.join(rows)}`.compile(tx);
 }
 
 const bookingAudience = (row: Pick<BookingRow, 'source'>): Audience => (row.source === 'partner' ? 'partner' : 'operator');

@@ -4,7 +4,7 @@
 // bookings that fit, one that is 422 and some that are 409.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOncePerTransaction, runAtCommit, type Tx } from '../../src/db/connection.js';
+import { atCommitValue, dialectOf, readOncePerTransaction, runAtCommit, type Tx } from '../../src/db/connection.js';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 
@@ -97,6 +97,36 @@ describe('Db.writeGrouped', () => {
     // The third had not run yet when the group failed: it runs once, alone.
     expect(results).toEqual([2, 2, 1]);
     expect(await operatorsNamed('lost-')).toEqual(['lost-a', 'lost-b', 'lost-c']);
+  });
+});
+
+describe('runAtCommit', () => {
+  it('runs the final statements after the rest, those marked first ahead of the others, each in its order', async () => {
+    const atCommit = (tx: Tx, name: string, first?: boolean) => {
+      const query = sql`INSERT INTO operators (name, created_at) VALUES (${atCommitValue(tx, name)}, ${atCommitValue(tx, Date.now())})`.compile(tx);
+      runAtCommit(tx, { query, explain: async () => undefined, first });
+    };
+    await t.db.write(async (tx) => {
+      atCommit(tx, 'final-1');
+      atCommit(tx, 'final-2', true);
+      atCommit(tx, 'final-3');
+      atCommit(tx, 'final-4', true);
+      await insertOperator(tx, 'final-0');
+    });
+    const inserted = await t.db.kysely.selectFrom('operators').select('name').where('name', 'like', 'final-%').orderBy('id').execute();
+    expect(inserted.map((row) => row.name)).toEqual(['final-0', 'final-2', 'final-4', 'final-1', 'final-3']);
+  });
+
+  it('takes parameters on SQLite (its statement is kept), and only values written in on PostgreSQL', async () => {
+    await t.db.write(async (tx) => {
+      const query = sql`UPDATE operators SET name = name WHERE id = ${atCommitValue(tx, op.operatorId)}`.compile(tx);
+      expect(query.parameters).toEqual(dialectOf(tx) === 'postgres' ? [] : [op.operatorId]);
+      runAtCommit(tx, { query, explain: async () => undefined });
+      const parameterised = sql`UPDATE operators SET name = name WHERE id = ${op.operatorId}`.compile(tx);
+      const queue = () => runAtCommit(tx, { query: parameterised, explain: async () => undefined });
+      if (dialectOf(tx) === 'postgres') expect(queue).toThrow('must have its values inlined');
+      else queue();
+    });
   });
 });
 

@@ -84,6 +84,15 @@ describe.runIf(testDialect() === 'sqlite')('the SQLite statement cache', () => {
     expect(prepared).toEqual(['SELECT a FROM scratch WHERE id = 1', long, 'SELECT a FROM scratch WHERE id = 1', long]);
   });
 
+  it('keeps the short commands every transaction runs', () => {
+    const cached = withStatementCache(raw);
+    for (let i = 0; i < 3; i++) {
+      cached.prepare('BEGIN IMMEDIATE').run([]);
+      cached.prepare('COMMIT').run([]);
+    }
+    expect(prepared).toEqual(['BEGIN IMMEDIATE', 'COMMIT']);
+  });
+
   it('serves Kysely: writes and reads through the dialect', async () => {
     const kysely = new Kysely<{ scratch: { id: number; a: string } }>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
     for (const id of [3, 4, 5]) await kysely.insertInto('scratch').values({ id, a: `#${id}` }).execute();
