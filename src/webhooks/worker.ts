@@ -6,13 +6,13 @@
 //   - delivery (deliver.ts): claim, send and settle due deliveries as a pipeline.
 //
 // Each loop goes on at once while it has work, waits a second when it has none (the dispatcher wakes the
-// delivery loop as soon as it made deliveries), and yields to requests: while the server is serving
-// requests continuously (RequestGauge), each loop takes small steps and rests after each for 39 times
-// as long as the step took, so the two together take about a twentieth of the process, and the rest is
-// the requests'. A burst of bookings then pays for writing its events, not for sending them; the backlog
-// goes out at full speed as soon as the burst is over. Under a load that does not end, a loop that has
-// had work for SUSTAINED_MS without a break rests 19 times as long instead (the two take a tenth), so
-// that the backlog still drains (docs/webhooks.md, "Delivery").
+// delivery loop as soon as it made deliveries), and gives way to requests. While requests keep the process
+// busy (RequestGauge: requests in flight, and the event loop running code half the time or more), the loops take no
+// step at all until the requests let up: a burst of bookings pays for writing its events, not for sending
+// them, and the backlog goes out at full speed as soon as the burst is over. Under a load that does not
+// end, a loop that has waited DEFER_MS takes small steps again, each followed by a rest 19 times as long as
+// the step took, so that the two take about a tenth of the process and the backlog still drains
+// (docs/webhooks.md, "Delivery").
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
 import type { InstanceKeys } from '../secrets/keys.js';
@@ -25,40 +25,52 @@ import { purgeOldDeliveries } from './delivery-store.js';
 import type { Transport } from './transport.js';
 
 const IDLE_MS = 1_000;
-/** Requests in flight on average at or above which the server counts as busy. */
+/** Busy: at least this many requests in flight on average... */
 const BUSY_LOAD = 1;
-/** While busy, a loop rests this many times as long as its step took (a fortieth of the time each)... */
-const BUSY_REST_FACTOR = 39;
-/** ...or this many times (a twentieth each) once it has had work for SUSTAINED_MS without a break... */
-const SUSTAINED_REST_FACTOR = 19;
-const SUSTAINED_MS = 30_000;
+/** ...while the event loop runs code at least this share of the time. */
+const BUSY_UTILISATION = 0.5;
+/** A loop waits for the requests to let up this long at most, then takes small steps... */
+export const DEFER_MS = 30_000;
+/** ...each followed by a rest this many times as long as it took (a twentieth of the time each)... */
+const BUSY_REST_FACTOR = 19;
 /** ...but at least and at most this long (a step that waited on a slow endpoint says little of our cost). */
 const BUSY_REST_MIN_MS = 50;
 const BUSY_REST_MAX_MS = 2_000;
-/** How often a busy rest looks whether the requests are gone. */
+/** How often a waiting or resting loop looks whether the requests are gone. */
 const BUSY_CHECK_MS = 50;
 /** A delivery run while not busy ends after this long, so that the next starts from the time then. */
 const RUN_MS = 10_000;
 const KEEP_DAYS = 30;
 const PURGE_EVERY_MS = 3_600_000;
 
-/** How long a loop rests after a step (ms): see the header. `workingMs`: how long it has had work without a break. */
-export function restAfter(step: { worked: boolean; busy: boolean; tookMs: number; workingMs: number }): number {
+/** How long a loop rests after a step (ms); a busy step is one taken after waiting DEFER_MS (see the header). */
+export function restAfter(step: { worked: boolean; busy: boolean; tookMs: number }): number {
   if (!step.worked) return IDLE_MS;
   if (!step.busy) return 0;
-  const factor = step.workingMs >= SUSTAINED_MS ? SUSTAINED_REST_FACTOR : BUSY_REST_FACTOR;
-  return Math.min(BUSY_REST_MAX_MS, Math.max(BUSY_REST_MIN_MS, step.tookMs * factor));
+  return Math.min(BUSY_REST_MAX_MS, Math.max(BUSY_REST_MIN_MS, step.tookMs * BUSY_REST_FACTOR));
+}
+
+export interface WorkerOptions {
+  /** How long a loop waits for busy requests to let up before it takes small steps (default DEFER_MS). */
+  deferMs?: number;
 }
 
 /**
  * Starts this process's worker, sending through `transport` (the app's: in production it reaches only what
  * the address policy allows); returns the function that stops it and waits for the steps under way.
  */
-export function startWebhookWorker(db: Db, transport: Transport, keys: InstanceKeys, log: FastifyBaseLogger, requests: RequestGauge): () => Promise<void> {
+export function startWebhookWorker(
+  db: Db,
+  transport: Transport,
+  keys: InstanceKeys,
+  log: FastifyBaseLogger,
+  requests: RequestGauge,
+  { deferMs = DEFER_MS }: WorkerOptions = {},
+): () => Promise<void> {
   const deps: DeliveryDeps = { transport, keys, workerId: newWorkerId() };
   let stopped = false;
   let lastPurge = 0;
-  const busy = () => requests.load() >= BUSY_LOAD;
+  const busy = () => requests.load() >= BUSY_LOAD && requests.utilisation() >= BUSY_UTILISATION;
 
   const dispatching = loop('dispatch', async (busyNow) => {
     const report = await dispatchEvents(db, unixNow(), busyNow ? 200 : 1000, busyNow ? 1 : 3);
@@ -76,37 +88,37 @@ export function startWebhookWorker(db: Db, transport: Transport, keys: InstanceK
     return report.delivered + report.retrying + report.failed > 0;
   });
 
-  /** Runs `step` again and again, resting as the header says; `wake` cuts an idle rest short. */
+  /** Runs `step` again and again, waiting and resting as the header says; `wake` cuts an idle rest short. */
   function loop(name: string, step: (busy: boolean) => Promise<boolean>) {
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<void> | undefined;
     let resting = false;
-    /** When the loop last found work after finding none (undefined while it has none). */
-    let workingSince: number | undefined;
+    /** Since when this loop has found the server busy at every look (undefined while it is not). */
+    let busySince: number | undefined;
+    const later = (run: () => void, delay: number) => {
+      timer = setTimeout(run, delay);
+      timer.unref();
+    };
     const next = (delay: number, busyRest = false) => {
       if (stopped) return;
       resting = delay === IDLE_MS;
-      if (!busyRest) {
-        timer = setTimeout(run, delay);
-      } else {
-        // A rest that yields to requests ends as soon as they are gone: the backlog should not wait.
-        const until = performance.now() + delay;
-        const check = () => (performance.now() >= until || !busy() ? run() : (timer = setTimeout(check, BUSY_CHECK_MS)).unref());
-        timer = setTimeout(check, Math.min(delay, BUSY_CHECK_MS));
-      }
-      timer.unref();
+      if (!busyRest) return later(run, delay);
+      // A rest that yields to requests ends as soon as they are gone: the backlog should not wait.
+      const until = performance.now() + delay;
+      const check = () => (performance.now() >= until || !busy() ? run() : later(check, BUSY_CHECK_MS));
+      later(check, Math.min(delay, BUSY_CHECK_MS));
     };
     const run = () => {
       resting = false;
-      const busyNow = busy();
+      if (stopped) return;
       const started = performance.now();
+      const busyNow = busy();
+      busySince = busyNow ? (busySince ?? started) : undefined;
+      // Busy, and not for long yet: no step at all until the requests let up.
+      if (busyNow && started - busySince! < deferMs) return later(run, BUSY_CHECK_MS);
       running = step(busyNow)
         .then(
-          (worked) => {
-            const now = performance.now();
-            workingSince = worked ? (workingSince ?? started) : undefined;
-            next(restAfter({ worked, busy: busyNow, tookMs: now - started, workingMs: now - (workingSince ?? now) }), worked && busyNow);
-          },
+          (worked) => next(restAfter({ worked, busy: busyNow, tookMs: performance.now() - started }), worked && busyNow),
           (error: unknown) => {
             log.warn({ err: error }, `webhook ${name} step failed; retrying shortly`);
             next(IDLE_MS);
