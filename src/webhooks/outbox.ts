@@ -55,16 +55,25 @@ function hasEnabledEndpoint(tx: Tx, operatorId: number, usage: boolean): Promise
 /** Writes the events, in order, unless the operator has no enabled endpoint. */
 export async function recordEvents(tx: Tx, operatorId: number, events: NewEvent[]): Promise<void> {
   if (events.length === 0 || !(await operatorListens(tx, operatorId))) return;
+  await appendEntries(
+    tx,
+    operatorId,
+    events.map((event) => {
+      const types = [event.type, ...(event.alsoTypes ?? [])].join(' ');
+      const snapshot = event.snapshot === undefined || event.snapshot === null ? 'null' : JSON.stringify(event.snapshot);
+      // The data is JSON already: spliced in as it is, not encoded a second time.
+      return `[${JSON.stringify(types)},${JSON.stringify(event.resource)},"${event.audience}",${JSON.stringify(event.partner ?? null)},${event.bookingId ?? null},${snapshot},${event.data ?? 'null'}]`;
+    }),
+  );
+}
+
+/** Adds entries (JSON arrays, see Outbox) to the transaction's outbox row of the operator. */
+async function appendEntries(tx: Tx, operatorId: number, added: string[]): Promise<void> {
   const outbox = await outboxOf(tx);
   let entries = outbox.byOperator.get(operatorId);
   if (!entries) outbox.byOperator.set(operatorId, (entries = []));
-  for (const event of events) {
-    const types = [event.type, ...(event.alsoTypes ?? [])].join(' ');
-    const snapshot = event.snapshot === undefined || event.snapshot === null ? 'null' : JSON.stringify(event.snapshot);
-    // The data is JSON already: spliced in as it is, not encoded a second time.
-    entries.push(`[${JSON.stringify(types)},${JSON.stringify(event.resource)},"${event.audience}",${JSON.stringify(event.partner ?? null)},${event.bookingId ?? null},${snapshot},${event.data ?? 'null'}]`);
-  }
-  outbox.count += events.length;
+  entries.push(...added);
+  outbox.count += added.length;
   // Registered once the outbox holds an event; the statement is built from the outbox when the commit reads it.
   if (firstInTransaction(tx, 'webhooks-outbox-insert')) {
     runAtCommit(tx, {
@@ -81,7 +90,8 @@ export async function recordEvents(tx: Tx, operatorId: number, events: NewEvent[
 
 /**
  * The events of a transaction (and of its group of bookings), by operator, each as the JSON text of
- * [types, resource, audience, partner, booking ID, snapshot, data]. They are written as one outbox row per
+ * [types, resource, audience, partner, booking ID, snapshot, data], or of a booking's [types, packed row]
+ * (bookingEventFields reads the rest from the row). They are written as one outbox row per
  * operator by one INSERT as the transaction commits: one small write for a whole group of bookings, and
  * on PostgreSQL in the round trip of the COMMIT itself (db/connection.ts, runAtCommit).
  */
@@ -111,10 +121,15 @@ const bookingAudience = (row: Pick<BookingRow, 'source'>): Audience => (row.sour
  * one change (booking.created and booking.confirmed) share one entry, and its snapshot.
  */
 export async function recordBookingEvents(tx: Tx, row: BookingRow, types: [EventType, ...EventType[]]): Promise<void> {
-  const [type, ...alsoTypes] = types;
-  await recordEvents(tx, row.operator_id, [
-    { type, alsoTypes, resource: `booking:${row.reference}`, audience: bookingAudience(row), partner: row.partner, bookingId: row.id, snapshot: packBooking(row) },
-  ]);
+  if (!(await operatorListens(tx, row.operator_id))) return;
+  // The short form: every booking writes one, so one JSON.stringify and about a third fewer bytes.
+  await appendEntries(tx, row.operator_id, [JSON.stringify([types.join(' '), packBooking(row)])]);
+}
+
+/** What a booking's short entry leaves out, read from its packed row (the dispatcher's side of the above). */
+export function bookingEventFields(packed: unknown[]): { resource: string; audience: Audience; partner: string | null; bookingId: number } {
+  const row = unpackBooking(packed);
+  return { resource: `booking:${row.reference}`, audience: bookingAudience(row), partner: row.partner, bookingId: row.id };
 }
 
 /**

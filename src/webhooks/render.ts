@@ -12,7 +12,7 @@ import { toAdminTimeslot } from '../availability/service.js';
 import { findZonedTimeslotsById } from '../availability/store.js';
 import { bookingTicketsOf, ticketTypesByActivity } from '../tickets/store.js';
 import type { BookingRow } from '../bookings/store.js';
-import { unpackBooking } from './outbox.js';
+import { bookingEventFields, unpackBooking } from './outbox.js';
 import type { Audience } from './events.js';
 
 /** One event read from the outbox (a row holds the events of one transaction, an entry one per type). */
@@ -31,13 +31,23 @@ export interface OutboxEvent {
   createdAt: number;
 }
 
-type OutboxEntry = [string, string, Audience, string | null, number | null, unknown, unknown];
+type LongEntry = [string, string, Audience, string | null, number | null, unknown, unknown];
+/** An entry of an outbox row: every field, or a booking's types and packed row (outbox.ts). */
+type OutboxEntry = LongEntry | [string, unknown[]];
+
+/** An entry's every field: a booking's short entry has its resource, audience, partner and ID read from its row. */
+function fieldsOf(entry: OutboxEntry): LongEntry {
+  if (entry.length !== 2) return entry;
+  const { resource, audience, partner, bookingId } = bookingEventFields(entry[1]);
+  return [entry[0], resource, audience, partner, bookingId, entry[1], null];
+}
 
 /** The events of an outbox row, one per type, in order. */
 export function expandOutbox(row: { operator_id: number; events: string; created_at: number }): OutboxEvent[] {
-  return (JSON.parse(row.events) as OutboxEntry[]).flatMap(([types, resource, audience, partner, bookingId, snapshot, data]) =>
-    types.split(' ').map((type) => ({ operatorId: row.operator_id, type, resource, audience, partner, bookingId, snapshot, data, createdAt: Number(row.created_at) })),
-  );
+  return (JSON.parse(row.events) as OutboxEntry[]).flatMap((entry) => {
+    const [types, resource, audience, partner, bookingId, snapshot, data] = fieldsOf(entry);
+    return types.split(' ').map((type) => ({ operatorId: row.operator_id, type, resource, audience, partner, bookingId, snapshot, data, createdAt: Number(row.created_at) }));
+  });
 }
 
 /** The public ID of an event, sent as webhook-id. */

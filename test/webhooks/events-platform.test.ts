@@ -145,6 +145,37 @@ describe('the dispatcher', () => {
   });
 });
 
+describe('the outbox entries of bookings', () => {
+  it('are short (types and the packed row); the long ones of rows written before still dispatch alike', async () => {
+    const slot = await newSlot();
+    const rewritten = [(await partnerBook(slot)).BookingReference, (await partnerBook(slot)).BookingReference];
+    // A backlog across an upgrade: every entry rewritten in the long form of the version before.
+    let shortOnes = 0;
+    for (const row of await t.db.kysely.selectFrom('webhook_outbox').selectAll().execute()) {
+      const entries = JSON.parse(row.events) as unknown[][];
+      shortOnes += entries.filter((entry) => entry.length === 2).length;
+      const long = entries.map((entry) => {
+        if (entry.length !== 2) return entry;
+        const packed = entry[1] as unknown[];
+        return [entry[0], `booking:${String(packed[2])}`, packed[5] === 'partner' ? 'partner' : 'operator', packed[6], packed[0], packed, null];
+      });
+      await t.db.kysely.updateTable('webhook_outbox').set({ events: JSON.stringify(long) }).where('id', '=', row.id).execute();
+    }
+    expect(shortOnes).toBe(2);
+    const short = (await partnerBook(slot)).BookingReference;
+    await deliverAll();
+    for (const reference of [...rewritten, short]) {
+      for (const receiver of [own, viator]) {
+        const events = about(receiver, reference);
+        expect(events.map((e) => [e.type, e.data.Status, e.data.Partner])).toEqual([
+          ['booking.created', 'confirmed', 'viator'],
+          ['booking.confirmed', 'confirmed', 'viator'],
+        ]);
+      }
+    }
+  });
+});
+
 describe('no endpoint, no events', () => {
   it('an operator without an enabled endpoint writes nothing to the outbox', async () => {
     const other = await t.newOperator('Quiet Tours');
