@@ -3,7 +3,7 @@
 // - requests in flight, counted on the HTTP server itself, so that a worker's own work never reads as
 //   requests;
 // - the event loop's utilisation (the share of time it was running code rather than waiting), which tells
-//   requests that keep the process busy from requests that merely wait (a slow client, a commit's disk).
+//   requests that keep the process busy from requests that merely wait (on PostgreSQL, on a slow client).
 // Requests in flight alone called a server busy at a few hundred requests a second with the CPU mostly
 // idle, and the workers then held back for nothing.
 import type { Server } from 'node:http';
