@@ -7,8 +7,8 @@
 //
 // Each loop goes on at once while it has work, waits a second when it has none (the dispatcher wakes the
 // delivery loop as soon as it made deliveries), and gives way to requests. While requests keep the process
-// busy (RequestGauge: requests in flight, and the event loop running code half the time or more), the loops take no
-// step at all until the requests let up: a burst of bookings pays for writing its events, not for sending
+// busy (RequestGauge: on average one or more requests in flight), the loops take no step at all until the
+// requests let up: a burst of bookings pays for writing its events, not for sending
 // them, and the backlog goes out at full speed as soon as the burst is over. Under a load that does not
 // end, a loop that has waited DEFER_MS takes small steps again, each followed by a rest 19 times as long as
 // the step took, so that the two take about a tenth of the process and the backlog still drains
@@ -25,10 +25,8 @@ import { purgeOldDeliveries } from './delivery-store.js';
 import type { Transport } from './transport.js';
 
 const IDLE_MS = 1_000;
-/** Busy: at least this many requests in flight on average... */
+/** Requests in flight on average at or above which the server counts as busy. */
 const BUSY_LOAD = 1;
-/** ...while the event loop runs code at least this share of the time. */
-const BUSY_UTILISATION = 0.5;
 /** A loop waits for the requests to let up this long at most, then takes small steps... */
 export const DEFER_MS = 30_000;
 /** ...each followed by a rest this many times as long as it took (a twentieth of the time each)... */
@@ -70,7 +68,7 @@ export function startWebhookWorker(
   const deps: DeliveryDeps = { transport, keys, workerId: newWorkerId() };
   let stopped = false;
   let lastPurge = 0;
-  const busy = () => requests.load() >= BUSY_LOAD && requests.utilisation() >= BUSY_UTILISATION;
+  const busy = () => requests.load() >= BUSY_LOAD;
 
   const dispatching = loop('dispatch', async (busyNow) => {
     const report = await dispatchEvents(db, unixNow(), busyNow ? 200 : 1000, busyNow ? 1 : 3);
