@@ -8,11 +8,11 @@
 // Each loop goes on at once while it has work, waits a second when it has none (the dispatcher wakes the
 // delivery loop as soon as it made deliveries), and gives way to requests. While requests keep the process
 // busy (RequestGauge: on average one or more requests in flight), the loops take no step at all until the
-// requests let up: a burst of bookings pays for writing its events, not for sending
-// them, and the backlog goes out at full speed as soon as the burst is over. Under a load that does not
-// end, a loop that has waited DEFER_MS takes small steps again, each followed by a rest 19 times as long as
-// the step took, so that the two take about a tenth of the process and the backlog still drains
-// (docs/webhooks.md, "Delivery").
+// requests let up: a burst of bookings pays for writing its events, not for sending them, and the backlog
+// goes out at full speed as soon as the burst is over. Under a load that does not end, a loop that has
+// waited DEFER_MS takes small steps again, each followed by a rest 19 times as long as the step took, so
+// that the two take about a tenth of the process and the backlog still drains (docs/webhooks.md,
+// "Delivery").
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
 import type { InstanceKeys } from '../secrets/keys.js';
