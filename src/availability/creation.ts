@@ -6,7 +6,8 @@ import { Conflict, NotFound, ValidationFailed, type FieldError } from '../http/e
 import { zonedToUnix } from '../calendar/zoned-time.js';
 import { findActivity, type ActivityRow } from '../catalog/store.js';
 import { checkRange, toAdminTimeslot } from './service.js';
-import { scheduleStarts, unixNow } from './seats.js';
+import { scheduleStarts } from './seats.js';
+import { unixNow } from '../lib/clock.js';
 import { datesWithTimeslots, insertNewTimeslots, type NewTimeslot } from './store.js';
 import { availabilityTypeOf } from '../catalog/service.js';
 import { audit } from '../audit/log.js';

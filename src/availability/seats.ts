@@ -1,9 +1,6 @@
 // Pure rules about seats and schedules, kept apart from SQL so they can be tested on their own.
 import { eachDate, zonedToUnix } from '../calendar/zoned-time.js';
 
-/** Unix seconds now; every rule takes `now` as an argument so tests can pin it. */
-export const unixNow = (nowMs = Date.now()): number => Math.floor(nowMs / 1000);
-
 export interface SeatCount {
   capacity: number;
   /** Live booked seats: confirmed bookings and holds that have not lapsed. */

@@ -7,7 +7,8 @@ import { requireActivity } from '../catalog/service.js';
 import { findActivity } from '../catalog/store.js';
 import { releaseLapsedHolds } from '../bookings/capacity.js';
 import { audit } from '../audit/log.js';
-import { seatsLeft, unixNow } from './seats.js';
+import { seatsLeft } from './seats.js';
+import { unixNow } from '../lib/clock.js';
 import { MAX_RANGE_DAYS, type AdminTimeslot, type AvailableDate, type Timeslot } from './schemas.js';
 import { findZonedTimeslot, listDatesWithRoom, listTimeslots, setCapacityAboveBooked, type LiveTimeslotRow } from './store.js';
 

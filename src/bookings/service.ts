@@ -3,7 +3,7 @@ import { readOncePerTransaction, type Db, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/store.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { fileScopeOf, validateWaiverAnswers } from '../questions/service.js';
 import { giveBackSeats, releaseLapsedHolds } from './capacity.js';
 import { placeBooking, type BookingDraft } from './placement.js';

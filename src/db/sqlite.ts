@@ -10,7 +10,7 @@ import type { Database } from './schema.js';
 import { writers } from './transactions.js';
 import { SqliteSignals } from './signals.js';
 import { withStatementCache } from './statement-cache.js';
-import { addDecimalStrings } from '../usage/decimal.js';
+import { addDecimalStrings } from '../lib/decimal.js';
 
 export function openSqlite(file: string): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { recordUsage } from '../usage/service.js';
 import type { BuiltInMeter } from '../usage/meters.js';
 import { offerFreedSeats } from '../waitlists/offers.js';

@@ -5,7 +5,7 @@
 // it so already and changes nothing.
 import type { Db } from '../db/connection.js';
 import type { ActivityRow } from '../catalog/store.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { amendBooking, type AmendmentTarget } from '../bookings/amendment.js';
 import { confirmInTransaction, extendHold, throwUnlessConfirmed } from '../bookings/service.js';
 import { changeBookingDetails } from '../bookings/store.js';

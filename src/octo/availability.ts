@@ -11,7 +11,7 @@ import type { ActivityRow } from '../catalog/store.js';
 import { toTimeslot } from '../availability/service.js';
 import { findTimeslotAt, listTimeslots, type LiveTimeslotRow, type TimeslotRow } from '../availability/store.js';
 import { MAX_RANGE_DAYS } from '../availability/schemas.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { daysBetween, eachDate, nextDate, startOfDayUnix, unixToZonedIso } from '../calendar/zoned-time.js';
 import { listTicketTypes, type TicketTypeRow } from '../tickets/store.js';
 import { OctoError } from './errors.js';

@@ -11,7 +11,7 @@ import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { findActivity } from '../catalog/store.js';
 import { findZonedTimeslot, type TimeslotRow } from '../availability/store.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { cancelBooking, extendHold, prepareBooking, type BookingRequest } from '../bookings/service.js';
 import { placeBooking } from '../bookings/placement.js';
 import { findBooking } from '../bookings/store.js';

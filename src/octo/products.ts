@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { listActivities, findActivity, type ActivityRow } from '../catalog/store.js';
 import { availabilityTypeOf, requiredContactFieldsOf } from '../catalog/service.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { questionsByActivity, type QuestionRow } from '../questions/store.js';
 import { ticketTypesByActivity, type TicketTypeRow } from '../tickets/store.js';
 import { OctoError } from './errors.js';

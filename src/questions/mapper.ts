@@ -1,7 +1,7 @@
 // Rows to API objects. Options and translations are JSON text in the row (the same on both dialects).
 import type { AdminQuestion, Question, QuestionType, Translation } from './schemas.js';
 import type { QuestionRow } from './store.js';
-import { pickTranslation } from './locale.js';
+import { pickTranslation } from '../lib/locale.js';
 
 export const rowOptions = (row: QuestionRow): string[] => JSON.parse(row.options) as string[];
 export const rowTranslations = (row: QuestionRow): Record<string, Translation> =>

@@ -1,7 +1,7 @@
 // The rules a question must satisfy, checked on create and on every change (against the merged result),
 // reporting every failing field at once.
 import { ValidationFailed, type FieldError } from '../http/errors.js';
-import { canonicalLocale } from './locale.js';
+import { canonicalLocale } from '../lib/locale.js';
 import type { QuestionType, Translation } from './schemas.js';
 
 export interface QuestionFields {

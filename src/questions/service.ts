@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { findActivity, type ActivityRow } from '../catalog/store.js';
 import { requireActivity } from '../catalog/service.js';
-import { canonicalLocale } from './locale.js';
+import { canonicalLocale } from '../lib/locale.js';
 import { audit } from '../audit/log.js';
 import { rowOptions, rowTranslations, toAdminQuestion, toQuestion } from './mapper.js';
 import { checkQuestion, type QuestionFields } from './rules.js';

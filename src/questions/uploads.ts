@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { UploadLimits } from '../config.js';
 import type { Db, Tx } from '../db/connection.js';
 import { Conflict, DomainError, ValidationFailed } from '../http/errors.js';
-import { newFileId } from '../ids.js';
+import { newFileId } from '../lib/ids.js';
 import { detectFileType } from './file-types.js';
 import type { Upload } from './schemas.js';
 import { holdings, insertUpload, lockQuota, type QuotaHolder } from './upload-store.js';

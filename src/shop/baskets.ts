@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { unixToZonedIso } from '../calendar/zoned-time.js';
 import { placeBooking } from '../bookings/placement.js';
 import { holdCeiling, prepareBooking } from '../bookings/service.js';

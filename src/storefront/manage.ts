@@ -12,7 +12,7 @@ import type { InstanceKeys } from '../secrets/keys.js';
 import { Conflict, NotFound } from '../http/errors.js';
 import { cancelBooking, getBooking } from '../bookings/service.js';
 import { findActivity } from '../catalog/store.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { requireBasket } from '../shop/baskets.js';
 import { listBasketItems } from '../shop/store.js';
 import type { ManageLink, ManagedBooking } from './manage-schemas.js';

@@ -6,7 +6,7 @@ import { listProducts, requireActivity } from '../catalog/service.js';
 import { listActivities } from '../catalog/store.js';
 import { listDatesWithRoom, listTimeslots } from '../availability/store.js';
 import { toTimeslot } from '../availability/service.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { storefrontProfile } from './profile.js';
 import type { CalendarDay, Storefront } from './schemas.js';
 

@@ -2,7 +2,7 @@
 // and JSON types; this checks the rest, for every field the schema did not already reject, so that one
 // 422 names every failing field.
 import { ValidationFailed, type FieldError } from '../http/errors.js';
-import { toMicros } from './decimal.js';
+import { toMicros } from '../lib/decimal.js';
 import { invisibleCharacter, isReservedMeter, MAX_METER_LENGTH } from './meters.js';
 
 export const MAX_USAGE_MICROS = 1_000_000_000_000n * 1_000_000n; // 1e12 units

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
-import { microsToNumber } from './decimal.js';
+import { microsToNumber } from '../lib/decimal.js';
 import { utcDay } from '../calendar/zoned-time.js';
 import type { UsageEntryInput } from './entry.js';
 import type { DailyUsage, Period, StoredUsageEntry, UsageEntry, UsageSummary } from './schemas.js';

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound } from '../http/errors.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { markRemoved, selectEntries, type WaitlistEntryRecord } from './store.js';
 import { audit } from '../audit/log.js';
 import type { WaitlistEntry, WaitlistStatus } from './schemas.js';

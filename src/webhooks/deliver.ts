@@ -12,7 +12,7 @@
 // attempt's time limit).
 import type { Db, Tx } from '../db/connection.js';
 import type { InstanceKeys } from '../secrets/keys.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { queueEmail } from '../emails/outbox.js';
 import { eventBody } from './render.js';
 import { signedHeaders } from './signing.js';

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound } from '../http/errors.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { TEST_EVENT_TYPE } from './events.js';
 import { eventBody, newEventId } from './render.js';
 import { deliverClaimed, CLAIM_SECONDS, type DeliveryDeps } from './deliver.js';

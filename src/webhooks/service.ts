@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { MARKETPLACE_PATTERN } from '../auth/service.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { EVENT_TYPES, MARKETPLACE_TYPES, type EventType } from './events.js';
 import { checkEndpointUrl, type UrlRules } from './endpoint-url.js';
 import { newSigningSecret } from './signing.js';

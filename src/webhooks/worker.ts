@@ -17,7 +17,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import type { RequestGauge } from '../http/request-gauge.js';
-import { unixNow } from '../availability/seats.js';
+import { unixNow } from '../lib/clock.js';
 import { newWorkerId } from '../emails/worker.js';
 import { dispatchEvents } from './dispatch.js';
 import { runDueDeliveries, type DeliveryDeps } from './deliver.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scheduleStarts, seatsLeft, unixNow } from '../../src/availability/seats.js';
+import { scheduleStarts, seatsLeft } from '../../src/availability/seats.js';
+import { unixNow } from '../../src/lib/clock.js';
 import { timeslotShape } from '../../src/availability/creation.js';
 import { ValidationFailed } from '../../src/http/errors.js';
 

@@ -7,7 +7,7 @@ import { createApiKey } from '../../src/auth/service.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
-import { microsToNumber } from '../../src/usage/decimal.js';
+import { microsToNumber } from '../../src/lib/decimal.js';
 import { call, PUBLIC_URL } from '../helpers/app.js';
 import { createTestDatabase, migrateBefore } from '../helpers/database.js';
 

@@ -3,7 +3,7 @@
 // (src/usage/periods.ts). Every range must still total exactly the entries of its days, and nothing else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp, type TestOperator } from '../helpers/app.js';
-import { microsToNumber, toMicros } from '../../src/usage/decimal.js';
+import { microsToNumber, toMicros } from '../../src/lib/decimal.js';
 
 let t: TestApp;
 let op: TestOperator;

@@ -1,7 +1,7 @@
 // Unit tests of the exact decimal helpers: no floating point between a client's text and a sum.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDecimalStrings, microsToDecimalString, microsToNumber, toMicros } from '../../src/usage/decimal.js';
+import { addDecimalStrings, microsToDecimalString, microsToNumber, toMicros } from '../../src/lib/decimal.js';
 
 describe('toMicros', () => {
   it('parses plain decimals from numbers and strings', () => {
