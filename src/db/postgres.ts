@@ -2,7 +2,7 @@
 // transactions whose final statements travel with the COMMIT, and what a lost connection means for them.
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import type { Db } from './connection.js';
+import type { Db } from './db.js';
 import type { Database } from './schema.js';
 import { CommitOutcomeUnknown, writers } from './transactions.js';
 import { ConnectionLost } from './unavailable.js';

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import type { Db } from './connection.js';
+import type { Db } from './db.js';
 import type { Database } from './schema.js';
 import { writers } from './transactions.js';
 import { SqliteSignals } from './signals.js';

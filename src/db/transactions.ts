@@ -15,7 +15,6 @@ import {
   type RootOperationNode,
   type UnknownRow,
 } from 'kysely';
-import type { Db } from './connection.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -199,7 +198,24 @@ interface Member {
   reject(error: unknown): void;
 }
 
-export function writers(control: TransactionControl): Pick<Db, 'write' | 'writeGrouped'> {
+/** The write transactions of a Db. */
+export interface Writers {
+  /** Runs fn in one write transaction: committed when fn resolves, rolled back when it throws. */
+  write<T>(fn: (tx: Tx) => Promise<T>, options?: WriteOptions): Promise<T>;
+  /**
+   * Runs fn like `write`, but in a transaction it may share with the grouped writes of the same `key` that
+   * queue up meanwhile (on SQLite, whatever their key: every write there takes the one write lock). Each
+   * answers after the shared COMMIT. One that throws having only read rejects alone; if one throws after
+   * writing, or the shared transaction fails, nothing of the group is stored and each runs again, alone,
+   * for its own answer (unless the connection was lost during COMMIT: then each rejects with
+   * CommitOutcomeUnknown). So fn must keep all of its effects in the transaction, and may run twice. Meant
+   * for writes that would queue for the same row lock anyway (the bookings of one timeslot): they then pay
+   * one commit, one fsync, per group instead of one each.
+   */
+  writeGrouped<T>(key: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+export function writers(control: TransactionControl): Writers {
   /** One transaction; `explain` lets the final statements explain their failure. */
   const transact = <T>(fn: (tx: Tx) => Promise<T>, explain: boolean, durable = true): Promise<T> =>
     control.connection(async (conn) => {
