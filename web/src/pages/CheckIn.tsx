@@ -6,7 +6,7 @@ import { formatDate } from '../format';
 import { Link, usePageTitle } from '../router';
 import { Badge, Card, ErrorBanner, Icon, PageHeader, Spinner, TextField } from '../ui';
 import { lookUp, normaliseReference, REFERENCE_PATTERN, type CheckinAnswer } from '../manifests';
-import { CheckinControls } from './Manifests';
+import { CheckinControls } from './CheckinControls';
 
 // BarcodeDetector is not in TypeScript's DOM types yet (Chromium on Android and macOS have it).
 interface DetectedCode {
