@@ -1,0 +1,210 @@
+// The house's one rule, kept by a test: every import points down a layer or sideways within one, and no
+// files or folders import each other in a circle. The layers are declared here, once, lowest first, and
+// drawn in docs/architecture.md. Imports are read with TypeScript's parser, as in dependencies.test.ts;
+// `import type` counts too, since a type that climbs a layer ties the lower one to the higher just the same.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** src/: a unit is a top-level folder, or a file directly in src/. */
+export const SERVER_LAYERS: readonly (readonly string[])[] = [
+  /* kernel       */ ['config.ts', 'calendar', 'lib'],
+  /* platform     */ ['db', 'http', 'secrets', 'access', 'events'],
+  /* shared       */ ['audit', 'idempotency', 'auth', 'usage'],
+  /* domains      */ ['catalog', 'tickets', 'questions', 'availability', 'emails', 'bookings', 'staff', 'workflows', 'shop', 'operators', 'settings', 'waitlists'],
+  /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds'],
+  /* channels     */ ['octo', 'storefront', 'embed', 'dashboard'],
+  /* composition  */ ['app.ts', 'server.ts', 'cli.ts', 'demo'],
+];
+
+/** web/src/: the dashboard (React) and the booking pages (book/, their own script). */
+export const WEB_LAYERS: readonly (readonly string[])[] = [
+  /* the API's types, generated */ ['api-types'],
+  /* talking to the API, formats */ ['api.ts', 'format.ts', 'csv.ts', 'download.ts', 'webhooks.ts', 'manifests.ts', 'book'],
+  /* state shared by pages */ ['router.tsx', 'session.tsx', 'activities.tsx'],
+  /* components */ ['ui', 'ui.tsx'],
+  /* pages */ ['pages'],
+  /* the app */ ['main.tsx'],
+];
+
+/**
+ * Imports that break the rule today and are being moved out (issue 24): this list only shrinks. A new
+ * climb or cycle fails the test; so does an entry here that no longer happens.
+ */
+const KNOWN: readonly string[] = [
+  "climb: src/auth/plugin.ts -> src/staff/sessions.ts",
+  "climb: src/availability/store.ts -> src/webhooks/outbox.ts",
+  "climb: src/bookings/amendment.ts -> src/webhooks/outbox.ts",
+  "climb: src/bookings/capacity.ts -> src/webhooks/outbox.ts",
+  "climb: src/bookings/store.ts -> src/webhooks/outbox.ts",
+  "climb: src/catalog/service.ts -> src/webhooks/outbox.ts",
+  "climb: src/emails/worker.ts -> src/storefront/email-links.ts",
+  "climb: src/shop/checkout.ts -> src/webhooks/outbox.ts",
+  "climb: src/tickets/service.ts -> src/webhooks/outbox.ts",
+  "climb: src/usage/service.ts -> src/webhooks/outbox.ts",
+  "climb: src/waitlists/offers.ts -> src/storefront/links.ts",
+  "climb: src/waitlists/offers.ts -> src/storefront/profile.ts",
+  "climb: src/waitlists/offers.ts -> src/webhooks/outbox.ts",
+  "climb: src/workflows/values.ts -> src/storefront/email-links.ts",
+  "file cycle: src/bookings/placement.ts src/bookings/service.ts src/shop/baskets.ts src/storefront/email-links.ts src/storefront/manage-schemas.ts src/storefront/manage.ts src/workflows/events.ts src/workflows/values.ts",
+  "file cycle: src/bookings/store.ts src/webhooks/outbox.ts",
+  "folder cycle: src/{audit,auth,availability,bookings,catalog,emails,embed,operators,questions,settings,shop,staff,storefront,tickets,usage,waitlists,webhooks,workflows}",
+];
+
+interface Graph {
+  files: Map<string, string[]>;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.(ts|tsx)$/.test(entry.name) && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+function importedSpecifiers(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      found.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      found.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The file a relative specifier names (`./x.js` is `./x.ts` in source; web imports omit the extension). */
+function resolveImport(from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = resolve(dirname(from), specifier);
+  const stem = base.replace(/\.(js|jsx|ts|tsx)$/, '');
+  for (const candidate of [`${stem}.ts`, `${stem}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return undefined;
+}
+
+function buildGraph(dir: string): Graph {
+  const files = new Map<string, string[]>();
+  for (const file of sourceFiles(dir)) {
+    const targets = importedSpecifiers(file).flatMap((specifier) => {
+      const target = resolveImport(file, specifier);
+      return target !== undefined && target.startsWith(dir) ? [target] : [];
+    });
+    files.set(relative(ROOT, file), [...new Set(targets.map((target) => relative(ROOT, target)))]);
+  }
+  return { files };
+}
+
+/** The unit of a file: its top-level folder under `root` (or the file itself when it sits in `root`). */
+function unitOf(root: string, file: string): string {
+  return relative(root, file).split('/')[0]!;
+}
+
+/** Strongly connected components of more than one node (Tarjan), each sorted. */
+export function cycles(edges: Map<string, Iterable<string>>): string[][] {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const lowlinks = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const connect = (node: string) => {
+    indices.set(node, index);
+    lowlinks.set(node, index);
+    index += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!indices.has(next)) {
+        connect(next);
+        lowlinks.set(node, Math.min(lowlinks.get(node)!, lowlinks.get(next)!));
+      } else if (onStack.has(next)) {
+        lowlinks.set(node, Math.min(lowlinks.get(node)!, indices.get(next)!));
+      }
+    }
+    if (lowlinks.get(node) === indices.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const node of edges.keys()) if (!indices.has(node)) connect(node);
+  return found.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+interface Findings {
+  climbs: string[];
+  fileCycles: string[];
+  folderCycles: string[];
+  unplaced: string[];
+}
+
+function check(rootRelative: string, layers: readonly (readonly string[])[]): Findings {
+  const root = join(ROOT, rootRelative);
+  const graph = buildGraph(root);
+  const layerOf = new Map(layers.flatMap((units, level) => units.map((unit) => [unit, level] as const)));
+  const climbs: string[] = [];
+  const unplaced = new Set<string>();
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph.files) {
+    const from = unitOf(root, join(ROOT, file));
+    if (!layerOf.has(from)) unplaced.add(from);
+    for (const target of targets) {
+      const to = unitOf(root, join(ROOT, target));
+      if (from === to) continue;
+      if (!folders.has(from)) folders.set(from, new Set());
+      folders.get(from)!.add(to);
+      if ((layerOf.get(to) ?? -1) > (layerOf.get(from) ?? Infinity)) climbs.push(`climb: ${file} -> ${target}`);
+    }
+  }
+  return {
+    climbs,
+    fileCycles: cycles(graph.files).map((cycle) => `file cycle: ${cycle.join(' ')}`),
+    folderCycles: cycles(folders).map((cycle) => `folder cycle: ${rootRelative}/{${cycle.join(',')}}`),
+    unplaced: [...unplaced].map((unit) => `not in a layer: ${rootRelative}/${unit}`),
+  };
+}
+
+function violations(): string[] {
+  const server = check('src', SERVER_LAYERS);
+  const web = check('web/src', WEB_LAYERS);
+  return [server, web].flatMap((found) => [...found.unplaced, ...found.climbs, ...found.fileCycles, ...found.folderCycles]).sort();
+}
+
+describe('the layers', () => {
+  const found = violations();
+
+  it('places every folder and file of src/ and web/src/ in a layer', () => {
+    expect(found.filter((line) => line.startsWith('not in a layer'))).toEqual([]);
+  });
+
+  it('has no import that climbs a layer and no cycle between files or folders, beyond the known ones being moved', () => {
+    const known = new Set(KNOWN);
+    expect(found.filter((line) => !line.startsWith('not in a layer') && !known.has(line))).toEqual([]);
+  });
+
+  it('lists no known violation that is gone (the list only shrinks)', () => {
+    const current = new Set(found);
+    expect(KNOWN.filter((line) => !current.has(line))).toEqual([]);
+  });
+
+  it('finds a cycle and a climb when there is one (the checks can fail)', () => {
+    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
+    expect(cycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+  });
+});
