@@ -58,6 +58,7 @@ import { brandingRoutes } from './settings/routes.js';
 import { embedRoutes } from './embed/routes.js';
 import { storefrontApiRoutes } from './storefront/api-routes.js';
 import { storefrontRoutes } from './storefront/routes.js';
+import { wireReactions } from './reactions.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -85,6 +86,7 @@ export interface AppOptions {
 }
 
 export async function buildApp({ db, config, logger, logStream, webhooks }: AppOptions): Promise<FastifyInstance> {
+  wireReactions();
   const app = Fastify({
     ...serverOptions(config),
     logger: logger ?? { ...loggerOptions(config), ...(logStream && { stream: logStream }) },

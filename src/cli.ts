@@ -9,6 +9,7 @@ import { loadInstanceKeys } from './secrets/keys.js';
 import { DomainError } from './http/errors.js';
 import { seedDemo } from './demo/seed.js';
 import { startServer } from './server.js';
+import { wireReactions } from './reactions.js';
 
 const USAGE = `Usage: slotbook <command>
 
@@ -63,6 +64,8 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const config = loadConfig();
+  // Every command that changes data reacts to it as the server would (seed --demo places bookings).
+  wireReactions();
   switch (command) {
     case 'serve':
       return startServer(config);

@@ -11,6 +11,7 @@ import { seedDemoOnFirstStart } from './demo/seed.js';
 import { announceDemo } from './demo/announce.js';
 import { purgeExpiredKeys } from './idempotency/service.js';
 import { startEmailWorker } from './emails/worker.js';
+import { startWaitlistOffers } from './waitlists/jobs.js';
 import { startUploadSweep } from './questions/upload-sweep.js';
 import { startWebhookWorker } from './webhooks/worker.js';
 import { watchRequests } from './http/request-gauge.js';
@@ -48,6 +49,7 @@ export async function startServer(config: Config): Promise<void> {
   }, 60 * 60 * 1000);
   purge.unref();
   let stopEmailWorker: (() => Promise<void>) | undefined;
+  let stopWaitlistOffers: (() => Promise<void>) | undefined;
   let stopUploadSweep: (() => void) | undefined;
   let stopWebhookWorker: (() => Promise<void>) | undefined;
 
@@ -69,6 +71,7 @@ export async function startServer(config: Config): Promise<void> {
       app.server.closeAllConnections();
       await settlesWithin(closed, CLOSE_CONNECTIONS_MS);
     }
+    if (stopWaitlistOffers) await settlesWithin(stopWaitlistOffers(), CLOSE_CONNECTIONS_MS);
     if (stopEmailWorker) await settlesWithin(stopEmailWorker(), CLOSE_CONNECTIONS_MS);
     if (stopWebhookWorker) await settlesWithin(stopWebhookWorker(), CLOSE_CONNECTIONS_MS);
     // Waits for statements under way (their requests may have been cut) to finish, within a bound.
@@ -92,6 +95,7 @@ export async function startServer(config: Config): Promise<void> {
       if (demo) announceDemo(demo, config, log);
     }
     // Waitlist offers and e-mail delivery (docs/platform-events.md); safe with any number of processes.
+    stopWaitlistOffers = startWaitlistOffers(db, config, log);
     stopEmailWorker = startEmailWorker(db, config, log);
     // Webhook dispatch and delivery (docs/webhooks.md); also safe with any number of processes.
     stopWebhookWorker = startWebhookWorker(db, app.webhooks.transport, app.instanceKeys, log, watchRequests(app.server));
@@ -101,6 +105,7 @@ export async function startServer(config: Config): Promise<void> {
   } catch (error) {
     closing = true;
     stopUploadSweep?.();
+    await stopWaitlistOffers?.().catch(() => undefined);
     await stopEmailWorker?.().catch(() => undefined);
     await stopWebhookWorker?.().catch(() => undefined);
     await app.close().catch(() => undefined);

@@ -18,7 +18,7 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
   /* domains      */ ['catalog', 'tickets', 'questions', 'availability', 'emails', 'bookings', 'staff', 'workflows', 'shop', 'operators', 'settings', 'waitlists'],
   /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds'],
   /* channels     */ ['octo', 'storefront', 'embed', 'dashboard'],
-  /* composition  */ ['app.ts', 'server.ts', 'cli.ts', 'demo'],
+  /* composition  */ ['app.ts', 'reactions.ts', 'server.ts', 'cli.ts', 'demo'],
 ];
 
 /** web/src/: the dashboard (React) and the booking pages (book/, their own script). */
@@ -37,22 +37,10 @@ export const WEB_LAYERS: readonly (readonly string[])[] = [
  */
 const KNOWN: readonly string[] = [
   "climb: src/auth/plugin.ts -> src/staff/sessions.ts",
-  "climb: src/availability/store.ts -> src/webhooks/outbox.ts",
-  "climb: src/bookings/amendment.ts -> src/webhooks/outbox.ts",
-  "climb: src/bookings/capacity.ts -> src/webhooks/outbox.ts",
-  "climb: src/bookings/store.ts -> src/webhooks/outbox.ts",
-  "climb: src/catalog/service.ts -> src/webhooks/outbox.ts",
-  "climb: src/emails/worker.ts -> src/storefront/email-links.ts",
-  "climb: src/shop/checkout.ts -> src/webhooks/outbox.ts",
-  "climb: src/tickets/service.ts -> src/webhooks/outbox.ts",
-  "climb: src/usage/service.ts -> src/webhooks/outbox.ts",
   "climb: src/waitlists/offers.ts -> src/storefront/links.ts",
   "climb: src/waitlists/offers.ts -> src/storefront/profile.ts",
-  "climb: src/waitlists/offers.ts -> src/webhooks/outbox.ts",
-  "climb: src/workflows/values.ts -> src/storefront/email-links.ts",
-  "file cycle: src/bookings/placement.ts src/bookings/service.ts src/shop/baskets.ts src/storefront/email-links.ts src/storefront/manage-schemas.ts src/storefront/manage.ts src/workflows/events.ts src/workflows/values.ts",
-  "file cycle: src/bookings/store.ts src/webhooks/outbox.ts",
-  "folder cycle: src/{audit,auth,availability,bookings,catalog,emails,embed,operators,questions,settings,shop,staff,storefront,tickets,usage,waitlists,webhooks,workflows}",
+  "folder cycle: src/{audit,auth,availability,bookings,catalog,emails,questions,staff,tickets}",
+  "folder cycle: src/{shop,storefront,waitlists}",
 ];
 
 interface Graph {

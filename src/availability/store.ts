@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database, TimeslotTable } from '../db/schema.js';
 import { dialectOf, type Tx } from '../db/connection.js';
-import { noteSeatsChanged } from '../webhooks/outbox.js';
+import { noteSeatsChanged } from '../events/outbox.js';
 
 export type TimeslotRow = Selectable<TimeslotTable>;
 

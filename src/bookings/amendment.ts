@@ -12,10 +12,10 @@ import { changeSeatsAtCommit } from './capacity.js';
 import { refuseSeats, requireBookable } from './placement.js';
 import { deleteWaiverAnswers, type BookableTimeslot, type BookingRow } from './store.js';
 import { effectiveStatus } from './view.js';
-import { enqueueBookingEvent } from '../workflows/events.js';
+import { publishBookingChange } from '../events/reactions.js';
 import { sameTickets, ticketRows, type TicketMix } from '../tickets/mix.js';
 import { bookingTicketsOf, deleteBookingTickets, insertBookingTickets } from '../tickets/store.js';
-import { recordBookingEvents } from '../webhooks/outbox.js';
+import { recordBookingEvents } from '../events/outbox.js';
 
 /** Where the booking should be: the timeslot (of `activity`) and its tickets. */
 export interface AmendmentTarget {
@@ -83,6 +83,6 @@ export async function amendBooking(tx: Tx, bookingId: number, target: AmendmentT
     // Only the target timeslot can be asked for seats (on its own timeslot, the booking asks for the difference).
     (_timeslotId, seats) => refuseSeats(booking.operator_id, target.timeslot, seats),
   );
-  if (status === 'confirmed' && !sameTimeslot) await enqueueBookingEvent(tx, booking, 'rescheduled', now);
+  if (status === 'confirmed' && !sameTimeslot) await publishBookingChange(tx, booking, 'rescheduled', now);
   return true;
 }

@@ -22,7 +22,7 @@
 import { sql, type Kysely } from 'kysely';
 import { atCommitValue, dialectOf, firstInTransaction, runAtCommit, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { expiredEventsCte, noteSeatsChanged, recordBookingEvents } from '../webhooks/outbox.js';
+import { expiredEventsCte, noteSeatsChanged, recordBookingEvents } from '../events/outbox.js';
 
 /**
  * Marks the timeslot's holds whose time has run out as `expired` and gives their seats back. Run first

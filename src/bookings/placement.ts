@@ -9,7 +9,7 @@ import { findZonedTimeslot } from '../availability/store.js';
 import { unixNow } from '../lib/clock.js';
 import { takeSeatsAtCommit } from './capacity.js';
 import { insertBooking, insertWaiverAnswers, type BookableTimeslot, type BookingRow } from './store.js';
-import { enqueueBookingEvent } from '../workflows/events.js';
+import { publishBookingChange } from '../events/reactions.js';
 import { attachUploads } from '../questions/upload-store.js';
 import { ticketRows, type TicketMix } from '../tickets/mix.js';
 import { insertBookingTickets } from '../tickets/store.js';
@@ -19,8 +19,8 @@ export interface BookingDraft {
   operatorId: number;
   /** The operator's timeslot, found with the activity. */
   timeslot: BookableTimeslot;
-  /** Whether the operator has workflows, which a confirmed booking then queues its e-mails for. */
-  hasWorkflows: boolean;
+  /** Whether any reaction to bookings (workflows' e-mails, ...) cares about the operator's bookings. */
+  reactionsInterested: boolean;
   source: BookingSource;
   /** The marketplace, for partner bookings. */
   partner: string | null;
@@ -101,8 +101,8 @@ export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Pr
       await insertBookingTickets(tx, ticketRows(booking.id, draft.mix, draft.currency));
       await insertWaiverAnswers(tx, booking.id, draft.waiver.answers);
       await keepAnsweredFiles(tx, draft, now);
-      // The operator's workflows (confirmation, reminder, follow-up), queued in this transaction.
-      if (booking.status === 'confirmed' && draft.hasWorkflows) await enqueueBookingEvent(tx, booking, 'confirmed', now);
+      // The reactions to a confirmed booking (workflows' e-mails, ...), in this transaction.
+      if (booking.status === 'confirmed' && draft.reactionsInterested) await publishBookingChange(tx, booking, 'confirmed', now);
       await takeSeatsAtCommit(tx, slot.id, draft.mix.seats, now, refuseSeats(draft.operatorId, slot, draft.mix.seats));
       return booking;
     }

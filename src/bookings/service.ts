@@ -18,7 +18,7 @@ import {
   type BookingRow,
 } from './store.js';
 import { effectiveStatus, toBooking } from './view.js';
-import { enqueueBookingEvent } from '../workflows/events.js';
+import { publishBookingChange } from '../events/reactions.js';
 import { requestedMix } from '../tickets/mix.js';
 import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../tickets/store.js';
 import { audit, type AuditActor } from '../audit/log.js';
@@ -83,7 +83,7 @@ export async function prepareBooking(
   const draft: BookingDraft = {
     operatorId: origin.operatorId,
     timeslot,
-    hasWorkflows: target.hasWorkflows,
+    reactionsInterested: target.reactionsInterested,
     source: origin.source,
     partner: origin.partner,
     paymentReference: request.PaymentReference ?? null,
@@ -156,7 +156,7 @@ export async function cancelBooking(db: Db, operatorId: number, reference: strin
     const cancelled = await changeStatus(tx, booking.id, ['confirmed', 'on_hold'], { status: 'cancelled', cancelled_at: Date.now() });
     if (cancelled) {
       await giveBackSeats(tx, cancelled.timeslot_id, cancelled.seats);
-      await enqueueBookingEvent(tx, booking, 'cancelled', now);
+      await publishBookingChange(tx, booking, 'cancelled', now);
       // Whoever cancels (a user, the operator's key, a partner's key) is recorded; a repeated cancel changed nothing.
       await audit(tx, { operatorId, action: 'booking.cancel', resource: { type: 'booking', id: reference }, before: { Status: effectiveStatus(booking, now) }, after: { Status: 'cancelled' } }, as);
     }
@@ -240,7 +240,7 @@ export async function confirmInTransaction(
   await beforeConfirm?.();
   if (status === 'on_hold' && (await changeStatus(tx, booking.id, ['on_hold'], { status: 'confirmed', hold_expires_at: null }))) {
     const confirmed = (await findBooking(tx, booking.operator_id, booking.reference)) ?? booking;
-    await enqueueBookingEvent(tx, confirmed, 'confirmed', now);
+    await publishBookingChange(tx, confirmed, 'confirmed', now);
   }
   return 'confirmed';
 }

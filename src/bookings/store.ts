@@ -1,8 +1,9 @@
-import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { ActivityTable, BookingTable, Database, TimeslotTable } from '../db/schema.js';
 import type { Tx } from '../db/connection.js';
 import type { BookingSource, BookingStatus } from './schemas.js';
-import { recordBookingEvents } from '../webhooks/outbox.js';
+import { recordBookingEvents } from '../events/outbox.js';
+import { anyReactionInterested } from '../events/reactions.js';
 
 export type BookingRow = Selectable<BookingTable>;
 
@@ -46,14 +47,14 @@ export interface BookingTarget {
   activity: Selectable<ActivityTable>;
   /** The activity's timeslot at the date and time asked for, if it has one. */
   timeslot: BookableTimeslot | undefined;
-  /** Whether the operator has an enabled workflow at all; without one a booking queues no e-mail. */
-  hasWorkflows: boolean;
+  /** Whether any reaction to bookings cares about the operator's (events/reactions.ts); if none, a booking publishes nothing. */
+  reactionsInterested: boolean;
 }
 
 /**
  * What a booking request names, in one query (the bookings of one timeslot queue behind each other, so
  * every statement of a booking counts): the operator's activity by public ID, its timeslot at `date` and
- * `time`, and whether the operator has workflows. Undefined when the operator has no such activity.
+ * `time`, and whether any reaction cares about the operator's bookings. Undefined when the operator has no such activity.
  */
 export async function findBookingTarget(
   db: Kysely<Database>,
@@ -69,16 +70,12 @@ export async function findBookingTarget(
     )
     .selectAll('activities')
     .select(['timeslots.id as timeslot_id', 'timeslots.starts_at as timeslot_starts_at', 'timeslots.bookable_until as timeslot_bookable_until'])
-    .select((eb) =>
-      eb
-        .exists(eb.selectFrom('workflows').select('workflows.id').where('workflows.operator_id', '=', operatorId).where('workflows.enabled', '=', 1))
-        .as('has_workflows'),
-    )
+    .select(sql<SqlBool>`${anyReactionInterested(operatorId)}`.as('reactions_interested'))
     .where('activities.public_id', '=', activityId)
     .where('activities.operator_id', '=', operatorId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { timeslot_id, timeslot_starts_at, timeslot_bookable_until, has_workflows, ...activity } = row;
+  const { timeslot_id, timeslot_starts_at, timeslot_bookable_until, reactions_interested, ...activity } = row;
   return {
     activity,
     timeslot:
@@ -86,7 +83,7 @@ export async function findBookingTarget(
         ? undefined
         : { id: timeslot_id, date, time, starts_at: Number(timeslot_starts_at), bookable_until: Number(timeslot_bookable_until) },
     // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
-    hasWorkflows: Boolean(Number(has_workflows)),
+    reactionsInterested: Boolean(Number(reactions_interested)),
   };
 }
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
 import { audit } from '../audit/log.js';
 import type { Database } from '../db/schema.js';
-import { recordProductEvent } from '../webhooks/outbox.js';
+import { recordProductEvent } from '../events/outbox.js';
 import { BadRequest, Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { canonicalLocale } from '../lib/locale.js';
 import { toTicketType } from '../tickets/mapper.js';

@@ -1,5 +1,5 @@
-// The e-mail worker. Each server process runs one; they share nothing but the database. A tick offers
-// freed seats to waitlisted customers (which queues e-mails) and then delivers the e-mails that are due:
+// The e-mail worker. Each server process runs one; they share nothing but the database. A tick delivers
+// the e-mails that are due (what differs by kind of e-mail is kinds.ts's):
 //
 //   claim (conditional update, own transaction) -> send through nodemailer -> settle (own transaction):
 //   sent + the built-in meter entry together, or back to the queue with backoff.
@@ -16,11 +16,10 @@ import type { Db } from '../db/connection.js';
 import { unixNow } from '../lib/clock.js';
 import { recordUsage } from '../usage/service.js';
 import type { BuiltInMeter } from '../usage/meters.js';
-import { offerFreedSeats } from '../waitlists/offers.js';
-import { fillManageBookingUrl } from '../storefront/email-links.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { loadInstanceKeys, type InstanceKeys } from '../secrets/keys.js';
-import { openStaffEmailBody } from '../staff/emails.js';
+import { hooksOf } from './kinds.js';
+import { startPeriodic } from '../lib/periodic.js';
 import { claimEmail, findDueEmailIds, markAttemptFailed, markSent, operatorName, type EmailRow } from './store.js';
 
 /** Seconds to wait after the 1st, 2nd, ... failed attempt; after the last one the e-mail is failed. */
@@ -36,7 +35,7 @@ export interface Delivery {
   from: string;
   /** Names this worker in claims; unique per process. */
   workerId: string;
-  /** The instance's keys, to open the sealed bodies of staff e-mails (src/staff/emails.ts). */
+  /** The instance's keys, for what the kinds of e-mail do at sending (sealed bodies, links: kinds.ts). */
   keys: InstanceKeys;
   /** PUBLIC_URL, for the guest's manage link filled in at sending ({{ManageBookingUrl}}); without it the link is a path. */
   publicUrl?: string;
@@ -69,12 +68,12 @@ export async function runDueEmails(db: Db, delivery: Delivery, now = unixNow()):
 
 async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: number): Promise<keyof DeliveryReport> {
   const name = (await operatorName(db.kysely, email.operator_id, email.kind !== 'staff' && email.kind !== 'webhook')).replace(/["\\\r\n]/g, '');
+  const hooks = hooksOf(email.kind);
   let result: { messageId: string };
   try {
-    const text =
-      email.kind === 'staff'
-        ? openStaffEmailBody(delivery.keys, email.body)
-        : await fillManageBookingUrl(db.kysely, { keys: delivery.keys, publicUrl: delivery.publicUrl ?? '' }, email, email.body);
+    const text = hooks.textAtSending
+      ? await hooks.textAtSending({ db: db.kysely, keys: delivery.keys, publicUrl: delivery.publicUrl ?? '' }, email)
+      : email.body;
     result = await delivery.mailer.send({ from: `"${name}" <${delivery.from}>`, to: email.to_address, subject: email.subject, text });
   } catch (error) {
     const delay = RETRY_DELAYS[email.attempts - 1];
@@ -94,9 +93,7 @@ async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: number)
       // OccurredAt is the real moment of sending, whatever clock the caller drives dueness with.
       await recordUsage(tx, email.operator_id, { meter: email.meter as BuiltInMeter, micros: 1_000_000n, extraInfo: email.meter_extra_info, occurredAt: unixNow() });
     }
-    if (email.kind === 'waitlist' && email.waitlist_entry_id !== null) {
-      await tx.updateTable('waitlist_entries').set({ notified_at: Date.now() }).where('id', '=', email.waitlist_entry_id).execute();
-    }
+    await hooks.afterSent?.(tx, email);
   });
   return 'sent';
 }
@@ -106,43 +103,16 @@ export interface WorkerOptions {
   mailer?: Mailer;
 }
 
-/**
- * Starts the worker of this process: a tick every few seconds (the next one is planned when the last one
- * finished, so ticks never overlap). Returns the function that stops it and waits for a running tick.
- */
+/** Starts the worker of this process: a tick every few seconds. Returns the function that stops it. */
 export function startEmailWorker(db: Db, config: Config, log: FastifyBaseLogger, options: WorkerOptions = {}): () => Promise<void> {
   const mailer = options.mailer ?? createMailer(config);
   let delivery: Delivery | undefined;
-  const interval = options.intervalMs ?? 5_000;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-
-  const tick = async () => {
-    try {
-      const now = unixNow();
-      await offerFreedSeats(db, config, now);
-      delivery ??= { mailer, from: config.emailFrom, workerId: newWorkerId(), keys: await loadInstanceKeys(db.kysely, config.secretKey), publicUrl: config.publicUrl };
-      await runDueEmails(db, delivery, now);
-    } catch (error) {
-      log.warn({ err: error }, 'e-mail worker tick failed; retrying on the next tick');
-    }
-  };
-  const plan = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = tick().finally(() => {
-        running = undefined;
-        plan();
-      });
-    }, interval);
-    timer.unref();
-  };
-  plan();
+  const stop = startPeriodic(log, 'e-mail worker', options.intervalMs ?? 5_000, async () => {
+    delivery ??= { mailer, from: config.emailFrom, workerId: newWorkerId(), keys: await loadInstanceKeys(db.kysely, config.secretKey), publicUrl: config.publicUrl };
+    await runDueEmails(db, delivery);
+  });
   return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
+    await stop();
     mailer.close();
   };
 }

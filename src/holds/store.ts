@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { MAX_HOLDS, type HoldsQuery } from './schemas.js';
-import { recordBookingEvents } from '../webhooks/outbox.js';
+import { recordBookingEvents } from '../events/outbox.js';
 
 export function selectLiveHolds(db: Kysely<Database>, operatorId: number, filter: HoldsQuery, now: number) {
   let query = db

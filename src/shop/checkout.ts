@@ -18,9 +18,9 @@ import { changeStatus } from '../bookings/store.js';
 import { runIdempotently, type WriteResult } from '../idempotency/service.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { recordUsage } from '../usage/service.js';
-import { enqueueBookingEvent } from '../workflows/events.js';
+import { publishBookingChange } from '../events/reactions.js';
 import { markOfferClaimed } from '../waitlists/store.js';
-import { operatorListens, recordEvents } from '../webhooks/outbox.js';
+import { operatorListens, recordEvents } from '../events/outbox.js';
 import { basketView, requireBasket } from './baskets.js';
 import { refuseWhileDeclining } from './declines.js';
 import { PaymentDeclined, paymentProvider } from './payments.js';
@@ -99,7 +99,7 @@ async function payBasket(tx: Tx, basket: BasketRow, body: CheckoutBody, clientHm
     const confirmed = await changeStatus(tx, item.booking_id, ['on_hold'], { status: 'confirmed', hold_expires_at: null });
     // Only a concurrent cancellation of the hold gets here; the whole payment rolls back with it.
     if (!confirmed) throw new Conflict(`Booking ${item.reference} was cancelled meanwhile; nothing was charged`);
-    await enqueueBookingEvent(tx, { id: item.booking_id, operator_id: basket.operator_id }, 'confirmed', now);
+    await publishBookingChange(tx, { id: item.booking_id, operator_id: basket.operator_id }, 'confirmed', now);
   }
   await setPaymentReference(tx, basket.id, reference);
   await markOfferClaimed(tx, basket.id);

@@ -1,22 +1,18 @@
 // {{ManageBookingUrl}} in workflow e-mails: the guest's link to view (and, where allowed, cancel) their
 // booking. The template is rendered when the e-mail is queued, but this one placeholder is left in place
-// then (workflows/events.ts) and filled only when the e-mail is sent: the capability token is never
+// then (workflows/hooks.ts) and filled only when the e-mail is sent (wired as the workflow e-mails'
+// text at sending, emails/kinds.ts): the capability token is never
 // stored in the outbox that the operator's staff can read, and it needs the instance keys, which the
 // sending worker has.
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { InstanceKeys } from '../secrets/keys.js';
+import type { SendingContext } from '../emails/kinds.js';
+import type { EmailRow } from '../emails/store.js';
+import { MANAGE_BOOKING_MARKER } from '../workflows/templates.js';
 import { manageToken } from './manage.js';
 import { manageBookingUrl } from './links.js';
 
-export const MANAGE_BOOKING_MARKER = '{{ManageBookingUrl}}';
-
-export async function fillManageBookingUrl(
-  db: Kysely<Database>,
-  links: { keys: InstanceKeys; publicUrl: string },
-  email: { booking_id: number | null; operator_id: number },
-  text: string,
-): Promise<string> {
+/** A workflow e-mail's text as sent: its body with the manage link filled in. */
+export async function fillManageBookingUrl({ db, keys, publicUrl }: SendingContext, email: EmailRow): Promise<string> {
+  const text = email.body;
   if (email.booking_id === null || !text.includes(MANAGE_BOOKING_MARKER)) return text;
   const row = await db
     .selectFrom('bookings')
@@ -26,6 +22,6 @@ export async function fillManageBookingUrl(
     .where('bookings.operator_id', '=', email.operator_id)
     .executeTakeFirst();
   if (!row) return text;
-  const url = manageBookingUrl(links.publicUrl, row.slug ?? String(email.operator_id), manageToken(links.keys, email.operator_id, row.reference));
+  const url = manageBookingUrl(publicUrl, row.slug ?? String(email.operator_id), manageToken(keys, email.operator_id, row.reference));
   return text.split(MANAGE_BOOKING_MARKER).join(url);
 }

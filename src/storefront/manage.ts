@@ -18,10 +18,6 @@ import { listBasketItems } from '../shop/store.js';
 import type { ManageLink, ManagedBooking } from './manage-schemas.js';
 
 const PURPOSE = 'manage-booking';
-// URL-safe characters only (no "."), so that the server log's redaction sees the whole token as one
-// (http/log-redaction.ts replaces path segments of 22 or more such characters on the pages' wildcard route).
-export const MANAGE_TOKEN_PATTERN = '^BK-[A-HJ-NP-Z2-9]{8}_[0-9a-f]{32}$';
-
 /** The capability of the booking's guest: its reference and 128 bits of HMAC over operator and reference. */
 export function manageToken(keys: InstanceKeys, operatorId: number, reference: string): string {
   return `${reference}_${keys.hmac(PURPOSE, `${operatorId}:${reference}`).slice(0, 32)}`;

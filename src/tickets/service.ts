@@ -12,7 +12,7 @@ import { toAdminTicketType, toColumns, toFields } from './mapper.js';
 import { categoryOf, checkTicketType, dependentsOf, type TicketFields } from './rules.js';
 import type { AdminTicketType, CreateTicketTypeBody, UpdateTicketTypeBody } from './schemas.js';
 import { audit } from '../audit/log.js';
-import { recordProductEvent } from '../webhooks/outbox.js';
+import { recordProductEvent } from '../events/outbox.js';
 import {
   clearDefault,
   findTicketType,

@@ -10,7 +10,7 @@ import type { UsageEntryInput } from './entry.js';
 import type { DailyUsage, Period, StoredUsageEntry, UsageEntry, UsageSummary } from './schemas.js';
 import { addToTotals, compareText, findEntry, insertEntries, listDailyTotals, sumTotals, type DailyTotalDelta } from './store.js';
 import { planTotals } from './periods.js';
-import { operatorWantsUsage, recordEvents } from '../webhooks/outbox.js';
+import { operatorWantsUsage, recordEvents } from '../events/outbox.js';
 
 export type { UsageEntryInput } from './entry.js';
 

@@ -20,7 +20,7 @@ import { claimPageUrl } from '../storefront/links.js';
 import { insertBasket } from '../shop/store.js';
 import { queueEmail } from '../emails/outbox.js';
 import { invalidatePartnerReads } from '../http/answer-cache.js';
-import { operatorListens, recordEvents } from '../webhooks/outbox.js';
+import { operatorListens, recordEvents } from '../events/outbox.js';
 import { expireLapsedOffers, markOffered, selectEntries, waitingEntries, type WaitlistEntryRow } from './store.js';
 import { toEntry } from './service.js';
 

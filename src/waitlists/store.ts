@@ -152,3 +152,8 @@ export async function markRemoved(tx: Tx, operatorId: number, id: number): Promi
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** The guest was e-mailed their offer (called as the e-mail is marked sent). */
+export async function markNotified(tx: Tx, id: number): Promise<void> {
+  await tx.updateTable('waitlist_entries').set({ notified_at: Date.now() }).where('id', '=', id).execute();
+}

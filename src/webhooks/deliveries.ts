@@ -6,7 +6,7 @@ import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
-import { TEST_EVENT_TYPE } from './events.js';
+import { TEST_EVENT_TYPE } from './subscriptions.js';
 import { eventBody, newEventId } from './render.js';
 import { deliverClaimed, CLAIM_SECONDS, type DeliveryDeps } from './deliver.js';
 import { loadOutgoing } from './delivery-store.js';

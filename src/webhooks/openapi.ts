@@ -10,7 +10,8 @@ import { AdminProduct } from '../catalog/schemas.js';
 import { Basket } from '../shop/schemas.js';
 import { WaitlistEntry } from '../waitlists/schemas.js';
 import { StoredUsageEntry } from '../usage/schemas.js';
-import { EVENT_DESCRIPTIONS, EVENT_TYPES, MARKETPLACE_TYPES, OPT_IN_TYPES, TEST_EVENT_TYPE, type EventType } from './events.js';
+import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../events/types.js';
+import { MARKETPLACE_TYPES, OPT_IN_TYPES, TEST_EVENT_TYPE } from './subscriptions.js';
 
 /** A paid basket as order.completed carries it: the shop's Basket without its token, with its ID. */
 export const Order = Type.Composite([Type.Object({ BasketID: Type.Integer({ description: 'As in the order-completed usage entry' }) }), Type.Omit(Basket, ['BasketToken'])]);

@@ -12,8 +12,8 @@ import { toAdminTimeslot } from '../availability/service.js';
 import { findZonedTimeslotsById } from '../availability/store.js';
 import { bookingTicketsOf, ticketTypesByActivity } from '../tickets/store.js';
 import type { BookingRow } from '../bookings/store.js';
-import { bookingEventFields, unpackBooking } from './outbox.js';
-import type { Audience } from './events.js';
+import { bookingEventFields, unpackBooking } from '../events/outbox.js';
+import type { Audience } from '../events/types.js';
 
 /** One event read from the outbox (a row holds the events of one transaction, an entry one per type). */
 export interface OutboxEvent {

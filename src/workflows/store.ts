@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { expressionBuilder, type Expression, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, WorkflowTable } from '../db/schema.js';
 
@@ -18,6 +18,12 @@ export async function findWorkflow(db: Kysely<Database>, operatorId: number, id:
 
 export async function updateWorkflow(tx: Tx, operatorId: number, id: number, changes: Updateable<WorkflowTable>): Promise<WorkflowRow | undefined> {
   return tx.updateTable('workflows').set(changes).where('id', '=', id).where('operator_id', '=', operatorId).returningAll().executeTakeFirst();
+}
+
+/** Whether the operator has an enabled workflow, as a condition another query folds in (events/reactions.ts). */
+export function enabledWorkflowExists(operatorId: number): Expression<SqlBool> {
+  const eb = expressionBuilder<Database, never>();
+  return eb.exists(eb.selectFrom('workflows').select('workflows.id').where('workflows.operator_id', '=', operatorId).where('workflows.enabled', '=', 1));
 }
 
 /** The operator's enabled workflows on these events: the one query a booking pays when none exist. */

@@ -16,6 +16,9 @@ export const PLACEHOLDERS = [
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
+/** What {{ManageBookingUrl}} renders to when queued: left as it is, and filled in only when sent. */
+export const MANAGE_BOOKING_MARKER = '{{ManageBookingUrl}}';
+
 const FIELD = /\{\{\s*([A-Za-z]+)\s*\}\}/g;
 
 /** Unknown placeholders are a 422 when the workflow is saved, never a surprise in a customer's inbox. */

@@ -1,9 +1,8 @@
-// The values a workflow template's placeholders take for one booking. Sending (events.ts) and the
+// The values a workflow template's placeholders take for one booking. Sending (hooks.ts) and the
 // dashboard's preview (preview.ts) both read them here, so a preview shows exactly what would be sent.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { Placeholder } from './templates.js';
-import { MANAGE_BOOKING_MARKER } from '../storefront/email-links.js';
+import { MANAGE_BOOKING_MARKER, type Placeholder } from './templates.js';
 
 export interface BookingForTemplate {
   values: Record<Placeholder, string>;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { buildApp } from '../../src/app.js';
 import { createApiKey } from '../../src/auth/service.js';
-import { EVENT_TYPES } from '../../src/webhooks/events.js';
+import { EVENT_TYPES } from '../../src/events/types.js';
 import { SECRET_PURPOSE } from '../../src/webhooks/deliver.js';
 import { MAX_ENDPOINTS, MAX_MARKETPLACE_ENDPOINTS } from '../../src/webhooks/service.js';
 import { addEndpoint } from './fixtures.js';

@@ -1,6 +1,6 @@
-// The event types a webhook endpoint can subscribe to, and who may receive each. One list drives the
-// endpoint schemas (which types an endpoint may name), the fan-out (who gets what) and the OpenAPI
-// document's `webhooks` section (webhooks/openapi.ts).
+// The platform's events: what can happen that something else reacts to. Domains write them into the
+// outbox (outbox.ts) inside the transaction of the change; webhooks deliver them to subscribers, and the
+// descriptions here are the ones the webhook catalogue and the OpenAPI document show.
 
 export const EVENT_TYPES = [
   'booking.created',
@@ -17,17 +17,6 @@ export const EVENT_TYPES = [
   'usage.recorded',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-
-/** Sent by "test an endpoint" only; nobody subscribes to it. */
-export const TEST_EVENT_TYPE = 'webhook.test';
-
-/** Types that "*" does not include: an endpoint receives them only when it names them. */
-export const OPT_IN_TYPES: ReadonlySet<EventType> = new Set(['usage.recorded']);
-
-/** The types a marketplace's endpoint may receive: its own bookings, and the public catalogue and availability. */
-export const MARKETPLACE_TYPES: ReadonlySet<EventType> = new Set(
-  EVENT_TYPES.filter((type) => type.startsWith('booking.') || type.startsWith('product.') || type === 'availability.changed'),
-);
 
 export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'booking.created': 'A booking was placed by any channel (partner API, OCTo, online shop, point of sale, a waitlist offer): confirmed at once, or on hold.',
@@ -47,19 +36,3 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
 
 /** Who receives an event beside the operator's own endpoints (which receive everything they subscribe to). */
 export type Audience = 'public' | 'partner' | 'operator';
-
-/** Whether an endpoint that subscribed to `subscribed` wants `type`. */
-export function subscribes(subscribed: readonly string[], type: string): boolean {
-  if (subscribed.includes(type)) return true;
-  return subscribed.includes('*') && (EVENT_TYPES as readonly string[]).includes(type) && !OPT_IN_TYPES.has(type as EventType);
-}
-
-/**
- * Whether an endpoint of marketplace `endpointPartner` (null: the operator's own) may receive an event of
- * this audience: a marketplace gets public events and the events of its own bookings, nothing else.
- */
-export function reaches(endpointPartner: string | null, event: { audience: Audience; partner: string | null }): boolean {
-  if (endpointPartner === null) return true;
-  if (event.audience === 'public') return true;
-  return event.audience === 'partner' && event.partner === endpointPartner;
-}

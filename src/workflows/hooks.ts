@@ -1,33 +1,37 @@
-// The hook from the booking lifecycle into workflows. Booking code calls enqueueBookingEvent inside the
-// transaction that confirms or cancels a booking (of any source), so an e-mail is queued exactly when the
-// change commits. Reminders and follow-ups are queued at confirmation with their due time: they are rows,
-// so they survive restarts, and the worker sends them when due.
+// What workflows react to: a booking's change (of any source), inside the transaction that confirms,
+// cancels or moves it (events/reactions.ts), so an e-mail is queued exactly when the change commits.
+// Reminders and follow-ups are queued at confirmation with their due time: they are rows, so they survive
+// restarts, and the worker sends them when due.
 import type { Tx } from '../db/connection.js';
+import type { BookingChange, BookingReaction, ChangedBooking } from '../events/reactions.js';
 import { queueEmail, withdrawQueuedEmails } from '../emails/outbox.js';
 import { renderTemplate } from './templates.js';
 import { bookingTemplateValues } from './values.js';
-import { dropQueuedTimedEmails, enabledWorkflows, type WorkflowRow } from './store.js';
-
-/** `rescheduled`: a confirmed booking moved to another timeslot (an OCTo amendment). */
-export type BookingEvent = 'confirmed' | 'cancelled' | 'rescheduled';
+import { dropQueuedTimedEmails, enabledWorkflowExists, enabledWorkflows, type WorkflowRow } from './store.js';
 
 const HOUR = 3600;
 
-const EVENTS: Record<BookingEvent, WorkflowRow['event'][]> = {
+const EVENTS: Record<BookingChange, WorkflowRow['event'][]> = {
   confirmed: ['booking-confirmed', 'reminder', 'follow-up'],
   cancelled: ['booking-cancelled'],
   rescheduled: ['reminder', 'follow-up'],
 };
 
-export async function enqueueBookingEvent(tx: Tx, booking: { id: number; operator_id: number }, event: BookingEvent, now: number): Promise<void> {
+/** The workflows' reaction to bookings: their e-mails, queued with the change. */
+export const workflowEmails: BookingReaction = {
+  react: queueWorkflowEmails,
+  interested: enabledWorkflowExists,
+};
+
+async function queueWorkflowEmails(tx: Tx, booking: ChangedBooking, event: BookingChange, now: number): Promise<void> {
   // A cancelled booking gets no reminder or follow-up, whether or not a workflow still exists.
   if (event === 'cancelled') await withdrawQueuedEmails(tx, booking.id);
   // A moved booking's reminder and follow-up that still wait were written for the old time: they are
   // queued again below, for the new one (those already sent stay sent: a workflow e-mails a booking once).
   if (event === 'rescheduled') await dropQueuedTimedEmails(tx, booking.id);
   const events = EVENTS[event];
-  // New bookings skip this call when the operator has no enabled workflow (bookings/store.ts reads that
-  // with the booking's activity); other callers pay this one query.
+  // New bookings skip this call when the operator has no enabled workflow (`interested`, which the
+  // booking's first query folds in); other changes pay this one query.
   const workflows = await enabledWorkflows(tx, booking.operator_id, events);
   if (workflows.length === 0) return;
   const details = await bookingTemplateValues(tx, booking.operator_id, booking.id);

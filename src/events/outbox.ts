@@ -1,7 +1,7 @@
-// Writing webhook events into the outbox, inside the transaction of the change that causes them: the
-// event commits exactly when the change does (no event without its change, no change without its event).
-// The domain code calls these at its lowest shared points (docs/webhooks.md lists them); the dispatcher
-// (dispatch.ts) turns the rows into deliveries later.
+// The outbox: domains write their events here, inside the transaction of the change that causes them, so
+// an event commits exactly when its change does (no event without its change, no change without its
+// event). The domain code calls these at its lowest shared points (docs/webhooks.md lists them); the
+// webhook dispatcher (webhooks/dispatch.ts) turns the rows into deliveries later.
 //
 // Cheap by design, as bookings call them: nothing is written while the operator has no enabled endpoint
 // (one indexed read per transaction, shared by a group of bookings), and a transaction writes one outbox
@@ -9,9 +9,12 @@
 // them IDs and fanning them out to endpoints happens in the dispatcher, off the request path.
 import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
 import { atCommitValue, firstInTransaction, readOncePerTransaction, runAtCommit, type Tx } from '../db/connection.js';
-import type { BookingRow } from '../bookings/store.js';
-import type { ActivityRow } from '../catalog/store.js';
-import type { Audience, EventType } from './events.js';
+import type { Selectable } from 'kysely';
+import type { ActivityTable, BookingTable } from '../db/schema.js';
+import type { Audience, EventType } from './types.js';
+
+type BookingRow = Selectable<BookingTable>;
+type ActivityRow = Selectable<ActivityTable>;
 
 export interface NewEvent {
   type: EventType;

@@ -1,0 +1,46 @@
+// Reactions to a booking's change that run inside the change's own transaction, so that what they write
+// (a workflow's e-mails, ...) commits exactly when the change does. The domain that changes a booking
+// publishes here and never imports who reacts; the composition (src/reactions.ts) subscribes the
+// reactions, once per process, for the server, the command line and the tests alike.
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Tx } from '../db/connection.js';
+
+/** `rescheduled`: a confirmed booking moved to another timeslot. */
+export type BookingChange = 'confirmed' | 'cancelled' | 'rescheduled';
+
+export interface ChangedBooking {
+  id: number;
+  operator_id: number;
+}
+
+export interface BookingReaction {
+  /** Runs inside the transaction of the change; it may read the booking as the change left it. */
+  react(tx: Tx, booking: ChangedBooking, change: BookingChange, now: number): Promise<void>;
+  /**
+   * Whether the reaction can have anything to do for the operator's new bookings, as a condition (built
+   * with Kysely's standalone `expressionBuilder`) that the booking's first query folds in
+   * (bookings/store.ts, findBookingTarget): a new booking of an operator that no reaction cares about then
+   * costs nothing more.
+   */
+  interested(operatorId: number): Expression<SqlBool>;
+}
+
+const reactions = new Map<string, BookingReaction>();
+
+/** Subscribes a reaction under its name (subscribing the same name again replaces it). */
+export function reactToBookings(name: string, reaction: BookingReaction): void {
+  reactions.set(name, reaction);
+}
+
+/** Runs every reaction to the booking's change, in the order they were subscribed. */
+export async function publishBookingChange(tx: Tx, booking: ChangedBooking, change: BookingChange, now: number): Promise<void> {
+  for (const reaction of reactions.values()) await reaction.react(tx, booking, change, now);
+}
+
+/** Whether any reaction cares about the operator's new bookings (see BookingReaction.interested). */
+export function anyReactionInterested(operatorId: number): Expression<SqlBool> {
+  const conditions = [...reactions.values()].map((reaction) => reaction.interested(operatorId));
+  // No reaction subscribed: a literal false that both dialects read alike.
+  if (conditions.length === 0) return sql<SqlBool>`1 = 0`;
+  return conditions.length === 1 ? conditions[0]! : sql<SqlBool>`(${sql.join(conditions, sql` OR `)})`;
+}

@@ -1,0 +1,20 @@
+// Who reacts to what: the one place where the domains' events are wired to their reactions. Domains publish
+// (events/) and never import the reactions; the server, the command line and the tests all build the app
+// (app.ts) or run the command line (cli.ts), which wire these once per process. docs/architecture.md has
+// the table.
+import { defineEmailKind } from './emails/kinds.js';
+import { reactToBookings } from './events/reactions.js';
+import { openStaffEmailBody } from './staff/emails.js';
+import { fillManageBookingUrl } from './storefront/email-links.js';
+import { waitlistOfferEmail } from './waitlists/hooks.js';
+import { workflowEmails } from './workflows/hooks.js';
+
+export function wireReactions(): void {
+  // A booking confirmed, cancelled or moved: the operator's workflows queue their e-mails.
+  reactToBookings('workflows', workflowEmails);
+  // Sending an e-mail: a staff e-mail's sealed body is opened, a workflow e-mail's manage link filled in,
+  // a waitlist offer's guest marked as told.
+  defineEmailKind('staff', { textAtSending: ({ keys }, email) => openStaffEmailBody(keys, email.body) });
+  defineEmailKind('workflow', { textAtSending: fillManageBookingUrl });
+  defineEmailKind('waitlist', waitlistOfferEmail);
+}
