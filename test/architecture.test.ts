@@ -36,10 +36,10 @@ export const WEB_LAYERS: readonly (readonly string[])[] = [
  * climb or cycle fails the test; so does an entry here that no longer happens.
  */
 const KNOWN: readonly string[] = [
-  "climb: src/auth/plugin.ts -> src/staff/sessions.ts",
   "climb: src/waitlists/offers.ts -> src/storefront/links.ts",
   "climb: src/waitlists/offers.ts -> src/storefront/profile.ts",
-  "folder cycle: src/{audit,auth,availability,bookings,catalog,emails,questions,staff,tickets}",
+  "folder cycle: src/{catalog,tickets}",
+  "folder cycle: src/{emails,staff}",
   "folder cycle: src/{shop,storefront,waitlists}",
 ];
 

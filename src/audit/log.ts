@@ -2,7 +2,7 @@
 // change it records, so the entry exists exactly when the change does. The actor and the client address
 // come from the request's context (context.ts); there is no function that changes or deletes an entry.
 import type { Tx } from '../db/connection.js';
-import { currentContext, type Actor } from './context.js';
+import { currentContext, type Actor } from '../access/actor.js';
 
 export interface AuditEntry {
   operatorId: number;

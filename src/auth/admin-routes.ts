@@ -4,7 +4,7 @@ import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { ApiKey, CreatedApiKey, CreateKeyBody, KeyIdParams } from './schemas.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './service.js';
 import type { ApiKeyRecord } from './store.js';
-import { requires } from './permissions.js';
+import { requires } from '../access/permissions.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const toApiKey = (key: ApiKeyRecord, callerKeyId: number | null) => ({

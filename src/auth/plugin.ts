@@ -11,9 +11,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Forbidden, Unauthenticated } from '../http/errors.js';
 import { parseKey, secretMatches, type Scope } from './keys.js';
 import { findKeyCached } from './key-cache.js';
-import { ADMIN_KEY_PERMISSIONS, type Permission } from './permissions.js';
-import { authenticateSession, sessionToken } from '../staff/sessions.js';
-import type { Actor } from '../audit/context.js';
+import { ADMIN_KEY_PERMISSIONS, type Permission } from '../access/permissions.js';
+import type { Actor } from '../access/actor.js';
 import { RATE_LIMIT_WINDOW_MS, tooManyRequests } from '../http/rate-limit.js';
 import type { Grant, SharedLimiter } from '../http/shared-limiter.js';
 
@@ -95,9 +94,9 @@ async function authenticateKey(request: FastifyRequest, scope: RouteScope, permi
   request.actor = { kind: 'key', operatorId: key.operatorId, keyId: key.id, label: key.name, permissions };
 }
 
-async function authenticateUser(request: FastifyRequest, token: string): Promise<void> {
+async function authenticateUser(request: FastifyRequest, sessions: Sessions, token: string): Promise<void> {
   const { permission, scope } = request.routeOptions.config;
-  const { csrfToken: _csrf, ...actor } = await authenticateSession(request, token);
+  const { csrfToken: _csrf, ...actor } = await sessions.authenticate(request, token);
   if (permission !== undefined && !actor.permissions.includes(permission)) {
     throw new Forbidden(`Your role (${actor.role}) does not allow this: it needs the "${permission}" permission`);
   }
@@ -107,12 +106,21 @@ async function authenticateUser(request: FastifyRequest, token: string): Promise
   request.actor = actor satisfies Actor;
 }
 
+/** Signed-in users' sessions (src/staff), handed in by the composition (app.ts): this plugin only asks. */
+export interface Sessions {
+  /** The session cookie's token, if the request has one. */
+  token(request: FastifyRequest): string | undefined;
+  /** The session's user (with the session's CSRF token), or Unauthenticated. */
+  authenticate(request: FastifyRequest, token: string): Promise<Actor & { kind: 'user'; csrfToken: string }>;
+}
+
 export interface AuthOptions {
+  sessions: Sessions;
   /** Failed key sign-ins per minute per client address, counted by `limiter`; absent: not limited. */
   failures?: { perMinute: number; limiter: SharedLimiter };
 }
 
-export const authPlugin = fp<AuthOptions>(async (app, { failures }) => {
+export const authPlugin = fp<AuthOptions>(async (app, { sessions, failures }) => {
   app.decorateRequest('caller', null as unknown as Caller);
   const failureBucket = (request: FastifyRequest) => `auth-failures:${request.ip}`;
   const refuse = (reply: FastifyReply, grant: Grant) => {
@@ -143,9 +151,9 @@ export const authPlugin = fp<AuthOptions>(async (app, { failures }) => {
     const { scope, permission, signedIn } = request.routeOptions.config;
     if (!scope && !signedIn) return;
     try {
-      const cookie = sessionToken(request);
+      const cookie = sessions.token(request);
       const usersMayCall = signedIn || permission !== undefined || scope === 'admin';
-      if (bearerToken(request) === undefined && cookie !== undefined && usersMayCall) return await authenticateUser(request, cookie);
+      if (bearerToken(request) === undefined && cookie !== undefined && usersMayCall) return await authenticateUser(request, sessions, cookie);
       if (signedIn) {
         if (bearerToken(request) !== undefined) throw new Forbidden('This endpoint is for signed-in users; API keys cannot use it');
         throw new Unauthenticated('Sign in first: this endpoint needs a signed-in user');

@@ -4,7 +4,7 @@ import { ActivityIdParams, AUTH_ERRORS, envelope, problems } from '../http/schem
 import { AdminRangeQuery, AdminTimeslot, CreateTimeslotsBody, TimeslotIdParams, UpdateTimeslotBody } from './schemas.js';
 import { changeTimeslotCapacity, getAdminTimeslot, listAdminTimeslots } from './service.js';
 import { createTimeslots } from './creation.js';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 
 /** Operator API: timeslots of the operator's activities. */
 export const timeslotAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -5,7 +5,7 @@ import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { daysBetween, unixToZonedIso, unixToZonedTime } from '../calendar/zoned-time.js';
 import { requireActivity } from '../catalog/service.js';
 import { findActivity } from '../catalog/store.js';
-import { releaseLapsedHolds } from '../bookings/capacity.js';
+import { releaseLapsedHolds } from './seat-ledger.js';
 import { audit } from '../audit/log.js';
 import { seatsLeft } from './seats.js';
 import { unixNow } from '../lib/clock.js';

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
-import { Booking, BookingListQuery, PosBookingBody, ReferenceParams } from './schemas.js';
+import { Booking, BookingListQuery, PosBookingBody } from './schemas.js';
+import { ReferenceParams } from '../http/schemas.js';
 import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
 import { audit } from '../audit/log.js';
 import { bookTimeslot, timeslotGroup, cancelBooking, getBooking, listOperatorBookings } from './service.js';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 
 /** Operator API: the bookings dashboard (every source) and point-of-sale bookings. */
 export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {

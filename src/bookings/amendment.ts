@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import { Conflict } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/store.js';
-import { changeSeatsAtCommit } from './capacity.js';
+import { changeSeatsAtCommit } from '../availability/seat-ledger.js';
 import { refuseSeats, requireBookable } from './placement.js';
 import { deleteWaiverAnswers, type BookableTimeslot, type BookingRow } from './store.js';
 import { effectiveStatus } from './view.js';

@@ -7,7 +7,7 @@ import { InsufficientCapacity, ValidationFailed } from '../http/errors.js';
 import { newBookingReference } from '../lib/ids.js';
 import { findZonedTimeslot } from '../availability/store.js';
 import { unixNow } from '../lib/clock.js';
-import { takeSeatsAtCommit } from './capacity.js';
+import { takeSeatsAtCommit } from '../availability/seat-ledger.js';
 import { insertBooking, insertWaiverAnswers, type BookableTimeslot, type BookingRow } from './store.js';
 import { publishBookingChange } from '../events/reactions.js';
 import { attachUploads } from '../questions/upload-store.js';

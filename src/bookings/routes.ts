@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, PartnerParams, problems } from '../http/schemas.js';
-import { Booking, PartnerBookingBody, ReferenceParams } from './schemas.js';
+import { Booking, PartnerBookingBody } from './schemas.js';
+import { ReferenceParams } from '../http/schemas.js';
 import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
 import { bookTimeslot, timeslotGroup, cancelBooking, confirmBooking, getBooking } from './service.js';
 

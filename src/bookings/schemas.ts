@@ -115,10 +115,6 @@ export const Booking = Type.Object(
 );
 export type Booking = Static<typeof Booking>;
 
-export const ReferenceParams = Type.Object({
-  BookingReference: Type.String({ pattern: '^BK-[A-HJ-NP-Z2-9]{8}$', description: 'A booking reference: BK- and 8 letters or digits' }),
-});
-
 export const MAX_LIST_LIMIT = 500;
 
 export const BookingListQuery = Type.Object({

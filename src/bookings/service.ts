@@ -5,7 +5,7 @@ import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/store.js';
 import { unixNow } from '../lib/clock.js';
 import { fileScopeOf, validateWaiverAnswers } from '../questions/service.js';
-import { giveBackSeats, releaseLapsedHolds } from './capacity.js';
+import { giveBackSeats, releaseLapsedHolds } from '../availability/seat-ledger.js';
 import { placeBooking, type BookingDraft } from './placement.js';
 import {
   changeStatus,

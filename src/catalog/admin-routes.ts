@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ActivityIdParams, AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { AdminProduct, CreateActivityBody, UpdateActivityBody } from './schemas.js';
 import { changeActivity, createActivity, getAdminProduct, listAdminProducts } from './service.js';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 
 /** Operator API: activities, including archived ones. */
 export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { Email, EmailListQuery } from './schemas.js';
 import { listEmails } from './store.js';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 import { HIDDEN_BODY } from '../staff/emails.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
-import { requires } from '../auth/permissions.js';
-import { Booking, ReferenceParams } from '../bookings/schemas.js';
+import { requires } from '../access/permissions.js';
+import { Booking } from '../bookings/schemas.js';
+import { ReferenceParams } from '../http/schemas.js';
 import { Hold, HoldsQuery, MAX_HOLDS, ReleasedHolds, ReleaseHoldsBody } from './schemas.js';
 import { listHolds, releaseHold, releaseHolds } from './service.js';
 

@@ -7,7 +7,7 @@ import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
-import { giveBackSeats } from '../bookings/capacity.js';
+import { giveBackSeats } from '../availability/seat-ledger.js';
 import { findBooking } from '../bookings/store.js';
 import { getBooking } from '../bookings/service.js';
 import { effectiveStatus } from '../bookings/view.js';

@@ -57,3 +57,8 @@ export const PartnerParams = Type.Object({
 });
 
 export const PartnerActivityParams = Type.Composite([PartnerParams, ActivityIdParams]);
+
+/** A booking's path parameter (bookings, their answers, holds, manifests). */
+export const ReferenceParams = Type.Object({
+  BookingReference: Type.String({ pattern: '^BK-[A-HJ-NP-Z2-9]{8}$', description: 'A booking reference: BK- and 8 letters or digits' }),
+});

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Forbidden, NotFound, ValidationFailed } from '../http/errors.js';
-import { can, type Actor } from '../audit/context.js';
+import { can, type Actor } from '../access/actor.js';
 import { audit } from '../audit/log.js';
 import { todayIn, unixToZonedIso, daysBetween } from '../calendar/zoned-time.js';
 import { bookingTicketsOf } from '../tickets/store.js';

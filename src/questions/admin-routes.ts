@@ -4,7 +4,7 @@ import { ActivityIdParams, AUTH_ERRORS, envelope, problems } from '../http/schem
 import { AdminQuestion, CreateQuestionBody, QuestionIdParams, UpdateQuestionBody } from './schemas.js';
 import { changeQuestion, createQuestion, listAdminQuestions, removeQuestion } from './service.js';
 import { answerAdminRoutes } from './answer-routes.js';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 
 /** Operator API: the waiver questions of each activity, with their translations. */
 export const questionAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {

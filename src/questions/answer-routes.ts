@@ -2,9 +2,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 import { NotFound } from '../http/errors.js';
-import { ReferenceParams } from '../bookings/schemas.js';
+import { ReferenceParams } from '../http/schemas.js';
 import { BookingWaiverAnswer, FileIdParams } from './schemas.js';
 import { listBookingAnswers } from './answers.js';
 import { ALLOWED_FILE_TYPES, servedType } from './file-types.js';

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 import { BookingListQuery } from '../bookings/schemas.js';
 import { BookingReport, ReportQuery } from './schemas.js';
 import { bookingReport, reportCsv } from './service.js';

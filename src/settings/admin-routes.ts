@@ -1,7 +1,7 @@
 // Operator API: the shop's settings (name, slug, contact e-mail, brand colour, logo, allowed embed
 // websites), under settings:manage like opening the shop. Every change writes an audit entry.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { OperatorSettings, OperatorSettingsChange } from './schemas.js';
 import { changeOperatorSettings, getOperatorSettings, removeLogo, replaceLogo } from './service.js';

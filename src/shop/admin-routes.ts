@@ -1,7 +1,7 @@
 // Operator API: whether the operator's public shop answers. New operators' shops are closed until opened.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { openOrCloseShop, shopState, type ShopState } from './settings.js';
 

@@ -5,7 +5,7 @@ import type { Db, Tx } from '../db/connection.js';
 import type { StaffRole } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { audit } from '../audit/log.js';
-import type { Actor } from '../audit/context.js';
+import type { Actor } from '../access/actor.js';
 import { linkFor, queueStaffEmail, type Mailing } from './emails.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
 import { matchTotp, newRecoveryCodes, newTotpEnrolment } from './totp.js';

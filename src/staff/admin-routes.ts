@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 import { ChangeUserBody, InviteBody, StaffSession, StaffUser, UserIdParams, UserSessionParams } from './schemas.js';
 import { changeUser, endSessions, getUsers, inviteUser, removeUser, resendInvitation, userSessions } from './accounts.js';
 

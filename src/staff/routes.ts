@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { envelope, problems } from '../http/schemas.js';
-import type { Actor } from '../audit/context.js';
+import type { Actor } from '../access/actor.js';
 import {
   AcceptInvitationBody,
   ChangePasswordBody,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ROLES, PERMISSIONS } from '../auth/permissions.js';
+import { ROLES, PERMISSIONS } from '../access/permissions.js';
 import { RowId } from '../http/schemas.js';
 import { MAX_PASSWORD_LENGTH } from './passwords.js';
 

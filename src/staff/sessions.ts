@@ -9,8 +9,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/cookie';
 import { Forbidden, Unauthenticated } from '../http/errors.js';
 import type { Tx } from '../db/connection.js';
-import { ROLE_PERMISSIONS } from '../auth/permissions.js';
-import type { Actor } from '../audit/context.js';
+import { ROLE_PERMISSIONS } from '../access/permissions.js';
+import type { Actor } from '../access/actor.js';
 import { findLiveSession, hashToken, insertSession, newToken, touchSession, type UserRow } from './store.js';
 
 /** A session ends after this long without a request, and at most this long after sign-in. */

@@ -17,7 +17,7 @@ import { matchTotp, useRecoveryCode } from './totp.js';
 import { startSession } from './sessions.js';
 import { countEvent, eventCount, findUsersByEmail, insertToken, peekToken, updateUser, useToken, type UserRow } from './store.js';
 import { normaliseEmail, toStaffUser } from './view.js';
-import { ROLE_PERMISSIONS } from '../auth/permissions.js';
+import { ROLE_PERMISSIONS } from '../access/permissions.js';
 
 export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCK_MS = 15 * 60 * 1000;

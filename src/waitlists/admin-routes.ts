@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { WaitlistEntry, WaitlistIdParams, WaitlistQuery } from './schemas.js';
 import { listWaitlist, removeWaitlistEntry } from './service.js';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 
 /** Operator API: the waitlists of the operator's timeslots. */
 export const waitlistAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {

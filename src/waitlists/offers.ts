@@ -13,7 +13,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { releaseLapsedHolds } from '../bookings/capacity.js';
+import { releaseLapsedHolds } from '../availability/seat-ledger.js';
 import { holdItem } from '../shop/baskets.js';
 import { storefrontProfile } from '../storefront/profile.js';
 import { claimPageUrl } from '../storefront/links.js';

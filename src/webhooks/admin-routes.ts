@@ -6,7 +6,7 @@ import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { endpointRoutes } from './endpoint-routes.js';
 import { WebhookSettings } from './schemas.js';
 import { changeSettings, getSettings } from './settings.js';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 
 const tags = ['Operator API: webhooks'];
 

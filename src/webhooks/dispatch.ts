@@ -13,7 +13,7 @@
 // notices are never raced.
 import { sql } from 'kysely';
 import { dialectOf, type Db, type Tx } from '../db/connection.js';
-import { releaseLapsedHolds } from '../bookings/capacity.js';
+import { releaseLapsedHolds } from '../availability/seat-ledger.js';
 import { type Audience } from '../events/types.js';
 import { reaches, subscribes } from './subscriptions.js';
 import { expandOutbox, newEventId, renderEvents, renderTimeslots, type OutboxEvent } from './render.js';

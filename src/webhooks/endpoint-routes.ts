@@ -11,7 +11,7 @@ import { MARKETPLACE_TYPES, OPT_IN_TYPES } from './subscriptions.js';
 import { changeEndpoint, createEndpoint, getEndpoint, getEndpoints, removeEndpoint, rotateSecret, type Owner } from './service.js';
 import { getDeliveries, getDelivery, replayDelivery, testEndpoint } from './deliveries.js';
 import { newWorkerId } from '../emails/worker.js';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 import {
   CreateEndpointBody,
   DeliveryListQuery,

@@ -4,7 +4,7 @@ import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { CreateWorkflowBody, UpdateWorkflowBody, Workflow, WorkflowIdParams, WorkflowPreview, WorkflowPreviewBody } from './schemas.js';
 import { previewWorkflow } from './preview.js';
 import { changeWorkflow, createWorkflow, getWorkflow, getWorkflows } from './service.js';
-import { requires } from '../auth/permissions.js';
+import { requires } from '../access/permissions.js';
 
 /** Operator API: automated e-mails on booking events. */
 export const workflowAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {

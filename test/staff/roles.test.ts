@@ -3,7 +3,7 @@
 // added later is in the table, so it is covered without touching this file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { ADMIN_KEY_PERMISSIONS, ROLE_PERMISSIONS, ROLES } from '../../src/auth/permissions.js';
+import { ADMIN_KEY_PERMISSIONS, ROLE_PERMISSIONS, ROLES } from '../../src/access/permissions.js';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { as, operatorRoutes, undeclared, userSession, type Session } from './fixtures.js';
 import type { StaffRole } from '../../src/db/schema.js';

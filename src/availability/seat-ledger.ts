@@ -1,4 +1,4 @@
-// Seat accounting of a timeslot. `timeslots.booked` counts the seats of bookings that are confirmed or
+// The seat ledger: seat accounting of a timeslot. `timeslots.booked` counts the seats of bookings that are confirmed or
 // on hold and not yet released; it only ever changes through these functions, inside a write transaction
 // (`Tx`), together with the booking rows that justify the change.
 //
@@ -18,7 +18,7 @@
 // - Every writer touches the bookings rows first and the timeslot row after, so PostgreSQL's row locks
 //   are always taken in the same order and two booking writers cannot deadlock each other.
 // - Webhooks: every change of seats notes the timeslot for availability.changed, and every released hold
-//   writes its booking.expired, in the same transaction (src/webhooks/outbox.ts).
+//   writes its booking.expired, in the same transaction (src/events/outbox.ts).
 import { sql, type Kysely } from 'kysely';
 import { atCommitValue, dialectOf, firstInTransaction, runAtCommit, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
