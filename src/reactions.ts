@@ -3,18 +3,20 @@
 // (app.ts) or run the command line (cli.ts), which wire these once per process. docs/architecture.md has
 // the table.
 import { defineEmailKind } from './emails/kinds.js';
-import { reactToBookings } from './events/reactions.js';
-import { openStaffEmailBody } from './staff/emails.js';
+import { reactToBookings, reactToPaidBaskets } from './events/reactions.js';
+import { HIDDEN_BODY, openStaffEmailBody } from './staff/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
-import { waitlistOfferEmail } from './waitlists/hooks.js';
+import { claimOffer, waitlistOfferEmail } from './waitlists/hooks.js';
 import { workflowEmails } from './workflows/hooks.js';
 
 export function wireReactions(): void {
   // A booking confirmed, cancelled or moved: the operator's workflows queue their e-mails.
   reactToBookings('workflows', workflowEmails);
-  // Sending an e-mail: a staff e-mail's sealed body is opened, a workflow e-mail's manage link filled in,
-  // a waitlist offer's guest marked as told.
-  defineEmailKind('staff', { textAtSending: ({ keys }, email) => openStaffEmailBody(keys, email.body) });
+  // A basket paid: a waitlist offer held in it is claimed.
+  reactToPaidBaskets('waitlists', claimOffer);
+  // Sending an e-mail: a staff e-mail's sealed body is opened (and hidden in the outbox listing), a
+  // workflow e-mail's manage link filled in, a waitlist offer's guest marked as told.
+  defineEmailKind('staff', { textAtSending: ({ keys }, email) => openStaffEmailBody(keys, email.body), hiddenBody: HIDDEN_BODY });
   defineEmailKind('workflow', { textAtSending: fillManageBookingUrl });
   defineEmailKind('waitlist', waitlistOfferEmail);
 }

@@ -13,8 +13,8 @@ import { refuseSeats, requireBookable } from './placement.js';
 import { deleteWaiverAnswers, type BookableTimeslot, type BookingRow } from './store.js';
 import { effectiveStatus } from './view.js';
 import { publishBookingChange } from '../events/reactions.js';
-import { sameTickets, ticketRows, type TicketMix } from '../tickets/mix.js';
-import { bookingTicketsOf, deleteBookingTickets, insertBookingTickets } from '../tickets/store.js';
+import { sameTickets, ticketRows, type TicketMix } from '../catalog/tickets/mix.js';
+import { bookingTicketsOf, deleteBookingTickets, insertBookingTickets } from '../catalog/tickets/store.js';
 import { recordBookingEvents } from '../events/outbox.js';
 
 /** Where the booking should be: the timeslot (of `activity`) and its tickets. */

@@ -7,8 +7,8 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { BookingCheckinTable, Database } from '../db/schema.js';
 import { Conflict, ValidationFailed, type FieldError } from '../http/errors.js';
-import type { BookingTicketRow } from '../tickets/store.js';
-import { bookingTicketsOf } from '../tickets/store.js';
+import type { BookingTicketRow } from '../catalog/tickets/store.js';
+import { bookingTicketsOf } from '../catalog/tickets/store.js';
 import { effectiveStatus } from './view.js';
 import type { BookingRecord } from './store.js';
 

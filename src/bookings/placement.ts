@@ -11,8 +11,8 @@ import { takeSeatsAtCommit } from '../availability/seat-ledger.js';
 import { insertBooking, insertWaiverAnswers, type BookableTimeslot, type BookingRow } from './store.js';
 import { publishBookingChange } from '../events/reactions.js';
 import { attachUploads } from '../questions/upload-store.js';
-import { ticketRows, type TicketMix } from '../tickets/mix.js';
-import { insertBookingTickets } from '../tickets/store.js';
+import { ticketRows, type TicketMix } from '../catalog/tickets/mix.js';
+import { insertBookingTickets } from '../catalog/tickets/store.js';
 import type { BookingSource } from './schemas.js';
 
 export interface BookingDraft {

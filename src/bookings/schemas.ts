@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate, RowId } from '../http/schemas.js';
-import { BookedTicket, TicketsField } from '../tickets/schemas.js';
+import { BookedTicket, TicketsField } from '../catalog/tickets/schemas.js';
 
 export const BOOKING_STATUSES = ['on_hold', 'confirmed', 'cancelled', 'expired'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];

@@ -19,8 +19,8 @@ import {
 } from './store.js';
 import { effectiveStatus, toBooking } from './view.js';
 import { publishBookingChange } from '../events/reactions.js';
-import { requestedMix } from '../tickets/mix.js';
-import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../tickets/store.js';
+import { requestedMix } from '../catalog/tickets/mix.js';
+import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../catalog/tickets/store.js';
 import { audit, type AuditActor } from '../audit/log.js';
 import type { Booking, BookingListQuery, BookingSource, BookingStatus, PosBookingBody } from './schemas.js';
 

@@ -2,8 +2,8 @@
 import { unixToZonedIso } from '../calendar/zoned-time.js';
 import type { Booking, BookingSource, BookingStatus } from './schemas.js';
 import type { BookingRecord } from './store.js';
-import { toBookedTicket } from '../tickets/mapper.js';
-import type { BookingTicketRow } from '../tickets/store.js';
+import { toBookedTicket } from '../catalog/tickets/mapper.js';
+import type { BookingTicketRow } from '../catalog/tickets/store.js';
 
 /**
  * The status a client should see. A hold whose time has run out is expired from that second on, even

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { TicketType } from '../tickets/schemas.js';
+import { TicketType } from './tickets/schemas.js';
 
 export const AVAILABILITY_TYPES = ['start_time', 'opening_hours'] as const;
 export type AvailabilityType = (typeof AVAILABILITY_TYPES)[number];

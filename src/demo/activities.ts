@@ -2,7 +2,7 @@
 // are roomy where resellers book most (the OCTo validator reserves several tickets on the same departure
 // again and again), and the ticket types show each rule: a child that needs an adult, an infant that
 // takes no seat, a family ticket for four, a minimum of players, a student price.
-import type { CreateTicketTypeBody } from '../tickets/schemas.js';
+import type { CreateTicketTypeBody } from '../catalog/tickets/schemas.js';
 
 export interface DemoActivity {
   name: string;

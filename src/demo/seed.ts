@@ -15,7 +15,7 @@ import { createTimeslots } from '../availability/creation.js';
 import { createQuestion } from '../questions/service.js';
 import { setShopOpen } from '../shop/settings.js';
 import type { CreateQuestionBody } from '../questions/schemas.js';
-import { changeTicketType, createTicketType, listAdminTicketTypes } from '../tickets/service.js';
+import { changeTicketType, createTicketType, listAdminTicketTypes } from '../catalog/tickets/service.js';
 import { bookTimeslot } from '../bookings/service.js';
 import { DEMO_ACTIVITIES as ACTIVITIES, type DemoActivity } from './activities.js';
 

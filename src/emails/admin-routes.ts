@@ -4,7 +4,7 @@ import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { Email, EmailListQuery } from './schemas.js';
 import { listEmails } from './store.js';
 import { requires } from '../access/permissions.js';
-import { HIDDEN_BODY } from '../staff/emails.js';
+import { hooksOf } from './kinds.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const isoSeconds = (s: number | null) => (s === null ? null : new Date(Number(s) * 1000).toISOString());
@@ -28,7 +28,7 @@ export const emailAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           Kind: row.kind,
           To: row.to_address,
           Subject: row.subject,
-          Body: row.kind === 'staff' ? HIDDEN_BODY : row.body,
+          Body: hooksOf(row.kind).hiddenBody ?? row.body,
           Status: row.status,
           Transport: row.transport === 'smtp' || row.transport === 'outbox' ? row.transport : null,
           ScheduledFor: isoSeconds(row.scheduled_for)!,

@@ -18,6 +18,8 @@ export interface SendingContext {
 export interface EmailKindHooks {
   /** The text to send, made from the queued body just before sending; the queued body itself by default. */
   textAtSending?(context: SendingContext, email: EmailRow): string | Promise<string>;
+  /** What the outbox listing shows instead of the body, for a body that carries a secret. */
+  hiddenBody?: string;
   /** Runs inside the transaction that marks the e-mail sent. */
   afterSent?(tx: Tx, email: EmailRow): Promise<void>;
 }

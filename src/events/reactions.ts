@@ -44,3 +44,23 @@ export function anyReactionInterested(operatorId: number): Expression<SqlBool> {
   if (conditions.length === 0) return sql<SqlBool>`1 = 0`;
   return conditions.length === 1 ? conditions[0]! : sql<SqlBool>`(${sql.join(conditions, sql` OR `)})`;
 }
+
+/** A shop basket that was just paid (its bookings confirmed in the same transaction). */
+export interface PaidBasket {
+  id: number;
+  operator_id: number;
+}
+
+export type BasketReaction = (tx: Tx, basket: PaidBasket) => Promise<void>;
+
+const basketReactions = new Map<string, BasketReaction>();
+
+/** Subscribes a reaction to paid baskets under its name (subscribing the same name again replaces it). */
+export function reactToPaidBaskets(name: string, reaction: BasketReaction): void {
+  basketReactions.set(name, reaction);
+}
+
+/** Runs every reaction to the basket's payment, inside the checkout's transaction. */
+export async function publishBasketPaid(tx: Tx, basket: PaidBasket): Promise<void> {
+  for (const reaction of basketReactions.values()) await reaction(tx, basket);
+}

@@ -8,7 +8,7 @@ import { Forbidden, NotFound, ValidationFailed } from '../http/errors.js';
 import { can, type Actor } from '../access/actor.js';
 import { audit } from '../audit/log.js';
 import { todayIn, unixToZonedIso, daysBetween } from '../calendar/zoned-time.js';
-import { bookingTicketsOf } from '../tickets/store.js';
+import { bookingTicketsOf } from '../catalog/tickets/store.js';
 import { checkinLines, checkinsOf, firstCheckinAt, setCheckin, type CheckinLine, type CheckinRequest } from '../bookings/checkin.js';
 import { findBooking } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';

@@ -13,7 +13,7 @@ import { findTimeslotAt, listTimeslots, type LiveTimeslotRow, type TimeslotRow }
 import { MAX_RANGE_DAYS } from '../availability/schemas.js';
 import { unixNow } from '../lib/clock.js';
 import { daysBetween, eachDate, nextDate, startOfDayUnix, unixToZonedIso } from '../calendar/zoned-time.js';
-import { listTicketTypes, type TicketTypeRow } from '../tickets/store.js';
+import { listTicketTypes, type TicketTypeRow } from '../catalog/tickets/store.js';
 import { OctoError } from './errors.js';
 import type { Wants } from './http.js';
 import { unitPricingOf } from './pricing.js';

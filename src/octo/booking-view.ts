@@ -5,7 +5,7 @@ import type { ActivityRow } from '../catalog/store.js';
 import type { LiveTimeslotRow } from '../availability/store.js';
 import type { BookingRecord } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';
-import type { BookingTicketRow, TicketTypeRow } from '../tickets/store.js';
+import type { BookingTicketRow, TicketTypeRow } from '../catalog/tickets/store.js';
 import { checkinLines, firstCheckinAt, type BookingCheckinRow, type CheckinLine } from '../bookings/checkin.js';
 import { toAvailability } from './availability.js';
 import { guestOf, toContact } from './contact.js';

@@ -16,7 +16,7 @@ import { cancelBooking, extendHold, prepareBooking, type BookingRequest } from '
 import { placeBooking } from '../bookings/placement.js';
 import { findBooking } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';
-import { bookingTicketsOf, listTicketTypes } from '../tickets/store.js';
+import { bookingTicketsOf, listTicketTypes } from '../catalog/tickets/store.js';
 import { checkinsOf } from '../bookings/checkin.js';
 import { checkCurrency, resolveAvailability } from './availability.js';
 import { toOctoBooking, type OctoBookingParts } from './booking-view.js';

@@ -7,7 +7,7 @@ import { listActivities, findActivity, type ActivityRow } from '../catalog/store
 import { availabilityTypeOf, requiredContactFieldsOf } from '../catalog/service.js';
 import { unixNow } from '../lib/clock.js';
 import { questionsByActivity, type QuestionRow } from '../questions/store.js';
-import { ticketTypesByActivity, type TicketTypeRow } from '../tickets/store.js';
+import { ticketTypesByActivity, type TicketTypeRow } from '../catalog/tickets/store.js';
 import { OctoError } from './errors.js';
 import type { Wants } from './http.js';
 import { lowestPriceOf, pricing } from './pricing.js';

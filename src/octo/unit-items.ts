@@ -3,8 +3,8 @@
 // booking's tickets (booking_tickets) are their counts per type, which only placeBooking and
 // amendBooking write, together with the items.
 import { randomUUID } from 'node:crypto';
-import type { TicketRequest } from '../tickets/schemas.js';
-import type { TicketTypeRow } from '../tickets/store.js';
+import type { TicketRequest } from '../catalog/tickets/schemas.js';
+import type { TicketTypeRow } from '../catalog/tickets/store.js';
 import { NO_GUEST, toContact, withContact } from './contact.js';
 import { OctoError } from './errors.js';
 import type { StoredUnitItem } from './store.js';

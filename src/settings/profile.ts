@@ -1,7 +1,9 @@
-// How an operator presents itself to guests: the name, slug, brand colour and logo that the booking pages
-// (src/storefront/profile.ts) and the guest e-mails show. One query; the logo's address names its digest.
+// The ONE place that says how an operator presents itself to guests: the name, slug, brand colour and logo
+// that the booking pages, the embed and the guest e-mails show. One query; the logo's address names its
+// digest. The booking pages show it as their StorefrontProfile (storefront/view.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { NotFound } from '../http/errors.js';
 import { logoPath } from './logo.js';
 import { readSettingsRow } from './store.js';
 import { parseOrigins } from './service.js';
@@ -26,4 +28,11 @@ export async function shopProfile(db: Kysely<Database>, operatorId: number, publ
     logoUrl: row.logo_digest && row.logo_type ? `${publicUrl}${logoPath(operatorId, row.logo_digest, row.logo_type)}` : null,
     embedOrigins: parseOrigins(row.embed_origins),
   };
+}
+
+/** The operator's profile, or 404 (an operator with no such shop). */
+export async function requireShopProfile(db: Kysely<Database>, operatorId: number, publicUrl: string): Promise<ShopProfile> {
+  const profile = await shopProfile(db, operatorId, publicUrl);
+  if (!profile) throw new NotFound(`No shop ${operatorId}`);
+  return profile;
 }

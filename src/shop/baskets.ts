@@ -26,8 +26,8 @@ import {
   type BasketRow,
 } from './store.js';
 import type { AddItemBody, Basket, BasketItem, CreateBasketBody } from './schemas.js';
-import { toBookedTicket } from '../tickets/mapper.js';
-import { bookingTicketsOf, type BookingTicketRow } from '../tickets/store.js';
+import { toBookedTicket } from '../catalog/tickets/mapper.js';
+import { bookingTicketsOf, type BookingTicketRow } from '../catalog/tickets/store.js';
 
 export type HoldSettings = Pick<Config, 'basketHoldMinutes' | 'checkoutHoldMinutes' | 'holdMaxLifetimeMinutes'> & ShopLimits;
 

@@ -18,8 +18,7 @@ import { changeStatus } from '../bookings/store.js';
 import { runIdempotently, type WriteResult } from '../idempotency/service.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { recordUsage } from '../usage/service.js';
-import { publishBookingChange } from '../events/reactions.js';
-import { markOfferClaimed } from '../waitlists/store.js';
+import { publishBasketPaid, publishBookingChange } from '../events/reactions.js';
 import { operatorListens, recordEvents } from '../events/outbox.js';
 import { basketView, requireBasket } from './baskets.js';
 import { refuseWhileDeclining } from './declines.js';
@@ -102,7 +101,7 @@ async function payBasket(tx: Tx, basket: BasketRow, body: CheckoutBody, clientHm
     await publishBookingChange(tx, { id: item.booking_id, operator_id: basket.operator_id }, 'confirmed', now);
   }
   await setPaymentReference(tx, basket.id, reference);
-  await markOfferClaimed(tx, basket.id);
+  await publishBasketPaid(tx, basket);
   await recordUsage(tx, basket.operator_id, { meter: 'order-completed', micros: 1_000_000n, extraInfo: JSON.stringify({ BasketID: basket.id }), occurredAt: now });
   await recordOrderCompleted(tx, basket, now);
   return undefined;

@@ -8,8 +8,6 @@ import { Product } from '../catalog/schemas.js';
 import { getProduct, listProducts } from '../catalog/service.js';
 import { Question } from '../questions/schemas.js';
 import { listQuestions } from '../questions/service.js';
-import { JoinWaitlistBody, WaitlistJoinAccepted } from '../waitlists/schemas.js';
-import { joinWaitlist } from '../waitlists/joining.js';
 import { AddItemBody, Basket, type Basket as BasketBody, BasketParams, CheckoutBody, CreateBasketBody, ShopActivityParams, ShopLocaleQuery, ShopParams } from './schemas.js';
 import { addBasketItem, beginCheckout, createBasket, getBasket } from './baskets.js';
 import { checkout } from './checkout.js';
@@ -202,24 +200,6 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The write answers 200 with the paid basket; a replay answers exactly that again.
       return sendWriteResult(reply, await checkout(app.db, app.instanceKeys, request.params.OperatorID, request.params.BasketToken, request.body, payer));
     },
-  });
-
-  app.post('/waitlists', {
-    config,
-    schema: {
-      tags,
-      summary: 'Ask for a place on the waitlist of a sold-out timeslot',
-      description:
-        'For a timeslot without room for the party (409 if the seats are there: book them). 202: the address is sent a link to a page where the guest confirms the place ' +
-        `(within ${settings.waitlistConfirmHours} hours, else it lapses); only confirmed places count. The answer is the same whether or not the address already waits ` +
-        '(it is told nothing, and sent nothing again). When seats free up, confirmed places are offered them in the order they were confirmed: the seats are held in a ' +
-        `basket and the guest is e-mailed a link to pay it. One client address may hold ${settings.waitlistMaxPlacesPerClient} places in a shop at once (429 quota-exceeded). ${closed}`,
-      params: ShopParams,
-      body: JoinWaitlistBody,
-      response: { 202: envelope(WaitlistJoinAccepted), ...problems(400, 404, 409, 413, 415, 422, ...PUBLIC_ERRORS) },
-    },
-    handler: async (request, reply) =>
-      reply.code(202).send({ data: await joinWaitlist(app.db, settings, request.params.OperatorID, request.body, clientFingerprint(request)) }),
   });
 
   // Waiver files of a basket's guests: in a plugin of their own, whose bodies are bytes, not JSON.

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate, RowId } from '../http/schemas.js';
 import { Customer, PosBookingBody } from '../bookings/schemas.js';
-import { BookedTicket } from '../tickets/schemas.js';
+import { BookedTicket } from '../catalog/tickets/schemas.js';
 
 export const ShopParams = Type.Object({
   OperatorID: RowId('The operator whose shop this is (the shop is public: no API key)'),

@@ -8,7 +8,7 @@ import type { SendingContext } from '../emails/kinds.js';
 import type { EmailRow } from '../emails/store.js';
 import { MANAGE_BOOKING_MARKER } from '../workflows/templates.js';
 import { manageToken } from './manage.js';
-import { manageBookingUrl } from './links.js';
+import { manageBookingUrl } from '../settings/links.js';
 
 /** A workflow e-mail's text as sent: its body with the manage link filled in. */
 export async function fillManageBookingUrl({ db, keys, publicUrl }: SendingContext, email: EmailRow): Promise<string> {

@@ -1,7 +1,7 @@
 // The guest's view of their own booking (manage-routes.ts): what they booked and whether they may cancel.
 import { Type, type Static } from '@sinclair/typebox';
 import { LocalDate } from '../http/schemas.js';
-import { BookedTicket } from '../tickets/schemas.js';
+import { BookedTicket } from '../catalog/tickets/schemas.js';
 
 // URL-safe characters only (no "."), so that the server log's redaction sees the whole token as one
 // (http/log-redaction.ts replaces path segments of 22 or more such characters on the pages' wildcard route).

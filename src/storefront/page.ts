@@ -3,7 +3,7 @@
 // turns into the page the address names. The shell carries the script's start data as JSON, which a
 // Content-Security-Policy allows since it is never executed. Every text from the database is escaped.
 import { createHash } from 'node:crypto';
-import type { StorefrontProfile } from './profile.js';
+import type { StorefrontProfile } from './schemas.js';
 
 export interface BookingAssets {
   script: string;

@@ -9,7 +9,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_DIST_DIR } from '../dashboard/routes.js';
 import { operatorIdBySlug } from '../operators/slug.js';
 import { shopState } from '../shop/settings.js';
-import { storefrontProfile } from './profile.js';
+import { requireShopProfile } from '../settings/profile.js';
+import { toStorefrontProfile } from './view.js';
 import { operatorFrameAncestors, withFrameAncestors } from '../embed/frame-ancestors.js';
 import { movedBookingPath } from '../settings/slug-redirect.js';
 import { pickLocale, renderPlainPage, renderShell, type BookingAssets, type RenderedPage } from './page.js';
@@ -71,7 +72,7 @@ export const storefrontRoutes: FastifyPluginAsync<StorefrontOptions> = async (ap
     }
     if (!assets) return send(reply, 503, renderPlainPage('The booking pages are not built', 'Run npm run build:web (npm start does) and reload.'));
     const locale = pickLocale(request.query.lang, request.headers['accept-language']);
-    const profile = await storefrontProfile(app.db.kysely, operatorId);
+    const profile = toStorefrontProfile(await requireShopProfile(app.db.kysely, operatorId, ''));
     const shell = renderShell({ OperatorID: operatorId, Base: `/book/${shop}`, Locale: locale, Profile: profile }, assets);
     // Who may frame the pages (the embed): any site until the operator lists some (src/embed/frame-ancestors.ts).
     return send(reply, 200, { ...shell, csp: withFrameAncestors(shell.csp, await operatorFrameAncestors(app.db.kysely, operatorId)) });

@@ -13,6 +13,7 @@ export const StorefrontProfile = Type.Object(
   },
   { $id: 'StorefrontProfile' },
 );
+export type StorefrontProfile = Static<typeof StorefrontProfile>;
 
 export const StorefrontActivity = Type.Composite([
   Product,

@@ -7,14 +7,15 @@ import { listActivities } from '../catalog/store.js';
 import { listDatesWithRoom, listTimeslots } from '../availability/store.js';
 import { toTimeslot } from '../availability/service.js';
 import { unixNow } from '../lib/clock.js';
-import { storefrontProfile } from './profile.js';
+import { requireShopProfile } from '../settings/profile.js';
+import { toStorefrontProfile } from './view.js';
 import type { CalendarDay, Storefront } from './schemas.js';
 
 const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export async function storefront(db: Kysely<Database>, operatorId: number, locale: string | undefined, now = unixNow()): Promise<Storefront> {
-  const [profile, products, rows] = await Promise.all([storefrontProfile(db, operatorId), listProducts(db, operatorId, undefined, locale), listActivities(db, operatorId)]);
+  const [profile, products, rows] = await Promise.all([requireShopProfile(db, operatorId, '').then(toStorefrontProfile), listProducts(db, operatorId, undefined, locale), listActivities(db, operatorId)]);
   const byPublicId = new Map(rows.map((row) => [row.public_id, row]));
   // From yesterday in UTC: every time zone's today is covered, and started timeslots are left out anyway.
   const range = { from: isoDay(now * 1000 - DAY_MS), to: isoDay(now * 1000 + 365 * DAY_MS) };

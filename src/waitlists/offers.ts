@@ -15,8 +15,8 @@ import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { releaseLapsedHolds } from '../availability/seat-ledger.js';
 import { holdItem } from '../shop/baskets.js';
-import { storefrontProfile } from '../storefront/profile.js';
-import { claimPageUrl } from '../storefront/links.js';
+import { requireShopProfile } from '../settings/profile.js';
+import { claimPageUrl } from '../settings/links.js';
 import { insertBasket } from '../shop/store.js';
 import { queueEmail } from '../emails/outbox.js';
 import { invalidatePartnerReads } from '../http/answer-cache.js';
@@ -123,7 +123,7 @@ async function offer(tx: Tx, config: Pick<Config, 'waitlistClaimMinutes' | 'publ
     body:
       'Hello,\n\n' +
       `good news: ${seats} for ${slot.name} on ${slot.date} at ${slot.time} opened up, and we are holding them for you until ${until}.\n\n` +
-      `Claim them by paying for them on this page:\n${claimPageUrl(config.publicUrl, (await storefrontProfile(tx, entry.operator_id)).Slug, basket.token)}\n\n` +
+      `Claim them by paying for them on this page:\n${claimPageUrl(config.publicUrl, (await requireShopProfile(tx, entry.operator_id, '')).slug, basket.token)}\n\n` +
       `If you do not, they go to the next person on the waitlist.\n`,
     sendAt: now,
     meter: 'waitlist-notified',

@@ -10,7 +10,7 @@ import type { ActivityRow } from '../catalog/store.js';
 import { toAdminProduct } from '../catalog/service.js';
 import { toAdminTimeslot } from '../availability/service.js';
 import { findZonedTimeslotsById } from '../availability/store.js';
-import { bookingTicketsOf, ticketTypesByActivity } from '../tickets/store.js';
+import { bookingTicketsOf, ticketTypesByActivity } from '../catalog/tickets/store.js';
 import type { BookingRow } from '../bookings/store.js';
 import { bookingEventFields, unpackBooking } from '../events/outbox.js';
 import type { Audience } from '../events/types.js';

@@ -2,7 +2,7 @@
 // adult, infants who need an adult and take no seat, and a family ticket admitting four.
 import { expect } from 'vitest';
 import { call, type TestApp } from '../helpers/app.js';
-import type { AdminTicketType } from '../../src/tickets/schemas.js';
+import type { AdminTicketType } from '../../src/catalog/tickets/schemas.js';
 
 export type { AdminTicketType };
 

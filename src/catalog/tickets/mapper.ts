@@ -1,5 +1,5 @@
 // Ticket type rows to API objects and to the fields the rules check.
-import { pickTranslation } from '../lib/locale.js';
+import { pickTranslation } from '../../lib/locale.js';
 import type { TicketFields } from './rules.js';
 import type { AdminTicketType, BookedTicket, TicketCategory, TicketType } from './schemas.js';
 import type { BookingTicketRow, TicketTypeRow } from './store.js';

@@ -4,15 +4,15 @@
 // concurrent edits can never both pass a check only one of them fits (one default, unique codes).
 // The activity's UnitPrice is kept equal to its default type's price.
 import type { Kysely } from 'kysely';
-import type { Db, Tx } from '../db/connection.js';
-import type { Database } from '../db/schema.js';
-import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
-import { findActivity, type ActivityRow } from '../catalog/store.js';
+import type { Db, Tx } from '../../db/connection.js';
+import type { Database } from '../../db/schema.js';
+import { Conflict, NotFound, ValidationFailed } from '../../http/errors.js';
+import { findActivity, type ActivityRow } from '../store.js';
 import { toAdminTicketType, toColumns, toFields } from './mapper.js';
 import { categoryOf, checkTicketType, dependentsOf, type TicketFields } from './rules.js';
 import type { AdminTicketType, CreateTicketTypeBody, UpdateTicketTypeBody } from './schemas.js';
-import { audit } from '../audit/log.js';
-import { recordProductEvent } from '../events/outbox.js';
+import { audit } from '../../audit/log.js';
+import { recordProductEvent } from '../../events/outbox.js';
 import {
   clearDefault,
   findTicketType,

@@ -1,7 +1,7 @@
 // A booking's ticket mix: which types, how many of each, at what price, and the people and seats they
 // make. Every channel books through this: the partner API and the point of sale (Participants or
 // Tickets), the online shop, and OCTo (one unit item per ticket).
-import { Conflict, ValidationFailed, type FieldError } from '../http/errors.js';
+import { Conflict, ValidationFailed, type FieldError } from '../../http/errors.js';
 import type { TicketRequest } from './schemas.js';
 import type { BookingTicketRow, TicketTypeRow } from './store.js';
 

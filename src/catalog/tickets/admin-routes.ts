@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ActivityIdParams, AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
-import { requires } from '../access/permissions.js';
+import { ActivityIdParams, AUTH_ERRORS, envelope, problems } from '../../http/schemas.js';
+import { requires } from '../../access/permissions.js';
 import { AdminTicketType, CreateTicketTypeBody, TicketTypeIdParams, UpdateTicketTypeBody } from './schemas.js';
 import { changeTicketType, createTicketType, deleteTicketType, listAdminTicketTypes } from './service.js';
 

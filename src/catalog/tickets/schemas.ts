@@ -1,7 +1,7 @@
 // Ticket types: the kinds of ticket an activity sells (adult, child, infant, family, ...), each with its
 // own price and rules. The API names a type by its `Type` code, which is also the OCTo unit id.
 import { Type, type Static } from '@sinclair/typebox';
-import { RowId } from '../http/schemas.js';
+import { RowId } from '../../http/schemas.js';
 
 export const TICKET_CATEGORIES = ['adult', 'child', 'youth', 'infant', 'senior', 'student', 'military', 'family', 'other'] as const;
 export type TicketCategory = (typeof TICKET_CATEGORIES)[number];

@@ -1,7 +1,7 @@
 // SQL of ticket types and of the tickets a booking holds.
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Tx } from '../db/connection.js';
-import type { BookingTicketTable, Database, TicketTypeTable } from '../db/schema.js';
+import type { Tx } from '../../db/connection.js';
+import type { BookingTicketTable, Database, TicketTypeTable } from '../../db/schema.js';
 
 export type TicketTypeRow = Selectable<TicketTypeTable>;
 export type NewTicketTypeRow = Omit<Insertable<TicketTypeTable>, 'id'>;

@@ -1,7 +1,7 @@
 // The rules a set of ticket types must satisfy, checked on every change against the set as it would be
 // after it, reporting every failing field of the request at once.
-import { ValidationFailed, type FieldError } from '../http/errors.js';
-import { canonicalLocale } from '../lib/locale.js';
+import { ValidationFailed, type FieldError } from '../../http/errors.js';
+import { canonicalLocale } from '../../lib/locale.js';
 import { MAX_TICKET_TYPES, TICKET_CATEGORIES, type TicketCategory } from './schemas.js';
 
 /** A ticket type as the rules see it: the fields an operator edits, after defaults. */
