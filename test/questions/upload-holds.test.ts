@@ -7,6 +7,8 @@ import { createActivity, createTimeslot, dateFromToday } from '../availability/f
 import { customer } from '../emails/fixtures.js';
 import { sweepUnattachedUploads } from '../../src/questions/upload-sweep.js';
 import { GOOD_CARD, openShop } from '../shop/fixtures.js';
+import { contact, octoClient } from '../octo/fixtures.js';
+import { octoBody } from '../octo/spec.js';
 import { fileIdOf, JPEG, uploadAs, uploadToBasket } from './files.js';
 
 const date = dateFromToday(18);
@@ -20,9 +22,9 @@ async function setUp(env: Record<string, string> = {}) {
   const op = await t.newOperator();
   await openShop(t, op.adminKey);
   const activityId = (await createActivity(t, op.adminKey)).ActivityID;
-  await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '10:00', Capacity: 50 });
+  const slot = await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '10:00', Capacity: 50 });
   const question = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${activityId}/questions`, { Question: 'Photo ID', Type: 'file', Required: true });
-  return { t, op, activityId, questionId: question.json().data.ID as number };
+  return { t, op, activityId, availabilityId: slot.StartsAt, questionId: question.json().data.ID as number };
 }
 type Setup = Awaited<ReturnType<typeof setUp>>;
 
@@ -137,6 +139,24 @@ describe('the sweep and files named by holds', () => {
     await sweepUnattachedUploads(s.t.db, 24, Date.now() + 25 * HOUR);
     expect(await exists(s, released)).toBe(false);
     expect(await exists(s, cancelled)).toBe(false);
+  });
+
+  it('OCTo: the files a reservation\'s answers name are held, those of the confirmed booking kept; a file answered over is swept', async () => {
+    const octo = octoClient(s.t, s.op.otaKey);
+    const first = fileIdOf(await uploadAs(s.t, s.op.otaKey, JPEG));
+    const second = fileIdOf(await uploadAs(s.t, s.op.otaKey, JPEG));
+    const answer = (fileId: string) => ({ questionAnswers: [{ questionId: String(s.questionId), value: fileId }] });
+    const hold = octoBody(
+      await octo('POST', '/bookings', { productId: s.activityId, optionId: 'DEFAULT', availabilityId: s.availabilityId, unitItems: [{ unitId: 'adult' }], ...answer(first) }, 'octo/questions'),
+      'Booking',
+    );
+    const changed = await octo('PATCH', `/bookings/${hold.uuid}`, answer(second), 'octo/questions');
+    expect(changed.statusCode, changed.body).toBe(200);
+    octoBody(await octo('POST', `/bookings/${hold.uuid}/confirm`, { contact, resellerReference: 'V-1' }, 'octo/questions'), 'Booking');
+
+    await sweepUnattachedUploads(s.t.db, 24, Date.now() + 25 * HOUR);
+    expect(await exists(s, first)).toBe(false);
+    expect(await exists(s, second)).toBe(true);
   });
 
   it('keeps for good the files of confirmed bookings (paid basket, confirmed hold), also once cancelled: staff may still need them', async () => {
