@@ -79,9 +79,9 @@ export async function findUsableFileIds(db: Kysely<Database>, scope: FileScope, 
  * UPLOAD_UNATTACHED_HOURS after its expiry, like any unused upload. Cancelled and expired bookings keep
  * nothing new.
  */
-export type FileUse = { attachedAt: number } | { heldUntil: number };
+type FileUse = { attachedAt: number } | { heldUntil: number };
 
-export function fileUseOf(booking: { status: string; hold_expires_at: number | null }, now: number): FileUse | undefined {
+function fileUseOf(booking: { status: string; hold_expires_at: number | null }, now: number): FileUse | undefined {
   if (booking.status === 'confirmed') return { attachedAt: now };
   if (booking.status === 'on_hold' && booking.hold_expires_at !== null) return { heldUntil: Number(booking.hold_expires_at) * 1000 };
   return undefined;
