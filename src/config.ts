@@ -70,13 +70,13 @@ export interface Config {
 }
 
 export interface UploadLimits {
-  /** Files and bytes an API key may hold that no booking uses yet. */
+  /** Files and bytes an API key may hold that no confirmed booking uses yet (a hold's files count). */
   readonly perKey: { readonly files: number; readonly bytes: number };
   /** Files and bytes one shop basket may upload. */
   readonly perBasket: { readonly files: number; readonly bytes: number };
-  /** Files and bytes the shop's guests at one client address may hold that no booking uses yet. */
+  /** Files and bytes the shop's guests at one client address may hold that no confirmed booking uses yet. */
   readonly perAddress: { readonly files: number; readonly bytes: number };
-  /** How long an upload that no booking uses is kept. */
+  /** How long an upload that no confirmed booking uses is kept, from its upload or its last hold's expiry. */
   readonly unattachedHours: number;
 }
 

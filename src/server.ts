@@ -99,7 +99,7 @@ export async function startServer(config: Config): Promise<void> {
     stopEmailWorker = startEmailWorker(db, config, log);
     // Webhook dispatch and delivery (docs/webhooks.md); also safe with any number of processes.
     stopWebhookWorker = startWebhookWorker(db, app.webhooks.transport, app.instanceKeys, log, watchRequests(app.server));
-    // Uploads that no booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
+    // Uploads that no confirmed booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
     stopUploadSweep = startUploadSweep(db, config, log);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -10,7 +10,7 @@ import { unixNow } from '../lib/clock.js';
 import { takeSeatsAtCommit } from '../availability/seat-ledger.js';
 import { insertBooking, insertWaiverAnswers, type BookableTimeslot, type BookingRow } from './store.js';
 import { publishBookingChange } from '../events/reactions.js';
-import { attachUploads } from '../questions/upload-store.js';
+import { keepBookingFiles } from '../questions/upload-store.js';
 import { ticketRows, type TicketMix } from '../catalog/tickets/mix.js';
 import { insertBookingTickets } from '../catalog/tickets/store.js';
 import type { BookingSource } from './schemas.js';
@@ -35,13 +35,13 @@ export interface BookingDraft {
 }
 
 /**
- * The files the answers name are attached, so that the sweep of unused uploads keeps them. The answers
- * were checked against the uploads in this transaction; on PostgreSQL a sweep may still have deleted one
- * in between (its UPDATE then finds no row), which is a 422 like a file that was never there.
+ * The files the answers name are kept: for good by a confirmed booking, until its expiry by a hold
+ * (keepBookingFiles). The answers were checked against the uploads in this transaction; on PostgreSQL a
+ * sweep may still have deleted one in between (its UPDATE then finds no row), which is a 422 like a file
+ * that was never there.
  */
-async function keepAnsweredFiles(tx: Tx, draft: BookingDraft, now: number): Promise<void> {
-  const kept = await attachUploads(tx, draft.operatorId, draft.waiver.fileIds, now * 1000);
-  const gone = draft.waiver.fileIds.filter((fileId) => !kept.has(fileId));
+async function keepAnsweredFiles(tx: Tx, booking: BookingRow, draft: BookingDraft, now: number): Promise<void> {
+  const gone = await keepBookingFiles(tx, booking, now * 1000, draft.waiver.fileIds);
   if (gone.length > 0) throw ValidationFailed.field('WaiverAnswers', `The uploaded file ${gone.join(', ')} was deleted before this booking named it; upload it again`);
 }
 
@@ -100,7 +100,7 @@ export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Pr
     if (booking) {
       await insertBookingTickets(tx, ticketRows(booking.id, draft.mix, draft.currency));
       await insertWaiverAnswers(tx, booking.id, draft.waiver.answers);
-      await keepAnsweredFiles(tx, draft, now);
+      await keepAnsweredFiles(tx, booking, draft, now);
       // The reactions to a confirmed booking (workflows' e-mails, ...), in this transaction.
       if (booking.status === 'confirmed' && draft.reactionsInterested) await publishBookingChange(tx, booking, 'confirmed', now);
       await takeSeatsAtCommit(tx, slot.id, draft.mix.seats, now, refuseSeats(draft.operatorId, slot, draft.mix.seats));

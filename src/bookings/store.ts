@@ -4,6 +4,7 @@ import type { Tx } from '../db/connection.js';
 import type { BookingSource, BookingStatus } from './schemas.js';
 import { recordBookingEvents } from '../events/outbox.js';
 import { anyReactionInterested } from '../events/reactions.js';
+import { keepBookingFiles } from '../questions/upload-store.js';
 
 export type BookingRow = Selectable<BookingTable>;
 
@@ -144,7 +145,9 @@ const STATUS_EVENTS = { confirmed: 'booking.confirmed', cancelled: 'booking.canc
 /**
  * Moves the booking to `to` only if it is still in one of `from`, and returns it when it did, with the
  * webhook event of its new status. The condition makes a repeated cancel or confirm a no-op, and makes
- * exactly one of two racing writers the one that frees the seats (and writes the event).
+ * exactly one of two racing writers the one that frees the seats (and writes the event). A booking that
+ * becomes confirmed attaches the files its answers name for good; its hold kept them from the sweep until
+ * now (it was live), so none is gone.
  */
 export async function changeStatus(
   tx: Tx,
@@ -154,6 +157,7 @@ export async function changeStatus(
 ): Promise<BookingRow | undefined> {
   const changed = await tx.updateTable('bookings').set(changes).where('id', '=', bookingId).where('status', 'in', from).returningAll().executeTakeFirst();
   if (changed) await recordBookingEvents(tx, changed, [STATUS_EVENTS[changes.status]]);
+  if (changed?.status === 'confirmed') await keepBookingFiles(tx, changed, Date.now());
   return changed;
 }
 
@@ -241,7 +245,8 @@ export async function changeBookingDetails(tx: Tx, bookingId: number, details: B
 
 /**
  * Moves a live hold's expiry to `until`. Only a hold that is still on hold and has not lapsed at `now`
- * moves: a lapsed hold's seats may already be someone else's, so it cannot be revived. True when it moved.
+ * moves: a lapsed hold's seats may already be someone else's, so it cannot be revived. The files it names
+ * are kept from the sweep until the new expiry. True when it moved.
  */
 export async function extendHoldUntil(tx: Tx, bookingId: number, until: number, now: number): Promise<boolean> {
   const extended = await tx
@@ -252,6 +257,9 @@ export async function extendHoldUntil(tx: Tx, bookingId: number, until: number, 
     .where('hold_expires_at', '>', now)
     .returningAll()
     .executeTakeFirst();
-  if (extended) await recordBookingEvents(tx, extended, ['booking.updated']);
+  if (extended) {
+    await recordBookingEvents(tx, extended, ['booking.updated']);
+    await keepBookingFiles(tx, extended, Date.now());
+  }
   return extended !== undefined;
 }

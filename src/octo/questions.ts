@@ -8,9 +8,9 @@ import type { Database } from '../db/schema.js';
 import { ValidationFailed } from '../http/errors.js';
 import { rowOptions } from '../questions/mapper.js';
 import { checkSomeWaiverAnswers, fileScopeOf } from '../questions/service.js';
-import { attachUploads } from '../questions/upload-store.js';
+import { keepBookingFiles } from '../questions/upload-store.js';
 import { listActivityQuestions, type QuestionRow } from '../questions/store.js';
-import { replaceWaiverAnswers, setWaiverStatus, waiverAnswersOf } from '../bookings/store.js';
+import { findBooking, replaceWaiverAnswers, setWaiverStatus, waiverAnswersOf } from '../bookings/store.js';
 import { OctoError } from './errors.js';
 import type { OctoQuestion, QuestionAnswer } from './schemas.js';
 
@@ -56,7 +56,7 @@ const answeredQuestions = async (tx: Tx, bookingId: number): Promise<number[]> =
  */
 export async function applyAnswers(
   tx: Tx,
-  booking: { id: number; operator_id: number; partner: string | null },
+  booking: { id: number; operator_id: number; partner: string | null; reference: string },
   activityRowId: number,
   given: { questionId: string; value: string }[] | undefined,
   requireAll: boolean,
@@ -77,10 +77,11 @@ export async function applyAnswers(
   if (requireAll && checked.missing.length > 0) {
     throw OctoError.badRequest(`Answer the required questions ${checked.missing.map((q) => `"${q.id}" (${q.question})`).join(', ')} in questionAnswers to confirm`);
   }
-  // The files named are attached, so that the sweep of unused uploads keeps them.
-  const kept = await attachUploads(tx, booking.operator_id, checked.fileIds, Date.now());
-  const gone = checked.fileIds.filter((fileId) => !kept.has(fileId));
-  if (gone.length > 0) throw OctoError.badRequest(`questionAnswers: the uploaded file ${gone.join(', ')} was deleted before this booking named it; upload it again`);
   await replaceWaiverAnswers(tx, booking.id, checked.answers);
+  // The files named are kept as the booking is now (read in this transaction: a hold may have been
+  // extended since `booking` was read): for good once confirmed, until its expiry while on hold.
+  const current = await findBooking(tx, booking.operator_id, booking.reference);
+  const gone = current ? await keepBookingFiles(tx, current, Date.now(), checked.fileIds) : [];
+  if (gone.length > 0) throw OctoError.badRequest(`questionAnswers: the uploaded file ${gone.join(', ')} was deleted before this booking named it; upload it again`);
   await setWaiverStatus(tx, booking.id, checked.status);
 }

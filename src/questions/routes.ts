@@ -40,8 +40,9 @@ const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         `The file is the raw request body, at most 10 MiB, and must be ${ALLOWED_FILE_TYPES_TEXT}: its content decides (415 otherwise), ` +
         'and ContentType in the answer is the type the content has. Send its Content-Type, or application/octet-stream. Answer the question with ' +
-        'the returned FileID in a booking of this marketplace; a file no booking names is deleted after a day (UPLOAD_UNATTACHED_HOURS). ' +
-        'Each API key may hold a limited number of such unused files (UPLOAD_KEY_MAX_FILES, UPLOAD_KEY_MAX_MB): beyond it, 429 quota-exceeded with Retry-After.',
+        'the returned FileID in a booking of this marketplace; a file no confirmed booking names is deleted a day (UPLOAD_UNATTACHED_HOURS) after its upload, ' +
+        'or after the expiry of the hold that named it. Each API key may hold a limited number of such files, those named only by holds among them ' +
+        '(UPLOAD_KEY_MAX_FILES, UPLOAD_KEY_MAX_MB): beyond it, 429 quota-exceeded with Retry-After.',
       params: PartnerParams,
       consumes: ['*/*'],
       body: Type.Unsafe<Buffer | undefined>({ description: 'The file\'s bytes', contentMediaType: 'application/octet-stream' }),

@@ -1,15 +1,16 @@
 // SQL of uploads: storing them with their owner, what an owner holds (for quotas), which files a booking
-// may name, marking files attached when a booking names them, sweeping unattached ones, and reading a
-// booking's file back.
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+// may name, keeping the files a booking names (for good once it is confirmed, while it is on hold until the
+// hold's expiry), sweeping unattached ones, and reading a booking's file back.
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { dialectOf, type Tx } from '../db/connection.js';
 import type { Database, UploadTable } from '../db/schema.js';
+import { answersWithFile } from './mapper.js';
 
 export type UploadRow = Selectable<UploadTable>;
 export type NewUploadRow = Omit<Insertable<UploadTable>, 'id'>;
 export type UploadSummary = Omit<UploadRow, 'content'>;
 
-const SUMMARY_COLUMNS = ['id', 'operator_id', 'public_id', 'content_type', 'size', 'created_at', 'api_key_id', 'partner', 'basket_id', 'client_fingerprint', 'attached_at'] as const;
+const SUMMARY_COLUMNS = ['id', 'operator_id', 'public_id', 'content_type', 'size', 'created_at', 'api_key_id', 'partner', 'basket_id', 'client_fingerprint', 'attached_at', 'held_until'] as const;
 
 export async function insertUpload(tx: Tx, row: NewUploadRow): Promise<UploadSummary> {
   return tx.insertInto('uploads').values(row).returning(SUMMARY_COLUMNS).executeTakeFirstOrThrow();
@@ -36,11 +37,16 @@ export interface Holdings {
   oldest: number | null;
 }
 
-/** What a holder holds: every file, or only those no booking uses yet. */
+/**
+ * What a holder holds: every file, or only those no confirmed booking uses yet (a file a hold names is
+ * still its uploader's). `oldest` is when the first of them may be swept, less the retention: its upload,
+ * or the expiry of a hold that named it if later.
+ */
 export async function holdings(tx: Tx, holder: QuotaHolder, onlyUnattached: boolean): Promise<Holdings> {
+  const sweepable = sql<number>`CASE WHEN held_until > created_at THEN held_until ELSE created_at END`;
   let query = tx
     .selectFrom('uploads')
-    .select((eb) => [eb.fn.countAll<number>().as('files'), eb.fn.sum<number>('size').as('bytes'), eb.fn.min<number>('created_at').as('oldest')])
+    .select((eb) => [eb.fn.countAll<number>().as('files'), eb.fn.sum<number>('size').as('bytes'), eb.fn.min<number>(sweepable).as('oldest')])
     .where(holder.column, '=', holder.value as never);
   if (onlyUnattached) query = query.where('attached_at', 'is', null);
   const row = await query.executeTakeFirstOrThrow();
@@ -67,15 +73,35 @@ export async function findUsableFileIds(db: Kysely<Database>, scope: FileScope, 
 }
 
 /**
- * Marks the files attached (a booking's answer names them), so that the sweep keeps them. Answers which
- * files were there: on PostgreSQL a sweep may have deleted one since the booking checked it; a file
- * attached here is locked against the sweep until this transaction ends.
+ * How a booking keeps the files it names: a confirmed one attaches them for good (they no longer count
+ * against their uploader's quota), a hold only keeps them from the sweep until it expires (they still
+ * count). A hold that ends (lapses, is released or cancelled) thus needs no write: its files are swept
+ * UPLOAD_UNATTACHED_HOURS after its expiry, like any unused upload. Cancelled and expired bookings keep
+ * nothing new.
  */
-export async function attachUploads(tx: Tx, operatorId: number, fileIds: string[], now: number): Promise<Set<string>> {
+type FileUse = { attachedAt: number } | { heldUntil: number };
+
+function fileUseOf(booking: { status: string; hold_expires_at: number | null }, now: number): FileUse | undefined {
+  if (booking.status === 'confirmed') return { attachedAt: now };
+  if (booking.status === 'on_hold' && booking.hold_expires_at !== null) return { heldUntil: Number(booking.hold_expires_at) * 1000 };
+  return undefined;
+}
+
+/**
+ * Keeps the files for the booking's use (never shortening a hold's keep, never moving an attachment).
+ * Answers which files were there: on PostgreSQL a sweep may have deleted one since the booking checked
+ * it; a file updated here is locked against the sweep until this transaction ends, and the sweep's
+ * DELETE checks the row again once it may (attached_at, held_until), so it then keeps the file.
+ */
+async function useUploads(tx: Tx, operatorId: number, fileIds: string[], use: FileUse): Promise<Set<string>> {
   if (fileIds.length === 0) return new Set();
   const rows = await tx
     .updateTable('uploads')
-    .set((eb) => ({ attached_at: eb.fn.coalesce('attached_at', eb.val(now)) }))
+    .set((eb) =>
+      'attachedAt' in use
+        ? { attached_at: eb.fn.coalesce('attached_at', eb.val(use.attachedAt)) }
+        : { held_until: eb.case().when(eb.fn.coalesce('held_until', eb.lit(0)), '<', use.heldUntil).then(use.heldUntil).else(eb.ref('held_until')).end() },
+    )
     .where('operator_id', '=', operatorId)
     .where('public_id', 'in', [...fileIds].sort())
     .returning('public_id')
@@ -83,18 +109,50 @@ export async function attachUploads(tx: Tx, operatorId: number, fileIds: string[
   return new Set(rows.map((row) => row.public_id));
 }
 
+/** The FileIDs the booking's answers to file questions name. */
+async function fileAnswersOf(tx: Tx, bookingId: number): Promise<string[]> {
+  const rows = await tx
+    .selectFrom('waiver_answers')
+    .innerJoin('questions', 'questions.id', 'waiver_answers.question_id')
+    .select(['waiver_answers.answer', 'questions.type', 'questions.requires_file_upload'])
+    .where('waiver_answers.booking_id', '=', bookingId)
+    .execute();
+  return rows.filter(answersWithFile).map((row) => row.answer);
+}
+
 /**
- * Deletes up to `limit` unattached files created before `cutoff`. The condition is checked again by the
- * DELETE itself, so a file that a booking attached meanwhile stays.
+ * Keeps the files a booking names as its status asks (fileUseOf), whenever that changes: when it is
+ * placed, confirmed, its hold extended or its answers changed. `fileIds` are the files just named; without
+ * them, every file its answers name. Answers those of `fileIds` that are gone (deleted by the sweep
+ * before the booking named them): the caller refuses the booking or the answers.
+ */
+export async function keepBookingFiles(
+  tx: Tx,
+  booking: { id: number; operator_id: number; status: string; hold_expires_at: number | null },
+  now: number,
+  fileIds?: string[],
+): Promise<string[]> {
+  const use = fileUseOf(booking, now);
+  if (!use) return [];
+  const named = fileIds ?? (await fileAnswersOf(tx, booking.id));
+  const kept = await useUploads(tx, booking.operator_id, named, use);
+  return named.filter((fileId) => !kept.has(fileId));
+}
+
+/**
+ * Deletes up to `limit` unattached files created before `cutoff` that no hold has named since (a hold
+ * expiring after the cutoff keeps them: it may still be confirmed, or only lapsed lately). The condition
+ * is checked again by the DELETE itself, so a file that a booking attached or held meanwhile stays.
  */
 export async function deleteUnattachedBefore(tx: Tx, cutoff: number, limit: number): Promise<number> {
-  const due = await tx.selectFrom('uploads').select('id').where('attached_at', 'is', null).where('created_at', '<', cutoff).orderBy('created_at').limit(limit).execute();
+  const sweepable = (eb: ExpressionBuilder<Database, 'uploads'>) =>
+    eb.and([eb('attached_at', 'is', null), eb('created_at', '<', cutoff), eb.or([eb('held_until', 'is', null), eb('held_until', '<', cutoff)])]);
+  const due = await tx.selectFrom('uploads').select('id').where(sweepable).orderBy('created_at').limit(limit).execute();
   if (due.length === 0) return 0;
   const result = await tx
     .deleteFrom('uploads')
     .where('id', 'in', due.map((row) => row.id))
-    .where('attached_at', 'is', null)
-    .where('created_at', '<', cutoff)
+    .where(sweepable)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -5,7 +5,9 @@
 // What bounds them (docs/security/hygiene.md): only images and PDFs, judged by their bytes
 // (file-types.ts); each belongs to the key or shop basket that uploaded it, and only bookings through
 // that holder may name it; quotas per API key, per basket and per guest address; and a file that no
-// booking names is deleted after UPLOAD_UNATTACHED_HOURS (upload-sweep.ts).
+// confirmed booking names is deleted after UPLOAD_UNATTACHED_HOURS (upload-sweep.ts), or that long after
+// the hold that named it expired. A hold does not take a file off its uploader's quota: else a client
+// could keep any number of files by naming each in a hold that it then lets lapse.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { UploadLimits } from '../config.js';
 import type { Db, Tx } from '../db/connection.js';
@@ -37,15 +39,16 @@ const describe = (files: number, bytes: number) => `${files} file${files === 1 ?
 
 /**
  * Refuses the upload when the holder would hold more than its quota. An outstanding quota (unattached
- * files of a key or address) frees up as files are named by bookings or swept: 429 with Retry-After. A
- * basket's quota counts every file it ever uploaded, so waiting does not help: 409.
+ * files of a key or address, those named by holds among them) frees up as files are named by confirmed
+ * bookings or swept: 429 with Retry-After. A basket's quota counts every file it ever uploaded, so waiting
+ * does not help: 409.
  */
 interface Quota {
   holder: QuotaHolder;
   limit: { files: number; bytes: number };
   /** Named in the message: "This API key". */
   who: string;
-  /** Counts only the files no booking names yet (else every file). */
+  /** Counts only the files no confirmed booking names yet (else every file). */
   outstanding: boolean;
 }
 
@@ -56,8 +59,8 @@ async function checkQuota(tx: Tx, { holder, limit, who, outstanding }: Quota, si
   if (!outstanding) throw new Conflict(`${who} has uploaded as much as a basket may (${describe(limit.files, limit.bytes)}); open a new basket for more`);
   const freedAt = (held.oldest ?? now) + unattachedHours * 3_600_000;
   throw new UploadQuotaExceeded(
-    `${who} already holds ${describe(held.files, held.bytes)} that no booking names, the most it may (${describe(limit.files, limit.bytes)}). ` +
-      'Name them in bookings, or wait until unused files are deleted.',
+    `${who} already holds ${describe(held.files, held.bytes)} that no confirmed booking names, the most it may (${describe(limit.files, limit.bytes)}). ` +
+      'Confirm the bookings that name them, or wait until unused files are deleted.',
     Math.max(1, Math.ceil((freedAt - now) / 1000)),
   );
 }

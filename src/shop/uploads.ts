@@ -27,7 +27,8 @@ export const shopUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         `The file is the raw request body, at most 10 MiB, and must be ${ALLOWED_FILE_TYPES_TEXT}: its content decides (415 otherwise). ` +
         'Name the returned FileID in the WaiverAnswers of an item of this basket (no other basket can). 409 when the basket is paid, or when it has ' +
         'uploaded as much as a basket may (UPLOAD_BASKET_MAX_FILES, UPLOAD_BASKET_MAX_MB); 429 quota-exceeded with Retry-After when the guests at ' +
-        'this address hold too many files that no booking names (UPLOAD_ADDRESS_MAX_FILES, UPLOAD_ADDRESS_MAX_MB). Files no booking names are deleted after a day.',
+        'this address hold too many files that no paid booking names (UPLOAD_ADDRESS_MAX_FILES, UPLOAD_ADDRESS_MAX_MB): an item on hold does not make room. ' +
+        'Files no paid booking names are deleted a day after their upload, or after the hold of the item that named them.',
       params: BasketParams,
       consumes: ['*/*'],
       body: Type.Unsafe<Buffer | undefined>({ description: 'The file\'s bytes', contentMediaType: 'application/octet-stream' }),

@@ -110,7 +110,7 @@ describe('the quota of an API key', () => {
   it('refuses more unused files than UPLOAD_KEY_MAX_FILES with 429 and Retry-After; another key has its own', async () => {
     for (let i = 0; i < 3; i++) fileIdOf(await uploadAs(q, owner.otaKey, JPEG));
     const refused = await uploadAs(q, owner.otaKey, JPEG);
-    expect(problemOf(refused, 429, 'quota-exceeded').detail).toMatch(/3 files .*no booking names/);
+    expect(problemOf(refused, 429, 'quota-exceeded').detail).toMatch(/3 files .*no confirmed booking names/);
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(23 * 3600);
     expect(retryAfter).toBeLessThanOrEqual(24 * 3600);
