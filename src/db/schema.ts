@@ -547,7 +547,7 @@ export interface WebhookEndpointTable {
   updated_at: number;
 }
 
-/** The outbox: one row per transaction and operator, its events as JSON (src/webhooks/outbox.ts). */
+/** The outbox: one row per transaction and operator, its events as JSON (src/events/outbox.ts). */
 export interface WebhookOutboxTable {
   id: Generated<number>;
   operator_id: number;

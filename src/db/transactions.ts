@@ -307,7 +307,7 @@ export function writers(control: TransactionControl): Writers {
       let queue = queues.get(queueKey);
       if (!queue) queues.set(queueKey, (queue = { members: [], groups: 0 }));
       // The member runs in the group's transaction, started by whichever request came first: in the async
-      // context of its own request all the same (the audit log's actor, src/audit/context.ts). Not through
+      // context of its own request all the same (the audit log's actor, src/access/actor.ts). Not through
       // AsyncResource.bind, which on Node 20 defines deprecated accessors on every function it binds (2% of
       // the service's CPU under a burst of bookings).
       const context = new AsyncResource('slotbook.writeGrouped');
