@@ -44,7 +44,13 @@ afterAll(() => t.close());
 
 describe('a shop answers once its operator opened it', () => {
   it('a new operator\'s shop is closed: every public call is the 404 of a shop that does not exist', async () => {
-    expect((await call(t.app, op.adminKey, 'GET', '/api/v2/admin/shop')).json().data).toEqual({ Open: false, URL: `http://slotbook.test/api/v2/shop/${op.operatorId}`, UpdatedAt: null });
+    expect((await call(t.app, op.adminKey, 'GET', '/api/v2/admin/shop')).json().data).toEqual({
+      Open: false,
+      TestMode: false,
+      PaymentProvider: 'test',
+      URL: `http://slotbook.test/api/v2/shop/${op.operatorId}`,
+      UpdatedAt: null,
+    });
     const closed = publicCalls(op.operatorId);
     const missing = publicCalls(2_000_000);
     for (const name of ['timeslots', 'basket', 'waitlist'] as const) {
