@@ -108,6 +108,9 @@ describe('a shop answers once its operator opened it', () => {
     problemOf(await call(t.app, op.otaKey, 'PATCH', '/api/v2/admin/shop', { Open: true }), 403, 'forbidden');
     const bad = problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', { Open: 'yes' }), 422, 'validation');
     expect(bad.errors?.[0]?.field).toBe('Open');
+    problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', {}), 422, 'validation');
+    problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', { Open: true, Colour: 'red' }), 422, 'validation');
+    expect(problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', { TestMode: 1 }), 422, 'validation').errors?.[0]?.field).toBe('TestMode');
   });
 
   it('the demo operator\'s shop is open from the first start', async () => {

@@ -108,6 +108,12 @@ describe('in production', () => {
     expect(await payments(t, shop.operator.operatorId)).toEqual([]);
     expect(await queuedEmails(t, shop.operator.operatorId)).toBe(0);
     expect(await meterEntries(t.db, shop.operator.operatorId, 'order-completed')).toEqual([]);
+
+    // Once the operator chooses test mode, the same request (same key) pays: the refusal was not its answer.
+    expect((await call(t.app, shop.operator.adminKey, 'PATCH', '/api/v2/admin/shop', { TestMode: true })).json().data).toMatchObject({ Open: true, TestMode: true });
+    const paid = await pay(t.app, shop, token);
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('opening the shop without test mode is refused (409 naming TestMode); it stays closed', async () => {
