@@ -25,7 +25,7 @@ const ShopSettings = Type.Object(
         'or null: nobody (production without test mode), so the shop cannot open',
     }),
     URL: Type.String({ description: 'The public address of the shop\'s API' }),
-    UpdatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When it was last opened or closed' }),
+    UpdatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When it was last opened, closed or switched in or out of test mode' }),
   },
   { $id: 'ShopSettings' },
 );
