@@ -390,6 +390,8 @@ export interface InstanceSecretTable {
 export interface ShopSettingsTable {
   operator_id: number;
   is_open: number;
+  /** 1: a test shop, charged by the test provider even in production (migration 019, src/shop/payments.ts). */
+  test_mode: Generated<number>;
   updated_at: number;
 }
 /** Ticket types of an activity (migration 010, src/tickets/). */

@@ -2,7 +2,9 @@
 // payment succeeded and the order is complete (bookings confirmed, basket paid, order-completed entry
 // written), or nothing of it exists but, for a declined card, the record of the declined attempt:
 //   1. lock the payer's address (one payment per address at a time) and the basket's row, which must be
-//      open (a concurrent second payment waits, then finds it paid -> 409; it is never charged twice);
+//      open (a concurrent second payment waits, then finds it paid -> 409; it is never charged twice), in
+//      a shop with a payment provider (payments.ts: in production the test provider charges only a shop
+//      in test mode; without one nothing is confirmed, free baskets included -> 409);
 //   2. every item must still hold its seats (a lapsed hold: 409, nothing confirmed);
 //   3. after repeated declines, wait (declines.ts: 429 with a growing Retry-After);
 //   4. charge through the payment provider; declined: the attempt alone is recorded, then 422;
@@ -22,7 +24,8 @@ import { publishBasketPaid, publishBookingChange } from '../events/reactions.js'
 import { operatorListens, recordEvents } from '../events/outbox.js';
 import { basketView, requireBasket } from './baskets.js';
 import { refuseWhileDeclining } from './declines.js';
-import { PaymentDeclined, paymentProvider } from './payments.js';
+import { PaymentDeclined, type PaymentConfig } from './payments.js';
+import { shopState } from './settings.js';
 import { basketAmount, findBasket, insertPayment, listBasketItems, lockBasket, markBasketPaid, setPaymentReference, type BasketRow } from './store.js';
 import type { CheckoutBody } from './schemas.js';
 
@@ -40,7 +43,15 @@ export interface Payer {
   route: string;
 }
 
-export async function checkout(db: Db, keys: InstanceKeys, operatorId: number, token: string, body: CheckoutBody, payer: Payer): Promise<CheckoutResult> {
+export async function checkout(
+  db: Db,
+  keys: InstanceKeys,
+  config: PaymentConfig,
+  operatorId: number,
+  token: string,
+  body: CheckoutBody,
+  payer: Payer,
+): Promise<CheckoutResult> {
   const basket = await requireBasket(db.kysely, operatorId, token);
   const now = unixNow();
   // The shop has no API key: an Idempotency-Key counts within its basket, so two shoppers who pick the same
@@ -48,7 +59,7 @@ export async function checkout(db: Db, keys: InstanceKeys, operatorId: number, t
   // key answers the first payment whatever card it names, and no record can be used to test a guess.
   const request = { operatorId, holder: `basket:${basket.id}`, route: payer.route, key: payer.idempotencyKey, fingerprint: [body.Payment?.Provider ?? null] };
   const outcome = await runIdempotently(db, keys, request, async (tx) => {
-    const declined = await payBasket(tx, basket, body, payer.clientHmac, now);
+    const declined = await payBasket(tx, config, basket, body, payer.clientHmac, now);
     if (declined !== undefined) return { statusCode: 422, body: declined };
     const paid = await requireBasket(tx, operatorId, token);
     return { statusCode: 200, body: { data: await basketView(tx, paid, now) } };
@@ -59,13 +70,16 @@ export async function checkout(db: Db, keys: InstanceKeys, operatorId: number, t
 }
 
 /** Pays the basket, or records a declined attempt and answers its reason. */
-async function payBasket(tx: Tx, basket: BasketRow, body: CheckoutBody, clientHmac: string, now: number): Promise<string | undefined> {
+async function payBasket(tx: Tx, config: PaymentConfig, basket: BasketRow, body: CheckoutBody, clientHmac: string, now: number): Promise<string | undefined> {
   // Card testers pay many baskets at once from one address: one payment per address at a time (the others
   // are refused at once rather than queued, so that they hold no database connection while they wait).
   if (!(await tryLockForTransaction(tx, `payer:${clientHmac}`))) throw new Conflict('Another payment from your network is in progress; retry in a moment');
   await lockBasket(tx, basket.id);
   const current = await requireBasket(tx, basket.operator_id, basket.token);
   if (current.status !== 'open') throw new Conflict('This basket is already paid; a basket is paid once');
+  // Asked here, not in a route, so that every payment passes it: a shop that nothing charges sells nothing.
+  const { provider } = await shopState(tx, basket.operator_id, config);
+  if (!provider) throw new Conflict('This shop takes no payments at the moment; nothing was charged or booked');
 
   const items = await listBasketItems(tx, basket.id);
   if (items.length === 0) throw new Conflict('The basket is empty: add a timeslot before checking out');
@@ -81,8 +95,8 @@ async function payBasket(tx: Tx, basket: BasketRow, body: CheckoutBody, clientHm
   let reference: string | null = null;
   if (amount > 0) {
     if (!body.Payment) throw ValidationFailed.field('Payment', `Payment is required: the basket costs ${amount} (minor units of ${current.currency})`);
+    if (body.Payment.Provider !== provider.name) throw ValidationFailed.field('Payment.Provider', `This shop takes payments through ${provider.name}`);
     await refuseWhileDeclining(tx, basket.id, clientHmac, Date.now());
-    const provider = paymentProvider(body.Payment.Provider);
     const charge = await provider.charge({ amount, currency, cardNumber: body.Payment.CardNumber, description: `Basket ${basket.id}` });
     const attempt = { operatorId: basket.operator_id, basketId: basket.id, provider: provider.name, amount, currency, clientHmac };
     if (charge.status === 'declined') {

@@ -1,7 +1,11 @@
 // Payment providers. Checkout talks to a provider only through this interface; the built-in `test`
 // provider is local and synchronous and decides by card number, like a payment provider's test mode.
+// Which provider charges a shop is decided here, once (shopPaymentProvider): the shop's settings (whether
+// it opens) and checkout both ask it, so that no route can let the test provider take a payment.
 import { randomBytes } from 'node:crypto';
+import type { Config } from '../config.js';
 import { DomainError } from '../http/errors.js';
+import type { PaymentProviderName } from './schemas.js';
 
 export interface ChargeRequest {
   /** Minor units of `currency`. */
@@ -14,7 +18,9 @@ export interface ChargeRequest {
 export type ChargeResult = { status: 'succeeded'; reference: string } | { status: 'declined'; reason: string };
 
 export interface PaymentProvider {
-  readonly name: string;
+  readonly name: PaymentProviderName;
+  /** Whether it moves real money. A shop charged by one that does not is in test mode, and its pages say so. */
+  readonly live: boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;
 }
 
@@ -27,6 +33,7 @@ export const TEST_CARDS: Record<string, ChargeResult['status'] | string> = {
 
 export const testProvider: PaymentProvider = {
   name: 'test',
+  live: false,
   async charge(request) {
     const outcome = TEST_CARDS[request.cardNumber];
     if (outcome === 'succeeded') return { status: 'succeeded', reference: `test_${randomBytes(12).toString('hex')}` };
@@ -34,12 +41,18 @@ export const testProvider: PaymentProvider = {
   },
 };
 
-const PROVIDERS: Record<string, PaymentProvider> = { test: testProvider };
+/** What of the configuration decides the providers (a real provider's credentials will join it). */
+export type PaymentConfig = Pick<Config, 'production'>;
 
-export function paymentProvider(name: string): PaymentProvider {
-  const provider = PROVIDERS[name];
-  if (!provider) throw new Error(`No payment provider "${name}"`);
-  return provider;
+/**
+ * The provider that charges a shop's checkouts, or undefined: the shop has none, so it cannot sell (it does
+ * not open, and checkout refuses). The test provider accepts a public card number and moves no money: in
+ * production it charges only in a shop its operator explicitly runs in test mode (else anyone confirmed
+ * seats for nothing, issue 23); outside production, where no real money moves, it charges every shop. No
+ * real provider exists yet, so in production only a test-mode shop can sell.
+ */
+export function shopPaymentProvider(config: PaymentConfig, shop: { testMode: boolean }): PaymentProvider | undefined {
+  return shop.testMode || !config.production ? testProvider : undefined;
 }
 
 /** A declined card is the customer's to fix: 422 on the card field, and nothing is confirmed. */

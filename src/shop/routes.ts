@@ -46,7 +46,7 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // runs after validation (OperatorID is a number by then) and before the handler, as the check used to.
   app.addHook('preHandler', async (request) => {
     if (request.routeOptions.config.whileClosed) return;
-    await requireOpenShop(app.db.kysely, (request.params as { OperatorID: number }).OperatorID);
+    await requireOpenShop(app.db.kysely, (request.params as { OperatorID: number }).OperatorID, app.config);
   });
 
   app.get('/activities', {
@@ -189,7 +189,8 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Payment is required when the total is above 0. Accepts Idempotency-Key (it counts within the basket; the card number is no part of the request\'s fingerprint): ' +
         'a retry answers the first payment\'s response. After 3 declines in 24 hours for the basket or from the address, each further attempt waits, ' +
         '30 seconds after the 3rd and twice as long after each next one, at most an hour (429 too-many-declines, Retry-After). ' +
-        '409 also when another payment from the same address is in progress.',
+        '409 also when another payment from the same address is in progress, and when the shop takes no payments (in production, a shop not in test mode: ' +
+        'nothing is charged or confirmed).',
       params: BasketParams,
       headers: IdempotencyHeaders,
       body: CheckoutBody,
@@ -198,7 +199,7 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request, reply) => {
       const payer = { clientHmac: clientFingerprint(request), idempotencyKey: idempotencyKeyOf(request), route: routeOf(request) };
       // The write answers 200 with the paid basket; a replay answers exactly that again.
-      return sendWriteResult(reply, await checkout(app.db, app.instanceKeys, request.params.OperatorID, request.params.BasketToken, request.body, payer));
+      return sendWriteResult(reply, await checkout(app.db, app.instanceKeys, app.config, request.params.OperatorID, request.params.BasketToken, request.body, payer));
     },
   });
 

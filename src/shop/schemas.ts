@@ -33,11 +33,12 @@ export const AddItemBody = Type.Omit(PosBookingBody, ['Customer', 'PaymentRefere
 export type AddItemBody = Static<typeof AddItemBody>;
 
 export const PAYMENT_PROVIDERS = ['test'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
 export const CheckoutBody = Type.Object({
   Payment: Type.Optional(
     Type.Object({
-      Provider: Type.Unsafe<(typeof PAYMENT_PROVIDERS)[number]>({ type: 'string', enum: [...PAYMENT_PROVIDERS], description: 'The payment provider; `test` is the built-in test mode' }),
+      Provider: Type.Unsafe<PaymentProviderName>({ type: 'string', enum: [...PAYMENT_PROVIDERS], description: 'The shop\'s payment provider; `test` is the built-in test provider (no money moves)' }),
       CardNumber: Type.String({
         pattern: '^[0-9]{12,19}$',
         description: 'Card number, digits only. Test mode: 4242424242424242 succeeds, 4000000000000002 is declined, 4000000000009995 has insufficient funds',

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { envelope, problems } from '../http/schemas.js';
 import { localeOf } from '../catalog/service.js';
-import { requireOpenShop } from '../shop/settings.js';
+import { requireOpenShop, takesTestPayments } from '../shop/settings.js';
 import { ShopActivityParams, ShopLocaleQuery, ShopParams } from '../shop/schemas.js';
 import { CalendarDay, CalendarQuery, Storefront } from './schemas.js';
 import { activityCalendar, storefront } from './service.js';
@@ -22,14 +22,15 @@ export const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'The shop\'s profile and activities, for its booking pages',
       description:
         'What the first booking page shows, in one answer: how to present the operator (Profile: name, slug, brand colour, logo) and every live activity ' +
-        'with its lowest price (PriceFrom), the first date with a seat left within a year (NextAvailableDate) and whether guests may cancel online.',
+        'with its lowest price (PriceFrom), the first date with a seat left within a year (NextAvailableDate) and whether guests may cancel online; ' +
+        'TestMode: the shop takes no real payments, which its pages say on every page.',
       params: ShopParams,
       querystring: ShopLocaleQuery,
       response: { 200: envelope(Storefront), ...problems(400, 404, 422, 429) },
     },
     handler: async (request) => {
-      await requireOpenShop(app.db.kysely, request.params.OperatorID);
-      return { data: await storefront(app.db.kysely, request.params.OperatorID, localeOf(request.query.Locale)) };
+      const shop = await requireOpenShop(app.db.kysely, request.params.OperatorID, app.config);
+      return { data: await storefront(app.db.kysely, request.params.OperatorID, localeOf(request.query.Locale), takesTestPayments(shop)) };
     },
   });
 
@@ -46,7 +47,7 @@ export const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: envelope(Type.Array(CalendarDay)), ...problems(400, 404, 422, 429) },
     },
     handler: async (request) => {
-      await requireOpenShop(app.db.kysely, request.params.OperatorID);
+      await requireOpenShop(app.db.kysely, request.params.OperatorID, app.config);
       return { data: await activityCalendar(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Month) };
     },
   });

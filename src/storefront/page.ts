@@ -16,6 +16,8 @@ export interface Boot {
   Base: string;
   Locale: 'en' | 'de';
   Profile: StorefrontProfile;
+  /** The shop takes no real payments (the test provider): every page says "test mode" (web/src/book/main.ts). */
+  TestMode: boolean;
 }
 
 const escapeHtml = (text: string): string =>

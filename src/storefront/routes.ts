@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_DIST_DIR } from '../dashboard/routes.js';
 import { operatorIdBySlug } from '../operators/slug.js';
-import { shopState } from '../shop/settings.js';
+import { shopState, takesTestPayments } from '../shop/settings.js';
 import { requireShopProfile } from '../settings/profile.js';
 import { toStorefrontProfile } from './view.js';
 import { operatorFrameAncestors, withFrameAncestors } from '../embed/frame-ancestors.js';
@@ -67,13 +67,14 @@ export const storefrontRoutes: FastifyPluginAsync<StorefrontOptions> = async (ap
     const moved = operatorId === undefined ? await movedBookingPath(app.db.kysely, shop, request.url) : undefined;
     if (moved) return reply.code(301).headers({ location: moved, 'cache-control': 'no-store' }).send();
     // A closed shop is as unknown as a missing one, like its API.
-    if (operatorId === undefined || !(await shopState(app.db.kysely, operatorId)).open) {
+    const state = operatorId === undefined ? undefined : await shopState(app.db.kysely, operatorId, app.config);
+    if (operatorId === undefined || !state?.open) {
       return send(reply, 404, renderPlainPage('This shop does not exist', 'Check the address, or ask the operator for the link to their booking pages.'));
     }
     if (!assets) return send(reply, 503, renderPlainPage('The booking pages are not built', 'Run npm run build:web (npm start does) and reload.'));
     const locale = pickLocale(request.query.lang, request.headers['accept-language']);
     const profile = toStorefrontProfile(await requireShopProfile(app.db.kysely, operatorId, ''));
-    const shell = renderShell({ OperatorID: operatorId, Base: `/book/${shop}`, Locale: locale, Profile: profile }, assets);
+    const shell = renderShell({ OperatorID: operatorId, Base: `/book/${shop}`, Locale: locale, Profile: profile, TestMode: takesTestPayments(state) }, assets);
     // Who may frame the pages (the embed): any site until the operator lists some (src/embed/frame-ancestors.ts).
     return send(reply, 200, { ...shell, csp: withFrameAncestors(shell.csp, await operatorFrameAncestors(app.db.kysely, operatorId)) });
   };

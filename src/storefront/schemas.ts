@@ -30,6 +30,9 @@ export type StorefrontActivity = Static<typeof StorefrontActivity>;
 export const Storefront = Type.Object(
   {
     Profile: StorefrontProfile,
+    TestMode: Type.Boolean({
+      description: 'The shop takes no real payments: the test provider charges it (test cards such as 4242424242424242). Its booking pages say "test mode" on every page.',
+    }),
     Activities: Type.Array(StorefrontActivity),
   },
   { $id: 'Storefront' },

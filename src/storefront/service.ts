@@ -14,7 +14,7 @@ import type { CalendarDay, Storefront } from './schemas.js';
 const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export async function storefront(db: Kysely<Database>, operatorId: number, locale: string | undefined, now = unixNow()): Promise<Storefront> {
+export async function storefront(db: Kysely<Database>, operatorId: number, locale: string | undefined, testMode: boolean, now = unixNow()): Promise<Storefront> {
   const [profile, products, rows] = await Promise.all([requireShopProfile(db, operatorId, '').then(toStorefrontProfile), listProducts(db, operatorId, undefined, locale), listActivities(db, operatorId)]);
   const byPublicId = new Map(rows.map((row) => [row.public_id, row]));
   // From yesterday in UTC: every time zone's today is covered, and started timeslots are left out anyway.
@@ -32,7 +32,7 @@ export async function storefront(db: Kysely<Database>, operatorId: number, local
       };
     }),
   );
-  return { Profile: profile, Activities: activities };
+  return { Profile: profile, TestMode: testMode, Activities: activities };
 }
 
 /** Every day of the month that has timeslots not yet started: with room, or sold out. */

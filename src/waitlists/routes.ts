@@ -13,7 +13,9 @@ export const waitlistShopRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Online shop (public)'];
   const config = { shopper: true };
   const settings = app.config;
-  app.addHook('preHandler', async (request) => requireOpenShop(app.db.kysely, (request.params as { OperatorID: number }).OperatorID));
+  app.addHook('preHandler', async (request) => {
+    await requireOpenShop(app.db.kysely, (request.params as { OperatorID: number }).OperatorID, app.config);
+  });
 
   app.post('/waitlists', {
     config,

@@ -68,7 +68,8 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
       await ok(admin, 'POST', `/api/v2/admin/activities/${activity}/timeslots`, { From: utcDate(-3), To: utcDate(40), Weekdays: [1, 2, 3, 4, 5, 6, 7], Times: times, Capacity: 8 });
     }
     viator = await ok<{ Key: string }>(admin, 'POST', '/api/v2/admin/keys', { Name: 'Viator', Scopes: ['ota'], Partner: 'viator' });
-    await ok(admin, 'PATCH', '/api/v2/admin/shop', { Open: true });
+    // A production server (no real payment provider yet): the shop opens as a test shop.
+    await ok(admin, 'PATCH', '/api/v2/admin/shop', { Open: true, TestMode: true });
     await ok(admin, 'POST', '/api/v2/admin/keys', { Name: 'Usage reporter', Scopes: ['usage:write'] });
     const bookings: [string, string, string, number, string, string][] = [
       [escape.ActivityID, DAY, '12:00', 4, 'Grace', 'Hopper'],

@@ -1,4 +1,5 @@
-// The dashboard's Shop settings page in real Chromium against a real `slotbook serve`: open the shop, a
+// The dashboard's Shop settings page in real Chromium against a real `slotbook serve` (in production):
+// opening the shop without test mode is refused with the reason, test mode on, then open the shop, a
 // brand colour too light for white text is refused next to its field, name, slug, colour and embed
 // websites saved, a logo uploaded (an SVG refused before it is sent), the embed snippet copied, the preview
 // link; axe-core (no serious or critical violations) on the page, at desktop and phone width. SQLite only,
@@ -28,14 +29,27 @@ describe.skipIf(!run)('the Shop settings page in a browser', { timeout: 60_000 }
 
   afterAll(() => world?.close());
 
-  it('is in the navigation, opens the shop, and refuses an unreadable brand colour next to its field', async () => {
+  it('is in the navigation, opens the shop in test mode only, and refuses an unreadable brand colour next to its field', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shop settings' }).click();
     await page.getByRole('heading', { name: 'Shop settings', level: 1 }).waitFor();
     const open = page.getByLabel('The shop is open');
+    const testMode = page.getByLabel('Test mode');
     expect(await open.isChecked()).toBe(false);
+    expect(await testMode.isChecked()).toBe(false);
+    await page.getByText('No payment provider takes this shop\'s payments, so it cannot open').waitFor();
+    // In production there is no real payment provider yet: the shop opens only as a test shop.
+    await open.click();
+    await page.getByRole('alert').filter({ hasText: 'only a shop in test mode opens' }).waitFor();
+    await expect.poll(() => open.isChecked()).toBe(false);
+    expect((await api<{ Open: boolean }>('/api/v2/admin/shop')).Open).toBe(false);
+    expect(await testMode.getAttribute('aria-describedby')).toBeTruthy();
+    await testMode.check();
+    await page.getByText('Test mode is on').waitFor();
     await open.check();
     await page.getByText('Your shop is open').waitFor();
-    expect((await api<{ Open: boolean }>('/api/v2/admin/shop')).Open).toBe(true);
+    expect(await api<{ Open: boolean; TestMode: boolean }>('/api/v2/admin/shop')).toMatchObject({ Open: true, TestMode: true, PaymentProvider: 'test' });
+    await page.getByText('Payments are test payments: no money is charged.').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByLabel('Brand colour', { exact: true }).fill('#ffdd00');
     await page.getByRole('button', { name: 'Save', exact: true }).click();

@@ -44,7 +44,13 @@ afterAll(() => t.close());
 
 describe('a shop answers once its operator opened it', () => {
   it('a new operator\'s shop is closed: every public call is the 404 of a shop that does not exist', async () => {
-    expect((await call(t.app, op.adminKey, 'GET', '/api/v2/admin/shop')).json().data).toEqual({ Open: false, URL: `http://slotbook.test/api/v2/shop/${op.operatorId}`, UpdatedAt: null });
+    expect((await call(t.app, op.adminKey, 'GET', '/api/v2/admin/shop')).json().data).toEqual({
+      Open: false,
+      TestMode: false,
+      PaymentProvider: 'test',
+      URL: `http://slotbook.test/api/v2/shop/${op.operatorId}`,
+      UpdatedAt: null,
+    });
     const closed = publicCalls(op.operatorId);
     const missing = publicCalls(2_000_000);
     for (const name of ['timeslots', 'basket', 'waitlist'] as const) {
@@ -102,6 +108,9 @@ describe('a shop answers once its operator opened it', () => {
     problemOf(await call(t.app, op.otaKey, 'PATCH', '/api/v2/admin/shop', { Open: true }), 403, 'forbidden');
     const bad = problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', { Open: 'yes' }), 422, 'validation');
     expect(bad.errors?.[0]?.field).toBe('Open');
+    problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', {}), 422, 'validation');
+    problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', { Open: true, Colour: 'red' }), 422, 'validation');
+    expect(problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', { TestMode: 1 }), 422, 'validation').errors?.[0]?.field).toBe('TestMode');
   });
 
   it('the demo operator\'s shop is open from the first start', async () => {

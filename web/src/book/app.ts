@@ -9,6 +9,8 @@ export interface Boot {
   Base: string;
   Locale: 'en' | 'de';
   Profile: Profile;
+  /** The shop takes no real payments (its test provider): every page says so (main.ts). */
+  TestMode: boolean;
 }
 
 export const boot: Boot = JSON.parse(document.getElementById('slotbook-boot')!.textContent!) as Boot;

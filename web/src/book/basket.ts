@@ -3,7 +3,7 @@
 // A lapsed hold is explained; a declined card shows the provider's reason and keeps the basket; "Pay"
 // sends one Idempotency-Key per attempt, so a double click (or a retry after a lost answer) charges once.
 import { shop, ShopError, type Basket, type BasketItem } from './api';
-import { basketToken, go, linkProps, localTime, longDate, money, t } from './app';
+import { basketToken, boot, go, linkProps, localTime, longDate, money, t } from './app';
 import { announce, field, h, replace } from './dom';
 import { errorText, showPage } from './ui';
 
@@ -121,7 +121,8 @@ function paymentForm(basket: Basket, alert: HTMLElement): HTMLElement {
   const currency = basket.Currency ?? 'EUR';
   const needsCard = basket.Total > 0;
   const card = h('input', { id: 'card-number', name: 'card', inputmode: 'numeric', autocomplete: 'cc-number', required: true });
-  const cardField = field(t.cardNumber, card, t.cardHint);
+  // The test cards are worth naming only where the test provider charges.
+  const cardField = field(t.cardNumber, card, boot.TestMode ? t.cardHint : undefined);
   const pay = h('button', { type: 'submit' }, t.pay(money(basket.Total, currency)));
   // One key per attempt: a second click, or a retry of a lost answer, replays the first payment.
   let key = crypto.randomUUID();

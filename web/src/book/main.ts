@@ -1,5 +1,6 @@
 // The booking pages' script: routes the address under /book/{shop} to its page, renders it into <main>,
-// moves focus to its heading (so a screen reader hears the new page) and keeps the language switcher.
+// moves focus to its heading (so a screen reader hears the new page) and keeps the language switcher and,
+// in a shop that takes no real payments, the test-mode banner above every page.
 import './book.css';
 import { setShop } from './api';
 import { errorText, showPage } from './ui';
@@ -23,6 +24,16 @@ function languageSwitcher(): void {
   replace(holder, h('nav', { 'aria-label': t.language, class: 'languages' }, other('en', 'English'), ' · ', other('de', 'Deutsch')));
 }
 
+/**
+ * A guest must never believe a test payment was real, nor a test shop a real one: while the shop's payments
+ * are test payments (boot.TestMode, from the server), every page starts with this notice. A landmark of
+ * its own (complementary, named), read before the shop's header; it is static, so it is no live region.
+ */
+function testModeBanner(): void {
+  if (!boot.TestMode) return;
+  document.body.prepend(h('aside', { class: 'test-mode', 'aria-label': t.testMode }, h('strong', null, t.testMode), ' ', t.testModeText));
+}
+
 async function route(path: string, query: URLSearchParams): Promise<void> {
   const parts = path.split('/').filter(Boolean);
   try {
@@ -38,6 +49,7 @@ async function route(path: string, query: URLSearchParams): Promise<void> {
 }
 
 setRenderer(route);
+testModeBanner();
 languageSwitcher();
 const current = () => route(location.pathname.slice(boot.Base.length), new URLSearchParams(location.search));
 window.addEventListener('popstate', () => void current());

@@ -3,6 +3,8 @@
 // the API (Locale); the operator's own texts (activity names, descriptions) are shown as written.
 const en = {
   language: 'Language',
+  testMode: 'Test mode',
+  testModeText: 'This shop takes no real payments: nothing is charged. Pay with a test card such as 4242 4242 4242 4242.',
   loading: 'Loading …',
   activitiesHeading: 'Book an activity',
   noActivities: 'There is nothing to book at the moment.',
@@ -112,6 +114,8 @@ export type Messages = typeof en;
 
 const de: Messages = {
   language: 'Sprache',
+  testMode: 'Testmodus',
+  testModeText: 'Dieser Shop nimmt keine echten Zahlungen an: Es wird nichts abgebucht. Bezahlen Sie mit einer Testkarte wie 4242 4242 4242 4242.',
   loading: 'Wird geladen …',
   activitiesHeading: 'Aktivität buchen',
   noActivities: 'Zurzeit gibt es nichts zu buchen.',

@@ -1,6 +1,6 @@
-// The operator's shop settings (src/settings): whether the shop sells, its name, address (slug), contact
-// e-mail, brand colour, logo and the websites allowed to embed it; the embed snippet to copy and a link
-// to preview the booking pages.
+// The operator's shop settings (src/settings): whether the shop sells and whether it is a test shop, its
+// name, address (slug), contact e-mail, brand colour, logo and the websites allowed to embed it; the embed
+// snippet to copy and a link to preview the booking pages.
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { api, ApiError, csrfHeaders, request } from '../api';
 import { Card, Checkbox, ErrorBanner, Icon, PageHeader, Spinner, TextArea, TextField, useLoad, useToast } from '../ui';
@@ -55,34 +55,70 @@ export function SettingsPage() {
   );
 }
 
+interface ShopSettings {
+  Open: boolean;
+  TestMode: boolean;
+  /** Who charges checkouts: test (no real money), or null: nobody, so the shop cannot open. */
+  PaymentProvider: string | null;
+}
+
+const SHOP = '/api/v2/admin/shop';
+
 function ShopOpenCard() {
   const toast = useToast();
-  const shop = useLoad((signal) => api.get<{ Open: boolean }>('/api/v2/admin/shop', undefined, signal), []);
+  const shop = useLoad((signal) => api.get<ShopSettings>(SHOP, undefined, signal), []);
   const [error, setError] = useState<ApiError>();
-  async function toggle(open: boolean) {
+  async function change(patch: Partial<Pick<ShopSettings, 'Open' | 'TestMode'>>, done: (saved: ShopSettings) => string) {
+    const before = shop.data;
+    if (!before) return;
     setError(undefined);
-    shop.setData({ Open: open }); // shown at once; put back if the service refuses
+    shop.setData({ ...before, ...patch }); // shown at once; put back if the service refuses
     try {
-      shop.setData(await api.patch<{ Open: boolean }>('/api/v2/admin/shop', { Open: open }));
-      toast(open ? 'Your shop is open: guests can book online.' : 'Your shop is closed: its pages answer "not found".');
+      const saved = await api.patch<ShopSettings>(SHOP, patch);
+      shop.setData(saved);
+      toast(done(saved));
     } catch (caught) {
-      shop.setData({ Open: !open });
+      shop.setData(before);
       setError(caught as ApiError);
     }
   }
+  const data = shop.data;
   return (
     <Card title="Online shop">
-      {shop.data && (
-        <Checkbox
-          label="The shop is open"
-          hint="Closed, the booking pages and the embed show nothing; baskets already holding seats can still be paid."
-          checked={shop.data.Open}
-          onChange={(e) => void toggle(e.target.checked)}
-        />
+      {data && (
+        <>
+          <Checkbox
+            label="The shop is open"
+            hint="Closed, the booking pages and the embed show nothing; baskets already holding seats can still be paid."
+            checked={data.Open}
+            onChange={(e) => void change({ Open: e.target.checked }, (s) => (s.Open ? 'Your shop is open: guests can book online.' : 'Your shop is closed: its pages answer "not found".'))}
+          />
+          <Checkbox
+            label="Test mode"
+            hint={
+              <>
+                A test shop takes no real payments: guests pay with test cards (4242 4242 4242 4242 is accepted) and every booking page says
+                &ldquo;Test mode&rdquo;, yet their bookings are confirmed and e-mailed like real ones. Until a payment provider is set up, a shop
+                can be open on a production server only in test mode.
+              </>
+            }
+            checked={data.TestMode}
+            onChange={(e) => void change({ TestMode: e.target.checked }, (s) => (s.TestMode ? 'Test mode is on: your pages say so, and take test cards only.' : 'Test mode is off.'))}
+          />
+          <p className="muted">{paymentStatus(data)}</p>
+        </>
       )}
       <ErrorBanner error={error ?? shop.error} />
     </Card>
   );
+}
+
+/** What the shop's payments are, in words: the service decides (PaymentProvider), this only explains it. */
+function paymentStatus(shop: ShopSettings): string {
+  if (shop.PaymentProvider === null) return 'No payment provider takes this shop\'s payments, so it cannot open: turn test mode on to open it as a test shop.';
+  if (shop.TestMode) return 'Payments are test payments: no money is charged.';
+  if (shop.PaymentProvider === 'test') return 'This server is not in production: every payment is a test payment, and your booking pages say "Test mode" whatever you choose here.';
+  return `Payments go through ${shop.PaymentProvider}.`;
 }
 
 function originErrors(error: ApiError | undefined): string | undefined {
