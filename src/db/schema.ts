@@ -394,7 +394,7 @@ export interface ShopSettingsTable {
   test_mode: Generated<number>;
   updated_at: number;
 }
-/** Ticket types of an activity (migration 010, src/tickets/). */
+/** Ticket types of an activity (migration 010, src/catalog/tickets/). */
 export interface TicketTypeTable {
   id: Generated<number>;
   operator_id: number;
