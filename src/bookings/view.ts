@@ -2,7 +2,7 @@
 import { unixToZonedIso } from '../calendar/zoned-time.js';
 import type { Booking, BookingSource, BookingStatus } from './schemas.js';
 import type { BookingRecord } from './store.js';
-import { toBookedTicket } from '../catalog/tickets/mapper.js';
+import { toBookedTicket } from '../catalog/tickets/view.js';
 import type { BookingTicketRow } from '../catalog/tickets/store.js';
 
 /**

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.js';
 import { recordProductEvent } from '../events/outbox.js';
 import { BadRequest, Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { canonicalLocale } from '../lib/locale.js';
-import { toTicketType } from './tickets/mapper.js';
+import { toTicketType } from './tickets/view.js';
 import { addDefaultTicketType, setDefaultTicketPrice } from './tickets/service.js';
 import { ticketTypesByActivity, type TicketTypeRow } from './tickets/store.js';
 import { newActivityId } from '../lib/ids.js';

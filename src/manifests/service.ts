@@ -12,7 +12,7 @@ import { bookingTicketsOf } from '../catalog/tickets/store.js';
 import { checkinLines, checkinsOf, firstCheckinAt, setCheckin, type CheckinLine, type CheckinRequest } from '../bookings/checkin.js';
 import { findBooking } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';
-import { answersWithFile } from '../questions/mapper.js';
+import { answersWithFile } from '../questions/view.js';
 import { findAnsweredFile, findUploadSummaries, type UploadRow } from '../questions/upload-store.js';
 import type { BookingWaiverAnswer } from '../questions/schemas.js';
 import {

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { ValidationFailed } from '../http/errors.js';
-import { rowOptions } from '../questions/mapper.js';
+import { rowOptions } from '../questions/view.js';
 import { checkSomeWaiverAnswers, fileScopeOf } from '../questions/service.js';
 import { keepBookingFiles } from '../questions/upload-store.js';
 import { listActivityQuestions, type QuestionRow } from '../questions/store.js';

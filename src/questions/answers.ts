@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { NotFound } from '../http/errors.js';
-import { answersWithFile } from './mapper.js';
+import { answersWithFile } from './view.js';
 import type { BookingWaiverAnswer } from './schemas.js';
 import { findUploadSummaries } from './upload-store.js';
 

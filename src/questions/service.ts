@@ -8,7 +8,7 @@ import { findActivity, type ActivityRow } from '../catalog/store.js';
 import { requireActivity } from '../catalog/service.js';
 import { canonicalLocale } from '../lib/locale.js';
 import { audit } from '../audit/log.js';
-import { rowOptions, rowTranslations, toAdminQuestion, toQuestion } from './mapper.js';
+import { rowOptions, rowTranslations, toAdminQuestion, toQuestion } from './view.js';
 import { checkQuestion, type QuestionFields } from './rules.js';
 import type { AdminQuestion, CreateQuestionBody, Question, UpdateQuestionBody } from './schemas.js';
 import {

@@ -4,7 +4,7 @@
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { dialectOf, type Tx } from '../db/connection.js';
 import type { Database, UploadTable } from '../db/schema.js';
-import { answersWithFile } from './mapper.js';
+import { answersWithFile } from './view.js';
 
 export type UploadRow = Selectable<UploadTable>;
 export type NewUploadRow = Omit<Insertable<UploadTable>, 'id'>;

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ValidationFailed, type FieldError } from '../http/errors.js';
-import { answersWithFile, rowOptions, rowTranslations } from './mapper.js';
+import { answersWithFile, rowOptions, rowTranslations } from './view.js';
 import { listActivityQuestions, type QuestionRow } from './store.js';
 import { findUsableFileIds, type FileScope } from './upload-store.js';
 import { isCalendarDate } from '../calendar/zoned-time.js';

@@ -26,7 +26,7 @@ import {
   type BasketRow,
 } from './store.js';
 import type { AddItemBody, Basket, BasketItem, CreateBasketBody } from './schemas.js';
-import { toBookedTicket } from '../catalog/tickets/mapper.js';
+import { toBookedTicket } from '../catalog/tickets/view.js';
 import { bookingTicketsOf, type BookingTicketRow } from '../catalog/tickets/store.js';
 
 export type HoldSettings = Pick<Config, 'basketHoldMinutes' | 'checkoutHoldMinutes' | 'holdMaxLifetimeMinutes'> & ShopLimits;

@@ -8,7 +8,7 @@ import type { Db, Tx } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../../http/errors.js';
 import { findActivity, type ActivityRow } from '../store.js';
-import { toAdminTicketType, toColumns, toFields } from './mapper.js';
+import { toAdminTicketType, toColumns, toFields } from './view.js';
 import { categoryOf, checkTicketType, dependentsOf, type TicketFields } from './rules.js';
 import type { AdminTicketType, CreateTicketTypeBody, UpdateTicketTypeBody } from './schemas.js';
 import { audit } from '../../audit/log.js';
