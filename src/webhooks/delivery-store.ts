@@ -66,7 +66,7 @@ export interface ClaimLimits {
  * Every value is written into the SQL, so the statement has no parameters and PostgreSQL plans it for each
  * run (src/db/postgres.ts prepares only statements with parameters): a prepared one once kept a generic
  * plan made while the table was nearly empty, and after a burst of 10,000 bookings each run took 3.4 s
- * instead of 23 ms (bench/notes.md, stop 17).
+ * instead of 23 ms (bench/notes.md).
  *
  * PostgreSQL: one statement (pick with SKIP LOCKED, claim, read), so two workers pass each other by; a row
  * another worker claimed meanwhile fails the re-check of its status. SQLite: the claim and the read in one

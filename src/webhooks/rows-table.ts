@@ -1,7 +1,7 @@
 // Many rows' values as a table for one statement, passed as one JSON parameter (an array of rows, each an
 // array of column values): a batch of deliveries is settled, and a batch of events inserted, in one
 // statement instead of one per row. JSON because the driver's own encoding of arrays escapes every value in
-// JavaScript, which for a thousand events' bodies cost more than the statement (stop 18's profiles);
+// JavaScript, which for a thousand events' bodies cost more than the statement (bench/notes.md);
 // JSON.stringify is native.
 import { sql, type RawBuilder } from 'kysely';
 import { dialectOf, type Tx } from '../db/connection.js';
