@@ -26,7 +26,7 @@ export const WEB_LAYERS: readonly (readonly string[])[] = [
   /* the API's types, generated */ ['api-types'],
   /* talking to the API, formats */ ['api.ts', 'format.ts', 'csv.ts', 'download.ts', 'webhooks.ts', 'manifests.ts', 'book'],
   /* state shared by pages */ ['router.tsx', 'session.tsx', 'activities.tsx'],
-  /* components */ ['ui', 'ui.tsx'],
+  /* components */ ['ui'],
   /* pages */ ['pages'],
   /* the app */ ['main.tsx'],
 ];
