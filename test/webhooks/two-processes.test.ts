@@ -4,7 +4,7 @@
 // workers racing over one backlog in one process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { runCli, startServerProcess, TEST_SECRET_KEY, type ServerProcess } from '../helpers/server-process.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { loadInstanceKeys } from '../../src/secrets/keys.js';
 import { createTransport } from '../../src/webhooks/transport.js';
@@ -64,7 +64,7 @@ beforeAll(async () => {
   const endpoint = await json(`${a.url}/api/v2/admin/webhooks`, 'POST', { URL: receiver.url, EventTypes: ['booking.created', 'booking.confirmed'] });
   expect(endpoint.status).toBe(201);
   receiver.secrets = [endpoint.body.data.Secret];
-  deps = { transport: createTransport({ policy: { restricted: false, allowed: [] }, resolve: systemResolver }), keys: await loadInstanceKeys(db.kysely, undefined), workerId: 'test-process' };
+  deps = { transport: createTransport({ policy: { restricted: false, allowed: [] }, resolve: systemResolver }), keys: await loadInstanceKeys(db.kysely, TEST_SECRET_KEY), workerId: 'test-process' };
 }, 90_000);
 
 afterAll(async () => {
