@@ -31,36 +31,57 @@ export function parseNetworks(list: readonly string[]): Network[] {
   return list.map((text) => {
     const cidr = text.includes('/') ? text : `${text}/${isIP(text) === 6 ? 128 : 32}`;
     const [address, bits] = ipaddr.parseCIDR(cidr);
-    return [unmapped(address), address.kind() === 'ipv6' && unmapped(address).kind() === 'ipv4' ? bits - 96 : bits];
+    // A network of IPv4 written as IPv6 (::ffff:10.0.0.0/104) is that IPv4 network, as its addresses are.
+    const ipv4 = address.kind() === 'ipv6' && bits >= 96 ? embeddedIPv4(address as ipaddr.IPv6) : undefined;
+    return ipv4 ? [ipv4, bits - 96] : [address, bits];
   });
 }
 
-/** An IPv4 address written as IPv6 (::ffff:10.0.0.1) is that IPv4 address. */
-function unmapped(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
-  return address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() ? (address as ipaddr.IPv6).toIPv4Address() : address;
+const NAT64_WELL_KNOWN: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('64:ff9b::'), 96];
+const IPV4_COMPATIBLE: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('::'), 96];
+
+/**
+ * The IPv4 address an IPv6 address stands for, whose rules it then follows: IPv4-mapped (::ffff:a.b.c.d),
+ * IPv4-translated (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d, deprecated, but a stack may still send it
+ * to that IPv4 host) and NAT64's well-known prefix (64:ff9b::a.b.c.d, what DNS64 answers an IPv6-only host
+ * for an IPv4-only name). The other forms that carry an IPv4 address (6to4, Teredo, a network's own NAT64
+ * prefix, where the IPv4 address may sit elsewhere) stay special-purpose, and are refused.
+ */
+function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const range = ip.range();
+  const carries =
+    range === 'ipv4Mapped' ||
+    range === 'rfc6145' ||
+    (range === 'rfc6052' && ip.match(NAT64_WELL_KNOWN)) ||
+    // :: and ::1 are IPv6's own (unspecified, loopback), not IPv4-compatible addresses.
+    (range === 'unicast' && ip.match(IPV4_COMPATIBLE));
+  return carries ? new ipaddr.IPv4(ip.toByteArray().slice(12)) : undefined;
 }
 
 const RANGE_WORDS: Record<string, string> = {
-  private: 'private',
-  loopback: 'loopback',
-  linkLocal: 'link-local',
-  uniqueLocal: 'unique-local (private)',
-  carrierGradeNat: 'carrier-grade NAT',
-  unspecified: 'unspecified',
-  broadcast: 'broadcast',
-  multicast: 'multicast',
-  reserved: 'reserved',
+  private: 'a private',
+  loopback: 'a loopback',
+  linkLocal: 'a link-local',
+  uniqueLocal: 'a unique-local (private)',
+  carrierGradeNat: 'a carrier-grade NAT',
+  unspecified: 'an unspecified',
+  broadcast: 'a broadcast',
+  multicast: 'a multicast',
+  reserved: 'a reserved',
 };
 
 /** Why the address must not be reached under the policy, or undefined when it may be. */
 export function refusalOf(address: string, policy: AddressPolicy): string | undefined {
   if (!policy.restricted) return undefined;
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  const ip = unmapped(ipaddr.parse(address));
+  const parsed = ipaddr.parse(address);
+  const ipv4 = parsed.kind() === 'ipv6' ? embeddedIPv4(parsed as ipaddr.IPv6) : undefined;
+  const ip = ipv4 ?? parsed;
   const range = ip.range();
   if (range === 'unicast') return undefined;
   if (policy.allowed.some(([network, bits]) => network.kind() === ip.kind() && ip.match(network, bits))) return undefined;
-  return `${address} is a ${RANGE_WORDS[range] ?? `special-purpose (${range})`} address, which webhooks may not reach`;
+  const written = ipv4 ? `${address} (${ipv4.toString()})` : address;
+  return `${written} is ${RANGE_WORDS[range] ?? `a special-purpose (${range})`} address, which webhooks may not reach`;
 }
 
 export class AddressRefused extends Error {

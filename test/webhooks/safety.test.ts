@@ -58,13 +58,17 @@ describe('production: refused when saved', () => {
     ['https://192.168.1.1/hook', 'private'],
     ['https://169.254.169.254/latest/meta-data', 'link-local'],
     ['https://100.64.0.1/', 'carrier-grade NAT'],
-    ['https://0.0.0.0/', 'unspecified'],
+    ['https://0.0.0.0/', 'is an unspecified address'],
     ['https://224.0.0.1/', 'multicast'],
     ['https://192.0.2.10/', 'reserved'],
     ['https://[::1]/hook', 'loopback'],
     ['https://[fd12:3456::1]/hook', 'unique-local'],
     ['https://[fe80::1]/hook', 'link-local'],
     ['https://[::ffff:10.0.0.1]/hook', 'private'],
+    // IPv4 written inside IPv6 is that IPv4 address (issue 23, finding 11).
+    ['https://[::7f00:1]/', 'loopback'],
+    ['https://[::ffff:0:a00:1]/', 'private'],
+    ['https://[64:ff9b::a9fe:a9fe]/latest/meta-data', 'link-local'],
     ['https://0x7f.1/hook', 'loopback'],
     ['ftp://hooks.example.com/in', 'https'],
     ['https://user:pass@hooks.example.com/in', 'user name or password'],
@@ -165,8 +169,26 @@ describe('the address rules', () => {
     expect(refusalOf('192.168.5.9', policy)).toBeUndefined();
     expect(refusalOf('10.21.0.1', policy)).toContain('private');
     expect(refusalOf('::ffff:127.0.0.1', policy)).toContain('loopback');
-    expect(refusalOf('64:ff9b::a00:1', policy)).toContain('special-purpose');
     expect(refusalOf('2002:a00:1::', policy)).toContain('special-purpose');
+    expect(refusalOf('::1', policy)).toContain('is a loopback address');
+    expect(refusalOf('::', policy)).toContain('is an unspecified address');
+  });
+
+  it('IPv4 inside IPv6 (compatible, mapped, translated, NAT64) follows the rules of the IPv4 address', () => {
+    for (const loopback of ['::7f00:1', '::127.0.0.1', '::ffff:127.0.0.1', '::ffff:0:7f00:1', '64:ff9b::7f00:1']) {
+      expect(refusalOf(loopback, policy), loopback).toContain('(127.0.0.1) is a loopback address');
+    }
+    expect(refusalOf('::a9fe:a9fe', policy)).toContain('link-local');
+    expect(refusalOf('64:ff9b::c0a8:101', policy)).toContain('private');
+    // A public IPv4 address through NAT64 (an IPv6-only host) is a public address.
+    expect(refusalOf('64:ff9b::5db8:d822', policy)).toBeUndefined();
+    // Allowed networks count for the IPv4 address however it is written.
+    expect(refusalOf('64:ff9b::a14:304', policy)).toBeUndefined();
+    expect(refusalOf('::a14:304', policy)).toBeUndefined();
+    // Where the IPv4 address sits is not known (a local NAT64 prefix), or the form is a tunnel's: refused.
+    expect(refusalOf('64:ff9b:1::5db8:d822', policy)).toContain('special-purpose');
+    expect(refusalOf('2002:5db8:d822::1', policy)).toContain('special-purpose');
+    expect(refusalOf('2001:0:5db8:d822::1', policy)).toContain('special-purpose');
     expect(refusalOf('127.0.0.1', { restricted: false, allowed: [] })).toBeUndefined();
   });
 });
