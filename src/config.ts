@@ -64,10 +64,13 @@ export interface Config {
   /** Quotas and lifetime of waiver uploads (docs/security/hygiene.md). */
   readonly uploads: UploadLimits;
   /**
-   * Networks (CIDRs) that webhooks may reach in production although they are private, loopback or otherwise
-   * special-purpose; everything special-purpose is refused otherwise (docs/webhooks.md).
+   * Networks (CIDRs) that the operator's own webhook endpoints may reach although they are private, loopback
+   * or otherwise special-purpose; everything special-purpose is refused otherwise, in every environment
+   * (docs/webhooks.md).
    */
   readonly webhookAllowedNetworks: readonly string[];
+  /** The same for marketplaces' endpoints (their ota key chooses the URL): none unless listed here. */
+  readonly webhookAllowedNetworksForPartners: readonly string[];
 }
 
 export interface UploadLimits {
@@ -143,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
       unattachedHours: integerSetting(env, 'UPLOAD_UNATTACHED_HOURS', 24, 1, 24 * 30),
     }),
     webhookAllowedNetworks: networksSetting(env, 'WEBHOOK_ALLOWED_NETWORKS'),
+    webhookAllowedNetworksForPartners: networksSetting(env, 'WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS'),
   });
 }
 

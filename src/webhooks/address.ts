@@ -3,11 +3,13 @@
 // and the socket connects to the address that was checked. So a name that resolved to a public address
 // when saved, and to 127.0.0.1 when delivered (DNS rebinding), is refused at delivery.
 //
-// In production only public unicast addresses are reached: private, loopback, link-local, carrier-grade NAT,
-// multicast, documentation, IPv6 unique-local and every other special-purpose range are refused, unless the
-// instance's WEBHOOK_ALLOWED_NETWORKS lists them (an instance setting, not a tenant's: an operator that
-// could allow-list private networks could reach the host's own). Outside production nothing is refused,
-// so that a developer's receiver on localhost works.
+// Only public unicast addresses are reached: private, loopback, link-local, carrier-grade NAT, multicast,
+// documentation, IPv6 unique-local and every other special-purpose range are refused, in every
+// environment (a staging instance is not a developer's laptop), unless an instance setting lists the
+// network: WEBHOOK_ALLOWED_NETWORKS for the operator's own endpoints, WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS
+// for a marketplace's, whose URL its ota key chooses. Instance settings, not a tenant's: an operator or a
+// marketplace that could allow private networks could reach the host's own services. A developer lists
+// 127.0.0.0/8 to reach a receiver on localhost.
 import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -20,11 +22,20 @@ export type Resolver = (hostname: string) => Promise<{ address: string; family: 
 export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
 export interface AddressPolicy {
-  /** Refuse special-purpose addresses (production). */
-  restricted: boolean;
   /** Networks reachable although special-purpose. */
   allowed: readonly Network[];
+  /** The instance setting that lists them, named in refusals. */
+  setting: string;
 }
+
+/**
+ * Whose endpoint a request goes to: the operator's own, or a marketplace's (Partner set: the marketplace's
+ * key may choose its URL, even when the operator made it). Each has its own policy.
+ */
+export type EndpointKind = 'operator' | 'marketplace';
+export type AddressPolicies = Readonly<Record<EndpointKind, AddressPolicy>>;
+
+export const endpointKind = (partner: string | null): EndpointKind => (partner === null ? 'operator' : 'marketplace');
 
 /** Parses CIDRs such as 10.0.0.0/8 or fd00::/8 (a bare address is one host); throws on a bad one. */
 export function parseNetworks(list: readonly string[]): Network[] {
@@ -72,7 +83,6 @@ const RANGE_WORDS: Record<string, string> = {
 
 /** Why the address must not be reached under the policy, or undefined when it may be. */
 export function refusalOf(address: string, policy: AddressPolicy): string | undefined {
-  if (!policy.restricted) return undefined;
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   const parsed = ipaddr.parse(address);
   const ipv4 = parsed.kind() === 'ipv6' ? embeddedIPv4(parsed as ipaddr.IPv6) : undefined;
@@ -81,7 +91,7 @@ export function refusalOf(address: string, policy: AddressPolicy): string | unde
   if (range === 'unicast') return undefined;
   if (policy.allowed.some(([network, bits]) => network.kind() === ip.kind() && ip.match(network, bits))) return undefined;
   const written = ipv4 ? `${address} (${ipv4.toString()})` : address;
-  return `${written} is ${RANGE_WORDS[range] ?? `a special-purpose (${range})`} address, which webhooks may not reach`;
+  return `${written} is ${RANGE_WORDS[range] ?? `a special-purpose (${range})`} address, which webhooks may not reach unless ${policy.setting} lists its network`;
 }
 
 export class AddressRefused extends Error {

@@ -20,7 +20,7 @@ const endpointFields = {
   URL: Type.String({
     minLength: 1,
     maxLength: MAX_URL_LENGTH,
-    description: 'Where events are POSTed: https (http only to localhost, outside production). Checked again, address and all, at every delivery.',
+    description: 'Where events are POSTed: https (http only to localhost, outside production), reaching a public address unless the instance allows a network. Checked again, address and all, at every delivery.',
   }),
   Description: Type.String({ maxLength: 200, pattern: '^[^\\u0000-\\u001F\\u007F]*$', description: 'What the endpoint is for (no control characters)' }),
   EventTypes,

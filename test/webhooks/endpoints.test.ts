@@ -3,7 +3,7 @@
 // tenant and marketplace isolation (another's endpoint is a 404); the limit; the settings; the event
 // types; and the OpenAPI document's webhooks section.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
+import { call, createTestApp, LOOPBACK_NETWORKS, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { buildApp } from '../../src/app.js';
 import { createApiKey } from '../../src/auth/service.js';
 import { EVENT_TYPES } from '../../src/webhooks/events.js';
@@ -17,7 +17,8 @@ const admin = '/api/v2/admin/webhooks';
 const viator = '/api/v2/ota/viator/webhooks';
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The endpoints point at this machine, marketplaces' included.
+  t = await createTestApp({ WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS: LOOPBACK_NETWORKS });
   op = await t.newOperator();
 });
 afterAll(() => t.close());
