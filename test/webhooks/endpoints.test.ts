@@ -126,6 +126,30 @@ describe('a marketplace\'s own endpoints (partner API)', () => {
     for (const id of [own.ID, operators.ID, forViator.ID]) expect((await call(t.app, op.adminKey, 'DELETE', `${admin}/${id}`)).statusCode).toBe(204);
   });
 
+  // Issue 23, finding 7: the secret (on create and rotate) and deliveries (a guest's e-mail and phone).
+  it('every answer of the webhook routes, partner and admin alike, is Cache-Control: no-store', async () => {
+    const created = await call(t.app, op.otaKey, 'POST', viator, { URL: 'http://localhost:5000/cached', EventTypes: ['*'] });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().data.ID as number;
+    const sent = await call(t.app, op.otaKey, 'POST', `${viator}/${id}/test`);
+    const delivery = sent.json().data.ID as number;
+    const answers = [
+      created,
+      sent,
+      await call(t.app, op.otaKey, 'POST', `${viator}/${id}/rotate-secret`),
+      await call(t.app, op.otaKey, 'GET', `${viator}/${id}/deliveries`),
+      await call(t.app, op.otaKey, 'GET', `${viator}/${id}/deliveries/${delivery}`),
+      await call(t.app, op.otaKey, 'GET', viator),
+      await call(t.app, op.adminKey, 'POST', `${admin}/${id}/rotate-secret`),
+      await call(t.app, op.adminKey, 'GET', `${admin}/${id}/deliveries/${delivery}`),
+    ];
+    for (const answer of answers) {
+      expect(answer.statusCode, answer.raw.req.url).toBeLessThan(300);
+      expect(answer.headers['cache-control'], answer.raw.req.url).toBe('no-store');
+    }
+    await call(t.app, op.adminKey, 'DELETE', `${admin}/${id}`);
+  });
+
   it('only the types a marketplace receives; Partner is its own', async () => {
     const refused = problemOf(await call(t.app, op.otaKey, 'POST', viator, { URL: 'http://localhost:5000/x', EventTypes: ['booking.created', 'order.completed', 'usage.recorded'] }), 422, 'validation');
     expect(refused.errors?.map((e) => e.field)).toEqual(['EventTypes[1]', 'EventTypes[2]']);
