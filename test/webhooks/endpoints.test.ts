@@ -219,4 +219,23 @@ describe('the OpenAPI document', () => {
     expect(document.paths).toHaveProperty(['/api/v2/admin/webhooks/{ID}/deliveries/{DeliveryID}/replay']);
     expect(document.paths).toHaveProperty(['/api/v2/ota/{partner}/webhooks']);
   });
+
+  it('lists Limit and Offset of the deliveries as optional, with their defaults (issue 23, finding 12)', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const path of ['/api/v2/admin/webhooks/{ID}/deliveries', '/api/v2/ota/{partner}/webhooks/{ID}/deliveries']) {
+      const query = (document.paths[path].get.parameters as { name: string; in: string; required?: boolean; schema: { default?: number } }[]).filter((p) => p.in === 'query');
+      expect(query.map((p) => [p.name, p.required ?? false, p.schema.default]), path).toEqual([
+        ['Status', false, undefined],
+        ['EventType', false, undefined],
+        ['Limit', false, 50],
+        ['Offset', false, 0],
+      ]);
+    }
+    // Left out, they are the defaults.
+    const endpoint = await addEndpoint(t, op.adminKey, { URL: 'http://localhost:5000/paged' });
+    for (let i = 0; i < 2; i++) await call(t.app, op.adminKey, 'POST', `${admin}/${endpoint.ID}/test`);
+    expect((await call(t.app, op.adminKey, 'GET', `${admin}/${endpoint.ID}/deliveries`)).json().data).toHaveLength(2);
+    expect((await call(t.app, op.adminKey, 'GET', `${admin}/${endpoint.ID}/deliveries?Limit=1&Offset=1`)).json().data).toHaveLength(1);
+    await call(t.app, op.adminKey, 'DELETE', `${admin}/${endpoint.ID}`);
+  });
 });
