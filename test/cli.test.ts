@@ -108,7 +108,8 @@ describe('first start', { timeout: 90_000 }, () => {
     const fresh = await createTestDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'slotbook-data-'));
     try {
-      const first = await startServerProcess(fresh.url, { NODE_ENV: 'development', DATA_DIR: dataDir });
+      // At LOG_LEVEL=warn too, the log says where the keys went (issue 23).
+      const first = await startServerProcess(fresh.url, { NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
       try {
         const output = first.output();
         expect(output).toMatch(/demo data created/);
