@@ -59,6 +59,8 @@ export function startService(databaseUrl: string, profileDir?: string, settings:
   const env = {
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
+    // Production refuses to start without one (any value of 32 characters or more does for a benchmark).
+    SECRET_KEY: 'bench-secret-key-of-the-slotbook-benchmark',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
     ...settings,

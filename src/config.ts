@@ -56,17 +56,21 @@ export interface Config {
   /** Waitlist places (unconfirmed, waiting or offered) one client address may have at once in one operator's shop. */
   readonly waitlistMaxPlacesPerClient: number;
   /**
-   * The master secret for HMAC fingerprints and sealed secrets (src/secrets/); unset, a random one is kept
-   * in the database. Production should set it, so that a copy of the database alone does not hold it.
+   * The master secret for HMAC fingerprints and sealed secrets (src/secrets/). Required in production, so
+   * that a copy of the database alone does not hold it; unset outside production, a random one is kept in
+   * the database.
    */
   readonly secretKey: string | undefined;
   /** Quotas and lifetime of waiver uploads (docs/security/hygiene.md). */
   readonly uploads: UploadLimits;
   /**
-   * Networks (CIDRs) that webhooks may reach in production although they are private, loopback or otherwise
-   * special-purpose; everything special-purpose is refused otherwise (docs/webhooks.md).
+   * Networks (CIDRs) that the operator's own webhook endpoints may reach although they are private, loopback
+   * or otherwise special-purpose; everything special-purpose is refused otherwise, in every environment
+   * (docs/webhooks.md).
    */
   readonly webhookAllowedNetworks: readonly string[];
+  /** The same for marketplaces' endpoints (their ota key chooses the URL): none unless listed here. */
+  readonly webhookAllowedNetworksForPartners: readonly string[];
 }
 
 export interface UploadLimits {
@@ -100,6 +104,14 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://; got "${smtpUrl}"`);
   }
   const database = parseDatabaseUrl(env.DATABASE_URL);
+  const production = env.NODE_ENV === 'production';
+  const secretKey = secretSetting(env, 'SECRET_KEY');
+  if (production && secretKey === undefined) {
+    throw new ConfigError(
+      'SECRET_KEY is required in production: without it the master secret is kept in the database, and a copy of the database would open ' +
+        'the secrets it seals. Make one with `openssl rand -base64 32` and give every process of the instance the same one',
+    );
+  }
   return Object.freeze({
     port,
     host: env.HOST || '127.0.0.1',
@@ -109,7 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
     problemBaseUrl: (urlSetting(env, 'PROBLEM_BASE_URL') ?? `${publicUrl.replace(/\/+$/, '')}/problems`).replace(/\/+$/, ''),
     logLevel,
     smtpUrl,
-    production: env.NODE_ENV === 'production',
+    production,
     rateLimitPerMinute: integerSetting(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
     authFailureLimitPerMinute: integerSetting(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30, 0, 1_000_000),
     trustProxy: trustProxySetting(env, 'TRUST_PROXY'),
@@ -126,7 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     waitlistClaimMinutes: integerSetting(env, 'WAITLIST_CLAIM_MINUTES', 60, 1, 7 * 24 * 60),
     waitlistConfirmHours: integerSetting(env, 'WAITLIST_CONFIRM_HOURS', 24, 1, 7 * 24),
     waitlistMaxPlacesPerClient: integerSetting(env, 'WAITLIST_MAX_PLACES_PER_CLIENT', 10, 1, 10_000),
-    secretKey: secretSetting(env, 'SECRET_KEY'),
+    secretKey,
     uploads: Object.freeze({
       perKey: quota(env, 'UPLOAD_KEY', 500, 500),
       perBasket: quota(env, 'UPLOAD_BASKET', 20, 50),
@@ -134,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
       unattachedHours: integerSetting(env, 'UPLOAD_UNATTACHED_HOURS', 24, 1, 24 * 30),
     }),
     webhookAllowedNetworks: networksSetting(env, 'WEBHOOK_ALLOWED_NETWORKS'),
+    webhookAllowedNetworksForPartners: networksSetting(env, 'WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS'),
   });
 }
 
@@ -219,7 +232,7 @@ function networksSetting(env: Env, name: string): readonly string[] {
 function secretSetting(env: Env, name: string): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
-  if (raw.length < 32) throw new ConfigError(`${name} must be at least 32 random characters (e.g. openssl rand -hex 32); got ${raw.length}`);
+  if (raw.length < 32) throw new ConfigError(`${name} must be at least 32 random characters (e.g. openssl rand -base64 32); got ${raw.length}`);
   return raw;
 }
 

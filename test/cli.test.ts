@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
-import { CLI_ARGS, runCli, startServerProcess } from './helpers/server-process.js';
+import { CLI_ARGS, runCli, startServerProcess, TEST_SECRET_KEY } from './helpers/server-process.js';
+import { ConfigError, loadConfig } from '../src/config.js';
 import { freePort } from './helpers/local.js';
 
 let database: TestDatabase;
@@ -75,6 +76,31 @@ describe('slotbook command line', { timeout: 90_000 }, () => {
   });
 });
 
+// Issue 23, finding 5: without SECRET_KEY the master secret lives in the database, so a copy of the
+// database alone would open TOTP secrets, webhook secrets and sealed e-mails, and forge manage links.
+describe('production needs SECRET_KEY', { timeout: 90_000 }, () => {
+  it('loadConfig refuses production without it, naming it and how to make one', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: '' })).toThrow(/SECRET_KEY.*openssl rand -base64 32/);
+    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY }).secretKey).toBe(TEST_SECRET_KEY);
+    // Outside production the database keeps one, so that `npm start` works as it is.
+    expect(loadConfig({ NODE_ENV: 'development' }).secretKey).toBeUndefined();
+  });
+
+  it('slotbook serve exits non-zero with the message', async () => {
+    const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: 'production', SECRET_KEY: '', PORT: String(await freePort()), HOST: '127.0.0.1' };
+    const child = spawn(process.execPath, [...CLI_ARGS, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // A server that starts after all is killed rather than left running.
+    const killer = setTimeout(() => child.kill('SIGKILL'), 80_000);
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    clearTimeout(killer);
+    expect(code, stderr).toBe(1);
+    expect(stderr).toMatch(/invalid configuration: SECRET_KEY .*production.*openssl rand -base64 32/);
+  });
+});
+
 describe('first start', { timeout: 90_000 }, () => {
   const FULL_KEY = /sbk_[A-Za-z0-9_-]{16}_[A-Za-z0-9_-]{43}/g;
 
@@ -82,7 +108,8 @@ describe('first start', { timeout: 90_000 }, () => {
     const fresh = await createTestDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'slotbook-data-'));
     try {
-      const first = await startServerProcess(fresh.url, { NODE_ENV: 'development', DATA_DIR: dataDir });
+      // At LOG_LEVEL=warn too, the log says where the keys went (issue 23).
+      const first = await startServerProcess(fresh.url, { NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
       try {
         const output = first.output();
         expect(output).toMatch(/demo data created/);

@@ -2,8 +2,9 @@
 //
 // In a terminal (`npm install && npm start`) the keys are printed, as the README promises. Anywhere else
 // the standard output is a log (a service manager, a container, a CI job): there the keys go to a file
-// that only this user can read, in the data directory, and the log says where, with the keys' public
-// lookup parts (which name a key, but cannot be used as one).
+// that only this user can read, in the data directory, and the log says where (at warn level, so that
+// LOG_LEVEL=warn does not hide it), with the keys' public lookup parts (which name a key, but cannot be
+// used as one).
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -35,7 +36,8 @@ export function announceDemo(demo: DemoSeed, config: Config, log: FastifyBaseLog
     const partial = `${file}.${process.pid}.tmp`;
     writeFileSync(partial, text, { mode: 0o600 });
     renameSync(partial, file);
-    log.info({ keysFile: file, keys }, `demo data created (operator "Demo Adventures"); its keys and its owner's dashboard sign-in are in ${file}, readable only by this user`);
+    // At warn, so that an instance that logs only warnings and errors (LOG_LEVEL=warn) still says where the keys are.
+    log.warn({ keysFile: file, keys }, `demo data created (operator "Demo Adventures"); its keys and its owner's dashboard sign-in are in ${file}, readable only by this user`);
   } catch (error) {
     log.warn({ err: error, keys }, `demo data created, but its keys could not be written to ${file}; create new ones with: npx slotbook seed --demo`);
   }

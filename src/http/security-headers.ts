@@ -40,11 +40,13 @@ function docsPolicy(publicUrl: string) {
 
 /**
  * Answers that may carry a secret or personal data are never stored by a browser or a proxy: everything
- * of the operator API (keys, bookings, customers, waitlists, e-mails, uploads), everything of the staff
- * accounts (sign-in, sessions, the user), everything of the public shop (baskets with their token and customer), and the bookings and uploads of the partner and OCTo APIs.
- * Catalogue and availability reads stay cacheable (partners revalidate them with ETags).
+ * of the operator API (keys, bookings, customers, waitlists, e-mails, uploads, webhooks), everything of the
+ * staff accounts (sign-in, sessions, the user), everything of the public shop (baskets with their token
+ * and customer), and the bookings, uploads and webhooks (signing secrets, deliveries with the guests'
+ * details) of the partner API, and OCTo's bookings. Catalogue and availability reads stay cacheable
+ * (partners revalidate them with ETags).
  */
-const NO_STORE = /^\/(?:api\/v2\/(?:admin|shop|staff)(?:[/?]|$)|api\/v2\/ota\/[^/?]+\/(?:booking|uploads)(?:[/?]|$)|octo\/bookings(?:[/?]|$))/;
+const NO_STORE = /^\/(?:api\/v2\/(?:admin|shop|staff)(?:[/?]|$)|api\/v2\/ota\/[^/?]+\/(?:booking|uploads|webhooks)(?:[/?]|$)|octo\/bookings(?:[/?]|$))/;
 
 export function carriesPersonalData(url: string): boolean {
   return NO_STORE.test(url);

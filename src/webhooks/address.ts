@@ -3,11 +3,13 @@
 // and the socket connects to the address that was checked. So a name that resolved to a public address
 // when saved, and to 127.0.0.1 when delivered (DNS rebinding), is refused at delivery.
 //
-// In production only public unicast addresses are reached: private, loopback, link-local, carrier-grade NAT,
-// multicast, documentation, IPv6 unique-local and every other special-purpose range are refused, unless the
-// instance's WEBHOOK_ALLOWED_NETWORKS lists them (an instance setting, not a tenant's: an operator that
-// could allow-list private networks could reach the host's own). Outside production nothing is refused,
-// so that a developer's receiver on localhost works.
+// Only public unicast addresses are reached: private, loopback, link-local, carrier-grade NAT, multicast,
+// documentation, IPv6 unique-local and every other special-purpose range are refused, in every
+// environment (a staging instance is not a developer's laptop), unless an instance setting lists the
+// network: WEBHOOK_ALLOWED_NETWORKS for the operator's own endpoints, WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS
+// for a marketplace's, whose URL its ota key chooses. Instance settings, not a tenant's: an operator or a
+// marketplace that could allow private networks could reach the host's own services. A developer lists
+// 127.0.0.0/8 to reach a receiver on localhost.
 import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -20,47 +22,76 @@ export type Resolver = (hostname: string) => Promise<{ address: string; family: 
 export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
 export interface AddressPolicy {
-  /** Refuse special-purpose addresses (production). */
-  restricted: boolean;
   /** Networks reachable although special-purpose. */
   allowed: readonly Network[];
+  /** The instance setting that lists them, named in refusals. */
+  setting: string;
 }
+
+/**
+ * Whose endpoint a request goes to: the operator's own, or a marketplace's (Partner set: the marketplace's
+ * key may choose its URL, even when the operator made it). Each has its own policy.
+ */
+export type EndpointKind = 'operator' | 'marketplace';
+export type AddressPolicies = Readonly<Record<EndpointKind, AddressPolicy>>;
+
+export const endpointKind = (partner: string | null): EndpointKind => (partner === null ? 'operator' : 'marketplace');
 
 /** Parses CIDRs such as 10.0.0.0/8 or fd00::/8 (a bare address is one host); throws on a bad one. */
 export function parseNetworks(list: readonly string[]): Network[] {
   return list.map((text) => {
     const cidr = text.includes('/') ? text : `${text}/${isIP(text) === 6 ? 128 : 32}`;
     const [address, bits] = ipaddr.parseCIDR(cidr);
-    return [unmapped(address), address.kind() === 'ipv6' && unmapped(address).kind() === 'ipv4' ? bits - 96 : bits];
+    // A network of IPv4 written as IPv6 (::ffff:10.0.0.0/104) is that IPv4 network, as its addresses are.
+    const ipv4 = address.kind() === 'ipv6' && bits >= 96 ? embeddedIPv4(address as ipaddr.IPv6) : undefined;
+    return ipv4 ? [ipv4, bits - 96] : [address, bits];
   });
 }
 
-/** An IPv4 address written as IPv6 (::ffff:10.0.0.1) is that IPv4 address. */
-function unmapped(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
-  return address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() ? (address as ipaddr.IPv6).toIPv4Address() : address;
+const NAT64_WELL_KNOWN: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('64:ff9b::'), 96];
+const IPV4_COMPATIBLE: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('::'), 96];
+
+/**
+ * The IPv4 address an IPv6 address stands for, whose rules it then follows: IPv4-mapped (::ffff:a.b.c.d),
+ * IPv4-translated (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d, deprecated, but a stack may still send it
+ * to that IPv4 host) and NAT64's well-known prefix (64:ff9b::a.b.c.d, what DNS64 answers an IPv6-only host
+ * for an IPv4-only name). The other forms that carry an IPv4 address (6to4, Teredo, a network's own NAT64
+ * prefix, where the IPv4 address may sit elsewhere) stay special-purpose, and are refused.
+ */
+function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const range = ip.range();
+  const carries =
+    range === 'ipv4Mapped' ||
+    range === 'rfc6145' ||
+    (range === 'rfc6052' && ip.match(NAT64_WELL_KNOWN)) ||
+    // :: and ::1 are IPv6's own (unspecified, loopback), not IPv4-compatible addresses.
+    (range === 'unicast' && ip.match(IPV4_COMPATIBLE));
+  return carries ? new ipaddr.IPv4(ip.toByteArray().slice(12)) : undefined;
 }
 
 const RANGE_WORDS: Record<string, string> = {
-  private: 'private',
-  loopback: 'loopback',
-  linkLocal: 'link-local',
-  uniqueLocal: 'unique-local (private)',
-  carrierGradeNat: 'carrier-grade NAT',
-  unspecified: 'unspecified',
-  broadcast: 'broadcast',
-  multicast: 'multicast',
-  reserved: 'reserved',
+  private: 'a private',
+  loopback: 'a loopback',
+  linkLocal: 'a link-local',
+  uniqueLocal: 'a unique-local (private)',
+  carrierGradeNat: 'a carrier-grade NAT',
+  unspecified: 'an unspecified',
+  broadcast: 'a broadcast',
+  multicast: 'a multicast',
+  reserved: 'a reserved',
 };
 
 /** Why the address must not be reached under the policy, or undefined when it may be. */
 export function refusalOf(address: string, policy: AddressPolicy): string | undefined {
-  if (!policy.restricted) return undefined;
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  const ip = unmapped(ipaddr.parse(address));
+  const parsed = ipaddr.parse(address);
+  const ipv4 = parsed.kind() === 'ipv6' ? embeddedIPv4(parsed as ipaddr.IPv6) : undefined;
+  const ip = ipv4 ?? parsed;
   const range = ip.range();
   if (range === 'unicast') return undefined;
   if (policy.allowed.some(([network, bits]) => network.kind() === ip.kind() && ip.match(network, bits))) return undefined;
-  return `${address} is a ${RANGE_WORDS[range] ?? `special-purpose (${range})`} address, which webhooks may not reach`;
+  const written = ipv4 ? `${address} (${ipv4.toString()})` : address;
+  return `${written} is ${RANGE_WORDS[range] ?? `a special-purpose (${range})`} address, which webhooks may not reach unless ${policy.setting} lists its network`;
 }
 
 export class AddressRefused extends Error {

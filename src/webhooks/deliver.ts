@@ -17,6 +17,7 @@ import { queueEmail } from '../emails/outbox.js';
 import { eventBody } from './render.js';
 import { signedHeaders } from './signing.js';
 import type { AttemptResult, Transport } from './transport.js';
+import { endpointKind } from './address.js';
 import {
   claimDue,
   disableFailingEndpoint,
@@ -197,7 +198,7 @@ class DeliveryRun {
     const body = eventBody(d);
     // The signature's timestamp is the real time of this attempt: receivers check it against their clock.
     const headers = signedHeaders(this.#secretsOf(d), d.public_id, unixNow(), body);
-    return this.deps.transport.send(d.url, headers, body, this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    return this.deps.transport.send(d.url, headers, body, this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS, endpointKind(d.partner));
   }
 
   #secretsOf(d: Outgoing): string[] {

@@ -23,6 +23,8 @@ export interface Outgoing {
   attempts: number;
   is_test: number;
   url: string;
+  /** The endpoint's marketplace: its requests go under the marketplaces' address policy. */
+  partner: string | null;
   secret_sealed: string;
   previous_secret_sealed: string | null;
   previous_secret_expires_at: number | null;
@@ -47,7 +49,7 @@ const firstOfItsResource = (d: string): RawBuilder<unknown> =>
 const intList = (values: number[]): RawBuilder<unknown> => sql.raw(`(${values.map((v) => Math.trunc(v)).join(', ')})`);
 
 const OUTGOING_COLUMNS = sql.raw(`c.id, c.endpoint_id, c.operator_id, c.resource, c.event_id, c.attempts, c.is_test,
-  e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, ev.public_id, ev.type, ev.created_at, ev.data`);
+  e.url, e.partner, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, ev.public_id, ev.type, ev.created_at, ev.data`);
 const OUTGOING_JOINS = sql.raw('JOIN webhook_endpoints e ON e.id = c.endpoint_id JOIN webhook_events ev ON ev.id = c.event_id');
 
 export interface ClaimLimits {

@@ -74,7 +74,8 @@ export function endpointRoutes(options: EndpointRouteOptions): FastifyPluginAsyn
         summary: 'Add a webhook endpoint',
         description:
           'Events of the types named in EventTypes are POSTed to URL, signed as the Standard Webhooks specification says (webhook-id, webhook-timestamp, webhook-signature). ' +
-          'The answer carries the signing Secret, shown this once. URL: https (http only to localhost, outside production); in production it must reach a public address. ' +
+          'The answer carries the signing Secret, shown this once. URL: https (http only to localhost, outside production), reaching a public address ' +
+          `(a private or loopback one only where the instance's ${marketplace ? 'WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS' : 'WEBHOOK_ALLOWED_NETWORKS (WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS with Partner)'} lists its network). ` +
           `${marketplace ? 'The endpoint is the marketplace\'s: it receives its own bookings\' events and the public catalogue and availability events. ' : 'With Partner, the endpoint receives only that marketplace\'s bookings (and the public events). '}` +
           '409 when the operator has 20 endpoints already, or the marketplace 5.',
         params: options.params,

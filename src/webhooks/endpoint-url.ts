@@ -1,13 +1,13 @@
 // The rules of an endpoint's URL, checked when it is saved (the address is checked again at every
 // delivery, address.ts): https; http only to this machine and only outside production; no credentials
-// or fragment; and in production an address the service may reach.
+// or fragment; and an address that the endpoint's kind (the operator's, a marketplace's) may reach.
 import { ValidationFailed } from '../http/errors.js';
-import { AddressRefused, resolveAllowed, type AddressPolicy, type Resolver } from './address.js';
+import { AddressRefused, resolveAllowed, type AddressPolicies, type EndpointKind, type Resolver } from './address.js';
 import { MAX_URL_LENGTH } from './schemas.js';
 
 export interface UrlRules {
   production: boolean;
-  policy: AddressPolicy;
+  policies: AddressPolicies;
   resolve: Resolver;
 }
 
@@ -16,7 +16,7 @@ const LOCAL_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$|\.localhost$/i;
 const refuse = (message: string) => ValidationFailed.field('URL', message);
 
 /** The URL as stored (normalised), or a 422 on URL saying why not. */
-export async function checkEndpointUrl(raw: string, rules: UrlRules): Promise<string> {
+export async function checkEndpointUrl(raw: string, rules: UrlRules, kind: EndpointKind): Promise<string> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -33,14 +33,14 @@ export async function checkEndpointUrl(raw: string, rules: UrlRules): Promise<st
   if (url.hash !== '') throw refuse('URL must not have a #fragment');
   const normalised = url.toString();
   if (normalised.length > MAX_URL_LENGTH) throw refuse(`URL must be at most ${MAX_URL_LENGTH} characters`);
-  if (rules.production) await checkAddress(url.hostname, rules);
+  await checkAddress(url.hostname, rules, kind);
   return normalised;
 }
 
-/** In production, the host must resolve to addresses the service may reach (checked again when delivering). */
-async function checkAddress(hostname: string, rules: UrlRules): Promise<void> {
+/** The host must resolve to addresses the endpoint may reach (checked again when delivering). */
+async function checkAddress(hostname: string, rules: UrlRules, kind: EndpointKind): Promise<void> {
   try {
-    await resolveAllowed(hostname, rules.policy, rules.resolve);
+    await resolveAllowed(hostname, rules.policies[kind], rules.resolve);
   } catch (error) {
     if (error instanceof AddressRefused) throw refuse(`URL is refused: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;

@@ -20,7 +20,7 @@ const endpointFields = {
   URL: Type.String({
     minLength: 1,
     maxLength: MAX_URL_LENGTH,
-    description: 'Where events are POSTed: https (http only to localhost, outside production). Checked again, address and all, at every delivery.',
+    description: 'Where events are POSTed: https (http only to localhost, outside production), reaching a public address unless the instance allows a network. Checked again, address and all, at every delivery.',
   }),
   Description: Type.String({ maxLength: 200, pattern: '^[^\\u0000-\\u001F\\u007F]*$', description: 'What the endpoint is for (no control characters)' }),
   EventTypes,
@@ -118,10 +118,12 @@ export const DeliveryParams = Type.Composite([EndpointIdParams, Type.Object({ De
 export const DeliveryListQuery = Type.Object({
   Status: Type.Optional(stringEnum(DELIVERY_STATUSES, 'Only deliveries in this status')),
   EventType: Type.Optional(Type.String({ maxLength: 64, description: 'Only deliveries of this event type' })),
-  Limit: Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: 50 }),
-  Offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+  // Optional for the client (the OpenAPI document says so); validation fills in the default.
+  Limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: 50 })),
+  Offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
 });
-export type DeliveryListQuery = Static<typeof DeliveryListQuery>;
+/** The query as the handler gets it, the defaults filled in. */
+export type DeliveryListQuery = Static<typeof DeliveryListQuery> & { Limit: number; Offset: number };
 
 export const EventTypeInfo = Type.Object(
   {

@@ -10,6 +10,7 @@ import { unixNow } from '../lib/clock.js';
 import { EVENT_TYPES, type EventType } from '../events/types.js';
 import { MARKETPLACE_TYPES } from './subscriptions.js';
 import { checkEndpointUrl, type UrlRules } from './endpoint-url.js';
+import { endpointKind } from './address.js';
 import { newSigningSecret } from './signing.js';
 import { SECRET_PURPOSE } from './deliver.js';
 import { countEndpoints, deleteEndpoint, findEndpoint, insertEndpoint, listEndpoints, makePendingDue, updateEndpoint, type EndpointRow, type Owner } from './store.js';
@@ -71,7 +72,7 @@ export async function createEndpoint(db: Db, keys: InstanceKeys, rules: UrlRules
     errors.push({ field: 'Partner', message: 'Partner must be a marketplace name: lower-case letters, digits and dashes (and not "core")' });
   }
   errors.push(...checkEventTypes(body.EventTypes, partner !== null));
-  const url = await checkEndpointUrl(body.URL, rules).catch((error: unknown) => {
+  const url = await checkEndpointUrl(body.URL, rules, endpointKind(partner)).catch((error: unknown) => {
     if (!(error instanceof ValidationFailed)) throw error;
     errors.push(...(error.errors ?? []));
     return '';
@@ -130,7 +131,7 @@ export async function changeEndpoint(db: Db, rules: UrlRules, owner: Owner, id: 
   const url =
     body.URL === undefined
       ? undefined
-      : await checkEndpointUrl(body.URL, rules).catch((error: unknown) => {
+      : await checkEndpointUrl(body.URL, rules, endpointKind(row.partner)).catch((error: unknown) => {
           if (!(error instanceof ValidationFailed)) throw error;
           errors.push(...(error.errors ?? []));
           return undefined;

@@ -1,11 +1,13 @@
 // One webhook attempt over HTTP(S): a POST with the signed headers, through a socket whose address our
 // lookup checked (address.ts), with a hard time limit for the whole exchange, no redirects followed (a 3xx
 // is a failed attempt), and at most a few kilobytes of the answer read. Keep-alive sockets are reused, so a
-// busy endpoint costs one connection, not one per event.
+// busy endpoint costs one connection, not one per event; each kind of endpoint (the operator's, a
+// marketplace's) has sockets of its own, so a marketplace's request never rides a connection that only
+// the operator's policy allowed.
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { AddressRefused, checkedLookup, refusalOf, type AddressPolicy, type Resolver } from './address.js';
+import { AddressRefused, checkedLookup, refusalOf, type AddressPolicies, type AddressPolicy, type EndpointKind, type Resolver } from './address.js';
 
 /** What an attempt came to; `statusCode` null when no answer arrived (refused, timed out, connection failed). */
 export interface AttemptResult {
@@ -18,12 +20,13 @@ export interface AttemptResult {
 }
 
 export interface Transport {
-  send(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptResult>;
+  /** One attempt to an endpoint of this kind, under that kind's address policy. */
+  send(url: string, headers: Record<string, string>, body: string, timeoutMs: number, kind: EndpointKind): Promise<AttemptResult>;
   close(): void;
 }
 
 export interface TransportOptions {
-  policy: AddressPolicy;
+  policies: AddressPolicies;
   resolve: Resolver;
   /** Extra trusted certificates (tests' own https receivers). */
   ca?: string | Buffer;
@@ -32,28 +35,33 @@ export interface TransportOptions {
 /** The answer's body kept for the record; reading stops (and the socket is dropped) beyond it. */
 export const RESPONSE_BODY_LIMIT = 4096;
 
+/** The sockets and the checking lookup of one kind of endpoint. */
+interface Route {
+  policy: AddressPolicy;
+  lookup: ReturnType<typeof checkedLookup>;
+  agents: { 'http:': http.Agent; 'https:': https.Agent };
+}
+
 export function createTransport(options: TransportOptions): Transport {
   const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 64, scheduling: 'lifo' as const };
-  const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent({ ...agentOptions, ...(options.ca && { ca: options.ca }) }) };
-  const lookup = checkedLookup(options.policy, options.resolve);
+  const route = (policy: AddressPolicy): Route => ({
+    policy,
+    lookup: checkedLookup(policy, options.resolve),
+    agents: { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent({ ...agentOptions, ...(options.ca && { ca: options.ca }) }) },
+  });
+  const routes: Record<EndpointKind, Route> = { operator: route(options.policies.operator), marketplace: route(options.policies.marketplace) };
   return {
-    send: (url, headers, body, timeoutMs) => attempt(new URL(url), headers, body, timeoutMs, agents, lookup, options.policy),
+    send: (url, headers, body, timeoutMs, kind) => attempt(new URL(url), headers, body, timeoutMs, routes[kind]),
     close() {
-      agents['http:'].destroy();
-      agents['https:'].destroy();
+      for (const { agents } of Object.values(routes)) {
+        agents['http:'].destroy();
+        agents['https:'].destroy();
+      }
     },
   };
 }
 
-function attempt(
-  url: URL,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs: number,
-  agents: { 'http:': http.Agent; 'https:': https.Agent },
-  lookup: ReturnType<typeof checkedLookup>,
-  policy: AddressPolicy,
-): Promise<AttemptResult> {
+function attempt(url: URL, headers: Record<string, string>, body: string, timeoutMs: number, { policy, lookup, agents }: Route): Promise<AttemptResult> {
   const started = performance.now();
   const finish = (result: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
   const failed = (error: string) => finish({ ok: false, statusCode: null, error, responseBody: null });

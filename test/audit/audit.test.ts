@@ -343,6 +343,13 @@ describe('audit log', () => {
     expect(lines[0]).toBe('ID,At,ActorType,ActorID,Actor,Address,Action,ResourceType,ResourceID,Before,After');
     expect(lines.length).toBeGreaterThan(2);
     expect(lines.every((line) => !/,=/.test(line))).toBe(true);
+    // The fullwidth signs too, which some spreadsheets read as = + - @ (issue 23, finding 8): a key's name is
+    // its actor's label.
+    const named = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/keys', { Name: '＝HYPERLINK("http://evil.example")', Scopes: ['admin'] });
+    expect((await call(t.app, named.json().data.Key, 'POST', '/api/v2/admin/activities', activityBody)).statusCode).toBe(201);
+    const byKey = (await as(t, owner, 'GET', '/api/v2/admin/audit/export?Action=activity.create')).body;
+    expect(byKey).toContain(`,"'＝HYPERLINK(""http://evil.example"")",`);
+    expect(byKey).not.toContain(',"＝');
     expect(csvCell('=1+1')).toBe("'=1+1");
     expect(csvCell('+1')).toBe("'+1");
     expect(csvCell('-1')).toBe("'-1");
@@ -350,6 +357,9 @@ describe('audit log', () => {
     expect(csvCell('\tx')).toBe("'\tx");
     expect(csvCell('\rx')).toBe('"\'\rx"');
     expect(csvCell('a,"b"')).toBe('"a,""b"""');
+    for (const sign of ['＝', '＋', '－', '＠']) expect(csvCell(`${sign}1`)).toBe(`'${sign}1`);
+    // Numbers stay numbers, as in the dashboard's CSV files.
+    expect(csvCell(-5)).toBe('-5');
 
     const tomorrow = day(1);
     expect((await as(t, owner, 'GET', `/api/v2/admin/audit?From=${tomorrow}`)).json().data).toEqual([]);

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { testDialect } from '../helpers/database.js';
+import { LOOPBACK_NETWORKS } from '../helpers/app.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
@@ -26,8 +27,8 @@ describe.skipIf(!run)('the Webhooks page in a browser', { timeout: 60_000 }, () 
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    // Outside production: the receiver is http on 127.0.0.1.
-    world = await startDashboardWorld({ operator: 'Hook Tours', owner: 'owner@hook.example', serverEnv: { NODE_ENV: 'development' } });
+    // Outside production: the receiver is http on 127.0.0.1, a network the instance must allow.
+    world = await startDashboardWorld({ operator: 'Hook Tours', owner: 'owner@hook.example', serverEnv: { NODE_ENV: 'development', WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS } });
     ({ server, api } = world);
     db = openDatabase(world.database.config);
     activityId = (await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', { Name: 'Harbour Kayak', DurationMinutes: 60, Timezone: 'Europe/Berlin', Currency: 'EUR', UnitPrice: 3000 })).ActivityID;

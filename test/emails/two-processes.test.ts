@@ -3,7 +3,7 @@
 import { loadInstanceKeys } from '../../src/secrets/keys.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { runCli, startServerProcess, TEST_SECRET_KEY, type ServerProcess } from '../helpers/server-process.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { createMailer } from '../../src/emails/mailer.js';
 import { runDueEmails } from '../../src/emails/worker.js';
@@ -85,7 +85,7 @@ describe('e-mails with two server processes', () => {
     // The two server processes' own workers may join the race as well; that only makes it harder.
     const other = openDatabase(database.config);
     const mailer = createMailer({ smtpUrl: smtp.url });
-    const keys = await loadInstanceKeys(db.kysely, undefined);
+    const keys = await loadInstanceKeys(db.kysely, TEST_SECRET_KEY);
     try {
       const [a] = servers as [ServerProcess];
       const sentBefore = await sentCount();

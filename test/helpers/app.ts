@@ -8,8 +8,14 @@ import { createOperator } from '../../src/operators/service.js';
 import { createApiKey } from '../../src/auth/service.js';
 import { createTestDatabase } from './database.js';
 import type { WebhookOverrides } from '../../src/webhooks/runtime.js';
+import { TEST_SECRET_KEY } from './server-process.js';
 
 export const PUBLIC_URL = 'http://slotbook.test';
+/**
+ * The tests' webhook receivers listen on this machine: loopback, which no instance reaches unless told
+ * (WEBHOOK_ALLOWED_NETWORKS). A marketplace's endpoints are not allowed it unless a test says so.
+ */
+export const LOOPBACK_NETWORKS = '127.0.0.0/8, ::1';
 export const PROBLEM_BASE = `${PUBLIC_URL}/problems`;
 
 export interface TestOperator {
@@ -38,11 +44,12 @@ export interface TestAppOptions {
 }
 
 /**
- * The app on `db` with the tests' settings (no rate limits, silent) and `env`; not ready yet, so a test
- * may add routes or hooks. A second app on a database is another process's view of it.
+ * The app on `db` with the tests' settings (no rate limits, silent, the test processes' SECRET_KEY, webhooks
+ * to loopback for the operator's endpoints) and `env`; not ready yet, so a test may add routes or hooks. A second app on a database is another
+ * process's view of it.
  */
 export function buildTestApp(db: Db, env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<FastifyInstance> {
-  const config = loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', SECRET_KEY: TEST_SECRET_KEY, WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS, ...env });
   return buildApp({ db, config, webhooks: options.webhooks, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
 }
 

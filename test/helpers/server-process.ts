@@ -7,6 +7,13 @@ import { freePort } from './local.js';
 // checks the compiled command once).
 export const CLI_ARGS = ['--import', 'tsx', fileURLToPath(new URL('../../src/cli.ts', import.meta.url))];
 
+/**
+ * The master secret of the tests' processes (production refuses to start without one). Every helper that
+ * starts the service, a command or an app on a database gives it the same one, so that what one of them
+ * seals or fingerprints the others can open.
+ */
+export const TEST_SECRET_KEY = 'test-secret-key-of-the-slotbook-test-suite';
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -27,6 +34,7 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       NODE_ENV: 'production', // no demo data
+      SECRET_KEY: TEST_SECRET_KEY,
       RATE_LIMIT_PER_MINUTE: '0',
       AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
       ...env,
@@ -64,7 +72,7 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
 
 /** Runs the `slotbook` command line and returns its stdout. */
 export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...CLI_ARGS, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI_ARGS, ...args], { env: { ...process.env, SECRET_KEY: TEST_SECRET_KEY, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

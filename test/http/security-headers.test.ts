@@ -68,7 +68,7 @@ describe('security headers', () => {
 });
 
 /** Property names of API answers that are secrets or personal data. */
-const PERSONAL = new Set(['Key', 'BasketToken', 'Customer', 'Email', 'Phone', 'FirstName', 'emailAddress', 'FileID']);
+const PERSONAL = new Set(['Key', 'Secret', 'BasketToken', 'Customer', 'Email', 'Phone', 'FirstName', 'emailAddress', 'FileID']);
 
 function mentionsPersonalData(schema: unknown, seen = new Set<unknown>()): boolean {
   if (schema === null || typeof schema !== 'object' || seen.has(schema)) return false;

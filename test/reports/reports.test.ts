@@ -159,6 +159,18 @@ describe('bookings report', () => {
     const bookings = (await call(t.app, other.adminKey, 'GET', `/api/v2/admin/bookings/export?From=${D}`)).body;
     expect(bookings).toContain(",'@cmd,");
   });
+
+  it('neutralises the fullwidth signs too, which some spreadsheets read as = + - @ (issue 23, finding 8)', async () => {
+    const other = await t.newOperator();
+    const activity = (await createActivity(t, other.adminKey, { Name: '＝HYPERLINK("http://evil.example","x")', UnitPrice: 100 })).ActivityID;
+    await createTimeslot(t, other.adminKey, activity, { Date: D, Time: '10:00', Capacity: 5 });
+    const booked = await call(t.app, other.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: activity, Date: D, Time: '10:00', Participants: 1, Customer: { ...customer('＋cmd'), LastName: '－1+1' } });
+    expect(booked.statusCode, booked.body).toBe(201);
+    const report = (await call(t.app, other.adminKey, 'GET', `/api/v2/admin/reports/bookings/export?From=${D}&To=${D}`)).body;
+    expect(report).toContain(`"'＝HYPERLINK(""http://evil.example"",""x"")"`);
+    const bookings = (await call(t.app, other.adminKey, 'GET', `/api/v2/admin/bookings/export?From=${D}`)).body;
+    expect(bookings).toContain(",'＋cmd,'－1+1,");
+  });
 });
 
 describe('bookings list export', () => {

@@ -5,7 +5,8 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 describe('instance keys', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    // Without SECRET_KEY (outside production), so that the app keeps its master secret in the database.
+    t = await createTestApp({ SECRET_KEY: '' });
   });
   afterAll(() => t.close());
 

@@ -3,7 +3,7 @@
 // tenant and marketplace isolation (another's endpoint is a 404); the limit; the settings; the event
 // types; and the OpenAPI document's webhooks section.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
+import { call, createTestApp, LOOPBACK_NETWORKS, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { buildApp } from '../../src/app.js';
 import { createApiKey } from '../../src/auth/service.js';
 import { EVENT_TYPES } from '../../src/events/types.js';
@@ -17,7 +17,8 @@ const admin = '/api/v2/admin/webhooks';
 const viator = '/api/v2/ota/viator/webhooks';
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The endpoints point at this machine, marketplaces' included.
+  t = await createTestApp({ WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS: LOOPBACK_NETWORKS });
   op = await t.newOperator();
 });
 afterAll(() => t.close());
@@ -125,6 +126,30 @@ describe('a marketplace\'s own endpoints (partner API)', () => {
     for (const id of [own.ID, operators.ID, forViator.ID]) expect((await call(t.app, op.adminKey, 'DELETE', `${admin}/${id}`)).statusCode).toBe(204);
   });
 
+  // Issue 23, finding 7: the secret (on create and rotate) and deliveries (a guest's e-mail and phone).
+  it('every answer of the webhook routes, partner and admin alike, is Cache-Control: no-store', async () => {
+    const created = await call(t.app, op.otaKey, 'POST', viator, { URL: 'http://localhost:5000/cached', EventTypes: ['*'] });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().data.ID as number;
+    const sent = await call(t.app, op.otaKey, 'POST', `${viator}/${id}/test`);
+    const delivery = sent.json().data.ID as number;
+    const answers = [
+      created,
+      sent,
+      await call(t.app, op.otaKey, 'POST', `${viator}/${id}/rotate-secret`),
+      await call(t.app, op.otaKey, 'GET', `${viator}/${id}/deliveries`),
+      await call(t.app, op.otaKey, 'GET', `${viator}/${id}/deliveries/${delivery}`),
+      await call(t.app, op.otaKey, 'GET', viator),
+      await call(t.app, op.adminKey, 'POST', `${admin}/${id}/rotate-secret`),
+      await call(t.app, op.adminKey, 'GET', `${admin}/${id}/deliveries/${delivery}`),
+    ];
+    for (const answer of answers) {
+      expect(answer.statusCode, answer.raw.req.url).toBeLessThan(300);
+      expect(answer.headers['cache-control'], answer.raw.req.url).toBe('no-store');
+    }
+    await call(t.app, op.adminKey, 'DELETE', `${admin}/${id}`);
+  });
+
   it('only the types a marketplace receives; Partner is its own', async () => {
     const refused = problemOf(await call(t.app, op.otaKey, 'POST', viator, { URL: 'http://localhost:5000/x', EventTypes: ['booking.created', 'order.completed', 'usage.recorded'] }), 422, 'validation');
     expect(refused.errors?.map((e) => e.field)).toEqual(['EventTypes[1]', 'EventTypes[2]']);
@@ -193,5 +218,24 @@ describe('the OpenAPI document', () => {
     expect(JSON.stringify(document.webhooks)).not.toContain('"$id"');
     expect(document.paths).toHaveProperty(['/api/v2/admin/webhooks/{ID}/deliveries/{DeliveryID}/replay']);
     expect(document.paths).toHaveProperty(['/api/v2/ota/{partner}/webhooks']);
+  });
+
+  it('lists Limit and Offset of the deliveries as optional, with their defaults (issue 23, finding 12)', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const path of ['/api/v2/admin/webhooks/{ID}/deliveries', '/api/v2/ota/{partner}/webhooks/{ID}/deliveries']) {
+      const query = (document.paths[path].get.parameters as { name: string; in: string; required?: boolean; schema: { default?: number } }[]).filter((p) => p.in === 'query');
+      expect(query.map((p) => [p.name, p.required ?? false, p.schema.default]), path).toEqual([
+        ['Status', false, undefined],
+        ['EventType', false, undefined],
+        ['Limit', false, 50],
+        ['Offset', false, 0],
+      ]);
+    }
+    // Left out, they are the defaults.
+    const endpoint = await addEndpoint(t, op.adminKey, { URL: 'http://localhost:5000/paged' });
+    for (let i = 0; i < 2; i++) await call(t.app, op.adminKey, 'POST', `${admin}/${endpoint.ID}/test`);
+    expect((await call(t.app, op.adminKey, 'GET', `${admin}/${endpoint.ID}/deliveries`)).json().data).toHaveLength(2);
+    expect((await call(t.app, op.adminKey, 'GET', `${admin}/${endpoint.ID}/deliveries?Limit=1&Offset=1`)).json().data).toHaveLength(1);
+    await call(t.app, op.adminKey, 'DELETE', `${admin}/${endpoint.ID}`);
   });
 });

@@ -4,10 +4,13 @@
 // workers racing over one backlog in one process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { runCli, startServerProcess, TEST_SECRET_KEY, type ServerProcess } from '../helpers/server-process.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { loadInstanceKeys } from '../../src/secrets/keys.js';
 import { createTransport } from '../../src/webhooks/transport.js';
+import { addressPolicies } from '../../src/webhooks/runtime.js';
+import { loadConfig } from '../../src/config.js';
+import { LOOPBACK_NETWORKS } from '../helpers/app.js';
 import { systemResolver } from '../../src/webhooks/address.js';
 import { CLAIM_SECONDS, runDueDeliveries, type DeliveryDeps } from '../../src/webhooks/deliver.js';
 import { startReceiver, type Receiver } from './receiver.js';
@@ -56,15 +59,17 @@ beforeAll(async () => {
   const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
   admin = JSON.parse((await runCli(['operator', 'create', '--name', 'Twin Hooks'], env)).stdout).AdminKey;
   db = openDatabase(database.config);
-  // Not production: the receiver listens on 127.0.0.1 over http. (An operator exists, so no demo data.)
-  servers = await Promise.all([0, 1].map(() => startServerProcess(database.url, { LOG_LEVEL: 'warn', NODE_ENV: 'development' })));
+  // Not production: the receiver listens on 127.0.0.1 over http, a network the instance must allow. (An
+  // operator exists, so no demo data.)
+  const serverEnv = { LOG_LEVEL: 'warn', NODE_ENV: 'development', WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS };
+  servers = await Promise.all([0, 1].map(() => startServerProcess(database.url, serverEnv)));
   const [a] = servers as [ServerProcess];
   activityId = (await json(`${a.url}/api/v2/admin/activities`, 'POST', { Name: 'Twin Tour', DurationMinutes: 60, Timezone: 'Europe/Berlin', Currency: 'EUR', UnitPrice: 100 })).body.data.ActivityID;
   expect((await json(`${a.url}/api/v2/admin/activities/${activityId}/timeslots`, 'POST', { Date: date, Time: '10:00', Capacity: 500 })).status).toBe(201);
   const endpoint = await json(`${a.url}/api/v2/admin/webhooks`, 'POST', { URL: receiver.url, EventTypes: ['booking.created', 'booking.confirmed'] });
   expect(endpoint.status).toBe(201);
   receiver.secrets = [endpoint.body.data.Secret];
-  deps = { transport: createTransport({ policy: { restricted: false, allowed: [] }, resolve: systemResolver }), keys: await loadInstanceKeys(db.kysely, undefined), workerId: 'test-process' };
+  deps = { transport: createTransport({ policies: addressPolicies(loadConfig(serverEnv)), resolve: systemResolver }), keys: await loadInstanceKeys(db.kysely, TEST_SECRET_KEY), workerId: 'test-process' };
 }, 90_000);
 
 afterAll(async () => {

@@ -3,7 +3,7 @@
 // usage, and the marketplace viator's own endpoint, made with its ota key), an activity, and helpers to
 // book and to deliver everything written so far.
 import { expect } from 'vitest';
-import { call, createTestApp, type TestApp, type TestOperator } from '../helpers/app.js';
+import { call, createTestApp, LOOPBACK_NETWORKS, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday, type AdminTimeslot } from '../availability/fixtures.js';
 import { createApiKey } from '../../src/auth/service.js';
 import type { DeliveryDeps } from '../../src/webhooks/deliver.js';
@@ -43,7 +43,8 @@ export interface World {
 }
 
 export async function webhookWorld(): Promise<World> {
-  const t = await createTestApp({ BASKET_HOLD_MINUTES: '60', WAITLIST_CLAIM_MINUTES: '60' });
+  // The marketplace's receiver listens on loopback too, which its endpoints reach only when allowed.
+  const t = await createTestApp({ BASKET_HOLD_MINUTES: '60', WAITLIST_CLAIM_MINUTES: '60', WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS: LOOPBACK_NETWORKS });
   const op = await t.newOperator('Event Tours');
   // The shop is closed by default; opened in the database, so that no event or audit entry comes of it.
   await openShopQuietly(t, op.operatorId);
