@@ -220,7 +220,7 @@ describe.runIf(process.env.TEST_DIALECT === 'sqlite')('the compiled command', ()
 
     const port = await freePort();
     const child = spawn(fileURLToPath(new URL('../bin/slotbook.js', import.meta.url)), ['serve'], {
-      env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'warn' },
       stdio: 'ignore',
     });
     try {

@@ -245,7 +245,7 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
   },
 };
 
-/** A webhook endpoint on a local address nobody listens on (allowed outside production): its test fails fast. */
+/** A webhook endpoint on a local address nobody listens on (the tests' apps allow loopback): its test fails fast. */
 const newEndpoint = () => ok('POST', '/api/v2/admin/webhooks', { URL: 'http://localhost:9/hooks', EventTypes: ['booking.created'] });
 
 const activityOfHold = new Map<string, string>();
