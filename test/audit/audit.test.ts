@@ -165,6 +165,17 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     await ok('DELETE', `/api/v2/admin/users/${user.id}/sessions/${session.ID}`);
     return { action: 'session.revoke', resource: String(session.ID) };
   },
+  'POST /api/v2/admin/users/:ID/unlock': async () => {
+    const user = await addUser(t, op.operatorId, 'guide');
+    await t.db.kysely.updateTable('staff_users').set({ locked_until: Date.now() + 60_000 }).where('id', '=', user.id).execute();
+    await ok('POST', `/api/v2/admin/users/${user.id}/unlock`);
+    return { action: 'user.unlock', resource: String(user.id) };
+  },
+  'DELETE /api/v2/admin/users/:ID/totp': async () => {
+    const user = await addUser(t, op.operatorId, 'guide');
+    await ok('DELETE', `/api/v2/admin/users/${user.id}/totp`);
+    return { action: 'user.totp-reset', resource: String(user.id) };
+  },
   'POST /api/v2/admin/activities/:ActivityID/ticket-types': async () => {
     const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
     const type = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/ticket-types`, { Type: 'child', Name: 'Child', Price: 500 });
