@@ -166,15 +166,15 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     return { action: 'session.revoke', resource: String(session.ID) };
   },
   'POST /api/v2/admin/users/:ID/unlock': async () => {
-    const user = await addUser(t, op.operatorId, 'guide');
-    await t.db.kysely.updateTable('staff_users').set({ locked_until: Date.now() + 60_000 }).where('id', '=', user.id).execute();
-    await ok('POST', `/api/v2/admin/users/${user.id}/unlock`);
-    return { action: 'user.unlock', resource: String(user.id) };
+    const user = await ok('POST', '/api/v2/admin/users', { Email: `locked-${Date.now()}@example.com`, Name: 'Locked', Role: 'guide' });
+    await t.db.kysely.updateTable('staff_users').set({ locked_until: Date.now() + 60_000 }).where('id', '=', user.ID).execute();
+    await ok('POST', `/api/v2/admin/users/${user.ID}/unlock`);
+    return { action: 'user.unlock', resource: String(user.ID) };
   },
   'DELETE /api/v2/admin/users/:ID/totp': async () => {
-    const user = await addUser(t, op.operatorId, 'guide');
-    await ok('DELETE', `/api/v2/admin/users/${user.id}/totp`);
-    return { action: 'user.totp-reset', resource: String(user.id) };
+    const user = await ok('POST', '/api/v2/admin/users', { Email: `phone-lost-${Date.now()}@example.com`, Name: 'Lost phone', Role: 'guide' });
+    await ok('DELETE', `/api/v2/admin/users/${user.ID}/totp`);
+    return { action: 'user.totp-reset', resource: String(user.ID) };
   },
   'POST /api/v2/admin/activities/:ActivityID/ticket-types': async () => {
     const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
