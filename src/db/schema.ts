@@ -505,6 +505,8 @@ export interface StaffThrottleTable {
   key: string;
   count: number;
   window_started_at: number;
+  /** The last failure counted, for the back-off of a client address's sign-in failures (migration 020). */
+  last_at: number | null;
 }
 
 export interface AuditLogTable {

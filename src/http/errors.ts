@@ -21,7 +21,7 @@ export const PROBLEM_KINDS = {
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type', about: 'The request body must be sent as application/json; an upload must be a JPEG, PNG, WebP or HEIC/HEIF image or a PDF, judged by its content.' },
   validation: { status: 422, title: 'Unprocessable Entity', about: 'One or more fields are missing or invalid. `errors` lists each failing field with a message.' },
   'idempotency-key-reuse': { status: 422, title: 'Unprocessable Entity', about: 'The Idempotency-Key was already used with a different request body. Use a new key for a new request.' },
-  'rate-limited': { status: 429, title: 'Too Many Requests', about: 'Too many requests for this API key (or, without a key, from this address), or too many failed sign-ins from this address. Wait for the number of seconds in Retry-After.' },
+  'rate-limited': { status: 429, title: 'Too Many Requests', about: 'Too many requests for this API key (or, without a key, from this address), too many failed sign-ins from this address, or a staff account locked after wrong passwords. Wait for the number of seconds in Retry-After.' },
   'quota-exceeded': { status: 429, title: 'Too Many Requests', about: 'This client already holds as much as one client may at once: unused uploads (name them in a booking, or wait: unused uploads are deleted after a day), or seats, baskets or waitlist places in a shop (pay or let go of some). Retry-After says when the first lapses; or ask the operator.' },
   'too-many-declines': { status: 429, title: 'Too Many Requests', about: 'Several payments were declined in a row for this basket or from this address. Wait for the number of seconds in Retry-After, which grows with every further decline, then try again (or another card).' },
   'headers-too-large': { status: 431, title: 'Request Header Fields Too Large', about: 'The request headers are larger than the service accepts (16 KiB in all).' },
@@ -93,7 +93,7 @@ export class Conflict extends DomainError {
 export class RetryLater extends DomainError {
   readonly retryAfterSeconds: number;
 
-  constructor(kind: 'quota-exceeded' | 'too-many-declines', message: string, retryAfterSeconds: number) {
+  constructor(kind: 'quota-exceeded' | 'too-many-declines' | 'rate-limited', message: string, retryAfterSeconds: number) {
     super(kind, message);
     this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
   }

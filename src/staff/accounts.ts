@@ -9,7 +9,8 @@ import type { Actor } from '../access/actor.js';
 import { linkFor, queueStaffEmail, type Mailing } from './emails.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
 import { matchTotp, newRecoveryCodes, newTotpEnrolment } from './totp.js';
-import { countOwners, expireTokens, findUser, insertToken, insertUser, listLiveSessions, listUsers, revokeSessions, updateUser, type UserRow } from './store.js';
+import { countOwners, expireTokens, findUser, insertToken, insertUser, listLiveSessions, listUsers, refundAccountAttempt, revokeSessions, updateUser, type UserRow } from './store.js';
+import { refusedGuess, reserveGuess, wrongGuess } from './throttles.js';
 import { normaliseEmail, toStaffSession, toStaffUser } from './view.js';
 import type { StaffUser } from './schemas.js';
 
@@ -85,6 +86,31 @@ export async function removeUser(db: Db, operatorId: number, id: number): Promis
   });
 }
 
+/** Lifts the lock-out of a user (an owner who knows it was them, or who has dealt with the guesser). */
+export async function unlockUser(db: Db, operatorId: number, id: number): Promise<StaffUser> {
+  return db.write(async (tx) => {
+    const user = await requireUser(tx, operatorId, id);
+    const updated = await updateUser(tx, id, { failed_attempts: 0, locked_until: null });
+    await audit(tx, { operatorId, action: 'user.unlock', resource: { type: 'user', id }, before: { LockedUntil: toStaffUser(user).LockedUntil }, after: { LockedUntil: null } });
+    return toStaffUser(updated);
+  });
+}
+
+/**
+ * Turns off a member's two-factor (a lost phone): they sign in with the password alone until they enrol
+ * again, and are told by e-mail, so that a reset they did not ask for does not go unnoticed.
+ */
+export async function resetTwoFactor(app: FastifyInstance, operatorId: number, id: number): Promise<StaffUser> {
+  return app.db.write(async (tx) => {
+    const user = await requireUser(tx, operatorId, id);
+    const updated = await updateUser(tx, id, { totp_secret: null, totp_pending: null, totp_last_step: null, recovery_codes: '[]' });
+    await expireTokens(tx, id, ['totp-challenge']);
+    if (user.totp_secret !== null && user.status === 'active') await queueStaffEmail(tx, app, user, 'totp-reset');
+    await audit(tx, { operatorId, action: 'user.totp-reset', resource: { type: 'user', id }, before: { TwoFactor: user.totp_secret !== null }, after: { TwoFactor: false } });
+    return toStaffUser(updated);
+  });
+}
+
 export async function userSessions(db: Db, operatorId: number, userId: number, currentSessionId?: number) {
   await requireUser(db.kysely, operatorId, userId);
   return (await listLiveSessions(db.kysely, userId, Date.now())).map((row) => toStaffSession(row, currentSessionId));
@@ -106,15 +132,27 @@ async function me(tx: Db['kysely'], actor: User): Promise<UserRow> {
   return requireUser(tx, actor.operatorId, actor.userId);
 }
 
-async function checkPassword(user: UserRow, password: string, field: string): Promise<void> {
-  if (user.password_hash === null || !(await verifyPassword(password, user.password_hash))) throw ValidationFailed.field(field, `${field} is not your current password`);
+/**
+ * The signed-in user's current password, counted like a sign-in guess before it is hashed (throttles.ts):
+ * 5 wrong in a row lock the account (429 meanwhile), so a borrowed session cannot guess it.
+ */
+async function checkPassword(app: FastifyInstance, user: UserRow, password: string, field: string): Promise<void> {
+  const attempt = await app.db.write((tx) => reserveGuess(tx, user));
+  if (attempt === undefined) throw await refusedGuess(app.db.kysely, user.id);
+  if (user.password_hash !== null && (await verifyPassword(password, user.password_hash))) {
+    await app.db.write((tx) => refundAccountAttempt(tx, user.id));
+    return;
+  }
+  await app.db.write((tx) => wrongGuess(tx, app, user, attempt, 'user.password-check-failed'));
+  throw ValidationFailed.field(field, `${field} is not your current password`);
 }
 
 /** A new password; the user's other sessions end (this one stays). */
-export async function changeOwnPassword(db: Db, actor: User, current: string, next: string): Promise<void> {
+export async function changeOwnPassword(app: FastifyInstance, actor: User, current: string, next: string): Promise<void> {
+  const db = app.db;
   const user = await me(db.kysely, actor);
-  await checkPassword(user, current, 'CurrentPassword');
   checkNewPassword(next, 'NewPassword', user.email);
+  await checkPassword(app, user, current, 'CurrentPassword');
   const hash = await hashPassword(next);
   await db.write(async (tx) => {
     await updateUser(tx, user.id, { password_hash: hash });
@@ -123,8 +161,9 @@ export async function changeOwnPassword(db: Db, actor: User, current: string, ne
   });
 }
 
-/** Starts TOTP enrolment: a new secret, pending until a code from it is confirmed. */
-export async function beginTotp(app: FastifyInstance, actor: User) {
+/** Starts TOTP enrolment (after the password): a new secret, pending until a code from it is confirmed. */
+export async function beginTotp(app: FastifyInstance, actor: User, password: string) {
+  await checkPassword(app, await me(app.db.kysely, actor), password, 'Password');
   return app.db.write(async (tx) => {
     const user = await me(tx, actor);
     if (user.totp_secret !== null) throw new Conflict('Two-factor authentication is on already; turn it off first to enrol another app');
@@ -149,10 +188,10 @@ export async function confirmTotp(app: FastifyInstance, actor: User, code: strin
   });
 }
 
-export async function disableTotp(db: Db, actor: User, password: string): Promise<void> {
-  const user = await me(db.kysely, actor);
-  await checkPassword(user, password, 'Password');
-  await db.write(async (tx) => {
+export async function disableTotp(app: FastifyInstance, actor: User, password: string): Promise<void> {
+  const user = await me(app.db.kysely, actor);
+  await checkPassword(app, user, password, 'Password');
+  await app.db.write(async (tx) => {
     await updateUser(tx, user.id, { totp_secret: null, totp_pending: null, totp_last_step: null, recovery_codes: '[]' });
     await audit(tx, { operatorId: actor.operatorId, action: 'user.totp-disable', resource: { type: 'user', id: user.id }, before: { TwoFactor: user.totp_secret !== null }, after: { TwoFactor: false } });
   });

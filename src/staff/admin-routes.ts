@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { requires } from '../access/permissions.js';
 import { ChangeUserBody, InviteBody, StaffSession, StaffUser, UserIdParams, UserSessionParams } from './schemas.js';
-import { changeUser, endSessions, getUsers, inviteUser, removeUser, resendInvitation, userSessions } from './accounts.js';
+import { changeUser, endSessions, getUsers, inviteUser, removeUser, resendInvitation, resetTwoFactor, unlockUser, userSessions } from './accounts.js';
 
 /** Operator API: the operator's staff users (owners only). */
 export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -54,6 +54,30 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config,
     schema: { tags, summary: 'Send the invitation again (the earlier link stops working)', params: UserIdParams, response: { 200: envelope(StaffUser), ...problems(400, ...AUTH_ERRORS, 404, 409) } },
     handler: async (request) => ({ data: await resendInvitation(app, request.caller.operatorId, request.params.ID) }),
+  });
+
+  app.post('/users/:ID/unlock', {
+    config,
+    schema: {
+      tags,
+      summary: 'Lift a user\'s lock-out',
+      description: '5 wrong passwords or codes in a row lock an account for 15 minutes (LockedUntil); this lets the user sign in again at once.',
+      params: UserIdParams,
+      response: { 200: envelope(StaffUser), ...problems(400, ...AUTH_ERRORS, 404) },
+    },
+    handler: async (request) => ({ data: await unlockUser(app.db, request.caller.operatorId, request.params.ID) }),
+  });
+
+  app.delete('/users/:ID/totp', {
+    config,
+    schema: {
+      tags,
+      summary: 'Turn off a user\'s two-factor authentication (a lost phone)',
+      description: 'The user signs in with the password alone until they set it up again, and is told by e-mail.',
+      params: UserIdParams,
+      response: { 200: envelope(StaffUser), ...problems(400, ...AUTH_ERRORS, 404) },
+    },
+    handler: async (request) => ({ data: await resetTwoFactor(app, request.caller.operatorId, request.params.ID) }),
   });
 
   app.get('/users/:ID/sessions', {

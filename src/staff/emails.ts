@@ -1,4 +1,4 @@
-// The e-mails of staff accounts (sign-in links, password resets, invitations) go through the outbox like
+// The e-mails of staff accounts (sign-in links, password resets, invitations, notices) go through the outbox like
 // every e-mail (src/emails): queued in the transaction that made their token, sent by the worker. Their
 // body carries a one-time link, so it is stored sealed (src/secrets) and the outbox listing never shows
 // it; the worker opens it just before sending.
@@ -21,7 +21,7 @@ export function openStaffEmailBody(keys: InstanceKeys, sealed: string): string {
   return keys.open(PURPOSE, sealed);
 }
 
-export type StaffEmailKind = 'sign-in-link' | 'password-reset' | 'invitation' | 'locked';
+export type StaffEmailKind = 'sign-in-link' | 'password-reset' | 'invitation' | 'locked' | 'totp-reset';
 
 /** The dashboard page an e-mailed token opens. */
 export function linkFor(app: Mailing, kind: 'sign-in-link' | 'password-reset' | 'invitation', token: string): string {
@@ -45,6 +45,10 @@ const TEXTS: Record<StaffEmailKind, (operator: string, link: string) => { subjec
   locked: (operator) => ({
     subject: `Your ${operator} account is locked for 15 minutes`,
     body: `Someone entered a wrong password or code for your ${operator} dashboard account several times, so it is locked for 15 minutes.\n\nIf it was not you, reset your password once the lock has passed.`,
+  }),
+  'totp-reset': (operator) => ({
+    subject: `Two-factor authentication is off for your ${operator} account`,
+    body: `An owner of ${operator} turned off two-factor authentication for your dashboard account, so signing in asks only for your password now.\n\nSet it up again under My account. If you did not ask for this, tell an owner of ${operator} at once.`,
   }),
 };
 

@@ -22,7 +22,7 @@ import {
   TotpEnrolment,
   TotpSignInBody,
 } from './schemas.js';
-import { acceptInvitation, completeReset, sendLinks, signInWithLink, signInWithPassword, signInWithTotp, TooManyAttempts } from './sign-in.js';
+import { acceptInvitation, completeReset, sendLinks, signInWithLink, signInWithPassword, signInWithTotp } from './sign-in.js';
 import { beginTotp, changeOwnPassword, confirmTotp, disableTotp, endSessions, signOut, userSessions } from './accounts.js';
 import { clearSessionCookie, csrfTokenOf, foreignOrigin, sessionToken } from './sessions.js';
 import { Forbidden } from '../http/errors.js';
@@ -32,6 +32,8 @@ import { toStaffUser } from './view.js';
 const tags = ['Staff accounts'];
 const SIGN_IN_ERRORS = problems(400, 401, 413, 415, 422, 429);
 const SELF_ERRORS = [400, 401, 403, 413, 415, 422] as const;
+// 429: wrong passwords or codes 5 times in a row have locked the account for a while.
+const PASSWORD_ERRORS = [...SELF_ERRORS, 429] as const;
 const signedIn = { signedIn: true };
 // The same answer whether the address has an account or not.
 const Accepted = envelope(Type.Object({ Message: Type.String() }), 'Accepted: an e-mail is on its way if the address has an account');
@@ -46,11 +48,6 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // attacker); signed-in requests get the same check with their CSRF token (sessions.ts).
   app.addHook('onRequest', async (request) => {
     if (request.method === 'POST' && foreignOrigin(request)) throw new Forbidden('This request came from another site (Origin); it was refused');
-  });
-
-  // A 429 from the sign-in throttles says when to come back.
-  app.addHook('onError', async (_request, reply, error) => {
-    if (error instanceof TooManyAttempts) reply.header('Retry-After', String(error.retryAfterSeconds));
   });
 
   app.post('/sign-in', {
@@ -152,17 +149,23 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/me/password', {
     config: signedIn,
-    schema: { tags, summary: 'Change my password (my other sessions end)', body: ChangePasswordBody, response: { 204: Type.Null(), ...problems(...SELF_ERRORS) } },
+    schema: { tags, summary: 'Change my password (my other sessions end)', body: ChangePasswordBody, response: { 204: Type.Null(), ...problems(...PASSWORD_ERRORS) } },
     handler: async (request, reply) => {
-      await changeOwnPassword(app.db, userOf(request), request.body.CurrentPassword, request.body.NewPassword);
+      await changeOwnPassword(app, userOf(request), request.body.CurrentPassword, request.body.NewPassword);
       return reply.code(204).send(null);
     },
   });
 
   app.post('/me/totp', {
     config: signedIn,
-    schema: { tags, summary: 'Start two-factor enrolment: a new secret and its QR code', response: { 200: envelope(TotpEnrolment), ...problems(...SELF_ERRORS, 409) } },
-    handler: async (request) => ({ data: await beginTotp(app, userOf(request)) }),
+    schema: {
+      tags,
+      summary: 'Start two-factor enrolment (needs the password): a new secret and its QR code',
+      description: 'The password is asked for so that someone at an unattended, signed-in browser cannot tie the account to their own phone.',
+      body: PasswordBody,
+      response: { 200: envelope(TotpEnrolment), ...problems(...PASSWORD_ERRORS, 409) },
+    },
+    handler: async (request) => ({ data: await beginTotp(app, userOf(request), request.body.Password) }),
   });
 
   app.post('/me/totp/confirm', {
@@ -173,9 +176,9 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/me/totp/disable', {
     config: signedIn,
-    schema: { tags, summary: 'Turn two-factor off (needs the password)', body: PasswordBody, response: { 204: Type.Null(), ...problems(...SELF_ERRORS) } },
+    schema: { tags, summary: 'Turn two-factor off (needs the password)', body: PasswordBody, response: { 204: Type.Null(), ...problems(...PASSWORD_ERRORS) } },
     handler: async (request, reply) => {
-      await disableTotp(app.db, userOf(request), request.body.Password);
+      await disableTotp(app, userOf(request), request.body.Password);
       return reply.code(204).send(null);
     },
   });

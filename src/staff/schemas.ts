@@ -20,6 +20,9 @@ export const StaffUser = Type.Object(
     Role,
     Status: Type.Unsafe<'invited' | 'active'>({ type: 'string', enum: ['invited', 'active'], description: 'invited until the invitation is accepted' }),
     TwoFactor: Type.Boolean({ description: 'TOTP two-factor authentication is on' }),
+    LockedUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'Until when sign-in is refused after 5 wrong passwords or codes in a row; null when the account is not locked. Owners can lift it (POST /api/v2/admin/users/{ID}/unlock)',
+    }),
     CreatedAt: Type.String({ format: 'date-time' }),
   },
   { $id: 'StaffUser' },

@@ -26,14 +26,13 @@ export function cookieName(app: FastifyInstance): string {
   return app.config.publicUrl.startsWith('https:') ? '__Host-slotbook_session' : 'slotbook_session';
 }
 
+/** The attributes of the dashboard's cookies (the session's, and the known browser's in devices.ts). */
+export function cookieOptions(app: FastifyInstance, maxAgeSeconds: number) {
+  return { path: '/', httpOnly: true, sameSite: 'strict' as const, secure: app.config.publicUrl.startsWith('https:'), maxAge: maxAgeSeconds };
+}
+
 function setCookie(app: FastifyInstance, reply: FastifyReply, value: string, maxAgeSeconds: number): void {
-  reply.setCookie(cookieName(app), value, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: app.config.publicUrl.startsWith('https:'),
-    maxAge: maxAgeSeconds,
-  });
+  reply.setCookie(cookieName(app), value, cookieOptions(app, maxAgeSeconds));
 }
 
 export function csrfTokenOf(app: FastifyInstance, tokenHash: string): string {

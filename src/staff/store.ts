@@ -1,7 +1,7 @@
 // SQL of staff accounts, sessions, one-time tokens and throttles. Tokens (session cookies, e-mailed links)
 // are random 256-bit values; only their SHA-256 is stored, so a copy of the database signs nobody in.
 import { createHash, randomBytes } from 'node:crypto';
-import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, StaffRole, StaffSessionTable, StaffTokenPurpose, StaffUserTable } from '../db/schema.js';
 
@@ -167,7 +167,108 @@ export async function countEvent(tx: Tx, key: string, windowMs: number, now = Da
   return Number(row.count);
 }
 
-export async function eventCount(db: Kysely<Database>, key: string, windowMs: number, now = Date.now()): Promise<number> {
-  const row = await db.selectFrom('staff_throttles').select(['count', 'window_started_at']).where('key', '=', key).executeTakeFirst();
-  return row && Number(row.window_started_at) > now - windowMs ? Number(row.count) : 0;
+/**
+ * Failures allowed freely per window, then a wait before each further attempt that starts at
+ * `firstWaitMs` and doubles with each failure, up to `maxWaitMs`. A run of failures ends a window after its
+ * first failure while within the limit, and a window after its last one once past it (so a steady guesser
+ * never starts afresh).
+ */
+export interface BackoffPolicy {
+  limit: number;
+  windowMs: number;
+  firstWaitMs: number;
+  maxWaitMs: number;
+}
+
+/** The wait after `failures` failures in a run. */
+export function backoffWait(failures: number, policy: BackoffPolicy): number {
+  return failures < policy.limit ? 0 : Math.min(policy.firstWaitMs * 2 ** (failures - policy.limit), policy.maxWaitMs);
+}
+
+/** Within the limit a run of failures lasts a window from its first; past it, until a window without one. */
+function liveRun(eb: ExpressionBuilder<Database, 'staff_throttles'>, policy: BackoffPolicy, now: number) {
+  return eb.or([
+    eb.and([eb('staff_throttles.count', '<', policy.limit), eb('staff_throttles.window_started_at', '>', now - policy.windowMs)]),
+    eb.and([eb('staff_throttles.count', '>=', policy.limit), eb('staff_throttles.last_at', '>', now - policy.windowMs)]),
+  ]);
+}
+
+/** backoffWait in SQL: the doublings as literal steps, so that both databases type them as numbers. */
+function waitInSql(eb: ExpressionBuilder<Database, 'staff_throttles'>, policy: BackoffPolicy) {
+  let steps = eb.case().when('staff_throttles.count', '<', policy.limit).then(eb.lit<number>(0));
+  for (let failures = policy.limit; backoffWait(failures, policy) < policy.maxWaitMs; failures++) {
+    steps = steps.when('staff_throttles.count', '=', failures).then(eb.lit(backoffWait(failures, policy)));
+  }
+  return steps.else(eb.lit(policy.maxWaitMs)).end();
+}
+
+/**
+ * Counts an attempt against `key` before it is made, in one statement, unless the key must still wait:
+ * then counts nothing and answers the wait in milliseconds (0 when counted). One statement, so that
+ * concurrent attempts in every process are counted one by one and none passes a wait another started.
+ */
+export async function takeBackoffAttempt(tx: Tx, key: string, policy: BackoffPolicy, now = Date.now()): Promise<number> {
+  const counted = await tx
+    .insertInto('staff_throttles')
+    .values({ key, count: 1, window_started_at: now, last_at: now })
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet((eb) => ({
+          count: eb.case().when(liveRun(eb, policy, now)).then(eb('staff_throttles.count', '+', 1)).else(1).end(),
+          window_started_at: eb.case().when(liveRun(eb, policy, now)).then(eb.ref('staff_throttles.window_started_at')).else(now).end(),
+          last_at: now,
+        }))
+        .where((eb) => eb.or([eb.not(liveRun(eb, policy, now)), eb('staff_throttles.count', '<', policy.limit), eb(eb('staff_throttles.last_at', '+', waitInSql(eb, policy)), '<=', now)])),
+    )
+    .returning('count')
+    .executeTakeFirst();
+  if (counted) return 0;
+  // For Retry-After only: the decision above was the statement's.
+  const row = await tx.selectFrom('staff_throttles').select(['count', 'last_at']).where('key', '=', key).executeTakeFirst();
+  return Math.max(1000, Number(row?.last_at ?? now) + backoffWait(Number(row?.count ?? 0), policy) - now);
+}
+
+/** A counted attempt failed: the wait after it runs from its answer (a password takes a while to check). */
+export async function backoffFailed(tx: Tx, key: string, now = Date.now()): Promise<void> {
+  await tx.updateTable('staff_throttles').set({ last_at: now }).where('key', '=', key).where('last_at', '<', now).execute();
+}
+
+/** Takes back a counted attempt that was no failure (a right password). */
+export async function refundBackoffAttempt(tx: Tx, key: string): Promise<void> {
+  await tx.updateTable('staff_throttles').set((eb) => ({ count: eb('count', '-', 1) })).where('key', '=', key).where('count', '>', 0).execute();
+}
+
+/**
+ * Counts a guess at the account's password or code before it is checked, in one statement: answers its
+ * number in the account's run of failures, or undefined (nothing counted) when the account is locked or
+ * `max` guesses are counted already, settled or on their way. So parallel guesses count one by one.
+ */
+export async function reserveAccountAttempt(tx: Tx, userId: number, max: number, now = Date.now()): Promise<number | undefined> {
+  const row = await tx
+    .updateTable('staff_users')
+    .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
+    .where('id', '=', userId)
+    .where('failed_attempts', '<', max)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .returning('failed_attempts')
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.failed_attempts);
+}
+
+/** Takes back a guess that was right, without starting the run of failures afresh (that takes a completed sign-in). */
+export async function refundAccountAttempt(tx: Tx, userId: number): Promise<void> {
+  await tx.updateTable('staff_users').set((eb) => ({ failed_attempts: eb('failed_attempts', '-', 1) })).where('id', '=', userId).where('failed_attempts', '>', 0).execute();
+}
+
+/** Locks the account until `until` unless it is locked already; answers whether this call locked it. */
+export async function lockAccount(tx: Tx, userId: number, until: number, now = Date.now()): Promise<boolean> {
+  const locked = await tx
+    .updateTable('staff_users')
+    .set({ failed_attempts: 0, locked_until: until, updated_at: now })
+    .where('id', '=', userId)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .returning('id')
+    .executeTakeFirst();
+  return locked !== undefined;
 }

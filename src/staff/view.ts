@@ -1,7 +1,7 @@
 import type { StaffUser } from './schemas.js';
 import type { SessionRow, UserRow } from './store.js';
 
-export function toStaffUser(row: UserRow): StaffUser {
+export function toStaffUser(row: UserRow, now = Date.now()): StaffUser {
   return {
     ID: row.id,
     Email: row.email,
@@ -9,6 +9,7 @@ export function toStaffUser(row: UserRow): StaffUser {
     Role: row.role,
     Status: row.status === 'invited' ? 'invited' : 'active',
     TwoFactor: row.totp_secret !== null,
+    LockedUntil: row.locked_until !== null && Number(row.locked_until) > now ? new Date(Number(row.locked_until)).toISOString() : null,
     CreatedAt: new Date(Number(row.created_at)).toISOString(),
   };
 }

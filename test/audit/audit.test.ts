@@ -165,6 +165,17 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     await ok('DELETE', `/api/v2/admin/users/${user.id}/sessions/${session.ID}`);
     return { action: 'session.revoke', resource: String(session.ID) };
   },
+  'POST /api/v2/admin/users/:ID/unlock': async () => {
+    const user = await ok('POST', '/api/v2/admin/users', { Email: `locked-${Date.now()}@example.com`, Name: 'Locked', Role: 'guide' });
+    await t.db.kysely.updateTable('staff_users').set({ locked_until: Date.now() + 60_000 }).where('id', '=', user.ID).execute();
+    await ok('POST', `/api/v2/admin/users/${user.ID}/unlock`);
+    return { action: 'user.unlock', resource: String(user.ID) };
+  },
+  'DELETE /api/v2/admin/users/:ID/totp': async () => {
+    const user = await ok('POST', '/api/v2/admin/users', { Email: `phone-lost-${Date.now()}@example.com`, Name: 'Lost phone', Role: 'guide' });
+    await ok('DELETE', `/api/v2/admin/users/${user.ID}/totp`);
+    return { action: 'user.totp-reset', resource: String(user.ID) };
+  },
   'POST /api/v2/admin/activities/:ActivityID/ticket-types': async () => {
     const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
     const type = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/ticket-types`, { Type: 'child', Name: 'Child', Price: 500 });

@@ -565,6 +565,13 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await nav(page).getByRole('link', { name: /My account/ }).click();
     await page.getByRole('heading', { name: 'My account', level: 1 }).waitFor();
     await screenshot(page, 'account');
+    // Setting up two-factor asks for the password first.
+    await page.getByLabel('Password, to set it up', { exact: true }).fill('not my password');
+    await page.getByRole('button', { name: 'Set up two-factor' }).click();
+    await page.getByText('Password is not your current password').waitFor();
+    await page.getByLabel('Password, to set it up', { exact: true }).fill('guide of the spree');
+    await page.getByRole('button', { name: 'Set up two-factor' }).click();
+    await page.getByRole('img', { name: /QR code/ }).waitFor();
     await page.goto(`${base}/bookings`);
     await page.getByRole('heading', { name: 'Not available to your role' }).waitFor();
     expect(await page.evaluate(() => fetch('/api/v2/admin/bookings').then((r) => r.status))).toBe(403);
@@ -576,6 +583,20 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await page.getByLabel('Role of jonas@spree.example').selectOption('front-desk');
     await page.getByText('jonas@spree.example is now front desk.').waitFor();
     await screenshot(page, 'users');
+
+    // Five wrong passwords lock Jonas out: the page says until when, and the owner lifts it.
+    for (let i = 0; i < 5; i++) {
+      const wrong = await fetch(`${base}/api/v2/staff/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: 'jonas@spree.example', Password: `not it ${i}` }) });
+      expect(wrong.status).toBe(401);
+    }
+    await page.reload();
+    const jonas = page.getByRole('row', { name: /jonas@spree\.example/ });
+    await jonas.getByText(/^Locked until \d{1,2}:\d{2}/).waitFor();
+    expect(await axeViolations(page, 'main')).toEqual([]);
+    await screenshot(page, 'users-locked');
+    await jonas.getByRole('button', { name: 'Unlock jonas@spree.example' }).click();
+    await page.getByText('jonas@spree.example can sign in again.').waitFor();
+    await jonas.getByText('Active', { exact: true }).waitFor();
     await nav(page).getByRole('link', { name: 'Audit log', exact: true }).click();
     await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
     await page.getByLabel('Action', { exact: true }).selectOption('user.update');

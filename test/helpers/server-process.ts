@@ -47,8 +47,9 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   let exitCode: number | null = null;
   child.once('exit', (code) => (exitCode = code ?? 1));
-  // Ready when /healthz answers (whatever LOG_LEVEL hides).
-  const deadline = Date.now() + 30_000;
+  // Ready when /healthz answers (whatever LOG_LEVEL hides). Compiling the sources through tsx takes over
+  // 30 s when the machine is busy with other test files.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (exitCode !== null) throw new Error(`server exited with ${exitCode}:\n${output}`);
     if (Date.now() > deadline) {

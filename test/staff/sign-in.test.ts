@@ -7,7 +7,7 @@ import { startSmtp, type TestSmtp } from '../emails/smtp.js';
 import { deliveryFor } from '../emails/fixtures.js';
 import { runDueEmails } from '../../src/emails/worker.js';
 import { addUser, as, post, sessionCookie, signIn, tokenIn, userSession, PASSWORD } from './fixtures.js';
-import { ADDRESS_FAILURES } from '../../src/staff/sign-in.js';
+import { ADDRESS_FAILURES } from '../../src/staff/throttles.js';
 
 let t: TestApp;
 let smtp: TestSmtp;
@@ -47,7 +47,8 @@ describe('lock-out and throttles', () => {
     expect((await signInFrom(ip, { Email: user.email, Password: PASSWORD })).statusCode).toBe(200);
   });
 
-  it('answers 429 with Retry-After after 20 failures from one address, before hashing anything', async () => {
+  // 21 scrypt hashes one after the other: over 30 s when other test files share the machine.
+  it('answers 429 with Retry-After after 20 failures from one address, before hashing anything', { timeout: 120_000 }, async () => {
     const ip = '10.2.0.1';
     for (let i = 0; i < ADDRESS_FAILURES.limit; i++) problemOf(await signInFrom(ip, { Email: `x${i}@example.com`, Password: 'not the password' }), 401, 'unauthenticated');
     const limited = await signInFrom(ip, { Email: 'x@example.com', Password: 'not the password' });
@@ -135,7 +136,7 @@ describe('two-factor authentication (TOTP)', () => {
   it('enrols with the app\'s secret, then asks for a code at sign-in; codes are not replayed; recovery codes work once', async () => {
     const user = await addUser(t, op.operatorId, 'owner');
     const session = await signIn(t, user.email);
-    const enrolment = await as(t, session, 'POST', '/api/v2/staff/me/totp');
+    const enrolment = await as(t, session, 'POST', '/api/v2/staff/me/totp', { Password: PASSWORD });
     expect(enrolment.statusCode, enrolment.body).toBe(200);
     const { Secret: secret, Uri, QrSvg } = enrolment.json().data;
     expect(Uri).toMatch(/^otpauth:\/\/totp\/.*secret=/);
@@ -175,7 +176,7 @@ describe('two-factor authentication (TOTP)', () => {
   it('a link sign-in also asks for the code; wrong codes count towards the lock-out', async () => {
     const user = await addUser(t, op.operatorId, 'manager');
     const session = await signIn(t, user.email);
-    const { Secret: secret } = (await as(t, session, 'POST', '/api/v2/staff/me/totp')).json().data;
+    const { Secret: secret } = (await as(t, session, 'POST', '/api/v2/staff/me/totp', { Password: PASSWORD })).json().data;
     const app = new TOTP({ secret: Secret.fromBase32(secret) });
     expect((await as(t, session, 'POST', '/api/v2/staff/me/totp/confirm', { Code: app.generate() })).statusCode).toBe(200);
     await post(t, '/api/v2/staff/sign-in/link', { Email: user.email });

@@ -309,6 +309,8 @@ export interface StaffUser {
   Role: Role;
   Status: 'invited' | 'active';
   TwoFactor: boolean;
+  /** Set while sign-in is refused after 5 wrong passwords or codes in a row. */
+  LockedUntil: string | null;
   CreatedAt: string;
 }
 

@@ -44,6 +44,9 @@ export const formatShortDate = (date: string) => shortDateFormat.format(new Date
 export const formatMonth = (date: string) => monthFormat.format(new Date(`${date}T00:00:00Z`));
 /** An instant (ISO 8601), in the browser's time zone. */
 export const formatInstant = (iso: string) => dateTimeFormat.format(new Date(iso));
+const clockFormat = new Intl.DateTimeFormat(locale, { timeStyle: 'short' });
+/** The time of day of an instant within the next hours ("14:35"), in the browser's time zone. */
+export const formatClock = (iso: string) => clockFormat.format(new Date(iso));
 
 export function formatMoney(minorUnits: number, currency: string): string {
   try {

@@ -114,6 +114,7 @@ function TwoFactor() {
           <Badge tone="success">On</Badge> Signing in asks for a code from your authenticator app.
         </p>
         <TextField label="Password, to turn it off" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error?.fieldError('Password')} />
+        <ErrorBanner error={error && error.errors.length === 0 ? error : undefined} />
         <button type="submit" className="btn btn-danger-outline">
           Turn off two-factor
         </button>
@@ -122,13 +123,23 @@ function TwoFactor() {
   }
   if (!enrolment) {
     return (
-      <div>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run(async () => {
+            setEnrolment(await api.post('/api/v2/staff/me/totp', { Password: password }));
+            setPassword('');
+          });
+        }}
+        noValidate
+      >
         <p>Protect your account with a code from an authenticator app (such as Google Authenticator, 1Password or Aegis) each time you sign in.</p>
-        <ErrorBanner error={error} />
-        <button type="button" className="btn btn-primary" onClick={() => void run(async () => setEnrolment(await api.post('/api/v2/staff/me/totp')))}>
+        <TextField label="Password, to set it up" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error?.fieldError('Password')} />
+        <ErrorBanner error={error && error.errors.length === 0 ? error : undefined} />
+        <button type="submit" className="btn btn-primary">
           Set up two-factor
         </button>
-      </div>
+      </form>
     );
   }
   return (

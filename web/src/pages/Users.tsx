@@ -1,7 +1,8 @@
-// Users (owners only): invite by e-mail, change a role, end someone's sessions, remove.
+// Users (owners only): invite by e-mail, change a role, lift a lock-out, turn off someone's two-factor (a
+// lost phone), end someone's sessions, remove.
 import { useState, type FormEvent } from 'react';
 import { api, ApiError, ROLE_LABELS, ROLES, type Role, type StaffUser } from '../api';
-import { formatInstant } from '../format';
+import { formatClock, formatInstant } from '../format';
 import { usePageTitle } from '../router';
 import { useSession } from '../session';
 import { Badge, Card, ConfirmDialog, DataTable, EmptyState, ErrorBanner, PageHeader, SelectField, Spinner, TextField, useLoad, useToast } from '../ui';
@@ -19,6 +20,7 @@ export function UsersPage() {
   const { me } = useSession();
   const users = useLoad((signal) => api.get<StaffUser[]>('/api/v2/admin/users', undefined, signal), []);
   const [removing, setRemoving] = useState<StaffUser>();
+  const [resettingTotp, setResettingTotp] = useState<StaffUser>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
 
@@ -51,7 +53,7 @@ export function UsersPage() {
         <Card title="Your team" className="keys-list">
           <ErrorBanner error={users.error ?? error} onRetry={users.error ? users.reload : undefined} />
           {users.loading && !users.data && <Spinner label="Loading users" />}
-          <DataTable rows={users.data} columns={['Name', 'Role', 'Status']} actions="Actions" className="stacked-table" empty={<EmptyState icon="user" title="No users yet" />}>
+          <DataTable rows={users.data} columns={['Name', 'Role', 'Status']} actions="Actions" className="stacked-table users-table" empty={<EmptyState icon="user" title="No users yet" />}>
             {(user) => (
               <tr key={user.ID}>
                 <td data-label="Name">
@@ -74,7 +76,15 @@ export function UsersPage() {
                   </select>
                 </td>
                 <td data-label="Status">
-                  {user.Status === 'invited' ? <Badge tone="warning">Invited</Badge> : <Badge tone="success">Active</Badge>}
+                  {user.Status === 'invited' ? (
+                    <Badge tone="warning">Invited</Badge>
+                  ) : user.LockedUntil ? (
+                    <Badge tone="danger" title="5 wrong passwords or codes in a row">
+                      Locked until {formatClock(user.LockedUntil)}
+                    </Badge>
+                  ) : (
+                    <Badge tone="success">Active</Badge>
+                  )}
                   {user.TwoFactor && <Badge tone="info" title="Two-factor authentication is on">2FA</Badge>}
                   <div className="muted">since {formatInstant(user.CreatedAt)}</div>
                 </td>
@@ -84,9 +94,19 @@ export function UsersPage() {
                       Resend invitation
                     </button>
                   )}
+                  {user.LockedUntil && (
+                    <button type="button" className="btn btn-sm btn-ghost" disabled={busy} aria-label={`Unlock ${user.Email}`} onClick={() => void act(() => api.post(`/api/v2/admin/users/${user.ID}/unlock`), `${user.Email} can sign in again.`)}>
+                      Unlock
+                    </button>
+                  )}
                   {user.Status === 'active' && user.ID !== me.User.ID && (
                     <button type="button" className="btn btn-sm btn-ghost" disabled={busy} onClick={() => void act(() => api.del(`/api/v2/admin/users/${user.ID}/sessions`), `${user.Email} is signed out everywhere.`)}>
                       Sign out everywhere
+                    </button>
+                  )}
+                  {user.TwoFactor && user.ID !== me.User.ID && (
+                    <button type="button" className="btn btn-sm btn-ghost" disabled={busy} aria-label={`Turn off two-factor for ${user.Email}`} onClick={() => setResettingTotp(user)}>
+                      Turn off two-factor
                     </button>
                   )}
                   <button type="button" className="btn btn-sm btn-ghost btn-danger-text" disabled={busy} onClick={() => setRemoving(user)} aria-label={`Remove ${user.Email}`}>
@@ -111,6 +131,20 @@ export function UsersPage() {
         }}
       >
         Their sessions end at once and they can no longer sign in. What they did stays in the audit log.
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={resettingTotp !== undefined}
+        title={`Turn off two-factor for ${resettingTotp?.Email ?? ''}?`}
+        confirmLabel="Turn off two-factor"
+        busy={busy}
+        error={error}
+        onClose={() => setResettingTotp(undefined)}
+        onConfirm={() => {
+          const user = resettingTotp!;
+          void act(() => api.del(`/api/v2/admin/users/${user.ID}/totp`), `Two-factor is off for ${user.Email}.`).then((ok) => ok && setResettingTotp(undefined));
+        }}
+      >
+        For someone who lost their phone: they sign in with their password alone until they set up two-factor again under My account. They are told by e-mail.
       </ConfirmDialog>
     </div>
   );
