@@ -100,5 +100,5 @@ export function bookingPagesMarkdown(result: BookingPagesResult): string {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const result = await measureBookingPages();
-  process.stdout.write(bookingPagesMarkdown(result) + '\n');
+  process.stdout.write(`${bookingPagesMarkdown(result)}\n`);
 }

@@ -74,7 +74,7 @@ function buildGraph(dir: string): Graph {
   for (const file of sourceFiles(dir)) {
     const targets = importedSpecifiers(file).flatMap((specifier) => {
       const target = resolveImport(file, specifier);
-      return target !== undefined && target.startsWith(dir) ? [target] : [];
+      return target?.startsWith(dir) ? [target] : [];
     });
     files.set(relative(ROOT, file), [...new Set(targets.map((target) => relative(ROOT, target)))]);
   }

@@ -30,7 +30,7 @@ export function runAs<T>(context: ActorContext, fn: () => T): T {
 
 /** Whether the actor may do what `permission` covers: for checks inside a route (e.g. another day's manifest). */
 export function can(actor: Actor | undefined, permission: Permission): boolean {
-  return actor !== undefined && actor.permissions.includes(permission);
+  return actor?.permissions.includes(permission) === true;
 }
 
 /**

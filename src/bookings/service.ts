@@ -199,7 +199,7 @@ export async function extendHold(
   const outcome = await db.write(async (tx) => {
     await releaseLapsedHolds(tx, booking.timeslot_id, now);
     const current = await findBooking(tx, operatorId, reference, partner);
-    if (!current || current.status !== 'on_hold' || current.hold_expires_at === null || current.hold_expires_at <= now) return 'not-live';
+    if (current?.status !== 'on_hold' || current.hold_expires_at === null || current.hold_expires_at <= now) return 'not-live';
     const wanted = Math.max(current.hold_expires_at, now + hold.minutes * 60);
     const until = Math.min(wanted, Math.max(current.hold_expires_at, holdCeiling(current.created_at, hold.maxLifetimeMinutes)));
     if (until < wanted && until === current.hold_expires_at) return 'at-ceiling';

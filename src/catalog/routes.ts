@@ -34,7 +34,7 @@ export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Partner API'],
       summary: 'Resolve a product by ID or name',
-      description: 'Exactly one of ID or Name. Name matches the whole name, case-insensitively. Locale translates the ticket type names.' + CACHED_ANSWER_NOTE,
+      description: `Exactly one of ID or Name. Name matches the whole name, case-insensitively. Locale translates the ticket type names.${CACHED_ANSWER_NOTE}`,
       params: PartnerParams,
       querystring: ResolveProductQuery,
       response: { 200: envelope(Product), 304: Type.Null({ description: 'Not Modified' }), ...problems(400, ...AUTH_ERRORS, 404, 422) },

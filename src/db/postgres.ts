@@ -49,6 +49,7 @@ class PreparingClient extends pg.Client {
   }
 
   // pg's query() has many overloads; this only adds a name to the (text, values) promise form Kysely uses.
+  // biome-ignore lint/suspicious/noExplicitAny: pg's own signature for query(), whose overloads this passes through
   override query(config: any, values?: any, callback?: any): any {
     // Refused before it is sent, so that a COMMIT on a dead connection is known not to have happened.
     if (this.#lost && callback === undefined) return Promise.reject(new ConnectionLost());
@@ -66,6 +67,7 @@ class PreparingClient extends pg.Client {
     return result;
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: the same overloads as query()
   #send(config: any, values?: any, callback?: any): any {
     if (this.#plain || typeof config !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined) {
       return super.query(config, values, callback);

@@ -151,7 +151,10 @@ export class PostgresSignals implements Signals {
       return;
     }
     if (payload.from === this.#self) return;
-    if (!payload.topics) return notify(this.#listeners, undefined);
+    if (!payload.topics) {
+      notify(this.#listeners, undefined);
+      return;
+    }
     for (const [topic, ids] of Object.entries(payload.topics)) {
       for (const id of ids) notify(this.#listeners, { topic, id });
     }

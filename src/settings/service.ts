@@ -30,7 +30,7 @@ export function embedSnippet(publicUrl: string, slug: string): string {
   return [
     `<script src="${publicUrl}/embed.js" data-operator="${slug}" async></script>`,
     '<!-- a "Book now" button for one activity (its ID from the dashboard): -->',
-    '<a href="' + `${publicUrl}/book/${slug}` + '" data-slotbook-activity="s_...">Book now</a>',
+    `<a href="${publicUrl}/book/${slug}" data-slotbook-activity="s_...">Book now</a>`,
     '<!-- or its calendar right in your page: -->',
     '<div data-slotbook-inline="s_..."></div>',
   ].join('\n');

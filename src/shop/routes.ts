@@ -8,7 +8,7 @@ import { Product } from '../catalog/schemas.js';
 import { getProduct, listProducts } from '../catalog/service.js';
 import { Question } from '../questions/schemas.js';
 import { listQuestions } from '../questions/service.js';
-import { AddItemBody, Basket, type Basket as BasketBody, BasketParams, CheckoutBody, CreateBasketBody, ShopActivityParams, ShopLocaleQuery, ShopParams } from './schemas.js';
+import { AddItemBody, Basket, BasketParams, CheckoutBody, CreateBasketBody, ShopActivityParams, ShopLocaleQuery, ShopParams } from './schemas.js';
 import { addBasketItem, beginCheckout, createBasket, getBasket } from './baskets.js';
 import { checkout } from './checkout.js';
 import { shopUploadRoutes } from './uploads.js';

@@ -182,7 +182,7 @@ export async function signInWithLink(request: FastifyRequest, reply: FastifyRepl
   return request.server.db.write(async (tx) => {
     const used = await useToken(tx, token, 'sign-in-link');
     const user = used && (await activeUser(tx, used.user_id));
-    if (!user || user.status !== 'active') throw badLink();
+    if (user?.status !== 'active') throw badLink();
     return afterFirstFactor(tx, request, reply, user, 'e-mail link');
   });
 }
@@ -195,7 +195,7 @@ export async function completeReset(request: FastifyRequest, reply: FastifyReply
   return request.server.db.write(async (tx) => {
     const used = await useToken(tx, token, 'password-reset');
     const user = used && (await activeUser(tx, used.user_id));
-    if (!user || user.status !== 'active') throw badLink();
+    if (user?.status !== 'active') throw badLink();
     await tx.updateTable('staff_sessions').set({ revoked_at: Date.now() }).where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
     const updated = await updateUser(tx, user.id, { password_hash: hash, failed_attempts: 0, locked_until: null });
     await audit(tx, { operatorId: user.operator_id, action: 'user.password-reset', resource: { type: 'user', id: user.id } }, userActor(user));
@@ -211,7 +211,7 @@ export async function acceptInvitation(request: FastifyRequest, reply: FastifyRe
   return request.server.db.write(async (tx) => {
     const used = await useToken(tx, body.Token, 'invitation');
     const user = used && (await activeUser(tx, used.user_id));
-    if (!user || user.status !== 'invited') throw badLink();
+    if (user?.status !== 'invited') throw badLink();
     const updated = await updateUser(tx, user.id, { status: 'active', password_hash: hash, ...(body.Name && { name: body.Name.trim() }) });
     await audit(tx, { operatorId: user.operator_id, action: 'user.invitation-accept', resource: { type: 'user', id: user.id }, before: toStaffUser(user), after: toStaffUser(updated) }, userActor(user));
     return afterFirstFactor(tx, request, reply, updated, 'invitation');

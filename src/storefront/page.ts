@@ -43,7 +43,7 @@ export function frameAncestors(): string {
 }
 
 /** The logo beside the shop's name (which says it in words: the image is decorative), when there is one. */
-const logo = (url: string | null) => (url && url.startsWith('/branding/') ? `<img class="shop-logo" src="${escapeHtml(url)}" alt="" height="40">` : '');
+const logo = (url: string | null) => (url?.startsWith('/branding/') ? `<img class="shop-logo" src="${escapeHtml(url)}" alt="" height="40">` : '');
 
 export function renderShell(boot: Boot, assets: BookingAssets): RenderedPage {
   const { Profile: profile } = boot;

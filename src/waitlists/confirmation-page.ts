@@ -86,17 +86,17 @@ export function renderConfirmationPage(state: ConfirmationState, action: string)
     case 'confirmed':
       return page(200, 'Your place on the waitlist is confirmed', {
         operator,
-        body: details(entry) + '<p>When seats free up, we hold them for you and send you an e-mail with a link to pay for them.</p>\n',
+        body: `${details(entry)}<p>When seats free up, we hold them for you and send you an e-mail with a link to pay for them.</p>\n`,
       });
     case 'lapsed':
       return page(410, 'This link has expired', {
         operator,
-        body: details(entry) + '<p>The place was not confirmed in time, or the timeslot has begun. To wait for seats, join the waitlist again from the shop.</p>\n',
+        body: `${details(entry)}<p>The place was not confirmed in time, or the timeslot has begun. To wait for seats, join the waitlist again from the shop.</p>\n`,
       });
     case 'closed':
       return page(410, 'This place is no longer on the waitlist', {
         operator,
-        body: details(entry) + '<p>The operator has taken it off the waitlist. To wait for seats, join the waitlist again from the shop.</p>\n',
+        body: `${details(entry)}<p>The operator has taken it off the waitlist. To wait for seats, join the waitlist again from the shop.</p>\n`,
       });
   }
 }

@@ -94,7 +94,7 @@ export async function joinWaitlist(db: Db, settings: JoinSettings, operatorId: n
     });
     if (!entry) return; // the address already waits (or holds an offer): nothing to confirm, nothing told
     const seats = body.Participants === 1 ? '1 seat' : `${body.Participants} seats`;
-    const until = new Date(confirmBy * 1000).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+    const until = `${new Date(confirmBy * 1000).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
     await queueEmail(tx, {
       operatorId,
       kind: 'waitlist-confirmation',

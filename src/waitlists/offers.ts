@@ -111,7 +111,7 @@ async function offer(tx: Tx, config: Pick<Config, 'waitlistClaimMinutes' | 'publ
   await holdItem(tx, basket, { ActivityID: slot.public_id, Date: slot.date, Time: slot.time, Participants: entry.participants }, config.waitlistClaimMinutes, now, null);
   const expiresAt = now + config.waitlistClaimMinutes * 60;
   if (!(await markOffered(tx, entry.id, basket.id, expiresAt))) throw new Error(`Waitlist entry ${entry.id} is no longer waiting`);
-  const until = new Date(expiresAt * 1000).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  const until = `${new Date(expiresAt * 1000).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
   const seats = entry.participants === 1 ? '1 seat' : `${entry.participants} seats`;
   await queueEmail(tx, {
     operatorId: entry.operator_id,

@@ -14,7 +14,7 @@
 import { sql } from 'kysely';
 import { dialectOf, type Db, type Tx } from '../db/connection.js';
 import { releaseLapsedHolds } from '../availability/seat-ledger.js';
-import { type Audience } from '../events/types.js';
+import type { Audience } from '../events/types.js';
 import { reaches, subscribes } from './subscriptions.js';
 import { expandOutbox, newEventId, renderEvents, renderTimeslots, type OutboxEvent } from './render.js';
 import { rowsTable } from './rows-table.js';

@@ -7,7 +7,7 @@ import type { InstanceKeys } from '../secrets/keys.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { MARKETPLACE_PATTERN } from '../auth/service.js';
 import { unixNow } from '../lib/clock.js';
-import { EVENT_TYPES, type EventType } from '../events/types.js';
+import { EVENT_TYPES, } from '../events/types.js';
 import { MARKETPLACE_TYPES } from './subscriptions.js';
 import { checkEndpointUrl, type UrlRules } from './endpoint-url.js';
 import { endpointKind } from './address.js';

@@ -303,7 +303,7 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     await page.goto(`${base}/book/spree-adventures`);
     await page.getByRole('heading', { level: 1, name: 'Book an activity' }).waitFor();
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
-    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText ?? '');
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.textContent ?? '');
     const tabTo = async (text: RegExp) => {
       for (let i = 0; i < 60 && !text.test(await focused()); i++) await page.keyboard.press('Tab');
       expect(await focused()).toMatch(text);

@@ -100,7 +100,7 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     const loads: number[] = [];
     for (let i = 0; i < 3; i++) {
       const started = Date.now();
-      await page.goto(base + '/');
+      await page.goto(`${base}/`);
       await page.getByLabel('E-mail address', { exact: true }).waitFor();
       const timing = await page.evaluate(() => {
         const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
@@ -509,7 +509,7 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await screenshot(page, 'activities');
 
     // Keyboard: the first Tab reaches the skip link, which moves focus to the page.
-    await page.goto(base + '/bookings');
+    await page.goto(`${base}/bookings`);
     await page.getByRole('heading', { name: 'Bookings', level: 1 }).waitFor();
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');

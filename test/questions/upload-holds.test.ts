@@ -2,7 +2,7 @@
 // basket's and the address's quota until a confirmed booking uses it, and once the hold has ended (lapsed,
 // released, cancelled) it is swept like any unused upload. Only a confirmed booking keeps a file for good.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
+import { call, createTestApp, problemOf, } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 import { customer } from '../emails/fixtures.js';
 import { sweepUnattachedUploads } from '../../src/questions/upload-sweep.js';

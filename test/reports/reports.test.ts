@@ -14,7 +14,7 @@ let gygKey: string;
 const D = dateFromToday(20);
 const D1 = addDays(D, 1);
 const activities: Record<string, string> = {};
-const created: { reference: string; activity: string; date: string; guests: number; revenue: number; currency: string; channel: string }[] = [];
+const _created: { reference: string; activity: string; date: string; guests: number; revenue: number; currency: string; channel: string }[] = [];
 
 async function booking(key: string, url: string, activity: string, date: string, time: string, participants: number, who = customer()) {
   const response = await call(t.app, key, 'POST', url, { ActivityID: activities[activity], Date: date, Time: time, Participants: participants, Customer: who });

@@ -123,7 +123,7 @@ describe('concurrent batches', () => {
       expect(summary.Totals).toEqual({ Usage: totalOf(stored), Events: stored.length });
       expect(summary.Meters.map((m: { Meter: string }) => m.Meter).filter((meter: string) => meter.startsWith('bad') || meter === 'poison')).toEqual([]);
     } finally {
-      await sql.raw('DROP TRIGGER poison' + (t.db.dialect === 'postgres' ? ' ON usage_entries' : '')).execute(t.db.kysely);
+      await sql.raw(`DROP TRIGGER poison${t.db.dialect === 'postgres' ? ' ON usage_entries' : ''}`).execute(t.db.kysely);
     }
   });
 });

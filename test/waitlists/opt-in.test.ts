@@ -94,7 +94,7 @@ describe('the confirmation page', () => {
       const page = await call(t.app, undefined, 'GET', link); // a mail scanner, a preview, the guest
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(page.body).toContain('<form method="post" action="' + link + '">');
+      expect(page.body).toContain(`<form method="post" action="${link}">`);
       expect(page.body).toContain('Confirm my place');
       expect(page.body).toContain('Glacier Walk');
       expect(page.body).not.toContain('<script');

@@ -16,7 +16,7 @@ export function csvCell(value: string | number): string {
 }
 
 export function csv(rows: (string | number)[][]): string {
-  return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  return `${rows.map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`;
 }
 
 /** Hands the text to the browser as a download of this name. */

@@ -13,7 +13,7 @@ export async function basketLink(): Promise<HTMLElement | null> {
   if (!token) return null;
   const basket = await shop<Basket>('GET', `/baskets/${token}`).catch(() => undefined);
   const live = basket?.Items.filter((item) => item.Status === 'on_hold').length ?? 0;
-  if (!basket || basket.Status !== 'open' || live === 0) return null;
+  if (basket?.Status !== 'open' || live === 0) return null;
   return h('p', { class: 'basket-link' }, h('a', linkProps(`/basket/${token}`), `${t.basket} (${live})`));
 }
 

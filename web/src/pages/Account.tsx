@@ -1,7 +1,7 @@
 // My account: password, two-factor authentication (enrol with a QR code, recovery codes, turn off) and my
 // sessions (end any of them; ending this one signs me out).
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, ROLE_LABELS, type StaffSession } from '../api';
+import { api, type ApiError, ROLE_LABELS, type StaffSession } from '../api';
 import { formatInstant } from '../format';
 import { usePageTitle } from '../router';
 import { useSession } from '../session';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, ApiError, type Activity } from '../api';
+import { api, type ApiError, type Activity } from '../api';
 import { useActivities } from '../activities';
 import { formatDuration, formatMoney } from '../format';
 import { Link, usePageTitle } from '../router';

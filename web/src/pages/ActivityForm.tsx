@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { ApiError, type Activity } from '../api';
+import type { ApiError, Activity } from '../api';
 import { Checkbox, ErrorBanner, SelectField, TextArea, TextField } from '../ui';
 
 function supported(kind: 'timeZone' | 'currency', fallback: string[]): string[] {

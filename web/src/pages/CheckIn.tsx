@@ -1,7 +1,7 @@
 // Check-in at the door, made for a phone: scan the booking's QR code with the camera (BarcodeDetector,
 // where the browser has it) or type the reference; the booking opens with big check-in buttons.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError } from '../api';
+import type { ApiError } from '../api';
 import { formatDate } from '../format';
 import { Link, usePageTitle } from '../router';
 import { Badge, Card, ErrorBanner, Icon, PageHeader, Spinner, TextField } from '../ui';

@@ -1,6 +1,6 @@
 // The check-in buttons of one booking, shared by the manifest's rows and the door's look-up (CheckIn.tsx).
 import { useState } from 'react';
-import { ApiError } from '../api';
+import type { ApiError } from '../api';
 import { formatInstant } from '../format';
 import { Badge, Icon, TextField, useToast } from '../ui';
 import { ATTENDANCE_LABELS, ATTENDANCE_TONES, checkIn, undoCheckIn, type CheckinAnswer, type ManifestEntry } from '../manifests';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, SCOPES, type ApiKey, type CreatedKey, type Scope } from '../api';
+import { api, type ApiError, SCOPES, type ApiKey, type CreatedKey, type Scope } from '../api';
 import { formatInstant } from '../format';
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });

@@ -1,7 +1,7 @@
 // Manifests: the day's timeslots (/manifests), one timeslot's guests with check-in (/manifests/{id}, also
 // printable), and the phone's check-in at the door (/manifests/check-in, CheckIn.tsx).
 import { useEffect, useState } from 'react';
-import { ApiError, downloadFile, type WaiverAnswer } from '../api';
+import { type ApiError, downloadFile, type WaiverAnswer } from '../api';
 import { addDays, formatDate, todayIso } from '../format';
 import { Link, setQuery, useLocation, usePageTitle } from '../router';
 import { useSession } from '../session';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, QUESTION_TYPES, swapPositions, type Activity, type Question, type QuestionType } from '../api';
+import { api, type ApiError, QUESTION_TYPES, swapPositions, type Activity, type Question, type QuestionType } from '../api';
 import { Badge, Card, Checkbox, ConfirmDialog, EmptyState, ErrorBanner, Icon, SelectField, Spinner, TextArea, useLoad, useToast } from '../ui';
 import { fromTranslationDrafts, toTranslationDrafts, TranslationsEditor, type TranslationDraft } from './QuestionTranslations';
 

@@ -2,7 +2,7 @@
 // name, address (slug), contact e-mail, brand colour, logo and the websites allowed to embed it; the embed
 // snippet to copy and a link to preview the booking pages.
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { api, ApiError, csrfHeaders, request } from '../api';
+import { api, type ApiError, csrfHeaders, request } from '../api';
 import { Card, Checkbox, ErrorBanner, Icon, PageHeader, Spinner, TextArea, TextField, useLoad, useToast } from '../ui';
 
 const SETTINGS = '/api/v2/admin/settings';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, TICKET_CATEGORIES, type AdminTicketType, type TicketCategory } from '../api';
+import { type ApiError, TICKET_CATEGORIES, type AdminTicketType, type TicketCategory } from '../api';
 import { Checkbox, ErrorBanner, SelectField, TextArea, TextField } from '../ui';
 import { currencyDigits } from './ActivityForm';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, ApiError, swapPositions, type Activity, type AdminTicketType } from '../api';
+import { api, type ApiError, swapPositions, type Activity, type AdminTicketType } from '../api';
 import { useActivities } from '../activities';
 import { formatMoney } from '../format';
 import { Badge, Card, ConfirmDialog, ErrorBanner, Icon, Spinner, useLoad, useToast } from '../ui';

@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { api, ApiError, type Activity, type Timeslot } from '../api';
+import { api, type ApiError, type Activity, type Timeslot } from '../api';
 import { addDays, daysBetween, formatDate, formatMonth, todayIso, weekday } from '../format';
 import { Link, setQuery, useLocation } from '../router';
 import { Card, Dialog, ErrorBanner, Icon, Spinner, TextField, useLoad, useToast } from '../ui';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, ApiError, type Timeslot } from '../api';
+import { api, type ApiError, type Timeslot } from '../api';
 import { formatInstant } from '../format';
 import { Link } from '../router';
 import { ErrorBanner, Spinner, useLoad, useToast } from '../ui';

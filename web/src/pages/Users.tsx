@@ -1,7 +1,7 @@
 // Users (owners only): invite by e-mail, change a role, lift a lock-out, turn off someone's two-factor (a
 // lost phone), end someone's sessions, remove.
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, ROLE_LABELS, ROLES, type Role, type StaffUser } from '../api';
+import { api, type ApiError, ROLE_LABELS, ROLES, type Role, type StaffUser } from '../api';
 import { formatClock, formatInstant } from '../format';
 import { usePageTitle } from '../router';
 import { useSession } from '../session';

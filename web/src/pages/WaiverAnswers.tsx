@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, ApiError, downloadFile, type WaiverAnswer } from '../api';
+import { api, type ApiError, downloadFile, type WaiverAnswer } from '../api';
 import { Card, ErrorBanner, Icon, Spinner, useLoad } from '../ui';
 
 const TYPE_NAMES: Record<string, string> = { 'application/pdf': 'PDF', 'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/webp': 'WebP', 'image/heic': 'HEIC', 'image/heif': 'HEIF' };

@@ -1,7 +1,7 @@
 // An endpoint's deliveries: the table (event, status, response code and time, attempts; or that there are
 // none yet) and the dialog that shows one with every attempt and the payload sent, and replays it.
 import { useState } from 'react';
-import { api, ApiError } from '../api';
+import { api, type ApiError } from '../api';
 import { formatInstant } from '../format';
 import { Badge, DataTable, Dialog, EmptyState, ErrorBanner, Spinner, useLoad } from '../ui';
 import { DELIVERY_LABELS, DELIVERY_TONES, WEBHOOKS, type WebhookDelivery, type WebhookDeliveryDetail } from '../webhooks';

@@ -2,7 +2,7 @@
 // deliveries (status, response code and time), each to inspect, with every attempt, and replay
 // (WebhookDeliveries.tsx).
 import { useState } from 'react';
-import { api, ApiError } from '../api';
+import { api, type ApiError } from '../api';
 import { formatInstant } from '../format';
 import { Link, navigate, usePageTitle } from '../router';
 import { Card, ConfirmDialog, ErrorBanner, Icon, PageHeader, SelectField, Spinner, useLoad, useToast } from '../ui';

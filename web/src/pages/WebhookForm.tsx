@@ -1,7 +1,7 @@
 // Adding or changing a webhook endpoint: URL, description, the events it wants (every event, or a
 // choice; usage.recorded only when named), and for a new one an optional marketplace.
 import { useState, type FormEvent } from 'react';
-import { api, ApiError } from '../api';
+import { api, type ApiError } from '../api';
 import { Checkbox, ErrorBanner, TextField, useLoad } from '../ui';
 import { WEBHOOKS, type WebhookEndpoint, type WebhookEndpointWithSecret, type WebhookEventType } from '../webhooks';
 

@@ -1,7 +1,7 @@
 // Webhooks: the operator's endpoints (its marketplaces' too), adding one (its secret shown once), where
 // slotbook e-mails notices about them, and the banner when slotbook disabled one for failing.
 import { useState, type FormEvent } from 'react';
-import { api, ApiError } from '../api';
+import { api, type ApiError } from '../api';
 import { formatInstant } from '../format';
 import { Link, useLocation, usePageTitle } from '../router';
 import { Badge, Card, CopyableSecret, DataTable, Dialog, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, TextField, useLoad, useToast } from '../ui';

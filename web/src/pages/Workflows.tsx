@@ -2,7 +2,7 @@
 // a live preview renders the draft on the server with the renderer that sends (for the newest real
 // booking, or a labelled sample); each workflow's sent and failed e-mails are one click away.
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
-import { api, ApiError } from '../api';
+import { api, type ApiError } from '../api';
 import { formatInstant } from '../format';
 import { usePageTitle } from '../router';
 import { useSession } from '../session';

@@ -1,6 +1,6 @@
 // Dialog (the native <dialog>: focus trap, Escape and the backdrop for free).
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import { ApiError } from '../api';
+import type { ApiError } from '../api';
 import { ErrorBanner } from './layout';
 import { Icon } from './icons';
 

@@ -1,5 +1,5 @@
 // Layout pieces: page header, cards, badges, spinner, error banner, empty state.
-import { type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ApiError } from '../api';
 import { type IconName, Icon } from './icons';
 

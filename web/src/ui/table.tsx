@@ -1,5 +1,5 @@
 // Tables.
-import { type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 
 /** A column's header: its text, or its text with the header cell's class (`num` for figures). */
 export type Column = string | { label: string; className?: string };
