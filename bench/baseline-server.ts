@@ -40,7 +40,9 @@ function sqliteInsert(file: string): { one: Insert; many: InsertMany } {
     let statement = statements.get(count);
     if (!statement) {
       const values = Array(count).fill('(?, ?, ?, ?, ?)').join(', ');
-      statement = db.prepare(`INSERT INTO baseline_batch_entries (meter, usage_micros, extra_info, occurred_at, created_at) VALUES ${values} RETURNING id`);
+      statement = db.prepare(
+        `INSERT INTO baseline_batch_entries (meter, usage_micros, extra_info, occurred_at, created_at) VALUES ${values} RETURNING id`,
+      );
       statements.set(count, statement);
     }
     return statement;
@@ -65,7 +67,13 @@ async function postgresInsert(url: string): Promise<{ one: Insert; many: InsertM
     const { rows } = await pool.query(
       `INSERT INTO baseline_batch_entries (meter, usage_micros, extra_info, occurred_at, created_at)
        SELECT m, u, x, o, $5 FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[]) AS t(m, u, x, o) RETURNING id`,
-      [entries.map((e) => e.Meter), entries.map((e) => Math.round(e.Usage * 1e6)), entries.map((e) => e.ExtraInfo ?? null), entries.map((e) => e.OccurredAt), Date.now()],
+      [
+        entries.map((e) => e.Meter),
+        entries.map((e) => Math.round(e.Usage * 1e6)),
+        entries.map((e) => e.ExtraInfo ?? null),
+        entries.map((e) => e.OccurredAt),
+        Date.now(),
+      ],
     );
     return rows.map((row: { id: number }) => Number(row.id));
   };
@@ -80,7 +88,9 @@ async function postgresInsert(url: string): Promise<{ one: Insert; many: InsertM
   return { one, many };
 }
 
-const { one: insert, many: insertMany } = databaseUrl.startsWith('sqlite:') ? sqliteInsert(databaseUrl.slice('sqlite:'.length)) : await postgresInsert(databaseUrl);
+const { one: insert, many: insertMany } = databaseUrl.startsWith('sqlite:')
+  ? sqliteInsert(databaseUrl.slice('sqlite:'.length))
+  : await postgresInsert(databaseUrl);
 
 const app = Fastify({ logger: false });
 app.get('/ready', async () => ({ ok: true }));
@@ -94,7 +104,11 @@ app.post('/insert', async (request, reply) => {
 app.post('/insert-batch', async (request, reply) => {
   const { Entries } = request.body as { Entries: Entry[] };
   const ids = await insertMany(Entries);
-  return reply.code(201).send({ data: { Count: ids.length, Entries: Entries.map((e, i) => ({ ID: ids[i], Meter: e.Meter, Usage: e.Usage, OccurredAt: e.OccurredAt })) } });
+  return reply
+    .code(201)
+    .send({
+      data: { Count: ids.length, Entries: Entries.map((e, i) => ({ ID: ids[i], Meter: e.Meter, Usage: e.Usage, OccurredAt: e.OccurredAt })) },
+    });
 });
 
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

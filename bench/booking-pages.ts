@@ -35,7 +35,10 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 export async function measureBookingPages(): Promise<BookingPagesResult> {
   if (!existsSync(ASSETS) || !readdirSync(ASSETS).some((name) => name.startsWith('booking-'))) {
-    const built = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'web'], { cwd: ROOT, encoding: 'utf8' });
+    const built = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'web'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     if (built.status !== 0) throw new Error(`vite build web failed: ${built.stderr}`);
   }
   const names = readdirSync(ASSETS);
@@ -43,14 +46,23 @@ export async function measureBookingPages(): Promise<BookingPagesResult> {
   const style = readFileSync(join(ASSETS, names.find((name) => /^booking-.*\.css$/.test(name))!));
 
   const dir = mkdtempSync(join(tmpdir(), 'slotbook-bench-pages-'));
-  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`, PUBLIC_URL: 'http://127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0' });
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+    PUBLIC_URL: 'http://127.0.0.1',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '0',
+  });
   const db = openDatabase(config.database);
   await migrate(db);
   await seedDemo(db);
   const app = await buildApp({ db, config, logger: false });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const profile = mkdtempSync(join(tmpdir(), 'slotbook-bench-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
   const loadsMs: number[] = [];
   try {
     // One tab, as a guest's browser has: each load navigates it from about:blank with the cache off.

@@ -37,7 +37,13 @@ async function startChild(command: string, args: string[], env: Record<string, s
       child.kill('SIGKILL');
       throw new Error(`${args.join(' ')} did not start:\n${output}`);
     }
-    if (await fetch(url + readyPath, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(url + readyPath, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
@@ -72,7 +78,10 @@ export function startService(databaseUrl: string, profileDir?: string, settings:
   };
   if (!profileDir) return startChild(BIN, ['serve'], env, '/readyz');
   // --cpu-prof is refused in NODE_OPTIONS: run node itself, with the shebang's flags.
-  const flags = readFileSync(BIN, 'utf8').split('\n')[0]!.split(' ').filter((word) => word.startsWith('--'));
+  const flags = readFileSync(BIN, 'utf8')
+    .split('\n')[0]!
+    .split(' ')
+    .filter((word) => word.startsWith('--'));
   return startChild(process.execPath, [...flags, '--cpu-prof', `--cpu-prof-dir=${profileDir}`, BIN, 'serve'], env, '/readyz');
 }
 

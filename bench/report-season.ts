@@ -21,7 +21,11 @@ const seedStarted = performance.now();
 for (const op of operators) {
   for (let a = 0; a < ACTIVITIES; a++) {
     const response = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', {
-      Name: `Activity ${a}`, DurationMinutes: 60, Timezone: a % 2 ? 'Europe/Oslo' : 'America/New_York', Currency: a % 3 ? 'EUR' : 'USD', UnitPrice: 2500 + a,
+      Name: `Activity ${a}`,
+      DurationMinutes: 60,
+      Timezone: a % 2 ? 'Europe/Oslo' : 'America/New_York',
+      Currency: a % 3 ? 'EUR' : 'USD',
+      UnitPrice: 2500 + a,
     });
     const activity = response.json().data as { ActivityID: string };
     const row = await t.db.kysely.selectFrom('activities').select('id').where('public_id', '=', activity.ActivityID).executeTakeFirstOrThrow();
@@ -31,7 +35,17 @@ for (const op of operators) {
         const date = dateAt(d);
         const slots = await tx
           .insertInto('timeslots')
-          .values(TIMES.map((time, i) => ({ operator_id: op.operatorId, activity_id: row.id, date, time, starts_at: 1_950_000_000 + d * 86_400 + i * 3600, ends_at: 1_950_000_000 + d * 86_400 + i * 3600 + 3600, capacity: 100 })))
+          .values(
+            TIMES.map((time, i) => ({
+              operator_id: op.operatorId,
+              activity_id: row.id,
+              date,
+              time,
+              starts_at: 1_950_000_000 + d * 86_400 + i * 3600,
+              ends_at: 1_950_000_000 + d * 86_400 + i * 3600 + 3600,
+              capacity: 100,
+            })),
+          )
           .returning('id')
           .execute();
         for (const slot of slots) {
@@ -39,16 +53,37 @@ for (const op of operators) {
             .insertInto('bookings')
             .values(
               Array.from({ length: PER_SLOT }, (_, k) => ({
-                operator_id: op.operatorId, reference: `BK-S${String(++reference).padStart(7, '0')}`, timeslot_id: slot.id,
-                status: k === 0 ? 'cancelled' : 'confirmed', source: k % 3 === 0 ? 'partner' : k % 3 === 1 ? 'pos' : 'online', partner: k % 3 === 0 ? (k % 2 ? 'viator' : 'getyourguide') : null,
-                participants: 1 + (k % 4), customer_first_name: 'A', customer_last_name: 'B', customer_email: 'a@example.com', customer_phone: '+1', waiver_status: 'complete', created_at: Date.now(),
+                operator_id: op.operatorId,
+                reference: `BK-S${String(++reference).padStart(7, '0')}`,
+                timeslot_id: slot.id,
+                status: k === 0 ? 'cancelled' : 'confirmed',
+                source: k % 3 === 0 ? 'partner' : k % 3 === 1 ? 'pos' : 'online',
+                partner: k % 3 === 0 ? (k % 2 ? 'viator' : 'getyourguide') : null,
+                participants: 1 + (k % 4),
+                customer_first_name: 'A',
+                customer_last_name: 'B',
+                customer_email: 'a@example.com',
+                customer_phone: '+1',
+                waiver_status: 'complete',
+                created_at: Date.now(),
               })),
             )
             .returning(['id', 'participants'])
             .execute();
           await tx
             .insertInto('booking_tickets')
-            .values(bookings.map((b) => ({ booking_id: b.id, ticket_type_id: ticket.id, code: 'adult', name: 'Adult', quantity: b.participants, unit_price: ticket.price, currency: a % 3 ? 'EUR' : 'USD', position: 1 })))
+            .values(
+              bookings.map((b) => ({
+                booking_id: b.id,
+                ticket_type_id: ticket.id,
+                code: 'adult',
+                name: 'Adult',
+                quantity: b.participants,
+                unit_price: ticket.price,
+                currency: a % 3 ? 'EUR' : 'USD',
+                position: 1,
+              })),
+            )
             .execute();
         }
       }
@@ -57,7 +92,10 @@ for (const op of operators) {
 }
 if (t.db.dialect === 'postgres') await sql`ANALYZE`.execute(t.db.kysely);
 else await sql`ANALYZE`.execute(t.db.kysely);
-const total = await t.db.kysely.selectFrom('bookings').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+const total = await t.db.kysely
+  .selectFrom('bookings')
+  .select((eb) => eb.fn.countAll().as('n'))
+  .executeTakeFirstOrThrow();
 console.log(`${t.db.dialect}: ${total.n} bookings of 2 operators seeded in ${Math.round(performance.now() - seedStarted)} ms`);
 
 async function measure(label: string, from: string, to: string) {
@@ -78,6 +116,10 @@ await measure(`the season (${DAYS} days)`, dateAt(0), dateAt(DAYS - 1));
 
 // The plan of the report's query: by timeslots_operator_date, then bookings_timeslot.
 const explain = t.db.dialect === 'postgres' ? sql.raw('EXPLAIN') : sql.raw('EXPLAIN QUERY PLAN');
-const plan = await sql<Record<string, unknown>>`${explain} SELECT count(*) FROM timeslots INNER JOIN bookings ON bookings.timeslot_id = timeslots.id WHERE timeslots.operator_id = ${operators[0]!.operatorId} AND timeslots.date >= ${dateAt(30)} AND timeslots.date <= ${dateAt(59)} AND bookings.status IN ('confirmed', 'cancelled')`.execute(t.db.kysely);
+const plan = await sql<
+  Record<string, unknown>
+>`${explain} SELECT count(*) FROM timeslots INNER JOIN bookings ON bookings.timeslot_id = timeslots.id WHERE timeslots.operator_id = ${operators[0]!.operatorId} AND timeslots.date >= ${dateAt(30)} AND timeslots.date <= ${dateAt(59)} AND bookings.status IN ('confirmed', 'cancelled')`.execute(
+  t.db.kysely,
+);
 console.log(plan.rows.map((row) => Object.values(row).join(' ')).join('\n'));
 await t.close();

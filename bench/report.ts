@@ -33,7 +33,15 @@ export interface DialectResult {
   seeding: { catalogSeconds: number; entries: number; usageSeconds: number; smallEntries: number };
   rows: Row[];
   summary: { bigP50: number; bigP99: number; smallP50: number; rawGroupByMs: number; rssMaxMb: number; dailyRows: number };
-  capacity: { contentionBooked: number; contentionConfirmed: number; contentionCapacity: number; sellOutCreated: number; sellOutBooked: number; sellOutCapacity: number; ok: boolean };
+  capacity: {
+    contentionBooked: number;
+    contentionConfirmed: number;
+    contentionCapacity: number;
+    sellOutCreated: number;
+    sellOutBooked: number;
+    sellOutCapacity: number;
+    ok: boolean;
+  };
   targets: Target[];
 }
 
@@ -64,56 +72,138 @@ export function judge(result: Omit<DialectResult, 'targets'>): Target[] {
     const r = row(name);
     if (!r?.baseline) continue;
     const share = ratio(r.rate, r.baseline.rate);
-    targets.push({ what: `${name}: share of bare route`, goal: '>= 50%', actual: pct(share), met: share >= 0.5, gap: share < 0.5 ? `${fixed((0.5 - share) * 100)} points short` : undefined });
-    targets.push({ what: `${name}: p99 at 50 connections`, goal: '<= 5 ms', actual: `${fixed(r.p99)} ms`, met: r.p99 <= 5, gap: r.p99 > 5 ? `${fixed(r.p99 - 5)} ms over` : undefined });
+    targets.push({
+      what: `${name}: share of bare route`,
+      goal: '>= 50%',
+      actual: pct(share),
+      met: share >= 0.5,
+      gap: share < 0.5 ? `${fixed((0.5 - share) * 100)} points short` : undefined,
+    });
+    targets.push({
+      what: `${name}: p99 at 50 connections`,
+      goal: '<= 5 ms',
+      actual: `${fixed(r.p99)} ms`,
+      met: r.p99 <= 5,
+      gap: r.p99 > 5 ? `${fixed(r.p99 - 5)} ms over` : undefined,
+    });
   }
   const limited = row('GET products, rate limit on');
   if (limited?.baseline) {
     const share = ratio(limited.rate, limited.baseline.rate);
-    targets.push({ what: 'GET products: rate limit on vs off', goal: '>= 90%', actual: pct(share), met: share >= 0.9, gap: share < 0.9 ? `${fixed((0.9 - share) * 100)} points short` : undefined });
+    targets.push({
+      what: 'GET products: rate limit on vs off',
+      goal: '>= 90%',
+      actual: pct(share),
+      met: share >= 0.9,
+      gap: share < 0.9 ? `${fixed((0.9 - share) * 100)} points short` : undefined,
+    });
   }
   const usage = row('POST usage entry');
   if (usage?.baseline) {
     const share = ratio(usage.rate, usage.baseline.rate);
-    targets.push({ what: 'POST usage: share of bare insert', goal: '>= 50%', actual: pct(share), met: share >= 0.5, gap: share < 0.5 ? `${fixed((0.5 - share) * 100)} points short` : undefined });
+    targets.push({
+      what: 'POST usage: share of bare insert',
+      goal: '>= 50%',
+      actual: pct(share),
+      met: share >= 0.5,
+      gap: share < 0.5 ? `${fixed((0.5 - share) * 100)} points short` : undefined,
+    });
   }
   const booking = row('POST booking, one timeslot');
   if (booking?.baseline) {
     const share = ratio(booking.rate, booking.baseline.rate);
-    targets.push({ what: 'Bookings under contention: share of bare insert', goal: '>= 30%', actual: pct(share), met: share >= 0.3, gap: share < 0.3 ? `${fixed((0.3 - share) * 100)} points short` : undefined });
+    targets.push({
+      what: 'Bookings under contention: share of bare insert',
+      goal: '>= 30%',
+      actual: pct(share),
+      met: share >= 0.3,
+      gap: share < 0.3 ? `${fixed((0.3 - share) * 100)} points short` : undefined,
+    });
   }
   const burst = result.rows.find((r) => r.scenario.startsWith('POST booking, ') && r.scenario.endsWith('burst, one webhook'));
   if (burst?.baseline) {
     const share = ratio(burst.rate, burst.baseline.rate);
-    targets.push({ what: 'Bookings with one webhook endpoint: share of without', goal: '>= 90%', actual: pct(share), met: share >= 0.9, gap: share < 0.9 ? `${fixed((0.9 - share) * 100)} points short` : undefined });
+    targets.push({
+      what: 'Bookings with one webhook endpoint: share of without',
+      goal: '>= 90%',
+      actual: pct(share),
+      met: share >= 0.9,
+      gap: share < 0.9 ? `${fixed((0.9 - share) * 100)} points short` : undefined,
+    });
   }
   const deliveries = row('Webhook deliveries to a local receiver');
   if (deliveries) {
     // Beside the bare sender of the same run: how much of what this machine's client and receiver can do at all.
-    const ofBare = deliveries.baseline ? ` (${pct(ratio(deliveries.rate, deliveries.baseline.rate))} of the bare sender's ${fixed(deliveries.baseline.rate)}/s)` : '';
-    targets.push({ what: 'Webhook delivery throughput', goal: '>= 2,000 deliveries/s', actual: `${fixed(deliveries.rate)} deliveries/s${ofBare}`, met: deliveries.rate >= 2000, gap: deliveries.rate < 2000 ? `${pct(1 - deliveries.rate / 2000)} short` : undefined });
+    const ofBare = deliveries.baseline
+      ? ` (${pct(ratio(deliveries.rate, deliveries.baseline.rate))} of the bare sender's ${fixed(deliveries.baseline.rate)}/s)`
+      : '';
+    targets.push({
+      what: 'Webhook delivery throughput',
+      goal: '>= 2,000 deliveries/s',
+      actual: `${fixed(deliveries.rate)} deliveries/s${ofBare}`,
+      met: deliveries.rate >= 2000,
+      gap: deliveries.rate < 2000 ? `${pct(1 - deliveries.rate / 2000)} short` : undefined,
+    });
     targets.push({ what: 'Webhook deliveries sent twice', goal: 'none', actual: String(deliveries.non2xx), met: deliveries.non2xx === 0 });
   }
-  targets.push({ what: 'Confirmed seats never above capacity', goal: 'always', actual: result.capacity.ok ? 'held' : 'VIOLATED', met: result.capacity.ok });
+  targets.push({
+    what: 'Confirmed seats never above capacity',
+    goal: 'always',
+    actual: result.capacity.ok ? 'held' : 'VIOLATED',
+    met: result.capacity.ok,
+  });
   const s = result.summary;
   const growth = ratio(s.bigP50, s.smallP50);
-  targets.push({ what: 'Summary, 10M vs 10k entries (p50)', goal: '<= 2x', actual: `${fixed(growth, 2)}x`, met: growth <= 2, gap: growth > 2 ? `${fixed(growth - 2, 2)}x over` : undefined });
+  targets.push({
+    what: 'Summary, 10M vs 10k entries (p50)',
+    goal: '<= 2x',
+    actual: `${fixed(growth, 2)}x`,
+    met: growth <= 2,
+    gap: growth > 2 ? `${fixed(growth - 2, 2)}x over` : undefined,
+  });
   const speedup = ratio(s.rawGroupByMs, s.bigP50);
-  targets.push({ what: 'Summary vs GROUP BY over raw entries', goal: '>= 100x faster', actual: `${fixed(speedup)}x`, met: speedup >= 100, gap: speedup < 100 ? `${fixed(100 - speedup)}x short` : undefined });
+  targets.push({
+    what: 'Summary vs GROUP BY over raw entries',
+    goal: '>= 100x faster',
+    actual: `${fixed(speedup)}x`,
+    met: speedup >= 100,
+    gap: speedup < 100 ? `${fixed(100 - speedup)}x short` : undefined,
+  });
   const batch = row('POST usage batch (1,000 entries)');
   if (batch) {
     const goal = result.dialect === 'sqlite' ? 100_000 : 50_000;
-    targets.push({ what: 'Batch ingestion', goal: `>= ${fixed(goal)} entries/s`, actual: `${fixed(batch.rate)} entries/s`, met: batch.rate >= goal, gap: batch.rate < goal ? `${pct(1 - batch.rate / goal)} short` : undefined });
+    targets.push({
+      what: 'Batch ingestion',
+      goal: `>= ${fixed(goal)} entries/s`,
+      actual: `${fixed(batch.rate)} entries/s`,
+      met: batch.rate >= goal,
+      gap: batch.rate < goal ? `${pct(1 - batch.rate / goal)} short` : undefined,
+    });
   }
   const rss = Math.max(s.rssMaxMb, ...result.rows.map((r) => r.rssMaxMb));
-  targets.push({ what: 'Server RSS, every scenario', goal: '<= 200 MB', actual: `${fixed(rss)} MB max`, met: rss <= 200, gap: rss > 200 ? `${fixed(rss - 200)} MB over` : undefined });
+  targets.push({
+    what: 'Server RSS, every scenario',
+    goal: '<= 200 MB',
+    actual: `${fixed(rss)} MB max`,
+    met: rss <= 200,
+    gap: rss > 200 ? `${fixed(rss - 200)} MB over` : undefined,
+  });
   return targets;
 }
 
 export function consoleTable(result: DialectResult): string {
   const lines = [`\n== ${result.dialect} (${result.version})`];
   lines.push(
-    ['scenario'.padEnd(34), 'rate'.padStart(12), 'p50 ms'.padStart(7), 'p99 ms'.padStart(7), 'baseline'.padStart(12), 'ratio'.padStart(6), 'RSS MB'.padStart(7), 'non2xx'.padStart(7)].join(' '),
+    [
+      'scenario'.padEnd(34),
+      'rate'.padStart(12),
+      'p50 ms'.padStart(7),
+      'p99 ms'.padStart(7),
+      'baseline'.padStart(12),
+      'ratio'.padStart(6),
+      'RSS MB'.padStart(7),
+      'non2xx'.padStart(7),
+    ].join(' '),
   );
   for (const r of result.rows) {
     lines.push(
@@ -152,7 +242,8 @@ export function saveRun(run: RunResult): RunResult | undefined {
 
 /** The last two saved runs, to write the document again (after editing bench/notes.md) without measuring. */
 export function savedRuns(): { run: RunResult; previous: RunResult | undefined } {
-  const read = (name: string) => (existsSync(`${RESULTS_DIR}${name}`) ? (JSON.parse(readFileSync(`${RESULTS_DIR}${name}`, 'utf8')) as RunResult) : undefined);
+  const read = (name: string) =>
+    existsSync(`${RESULTS_DIR}${name}`) ? (JSON.parse(readFileSync(`${RESULTS_DIR}${name}`, 'utf8')) as RunResult) : undefined;
   const run = read('latest.json');
   if (!run) throw new Error('no saved run in bench/results/');
   return { run, previous: read('previous.json') };
@@ -162,7 +253,13 @@ export function writeDocument(run: RunResult, previous: RunResult | undefined): 
   const out: string[] = [];
   out.push('# Benchmarks', '');
   out.push('Generated by `npm run bench` (bench/run.ts); the analysis at the end is bench/notes.md. Do not edit by hand.', '');
-  out.push(`- Date: ${run.date}`, `- Command: \`${run.command}\` at commit ${run.commit}`, `- Machine: ${run.machine}`, `- Node: ${run.node}`, `- Wall time of the run: ${fixed(run.seconds / 60, 1)} minutes`);
+  out.push(
+    `- Date: ${run.date}`,
+    `- Command: \`${run.command}\` at commit ${run.commit}`,
+    `- Machine: ${run.machine}`,
+    `- Node: ${run.node}`,
+    `- Wall time of the run: ${fixed(run.seconds / 60, 1)} minutes`,
+  );
   if (previous) out.push(`- Previous run (for noise): ${previous.date}`);
   out.push('');
   for (const d of run.dialects) {
@@ -189,7 +286,9 @@ export function writeDocument(run: RunResult, previous: RunResult | undefined): 
       `Usage summary over the whole year (sequential requests, 1 connection): ${fixed(s.bigP50, 2)} ms p50 / ${fixed(s.bigP99, 2)} ms p99 with ` +
         `${fixed(d.seeding.entries)} entries (${fixed(s.dailyRows)} daily totals, read as whole months from the monthly totals plus the edge months' days), ${fixed(s.smallP50, 2)} ms p50 with ${fixed(d.seeding.smallEntries)} entries; ` +
         `GROUP BY over the raw entries of the same year in the same database: ${fixed(s.rawGroupByMs)} ms (median of 3, without HTTP). Max RSS ${fixed(s.rssMaxMb)} MB.` +
-        (before ? ` Previous run: ${fixed(before.summary.bigP50, 2)} / ${fixed(before.summary.smallP50, 2)} / ${fixed(before.summary.rawGroupByMs)} ms.` : ''),
+        (before
+          ? ` Previous run: ${fixed(before.summary.bigP50, 2)} / ${fixed(before.summary.smallP50, 2)} / ${fixed(before.summary.rawGroupByMs)} ms.`
+          : ''),
       '',
     );
     const c = d.capacity;

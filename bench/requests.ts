@@ -34,7 +34,11 @@ export const cycle = (paths: string[]) => {
 
 export function usageBodies(): () => { path: string; body: string } {
   const bodies = Array.from({ length: METER_COUNT }, (_, m) =>
-    JSON.stringify({ Meter: `meter-${String(m).padStart(2, '0')}`, Usage: ((m % 7) + 1) * 0.25, ExtraInfo: m % 10 === 0 ? '{"source":"bench"}' : undefined }),
+    JSON.stringify({
+      Meter: `meter-${String(m).padStart(2, '0')}`,
+      Usage: ((m % 7) + 1) * 0.25,
+      ExtraInfo: m % 10 === 0 ? '{"source":"bench"}' : undefined,
+    }),
   );
   const next = rotate(bodies);
   return () => ({ path: '/api/v2/usage/meters', body: next() });

@@ -51,7 +51,9 @@ async function seed(bench: BenchDatabase): Promise<{ seeded: Seeded; seeding: Di
       onDay: (day) => day % 73 === 72 && log(`usage: ${day + 1} of 365 days`),
     });
     const usageSeconds = seconds(since);
-    log(`usage: ${ENTRIES.toLocaleString('en')} entries in ${usageSeconds.toFixed(1)} s (${Math.round(ENTRIES / usageSeconds).toLocaleString('en')}/s)`);
+    log(
+      `usage: ${ENTRIES.toLocaleString('en')} entries in ${usageSeconds.toFixed(1)} s (${Math.round(ENTRIES / usageSeconds).toLocaleString('en')}/s)`,
+    );
     await seedUsage(db, catalog.small.operatorId, SMALL_ENTRIES);
     await settle(db);
     const seeded: Seeded = { ...catalog, usageFrom: period.from, usageTo: period.to };
@@ -62,7 +64,12 @@ async function seed(bench: BenchDatabase): Promise<{ seeded: Seeded; seeding: Di
       .select((eb) => eb.fn.countAll().as('n'))
       .where('operator_id', '=', seeded.operatorId)
       .executeTakeFirstOrThrow();
-    return { seeded, seeding: { catalogSeconds, entries: ENTRIES, usageSeconds, smallEntries: SMALL_ENTRIES }, rawGroupByMs, dailyRows: Number(daily.n) };
+    return {
+      seeded,
+      seeding: { catalogSeconds, entries: ENTRIES, usageSeconds, smallEntries: SMALL_ENTRIES },
+      rawGroupByMs,
+      dailyRows: Number(daily.n),
+    };
   } finally {
     await db.close();
   }
@@ -102,7 +109,11 @@ async function benchDialect(dialect: Dialect, profileDir: string | undefined): P
     const dates = datesPaths(seeded);
     const timeslots = timeslotsPaths(seeded);
     const bodies: Record<string, unknown> = {};
-    for (const [name, path] of [['products', `${partnerPath}/products`], ['dates', dates[0]!], ['timeslots', timeslots[0]!]] as const) {
+    for (const [name, path] of [
+      ['products', `${partnerPath}/products`],
+      ['dates', dates[0]!],
+      ['timeslots', timeslots[0]!],
+    ] as const) {
       const response = await fetch(service.url + path, { headers: ota });
       if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
       bodies[name] = await response.json();
@@ -167,7 +178,13 @@ async function benchDialect(dialect: Dialect, profileDir: string | undefined): P
       await warmUp({ url: limited.url, ...spec }, WARM_UP_SECONDS);
       limitedRss.start();
       const on = await runLoad({ url: limited.url, ...spec });
-      rows.push(row('GET products, rate limit on', { load: on, rssMaxMb: limitedRss.stop().maxMb }, { name: 'GET products, rate limit off (same run)', load: off.load }));
+      rows.push(
+        row(
+          'GET products, rate limit on',
+          { load: on, rssMaxMb: limitedRss.stop().maxMb },
+          { name: 'GET products, rate limit off (same run)', load: off.load },
+        ),
+      );
       await limited.stop();
       children.splice(children.indexOf(limited), 1);
     }
@@ -179,24 +196,48 @@ async function benchDialect(dialect: Dialect, profileDir: string | undefined): P
     if (wanted('usage')) {
       log('POST usage entry');
       const base = await insertBaseline();
-      const m = await measure({ url: service.url, method: 'POST', next: usageBodies(), connections: CONNECTIONS, duration: SECONDS, headers: usageKey });
+      const m = await measure({
+        url: service.url,
+        method: 'POST',
+        next: usageBodies(),
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        headers: usageKey,
+      });
       rows.push(row('POST usage entry', m, { name: bareInsertName, load: base }));
     }
 
     let capacity: DialectResult['capacity'] = {
-      contentionBooked: 0, contentionConfirmed: 0, contentionCapacity: seeded.contention.capacity,
-      sellOutCreated: 0, sellOutBooked: 0, sellOutCapacity: seeded.sellOut.capacity, ok: true,
+      contentionBooked: 0,
+      contentionConfirmed: 0,
+      contentionCapacity: seeded.contention.capacity,
+      sellOutCreated: 0,
+      sellOutBooked: 0,
+      sellOutCapacity: seeded.sellOut.capacity,
+      ok: true,
     };
     if (wanted('booking')) {
       log('POST booking, one timeslot');
       const base = await insertBaseline();
-      const spec: LoadSpec = { url: service.url, method: 'POST', path: `${partnerPath}/booking`, body: bookingBody(seeded.contention, 1), connections: CONNECTIONS, duration: SECONDS, headers: ota };
+      const spec: LoadSpec = {
+        url: service.url,
+        method: 'POST',
+        path: `${partnerPath}/booking`,
+        body: bookingBody(seeded.contention, 1),
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        headers: ota,
+      };
       const m = await measure(spec);
       rows.push(row('POST booking, one timeslot', m, { name: bareInsertName, load: base }));
       log('sell-out: 2 seats a booking, 50 connections');
       const sellOut = await runLoad({ ...spec, body: bookingBody(seeded.sellOut, 2), duration: 3 });
       capacity = await checkCapacity(bench, seeded, sellOut.statuses['201'] ?? 0);
-      rows.push({ ...row('POST booking until sold out', { load: sellOut, rssMaxMb: 0 }), non2xx: sellOut.non2xx, note: `201: ${sellOut.statuses['201'] ?? 0}, 409: ${sellOut.statuses['409'] ?? 0}` });
+      rows.push({
+        ...row('POST booking until sold out', { load: sellOut, rssMaxMb: 0 }),
+        non2xx: sellOut.non2xx,
+        note: `201: ${sellOut.statuses['201'] ?? 0}, 409: ${sellOut.statuses['409'] ?? 0}`,
+      });
     }
 
     // The bare insert is bound by the disk's fsync, which other work on the machine slows or speeds up
@@ -215,7 +256,14 @@ async function benchDialect(dialect: Dialect, profileDir: string | undefined): P
 
     if (wanted('batch')) {
       log('POST usage batch');
-      const spec: LoadSpec = { url: service.url, method: 'POST', next: batchBodies(BATCH_SIZE), connections: BATCH_CONNECTIONS, duration: SECONDS, headers: usageKey };
+      const spec: LoadSpec = {
+        url: service.url,
+        method: 'POST',
+        next: batchBodies(BATCH_SIZE),
+        connections: BATCH_CONNECTIONS,
+        duration: SECONDS,
+        headers: usageKey,
+      };
       const next = batchBodies(BATCH_SIZE);
       const base = await measure({ ...spec, url: baseline.url, next: () => ({ ...next(), path: '/insert-batch' }) });
       const m = await measure(spec);
@@ -229,7 +277,15 @@ async function benchDialect(dialect: Dialect, profileDir: string | undefined): P
       });
     }
 
-    const partial = { dialect, rssIdleMb, version: dialect === 'postgres' ? `PostgreSQL ${await postgresVersion()}` : `SQLite ${await sqliteVersion(bench)}`, seeding, rows, summary, capacity };
+    const partial = {
+      dialect,
+      rssIdleMb,
+      version: dialect === 'postgres' ? `PostgreSQL ${await postgresVersion()}` : `SQLite ${await sqliteVersion(bench)}`,
+      seeding,
+      rows,
+      summary,
+      capacity,
+    };
     return { ...partial, targets: judge(partial) };
   } finally {
     for (const child of children.reverse()) await child.stop();
@@ -280,11 +336,19 @@ async function checkCapacity(bench: BenchDatabase, seeded: Seeded, sellOutCreate
     const contention = await seats(seeded.contention);
     const sellOut = await seats(seeded.sellOut);
     const ok =
-      contention.booked === contention.confirmed && contention.booked <= contention.capacity &&
-      sellOut.booked === sellOut.confirmed && sellOut.booked <= sellOut.capacity && sellOutCreated * 2 === sellOut.booked;
+      contention.booked === contention.confirmed &&
+      contention.booked <= contention.capacity &&
+      sellOut.booked === sellOut.confirmed &&
+      sellOut.booked <= sellOut.capacity &&
+      sellOutCreated * 2 === sellOut.booked;
     return {
-      contentionBooked: contention.booked, contentionConfirmed: contention.confirmed, contentionCapacity: contention.capacity,
-      sellOutCreated, sellOutBooked: sellOut.booked, sellOutCapacity: sellOut.capacity, ok,
+      contentionBooked: contention.booked,
+      contentionConfirmed: contention.confirmed,
+      contentionCapacity: contention.capacity,
+      sellOutCreated,
+      sellOutBooked: sellOut.booked,
+      sellOutCapacity: sellOut.capacity,
+      ok,
     };
   } finally {
     await db.close();
@@ -314,7 +378,9 @@ function buildService(): void {
 
 function gitCommit(): string {
   try {
-    return execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return 'unknown';
   }

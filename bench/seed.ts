@@ -72,7 +72,13 @@ export async function seedCatalog(db: Db): Promise<Omit<Seeded, 'small' | 'usage
       MaxParticipantsPerBooking: 10,
     });
     activityIds.push(activity.ActivityID);
-    await createTimeslots(db, operatorId, activity.ActivityID, { From: firstDate, To: lastDate, Weekdays: [1, 2, 3, 4, 5, 6, 7], Times: TIMES, Capacity: 12 });
+    await createTimeslots(db, operatorId, activity.ActivityID, {
+      From: firstDate,
+      To: lastDate,
+      Weekdays: [1, 2, 3, 4, 5, 6, 7],
+      Times: TIMES,
+      Capacity: 12,
+    });
   }
   // Outside the year of timeslots, so the scenarios' bookings do not change the dates and timeslots read.
   const special = isoDay(today + 400 * DAY_MS);

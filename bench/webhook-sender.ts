@@ -14,7 +14,11 @@ const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 const agent = new https.Agent({ keepAlive: true, maxSockets: 64, ca: readFileSync(new URL('./tls/receiver.crt', import.meta.url)) });
 
 function post(id: string): Promise<number> {
-  const headers = { ...signedHeaders([secret], id, Math.floor(Date.now() / 1000), body), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+  const headers = {
+    ...signedHeaders([secret], id, Math.floor(Date.now() / 1000), body),
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  };
   return new Promise((resolve, reject) => {
     const request = https.request(url, { method: 'POST', agent, headers }, (response) => {
       response.resume();

@@ -59,24 +59,45 @@ export async function benchWebhooks(
     });
     const stats = async (): Promise<Stats> => (await fetch(`${receiver.url}/stats`)).json() as Promise<Stats>;
     const outstanding = async () => {
-      const deliveries = await db.kysely.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('status', 'in', ['pending', 'sending']).executeTakeFirstOrThrow();
-      const events = await db.kysely.selectFrom('webhook_outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const deliveries = await db.kysely
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('status', 'in', ['pending', 'sending'])
+        .executeTakeFirstOrThrow();
+      const events = await db.kysely
+        .selectFrom('webhook_outbox')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(deliveries.n) + Number(events.n);
     };
     // What is still outstanding, for the error when a backlog does not drain.
     const leftOver = async () => {
       const byStatus = await db.kysely
         .selectFrom('webhook_deliveries')
-        .select(['status', 'attempts', 'last_error', (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.min('next_attempt_at').as('due_from'), (eb) => eb.fn.max('next_attempt_at').as('due_to')])
+        .select([
+          'status',
+          'attempts',
+          'last_error',
+          (eb) => eb.fn.countAll().as('n'),
+          (eb) => eb.fn.min('next_attempt_at').as('due_from'),
+          (eb) => eb.fn.max('next_attempt_at').as('due_to'),
+        ])
         .groupBy(['status', 'attempts', 'last_error'])
         .execute();
-      const events = await db.kysely.selectFrom('webhook_outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const events = await db.kysely
+        .selectFrom('webhook_outbox')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       return `at ${Math.floor(Date.now() / 1000)}: deliveries ${JSON.stringify(byStatus)}, outbox entries ${String(events.n)}`;
     };
     const setEndpoint = async (enabled: boolean, id?: number) => {
       const response = id
         ? await fetch(`${serviceUrl}/api/v2/admin/webhooks/${id}`, { method: 'PATCH', headers: admin, body: JSON.stringify({ Enabled: enabled }) })
-        : await fetch(`${serviceUrl}/api/v2/admin/webhooks`, { method: 'POST', headers: admin, body: JSON.stringify({ URL: receiver.hookUrl, EventTypes: ['*'] }) });
+        : await fetch(`${serviceUrl}/api/v2/admin/webhooks`, {
+            method: 'POST',
+            headers: admin,
+            body: JSON.stringify({ URL: receiver.hookUrl, EventTypes: ['*'] }),
+          });
       if (!response.ok) throw new Error(`webhook endpoint: ${response.status} ${await response.text()}`);
       return ((await response.json()) as { data: { ID: number } }).data.ID;
     };
@@ -91,7 +112,8 @@ export async function benchWebhooks(
     const drain = async () => {
       const since = performance.now();
       while ((await outstanding()) > 0) {
-        if (performance.now() - since > 300_000) throw new Error(`webhook deliveries did not drain within 5 minutes: ${await leftOver()}\n${serviceOutput().slice(-4000)}`);
+        if (performance.now() - since > 300_000)
+          throw new Error(`webhook deliveries did not drain within 5 minutes: ${await leftOver()}\n${serviceOutput().slice(-4000)}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return (performance.now() - since) / 1000;
@@ -124,7 +146,9 @@ export async function benchWebhooks(
       const seconds = await drain();
       const after = await stats();
       drains.push({ deliveries: after.requests - atEnd.requests, seconds });
-      log(`webhooks: ${after.requests - before.requests} deliveries for this burst, ${after.requests - atEnd.requests} of them in ${seconds.toFixed(1)} s after it`);
+      log(
+        `webhooks: ${after.requests - before.requests} deliveries for this burst, ${after.requests - atEnd.requests} of them in ${seconds.toFixed(1)} s after it`,
+      );
       if (round % 2 === 0) await burstWithout(round);
     }
     const final = await stats();
@@ -145,7 +169,10 @@ export async function benchWebhooks(
       note: `${runs.length} bursts: ${runs.map((run) => Math.round(run.load.rps)).join(', ')} req/s`,
     });
     const noEndpoint = row(`POST booking, ${BURST.toLocaleString('en')} burst, no webhook`, without);
-    const oneEndpoint = { ...row(`POST booking, ${BURST.toLocaleString('en')} burst, one webhook`, withEndpoint), baseline: { name: 'the same burst without a webhook endpoint', rate: noEndpoint.rate, p99: noEndpoint.p99 } };
+    const oneEndpoint = {
+      ...row(`POST booking, ${BURST.toLocaleString('en')} burst, one webhook`, withEndpoint),
+      baseline: { name: 'the same burst without a webhook endpoint', rate: noEndpoint.rate, p99: noEndpoint.p99 },
+    };
     const delivered = drains.reduce((sum, d) => sum + d.deliveries, 0);
     const drainSeconds = drains.reduce((sum, d) => sum + d.seconds, 0);
     const deliveries: Row = {
@@ -159,7 +186,12 @@ export async function benchWebhooks(
       baseline: { name: `bare signed POSTs (node:https, ${PER_ENDPOINT_AT_ONCE} at once, no database)`, rate: bare.rate, p99: 0 },
       note: `${delivered.toLocaleString('en')} deliveries after the bursts in ${drainSeconds.toFixed(1)} s, dispatch included; non-2xx counts repeats of a webhook-id`,
     };
-    return { rows: [noEndpoint, oneEndpoint, deliveries], bookings: withEndpoint.reduce((sum, run) => sum + (run.load.statuses['201'] ?? 0), 0), requests: final.requests, duplicates: final.requests - final.unique };
+    return {
+      rows: [noEndpoint, oneEndpoint, deliveries],
+      bookings: withEndpoint.reduce((sum, run) => sum + (run.load.statuses['201'] ?? 0), 0),
+      requests: final.requests,
+      duplicates: final.requests - final.unique,
+    };
   } finally {
     await db.close();
     await (receiver as Child).stop();

@@ -122,14 +122,18 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
       info: {
         title: 'slotbook API',
         version: '2.0.0',
-        description:
-          'Partner (OTA) API, meter usage API and the operator API of slotbook. Errors are RFC 7807 problem+json bodies; see /problems.',
+        description: 'Partner (OTA) API, meter usage API and the operator API of slotbook. Errors are RFC 7807 problem+json bodies; see /problems.',
       },
       servers: [{ url: config.publicUrl }],
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
-          session: { type: 'apiKey', in: 'cookie', name: 'slotbook_session', description: 'A staff user signed in through /api/v2/staff/sign-in (with X-CSRF-Token on changes; docs/staff.md)' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'slotbook_session',
+            description: 'A staff user signed in through /api/v2/staff/sign-in (with X-CSRF-Token on changes; docs/staff.md)',
+          },
         },
       },
       security: [{ bearer: [] }, { session: [] }],

@@ -82,7 +82,8 @@ async function main(argv: string[]): Promise<void> {
     case 'operator create': {
       if (!values.name?.trim()) throw new UsageError('operator create needs --name NAME');
       const email = values.email?.trim();
-      if (email !== undefined && !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(email)) throw new UsageError(`--email must be an e-mail address; got "${email}"`);
+      if (email !== undefined && !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(email))
+        throw new UsageError(`--email must be an e-mail address; got "${email}"`);
       const created = await withDatabase(config, async (db) => {
         const mailing = { config, instanceKeys: await loadInstanceKeys(db.kysely, config.secretKey) };
         return createOperator(db, values.name!.trim(), email === undefined ? undefined : { email, mailing });
@@ -101,9 +102,17 @@ async function main(argv: string[]): Promise<void> {
       const created = await withDatabase(config, async (db) => {
         const exists = await db.kysely.selectFrom('operators').select('id').where('id', '=', operatorId).executeTakeFirst();
         if (!exists) throw new UsageError(`no operator ${operatorId}`);
-        return db.write((tx) => createApiKey(tx, operatorId, { name: values.name!, scopes: values.scopes!.split(','), partner: values.partner ?? null }));
+        return db.write((tx) =>
+          createApiKey(tx, operatorId, { name: values.name!, scopes: values.scopes!.split(','), partner: values.partner ?? null }),
+        );
       });
-      return print({ ID: created.record.id, Key: created.key, Name: created.record.name, Scopes: created.record.scopes, Partner: created.record.partner });
+      return print({
+        ID: created.record.id,
+        Key: created.key,
+        Name: created.record.name,
+        Scopes: created.record.scopes,
+        Partner: created.record.partner,
+      });
     }
     case 'seed': {
       if (!values.demo) throw new UsageError('seed needs --demo');

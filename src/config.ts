@@ -4,9 +4,7 @@ import { dirname } from 'node:path';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-export type DatabaseConfig =
-  | { readonly dialect: 'sqlite'; readonly file: string }
-  | { readonly dialect: 'postgres'; readonly url: string };
+export type DatabaseConfig = { readonly dialect: 'sqlite'; readonly file: string } | { readonly dialect: 'postgres'; readonly url: string };
 
 export interface Config {
   readonly port: number;
@@ -199,12 +197,16 @@ function trustProxySetting(env: Env, name: string): false | number | readonly st
     return Number(raw);
   }
   if (raw === 'true') {
-    throw new ConfigError(`${name}=true would let any client choose its address (X-Forwarded-For); give the number of proxies in front of slotbook (e.g. 1) or their addresses`);
+    throw new ConfigError(
+      `${name}=true would let any client choose its address (X-Forwarded-For); give the number of proxies in front of slotbook (e.g. 1) or their addresses`,
+    );
   }
   const entries = raw.split(',').map((entry) => entry.trim());
   for (const entry of entries) {
     if (!isAddressOrRange(entry)) {
-      throw new ConfigError(`${name} must be a hop count or a comma-separated list of IP addresses, CIDR ranges (10.0.0.0/8) or ${PROXY_RANGE_NAMES.join('/')}; "${entry}" is none of these`);
+      throw new ConfigError(
+        `${name} must be a hop count or a comma-separated list of IP addresses, CIDR ranges (10.0.0.0/8) or ${PROXY_RANGE_NAMES.join('/')}; "${entry}" is none of these`,
+      );
     }
   }
   return Object.freeze(entries);
@@ -239,7 +241,8 @@ function secretSetting(env: Env, name: string): string | undefined {
 function emailSetting(env: Env, name: string): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
-  if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(raw)) throw new ConfigError(`${name} must be a plain e-mail address such as bookings@example.com; got "${raw}"`);
+  if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(raw))
+    throw new ConfigError(`${name} must be a plain e-mail address such as bookings@example.com; got "${raw}"`);
   return raw;
 }
 

@@ -25,7 +25,14 @@ async function settlesWithin(promise: Promise<unknown>, ms: number, hurry?: Prom
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
   try {
-    return await Promise.race([promise.then(() => true, () => true), timeout, ...(hurry ? [hurry.then(() => false)] : [])]);
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      timeout,
+      ...(hurry ? [hurry.then(() => false)] : []),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -44,9 +51,12 @@ export async function startServer(config: Config): Promise<void> {
   const log = app.log;
 
   // Expired idempotency records are already ignored; this only keeps the table small.
-  const purge = setInterval(() => {
-    purgeExpiredKeys(db).catch((error: unknown) => log.warn({ err: error }, 'idempotency purge failed'));
-  }, 60 * 60 * 1000);
+  const purge = setInterval(
+    () => {
+      purgeExpiredKeys(db).catch((error: unknown) => log.warn({ err: error }, 'idempotency purge failed'));
+    },
+    60 * 60 * 1000,
+  );
   purge.unref();
   let stopEmailWorker: (() => Promise<void>) | undefined;
   let stopWaitlistOffers: (() => Promise<void>) | undefined;

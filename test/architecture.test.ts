@@ -15,7 +15,19 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
   /* kernel       */ ['config.ts', 'calendar', 'lib'],
   /* platform     */ ['db', 'http', 'secrets', 'access', 'events'],
   /* shared       */ ['audit', 'idempotency', 'auth', 'usage'],
-  /* domains      */ ['catalog', 'questions', 'availability', 'emails', 'bookings', 'staff', 'workflows', 'shop', 'operators', 'settings', 'waitlists'],
+  /* domains      */ [
+    'catalog',
+    'questions',
+    'availability',
+    'emails',
+    'bookings',
+    'staff',
+    'workflows',
+    'shop',
+    'operators',
+    'settings',
+    'waitlists',
+  ],
   /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds'],
   /* channels     */ ['octo', 'storefront', 'embed', 'dashboard'],
   /* composition  */ ['app.ts', 'reactions.ts', 'server.ts', 'cli.ts', 'demo'],
@@ -49,7 +61,12 @@ function importedSpecifiers(file: string): string[] {
   const visit = (node: ts.Node) => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       found.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       found.push(node.arguments[0].text);
     }
     ts.forEachChild(node, visit);
@@ -174,7 +191,23 @@ describe('the layers', () => {
   });
 
   it('finds a cycle and a climb when there is one (the checks can fail)', () => {
-    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
-    expect(cycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+          ['d', ['a']],
+        ]),
+      ),
+    ).toEqual([['a', 'b', 'c']]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });

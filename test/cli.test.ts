@@ -33,7 +33,10 @@ describe('slotbook command line', { timeout: 90_000 }, () => {
     expect(Object.keys(JSON.parse(bare.stdout))).toEqual(['OperatorID', 'AdminKey']);
     expect(bare.stderr).toMatch(/no owner/);
 
-    const key = await runCli(['key', 'create', '--operator', String(operator.OperatorID), '--name', 'GYG', '--scopes', 'ota', '--partner', 'getyourguide'], env);
+    const key = await runCli(
+      ['key', 'create', '--operator', String(operator.OperatorID), '--name', 'GYG', '--scopes', 'ota', '--partner', 'getyourguide'],
+      env,
+    );
     expect(key.code).toBe(0);
     const { Key } = JSON.parse(key.stdout);
 
@@ -47,10 +50,17 @@ describe('slotbook command line', { timeout: 90_000 }, () => {
       // The printed link lets the owner choose a password and sign in, once.
       const token = operator.SignInLink.split('#token=')[1];
       const accept = (password: string) =>
-        fetch(`${server.url}/api/v2/staff/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Token: token, Password: password }) });
+        fetch(`${server.url}/api/v2/staff/invitations/accept`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ Token: token, Password: password }),
+        });
       const accepted = await accept('a strong owner password');
       expect(accepted.status).toBe(200);
-      expect((await accepted.json()).data.Me).toMatchObject({ User: { Email: 'owner@acme.example', Role: 'owner' }, Operator: { Name: 'Acme Kayaks' } });
+      expect((await accepted.json()).data.Me).toMatchObject({
+        User: { Email: 'owner@acme.example', Role: 'owner' },
+        Operator: { Name: 'Acme Kayaks' },
+      });
       expect((await accept('a strong owner password')).status).toBe(401);
     } finally {
       await server.stop();
@@ -88,7 +98,14 @@ describe('production needs SECRET_KEY', { timeout: 90_000 }, () => {
   });
 
   it('slotbook serve exits non-zero with the message', async () => {
-    const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: 'production', SECRET_KEY: '', PORT: String(await freePort()), HOST: '127.0.0.1' };
+    const env = {
+      ...process.env,
+      DATABASE_URL: database.url,
+      NODE_ENV: 'production',
+      SECRET_KEY: '',
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+    };
     const child = spawn(process.execPath, [...CLI_ARGS, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -126,19 +143,37 @@ describe('first start', { timeout: 90_000 }, () => {
         const email = /e-mail\s+(\S+@\S+)/.exec(keys)![1]!;
         const password = /password\s+(\S+)/.exec(keys)![1]!;
         expect(output).not.toContain(password);
-        const signIn = await fetch(`${first.url}/api/v2/staff/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: email, Password: password }) });
+        const signIn = await fetch(`${first.url}/api/v2/staff/sign-in`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ Email: email, Password: password }),
+        });
         expect(signIn.status).toBe(200);
         expect((await signIn.json()).data.Me.User.Role).toBe('owner');
         const products = await (await fetch(`${first.url}/api/v2/ota/demo/products`, { headers: { authorization: `Bearer ${ota}` } })).json();
         // Issue 12: five activities with ticket types, one of them an attraction with opening hours.
-        expect(products.data.map((p: { Timezone: string }) => p.Timezone)).toEqual(['Europe/Berlin', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Europe/Berlin']);
-        expect(products.data.map((p: { AvailabilityType: string }) => p.AvailabilityType)).toEqual(['start_time', 'start_time', 'start_time', 'start_time', 'opening_hours']);
+        expect(products.data.map((p: { Timezone: string }) => p.Timezone)).toEqual([
+          'Europe/Berlin',
+          'Europe/Berlin',
+          'America/New_York',
+          'Asia/Tokyo',
+          'Europe/Berlin',
+        ]);
+        expect(products.data.map((p: { AvailabilityType: string }) => p.AvailabilityType)).toEqual([
+          'start_time',
+          'start_time',
+          'start_time',
+          'start_time',
+          'opening_hours',
+        ]);
         expect(products.data[0].TicketTypes.map((type: { Type: string }) => type.Type)).toEqual(['adult', 'child', 'infant', 'family']);
         const listed = await fetch(`${first.url}/api/v2/admin/keys`, { headers: { authorization: `Bearer ${admin}` } });
         expect(listed.status).toBe(200);
         const usage = /usage .*?(sbk_\S+)/.exec(keys)![1]!;
         const today = new Date().toISOString().slice(0, 10);
-        expect((await fetch(`${first.url}/api/v2/usage/meters?from=${today}&to=${today}`, { headers: { authorization: `Bearer ${usage}` } })).status).toBe(200);
+        expect(
+          (await fetch(`${first.url}/api/v2/usage/meters?from=${today}&to=${today}`, { headers: { authorization: `Bearer ${usage}` } })).status,
+        ).toBe(200);
 
         // 60 days of timeslots for each activity, and waiver questions with a required file upload.
         const get = (path: string) => fetch(`${first.url}${path}`, { headers: { authorization: `Bearer ${ota}` } }).then((r) => r.json());
@@ -174,7 +209,16 @@ describe('first start', { timeout: 90_000 }, () => {
     const port = await freePort();
     const command = [process.execPath, ...CLI_ARGS, 'serve'].map((part) => `'${part}'`).join(' ');
     const child = spawn('/usr/bin/script', ['-qefc', `exec ${command}`, '/dev/null'], {
-      env: { ...process.env, DATABASE_URL: fresh.url, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'development', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', DATA_DIR: dataDir },
+      env: {
+        ...process.env,
+        DATABASE_URL: fresh.url,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '0',
+        DATA_DIR: dataDir,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';
@@ -188,7 +232,16 @@ describe('first start', { timeout: 90_000 }, () => {
       // The server's terminal closes with `script`, and it gets SIGHUP; the health check tells when it is gone.
       child.kill('SIGTERM');
       await exited;
-      await expect.poll(() => fetch(`http://127.0.0.1:${port}/healthz`).then(() => 'up', () => 'down'), { timeout: 15_000 }).toBe('down');
+      await expect
+        .poll(
+          () =>
+            fetch(`http://127.0.0.1:${port}/healthz`).then(
+              () => 'up',
+              () => 'down',
+            ),
+          { timeout: 15_000 },
+        )
+        .toBe('down');
       rmSync(dataDir, { recursive: true, force: true });
       await fresh.drop();
     }
@@ -220,11 +273,28 @@ describe.runIf(process.env.TEST_DIALECT === 'sqlite')('the compiled command', ()
 
     const port = await freePort();
     const child = spawn(fileURLToPath(new URL('../bin/slotbook.js', import.meta.url)), ['serve'], {
-      env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        NODE_ENV: 'production',
+        SECRET_KEY: TEST_SECRET_KEY,
+        LOG_LEVEL: 'warn',
+      },
       stdio: 'ignore',
     });
     try {
-      await expect.poll(() => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0), { timeout: 20_000 }).toBe(200);
+      await expect
+        .poll(
+          () =>
+            fetch(`http://127.0.0.1:${port}/healthz`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          { timeout: 20_000 },
+        )
+        .toBe(200);
       const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').join(' ');
       expect(commandLine).toMatch(/--max-semi-space-size=4 --max-old-space-size=512 .*bin\/slotbook\.js serve/);
     } finally {

@@ -27,10 +27,20 @@ export const auditAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/audit/vocabulary', {
     config: requires('audit:read'),
-    schema: { tags, summary: 'The actions and resource types in the audit log', response: { 200: envelope(AuditVocabulary), ...problems(...AUTH_ERRORS) } },
+    schema: {
+      tags,
+      summary: 'The actions and resource types in the audit log',
+      response: { 200: envelope(AuditVocabulary), ...problems(...AUTH_ERRORS) },
+    },
     handler: async (request) => {
       const { actions, resourceTypes, actors } = await auditVocabulary(app.db.kysely, request.caller.operatorId);
-      return { data: { Actions: actions, ResourceTypes: resourceTypes, Actors: actors.map((a) => ({ Actor: `${a.actor_type}:${a.actor_id}`, Label: a.label ?? '' })) } };
+      return {
+        data: {
+          Actions: actions,
+          ResourceTypes: resourceTypes,
+          Actors: actors.map((a) => ({ Actor: `${a.actor_type}:${a.actor_id}`, Label: a.label ?? '' })),
+        },
+      };
     },
   });
 
@@ -39,7 +49,8 @@ export const auditAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'The audit log as CSV',
-      description: 'The same filters as the list, every matching entry (no paging), as text/csv. Cells that a spreadsheet would run as a formula start with an apostrophe.',
+      description:
+        'The same filters as the list, every matching entry (no paging), as text/csv. Cells that a spreadsheet would run as a formula start with an apostrophe.',
       querystring: AuditExportQuery,
       produces: ['text/csv'],
       response: { 200: Type.String({ description: 'CSV, one entry per line' }), ...problems(...AUTH_ERRORS, 422) },

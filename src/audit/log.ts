@@ -27,7 +27,10 @@ export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([name, inner]) => [name, SECRET_FIELD.test(name) && inner !== null ? REDACTED : redact(inner)]),
+      Object.entries(value as Record<string, unknown>).map(([name, inner]) => [
+        name,
+        SECRET_FIELD.test(name) && inner !== null ? REDACTED : redact(inner),
+      ]),
     );
   }
   return value;

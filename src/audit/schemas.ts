@@ -7,7 +7,7 @@ export const AuditEntry = Type.Object(
     Actor: Type.Object({
       Type: Type.Unsafe<'user' | 'key' | 'system' | 'anonymous'>({ type: 'string', enum: ['user', 'key', 'system', 'anonymous'] }),
       ID: Type.Union([Type.Integer(), Type.Null()], { description: 'The user or API key ID' }),
-      Label: Type.String({ description: 'The user\'s e-mail address or the key\'s name at the time' }),
+      Label: Type.String({ description: "The user's e-mail address or the key's name at the time" }),
     }),
     Address: Type.Union([Type.String(), Type.Null()], { description: 'The client address the change came from' }),
     Action: Type.String({ description: '<resource>.<verb>, e.g. booking.cancel' }),
@@ -25,8 +25,15 @@ const Instant = Type.String({
 });
 
 export const AuditQuery = Type.Object({
-  Actor: Type.Optional(Type.String({ pattern: '^(user:\\d{1,10}|key:\\d{1,10}|user|key|system|anonymous)$', description: 'user:<ID>, key:<ID>, user, key, system or anonymous' })),
-  Action: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'An action (booking.cancel), or a prefix ending in a dot (booking.)' })),
+  Actor: Type.Optional(
+    Type.String({
+      pattern: '^(user:\\d{1,10}|key:\\d{1,10}|user|key|system|anonymous)$',
+      description: 'user:<ID>, key:<ID>, user, key, system or anonymous',
+    }),
+  ),
+  Action: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: 'An action (booking.cancel), or a prefix ending in a dot (booking.)' }),
+  ),
   ResourceType: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   ResourceID: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   From: Type.Optional({ ...Instant, description: 'From this instant (a date: its start, UTC)' }),

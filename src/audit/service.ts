@@ -61,7 +61,19 @@ export async function* auditCsv(db: Kysely<Database>, operatorId: number, query:
     const rows = await listAuditEntries(db, operatorId, filter, PAGE);
     for (const row of rows) {
       const entry = toAuditEntry(row);
-      yield csvLine([entry.ID, entry.At, entry.Actor.Type, entry.Actor.ID, entry.Actor.Label, entry.Address, entry.Action, entry.Resource.Type, entry.Resource.ID, row.before_json, row.after_json]);
+      yield csvLine([
+        entry.ID,
+        entry.At,
+        entry.Actor.Type,
+        entry.Actor.ID,
+        entry.Actor.Label,
+        entry.Address,
+        entry.Action,
+        entry.Resource.Type,
+        entry.Resource.ID,
+        row.before_json,
+        row.after_json,
+      ]);
     }
     if (rows.length < PAGE) return;
     filter.beforeId = Number(rows[rows.length - 1]!.id);

@@ -38,7 +38,13 @@ export async function listAuditEntries(db: Kysely<Database>, operatorId: number,
 /** The actions, resource types and actors the operator's log holds, for the dashboard's filter lists. */
 export async function auditVocabulary(db: Kysely<Database>, operatorId: number) {
   const actions = await db.selectFrom('audit_log').select('action').distinct().where('operator_id', '=', operatorId).orderBy('action').execute();
-  const types = await db.selectFrom('audit_log').select('resource_type').distinct().where('operator_id', '=', operatorId).orderBy('resource_type').execute();
+  const types = await db
+    .selectFrom('audit_log')
+    .select('resource_type')
+    .distinct()
+    .where('operator_id', '=', operatorId)
+    .orderBy('resource_type')
+    .execute();
   const actors = await db
     .selectFrom('audit_log')
     .select(['actor_type', 'actor_id', (eb) => eb.fn.max('actor_label').as('label')])

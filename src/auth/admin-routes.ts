@@ -23,7 +23,12 @@ export const keyAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/keys', {
     config: requires('keys:manage'),
-    schema: { tags, summary: 'Create an API key', body: CreateKeyBody, response: { 201: envelope(CreatedApiKey), ...problems(400, ...AUTH_ERRORS, 413, 415, 422) } },
+    schema: {
+      tags,
+      summary: 'Create an API key',
+      body: CreateKeyBody,
+      response: { 201: envelope(CreatedApiKey), ...problems(400, ...AUTH_ERRORS, 413, 415, 422) },
+    },
     handler: async (request, reply) => {
       const { record, key } = await app.db.write((tx) =>
         createApiKey(tx, request.caller.operatorId, { name: request.body.Name, scopes: request.body.Scopes, partner: request.body.Partner ?? null }),
@@ -35,12 +40,19 @@ export const keyAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/keys', {
     config: requires('keys:manage'),
     schema: { tags, summary: 'List API keys (without secrets)', response: { 200: envelope(Type.Array(ApiKey)), ...problems(...AUTH_ERRORS) } },
-    handler: async (request) => ({ data: (await listApiKeys(app.db.kysely, request.caller.operatorId)).map((key) => toApiKey(key, request.caller.keyId)) }),
+    handler: async (request) => ({
+      data: (await listApiKeys(app.db.kysely, request.caller.operatorId)).map((key) => toApiKey(key, request.caller.keyId)),
+    }),
   });
 
   app.delete('/keys/:ID', {
     config: requires('keys:manage'),
-    schema: { tags, summary: 'Revoke an API key', params: KeyIdParams, response: { 204: Type.Null({ description: 'Revoked' }), ...problems(400, ...AUTH_ERRORS, 404) } },
+    schema: {
+      tags,
+      summary: 'Revoke an API key',
+      params: KeyIdParams,
+      response: { 204: Type.Null({ description: 'Revoked' }), ...problems(400, ...AUTH_ERRORS, 404) },
+    },
     handler: async (request, reply) => {
       await revokeApiKey(app.db, request.caller.operatorId, request.params.ID);
       return reply.code(204).send(null);

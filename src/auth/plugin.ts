@@ -125,7 +125,9 @@ export const authPlugin = fp<AuthOptions>(async (app, { sessions, failures }) =>
   const failureBucket = (request: FastifyRequest) => `auth-failures:${request.ip}`;
   const refuse = (reply: FastifyReply, grant: Grant) => {
     reply.header('Retry-After', String(Math.max(1, Math.ceil(grant.resetMs / 1000))));
-    return tooManyRequests(`Too many failed sign-ins from this address (${failures!.perMinute} a minute); retry in ${Math.ceil(grant.resetMs / 1000)} s`);
+    return tooManyRequests(
+      `Too many failed sign-ins from this address (${failures!.perMinute} a minute); retry in ${Math.ceil(grant.resetMs / 1000)} s`,
+    );
   };
   /** A key that fails counts against its address; past the limit the answer is 429, not 401. */
   const authenticateKeyCounted = async (request: FastifyRequest, reply: FastifyReply, scope: RouteScope, permission: Permission | undefined) => {

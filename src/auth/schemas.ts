@@ -2,7 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { SCOPES } from './keys.js';
 import { RowId } from '../http/schemas.js';
 
-const Scope = Type.Union(SCOPES.map((scope) => Type.Literal(scope)), { description: 'ota (partner API, with Partner), usage:read, usage:write, admin' });
+const Scope = Type.Union(
+  SCOPES.map((scope) => Type.Literal(scope)),
+  { description: 'ota (partner API, with Partner), usage:read, usage:write, admin' },
+);
 
 const keyFields = {
   ID: Type.Integer(),
@@ -29,7 +32,9 @@ export const CreatedApiKey = Type.Object(
 export const CreateKeyBody = Type.Object({
   Name: Type.String({ minLength: 1, maxLength: 100 }),
   Scopes: Type.Array(Scope, { minItems: 1, maxItems: SCOPES.length }),
-  Partner: Type.Optional(Type.Union([Type.String({ maxLength: 63 }), Type.Null()], { description: 'Marketplace name, required with the ota scope, e.g. viator' })),
+  Partner: Type.Optional(
+    Type.Union([Type.String({ maxLength: 63 }), Type.Null()], { description: 'Marketplace name, required with the ota scope, e.g. viator' }),
+  ),
 });
 
 export const KeyIdParams = Type.Object({ ID: RowId('The API key ID') });

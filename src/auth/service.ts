@@ -14,11 +14,7 @@ export interface KeyRequest {
 }
 
 /** Creates a key and returns its secret, which exists only in this return value. */
-export async function createApiKey(
-  tx: Tx,
-  operatorId: number,
-  request: KeyRequest,
-): Promise<{ record: ApiKeyRecord; key: string }> {
+export async function createApiKey(tx: Tx, operatorId: number, request: KeyRequest): Promise<{ record: ApiKeyRecord; key: string }> {
   const scopes = [...new Set(request.scopes)];
   const errors = [];
   const unknown = scopes.filter((scope) => !SCOPES.includes(scope as Scope));
@@ -43,7 +39,12 @@ export async function createApiKey(
     scopes,
     partner,
   });
-  await audit(tx, { operatorId, action: 'key.create', resource: { type: 'key', id: record.id }, after: { ID: record.id, Name: record.name, Scopes: record.scopes, Partner: record.partner } });
+  await audit(tx, {
+    operatorId,
+    action: 'key.create',
+    resource: { type: 'key', id: record.id },
+    after: { ID: record.id, Name: record.name, Scopes: record.scopes, Partner: record.partner },
+  });
   return { record, key: generated.key };
 }
 
@@ -53,7 +54,14 @@ export async function revokeApiKey(db: Db, operatorId: number, id: number): Prom
   await db.write(async (tx) => {
     const revoked = await revokeKey(tx, operatorId, id);
     if (revoked === undefined) throw new NotFound(`No API key ${id}`);
-    if (revoked) await audit(tx, { operatorId, action: 'key.revoke', resource: { type: 'key', id }, before: { RevokedAt: null }, after: { RevokedAt: new Date().toISOString() } });
+    if (revoked)
+      await audit(tx, {
+        operatorId,
+        action: 'key.revoke',
+        resource: { type: 'key', id },
+        before: { RevokedAt: null },
+        after: { RevokedAt: new Date().toISOString() },
+      });
   });
   // After the commit: a request in between may re-read the key, but it reads it revoked.
   forgetRevokedKey(db, id);

@@ -62,6 +62,11 @@ export async function listKeys(db: Kysely<Database>, operatorId: number): Promis
 export async function revokeKey(db: Kysely<Database>, operatorId: number, id: number): Promise<boolean | undefined> {
   const found = await db.selectFrom('api_keys').select('id').where('id', '=', id).where('operator_id', '=', operatorId).executeTakeFirst();
   if (!found) return undefined;
-  const result = await db.updateTable('api_keys').set({ revoked_at: Date.now() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: Date.now() })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -36,7 +36,7 @@ export const timeslotAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: requires('activities:read'),
     schema: {
       tags,
-      summary: 'List an activity\'s timeslots',
+      summary: "List an activity's timeslots",
       description: 'Timeslots with dates from From to To (inclusive), by start, with seats booked and free.',
       params: ActivityIdParams,
       querystring: AdminRangeQuery,
@@ -62,7 +62,7 @@ export const timeslotAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: requires('activities:write'),
     schema: {
       tags,
-      summary: 'Change a timeslot\'s capacity',
+      summary: "Change a timeslot's capacity",
       description: 'The capacity can never go below the seats already booked (409).',
       params: TimeslotIdParams,
       body: UpdateTimeslotBody,

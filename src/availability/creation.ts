@@ -63,7 +63,10 @@ export async function createTimeslots(db: Db, operatorId: number, activityId: st
   if (shape.kind === 'single') {
     const startsAt = zonedToUnix(shape.date, shape.time, activity.timezone);
     if (startsAt === undefined) {
-      throw ValidationFailed.field('Time', `${shape.time} does not exist on ${shape.date} in ${activity.timezone}: the clocks skip it (daylight saving)`);
+      throw ValidationFailed.field(
+        'Time',
+        `${shape.time} does not exist on ${shape.date} in ${activity.timezone}: the clocks skip it (daylight saving)`,
+      );
     }
     const timeslot = await db.write(async (tx) => {
       if (openingHours && (await datesWithTimeslots(tx, activity.id, [shape.date])).size > 0) {
@@ -79,13 +82,25 @@ export async function createTimeslots(db: Db, operatorId: number, activityId: st
   }
 
   if (openingHours && shape.times.length > 1) {
-    throw ValidationFailed.field('Times', 'An activity with opening hours has one timeslot a day: give one opening time (its DurationMinutes are the hours)');
+    throw ValidationFailed.field(
+      'Times',
+      'An activity with opening hours has one timeslot a day: give one opening time (its DurationMinutes are the hours)',
+    );
   }
   const rows = scheduleStarts(shape, activity.timezone).map((start) => newRow(activity, start, body.Capacity));
   const created = await db.write(async (tx) => {
     // Days that have their opening hours already keep them.
-    const taken = openingHours ? await datesWithTimeslots(tx, activity.id, rows.map((row) => row.date)) : new Set<string>();
-    const inserted = await insertNewTimeslots(tx, rows.filter((row) => !taken.has(row.date)));
+    const taken = openingHours
+      ? await datesWithTimeslots(
+          tx,
+          activity.id,
+          rows.map((row) => row.date),
+        )
+      : new Set<string>();
+    const inserted = await insertNewTimeslots(
+      tx,
+      rows.filter((row) => !taken.has(row.date)),
+    );
     // One entry for the schedule (it may create thousands of timeslots): what was asked and what it made.
     await audit(tx, {
       operatorId,

@@ -16,7 +16,7 @@ export const availabilityPartnerRoutes: FastifyPluginAsyncTypebox = async (app) 
       summary: 'Get available dates',
       description:
         `The dates from StartDate to EndDate (inclusive, at most ${MAX_RANGE_DAYS} days apart) on which at least one timeslot has a seat left, ascending. ` +
-        'Dates are in the activity\'s time zone. A range without room answers [].' +
+        "Dates are in the activity's time zone. A range without room answers []." +
         CACHED_ANSWER_NOTE,
       params: PartnerActivityParams,
       querystring: DatesQuery,
@@ -38,7 +38,7 @@ export const availabilityPartnerRoutes: FastifyPluginAsyncTypebox = async (app) 
       summary: 'Get available timeslots',
       description:
         'Every timeslot of the date, ordered by Time. Sold-out timeslots and those that have started are listed with Available 0. ' +
-        'Date and Time are wall-clock values in the activity\'s time zone; StartsAt carries the offset in force that day.' +
+        "Date and Time are wall-clock values in the activity's time zone; StartsAt carries the offset in force that day." +
         CACHED_ANSWER_NOTE,
       params: PartnerActivityParams,
       querystring: DayQuery,

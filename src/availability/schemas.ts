@@ -6,8 +6,8 @@ export const MAX_RANGE_DAYS = 366;
 
 export const Timeslot = Type.Object(
   {
-    Time: Type.String({ description: 'Start, HH:MM wall clock in the activity\'s time zone' }),
-    EndTime: Type.String({ description: 'End, HH:MM wall clock in the activity\'s time zone' }),
+    Time: Type.String({ description: "Start, HH:MM wall clock in the activity's time zone" }),
+    EndTime: Type.String({ description: "End, HH:MM wall clock in the activity's time zone" }),
     StartsAt: Type.String({ format: 'date-time', description: 'Start as ISO 8601 with the offset in force that day' }),
     Capacity: Type.Integer(),
     Booked: Type.Integer({ description: 'Seats taken by confirmed bookings and live holds' }),
@@ -70,7 +70,12 @@ export const CreateTimeslotsBody = Type.Object(
     From: Type.Optional(LocalDate),
     To: Type.Optional(LocalDate),
     Weekdays: Type.Optional(
-      Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), { minItems: 1, maxItems: 7, uniqueItems: true, description: 'ISO weekdays, 1 = Monday ... 7 = Sunday' }),
+      Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), {
+        minItems: 1,
+        maxItems: 7,
+        uniqueItems: true,
+        description: 'ISO weekdays, 1 = Monday ... 7 = Sunday',
+      }),
     ),
     Times: Type.Optional(Type.Array(ClockTime, { minItems: 1, maxItems: 96, uniqueItems: true, description: 'Start times, HH:MM' })),
     Capacity,

@@ -31,10 +31,7 @@ export interface ScheduledStart {
  * the zone skips on a given day (clocks go forward) has no instant, so that day simply has no such
  * timeslot rather than one at a time the operator never asked for.
  */
-export function scheduleStarts(
-  schedule: { from: string; to: string; weekdays: number[]; times: string[] },
-  zone: string,
-): ScheduledStart[] {
+export function scheduleStarts(schedule: { from: string; to: string; weekdays: number[]; times: string[] }, zone: string): ScheduledStart[] {
   const weekdays = new Set(schedule.weekdays);
   const times = [...new Set(schedule.times)].sort();
   const starts: ScheduledStart[] = [];

@@ -100,7 +100,13 @@ export async function changeTimeslotCapacity(db: Db, operatorId: number, id: num
       const booked = slot.booked - slot.lapsed_hold_seats;
       throw new Conflict(`Capacity cannot be ${capacity}: ${booked} seats of this timeslot are already booked`);
     }
-    await audit(tx, { operatorId, action: 'timeslot.update', resource: { type: 'timeslot', id }, before: { Capacity: slot.capacity }, after: { Capacity: capacity } });
+    await audit(tx, {
+      operatorId,
+      action: 'timeslot.update',
+      resource: { type: 'timeslot', id },
+      before: { Capacity: slot.capacity },
+      after: { Capacity: capacity },
+    });
   });
   return getAdminTimeslot(db.kysely, operatorId, id, now);
 }

@@ -24,8 +24,7 @@ function lapsedHoldSeatsOf(eb: ExpressionBuilder<Database, 'timeslots'>, now: nu
     .where('bookings.hold_expires_at', '<=', now);
 }
 
-const lapsedHoldSeats = (now: number) => (eb: ExpressionBuilder<Database, 'timeslots'>) =>
-  lapsedHoldSeatsOf(eb, now).as('lapsed_hold_seats');
+const lapsedHoldSeats = (now: number) => (eb: ExpressionBuilder<Database, 'timeslots'>) => lapsedHoldSeatsOf(eb, now).as('lapsed_hold_seats');
 
 /** PostgreSQL hands SUM back as a bigint (parsed to a number) or NULL; SQLite as a number. */
 function live<T extends TimeslotRow & { lapsed_hold_seats: unknown }>(row: T): T & { lapsed_hold_seats: number } {
@@ -76,7 +75,9 @@ export async function listDatesWithRoom(
       eb
         .selectFrom('timeslots')
         .select('timeslots.date')
-        .select((slot) => sql<number>`${slot.ref('timeslots.capacity')} - ${slot.ref('timeslots.booked')} + (${lapsedHoldSeatsOf(slot, now)})`.as('free'))
+        .select((slot) =>
+          sql<number>`${slot.ref('timeslots.capacity')} - ${slot.ref('timeslots.booked')} + (${lapsedHoldSeatsOf(slot, now)})`.as('free'),
+        )
         .where('timeslots.activity_id', '=', activityRowId)
         .where('timeslots.date', '>=', range.from)
         .where('timeslots.date', '<=', range.to)
@@ -94,12 +95,7 @@ export async function listDatesWithRoom(
 }
 
 /** One of the operator's timeslots by ID, with its activity; another operator's is not found. */
-export async function findZonedTimeslot(
-  db: Kysely<Database>,
-  operatorId: number,
-  id: number,
-  now: number,
-): Promise<ZonedTimeslotRow | undefined> {
+export async function findZonedTimeslot(db: Kysely<Database>, operatorId: number, id: number, now: number): Promise<ZonedTimeslotRow | undefined> {
   const row = await db
     .selectFrom('timeslots')
     .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
@@ -116,11 +112,7 @@ export async function findZonedTimeslot(
  * Timeslots by ID, whoever's they are (the webhook dispatcher renders them for their own operator's
  * endpoints), with their activity's ID, zone and whether it is archived.
  */
-export async function findZonedTimeslotsById(
-  db: Kysely<Database>,
-  ids: number[],
-  now: number,
-): Promise<(ZonedTimeslotRow & { archived: number })[]> {
+export async function findZonedTimeslotsById(db: Kysely<Database>, ids: number[], now: number): Promise<(ZonedTimeslotRow & { archived: number })[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('timeslots')
@@ -134,12 +126,7 @@ export async function findZonedTimeslotsById(
 }
 
 /** The activity's timeslot at a wall-clock date and time, if there is one. */
-export async function findTimeslotAt(
-  db: Kysely<Database>,
-  activityRowId: number,
-  date: string,
-  time: string,
-): Promise<TimeslotRow | undefined> {
+export async function findTimeslotAt(db: Kysely<Database>, activityRowId: number, date: string, time: string): Promise<TimeslotRow | undefined> {
   return db
     .selectFrom('timeslots')
     .selectAll()
@@ -192,18 +179,16 @@ export async function insertNewTimeslots(tx: Tx, rows: NewTimeslot[]): Promise<T
     );
   }
   // New seats on sale: availability.changed for each (webhooks).
-  await noteSeatsChanged(tx, inserted.map((row) => row.id));
+  await noteSeatsChanged(
+    tx,
+    inserted.map((row) => row.id),
+  );
   return inserted;
 }
 
 /** Sets the capacity unless more seats than that are booked; false when it was not changed. */
 export async function setCapacityAboveBooked(tx: Tx, id: number, capacity: number): Promise<boolean> {
-  const result = await tx
-    .updateTable('timeslots')
-    .set({ capacity })
-    .where('id', '=', id)
-    .where('booked', '<=', capacity)
-    .executeTakeFirst();
+  const result = await tx.updateTable('timeslots').set({ capacity }).where('id', '=', id).where('booked', '<=', capacity).executeTakeFirst();
   const changed = Number(result.numUpdatedRows) === 1;
   if (changed) await noteSeatsChanged(tx, [id]);
   return changed;

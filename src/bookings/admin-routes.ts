@@ -19,7 +19,7 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'List bookings',
       description:
         'Bookings of every source, ordered by Date, Time and CreatedAt. From and To bound the booked Date; Search matches part of the reference, ' +
-        'the customer\'s name or e-mail, in any case. Limit (default 100, at most 500) and Offset page through the list.',
+        "the customer's name or e-mail, in any case. Limit (default 100, at most 500) and Offset page through the list.",
       querystring: BookingListQuery,
       response: { 200: envelope(Type.Array(Booking)), ...problems(...AUTH_ERRORS, 422) },
     },
@@ -42,19 +42,31 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Create a point-of-sale booking',
-      description: 'The body of a partner booking (without HoldMinutes); the booking is confirmed at once with Source pos. Same rules and statuses. Accepts Idempotency-Key.',
+      description:
+        'The body of a partner booking (without HoldMinutes); the booking is confirmed at once with Source pos. Same rules and statuses. Accepts Idempotency-Key.',
       headers: IdempotencyHeaders,
       body: PosBookingBody,
       response: { 201: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422) },
     },
     handler: async (request, reply) => {
       const origin = { operatorId: request.caller.operatorId, source: 'pos' as const, partner: null };
-      return sendIdempotently(app.db, request, reply, async (tx) => {
-        // Only the fields of PosBookingBody: a stray HoldMinutes in the body puts nothing on hold.
-        const booking = await bookTimeslot(tx, origin, request.body);
-        await audit(tx, { operatorId: origin.operatorId, action: 'booking.create', resource: { type: 'booking', id: booking.BookingReference }, after: booking });
-        return { statusCode: 201, body: { data: booking }, location: `/api/v2/admin/bookings/${booking.BookingReference}` };
-      }, timeslotGroup(origin.operatorId, request.body));
+      return sendIdempotently(
+        app.db,
+        request,
+        reply,
+        async (tx) => {
+          // Only the fields of PosBookingBody: a stray HoldMinutes in the body puts nothing on hold.
+          const booking = await bookTimeslot(tx, origin, request.body);
+          await audit(tx, {
+            operatorId: origin.operatorId,
+            action: 'booking.create',
+            resource: { type: 'booking', id: booking.BookingReference },
+            after: booking,
+          });
+          return { statusCode: 201, body: { data: booking }, location: `/api/v2/admin/bookings/${booking.BookingReference}` };
+        },
+        timeslotGroup(origin.operatorId, request.body),
+      );
     },
   });
 

@@ -26,12 +26,7 @@ export interface AmendmentTarget {
 
 /** The booking row, locked until the transaction ends (an UPDATE that changes nothing, on both dialects). */
 async function lockBooking(tx: Tx, bookingId: number): Promise<BookingRow | undefined> {
-  return tx
-    .updateTable('bookings')
-    .set({ status: sql`status` })
-    .where('id', '=', bookingId)
-    .returningAll()
-    .executeTakeFirst();
+  return tx.updateTable('bookings').set({ status: sql`status` }).where('id', '=', bookingId).returningAll().executeTakeFirst();
 }
 
 /**
@@ -46,7 +41,11 @@ export async function amendBooking(tx: Tx, bookingId: number, target: AmendmentT
   if (!booking) throw new Error(`Booking ${bookingId} vanished`);
   const status = effectiveStatus(booking, now);
   if (status !== 'on_hold' && status !== 'confirmed') throw new Conflict(`Booking ${booking.reference} is ${status} and can no longer be changed`);
-  const current = await tx.selectFrom('timeslots').select(['activity_id', 'bookable_until']).where('id', '=', booking.timeslot_id).executeTakeFirstOrThrow();
+  const current = await tx
+    .selectFrom('timeslots')
+    .select(['activity_id', 'bookable_until'])
+    .where('id', '=', booking.timeslot_id)
+    .executeTakeFirstOrThrow();
   if (current.bookable_until <= now) throw new Conflict(`Booking ${booking.reference} has started and can no longer be changed`);
   requireBookable(target.timeslot, now);
 

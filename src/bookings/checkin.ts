@@ -87,7 +87,10 @@ function wantedCounts(tickets: BookingTicketRow[], request: CheckinRequest): Map
     } else if (wanted.has(ticket.ticket_type_id)) {
       errors.push({ field: `Tickets[${index}].Type`, message: `${item.Type} is named twice` });
     } else if (item.CheckedIn > ticket.quantity) {
-      errors.push({ field: `Tickets[${index}].CheckedIn`, message: `At most ${ticket.quantity}: the booking has ${ticket.quantity} ${ticket.name} ticket(s)` });
+      errors.push({
+        field: `Tickets[${index}].CheckedIn`,
+        message: `At most ${ticket.quantity}: the booking has ${ticket.quantity} ${ticket.name} ticket(s)`,
+      });
     } else {
       wanted.set(ticket.ticket_type_id, item.CheckedIn);
     }
@@ -110,9 +113,12 @@ export interface CheckinOutcome {
  */
 export async function setCheckin(tx: Tx, booking: BookingRecord, request: CheckinRequest, nowMs: number): Promise<CheckinOutcome> {
   if (!(await lockConfirmed(tx, booking.id))) {
-    const current = (await tx.selectFrom('bookings').select(['status', 'hold_expires_at']).where('id', '=', booking.id).executeTakeFirst()) ?? booking;
+    const current =
+      (await tx.selectFrom('bookings').select(['status', 'hold_expires_at']).where('id', '=', booking.id).executeTakeFirst()) ?? booking;
     const status = effectiveStatus(current, Math.floor(nowMs / 1000));
-    throw new Conflict(`Booking ${booking.reference} is ${status === 'on_hold' ? 'on hold' : status}: only a confirmed booking can be checked in or undone`);
+    throw new Conflict(
+      `Booking ${booking.reference} is ${status === 'on_hold' ? 'on hold' : status}: only a confirmed booking can be checked in or undone`,
+    );
   }
   const tickets = (await bookingTicketsOf(tx, [booking.id])).get(booking.id) ?? [];
   const before = checkinLines(tickets, (await checkinsOf(tx, [booking.id])).get(booking.id) ?? []);
@@ -127,7 +133,13 @@ export async function setCheckin(tx: Tx, booking: BookingRecord, request: Checki
     } else {
       await tx
         .insertInto('booking_checkins')
-        .values({ booking_id: booking.id, ticket_type_id: line.ticketTypeId, operator_id: booking.operator_id, checked_in: count, checked_in_at: nowMs })
+        .values({
+          booking_id: booking.id,
+          ticket_type_id: line.ticketTypeId,
+          operator_id: booking.operator_id,
+          checked_in: count,
+          checked_in_at: nowMs,
+        })
         .onConflict((oc) => oc.columns(['booking_id', 'ticket_type_id']).doUpdateSet({ checked_in: count }))
         .execute();
     }

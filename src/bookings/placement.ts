@@ -42,7 +42,8 @@ export interface BookingDraft {
  */
 async function keepAnsweredFiles(tx: Tx, booking: BookingRow, draft: BookingDraft, now: number): Promise<void> {
   const gone = await keepBookingFiles(tx, booking, now * 1000, draft.waiver.fileIds);
-  if (gone.length > 0) throw ValidationFailed.field('WaiverAnswers', `The uploaded file ${gone.join(', ')} was deleted before this booking named it; upload it again`);
+  if (gone.length > 0)
+    throw ValidationFailed.field('WaiverAnswers', `The uploaded file ${gone.join(', ')} was deleted before this booking named it; upload it again`);
 }
 
 // 40 random bits per reference: a collision is rare, five in a row means something else is wrong.

@@ -32,10 +32,16 @@ export const bookingPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request, reply) => {
       const partner = marketplace(request.caller);
       const origin = { operatorId: request.caller.operatorId, source: 'partner' as const, partner };
-      return sendIdempotently(app.db, request, reply, async (tx) => {
-        const booking = await bookTimeslot(tx, origin, request.body, request.body.HoldMinutes);
-        return { statusCode: 201, body: { data: booking }, location: `/api/v2/ota/${partner}/booking/${booking.BookingReference}` };
-      }, timeslotGroup(origin.operatorId, request.body));
+      return sendIdempotently(
+        app.db,
+        request,
+        reply,
+        async (tx) => {
+          const booking = await bookTimeslot(tx, origin, request.body, request.body.HoldMinutes);
+          return { statusCode: 201, body: { data: booking }, location: `/api/v2/ota/${partner}/booking/${booking.BookingReference}` };
+        },
+        timeslotGroup(origin.operatorId, request.body),
+      );
     },
   });
 

@@ -40,7 +40,7 @@ const WaiverAnswer = Type.Object({
   Answer: Type.String({
     pattern: '^[^\\u0000]*$',
     description:
-      'The answer (text without NUL characters); for a file question the FileID of an upload by the same holder: a key of the partner\'s marketplace, or (shop items) the same basket',
+      "The answer (text without NUL characters); for a file question the FileID of an upload by the same holder: a key of the partner's marketplace, or (shop items) the same basket",
   }),
 });
 
@@ -48,7 +48,8 @@ const WaiverAnswer = Type.Object({
 export const ParticipantsField = Type.Integer({
   minimum: 1,
   maximum: MAX_PARTICIPANTS,
-  description: 'People, from 1 to the product\'s MaxParticipantsPerBooking. Alone, it books that many of the default ticket type; required unless Tickets is given',
+  description:
+    "People, from 1 to the product's MaxParticipantsPerBooking. Alone, it books that many of the default ticket type; required unless Tickets is given",
 });
 
 const bookingFields = {
@@ -59,7 +60,7 @@ const bookingFields = {
   Tickets: Type.Optional(TicketsField),
   Customer,
   PaymentReference: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, pattern: PRINTABLE, description: 'The partner\'s own payment reference, without control characters' }),
+    Type.String({ minLength: 1, maxLength: 255, pattern: PRINTABLE, description: "The partner's own payment reference, without control characters" }),
   ),
   WaiverAnswers: Type.Optional(
     Type.Array(WaiverAnswer, {
@@ -75,16 +76,19 @@ const bookingFields = {
  */
 export const PARTICIPANTS_OR_TICKETS = { if: { not: { required: ['Tickets'] } }, then: { required: ['Participants'] } };
 
-export const PartnerBookingBody = Type.Object({
-  ...bookingFields,
-  HoldMinutes: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: MAX_HOLD_MINUTES,
-      description: 'Reserve the seats on hold for this many minutes (status on_hold) until confirmed; without it the booking is confirmed at once',
-    }),
-  ),
-}, PARTICIPANTS_OR_TICKETS);
+export const PartnerBookingBody = Type.Object(
+  {
+    ...bookingFields,
+    HoldMinutes: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_HOLD_MINUTES,
+        description: 'Reserve the seats on hold for this many minutes (status on_hold) until confirmed; without it the booking is confirmed at once',
+      }),
+    ),
+  },
+  PARTICIPANTS_OR_TICKETS,
+);
 export type PartnerBookingBody = Static<typeof PartnerBookingBody>;
 
 export const PosBookingBody = Type.Object(bookingFields, PARTICIPANTS_OR_TICKETS);
@@ -93,19 +97,24 @@ export type PosBookingBody = Static<typeof PosBookingBody>;
 export const Booking = Type.Object(
   {
     BookingReference: Type.String({ examples: ['BK-7KQ2MX9P'] }),
-    Status: stringEnum(BOOKING_STATUSES, 'on_hold (seats reserved until HoldExpiresAt), confirmed, cancelled, or expired (a hold that was not confirmed in time)'),
+    Status: stringEnum(
+      BOOKING_STATUSES,
+      'on_hold (seats reserved until HoldExpiresAt), confirmed, cancelled, or expired (a hold that was not confirmed in time)',
+    ),
     Source: stringEnum(BOOKING_SOURCES, 'Where the booking was made: a partner (marketplace), the online shop, or point of sale'),
     Partner: Type.Union([Type.String(), Type.Null()], { description: 'The marketplace, for partner bookings' }),
     PaymentReference: Type.Union([Type.String(), Type.Null()]),
     ActivityID: Type.String(),
     Date: LocalDate,
-    Time: Type.String({ description: 'HH:MM in the activity\'s time zone' }),
+    Time: Type.String({ description: "HH:MM in the activity's time zone" }),
     StartsAt: Type.String({ format: 'date-time' }),
     Participants: Type.Integer({ description: 'People: what the tickets admit together' }),
-    Seats: Type.Integer({ description: 'Seats of the timeslot\'s capacity the booking holds (tickets that take no seat, such as infants, hold none)' }),
+    Seats: Type.Integer({
+      description: "Seats of the timeslot's capacity the booking holds (tickets that take no seat, such as infants, hold none)",
+    }),
     Tickets: Type.Array(BookedTicket, { description: 'The ticket mix, at the prices of the moment it was booked' }),
     Currency: Type.String({ description: 'ISO 4217: the currency of the ticket prices' }),
-    Total: Type.Integer({ description: 'The tickets\' price together, minor units of Currency' }),
+    Total: Type.Integer({ description: "The tickets' price together, minor units of Currency" }),
     Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String(), Email: Type.String(), Phone: Type.String() }),
     WaiverStatus: stringEnum(['pending', 'complete'] as const, 'complete once the waiver questions are answered'),
     HoldExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the hold lapses; null unless on hold' }),
@@ -124,7 +133,12 @@ export const BookingListQuery = Type.Object({
   ActivityID: Type.Optional(Type.String({ pattern: ACTIVITY_ID_PATTERN, description: 'Only bookings of this activity' })),
   Status: Type.Optional(stringEnum(BOOKING_STATUSES, 'Only bookings in this status')),
   Search: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 200, pattern: PRINTABLE, description: 'Part of the reference, customer name or e-mail, any case (no control characters)' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: PRINTABLE,
+      description: 'Part of the reference, customer name or e-mail, any case (no control characters)',
+    }),
   ),
   Limit: Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: 100 }),
   Offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),

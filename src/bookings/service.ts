@@ -64,7 +64,9 @@ export async function prepareBooking(
 ): Promise<PreparedBooking> {
   // The bookings of a group (Db.writeGrouped) name the same timeslot: one read serves them all.
   const key = JSON.stringify(['booking-target', origin.operatorId, request.ActivityID, request.Date, request.Time]);
-  const target = await readOncePerTransaction(tx, key, () => findBookingTarget(tx, origin.operatorId, request.ActivityID, request.Date, request.Time));
+  const target = await readOncePerTransaction(tx, key, () =>
+    findBookingTarget(tx, origin.operatorId, request.ActivityID, request.Date, request.Time),
+  );
   // An archived activity takes no bookings, as the catalogue's requireActivity says.
   if (!target || target.activity.archived) throw new NotFound(`No activity ${request.ActivityID}`);
   const { activity, timeslot } = target;
@@ -102,7 +104,14 @@ export async function prepareBooking(
 }
 
 function record(row: BookingRow, activity: ActivityRow, timeslot: BookableTimeslot): BookingRecord {
-  return { ...row, activity_public_id: activity.public_id, timezone: activity.timezone, date: timeslot.date, time: timeslot.time, starts_at: timeslot.starts_at };
+  return {
+    ...row,
+    activity_public_id: activity.public_id,
+    timezone: activity.timezone,
+    date: timeslot.date,
+    time: timeslot.time,
+    starts_at: timeslot.starts_at,
+  };
 }
 
 /**
@@ -138,7 +147,10 @@ export async function getBooking(db: Kysely<Database>, operatorId: number, refer
 
 /** The bookings as the API shows them, their tickets read in one query. */
 export async function withTickets(db: Kysely<Database>, records: BookingRecord[], now: number): Promise<Booking[]> {
-  const tickets = await bookingTicketsOf(db, records.map((row) => row.id));
+  const tickets = await bookingTicketsOf(
+    db,
+    records.map((row) => row.id),
+  );
   return records.map((row) => toBooking(row, tickets.get(row.id) ?? [], now));
 }
 
@@ -158,7 +170,17 @@ export async function cancelBooking(db: Db, operatorId: number, reference: strin
       await giveBackSeats(tx, cancelled.timeslot_id, cancelled.seats);
       await publishBookingChange(tx, booking, 'cancelled', now);
       // Whoever cancels (a user, the operator's key, a partner's key) is recorded; a repeated cancel changed nothing.
-      await audit(tx, { operatorId, action: 'booking.cancel', resource: { type: 'booking', id: reference }, before: { Status: effectiveStatus(booking, now) }, after: { Status: 'cancelled' } }, as);
+      await audit(
+        tx,
+        {
+          operatorId,
+          action: 'booking.cancel',
+          resource: { type: 'booking', id: reference },
+          before: { Status: effectiveStatus(booking, now) },
+          after: { Status: 'cancelled' },
+        },
+        as,
+      );
     }
   });
   return getBooking(db.kysely, operatorId, reference, partner);
@@ -228,12 +250,7 @@ export async function extendHold(
  * Lapsed holds of the timeslot are released either way; throw (throwUnlessConfirmed) after the commit
  * so that release is kept.
  */
-export async function confirmInTransaction(
-  tx: Tx,
-  booking: BookingRow,
-  now: number,
-  beforeConfirm?: () => Promise<void>,
-): Promise<BookingStatus> {
+export async function confirmInTransaction(tx: Tx, booking: BookingRow, now: number, beforeConfirm?: () => Promise<void>): Promise<BookingStatus> {
   await releaseLapsedHolds(tx, booking.timeslot_id, now);
   const status = effectiveStatus((await findBooking(tx, booking.operator_id, booking.reference)) ?? booking, now);
   if (status !== 'on_hold' && status !== 'confirmed') return status;

@@ -30,12 +30,7 @@ function selectRecords(db: Kysely<Database>) {
  * One of the operator's bookings by reference. With `partner`, only that marketplace's own partner
  * bookings are found: a partner never sees the operator's other sales, nor another marketplace's.
  */
-export async function findBooking(
-  db: Kysely<Database>,
-  operatorId: number,
-  reference: string,
-  partner?: string,
-): Promise<BookingRecord | undefined> {
+export async function findBooking(db: Kysely<Database>, operatorId: number, reference: string, partner?: string): Promise<BookingRecord | undefined> {
   let query = selectRecords(db).where('bookings.reference', '=', reference).where('bookings.operator_id', '=', operatorId);
   if (partner !== undefined) query = query.where('bookings.source', '=', 'partner').where('bookings.partner', '=', partner);
   return query.executeTakeFirst();
@@ -101,7 +96,8 @@ export async function insertBooking(tx: Tx, row: Omit<Insertable<BookingTable>, 
     .onConflict((oc) => oc.column('reference').doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (booking) await recordBookingEvents(tx, booking, booking.status === 'confirmed' ? ['booking.created', 'booking.confirmed'] : ['booking.created']);
+  if (booking)
+    await recordBookingEvents(tx, booking, booking.status === 'confirmed' ? ['booking.created', 'booking.confirmed'] : ['booking.created']);
   return booking;
 }
 
@@ -155,7 +151,13 @@ export async function changeStatus(
   from: BookingStatus[],
   changes: { status: Exclude<BookingStatus, 'on_hold'>; cancelled_at?: number; hold_expires_at?: null },
 ): Promise<BookingRow | undefined> {
-  const changed = await tx.updateTable('bookings').set(changes).where('id', '=', bookingId).where('status', 'in', from).returningAll().executeTakeFirst();
+  const changed = await tx
+    .updateTable('bookings')
+    .set(changes)
+    .where('id', '=', bookingId)
+    .where('status', 'in', from)
+    .returningAll()
+    .executeTakeFirst();
   if (changed) await recordBookingEvents(tx, changed, [STATUS_EVENTS[changes.status]]);
   if (changed?.status === 'confirmed') await keepBookingFiles(tx, changed, Date.now());
   return changed;

@@ -38,7 +38,10 @@ function remembered(key: string, format: () => string): string {
 
 /** ISO 8601 with the zone's offset at that instant, e.g. 2026-03-29T10:00:00+02:00. */
 export function unixToZonedIso(seconds: number, zone: string): string {
-  return remembered(`${zone} ${seconds} iso`, () => DateTime.fromSeconds(seconds, { zone }).toISO({ suppressMilliseconds: true, includeOffset: true })!);
+  return remembered(
+    `${zone} ${seconds} iso`,
+    () => DateTime.fromSeconds(seconds, { zone }).toISO({ suppressMilliseconds: true, includeOffset: true })!,
+  );
 }
 
 /** The wall-clock HH:MM in `zone` at an instant. */

@@ -20,7 +20,8 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Create an activity',
-      description: 'The activity starts with one ticket type, Adult (Type adult) at UnitPrice, its default; add others under /activities/{ActivityID}/ticket-types.',
+      description:
+        'The activity starts with one ticket type, Adult (Type adult) at UnitPrice, its default; add others under /activities/{ActivityID}/ticket-types.',
       body: CreateActivityBody,
       response: { 201: envelope(AdminProduct), ...problems(400, ...AUTH_ERRORS, 413, 415, 422) },
     },

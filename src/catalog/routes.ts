@@ -17,16 +17,27 @@ export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['Partner API'],
       summary: 'List products',
       description:
-        'The activities of the operator\'s shopfront, ordered by ID, each with its ticket types and their prices (names in Locale where translated). ' +
-        'Archived activities are not listed.' + CACHED_ANSWER_NOTE,
+        "The activities of the operator's shopfront, ordered by ID, each with its ticket types and their prices (names in Locale where translated). " +
+        'Archived activities are not listed.' +
+        CACHED_ANSWER_NOTE,
       params: PartnerParams,
       querystring: ListProductsQuery,
-      response: { 200: envelope(Type.Array(Product)), 304: Type.Null({ description: 'Not Modified (If-None-Match matched)' }), ...problems(...AUTH_ERRORS, 422) },
+      response: {
+        200: envelope(Type.Array(Product)),
+        304: Type.Null({ description: 'Not Modified (If-None-Match matched)' }),
+        ...problems(...AUTH_ERRORS, 422),
+      },
     },
     handler: (request, reply) =>
-      sendCachedAnswer(request, reply, [request.query.name, request.query.Locale], async () => ({
-        data: await listProducts(app.db.kysely, request.caller.operatorId, request.query.name, request.query.Locale),
-      }), { etag: true }),
+      sendCachedAnswer(
+        request,
+        reply,
+        [request.query.name, request.query.Locale],
+        async () => ({
+          data: await listProducts(app.db.kysely, request.caller.operatorId, request.query.name, request.query.Locale),
+        }),
+        { etag: true },
+      ),
   });
 
   app.get('/resolve-product', {
@@ -40,8 +51,14 @@ export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: envelope(Product), 304: Type.Null({ description: 'Not Modified' }), ...problems(400, ...AUTH_ERRORS, 404, 422) },
     },
     handler: (request, reply) =>
-      sendCachedAnswer(request, reply, [request.query.ID, request.query.Name, request.query.Locale], async () => ({
-        data: await resolveProduct(app.db.kysely, request.caller.operatorId, request.query),
-      }), { etag: true }),
+      sendCachedAnswer(
+        request,
+        reply,
+        [request.query.ID, request.query.Name, request.query.Locale],
+        async () => ({
+          data: await resolveProduct(app.db.kysely, request.caller.operatorId, request.query),
+        }),
+        { etag: true },
+      ),
   });
 };

@@ -7,8 +7,8 @@ const AvailabilityTypeField = Type.Unsafe<AvailabilityType>({
   type: 'string',
   enum: [...AVAILABILITY_TYPES],
   description:
-    'start_time: each timeslot is a start time, bookable until it starts. opening_hours: each timeslot is a day\'s opening hours ' +
-    '(Time to EndTime, one per date) with the day\'s capacity, bookable until it closes (an attraction)',
+    "start_time: each timeslot is a start time, bookable until it starts. opening_hours: each timeslot is a day's opening hours " +
+    "(Time to EndTime, one per date) with the day's capacity, bookable until it closes (an attraction)",
 });
 
 /** OCTo contact fields a confirmation can be made to require (src/octo/contact.ts). */
@@ -38,14 +38,11 @@ export const Product = Type.Object(
 );
 export type Product = Static<typeof Product>;
 
-const RequiredContactFields = Type.Array(
-  Type.Unsafe<ContactField>({ type: 'string', enum: [...CONTACT_FIELDS] }),
-  {
-    uniqueItems: true,
-    description:
-      'What an OCTo confirmation must tell about the guest (OCTo requiredContactFields); default firstName and lastName (a fullName of two words gives both)',
-  },
-);
+const RequiredContactFields = Type.Array(Type.Unsafe<ContactField>({ type: 'string', enum: [...CONTACT_FIELDS] }), {
+  uniqueItems: true,
+  description:
+    'What an OCTo confirmation must tell about the guest (OCTo requiredContactFields); default firstName and lastName (a fullName of two words gives both)',
+});
 
 export const AdminProduct = Type.Composite(
   [
@@ -63,7 +60,10 @@ export const AdminProduct = Type.Composite(
 export type AdminProduct = Static<typeof AdminProduct>;
 
 export const LocaleQuery = Type.Optional(
-  Type.String({ maxLength: 64, description: 'BCP 47 language tag such as en or de-CH for the ticket type names; falls back to the language, then the default text' }),
+  Type.String({
+    maxLength: 64,
+    description: 'BCP 47 language tag such as en or de-CH for the ticket type names; falls back to the language, then the default text',
+  }),
 );
 
 export const ListProductsQuery = Type.Object({
@@ -88,7 +88,8 @@ const activityFields = {
   AvailabilityType: AvailabilityTypeField,
   RequiredContactFields,
   GuestCancelHours: Type.Union([Type.Integer({ minimum: 0, maximum: 8760 }), Type.Null()], {
-    description: 'Let guests cancel their own booking online until this many hours before the start (0: until it starts); null (the default): they may not',
+    description:
+      'Let guests cancel their own booking online until this many hours before the start (0: until it starts); null (the default): they may not',
   }),
 };
 
@@ -98,7 +99,11 @@ export const CreateActivityBody = Type.Object({
   DurationMinutes: activityFields.DurationMinutes,
   Timezone: activityFields.Timezone,
   Currency: activityFields.Currency,
-  UnitPrice: Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'The price of the ticket type Adult the activity starts with; add other types under /ticket-types' }),
+  UnitPrice: Type.Integer({
+    minimum: 0,
+    maximum: 100_000_000,
+    description: 'The price of the ticket type Adult the activity starts with; add other types under /ticket-types',
+  }),
   MaxParticipantsPerBooking: Type.Optional(activityFields.MaxParticipantsPerBooking),
   AvailabilityType: Type.Optional(activityFields.AvailabilityType),
   RequiredContactFields: Type.Optional(activityFields.RequiredContactFields),
@@ -109,7 +114,7 @@ export type CreateActivityBody = Static<typeof CreateActivityBody>;
 export const UpdateActivityBody = Type.Partial(
   Type.Object({
     ...activityFields,
-    UnitPrice: Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'The default ticket type\'s price (changes that type)' }),
+    UnitPrice: Type.Integer({ minimum: 0, maximum: 100_000_000, description: "The default ticket type's price (changes that type)" }),
     Archived: Type.Boolean({ description: 'true hides the activity from partners' }),
   }),
   { minProperties: 1 },

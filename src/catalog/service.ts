@@ -20,7 +20,8 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 export const availabilityTypeOf = (row: Pick<ActivityRow, 'availability_type'>): AvailabilityType =>
   row.availability_type === 'opening_hours' ? 'opening_hours' : 'start_time';
 
-export const requiredContactFieldsOf = (row: Pick<ActivityRow, 'required_contact_fields'>): string[] => JSON.parse(row.required_contact_fields) as string[];
+export const requiredContactFieldsOf = (row: Pick<ActivityRow, 'required_contact_fields'>): string[] =>
+  JSON.parse(row.required_contact_fields) as string[];
 
 /** The product with its live ticket types (in sort order), their names in `locale` where translated. */
 export function toProduct(row: ActivityRow, types: TicketTypeRow[], locale?: string): Product {
@@ -41,12 +42,20 @@ export function toProduct(row: ActivityRow, types: TicketTypeRow[], locale?: str
 }
 
 export function toAdminProduct(row: ActivityRow, types: TicketTypeRow[]): AdminProduct {
-  return { ...toProduct(row, types), Archived: row.archived === 1, RequiredContactFields: requiredContactFieldsOf(row), GuestCancelHours: row.guest_cancel_hours ?? null };
+  return {
+    ...toProduct(row, types),
+    Archived: row.archived === 1,
+    RequiredContactFields: requiredContactFieldsOf(row),
+    GuestCancelHours: row.guest_cancel_hours ?? null,
+  };
 }
 
 /** Products of these activities: their ticket types in one query. */
 async function withTicketTypes<T>(db: Kysely<Database>, rows: ActivityRow[], map: (row: ActivityRow, types: TicketTypeRow[]) => T): Promise<T[]> {
-  const types = await ticketTypesByActivity(db, rows.map((row) => row.id));
+  const types = await ticketTypesByActivity(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => map(row, types.get(row.id) ?? []));
 }
 

@@ -13,12 +13,7 @@ export async function listActivities(db: Kysely<Database>, operatorId: number, i
 
 /** An activity of this operator by its public ActivityID; another operator's is simply not found. */
 export async function findActivity(db: Kysely<Database>, operatorId: number, publicId: string): Promise<ActivityRow | undefined> {
-  return db
-    .selectFrom('activities')
-    .selectAll()
-    .where('public_id', '=', publicId)
-    .where('operator_id', '=', operatorId)
-    .executeTakeFirst();
+  return db.selectFrom('activities').selectAll().where('public_id', '=', publicId).where('operator_id', '=', operatorId).executeTakeFirst();
 }
 
 export async function findActivityById(db: Kysely<Database>, operatorId: number, id: number): Promise<ActivityRow | undefined> {

@@ -14,7 +14,32 @@ import { sendProblem } from '../http/problem.js';
 export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 /** The dashboard's page paths (its client-side routes); each answers index.html. */
-export const DASHBOARD_PAGES = ['/', '/sign-in', '/sign-in/*', '/forgot-password', '/reset-password', '/accept-invitation', '/users', '/account', '/audit', '/bookings', '/bookings/*', '/manifests', '/manifests/*', '/activities', '/activities/*', '/keys', '/usage', '/waitlists', '/emails', '/webhooks', '/webhooks/*', '/workflows', '/reports', '/settings'];
+export const DASHBOARD_PAGES = [
+  '/',
+  '/sign-in',
+  '/sign-in/*',
+  '/forgot-password',
+  '/reset-password',
+  '/accept-invitation',
+  '/users',
+  '/account',
+  '/audit',
+  '/bookings',
+  '/bookings/*',
+  '/manifests',
+  '/manifests/*',
+  '/activities',
+  '/activities/*',
+  '/keys',
+  '/usage',
+  '/waitlists',
+  '/emails',
+  '/webhooks',
+  '/webhooks/*',
+  '/workflows',
+  '/reports',
+  '/settings',
+];
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

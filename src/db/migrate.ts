@@ -11,7 +11,9 @@ const MIGRATION_LOCK = 74_231_001;
 export async function migrate(db: Db): Promise<string[]> {
   // Relative to the package root, so that the compiled dist/db/migrate.js reads the same SQL files.
   const folder = fileURLToPath(new URL(`../../src/db/migrations/${db.dialect}/`, import.meta.url));
-  const files = readdirSync(folder).filter((name) => name.endsWith('.sql')).sort();
+  const files = readdirSync(folder)
+    .filter((name) => name.endsWith('.sql'))
+    .sort();
   return db.write(async (tx) => {
     if (db.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(tx);
     await sql`CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`.execute(tx);

@@ -113,7 +113,12 @@ export class PostgresSignals implements Signals {
 
   async #listen(): Promise<void> {
     if (this.#closed) return;
-    const client = new pg.Client({ connectionString: this.#url, application_name: 'slotbook-signals', keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    const client = new pg.Client({
+      connectionString: this.#url,
+      application_name: 'slotbook-signals',
+      keepAlive: true,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     let lost = false;
     const onLoss = () => {
       if (lost) return;

@@ -60,9 +60,7 @@ export function openSqlite(file: string): Db {
 
 /** Exact decimal arithmetic on integer strings, the same contract as the PostgreSQL functions in the migration. */
 function registerDecimalFunctions(raw: SQLite.Database): void {
-  raw.function('decimal_add', { deterministic: true }, (a: unknown, b: unknown) =>
-    addDecimalStrings(String(a ?? '0'), String(b ?? '0')),
-  );
+  raw.function('decimal_add', { deterministic: true }, (a: unknown, b: unknown) => addDecimalStrings(String(a ?? '0'), String(b ?? '0')));
   raw.aggregate('decimal_sum', {
     start: () => 0n,
     step: (total: bigint, value: unknown) => (value === null ? total : total + BigInt(String(value))),

@@ -51,7 +51,8 @@ const finalStatements = new WeakMap<object, FinalStatement[]>();
  * transaction back.
  */
 export function runAtCommit(tx: Tx, statement: FinalStatement): void {
-  if (statement.query.parameters.length > 0 && dialectOf(tx) === 'postgres') throw new Error('A statement run at commit on PostgreSQL must have its values inlined');
+  if (statement.query.parameters.length > 0 && dialectOf(tx) === 'postgres')
+    throw new Error('A statement run at commit on PostgreSQL must have its values inlined');
   const queued = finalStatements.get(tx);
   if (!queued) return void finalStatements.set(tx, [statement]);
   // A `first` one goes after those queued first before it, ahead of the rest.

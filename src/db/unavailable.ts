@@ -24,7 +24,17 @@ const POSTGRES_CODES = new Set(['57P01', '57P02', '57P03', '57014', '25006', '58
 
 // Errors of the socket under a pg connection: refused (the server is down), reset or broken (a
 // restart, a fail-over, a network blip), unreachable, timed out, or its name not resolvable right now.
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 // pg's own words for a connection that ended or could not be made in time (it gives these no code).
 const PG_CONNECTION_MESSAGES = [

@@ -81,7 +81,15 @@ export const DEMO_ACTIVITIES: DemoActivity[] = [
     capacity: 30,
     adultName: 'Erwachsene',
     ticketTypes: [
-      { Type: 'youth', Name: 'Youth (12-17)', Price: 3900, MinAge: 12, MaxAge: 17, Requires: 'adult', Translations: { de: { Name: 'Jugendliche (12-17)' } } },
+      {
+        Type: 'youth',
+        Name: 'Youth (12-17)',
+        Price: 3900,
+        MinAge: 12,
+        MaxAge: 17,
+        Requires: 'adult',
+        Translations: { de: { Name: 'Jugendliche (12-17)' } },
+      },
     ],
   },
   {

@@ -37,7 +37,10 @@ export function announceDemo(demo: DemoSeed, config: Config, log: FastifyBaseLog
     writeFileSync(partial, text, { mode: 0o600 });
     renameSync(partial, file);
     // At warn, so that an instance that logs only warnings and errors (LOG_LEVEL=warn) still says where the keys are.
-    log.warn({ keysFile: file, keys }, `demo data created (operator "Demo Adventures"); its keys and its owner's dashboard sign-in are in ${file}, readable only by this user`);
+    log.warn(
+      { keysFile: file, keys },
+      `demo data created (operator "Demo Adventures"); its keys and its owner's dashboard sign-in are in ${file}, readable only by this user`,
+    );
   } catch (error) {
     log.warn({ err: error, keys }, `demo data created, but its keys could not be written to ${file}; create new ones with: npx slotbook seed --demo`);
   }

@@ -77,12 +77,24 @@ async function addSchedules(db: Db, demo: DemoSeed): Promise<void> {
     await addTicketTypes(db, demo.operatorId, activityId, spec);
     const today = todayIn(spec.timezone);
     const from = spec.openingHours ? addDays(today, -1) : today;
-    await createTimeslots(db, demo.operatorId, activityId, { From: from, To: addDays(today, DEMO_DAYS - 1), Weekdays: [1, 2, 3, 4, 5, 6, 7], Times: spec.times, Capacity: spec.capacity });
+    await createTimeslots(db, demo.operatorId, activityId, {
+      From: from,
+      To: addDays(today, DEMO_DAYS - 1),
+      Weekdays: [1, 2, 3, 4, 5, 6, 7],
+      Times: spec.times,
+      Capacity: spec.capacity,
+    });
     for (const question of WAIVER) await createQuestion(db, demo.operatorId, activityId, question);
   }
   const vault = ACTIVITIES.findIndex((spec) => spec.name.startsWith('Escape Room'));
   const party = { FirstName: 'Office', LastName: 'Party', Email: 'party@example.com', Phone: '+12125550100' };
-  const request = { ActivityID: demo.activityIds[vault]!, Date: addDays(todayIn(ACTIVITIES[vault]!.timezone), 3), Time: '19:00', Participants: 6, Customer: party };
+  const request = {
+    ActivityID: demo.activityIds[vault]!,
+    Date: addDays(todayIn(ACTIVITIES[vault]!.timezone), 3),
+    Time: '19:00',
+    Participants: 6,
+    Customer: party,
+  };
   await db.write((tx) => bookTimeslot(tx, { operatorId: demo.operatorId, source: 'pos', partner: null }, request));
 }
 

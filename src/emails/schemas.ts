@@ -12,7 +12,7 @@ export const Email = Type.Object(
       type: 'string',
       enum: [...EMAIL_KINDS],
       description:
-        'A workflow e-mail, a waitlist offer, the link that confirms a waitlist place\'s address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), or a notice to the operator about its webhooks',
+        "A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), or a notice to the operator about its webhooks",
     }),
     To: Type.String(),
     Subject: Type.String(),
@@ -20,9 +20,12 @@ export const Email = Type.Object(
     Status: Type.Unsafe<(typeof EMAIL_STATUSES)[number]>({
       type: 'string',
       enum: [...EMAIL_STATUSES],
-      description: 'queued (waiting for ScheduledFor or a retry), sending, sent (to the SMTP server, or to this outbox without SMTP_URL), failed (gave up), cancelled (its booking was cancelled first)',
+      description:
+        'queued (waiting for ScheduledFor or a retry), sending, sent (to the SMTP server, or to this outbox without SMTP_URL), failed (gave up), cancelled (its booking was cancelled first)',
     }),
-    Transport: Type.Union([Type.Literal('smtp'), Type.Literal('outbox'), Type.Null()], { description: 'Where it was delivered: the SMTP server or the outbox' }),
+    Transport: Type.Union([Type.Literal('smtp'), Type.Literal('outbox'), Type.Null()], {
+      description: 'Where it was delivered: the SMTP server or the outbox',
+    }),
     ScheduledFor: Type.String({ format: 'date-time' }),
     NextAttemptAt: Instant('When the next attempt is due, while queued'),
     Attempts: Type.Integer(),
@@ -38,7 +41,9 @@ export const Email = Type.Object(
 export type Email = Static<typeof Email>;
 
 export const EmailListQuery = Type.Object({
-  Status: Type.Optional(Type.Unsafe<(typeof EMAIL_STATUSES)[number]>({ type: 'string', enum: [...EMAIL_STATUSES], description: 'Only e-mails in this status' })),
+  Status: Type.Optional(
+    Type.Unsafe<(typeof EMAIL_STATUSES)[number]>({ type: 'string', enum: [...EMAIL_STATUSES], description: 'Only e-mails in this status' }),
+  ),
   WorkflowID: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Only e-mails of this workflow' })),
   Limit: Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: 100 }),
   Offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),

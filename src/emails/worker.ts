@@ -91,7 +91,12 @@ async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: number)
     if (!(await markSent(tx, email.id, delivery.workerId, { transport: delivery.mailer.transport, messageId: result.messageId }))) return;
     if (email.meter !== null) {
       // OccurredAt is the real moment of sending, whatever clock the caller drives dueness with.
-      await recordUsage(tx, email.operator_id, { meter: email.meter as BuiltInMeter, micros: 1_000_000n, extraInfo: email.meter_extra_info, occurredAt: unixNow() });
+      await recordUsage(tx, email.operator_id, {
+        meter: email.meter as BuiltInMeter,
+        micros: 1_000_000n,
+        extraInfo: email.meter_extra_info,
+        occurredAt: unixNow(),
+      });
     }
     await hooks.afterSent?.(tx, email);
   });
@@ -108,7 +113,13 @@ export function startEmailWorker(db: Db, config: Config, log: FastifyBaseLogger,
   const mailer = options.mailer ?? createMailer(config);
   let delivery: Delivery | undefined;
   const stop = startPeriodic(log, 'e-mail worker', options.intervalMs ?? 5_000, async () => {
-    delivery ??= { mailer, from: config.emailFrom, workerId: newWorkerId(), keys: await loadInstanceKeys(db.kysely, config.secretKey), publicUrl: config.publicUrl };
+    delivery ??= {
+      mailer,
+      from: config.emailFrom,
+      workerId: newWorkerId(),
+      keys: await loadInstanceKeys(db.kysely, config.secretKey),
+      publicUrl: config.publicUrl,
+    };
     await runDueEmails(db, delivery);
   });
   return async () => {

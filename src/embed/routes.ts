@@ -20,7 +20,12 @@ export interface ScriptFile {
 
 export function loadScript(name: 'embed.js' | 'frame.js'): ScriptFile {
   const body = readFileSync(fileURLToPath(new URL(name, SOURCE_DIR)));
-  return { body, gzip: gzipSync(body, { level: 9 }), br: brotliCompressSync(body), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+  return {
+    body,
+    gzip: gzipSync(body, { level: 9 }),
+    br: brotliCompressSync(body),
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+  };
 }
 
 function sendScript(request: FastifyRequest, reply: FastifyReply, file: ScriptFile) {
@@ -32,7 +37,9 @@ function sendScript(request: FastifyRequest, reply: FastifyReply, file: ScriptFi
     'access-control-allow-origin': '*',
     'cross-origin-resource-policy': 'cross-origin',
   });
-  const match = String(request.headers['if-none-match'] ?? '').split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag);
+  const match = String(request.headers['if-none-match'] ?? '')
+    .split(',')
+    .some((tag) => tag.trim().replace(/^W\//, '') === file.etag);
   if (match) return reply.code(304).send();
   const accepted = String(request.headers['accept-encoding'] ?? '');
   if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(file.br);

@@ -151,8 +151,24 @@ export async function recordProductEvent(tx: Tx, row: ActivityRow, type: Extract
  * compile error here until it is listed.
  */
 const BOOKING_LAYOUT = [
-  'id', 'operator_id', 'reference', 'timeslot_id', 'status', 'source', 'partner', 'payment_reference', 'participants', 'customer_first_name',
-  'customer_last_name', 'customer_email', 'customer_phone', 'waiver_status', 'hold_expires_at', 'created_at', 'cancelled_at', 'seats',
+  'id',
+  'operator_id',
+  'reference',
+  'timeslot_id',
+  'status',
+  'source',
+  'partner',
+  'payment_reference',
+  'participants',
+  'customer_first_name',
+  'customer_last_name',
+  'customer_email',
+  'customer_phone',
+  'waiver_status',
+  'hold_expires_at',
+  'created_at',
+  'cancelled_at',
+  'seats',
 ] as const satisfies readonly (keyof BookingRow)[];
 type Unlisted = Exclude<keyof BookingRow, (typeof BOOKING_LAYOUT)[number]>;
 const everyColumnListed: [Unlisted] extends [never] ? true : Unlisted = true;

@@ -19,13 +19,14 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
-  'booking.created': 'A booking was placed by any channel (partner API, OCTo, online shop, point of sale, a waitlist offer): confirmed at once, or on hold.',
+  'booking.created':
+    'A booking was placed by any channel (partner API, OCTo, online shop, point of sale, a waitlist offer): confirmed at once, or on hold.',
   'booking.confirmed': 'A booking became confirmed: placed confirmed, a hold confirmed, or a basket paid.',
   'booking.cancelled': 'A booking or hold was cancelled; its seats are free again.',
   'booking.expired': 'A hold lapsed without being confirmed; its seats are free again.',
-  'booking.updated': 'A live booking changed without changing status: the guest\'s details, the payment reference, a hold extended.',
+  'booking.updated': "A live booking changed without changing status: the guest's details, the payment reference, a hold extended.",
   'availability.changed':
-    'A timeslot\'s seats left, capacity or sold-out state changed (or it was created). Coalesced: at most one per timeslot every few seconds, showing the timeslot as it is when sent.',
+    "A timeslot's seats left, capacity or sold-out state changed (or it was created). Coalesced: at most one per timeslot every few seconds, showing the timeslot as it is when sent.",
   'product.created': 'An activity was created.',
   'product.updated': 'An activity changed (name, price, limits...), or was taken out of the archive.',
   'product.archived': 'An activity was archived: it is no longer sold.',

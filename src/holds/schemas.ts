@@ -8,9 +8,9 @@ export type HoldChannel = (typeof HOLD_CHANNELS)[number];
 export const MAX_HOLDS = 1000;
 
 const filters = {
-  TimeslotID: Type.Optional(RowId('Only this timeslot\'s holds')),
-  ActivityID: Type.Optional(Type.String({ pattern: ACTIVITY_ID_PATTERN, description: 'Only this activity\'s holds' })),
-  Date: Type.Optional(Type.String({ format: 'date', description: 'Only holds of timeslots on this date (YYYY-MM-DD, the activity\'s local date)' })),
+  TimeslotID: Type.Optional(RowId("Only this timeslot's holds")),
+  ActivityID: Type.Optional(Type.String({ pattern: ACTIVITY_ID_PATTERN, description: "Only this activity's holds" })),
+  Date: Type.Optional(Type.String({ format: 'date', description: "Only holds of timeslots on this date (YYYY-MM-DD, the activity's local date)" })),
   Client: Type.Optional(
     Type.String({ pattern: '^[0-9a-f]{12}$', description: 'Only the holds of this shop client (its fingerprint, as listed in Client)' }),
   ),
@@ -45,7 +45,10 @@ export const Hold = Type.Object(
         'For shop holds: a fingerprint of the address of the client that added the item (a keyed hash; the address itself is not kept). Many holds with one fingerprint are one client.',
     }),
     CheckoutStarted: Type.Boolean({ description: 'For shop holds: the guest has begun checkout' }),
-    Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String(), Email: Type.String() }, { description: 'As given by whoever made the hold' }),
+    Customer: Type.Object(
+      { FirstName: Type.String(), LastName: Type.String(), Email: Type.String() },
+      { description: 'As given by whoever made the hold' },
+    ),
     HeldSince: Type.String({ format: 'date-time' }),
     HoldExpiresAt: Type.String({ format: 'date-time' }),
   },

@@ -61,7 +61,13 @@ async function release(db: Db, operatorId: number, pick: (tx: Tx, now: number) =
     for (const hold of ended) seatsBySlot.set(hold.timeslot_id, (seatsBySlot.get(hold.timeslot_id) ?? 0) + Number(hold.seats));
     for (const [timeslotId, seats] of [...seatsBySlot].sort(([a], [b]) => a - b)) await giveBackSeats(tx, timeslotId, seats);
     for (const hold of ended) {
-      await audit(tx, { operatorId, action: 'hold.release', resource: { type: 'booking', id: hold.reference }, before: { Status: 'on_hold' }, after: { Status: 'expired', Seats: Number(hold.seats) } });
+      await audit(tx, {
+        operatorId,
+        action: 'hold.release',
+        resource: { type: 'booking', id: hold.reference },
+        before: { Status: 'on_hold' },
+        after: { Status: 'expired', Seats: Number(hold.seats) },
+      });
     }
     return ended;
   });

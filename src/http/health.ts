@@ -21,7 +21,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Health'],
       summary: 'The database answers and takes writes',
-      description: 'A write statement that changes nothing: 503 when the database does not answer, or answers read-only (a standby, a read-only file).',
+      description:
+        'A write statement that changes nothing: 503 when the database does not answer, or answers read-only (a standby, a read-only file).',
       security: [],
       response: { 200: Status, ...problems(503) },
     },

@@ -28,7 +28,9 @@ interface Visit {
 function pathOf(visit: Visit | undefined): string {
   const segments: (string | number)[] = [];
   for (let at = visit; at?.segment !== undefined; at = at.parent) segments.push(at.segment);
-  return segments.reverse().reduce<string>((path, segment) => (typeof segment === 'number' ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
+  return segments
+    .reverse()
+    .reduce<string>((path, segment) => (typeof segment === 'number' ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
 }
 
 function nulFinding(visit: Visit): FieldError {

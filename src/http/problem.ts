@@ -17,12 +17,7 @@ interface ProblemBody {
   errors?: FieldError[];
 }
 
-export function sendProblem(
-  reply: FastifyReply,
-  kind: ProblemKind,
-  detail: string,
-  errors?: FieldError[],
-): FastifyReply {
+export function sendProblem(reply: FastifyReply, kind: ProblemKind, detail: string, errors?: FieldError[]): FastifyReply {
   const { status, title } = PROBLEM_KINDS[kind];
   const body: ProblemBody = {
     type: `${reply.server.problemBaseUrl}/${kind}`,

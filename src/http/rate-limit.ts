@@ -38,7 +38,11 @@ function sharedStore(limiter: SharedLimiter) {
 
     incr(key: string, callback: StoreCallback, timeWindow: number, max: number): void {
       const grant = limiter.take(this.prefix + key, max, timeWindow);
-      if (grant instanceof Promise) grant.then((g) => callback(null, answer(g, max)), (error: Error) => callback(error));
+      if (grant instanceof Promise)
+        grant.then(
+          (g) => callback(null, answer(g, max)),
+          (error: Error) => callback(error),
+        );
       else callback(null, answer(grant, max));
     }
 
@@ -59,6 +63,7 @@ export function rateLimitOptions(config: Config, limiter: SharedLimiter): RateLi
       const { scope, shopper, signedIn } = request.routeOptions.config;
       return !scope && !shopper && !signedIn;
     },
-    errorResponseBuilder: (_request, context) => tooManyRequests(`Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`),
+    errorResponseBuilder: (_request, context) =>
+      tooManyRequests(`Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`),
   };
 }

@@ -59,9 +59,7 @@ export function registerRoutingProblems(app: FastifyInstance, options: RoutingOp
     if (!Object.hasOwn(PROBLEM_KINDS, kind)) return sendProblem(reply, 'not-found', `No problem kind "${kind}"`);
     return reply.type('text/html; charset=utf-8').send(problemPage(kind, about));
   });
-  app.get('/problems', { schema: { hide: true } }, (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(problemIndex()),
-  );
+  app.get('/problems', { schema: { hide: true } }, (_request, reply) => reply.type('text/html; charset=utf-8').send(problemIndex()));
 }
 
 function problemPage(kind: string, about: { status: number; title: string; about: string }): string {

@@ -32,9 +32,7 @@ export const Problem = Type.Object(
   { $id: 'Problem', title: 'Problem (RFC 7807)' },
 );
 
-const STATUS_DESCRIPTIONS: Record<number, string> = Object.fromEntries(
-  Object.values(PROBLEM_KINDS).map((kind) => [kind.status, kind.title]),
-);
+const STATUS_DESCRIPTIONS: Record<number, string> = Object.fromEntries(Object.values(PROBLEM_KINDS).map((kind) => [kind.status, kind.title]));
 
 /** Response schemas for the given error statuses, all of them problem+json bodies. */
 export function problems(...statuses: number[]): Record<number, TSchema> {

@@ -46,7 +46,8 @@ function docsPolicy(publicUrl: string) {
  * details) of the partner API, and OCTo's bookings. Catalogue and availability reads stay cacheable
  * (partners revalidate them with ETags).
  */
-const NO_STORE = /^\/(?:api\/v2\/(?:admin|shop|staff)(?:[/?]|$)|api\/v2\/ota\/[^/?]+\/(?:booking|uploads|webhooks)(?:[/?]|$)|octo\/bookings(?:[/?]|$))/;
+const NO_STORE =
+  /^\/(?:api\/v2\/(?:admin|shop|staff)(?:[/?]|$)|api\/v2\/ota\/[^/?]+\/(?:booking|uploads|webhooks)(?:[/?]|$)|octo\/bookings(?:[/?]|$))/;
 
 export function carriesPersonalData(url: string): boolean {
   return NO_STORE.test(url);

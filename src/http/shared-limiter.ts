@@ -74,7 +74,9 @@ export class SharedLimiter {
   exhausted(bucket: string): Grant | undefined {
     const now = Date.now();
     const state = this.#buckets.get(bucket);
-    return state?.exhausted && state.leased === 0 && now < state.windowEnd ? { allowed: false, remaining: 0, resetMs: state.windowEnd - now } : undefined;
+    return state?.exhausted && state.leased === 0 && now < state.windowEnd
+      ? { allowed: false, remaining: 0, resetMs: state.windowEnd - now }
+      : undefined;
   }
 
   stop(): void {

@@ -10,7 +10,7 @@ export const IdempotencyHeaders = Type.Object({
     Type.String({
       description:
         'Makes the request safe to retry: a repeat with the same body within 24 hours returns the first response (1 to 255 characters). ' +
-        'A key counts for its holder (an ota key\'s marketplace, so a rotated key of the same marketplace replays; otherwise the API key) on this route only.',
+        "A key counts for its holder (an ota key's marketplace, so a rotated key of the same marketplace replays; otherwise the API key) on this route only.",
     }),
   ),
 });

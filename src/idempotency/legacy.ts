@@ -52,5 +52,8 @@ export async function legacyAnswer(
 
 /** Deletes legacy records past the 24-hour window (the table stays, empty, until a later migration drops it). */
 export async function purgeLegacyRecords(db: Db): Promise<void> {
-  await db.kysely.deleteFrom('idempotency_keys_before_008').where('created_at', '<', Date.now() - IDEMPOTENCY_WINDOW_MS).execute();
+  await db.kysely
+    .deleteFrom('idempotency_keys_before_008')
+    .where('created_at', '<', Date.now() - IDEMPOTENCY_WINDOW_MS)
+    .execute();
 }

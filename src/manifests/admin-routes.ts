@@ -16,13 +16,13 @@ import { changeCheckin, dayManifest, lookUpBooking, manifestFile, noShowReport, 
 
 export const manifestAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: manifests and check-in'];
-  const todayOnly = ' A guide (manifests:today) gets today\'s only (the date in the activity\'s time zone), else 403.';
+  const todayOnly = " A guide (manifests:today) gets today's only (the date in the activity's time zone), else 403.";
 
   app.get('/manifests', {
     config: requires('manifests:today'),
     schema: {
       tags,
-      summary: 'A day\'s timeslots with their counts',
+      summary: "A day's timeslots with their counts",
       description: `Every timeslot of the date with its confirmed bookings, guests, people checked in and (once ended) no-shows.${todayOnly}`,
       querystring: ManifestDayQuery,
       response: { 200: envelope(ManifestDay), ...problems(...AUTH_ERRORS, 422) },
@@ -34,12 +34,14 @@ export const manifestAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: requires('manifests:today'),
     schema: {
       tags,
-      summary: 'A timeslot\'s manifest',
+      summary: "A timeslot's manifest",
       description: `The confirmed bookings of the timeslot: party, tickets, channel, waiver status and answers, notes, check-in.${todayOnly}`,
       params: TimeslotParams,
       response: { 200: envelope(TimeslotManifest), ...problems(400, ...AUTH_ERRORS, 404) },
     },
-    handler: async (request) => ({ data: await timeslotManifest(app.db.kysely, request.actor, request.caller.operatorId, request.params.TimeslotID) }),
+    handler: async (request) => ({
+      data: await timeslotManifest(app.db.kysely, request.actor, request.caller.operatorId, request.params.TimeslotID),
+    }),
   });
 
   app.get('/manifests/bookings/:BookingReference/files/:FileID', {
@@ -50,7 +52,10 @@ export const manifestAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: `The file of a waiver answer of the booking, sent as the bookings' file download is (attachment, nosniff, sandbox CSP, no-store).${todayOnly}`,
       params: Type.Composite([ReferenceParams, FileIdParams]),
       produces: [...Object.keys(ALLOWED_FILE_TYPES), 'application/octet-stream'],
-      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The file\'s bytes' }), ...problems(400, ...AUTH_ERRORS, 404) },
+      response: {
+        200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: "The file's bytes" }),
+        ...problems(400, ...AUTH_ERRORS, 404),
+      },
     },
     handler: async (request, reply) => {
       const { BookingReference, FileID } = request.params;
@@ -68,7 +73,9 @@ export const manifestAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: ReferenceParams,
       response: { 200: envelope(CheckinAnswer), ...problems(400, ...AUTH_ERRORS, 404) },
     },
-    handler: async (request) => ({ data: await lookUpBooking(app.db.kysely, request.actor, request.caller.operatorId, request.params.BookingReference) }),
+    handler: async (request) => ({
+      data: await lookUpBooking(app.db.kysely, request.actor, request.caller.operatorId, request.params.BookingReference),
+    }),
   });
 
   app.post('/bookings/:BookingReference/check-in', {
@@ -77,7 +84,7 @@ export const manifestAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Check a booking in',
       description:
-        'Without a body (or without Tickets) every ticket of the booking is checked in; with Tickets, each named type\'s count is set ' +
+        "Without a body (or without Tickets) every ticket of the booking is checked in; with Tickets, each named type's count is set " +
         '(absolute: 0 to its quantity, 422 naming the field beyond). Repeating a request changes nothing (Changed: false). ' +
         `Only a confirmed booking (409 otherwise). Recorded in the audit log (booking.check-in).${todayOnly}`,
       params: ReferenceParams,
@@ -99,20 +106,22 @@ export const manifestAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: requires('checkin'),
     schema: {
       tags,
-      summary: 'Undo a booking\'s check-in',
+      summary: "Undo a booking's check-in",
       description: `Nobody of the booking is checked in any more. Only a confirmed booking (409 otherwise). Recorded in the audit log (booking.check-in-undo).${todayOnly}`,
       params: ReferenceParams,
       response: { 200: envelope(CheckinAnswer), ...problems(400, ...AUTH_ERRORS, 404, 409) },
     },
-    handler: async (request) => ({ data: await changeCheckin(app.db, request.actor, request.caller.operatorId, request.params.BookingReference, { kind: 'none' }) }),
+    handler: async (request) => ({
+      data: await changeCheckin(app.db, request.actor, request.caller.operatorId, request.params.BookingReference, { kind: 'none' }),
+    }),
   });
 
   app.get('/bookings/:BookingReference/qr.svg', {
     config: requires('bookings:read'),
     schema: {
       tags,
-      summary: 'A booking\'s QR code',
-      description: 'An SVG QR code of the BookingReference: what the door\'s phone scans. The reference is all it encodes.',
+      summary: "A booking's QR code",
+      description: "An SVG QR code of the BookingReference: what the door's phone scans. The reference is all it encodes.",
       params: ReferenceParams,
       produces: ['image/svg+xml'],
       response: { 200: Type.String({ description: 'SVG' }), ...problems(400, ...AUTH_ERRORS, 404) },
@@ -120,7 +129,10 @@ export const manifestAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request, reply) => {
       const { BookingReference } = request.params;
       if (!(await findBooking(app.db.kysely, request.caller.operatorId, BookingReference))) throw new NotFound(`No booking ${BookingReference}`);
-      return reply.type('image/svg+xml').header('Cache-Control', 'private, max-age=3600').send(renderSVG(BookingReference, { border: 2 }));
+      return reply
+        .type('image/svg+xml')
+        .header('Cache-Control', 'private, max-age=3600')
+        .send(renderSVG(BookingReference, { border: 2 }));
     },
   });
 
@@ -129,7 +141,8 @@ export const manifestAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'No-show report',
-      description: 'Ended timeslots dated From to To (at most 92 days) with the bookings somebody did not come to: no-show (nobody checked in) or partial.',
+      description:
+        'Ended timeslots dated From to To (at most 92 days) with the bookings somebody did not come to: no-show (nobody checked in) or partial.',
       querystring: NoShowQuery,
       response: { 200: envelope(NoShowReport), ...problems(...AUTH_ERRORS, 422) },
     },

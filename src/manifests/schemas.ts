@@ -14,7 +14,7 @@ export const ManifestTimeslot = Type.Object(
     ActivityID: Type.String(),
     ActivityName: Type.String(),
     Date: LocalDate,
-    Time: Type.String({ description: 'HH:MM in the activity\'s time zone' }),
+    Time: Type.String({ description: "HH:MM in the activity's time zone" }),
     StartsAt: Type.String({ format: 'date-time' }),
     EndsAt: Type.String({ format: 'date-time' }),
     Ended: Type.Boolean({ description: 'The timeslot is over: guests not checked in count as no-shows' }),
@@ -30,7 +30,7 @@ export type ManifestTimeslot = Static<typeof ManifestTimeslot>;
 
 export const ManifestDay = Type.Object({
   Date: LocalDate,
-  Timeslots: Type.Array(ManifestTimeslot, { description: 'The day\'s timeslots by time, then activity name' }),
+  Timeslots: Type.Array(ManifestTimeslot, { description: "The day's timeslots by time, then activity name" }),
 });
 export type ManifestDay = Static<typeof ManifestDay>;
 
@@ -45,7 +45,7 @@ const ManifestTicket = Type.Object({
 export const ManifestEntry = Type.Object(
   {
     BookingReference: Type.String(),
-    Status: Type.String({ description: 'The booking\'s status: the manifest lists confirmed bookings; a look-up by reference may find another' }),
+    Status: Type.String({ description: "The booking's status: the manifest lists confirmed bookings; a look-up by reference may find another" }),
     Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String(), Email: Type.String(), Phone: Type.String() }),
     Participants: Type.Integer({ description: 'Party size (people)' }),
     Tickets: Type.Array(ManifestTicket),
@@ -60,8 +60,8 @@ export const ManifestEntry = Type.Object(
     Channel: Type.String({ description: 'Where it was sold, for people: "Partner API: viator", "OCTo: viator", "Online shop", "Point of sale"' }),
     Partner: Nullable(Type.String({ description: 'The marketplace, for partner and OCTo bookings' })),
     WaiverStatus: Type.String({ description: 'pending or complete' }),
-    WaiverAnswers: Type.Array(BookingWaiverAnswer, { description: 'A file answer\'s Download is the manifest\'s own file address (staff only)' }),
-    Notes: Nullable(Type.String({ description: 'The guest\'s or reseller\'s notes (OCTo), their words, not the operator\'s' })),
+    WaiverAnswers: Type.Array(BookingWaiverAnswer, { description: "A file answer's Download is the manifest's own file address (staff only)" }),
+    Notes: Nullable(Type.String({ description: "The guest's or reseller's notes (OCTo), their words, not the operator's" })),
   },
   { $id: 'ManifestEntry' },
 );
@@ -88,7 +88,11 @@ export const CheckinBody = Type.Object(
           Type: Type.String({ minLength: 1, maxLength: 64, description: 'A ticket type code of the booking' }),
           CheckedIn: Type.Integer({ minimum: 0, maximum: 1000, description: 'How many of these tickets are in now (not how many more)' }),
         }),
-        { minItems: 1, maxItems: 50, description: 'Counts per ticket type; types not named keep theirs. Without Tickets, the whole booking is checked in' },
+        {
+          minItems: 1,
+          maxItems: 50,
+          description: 'Counts per ticket type; types not named keep theirs. Without Tickets, the whole booking is checked in',
+        },
       ),
     ),
   },
@@ -97,7 +101,7 @@ export const CheckinBody = Type.Object(
 export type CheckinBody = Static<typeof CheckinBody>;
 
 export const ManifestDayQuery = Type.Object({
-  Date: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD; today (in the operator\'s activities\' time zone) when absent' })),
+  Date: Type.Optional(Type.String({ format: 'date', description: "YYYY-MM-DD; today (in the operator's activities' time zone) when absent" })),
 });
 
 export const TimeslotParams = Type.Object({ TimeslotID: RowId('The timeslot ID') });

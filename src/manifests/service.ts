@@ -85,7 +85,12 @@ async function readParts(db: Kysely<Database>, operatorId: number, bookings: Man
         Answer: row.answer,
         // The manifest's own file address: a guide (no bookings:read) may open the files of today's guests.
         File: file
-          ? { FileID: file.public_id, ContentType: file.content_type, Size: file.size, Download: `/api/v2/admin/manifests/bookings/${reference}/files/${file.public_id}` }
+          ? {
+              FileID: file.public_id,
+              ContentType: file.content_type,
+              Size: file.size,
+              Download: `/api/v2/admin/manifests/bookings/${reference}/files/${file.public_id}`,
+            }
           : null,
       });
     }
@@ -108,7 +113,12 @@ function toEntry(booking: ManifestBookingRow, parts: EntryParts, ended: boolean,
   return {
     BookingReference: booking.reference,
     Status: effectiveStatus(booking, nowSec),
-    Customer: { FirstName: booking.customer_first_name, LastName: booking.customer_last_name, Email: booking.customer_email, Phone: booking.customer_phone },
+    Customer: {
+      FirstName: booking.customer_first_name,
+      LastName: booking.customer_last_name,
+      Email: booking.customer_email,
+      Phone: booking.customer_phone,
+    },
     Participants: booking.participants,
     Tickets: lines.map((line) => ({ Type: line.code, Name: line.name, Quantity: line.quantity, People: peopleOf(line), CheckedIn: line.checkedIn })),
     CheckedIn: checkedIn,
@@ -144,9 +154,19 @@ function toSummary(slot: ManifestSlotRow, entries: ManifestEntry[], nowSec: numb
 }
 
 /** The manifests of several timeslots: each with its confirmed bookings' entries. */
-async function manifestsOf(db: Kysely<Database>, operatorId: number, slots: ManifestSlotRow[], withAnswers: boolean, nowMs: number): Promise<TimeslotManifest[]> {
+async function manifestsOf(
+  db: Kysely<Database>,
+  operatorId: number,
+  slots: ManifestSlotRow[],
+  withAnswers: boolean,
+  nowMs: number,
+): Promise<TimeslotManifest[]> {
   const nowSec = Math.floor(nowMs / 1000);
-  const bookings = await confirmedBookingsOf(db, operatorId, slots.map((slot) => slot.id));
+  const bookings = await confirmedBookingsOf(
+    db,
+    operatorId,
+    slots.map((slot) => slot.id),
+  );
   const parts = await readParts(db, operatorId, bookings, withAnswers);
   const endedOf = new Map(slots.map((slot) => [slot.id, slot.ends_at <= nowSec]));
   const bySlot = new Map<number, ManifestEntry[]>(slots.map((slot) => [slot.id, []]));
@@ -164,7 +184,13 @@ async function manifestsOf(db: Kysely<Database>, operatorId: number, slots: Mani
  * A guide asking for another day than today (in any of the operator's zones) is refused (403); for
  * today, a guide sees the timeslots whose date is today in their own activity's zone.
  */
-export async function dayManifest(db: Kysely<Database>, actor: Actor | undefined, operatorId: number, date: string | undefined, nowMs = Date.now()): Promise<ManifestDay> {
+export async function dayManifest(
+  db: Kysely<Database>,
+  actor: Actor | undefined,
+  operatorId: number,
+  date: string | undefined,
+  nowMs = Date.now(),
+): Promise<ManifestDay> {
   const day = date ?? todayIn((await mainZone(db, operatorId)) ?? 'UTC', nowMs);
   const anyDay = can(actor, 'manifests:read');
   if (!anyDay) {
@@ -177,7 +203,13 @@ export async function dayManifest(db: Kysely<Database>, actor: Actor | undefined
   return { Date: day, Timeslots: manifests.map((manifest) => manifest.Timeslot) };
 }
 
-export async function timeslotManifest(db: Kysely<Database>, actor: Actor | undefined, operatorId: number, timeslotId: number, nowMs = Date.now()): Promise<TimeslotManifest> {
+export async function timeslotManifest(
+  db: Kysely<Database>,
+  actor: Actor | undefined,
+  operatorId: number,
+  timeslotId: number,
+  nowMs = Date.now(),
+): Promise<TimeslotManifest> {
   const slot = await findSlot(db, operatorId, timeslotId);
   if (!slot) throw new NotFound(`No timeslot ${timeslotId}`);
   assertDayAllowed(actor, slot, nowMs);
@@ -186,7 +218,13 @@ export async function timeslotManifest(db: Kysely<Database>, actor: Actor | unde
 }
 
 /** A booking as the manifest shows it, whatever its status, with its timeslot: the door's look-up by reference. */
-async function checkinView(db: Kysely<Database>, actor: Actor | undefined, operatorId: number, reference: string, nowMs: number): Promise<Omit<CheckinAnswer, 'Changed'>> {
+async function checkinView(
+  db: Kysely<Database>,
+  actor: Actor | undefined,
+  operatorId: number,
+  reference: string,
+  nowMs: number,
+): Promise<Omit<CheckinAnswer, 'Changed'>> {
   const booking = await bookingByReference(db, operatorId, reference);
   if (!booking) throw new NotFound(`No booking ${reference}`);
   const slot = await findSlot(db, operatorId, Number(booking.timeslot_id));
@@ -198,7 +236,13 @@ async function checkinView(db: Kysely<Database>, actor: Actor | undefined, opera
   return { Timeslot: manifest!.Timeslot, Booking: toEntry(booking, parts, slot.ends_at <= nowSec, nowSec) };
 }
 
-export async function lookUpBooking(db: Kysely<Database>, actor: Actor | undefined, operatorId: number, reference: string, nowMs = Date.now()): Promise<CheckinAnswer> {
+export async function lookUpBooking(
+  db: Kysely<Database>,
+  actor: Actor | undefined,
+  operatorId: number,
+  reference: string,
+  nowMs = Date.now(),
+): Promise<CheckinAnswer> {
   return { ...(await checkinView(db, actor, operatorId, reference, nowMs)), Changed: false };
 }
 
@@ -209,7 +253,14 @@ const countsOf = (lines: CheckinLine[]) => Object.fromEntries(lines.map((line) =
  * The day rule first (a guide: today only), then the booking's status (409 unless confirmed), then the
  * counts (422 naming the field). Asking for what already is writes nothing, not even an audit entry.
  */
-export async function changeCheckin(db: Db, actor: Actor | undefined, operatorId: number, reference: string, request: CheckinRequest, nowMs = Date.now()): Promise<CheckinAnswer> {
+export async function changeCheckin(
+  db: Db,
+  actor: Actor | undefined,
+  operatorId: number,
+  reference: string,
+  request: CheckinRequest,
+  nowMs = Date.now(),
+): Promise<CheckinAnswer> {
   const booking = await findBooking(db.kysely, operatorId, reference);
   if (!booking) throw new NotFound(`No booking ${reference}`);
   assertDayAllowed(actor, booking, nowMs);
@@ -230,7 +281,14 @@ export async function changeCheckin(db: Db, actor: Actor | undefined, operatorId
 }
 
 /** The file of a waiver answer of a booking the caller may see on a manifest (a guide: today's). */
-export async function manifestFile(db: Kysely<Database>, actor: Actor | undefined, operatorId: number, reference: string, fileId: string, nowMs = Date.now()): Promise<UploadRow> {
+export async function manifestFile(
+  db: Kysely<Database>,
+  actor: Actor | undefined,
+  operatorId: number,
+  reference: string,
+  fileId: string,
+  nowMs = Date.now(),
+): Promise<UploadRow> {
   const booking = await findBooking(db, operatorId, reference);
   if (!booking) throw new NotFound(`Booking ${reference} has no file ${fileId}`);
   assertDayAllowed(actor, booking, nowMs);
@@ -250,7 +308,10 @@ export async function noShowReport(db: Kysely<Database>, operatorId: number, fro
   const ended = (await slotsBetween(db, operatorId, from, to)).filter((slot) => slot.ends_at <= nowSec);
   const manifests = await manifestsOf(db, operatorId, ended, false, nowMs);
   const timeslots = manifests
-    .map((manifest) => ({ Timeslot: manifest.Timeslot, Entries: manifest.Entries.filter((entry) => entry.Attendance === 'no-show' || entry.Attendance === 'partial') }))
+    .map((manifest) => ({
+      Timeslot: manifest.Timeslot,
+      Entries: manifest.Entries.filter((entry) => entry.Attendance === 'no-show' || entry.Attendance === 'partial'),
+    }))
     .filter((manifest) => manifest.Entries.length > 0);
   const entries = timeslots.flatMap((slot) => slot.Entries);
   return {

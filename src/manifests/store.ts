@@ -35,7 +35,12 @@ function selectSlots(db: Kysely<Database>, operatorId: number) {
     .where('activities.operator_id', '=', operatorId);
 }
 
-const numeric = (row: ManifestSlotRow): ManifestSlotRow => ({ ...row, id: Number(row.id), starts_at: Number(row.starts_at), ends_at: Number(row.ends_at) });
+const numeric = (row: ManifestSlotRow): ManifestSlotRow => ({
+  ...row,
+  id: Number(row.id),
+  starts_at: Number(row.starts_at),
+  ends_at: Number(row.ends_at),
+});
 
 /** The operator's timeslots dated from `from` to `to` (local dates), by date, time and activity name. */
 export async function slotsBetween(db: Kysely<Database>, operatorId: number, from: string, to: string): Promise<ManifestSlotRow[]> {
@@ -92,12 +97,21 @@ export async function bookingByReference(db: Kysely<Database>, operatorId: numbe
 /** People one ticket of each sold type admits, by ticket type ID. */
 export async function peoplePerType(db: Kysely<Database>, operatorId: number, typeIds: number[]): Promise<Map<number, number>> {
   if (typeIds.length === 0) return new Map();
-  const rows = await db.selectFrom('ticket_types').select(['id', 'people']).where('operator_id', '=', operatorId).where('id', 'in', typeIds).execute();
+  const rows = await db
+    .selectFrom('ticket_types')
+    .select(['id', 'people'])
+    .where('operator_id', '=', operatorId)
+    .where('id', 'in', typeIds)
+    .execute();
   return new Map(rows.map((row) => [Number(row.id), Number(row.people)]));
 }
 
 /** OCTo bookings' notes (the booking's and the contact's), by booking ID: only OCTo keeps notes. */
-export async function octoNotesOf(db: Kysely<Database>, operatorId: number, bookingIds: number[]): Promise<Map<number, { notes: string | null; contact: string }>> {
+export async function octoNotesOf(
+  db: Kysely<Database>,
+  operatorId: number,
+  bookingIds: number[],
+): Promise<Map<number, { notes: string | null; contact: string }>> {
   if (bookingIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('octo_bookings')

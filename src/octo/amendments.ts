@@ -90,7 +90,15 @@ export async function update(db: Db, reseller: Reseller, uuid: string, body: Upd
   const timeslot = body.availabilityId === undefined ? parts.timeslot : await resolveAvailability(db.kysely, activity, body.availabilityId);
   const current = parseUnitItems(link);
   // Moving product, the items stay as they are when the new product sells their units.
-  const items = body.unitItems ? replaceUnitItems(current, body.unitItems, types) : moves ? replaceUnitItems(current, current.map(({ uuid: id, unitId }) => ({ uuid: id, unitId })), types) : undefined;
+  const items = body.unitItems
+    ? replaceUnitItems(current, body.unitItems, types)
+    : moves
+      ? replaceUnitItems(
+          current,
+          current.map(({ uuid: id, unitId }) => ({ uuid: id, unitId })),
+          types,
+        )
+      : undefined;
   const target: AmendmentTarget | undefined =
     moves || items || timeslot.id !== record.timeslot_id ? { activity, timeslot, mix: mixOf(types, items ?? current, activity) } : undefined;
 

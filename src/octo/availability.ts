@@ -46,14 +46,23 @@ async function productOf(db: Kysely<Database>, operatorId: number, body: { produ
   return { activity, types: await listTicketTypes(db, [activity.id]) };
 }
 
-export function toAvailability(row: LiveTimeslotRow, activity: ActivityRow, types: TicketTypeRow[], now: number, wants: Pick<Wants, 'pricing'>, wanted: Wanted = { seats: 1, people: 1 }): Availability {
+export function toAvailability(
+  row: LiveTimeslotRow,
+  activity: ActivityRow,
+  types: TicketTypeRow[],
+  now: number,
+  wants: Pick<Wants, 'pricing'>,
+  wanted: Wanted = { seats: 1, people: 1 },
+): Availability {
   const slot = toTimeslot(row, activity.timezone, now);
   const allDay = isOpeningHours(activity);
   const dayStart = allDay ? unixToZonedIso(startOfDayUnix(row.date, activity.timezone), activity.timezone) : slot.StartsAt;
   return {
     id: dayStart,
     localDateTimeStart: dayStart,
-    localDateTimeEnd: allDay ? unixToZonedIso(startOfDayUnix(nextDate(row.date), activity.timezone), activity.timezone) : unixToZonedIso(row.ends_at, activity.timezone),
+    localDateTimeEnd: allDay
+      ? unixToZonedIso(startOfDayUnix(nextDate(row.date), activity.timezone), activity.timezone)
+      : unixToZonedIso(row.ends_at, activity.timezone),
     utcCutoffAt: utcSeconds(row.bookable_until),
     allDay,
     available: slot.Available > 0 && slot.Available >= wanted.seats && wanted.people <= activity.max_participants_per_booking,
@@ -77,7 +86,12 @@ export async function resolveAvailability(db: Kysely<Database>, activity: Activi
   }
   const local = instant.setZone(activity.timezone);
   if (isOpeningHours(activity)) {
-    const day = await db.selectFrom('timeslots').selectAll().where('activity_id', '=', activity.id).where('date', '=', local.toISODate()!).executeTakeFirst();
+    const day = await db
+      .selectFrom('timeslots')
+      .selectAll()
+      .where('activity_id', '=', activity.id)
+      .where('date', '=', local.toISODate()!)
+      .executeTakeFirst();
     if (!day) throw OctoError.invalidAvailability(availabilityId, `is not a day product ${activity.public_id} is open`);
     return day;
   }
@@ -112,7 +126,12 @@ export function checkCurrency(activity: ActivityRow, currency: string | null | u
 }
 
 /** POST /availability: by localDate, by localDateStart and localDateEnd, or by availabilityIds. */
-export async function checkAvailability(db: Kysely<Database>, operatorId: number, body: AvailabilityCheckBody, wants: Wants): Promise<Availability[]> {
+export async function checkAvailability(
+  db: Kysely<Database>,
+  operatorId: number,
+  body: AvailabilityCheckBody,
+  wants: Wants,
+): Promise<Availability[]> {
   const { activity, types } = await productOf(db, operatorId, body);
   const wanted = wantedOf(body.units, types);
   const byRange = body.localDateStart !== undefined || body.localDateEnd !== undefined;
@@ -126,7 +145,8 @@ export async function checkAvailability(db: Kysely<Database>, operatorId: number
   if (body.localDate !== undefined) {
     from = to = body.localDate;
   } else if (byRange) {
-    if (body.localDateStart === undefined || body.localDateEnd === undefined) throw OctoError.badRequest('localDateStart and localDateEnd go together');
+    if (body.localDateStart === undefined || body.localDateEnd === undefined)
+      throw OctoError.badRequest('localDateStart and localDateEnd go together');
     [from, to] = [body.localDateStart, body.localDateEnd];
     checkRange(from, to);
   } else {
@@ -141,21 +161,28 @@ export async function checkAvailability(db: Kysely<Database>, operatorId: number
 }
 
 /** POST /availability/calendar: one entry per date of the range, days without timeslots CLOSED. */
-export async function availabilityCalendar(db: Kysely<Database>, operatorId: number, body: AvailabilityCalendarBody, wants: Wants): Promise<AvailabilityCalendarDay[]> {
+export async function availabilityCalendar(
+  db: Kysely<Database>,
+  operatorId: number,
+  body: AvailabilityCalendarBody,
+  wants: Wants,
+): Promise<AvailabilityCalendarDay[]> {
   const { activity, types } = await productOf(db, operatorId, body);
   const wanted = wantedOf(body.units, types);
   checkRange(body.localDateStart, body.localDateEnd);
   const now = unixNow();
   const rows = await listTimeslots(db, activity.id, { from: body.localDateStart, to: body.localDateEnd }, now);
   const byDate = new Map<string, Availability[]>();
-  for (const row of rows) byDate.set(row.date, [...(byDate.get(row.date) ?? []), toAvailability(row, activity, types, now, { pricing: false }, wanted)]);
+  for (const row of rows)
+    byDate.set(row.date, [...(byDate.get(row.date) ?? []), toAvailability(row, activity, types, now, { pricing: false }, wanted)]);
 
   return [...eachDate(body.localDateStart, body.localDateEnd)].map(({ date }) => {
     const slots = byDate.get(date) ?? [];
     const vacancies = Math.max(0, ...slots.map((slot) => slot.vacancies ?? 0));
     const capacity = slots.reduce((sum, slot) => sum + (slot.capacity ?? 0), 0);
     const open = slots.filter((slot) => slot.status !== 'CLOSED');
-    const status: Status = open.length === 0 ? 'CLOSED' : vacancies === 0 ? 'SOLD_OUT' : open.some((s) => s.status === 'AVAILABLE') ? 'AVAILABLE' : 'LIMITED';
+    const status: Status =
+      open.length === 0 ? 'CLOSED' : vacancies === 0 ? 'SOLD_OUT' : open.some((s) => s.status === 'AVAILABLE') ? 'AVAILABLE' : 'LIMITED';
     return {
       localDate: date,
       available: slots.some((slot) => slot.available),

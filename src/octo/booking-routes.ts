@@ -6,7 +6,16 @@ import { confirm, update } from './amendments.js';
 import { wantsOf } from './http.js';
 import { octoErrors, resellerOf, tags } from './route-schemas.js';
 import { OctoBooking } from './schemas.js';
-import { BookingsQuery, CancellationBody, CapabilityHeaders, ConfirmationBody, ExtendBody, ReservationBody, UpdateBody, UuidParams } from './request-schemas.js';
+import {
+  BookingsQuery,
+  CancellationBody,
+  CapabilityHeaders,
+  ConfirmationBody,
+  ExtendBody,
+  ReservationBody,
+  UpdateBody,
+  UuidParams,
+} from './request-schemas.js';
 
 const config = { scope: 'ota' as const };
 const response = { 200: OctoBooking, ...octoErrors() };
@@ -23,9 +32,9 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Holds the tickets of unitItems (one item per ticket; unitId = a ticket type of the product, checked against its MinPerBooking, MaxPerBooking ' +
         'and accompaniedBy) on availabilityId as an ON_HOLD booking until utcExpiresAt: expirationMinutes, default 30, at most 60. Missing or ' +
         'empty unitItems is UNPROCESSABLE_ENTITY. ' +
-        'The booking is a partner booking of the key\'s marketplace: it counts against the same seats as the partner API and shows in the dashboard ' +
+        "The booking is a partner booking of the key's marketplace: it counts against the same seats as the partner API and shows in the dashboard " +
         'with resellerReference as its payment reference. uuid makes the call idempotent (one is generated when absent); reusing it for another ' +
-        'reservation is INVALID_BOOKING_UUID. Uuids are per reseller: another reseller\'s uuid is neither seen nor in the way. Not enough seats left is UNPROCESSABLE_ENTITY.',
+        "reservation is INVALID_BOOKING_UUID. Uuids are per reseller: another reseller's uuid is neither seen nor in the way. Not enough seats left is UNPROCESSABLE_ENTITY.",
       headers: CapabilityHeaders,
       body: ReservationBody,
       response,
@@ -75,7 +84,7 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'OCTo: confirm',
       description:
-        'Confirms a live hold; contact must give the option\'s requiredContactFields (by default firstName and lastName; a fullName of two ' +
+        "Confirms a live hold; contact must give the option's requiredContactFields (by default firstName and lastName; a fullName of two " +
         'words gives both). unitItems, when sent, are all the tickets: another mix amends the booking first (seats permitting). With octo/questions ' +
         'every required question must be answered (questionAnswers, now or before). A confirmed booking answers again (with any new details); ' +
         'an expired hold or a cancelled booking is UNPROCESSABLE_ENTITY.',

@@ -93,7 +93,7 @@ export function toOctoBooking(parts: OctoBookingParts, now: number, wants: Wants
     supplierReference: record.reference,
     status,
     utcCreatedAt: utcIso(record.created_at),
-    utcUpdatedAt: utcIso(Math.max(record.created_at, octo.updated_at, record.cancelled_at ?? 0, redeemedAt === null ? 0 : firstCheckin ?? 0)),
+    utcUpdatedAt: utcIso(Math.max(record.created_at, octo.updated_at, record.cancelled_at ?? 0, redeemedAt === null ? 0 : (firstCheckin ?? 0))),
     utcExpiresAt: status === 'ON_HOLD' && record.hold_expires_at !== null ? utcIso(record.hold_expires_at * 1000) : null,
     utcRedeemedAt: redeemedAt,
     utcConfirmedAt: octo.confirmed_at === null ? null : utcIso(octo.confirmed_at),
@@ -102,9 +102,7 @@ export function toOctoBooking(parts: OctoBookingParts, now: number, wants: Wants
     // Like the option's cancellation cutoff of 0 hours: until the timeslot starts (opening hours: closes).
     cancellable: live && timeslot.bookable_until > now,
     cancellation:
-      status === 'CANCELLED'
-        ? { refund: 'FULL', reason: octo.cancel_reason, utcCancelledAt: utcIso(record.cancelled_at ?? octo.updated_at) }
-        : null,
+      status === 'CANCELLED' ? { refund: 'FULL', reason: octo.cancel_reason, utcCancelledAt: utcIso(record.cancelled_at ?? octo.updated_at) } : null,
     freesale: false,
     availabilityId: availability.id,
     availability,

@@ -45,7 +45,13 @@ export interface HoldTerms {
 export const holdMinutes = (asked: number | undefined): number => Math.min(asked ?? DEFAULT_HOLD_MINUTES, MAX_HOLD_MINUTES);
 const LIST_LIMIT = 100;
 
-export async function partsOf(db: Kysely<Database>, operatorId: number, link: OctoBookingLink, now: number, wants?: Wants): Promise<OctoBookingParts> {
+export async function partsOf(
+  db: Kysely<Database>,
+  operatorId: number,
+  link: OctoBookingLink,
+  now: number,
+  wants?: Wants,
+): Promise<OctoBookingParts> {
   const record = await findBooking(db, operatorId, link.reference);
   const activity = record && (await findActivity(db, operatorId, record.activity_public_id));
   const timeslot = record && (await findZonedTimeslot(db, operatorId, record.timeslot_id, now));
@@ -56,7 +62,16 @@ export async function partsOf(db: Kysely<Database>, operatorId: number, link: Oc
     checkinsOf(db, [record.id]),
     wants?.questions ? questionAnswersOf(db, operatorId, activity.id, record.id) : undefined,
   ]);
-  return { record, octo: link, activity, timeslot, types, tickets: tickets.get(record.id) ?? [], checkins: checkins.get(record.id) ?? [], questionAnswers };
+  return {
+    record,
+    octo: link,
+    activity,
+    timeslot,
+    types,
+    tickets: tickets.get(record.id) ?? [],
+    checkins: checkins.get(record.id) ?? [],
+    questionAnswers,
+  };
 }
 
 export async function requireLink(db: Kysely<Database>, reseller: Reseller, uuid: string): Promise<OctoBookingLink> {
@@ -181,7 +196,8 @@ export async function cancel(db: Db, reseller: Reseller, uuid: string, body: Can
   const live = before === 'on_hold' || before === 'confirmed';
   if (live && timeslot.bookable_until <= now) throw OctoError.unprocessable(`Booking ${uuid} has started and can no longer be cancelled`);
   // REDEEMED (docs/checkin.md): the guests came; the operator can still cancel in the dashboard.
-  if (live && (checkins?.length ?? 0) > 0) throw OctoError.unprocessable(`Booking ${uuid} has been redeemed (guests were checked in) and can no longer be cancelled`);
+  if (live && (checkins?.length ?? 0) > 0)
+    throw OctoError.unprocessable(`Booking ${uuid} has been redeemed (guests were checked in) and can no longer be cancelled`);
   const after = await cancelBooking(db, reseller.operatorId, link.reference, reseller.partner);
   if (live && after.Status === 'cancelled') {
     await db.write((tx) => updateOctoBooking(tx, link.booking_id, { cancel_reason: body.reason ?? null }));

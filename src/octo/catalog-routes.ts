@@ -18,7 +18,7 @@ export const octoCatalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'OCTo: the supplier',
       description:
-        'slotbook speaks OCTo (Open Connectivity for Tours, Activities and Attractions) under /octo: any OCTo reseller can sell the operator\'s ' +
+        "slotbook speaks OCTo (Open Connectivity for Tours, Activities and Attractions) under /octo: any OCTo reseller can sell the operator's " +
         'activities with a Bearer API key of scope ota (its marketplace is the reseller). Errors on /octo are OCTo error bodies, not RFC 7807. ' +
         'The paths of the OCTo document with a trailing slash (/octo/products/) redirect (308) to these. The supplier is the operator of the key.',
       headers: CapabilityHeaders,
@@ -46,7 +46,7 @@ export const octoCatalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'OCTo: list products',
       description:
-        'Every live activity is a product (id = ActivityID) with one option DEFAULT whose units are its ticket types (unit id = the type\'s code, ' +
+        "Every live activity is a product (id = ActivityID) with one option DEFAULT whose units are its ticket types (unit id = the type's code, " +
         'restrictions its limits); availability is by START_TIME, or OPENING_HOURS for an attraction with a daily capacity.',
       headers: CapabilityHeaders,
       response: { 200: Type.Array(Product), ...octoErrors() },
@@ -74,7 +74,7 @@ export const octoCatalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'OCTo: availability calendar',
       description:
         'One entry per date from localDateStart to localDateEnd (at most 366 days): vacancies is the most seats left in one timeslot of the day, ' +
-        'capacity the day\'s total; a day without timeslots is CLOSED. units mark days without room for their seats as not available.',
+        "capacity the day's total; a day without timeslots is CLOSED. units mark days without room for their seats as not available.",
       headers: CapabilityHeaders,
       body: AvailabilityCalendarBody,
       response: { 200: Type.Array(AvailabilityCalendarDay), ...octoErrors() },
@@ -89,7 +89,7 @@ export const octoCatalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'OCTo: availability check',
       description:
         'The timeslots of localDate, of localDateStart to localDateEnd, or of availabilityIds (exactly one of these). Each availability id is the ' +
-        'timeslot\'s start with its offset; vacancies are the seats left, the same number as the partner API\'s Available.',
+        "timeslot's start with its offset; vacancies are the seats left, the same number as the partner API's Available.",
       headers: CapabilityHeaders,
       body: AvailabilityCheckBody,
       response: { 200: Type.Array(Availability), ...octoErrors() },

@@ -24,7 +24,16 @@ export interface Guest {
 
 type Extras = Pick<Guest, 'notes' | 'country' | 'postalCode' | 'locales'>;
 
-export const NO_GUEST: Guest = { firstName: '', lastName: '', emailAddress: '', phoneNumber: '', notes: null, country: null, postalCode: null, locales: [] };
+export const NO_GUEST: Guest = {
+  firstName: '',
+  lastName: '',
+  emailAddress: '',
+  phoneNumber: '',
+  notes: null,
+  country: null,
+  postalCode: null,
+  locales: [],
+};
 
 const extrasOf = (octo: Pick<OctoBookingRow, 'contact'>): Extras => ({ ...NO_GUEST, ...(JSON.parse(octo.contact) as Partial<Extras>) });
 

@@ -46,11 +46,18 @@ export class OctoError extends Error {
   }
 
   static invalidProduct = (id: string) => new OctoError('INVALID_PRODUCT_ID', `The productId "${id}" was missing or invalid`, id);
-  static invalidOption = (id: string) => new OctoError('INVALID_OPTION_ID', `The optionId "${id}" was missing or invalid; every product has the one option DEFAULT`, id);
+  static invalidOption = (id: string) =>
+    new OctoError('INVALID_OPTION_ID', `The optionId "${id}" was missing or invalid; every product has the one option DEFAULT`, id);
   static invalidUnit = (id: string, units?: string[]) =>
-    new OctoError('INVALID_UNIT_ID', `The unitId "${id}" was missing or invalid${units ? `; the product's units are ${units.map((u) => `"${u}"`).join(', ')}` : ''}`, id);
-  static invalidAvailability = (id: string, why = 'was missing or invalid') => new OctoError('INVALID_AVAILABILITY_ID', `The availabilityId "${id}" ${why}`, id);
-  static invalidBooking = (uuid: string, why = 'is not a booking of yours') => new OctoError('INVALID_BOOKING_UUID', `The uuid "${uuid}" ${why}`, uuid);
+    new OctoError(
+      'INVALID_UNIT_ID',
+      `The unitId "${id}" was missing or invalid${units ? `; the product's units are ${units.map((u) => `"${u}"`).join(', ')}` : ''}`,
+      id,
+    );
+  static invalidAvailability = (id: string, why = 'was missing or invalid') =>
+    new OctoError('INVALID_AVAILABILITY_ID', `The availabilityId "${id}" ${why}`, id);
+  static invalidBooking = (uuid: string, why = 'is not a booking of yours') =>
+    new OctoError('INVALID_BOOKING_UUID', `The uuid "${uuid}" ${why}`, uuid);
   static badRequest = (message: string) => new OctoError('BAD_REQUEST', message);
   static unprocessable = (message: string) => new OctoError('UNPROCESSABLE_ENTITY', message);
 }
@@ -142,7 +149,10 @@ export function toOctoError(error: FastifyError, request: { params: unknown; bod
     return { ...reply('INTERNAL_SERVER_ERROR', `${error.message}. Retry with the same uuid to receive its outcome.`, 500), unexpected: true };
   }
   if (isDatabaseUnavailable(error)) {
-    return { ...reply('INTERNAL_SERVER_ERROR', 'The database is unavailable right now; nothing was written. Retry shortly (with the same uuid).', 503), retryAfter: true };
+    return {
+      ...reply('INTERNAL_SERVER_ERROR', 'The database is unavailable right now; nothing was written. Retry shortly (with the same uuid).', 503),
+      retryAfter: true,
+    };
   }
   return { ...reply('INTERNAL_SERVER_ERROR', 'There was an unexpected error; nothing was written. Please retry.', 500), unexpected: true };
 }

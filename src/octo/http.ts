@@ -16,7 +16,7 @@ export type CapabilityId = (typeof SUPPORTED_CAPABILITIES)[number];
 /** The supported capabilities the request asked for in Octo-Capabilities (unknown ones are ignored). */
 export function requestedCapabilities(request: FastifyRequest): Set<CapabilityId> {
   const header = request.headers['octo-capabilities'];
-  const asked = (Array.isArray(header) ? header.join(',') : header ?? '').split(',').map((id) => id.trim());
+  const asked = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((id) => id.trim());
   return new Set(SUPPORTED_CAPABILITIES.filter((id) => asked.includes(id)));
 }
 

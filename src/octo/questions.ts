@@ -21,7 +21,8 @@ const YES_NO = [
 
 export function toOctoQuestion(row: QuestionRow): OctoQuestion {
   const options = row.type === 'select' ? rowOptions(row).map((option) => ({ label: option, value: option })) : row.type === 'boolean' ? YES_NO : [];
-  const inputType = row.type === 'file' || row.requires_file_upload === 1 ? 'file' : row.type === 'date' ? 'date' : options.length > 0 ? 'select' : 'text';
+  const inputType =
+    row.type === 'file' || row.requires_file_upload === 1 ? 'file' : row.type === 'date' ? 'date' : options.length > 0 ? 'select' : 'text';
   return {
     id: String(row.id),
     required: row.required === 1,
@@ -37,7 +38,12 @@ export async function octoQuestionsOf(db: Kysely<Database>, operatorId: number, 
 }
 
 /** Every question of the activity with the booking's answer, or null. */
-export async function questionAnswersOf(db: Kysely<Database>, operatorId: number, activityRowId: number, bookingId: number): Promise<QuestionAnswer[]> {
+export async function questionAnswersOf(
+  db: Kysely<Database>,
+  operatorId: number,
+  activityRowId: number,
+  bookingId: number,
+): Promise<QuestionAnswer[]> {
   const byQuestion = await waiverAnswersOf(db, bookingId);
   return (await listActivityQuestions(db, operatorId, activityRowId)).map((row) => ({
     questionId: String(row.id),
@@ -75,13 +81,16 @@ export async function applyAnswers(
     throw OctoError.badRequest(`questionAnswers: ${(error.errors ?? []).map((e) => e.message).join('; ')}`);
   }
   if (requireAll && checked.missing.length > 0) {
-    throw OctoError.badRequest(`Answer the required questions ${checked.missing.map((q) => `"${q.id}" (${q.question})`).join(', ')} in questionAnswers to confirm`);
+    throw OctoError.badRequest(
+      `Answer the required questions ${checked.missing.map((q) => `"${q.id}" (${q.question})`).join(', ')} in questionAnswers to confirm`,
+    );
   }
   await replaceWaiverAnswers(tx, booking.id, checked.answers);
   // The files named are kept as the booking is now (read in this transaction: a hold may have been
   // extended since `booking` was read): for good once confirmed, until its expiry while on hold.
   const current = await findBooking(tx, booking.operator_id, booking.reference);
   const gone = current ? await keepBookingFiles(tx, current, Date.now(), checked.fileIds) : [];
-  if (gone.length > 0) throw OctoError.badRequest(`questionAnswers: the uploaded file ${gone.join(', ')} was deleted before this booking named it; upload it again`);
+  if (gone.length > 0)
+    throw OctoError.badRequest(`questionAnswers: the uploaded file ${gone.join(', ')} was deleted before this booking named it; upload it again`);
   await setWaiverStatus(tx, booking.id, checked.status);
 }

@@ -6,7 +6,10 @@ import { Notes, Nullable, Text, Uuid } from './schemas.js';
 
 export const CapabilityHeaders = Type.Object({
   'octo-capabilities': Type.Optional(
-    Type.String({ maxLength: 1000, description: 'Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied.' }),
+    Type.String({
+      maxLength: 1000,
+      description: 'Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied.',
+    }),
   ),
 });
 
@@ -15,9 +18,13 @@ export const UuidParams = Type.Object({ uuid: Uuid('The booking uuid') });
 
 const ProductRef = Type.String({ maxLength: 64, description: 'The product id (ActivityID)' });
 const OptionRef = Type.String({ maxLength: 64, description: 'DEFAULT' });
-const UnitRef = Type.String({ maxLength: 64, description: 'The unit id: a ticket type\'s code, e.g. adult' });
+const UnitRef = Type.String({ maxLength: 64, description: "The unit id: a ticket type's code, e.g. adult" });
 const AvailabilityRef = Type.String({ maxLength: 64, description: 'An availability id from /availability' });
-const ExpirationMinutes = Type.Integer({ minimum: 1, maximum: 10_080, description: 'Minutes to hold the seats: default 30, at most 60 (longer requests are held 60)' });
+const ExpirationMinutes = Type.Integer({
+  minimum: 1,
+  maximum: 10_080,
+  description: 'Minutes to hold the seats: default 30, at most 60 (longer requests are held 60)',
+});
 const ResellerReference = Nullable(Text(255, 'Your reference (voucher number); shown to the operator as the payment reference'));
 
 const AvailabilityUnit = Type.Object({ id: UnitRef, quantity: Type.Integer({ minimum: 0, maximum: 1000 }) });
@@ -70,7 +77,11 @@ const UnitItems = (description: string) => Type.Array(BookingUnitItemBody, { max
 const QuestionAnswers = Type.Array(
   Type.Object({
     questionId: Type.String({ maxLength: 20, description: 'A question id from option.questions' }),
-    value: Type.String({ maxLength: 65_536, pattern: '^[^\\u0000]*$', description: 'The answer as text; for select questions one of the option values' }),
+    value: Type.String({
+      maxLength: 65_536,
+      pattern: '^[^\\u0000]*$',
+      description: 'The answer as text; for select questions one of the option values',
+    }),
   }),
   { maxItems: 200, description: 'octo/questions: answers to the waiver questions; answers given before stay, a new one replaces it' },
 );
@@ -94,7 +105,9 @@ export type ReservationBody = Static<typeof ReservationBody>;
 export const ConfirmationBody = Type.Object({
   contact: BookingContactBody,
   resellerReference: Type.Optional(ResellerReference),
-  unitItems: Type.Optional(UnitItems('All the tickets the booking should have: another number or mix of units amends the booking (seats permitting)')),
+  unitItems: Type.Optional(
+    UnitItems('All the tickets the booking should have: another number or mix of units amends the booking (seats permitting)'),
+  ),
   emailReceipt: Type.Optional(Type.Boolean({ description: 'Accepted and ignored: the reseller sends the receipt' })),
   questionAnswers: Type.Optional(QuestionAnswers),
 });
@@ -108,7 +121,9 @@ export const UpdateBody = Type.Object({
   expirationMinutes: Type.Optional(ExpirationMinutes),
   notes: Type.Optional(Nullable(Notes('Notes for the operator'))),
   emailReceipt: Type.Optional(Type.Boolean()),
-  unitItems: Type.Optional(UnitItems('All the tickets the booking should have: another number or mix of units amends the booking (seats permitting)')),
+  unitItems: Type.Optional(
+    UnitItems('All the tickets the booking should have: another number or mix of units amends the booking (seats permitting)'),
+  ),
   contact: Type.Optional(BookingContactBody),
   questionAnswers: Type.Optional(QuestionAnswers),
 });

@@ -4,8 +4,7 @@
 // every reply against the OCTo document itself.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
-export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {});
+export const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 
 // Free text from a reseller: no control characters (PostgreSQL refuses NUL; none has a use here).
 export const Text = (maxLength: number, description?: string) =>
@@ -19,7 +18,10 @@ export const Uuid = (description: string) => Type.String({ pattern: UUID_PATTERN
 
 export const OctoErrorBody = Type.Object(
   {
-    error: Type.String({ description: 'INVALID_PRODUCT_ID, INVALID_OPTION_ID, INVALID_UNIT_ID, INVALID_AVAILABILITY_ID, INVALID_BOOKING_UUID, BAD_REQUEST, UNPROCESSABLE_ENTITY, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, INTERNAL_SERVER_ERROR' }),
+    error: Type.String({
+      description:
+        'INVALID_PRODUCT_ID, INVALID_OPTION_ID, INVALID_UNIT_ID, INVALID_AVAILABILITY_ID, INVALID_BOOKING_UUID, BAD_REQUEST, UNPROCESSABLE_ENTITY, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, INTERNAL_SERVER_ERROR',
+    }),
     errorMessage: Type.String(),
     productId: Type.Optional(Type.String()),
     optionId: Type.Optional(Type.String()),
@@ -72,7 +74,7 @@ export type PricingUnit = Static<typeof PricingUnit>;
 
 /** octo/questions: a waiver question of the activity, asked once per booking. */
 export const OctoQuestion = Type.Object({
-  id: Type.String({ description: 'The waiver question\'s ID' }),
+  id: Type.String({ description: "The waiver question's ID" }),
   required: Type.Boolean(),
   label: Type.String(),
   description: Nullable(Type.String()),
@@ -89,10 +91,10 @@ export const QuestionAnswer = Type.Object({
 export type QuestionAnswer = Static<typeof QuestionAnswer>;
 
 export const Unit = Type.Object({
-  id: Type.String({ description: 'The ticket type\'s code' }),
+  id: Type.String({ description: "The ticket type's code" }),
   internalName: Type.String(),
   reference: Nullable(Type.String()),
-  type: Type.String({ description: 'ADULT, CHILD, YOUTH, INFANT, SENIOR, STUDENT, MILITARY, FAMILY or OTHER: the ticket type\'s category' }),
+  type: Type.String({ description: "ADULT, CHILD, YOUTH, INFANT, SENIOR, STUDENT, MILITARY, FAMILY or OTHER: the ticket type's category" }),
   restrictions: Type.Object({
     minAge: Type.Integer(),
     maxAge: Type.Integer(),
@@ -113,7 +115,9 @@ export const Option = Type.Object({
   default: Type.Boolean(),
   internalName: Type.String(),
   reference: Nullable(Type.String()),
-  availabilityLocalStartTimes: Type.Array(Type.String(), { description: 'The start times (HH:MM) of the upcoming timeslots; ["00:00"] for OPENING_HOURS' }),
+  availabilityLocalStartTimes: Type.Array(Type.String(), {
+    description: 'The start times (HH:MM) of the upcoming timeslots; ["00:00"] for OPENING_HOURS',
+  }),
   cancellationCutoff: Type.String(),
   cancellationCutoffAmount: Type.Integer(),
   cancellationCutoffUnit: Type.String(),
@@ -135,7 +139,7 @@ export const Product = Type.Object({
   instantConfirmation: Type.Boolean(),
   instantDelivery: Type.Boolean(),
   availabilityRequired: Type.Boolean(),
-  availabilityType: Type.String({ description: 'START_TIME: every timeslot is an availability; OPENING_HOURS: every day\'s opening hours are one' }),
+  availabilityType: Type.String({ description: "START_TIME: every timeslot is an availability; OPENING_HOURS: every day's opening hours are one" }),
   deliveryFormats: Type.Array(Type.String()),
   deliveryMethods: Type.Array(Type.String()),
   redemptionMethod: Type.String(),
@@ -149,14 +153,14 @@ export type Product = Static<typeof Product>;
 const OpeningHours = Type.Object({ from: Type.String(), to: Type.String() });
 
 export const Availability = Type.Object({
-  id: Type.String({ description: 'The timeslot\'s start in the activity\'s time zone, ISO 8601 with offset' }),
+  id: Type.String({ description: "The timeslot's start in the activity's time zone, ISO 8601 with offset" }),
   localDateTimeStart: Type.String(),
   localDateTimeEnd: Type.String(),
   utcCutoffAt: Type.String({ description: 'Bookable until the timeslot starts' }),
   allDay: Type.Boolean(),
   available: Type.Boolean(),
   status: Type.String({ description: 'AVAILABLE, LIMITED (under half the seats left), SOLD_OUT, or CLOSED (started, or no capacity)' }),
-  vacancies: Nullable(Type.Integer(), 'Seats left: the partner API\'s Available'),
+  vacancies: Nullable(Type.Integer(), "Seats left: the partner API's Available"),
   capacity: Nullable(Type.Integer()),
   maxUnits: Nullable(Type.Integer()),
   openingHours: Type.Array(OpeningHours),
@@ -170,7 +174,7 @@ export const AvailabilityCalendarDay = Type.Object({
   available: Type.Boolean(),
   status: Type.String(),
   vacancies: Nullable(Type.Integer(), 'The most seats left in one timeslot of the day'),
-  capacity: Nullable(Type.Integer(), 'The capacity of the day\'s timeslots together'),
+  capacity: Nullable(Type.Integer(), "The capacity of the day's timeslots together"),
   openingHours: Type.Array(OpeningHours),
   unitPricingFrom: Type.Optional(Type.Array(PricingUnit)),
   pricingFrom: Type.Optional(Pricing),
@@ -212,9 +216,9 @@ export type UnitItem = Static<typeof UnitItem>;
 
 export const OctoBooking = Type.Object({
   id: Type.String({ description: 'The slotbook BookingReference' }),
-  uuid: Type.String({ description: 'The reseller\'s uuid (or the one generated at reservation)' }),
+  uuid: Type.String({ description: "The reseller's uuid (or the one generated at reservation)" }),
   testMode: Type.Boolean(),
-  resellerReference: Nullable(Type.String(), 'Shown in the dashboard as the booking\'s PaymentReference'),
+  resellerReference: Nullable(Type.String(), "Shown in the dashboard as the booking's PaymentReference"),
   supplierReference: Nullable(Type.String(), 'The BookingReference'),
   status: Type.String({ description: 'ON_HOLD, CONFIRMED, REDEEMED (someone was checked in at the door), EXPIRED or CANCELLED' }),
   utcCreatedAt: Type.String(),

@@ -32,6 +32,9 @@ export async function insertOperator(tx: Tx, name: string, slug?: string): Promi
 }
 
 export async function countOperators(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('operators').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('operators')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -30,7 +30,7 @@ export const questionAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: requires('activities:read'),
     schema: {
       tags,
-      summary: 'List an activity\'s waiver questions',
+      summary: "List an activity's waiver questions",
       params: ActivityIdParams,
       response: { 200: envelope(Type.Array(AdminQuestion)), ...problems(400, ...AUTH_ERRORS, 404) },
     },
@@ -42,12 +42,14 @@ export const questionAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Change a waiver question',
-      description: 'Changing Type without Options/RequiresFileUpload resets them to the new type\'s defaults. Translations replaces all translations.',
+      description: "Changing Type without Options/RequiresFileUpload resets them to the new type's defaults. Translations replaces all translations.",
       params: QuestionIdParams,
       body: UpdateQuestionBody,
       response: { 200: envelope(AdminQuestion), ...problems(400, ...AUTH_ERRORS, 404, 413, 415, 422) },
     },
-    handler: async (request) => ({ data: await app.db.write((tx) => changeQuestion(tx, request.caller.operatorId, request.params.ID, request.body)) }),
+    handler: async (request) => ({
+      data: await app.db.write((tx) => changeQuestion(tx, request.caller.operatorId, request.params.ID, request.body)),
+    }),
   });
 
   app.delete('/questions/:ID', {

@@ -20,7 +20,11 @@ import type { FastifyReply } from 'fastify';
 const FILE_CSP = "default-src 'none'; sandbox";
 
 /** Sends a waiver answer's file the safe way (above); the manifest's file route uses it too. */
-export function sendAnsweredFile(reply: FastifyReply, reference: string, file: Pick<UploadRow, 'content_type' | 'content' | 'public_id'>): FastifyReply {
+export function sendAnsweredFile(
+  reply: FastifyReply,
+  reference: string,
+  file: Pick<UploadRow, 'content_type' | 'content' | 'public_id'>,
+): FastifyReply {
   const type = servedType(file.content_type);
   const extension = ALLOWED_FILE_TYPES[type] ?? 'bin';
   return reply
@@ -39,8 +43,8 @@ export const answerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: requires('bookings:read'),
     schema: {
       tags,
-      summary: 'Get a booking\'s waiver answers',
-      description: 'Each answer with its question, by the questions\' Position; a file answer with the file\'s type, size and Download address.',
+      summary: "Get a booking's waiver answers",
+      description: "Each answer with its question, by the questions' Position; a file answer with the file's type, size and Download address.",
       params: ReferenceParams,
       response: { 200: envelope(Type.Array(BookingWaiverAnswer)), ...problems(400, ...AUTH_ERRORS, 404) },
     },
@@ -54,10 +58,13 @@ export const answerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Download the file of a waiver answer',
       description:
         'The file a waiver answer of this booking names (404 for any other), as an attachment: Content-Disposition: attachment, ' +
-        'X-Content-Type-Options: nosniff, Content-Security-Policy: default-src \'none\'; sandbox, Cache-Control: no-store.',
+        "X-Content-Type-Options: nosniff, Content-Security-Policy: default-src 'none'; sandbox, Cache-Control: no-store.",
       params: Type.Composite([ReferenceParams, FileIdParams]),
       produces: [...Object.keys(ALLOWED_FILE_TYPES), 'application/octet-stream'],
-      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The file\'s bytes' }), ...problems(400, ...AUTH_ERRORS, 404) },
+      response: {
+        200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: "The file's bytes" }),
+        ...problems(400, ...AUTH_ERRORS, 404),
+      },
     },
     handler: async (request, reply) => {
       const { BookingReference, FileID } = request.params;

@@ -8,7 +8,12 @@ import type { BookingWaiverAnswer } from './schemas.js';
 import { findUploadSummaries } from './upload-store.js';
 
 export async function listBookingAnswers(db: Kysely<Database>, operatorId: number, reference: string): Promise<BookingWaiverAnswer[]> {
-  const booking = await db.selectFrom('bookings').select('id').where('operator_id', '=', operatorId).where('reference', '=', reference).executeTakeFirst();
+  const booking = await db
+    .selectFrom('bookings')
+    .select('id')
+    .where('operator_id', '=', operatorId)
+    .where('reference', '=', reference)
+    .executeTakeFirst();
   if (!booking) throw new NotFound(`No booking ${reference}`);
   const rows = await db
     .selectFrom('waiver_answers')
@@ -29,7 +34,12 @@ export async function listBookingAnswers(db: Kysely<Database>, operatorId: numbe
       Type: row.type,
       Answer: row.answer,
       File: file
-        ? { FileID: file.public_id, ContentType: file.content_type, Size: file.size, Download: `/api/v2/admin/bookings/${reference}/files/${file.public_id}` }
+        ? {
+            FileID: file.public_id,
+            ContentType: file.content_type,
+            Size: file.size,
+            Download: `/api/v2/admin/bookings/${reference}/files/${file.public_id}`,
+          }
         : null,
     };
   });

@@ -14,7 +14,7 @@ export const questionPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['Partner API'],
       summary: 'Get waiver questions',
       description:
-        'The activity\'s waiver questions ordered by Position. With Locale (a BCP 47 tag) the texts are in that language where the operator translated them, else in its base language (de for de-CH), else the default text. A malformed Locale is 422.',
+        "The activity's waiver questions ordered by Position. With Locale (a BCP 47 tag) the texts are in that language where the operator translated them, else in its base language (de for de-CH), else the default text. A malformed Locale is 422.",
       params: PartnerActivityParams,
       querystring: QuestionsQuery,
       response: { 200: envelope(Type.Array(Question)), ...problems(400, ...AUTH_ERRORS, 404, 422) },
@@ -45,7 +45,7 @@ const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         '(UPLOAD_KEY_MAX_FILES, UPLOAD_KEY_MAX_MB): beyond it, 429 quota-exceeded with Retry-After.',
       params: PartnerParams,
       consumes: ['*/*'],
-      body: Type.Unsafe<Buffer | undefined>({ description: 'The file\'s bytes', contentMediaType: 'application/octet-stream' }),
+      body: Type.Unsafe<Buffer | undefined>({ description: "The file's bytes", contentMediaType: 'application/octet-stream' }),
       response: { 201: envelope(Upload), ...problems(...AUTH_ERRORS, 413, 415, 422) },
     },
     handler: async (request, reply) => {

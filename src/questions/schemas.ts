@@ -35,10 +35,12 @@ export type Question = Static<typeof Question>;
 
 const Translation = Type.Object({
   Question: QuestionText,
-  Options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: MAX_OPTION_LENGTH }), {
-    maxItems: MAX_OPTIONS,
-    description: 'Select questions only: the Options in this language, in the same order',
-  })),
+  Options: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: MAX_OPTION_LENGTH }), {
+      maxItems: MAX_OPTIONS,
+      description: 'Select questions only: the Options in this language, in the same order',
+    }),
+  ),
 });
 export type Translation = Static<typeof Translation>;
 
@@ -101,14 +103,14 @@ export const FileIdParams = Type.Object({
 export const BookingWaiverAnswer = Type.Object(
   {
     QuestionID: Type.Integer(),
-    Question: Type.String({ description: 'The question in the operator\'s default language' }),
+    Question: Type.String({ description: "The question in the operator's default language" }),
     Type: Type.String(),
     Answer: Type.String({ description: 'As stored: a select option in the default language, a FileID for a file answer' }),
     File: Type.Union(
       [
         Type.Object({
           FileID: Type.String(),
-          ContentType: Type.String({ description: 'The type the file\'s content has' }),
+          ContentType: Type.String({ description: "The type the file's content has" }),
           Size: Type.Integer({ description: 'Bytes' }),
           Download: Type.String({ description: 'Where staff download it (an admin key, Authorization header)' }),
         }),

@@ -11,15 +11,7 @@ import { audit } from '../audit/log.js';
 import { rowOptions, rowTranslations, toAdminQuestion, toQuestion } from './view.js';
 import { checkQuestion, type QuestionFields } from './rules.js';
 import type { AdminQuestion, CreateQuestionBody, Question, UpdateQuestionBody } from './schemas.js';
-import {
-  deleteQuestion,
-  findQuestion,
-  insertQuestion,
-  listActivityQuestions,
-  nextPosition,
-  questionHasAnswers,
-  updateQuestion,
-} from './store.js';
+import { deleteQuestion, findQuestion, insertQuestion, listActivityQuestions, nextPosition, questionHasAnswers, updateQuestion } from './store.js';
 
 export { checkSomeWaiverAnswers, fileScopeOf, validateWaiverAnswers, type WaiverAnswerInput, type WaiverResult } from './waiver.js';
 
@@ -68,7 +60,12 @@ export async function addQuestion(tx: Tx, operatorId: number, activityId: string
     position: body.Position ?? (await nextPosition(tx, activity.id)),
   });
   const question = toAdminQuestion(row);
-  await audit(tx, { operatorId, action: 'question.create', resource: { type: 'question', id: question.ID }, after: { ActivityID: activityId, ...question } });
+  await audit(tx, {
+    operatorId,
+    action: 'question.create',
+    resource: { type: 'question', id: question.ID },
+    after: { ActivityID: activityId, ...question },
+  });
   return question;
 }
 

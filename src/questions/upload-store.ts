@@ -10,14 +10,30 @@ export type UploadRow = Selectable<UploadTable>;
 export type NewUploadRow = Omit<Insertable<UploadTable>, 'id'>;
 export type UploadSummary = Omit<UploadRow, 'content'>;
 
-const SUMMARY_COLUMNS = ['id', 'operator_id', 'public_id', 'content_type', 'size', 'created_at', 'api_key_id', 'partner', 'basket_id', 'client_fingerprint', 'attached_at', 'held_until'] as const;
+const SUMMARY_COLUMNS = [
+  'id',
+  'operator_id',
+  'public_id',
+  'content_type',
+  'size',
+  'created_at',
+  'api_key_id',
+  'partner',
+  'basket_id',
+  'client_fingerprint',
+  'attached_at',
+  'held_until',
+] as const;
 
 export async function insertUpload(tx: Tx, row: NewUploadRow): Promise<UploadSummary> {
   return tx.insertInto('uploads').values(row).returning(SUMMARY_COLUMNS).executeTakeFirstOrThrow();
 }
 
 /** Who a quota counts: the files of an API key, of a basket, or of a client address. */
-export type QuotaHolder = { column: 'api_key_id'; value: number } | { column: 'basket_id'; value: number } | { column: 'client_fingerprint'; value: string };
+export type QuotaHolder =
+  | { column: 'api_key_id'; value: number }
+  | { column: 'basket_id'; value: number }
+  | { column: 'client_fingerprint'; value: string };
 
 const QUOTA_LOCK = 74_231_009;
 
@@ -100,7 +116,14 @@ async function useUploads(tx: Tx, operatorId: number, fileIds: string[], use: Fi
     .set((eb) =>
       'attachedAt' in use
         ? { attached_at: eb.fn.coalesce('attached_at', eb.val(use.attachedAt)) }
-        : { held_until: eb.case().when(eb.fn.coalesce('held_until', eb.lit(0)), '<', use.heldUntil).then(use.heldUntil).else(eb.ref('held_until')).end() },
+        : {
+            held_until: eb
+              .case()
+              .when(eb.fn.coalesce('held_until', eb.lit(0)), '<', use.heldUntil)
+              .then(use.heldUntil)
+              .else(eb.ref('held_until'))
+              .end(),
+          },
     )
     .where('operator_id', '=', operatorId)
     .where('public_id', 'in', [...fileIds].sort())
@@ -151,7 +174,11 @@ export async function deleteUnattachedBefore(tx: Tx, cutoff: number, limit: numb
   if (due.length === 0) return 0;
   const result = await tx
     .deleteFrom('uploads')
-    .where('id', 'in', due.map((row) => row.id))
+    .where(
+      'id',
+      'in',
+      due.map((row) => row.id),
+    )
     .where(sweepable)
     .executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -33,11 +33,14 @@ export function startUploadSweep(db: Db, config: Config, log: FastifyBaseLogger)
       .catch((error: unknown) => log.warn({ err: error }, 'upload sweep failed; retrying on the next one'));
   };
   let timer: NodeJS.Timeout | undefined;
-  const first = setTimeout(() => {
-    sweep();
-    timer = setInterval(sweep, EVERY_MS);
-    timer.unref();
-  }, Math.floor(Math.random() * 60_000));
+  const first = setTimeout(
+    () => {
+      sweep();
+      timer = setInterval(sweep, EVERY_MS);
+      timer.unref();
+    },
+    Math.floor(Math.random() * 60_000),
+  );
   first.unref();
   return () => {
     clearTimeout(first);

@@ -56,7 +56,8 @@ async function checkQuota(tx: Tx, { holder, limit, who, outstanding }: Quota, si
   await lockQuota(tx, holder);
   const held = await holdings(tx, holder, outstanding);
   if (held.files + 1 <= limit.files && held.bytes + size <= limit.bytes) return;
-  if (!outstanding) throw new Conflict(`${who} has uploaded as much as a basket may (${describe(limit.files, limit.bytes)}); open a new basket for more`);
+  if (!outstanding)
+    throw new Conflict(`${who} has uploaded as much as a basket may (${describe(limit.files, limit.bytes)}); open a new basket for more`);
   const freedAt = (held.oldest ?? now) + unattachedHours * 3_600_000;
   throw new UploadQuotaExceeded(
     `${who} already holds ${describe(held.files, held.bytes)} that no confirmed booking names, the most it may (${describe(limit.files, limit.bytes)}). ` +
@@ -87,7 +88,12 @@ export async function storeUpload(
         : [
             // Always in this order (basket, then address), so that two uploads never wait for each other's lock.
             { holder: { column: 'basket_id', value: owner.basketId }, limit: limits.perBasket, who: 'This basket', outstanding: false },
-            { holder: { column: 'client_fingerprint', value: owner.clientFingerprint }, limit: limits.perAddress, who: 'This address', outstanding: true },
+            {
+              holder: { column: 'client_fingerprint', value: owner.clientFingerprint },
+              limit: limits.perAddress,
+              who: 'This address',
+              outstanding: true,
+            },
           ];
     for (const quota of quotas) await checkQuota(tx, quota, content.length, hours, now);
     return insertUpload(tx, {

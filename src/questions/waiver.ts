@@ -129,7 +129,13 @@ function checkAnswer(question: QuestionRow, raw: string, usableFiles: Set<string
       return isCalendarDate(answer) ? { answer } : { problem: `${label} must be a date, YYYY-MM-DD` };
     case 'select': {
       const chosen = selectOption(question, answer);
-      return chosen !== undefined ? { answer: chosen } : { problem: `${label} must be one of ${rowOptions(question).map((o) => `"${o}"`).join(', ')}` };
+      return chosen !== undefined
+        ? { answer: chosen }
+        : {
+            problem: `${label} must be one of ${rowOptions(question)
+              .map((o) => `"${o}"`)
+              .join(', ')}`,
+          };
     }
     default:
       return { answer };

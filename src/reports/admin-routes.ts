@@ -15,12 +15,18 @@ export const reportAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: reports'];
   const description =
     'Confirmed bookings, their guests and revenue for the activity dates From to To, per day, activity and channel (a marketplace by its name). ' +
-    'The day is the activity\'s date in the activity\'s own time zone. Revenue is the tickets at the prices they were sold for, in minor units, ' +
+    "The day is the activity's date in the activity's own time zone. Revenue is the tickets at the prices they were sold for, in minor units, " +
     'summed exactly per currency (never converted or mixed). Cancelled bookings are counted apart; holds are left out.';
 
   app.get('/reports/bookings', {
     config: requires('reports:read'),
-    schema: { tags, summary: 'Bookings report', description, querystring: ReportQuery, response: { 200: envelope(BookingReport), ...problems(...AUTH_ERRORS, 422) } },
+    schema: {
+      tags,
+      summary: 'Bookings report',
+      description,
+      querystring: ReportQuery,
+      response: { 200: envelope(BookingReport), ...problems(...AUTH_ERRORS, 422) },
+    },
     handler: async (request) => ({ data: await bookingReport(app.db.kysely, request.caller.operatorId, request.query) }),
   });
 
@@ -49,7 +55,7 @@ export const reportAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['Operator API: bookings'],
       summary: 'Export bookings as CSV',
       description:
-        'The bookings list with the same filters (From, To, Source, ActivityID, Status, Search), every matching booking (no paging), in the list\'s order, as text/csv. ' +
+        "The bookings list with the same filters (From, To, Source, ActivityID, Status, Search), every matching booking (no paging), in the list's order, as text/csv. " +
         'Total is in major units of Currency. Cells a spreadsheet would run as a formula start with an apostrophe.',
       querystring: BookingExportQuery,
       produces: ['text/csv'],

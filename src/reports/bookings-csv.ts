@@ -11,16 +11,46 @@ import { decimalAmount } from './service.js';
 export type BookingExportQuery = Omit<BookingListQuery, 'Limit' | 'Offset'>;
 
 const HEADER = [
-  'BookingReference', 'Status', 'Source', 'Partner', 'ActivityID', 'Date', 'Time', 'Participants', 'Tickets', 'Currency', 'Total',
-  'FirstName', 'LastName', 'Email', 'Phone', 'WaiverStatus', 'PaymentReference', 'CreatedAt',
+  'BookingReference',
+  'Status',
+  'Source',
+  'Partner',
+  'ActivityID',
+  'Date',
+  'Time',
+  'Participants',
+  'Tickets',
+  'Currency',
+  'Total',
+  'FirstName',
+  'LastName',
+  'Email',
+  'Phone',
+  'WaiverStatus',
+  'PaymentReference',
+  'CreatedAt',
 ];
 
 const line = (b: Booking) =>
   csvLine([
-    b.BookingReference, b.Status, b.Source, b.Partner, b.ActivityID, b.Date, b.Time, b.Participants,
+    b.BookingReference,
+    b.Status,
+    b.Source,
+    b.Partner,
+    b.ActivityID,
+    b.Date,
+    b.Time,
+    b.Participants,
     b.Tickets.map((t) => `${t.Quantity} × ${t.Name}`).join('; '),
-    b.Currency, b.Currency ? decimalAmount(b.Total, b.Currency) : '',
-    b.Customer.FirstName, b.Customer.LastName, b.Customer.Email, b.Customer.Phone, b.WaiverStatus, b.PaymentReference, b.CreatedAt,
+    b.Currency,
+    b.Currency ? decimalAmount(b.Total, b.Currency) : '',
+    b.Customer.FirstName,
+    b.Customer.LastName,
+    b.Customer.Email,
+    b.Customer.Phone,
+    b.WaiverStatus,
+    b.PaymentReference,
+    b.CreatedAt,
   ]);
 
 /** CSV lines: the header, then every matching booking. The first page is read before the first line. */

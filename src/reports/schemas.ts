@@ -5,7 +5,7 @@ import { LocalDate } from '../http/schemas.js';
 export const MAX_REPORT_DAYS = 367;
 
 export const ReportQuery = Type.Object({
-  From: Type.String({ format: 'date', description: 'First activity date (YYYY-MM-DD), in each activity\'s own time zone' }),
+  From: Type.String({ format: 'date', description: "First activity date (YYYY-MM-DD), in each activity's own time zone" }),
   To: Type.String({ format: 'date', description: `Last activity date, inclusive; at most ${MAX_REPORT_DAYS} days after From` }),
 });
 export type ReportQuery = Static<typeof ReportQuery>;
@@ -25,7 +25,7 @@ const Figures = {
 
 export const ReportGroup = Type.Object({
   Key: Type.String({ description: 'The date, the ActivityID or the channel' }),
-  Label: Type.String({ description: 'What the dashboard shows: the date, the activity\'s name, the channel\'s name' }),
+  Label: Type.String({ description: "What the dashboard shows: the date, the activity's name, the channel's name" }),
   ...Figures,
 });
 export type ReportGroup = Static<typeof ReportGroup>;
@@ -35,7 +35,7 @@ export const ReportRow = Type.Object({
   ActivityID: Type.String(),
   Activity: Type.String(),
   Channel: Type.String({ description: 'online, pos, or partner:<name> for a marketplace' }),
-  ChannelName: Type.String({ description: 'Online shop, Point of sale, or the marketplace\'s name' }),
+  ChannelName: Type.String({ description: "Online shop, Point of sale, or the marketplace's name" }),
   Currency: Type.String(),
   Bookings: Type.Integer(),
   Guests: Type.Integer(),

@@ -62,7 +62,11 @@ function toRows(data: ReportRowData[]): ReportRow[] {
     }
   }
   return [...rows.values()].sort(
-    (a, b) => a.Date.localeCompare(b.Date) || a.Activity.localeCompare(b.Activity) || a.ChannelName.localeCompare(b.ChannelName) || a.Currency.localeCompare(b.Currency),
+    (a, b) =>
+      a.Date.localeCompare(b.Date) ||
+      a.Activity.localeCompare(b.Activity) ||
+      a.ChannelName.localeCompare(b.ChannelName) ||
+      a.Currency.localeCompare(b.Currency),
   );
 }
 
@@ -128,13 +132,35 @@ export function decimalAmount(minor: number, currency: string): string {
   return digits === 0 ? `${sign}${text}` : `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`;
 }
 
-export const REPORT_CSV_HEADER = ['Date', 'ActivityID', 'Activity', 'Channel', 'Bookings', 'Guests', 'CancelledBookings', 'Currency', 'RevenueMinorUnits', 'Revenue'];
+export const REPORT_CSV_HEADER = [
+  'Date',
+  'ActivityID',
+  'Activity',
+  'Channel',
+  'Bookings',
+  'Guests',
+  'CancelledBookings',
+  'Currency',
+  'RevenueMinorUnits',
+  'Revenue',
+];
 
 /** The report's rows as CSV (formula-safe cells, src/audit/csv.ts), one line per date, activity, channel and currency. */
 export function reportCsv(report: BookingReport): string {
   let text = csvLine(REPORT_CSV_HEADER);
   for (const row of report.Rows) {
-    text += csvLine([row.Date, row.ActivityID, row.Activity, row.ChannelName, row.Bookings, row.Guests, row.CancelledBookings, row.Currency, row.Revenue, decimalAmount(row.Revenue, row.Currency)]);
+    text += csvLine([
+      row.Date,
+      row.ActivityID,
+      row.Activity,
+      row.ChannelName,
+      row.Bookings,
+      row.Guests,
+      row.CancelledBookings,
+      row.Currency,
+      row.Revenue,
+      decimalAmount(row.Revenue, row.Currency),
+    ]);
   }
   return text;
 }

@@ -14,7 +14,11 @@ export const settingsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/settings', {
     config: requires('settings:manage'),
-    schema: { tags, summary: 'The shop\'s settings, the booking pages\' address and the embed snippet', response: { 200: envelope(OperatorSettings), ...problems(...AUTH_ERRORS) } },
+    schema: {
+      tags,
+      summary: "The shop's settings, the booking pages' address and the embed snippet",
+      response: { 200: envelope(OperatorSettings), ...problems(...AUTH_ERRORS) },
+    },
     handler: async (request) => ({ data: await getOperatorSettings(app.db.kysely, request.caller.operatorId, publicUrl) }),
   });
 
@@ -22,9 +26,9 @@ export const settingsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: requires('settings:manage'),
     schema: {
       tags,
-      summary: 'Change the shop\'s settings',
+      summary: "Change the shop's settings",
       description:
-        'Only the fields sent change. ContactEmail is the same address as the webhook settings\' ContactEmail. ' +
+        "Only the fields sent change. ContactEmail is the same address as the webhook settings' ContactEmail. " +
         'A new Slug moves the booking pages to /book/{Slug}; the old address redirects there until another operator takes it. ' +
         'AllowedEmbedOrigins: once the list is not empty, only those websites (and slotbook itself) may show the booking pages in a frame (Content-Security-Policy frame-ancestors).',
       body: OperatorSettingsChange,

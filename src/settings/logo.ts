@@ -32,7 +32,9 @@ export async function detectLogoType(content: Buffer): Promise<string> {
   if (detected === undefined || !(detected in LOGO_TYPES)) {
     const svg = /<svg[\s>]/i.test(content.subarray(0, 4096).toString('latin1'));
     throw new UnsupportedLogo(
-      svg ? `SVG logos are not accepted (an SVG can carry scripts): send ${LOGO_TYPES_TEXT}` : `The logo must be ${LOGO_TYPES_TEXT}${detected ? ` (this is ${detected})` : ''}`,
+      svg
+        ? `SVG logos are not accepted (an SVG can carry scripts): send ${LOGO_TYPES_TEXT}`
+        : `The logo must be ${LOGO_TYPES_TEXT}${detected ? ` (this is ${detected})` : ''}`,
     );
   }
   return detected;

@@ -7,16 +7,24 @@ const Email = Type.String({ format: 'email', maxLength: 254 });
 
 export const OperatorSettings = Type.Object(
   {
-    ShopName: Type.Union([Type.String(), Type.Null()], { description: 'The name guests see on the booking pages and in e-mails; null: the operator\'s name' }),
-    DisplayName: Type.String({ description: 'The name guests see: ShopName, else the operator\'s name' }),
-    Slug: Type.String({ description: 'The booking pages\' address: /book/{Slug}' }),
-    ContactEmail: Type.Union([Email, Type.Null()], { description: 'Where slotbook e-mails the operator (the same address as the webhook settings\' ContactEmail)' }),
-    BrandColour: Type.Union([Type.String(), Type.Null()], { description: '#rrggbb of buttons and headers on the booking pages and in e-mails, under white text; null: slotbook\'s blue' }),
-    LogoUrl: Type.Union([Type.String(), Type.Null()], { description: 'The logo\'s public address (it changes with the logo); null: none' }),
-    AllowedEmbedOrigins: Type.Array(Type.String(), { description: 'Websites that may show the booking pages in a frame (the embed); empty: any website' }),
+    ShopName: Type.Union([Type.String(), Type.Null()], {
+      description: "The name guests see on the booking pages and in e-mails; null: the operator's name",
+    }),
+    DisplayName: Type.String({ description: "The name guests see: ShopName, else the operator's name" }),
+    Slug: Type.String({ description: "The booking pages' address: /book/{Slug}" }),
+    ContactEmail: Type.Union([Email, Type.Null()], {
+      description: "Where slotbook e-mails the operator (the same address as the webhook settings' ContactEmail)",
+    }),
+    BrandColour: Type.Union([Type.String(), Type.Null()], {
+      description: "#rrggbb of buttons and headers on the booking pages and in e-mails, under white text; null: slotbook's blue",
+    }),
+    LogoUrl: Type.Union([Type.String(), Type.Null()], { description: "The logo's public address (it changes with the logo); null: none" }),
+    AllowedEmbedOrigins: Type.Array(Type.String(), {
+      description: 'Websites that may show the booking pages in a frame (the embed); empty: any website',
+    }),
     BookingPageUrl: Type.String({ description: 'The booking pages (the preview link)' }),
     EmbedScriptUrl: Type.String({ description: 'The embed script' }),
-    EmbedSnippet: Type.String({ description: 'HTML to paste into the operator\'s website: the script tag and an example button' }),
+    EmbedSnippet: Type.String({ description: "HTML to paste into the operator's website: the script tag and an example button" }),
   },
   { $id: 'OperatorSettings' },
 );
@@ -24,12 +32,25 @@ export type OperatorSettings = Static<typeof OperatorSettings>;
 
 export const OperatorSettingsChange = Type.Object(
   {
-    ShopName: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()], { description: 'null or empty: use the operator\'s name' })),
-    Slug: Type.Optional(Type.String({ pattern: SLUG_PATTERN, description: '2 to 40 lower-case letters, digits and single hyphens; unique among operators (409 when taken). The old slug keeps redirecting until another operator takes it.' })),
+    ShopName: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()], { description: "null or empty: use the operator's name" })),
+    Slug: Type.Optional(
+      Type.String({
+        pattern: SLUG_PATTERN,
+        description:
+          '2 to 40 lower-case letters, digits and single hyphens; unique among operators (409 when taken). The old slug keeps redirecting until another operator takes it.',
+      }),
+    ),
     ContactEmail: Type.Optional(Type.Union([Email, Type.Null()])),
-    BrandColour: Type.Optional(Type.Union([Type.String({ maxLength: 7 }), Type.Null()], { description: '#rrggbb or #rgb; white text on it must reach a contrast of 4.5:1 (422 otherwise)' })),
+    BrandColour: Type.Optional(
+      Type.Union([Type.String({ maxLength: 7 }), Type.Null()], {
+        description: '#rrggbb or #rgb; white text on it must reach a contrast of 4.5:1 (422 otherwise)',
+      }),
+    ),
     AllowedEmbedOrigins: Type.Optional(
-      Type.Array(Type.String({ maxLength: 300 }), { maxItems: MAX_EMBED_ORIGINS, description: 'https origins such as https://www.example.com (http only for localhost); stored normalised, without duplicates' }),
+      Type.Array(Type.String({ maxLength: 300 }), {
+        maxItems: MAX_EMBED_ORIGINS,
+        description: 'https origins such as https://www.example.com (http only for localhost); stored normalised, without duplicates',
+      }),
     ),
   },
   { additionalProperties: false },

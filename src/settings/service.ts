@@ -9,7 +9,16 @@ import { lockForTransaction } from '../db/advisory-lock.js';
 import type { OperatorSettings, OperatorSettingsChange } from './schemas.js';
 import { normaliseBrandColour, normaliseOrigins } from './rules.js';
 import { detectLogoType, logoDigest, logoPath } from './logo.js';
-import { deleteLogo, readSettingsRow, replaceSlug, saveLogo, slugHolder, updateSettingsRow, type SettingsColumns, type SettingsRow } from './store.js';
+import {
+  deleteLogo,
+  readSettingsRow,
+  replaceSlug,
+  saveLogo,
+  slugHolder,
+  updateSettingsRow,
+  type SettingsColumns,
+  type SettingsRow,
+} from './store.js';
 
 class SlugTaken extends DomainError {
   constructor(slug: string) {
@@ -68,7 +77,7 @@ function columnsOf(change: OperatorSettingsChange): SettingsColumns {
   if (change.ShopName !== undefined) columns.shop_name = change.ShopName === null || change.ShopName.trim() === '' ? null : change.ShopName.trim();
   if (change.Slug !== undefined) {
     // /book/{number} is the operator with that ID: a slug of digits only would shadow one.
-    if (/^[0-9]+$/.test(change.Slug)) throw ValidationFailed.field('Slug', 'A slug needs at least one letter (/book/{number} is an operator\'s ID)');
+    if (/^[0-9]+$/.test(change.Slug)) throw ValidationFailed.field('Slug', "A slug needs at least one letter (/book/{number} is an operator's ID)");
     columns.slug = change.Slug;
   }
   if (change.ContactEmail !== undefined) columns.contact_email = change.ContactEmail === null ? null : change.ContactEmail.trim();
@@ -79,7 +88,12 @@ function columnsOf(change: OperatorSettingsChange): SettingsColumns {
 
 const isUniqueViolation = (error: unknown) => /unique|duplicate key/i.test(String((error as Error)?.message));
 
-export async function changeOperatorSettings(db: Db, operatorId: number, change: OperatorSettingsChange, publicUrl: string): Promise<OperatorSettings> {
+export async function changeOperatorSettings(
+  db: Db,
+  operatorId: number,
+  change: OperatorSettingsChange,
+  publicUrl: string,
+): Promise<OperatorSettings> {
   const columns = columnsOf(change);
   const slug = columns.slug ?? undefined;
   try {
@@ -89,7 +103,13 @@ export async function changeOperatorSettings(db: Db, operatorId: number, change:
       if (slug !== undefined && slug !== row.slug) await takeSlug(tx, operatorId, row.slug, slug);
       await updateSettingsRow(tx, operatorId, columns);
       const after = view(await rowOf(tx, operatorId), operatorId, publicUrl);
-      await audit(tx, { operatorId, action: 'settings.update', resource: { type: 'operator', id: operatorId }, before: audited(before), after: audited(after) });
+      await audit(tx, {
+        operatorId,
+        action: 'settings.update',
+        resource: { type: 'operator', id: operatorId },
+        before: audited(before),
+        after: audited(after),
+      });
     });
   } catch (error) {
     // Two operators taking one slug at the same moment: the unique index decides, the loser hears 409.
@@ -118,7 +138,13 @@ export async function replaceLogo(db: Db, operatorId: number, content: Buffer, p
     const before = view(await rowOf(tx, operatorId), operatorId, publicUrl);
     await saveLogo(tx, operatorId, { content_type: contentType, content, digest: logoDigest(content) });
     const after = view(await rowOf(tx, operatorId), operatorId, publicUrl);
-    await audit(tx, { operatorId, action: 'settings.logo-update', resource: { type: 'operator', id: operatorId }, before: { LogoUrl: before.LogoUrl }, after: { LogoUrl: after.LogoUrl, ContentType: contentType, Size: content.length } });
+    await audit(tx, {
+      operatorId,
+      action: 'settings.logo-update',
+      resource: { type: 'operator', id: operatorId },
+      before: { LogoUrl: before.LogoUrl },
+      after: { LogoUrl: after.LogoUrl, ContentType: contentType, Size: content.length },
+    });
   });
   return getOperatorSettings(db.kysely, operatorId, publicUrl);
 }
@@ -127,7 +153,13 @@ export async function removeLogo(db: Db, operatorId: number, publicUrl: string):
   await db.write(async (tx) => {
     const before = view(await rowOf(tx, operatorId), operatorId, publicUrl);
     await deleteLogo(tx, operatorId);
-    await audit(tx, { operatorId, action: 'settings.logo-delete', resource: { type: 'operator', id: operatorId }, before: { LogoUrl: before.LogoUrl }, after: { LogoUrl: null } });
+    await audit(tx, {
+      operatorId,
+      action: 'settings.logo-delete',
+      resource: { type: 'operator', id: operatorId },
+      before: { LogoUrl: before.LogoUrl },
+      after: { LogoUrl: null },
+    });
   });
   return getOperatorSettings(db.kysely, operatorId, publicUrl);
 }

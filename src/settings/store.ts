@@ -74,6 +74,9 @@ export async function deleteLogo(tx: Tx, operatorId: number): Promise<void> {
   await tx.deleteFrom('operator_logos').where('operator_id', '=', operatorId).execute();
 }
 
-export async function readLogo(db: Kysely<Database>, operatorId: number): Promise<{ content_type: string; content: Buffer; digest: string } | undefined> {
+export async function readLogo(
+  db: Kysely<Database>,
+  operatorId: number,
+): Promise<{ content_type: string; content: Buffer; digest: string } | undefined> {
   return db.selectFrom('operator_logos').select(['content_type', 'content', 'digest']).where('operator_id', '=', operatorId).executeTakeFirst();
 }

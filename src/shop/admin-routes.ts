@@ -21,11 +21,13 @@ const ShopSettings = Type.Object(
     }),
     PaymentProvider: Type.Union([Type.Unsafe<PaymentProviderName>({ type: 'string', enum: [...PAYMENT_PROVIDERS] }), Type.Null()], {
       description:
-        'Who charges the shop\'s checkouts: test (no real money; always outside production, in production in test mode), ' +
+        "Who charges the shop's checkouts: test (no real money; always outside production, in production in test mode), " +
         'or null: nobody (production without test mode), so the shop cannot open',
     }),
-    URL: Type.String({ description: 'The public address of the shop\'s API' }),
-    UpdatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When it was last opened, closed or switched in or out of test mode' }),
+    URL: Type.String({ description: "The public address of the shop's API" }),
+    UpdatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When it was last opened, closed or switched in or out of test mode',
+    }),
   },
   { $id: 'ShopSettings' },
 );
@@ -34,7 +36,7 @@ type ShopSettings = Static<typeof ShopSettings>;
 const ShopSettingsBody = Type.Object(
   {
     Open: Type.Optional(Type.Boolean({ description: 'true opens the shop to the public, false closes it' })),
-    TestMode: Type.Optional(Type.Boolean({ description: 'true makes it a test shop (see the answer\'s TestMode); false ends test mode' })),
+    TestMode: Type.Optional(Type.Boolean({ description: "true makes it a test shop (see the answer's TestMode); false ends test mode" })),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -51,7 +53,7 @@ export const shopAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/shop', {
     config: requires('settings:manage'),
-    schema: { tags, summary: 'The online shop\'s settings', response: { 200: envelope(ShopSettings), ...problems(...AUTH_ERRORS) } },
+    schema: { tags, summary: "The online shop's settings", response: { 200: envelope(ShopSettings), ...problems(...AUTH_ERRORS) } },
     handler: async (request) => ({ data: view(request.caller.operatorId, await shopState(app.db.kysely, request.caller.operatorId, app.config)) }),
   });
 
@@ -61,7 +63,7 @@ export const shopAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Open or close the online shop, or switch its test mode',
       description:
-        'A new operator\'s shop is closed: nobody can open baskets, list timeslots or join waitlists there, and its address answers 404 like one that does not exist. ' +
+        "A new operator's shop is closed: nobody can open baskets, list timeslots or join waitlists there, and its address answers 404 like one that does not exist. " +
         'Open it when the shop should sell. Closing it later stops new baskets and waitlist places; baskets that already hold seats can still be read and paid by their guests. ' +
         'Only the fields sent change. In production a shop needs a payment provider to open: until a real one exists, only a test-mode shop opens; ' +
         'opening one otherwise, or ending test mode while it is open, is 409 on TestMode.',

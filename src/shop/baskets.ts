@@ -65,14 +65,22 @@ export function payableTotal(items: BasketItem[]): number {
 
 export async function basketView(db: Kysely<Database>, basket: BasketRow, now = unixNow()): Promise<Basket> {
   const rows = await listBasketItems(db, basket.id);
-  const tickets = await bookingTicketsOf(db, rows.map((row) => row.booking_id));
+  const tickets = await bookingTicketsOf(
+    db,
+    rows.map((row) => row.booking_id),
+  );
   const items = rows.map((row) => toItem(row, tickets.get(row.booking_id) ?? [], now));
   return {
     BasketToken: basket.token,
     Status: basket.status,
     Currency: basket.currency,
     Total: payableTotal(items),
-    Customer: { FirstName: basket.customer_first_name, LastName: basket.customer_last_name, Email: basket.customer_email, Phone: basket.customer_phone },
+    Customer: {
+      FirstName: basket.customer_first_name,
+      LastName: basket.customer_last_name,
+      Email: basket.customer_email,
+      Phone: basket.customer_phone,
+    },
     Items: items,
     PaymentReference: basket.payment_reference,
     CheckoutStartedAt: basket.checkout_started_at === null ? null : new Date(Number(basket.checkout_started_at) * 1000).toISOString(),
@@ -90,7 +98,11 @@ export async function createBasket(db: Db, limits: ShopLimits, operatorId: numbe
   const basket = await db.write(async (tx) => {
     await lockClient(tx, operatorId, clientHmac);
     await checkBasketQuota(tx, limits, operatorId, clientHmac, Date.now());
-    return insertBasket(tx, { operatorId, clientHmac, customer: { firstName: c.FirstName.trim(), lastName: c.LastName.trim(), email: c.Email.trim(), phone: c.Phone } });
+    return insertBasket(tx, {
+      operatorId,
+      clientHmac,
+      customer: { firstName: c.FirstName.trim(), lastName: c.LastName.trim(), email: c.Email.trim(), phone: c.Phone },
+    });
   });
   return basketView(db.kysely, basket);
 }
@@ -106,7 +118,14 @@ export async function getBasket(db: Kysely<Database>, operatorId: number, token:
  * (422), and neither the basket (422 on Participants) nor its client (429) may hold more than its limit.
  * Only in an open shop, like createBasket.
  */
-export async function addBasketItem(db: Db, settings: HoldSettings, operatorId: number, token: string, body: AddItemBody, clientHmac: string): Promise<Basket> {
+export async function addBasketItem(
+  db: Db,
+  settings: HoldSettings,
+  operatorId: number,
+  token: string,
+  body: AddItemBody,
+  clientHmac: string,
+): Promise<Basket> {
   const basket = await requireBasket(db.kysely, operatorId, token);
   const now = unixNow();
   await db.write(async (tx) => {
@@ -114,7 +133,8 @@ export async function addBasketItem(db: Db, settings: HoldSettings, operatorId: 
     await lockBasket(tx, basket.id);
     const current = await requireBasket(tx, operatorId, token);
     if (current.status !== 'open') throw new Conflict('This basket is paid; open a new basket for another purchase');
-    if (current.checkout_started_at !== null) throw new Conflict('Checkout has begun for this basket, so it takes no more items: pay it, or open a new basket');
+    if (current.checkout_started_at !== null)
+      throw new Conflict('Checkout has begun for this basket, so it takes no more items: pay it, or open a new basket');
     const field = body.Tickets === undefined ? 'Participants' : 'Tickets';
     await holdItem(tx, current, body, settings.basketHoldMinutes, now, clientHmac, (seats) =>
       checkHoldLimits(tx, settings, { operatorId, basketId: current.id, clientHmac, seats, field }, now),
@@ -136,11 +156,16 @@ export async function beginCheckout(db: Db, settings: HoldSettings, operatorId: 
     const current = await requireBasket(tx, operatorId, token);
     if (current.status !== 'open') throw new Conflict('This basket is paid already');
     if (current.checkout_started_at !== null) return;
-    const live = (await listBasketItems(tx, current.id)).filter((item) => item.status === 'on_hold' && item.hold_expires_at !== null && Number(item.hold_expires_at) > now);
+    const live = (await listBasketItems(tx, current.id)).filter(
+      (item) => item.status === 'on_hold' && item.hold_expires_at !== null && Number(item.hold_expires_at) > now,
+    );
     if (live.length === 0) throw new Conflict('This basket holds no seats: add a timeslot before checking out');
     for (const item of live) {
       const held = Number(item.hold_expires_at);
-      const until = Math.min(Math.max(held, now + settings.checkoutHoldMinutes * 60), Math.max(held, holdCeiling(Number(item.booking_created_at), settings.holdMaxLifetimeMinutes)));
+      const until = Math.min(
+        Math.max(held, now + settings.checkoutHoldMinutes * 60),
+        Math.max(held, holdCeiling(Number(item.booking_created_at), settings.holdMaxLifetimeMinutes)),
+      );
       await extendHoldUntil(tx, item.booking_id, until, now);
     }
     await markCheckoutStarted(tx, current.id, now);
@@ -162,11 +187,19 @@ export async function holdItem(
   clientHmac: string | null,
   checkLimits?: (seats: number) => Promise<void>,
 ): Promise<void> {
-  const customer = { FirstName: basket.customer_first_name, LastName: basket.customer_last_name, Email: basket.customer_email, Phone: basket.customer_phone };
+  const customer = {
+    FirstName: basket.customer_first_name,
+    LastName: basket.customer_last_name,
+    Email: basket.customer_email,
+    Phone: basket.customer_phone,
+  };
   const origin = { operatorId: basket.operator_id, source: 'online' as const, partner: null, basketId: basket.id };
   const { draft, activity } = await prepareBooking(tx, origin, { ...item, Customer: customer }, holdMinutes, now);
   if (basket.currency !== null && basket.currency !== activity.currency) {
-    throw ValidationFailed.field('ActivityID', `This basket is in ${basket.currency}; ${item.ActivityID} is sold in ${activity.currency}. Use another basket.`);
+    throw ValidationFailed.field(
+      'ActivityID',
+      `This basket is in ${basket.currency}; ${item.ActivityID} is sold in ${activity.currency}. Use another basket.`,
+    );
   }
   await checkLimits?.(draft.mix.seats);
   const booking = await placeBooking(tx, draft, now);

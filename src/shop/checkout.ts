@@ -26,7 +26,16 @@ import { basketView, requireBasket } from './baskets.js';
 import { refuseWhileDeclining } from './declines.js';
 import { PaymentDeclined, type PaymentConfig } from './payments.js';
 import { shopState } from './settings.js';
-import { basketAmount, findBasket, insertPayment, listBasketItems, lockBasket, markBasketPaid, setPaymentReference, type BasketRow } from './store.js';
+import {
+  basketAmount,
+  findBasket,
+  insertPayment,
+  listBasketItems,
+  lockBasket,
+  markBasketPaid,
+  setPaymentReference,
+  type BasketRow,
+} from './store.js';
 import type { CheckoutBody } from './schemas.js';
 
 export interface CheckoutResult {
@@ -57,7 +66,13 @@ export async function checkout(
   // The shop has no API key: an Idempotency-Key counts within its basket, so two shoppers who pick the same
   // key never see each other's answers. The card number is no part of the fingerprint: a retry with the same
   // key answers the first payment whatever card it names, and no record can be used to test a guess.
-  const request = { operatorId, holder: `basket:${basket.id}`, route: payer.route, key: payer.idempotencyKey, fingerprint: [body.Payment?.Provider ?? null] };
+  const request = {
+    operatorId,
+    holder: `basket:${basket.id}`,
+    route: payer.route,
+    key: payer.idempotencyKey,
+    fingerprint: [body.Payment?.Provider ?? null],
+  };
   const outcome = await runIdempotently(db, keys, request, async (tx) => {
     const declined = await payBasket(tx, config, basket, body, payer.clientHmac, now);
     if (declined !== undefined) return { statusCode: 422, body: declined };
@@ -70,10 +85,18 @@ export async function checkout(
 }
 
 /** Pays the basket, or records a declined attempt and answers its reason. */
-async function payBasket(tx: Tx, config: PaymentConfig, basket: BasketRow, body: CheckoutBody, clientHmac: string, now: number): Promise<string | undefined> {
+async function payBasket(
+  tx: Tx,
+  config: PaymentConfig,
+  basket: BasketRow,
+  body: CheckoutBody,
+  clientHmac: string,
+  now: number,
+): Promise<string | undefined> {
   // Card testers pay many baskets at once from one address: one payment per address at a time (the others
   // are refused at once rather than queued, so that they hold no database connection while they wait).
-  if (!(await tryLockForTransaction(tx, `payer:${clientHmac}`))) throw new Conflict('Another payment from your network is in progress; retry in a moment');
+  if (!(await tryLockForTransaction(tx, `payer:${clientHmac}`)))
+    throw new Conflict('Another payment from your network is in progress; retry in a moment');
   await lockBasket(tx, basket.id);
   const current = await requireBasket(tx, basket.operator_id, basket.token);
   if (current.status !== 'open') throw new Conflict('This basket is already paid; a basket is paid once');
@@ -86,7 +109,9 @@ async function payBasket(tx: Tx, config: PaymentConfig, basket: BasketRow, body:
   for (const item of items) {
     const live = item.status === 'on_hold' && item.hold_expires_at !== null && Number(item.hold_expires_at) > now;
     if (!live) {
-      throw new Conflict(`The seats of ${item.reference} (${item.activity_name}, ${item.date} ${item.time}) are no longer held for you; nothing was charged. Remove it or start a new basket.`);
+      throw new Conflict(
+        `The seats of ${item.reference} (${item.activity_name}, ${item.date} ${item.time}) are no longer held for you; nothing was charged. Remove it or start a new basket.`,
+      );
     }
   }
 
@@ -94,8 +119,10 @@ async function payBasket(tx: Tx, config: PaymentConfig, basket: BasketRow, body:
   const currency = current.currency ?? '';
   let reference: string | null = null;
   if (amount > 0) {
-    if (!body.Payment) throw ValidationFailed.field('Payment', `Payment is required: the basket costs ${amount} (minor units of ${current.currency})`);
-    if (body.Payment.Provider !== provider.name) throw ValidationFailed.field('Payment.Provider', `This shop takes payments through ${provider.name}`);
+    if (!body.Payment)
+      throw ValidationFailed.field('Payment', `Payment is required: the basket costs ${amount} (minor units of ${current.currency})`);
+    if (body.Payment.Provider !== provider.name)
+      throw ValidationFailed.field('Payment.Provider', `This shop takes payments through ${provider.name}`);
     await refuseWhileDeclining(tx, basket.id, clientHmac, Date.now());
     const charge = await provider.charge({ amount, currency, cardNumber: body.Payment.CardNumber, description: `Basket ${basket.id}` });
     const attempt = { operatorId: basket.operator_id, basketId: basket.id, provider: provider.name, amount, currency, clientHmac };
@@ -116,7 +143,12 @@ async function payBasket(tx: Tx, config: PaymentConfig, basket: BasketRow, body:
   }
   await setPaymentReference(tx, basket.id, reference);
   await publishBasketPaid(tx, basket);
-  await recordUsage(tx, basket.operator_id, { meter: 'order-completed', micros: 1_000_000n, extraInfo: JSON.stringify({ BasketID: basket.id }), occurredAt: now });
+  await recordUsage(tx, basket.operator_id, {
+    meter: 'order-completed',
+    micros: 1_000_000n,
+    extraInfo: JSON.stringify({ BasketID: basket.id }),
+    occurredAt: now,
+  });
   await recordOrderCompleted(tx, basket, now);
   return undefined;
 }
@@ -128,5 +160,7 @@ async function payBasket(tx: Tx, config: PaymentConfig, basket: BasketRow, body:
 async function recordOrderCompleted(tx: Tx, basket: BasketRow, now: number): Promise<void> {
   if (!(await operatorListens(tx, basket.operator_id))) return;
   const { BasketToken: _token, ...order } = await basketView(tx, (await findBasket(tx, basket.operator_id, basket.token))!, now);
-  await recordEvents(tx, basket.operator_id, [{ type: 'order.completed', resource: `order:${basket.id}`, audience: 'operator', data: JSON.stringify({ BasketID: basket.id, ...order }) }]);
+  await recordEvents(tx, basket.operator_id, [
+    { type: 'order.completed', resource: `order:${basket.id}`, audience: 'operator', data: JSON.stringify({ BasketID: basket.id, ...order }) },
+  ]);
 }

@@ -73,7 +73,9 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ShopLocaleQuery,
       response: { 200: envelope(Product), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
     },
-    handler: async (request) => ({ data: await getProduct(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Locale) }),
+    handler: async (request) => ({
+      data: await getProduct(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Locale),
+    }),
   });
 
   app.get('/activities/:ActivityID/dates', {
@@ -86,7 +88,9 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: DatesQuery,
       response: { 200: envelope(Type.Array(AvailableDate)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
     },
-    handler: async (request) => ({ data: await listAvailableDates(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query) }),
+    handler: async (request) => ({
+      data: await listAvailableDates(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query),
+    }),
   });
 
   app.get('/activities/:ActivityID/questions', {
@@ -95,13 +99,15 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Waiver questions',
       description:
-        'The questions an item\'s WaiverAnswers answer, by Position, in Locale where translated. A file question is answered with the FileID of a file ' +
+        "The questions an item's WaiverAnswers answer, by Position, in Locale where translated. A file question is answered with the FileID of a file " +
         'uploaded to the basket (POST .../baskets/{BasketToken}/uploads).',
       params: ShopActivityParams,
       querystring: ShopLocaleQuery,
       response: { 200: envelope(Type.Array(Question)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
     },
-    handler: async (request) => ({ data: await listQuestions(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Locale) }),
+    handler: async (request) => ({
+      data: await listQuestions(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Locale),
+    }),
   });
 
   app.get('/activities/:ActivityID/timeslots', {
@@ -114,7 +120,9 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: DayQuery,
       response: { 200: envelope(Type.Array(Timeslot)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
     },
-    handler: async (request) => ({ data: await listDayTimeslots(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Date) }),
+    handler: async (request) => ({
+      data: await listDayTimeslots(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Date),
+    }),
   });
 
   app.post('/baskets', {
@@ -137,7 +145,12 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/baskets/:BasketToken', {
     config: basketConfig,
-    schema: { tags, summary: 'Get a basket with its total', params: BasketParams, response: { 200: envelope(Basket), ...problems(400, 404, ...PUBLIC_ERRORS) } },
+    schema: {
+      tags,
+      summary: 'Get a basket with its total',
+      params: BasketParams,
+      response: { 200: envelope(Basket), ...problems(400, 404, ...PUBLIC_ERRORS) },
+    },
     handler: async (request) => ({ data: await getBasket(app.db.kysely, request.params.OperatorID, request.params.BasketToken) }),
   });
 
@@ -149,8 +162,8 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         `Holds the seats (a booking of Source online, on_hold) for ${settings.basketHoldMinutes} minutes while the guest is choosing; begin checkout to hold them longer. ` +
         'An item books Participants of the default ticket type, or a Tickets mix (priced per type; Tickets[i].Quantity names a failing line). ' +
-        'The partner API\'s rules apply: 404 no such activity or timeslot, 422 invalid fields or a started timeslot, 409 not enough seats left (join the waitlist), ' +
-        'the basket is paid or its checkout has begun. Every item is in the basket\'s one currency. ' +
+        "The partner API's rules apply: 404 no such activity or timeslot, 422 invalid fields or a started timeslot, 409 not enough seats left (join the waitlist), " +
+        "the basket is paid or its checkout has begun. Every item is in the basket's one currency. " +
         `A basket holds at most ${settings.shopMaxSeatsPerBasket} seats at once (422 on Participants); one client address at most ${settings.shopMaxHeldSeatsPerClient} ` +
         'in this shop over all its baskets (429 quota-exceeded, Retry-After: when its first hold lapses).',
       params: BasketParams,
@@ -185,9 +198,9 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Pay a basket',
       description:
         'Pays the total and confirms every booking (Source online), in one step: all or nothing. A basket is paid once (409 after). ' +
-        '409 when an item\'s hold has lapsed (nothing is charged or confirmed); 422 when the card is declined (field Payment.CardNumber). ' +
-        'Payment is required when the total is above 0. Accepts Idempotency-Key (it counts within the basket; the card number is no part of the request\'s fingerprint): ' +
-        'a retry answers the first payment\'s response. After 3 declines in 24 hours for the basket or from the address, each further attempt waits, ' +
+        "409 when an item's hold has lapsed (nothing is charged or confirmed); 422 when the card is declined (field Payment.CardNumber). " +
+        "Payment is required when the total is above 0. Accepts Idempotency-Key (it counts within the basket; the card number is no part of the request's fingerprint): " +
+        "a retry answers the first payment's response. After 3 declines in 24 hours for the basket or from the address, each further attempt waits, " +
         '30 seconds after the 3rd and twice as long after each next one, at most an hour (429 too-many-declines, Retry-After). ' +
         '409 also when another payment from the same address is in progress, and when the shop takes no payments (in production, a shop not in test mode: ' +
         'nothing is charged or confirmed).',
@@ -199,7 +212,10 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request, reply) => {
       const payer = { clientHmac: clientFingerprint(request), idempotencyKey: idempotencyKeyOf(request), route: routeOf(request) };
       // The write answers 200 with the paid basket; a replay answers exactly that again.
-      return sendWriteResult(reply, await checkout(app.db, app.instanceKeys, app.config, request.params.OperatorID, request.params.BasketToken, request.body, payer));
+      return sendWriteResult(
+        reply,
+        await checkout(app.db, app.instanceKeys, app.config, request.params.OperatorID, request.params.BasketToken, request.body, payer),
+      );
     },
   });
 

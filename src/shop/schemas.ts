@@ -13,11 +13,13 @@ export const BASKET_TOKEN_PATTERN = '^[A-Za-z0-9_-]{22}$';
 
 export const BasketParams = Type.Composite([
   ShopParams,
-  Type.Object({ BasketToken: Type.String({ pattern: BASKET_TOKEN_PATTERN, description: 'The basket\'s token, as answered when it was created' }) }),
+  Type.Object({ BasketToken: Type.String({ pattern: BASKET_TOKEN_PATTERN, description: "The basket's token, as answered when it was created" }) }),
 ]);
 
 export const ShopLocaleQuery = Type.Object({
-  Locale: Type.Optional(Type.String({ maxLength: 64, description: 'BCP 47 language tag for the ticket type names and waiver questions, e.g. de or de-CH' })),
+  Locale: Type.Optional(
+    Type.String({ maxLength: 64, description: 'BCP 47 language tag for the ticket type names and waiver questions, e.g. de or de-CH' }),
+  ),
 });
 
 export const ShopActivityParams = Type.Composite([
@@ -38,10 +40,15 @@ export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 export const CheckoutBody = Type.Object({
   Payment: Type.Optional(
     Type.Object({
-      Provider: Type.Unsafe<PaymentProviderName>({ type: 'string', enum: [...PAYMENT_PROVIDERS], description: 'The shop\'s payment provider; `test` is the built-in test provider (no money moves)' }),
+      Provider: Type.Unsafe<PaymentProviderName>({
+        type: 'string',
+        enum: [...PAYMENT_PROVIDERS],
+        description: "The shop's payment provider; `test` is the built-in test provider (no money moves)",
+      }),
       CardNumber: Type.String({
         pattern: '^[0-9]{12,19}$',
-        description: 'Card number, digits only. Test mode: 4242424242424242 succeeds, 4000000000000002 is declined, 4000000000009995 has insufficient funds',
+        description:
+          'Card number, digits only. Test mode: 4242424242424242 succeeds, 4000000000000002 is declined, 4000000000009995 has insufficient funds',
       }),
     }),
   ),
@@ -63,10 +70,14 @@ const BasketItem = Type.Object({
   Participants: Type.Integer({ description: 'People the tickets admit' }),
   Tickets: Type.Array(BasketTicket, { description: 'The ticket mix with its total per type, at the prices of the moment the item was added' }),
   UnitPrice: Type.Union([Type.Integer(), Type.Null()], {
-    description: 'Minor units of the basket\'s currency, per participant, when the item is of one ticket type admitting one person each; else null (see Tickets)',
+    description:
+      "Minor units of the basket's currency, per participant, when the item is of one ticket type admitting one person each; else null (see Tickets)",
   }),
-  Amount: Type.Integer({ description: 'The item\'s tickets together' }),
-  Status: Type.String({ description: 'The booking\'s status: on_hold until paid (or until HoldExpiresAt), then confirmed; expired once the hold lapsed (or the operator released it)' }),
+  Amount: Type.Integer({ description: "The item's tickets together" }),
+  Status: Type.String({
+    description:
+      "The booking's status: on_hold until paid (or until HoldExpiresAt), then confirmed; expired once the hold lapsed (or the operator released it)",
+  }),
   HoldExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
@@ -78,7 +89,7 @@ export const Basket = Type.Object(
     Total: Type.Integer({ description: 'Minor units: the items on live hold (before payment) or confirmed (after)' }),
     Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String(), Email: Type.String(), Phone: Type.String() }),
     Items: Type.Array(BasketItem),
-    PaymentReference: Type.Union([Type.String(), Type.Null()], { description: 'The payment provider\'s reference, once paid' }),
+    PaymentReference: Type.Union([Type.String(), Type.Null()], { description: "The payment provider's reference, once paid" }),
     CheckoutStartedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'When the guest began checkout (POST .../begin-checkout): the seats are then held longer, and the basket takes no more items',
     }),

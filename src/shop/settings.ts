@@ -28,7 +28,11 @@ export interface ShopChange {
 }
 
 export async function shopState(db: Kysely<Database>, operatorId: number, config: PaymentConfig): Promise<ShopState> {
-  const row = await db.selectFrom('shop_settings').select(['is_open', 'test_mode', 'updated_at']).where('operator_id', '=', operatorId).executeTakeFirst();
+  const row = await db
+    .selectFrom('shop_settings')
+    .select(['is_open', 'test_mode', 'updated_at'])
+    .where('operator_id', '=', operatorId)
+    .executeTakeFirst();
   const opened = Number(row?.is_open ?? 0) === 1;
   const testMode = Number(row?.test_mode ?? 0) === 1;
   const provider = shopPaymentProvider(config, { testMode });
@@ -53,7 +57,12 @@ class NoPaymentProvider extends DomainError {
     super(
       'conflict',
       'The shop cannot be open without a payment provider: in production only a shop in test mode opens (the test provider takes no money), as no real payment provider is configured',
-      [{ field: 'TestMode', message: 'Turn test mode on (TestMode: true) to open the shop as a test shop whose pages say so, or close it (Open: false)' }],
+      [
+        {
+          field: 'TestMode',
+          message: 'Turn test mode on (TestMode: true) to open the shop as a test shop whose pages say so, or close it (Open: false)',
+        },
+      ],
     );
   }
 }

@@ -115,7 +115,9 @@ export async function basketAmount(db: Kysely<Database>, basketId: number): Prom
   const row = await db
     .selectFrom('basket_items')
     .innerJoin('booking_tickets', 'booking_tickets.booking_id', 'basket_items.booking_id')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb('booking_tickets.quantity', '*', eb.ref('booking_tickets.unit_price'))), eb.lit(0)).as('amount'))
+    .select((eb) =>
+      eb.fn.coalesce(eb.fn.sum<number>(eb('booking_tickets.quantity', '*', eb.ref('booking_tickets.unit_price'))), eb.lit(0)).as('amount'),
+    )
     .where('basket_items.basket_id', '=', basketId)
     .executeTakeFirstOrThrow();
   return Number(row.amount);
@@ -123,7 +125,12 @@ export async function basketAmount(db: Kysely<Database>, basketId: number): Prom
 
 /** Open -> paid, only if still open: of two payments of one basket, exactly one gets the row. */
 export async function markBasketPaid(tx: Tx, basketId: number): Promise<boolean> {
-  const result = await tx.updateTable('baskets').set({ status: 'paid', paid_at: Date.now() }).where('id', '=', basketId).where('status', '=', 'open').executeTakeFirst();
+  const result = await tx
+    .updateTable('baskets')
+    .set({ status: 'paid', paid_at: Date.now() })
+    .where('id', '=', basketId)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

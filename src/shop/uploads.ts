@@ -31,7 +31,7 @@ export const shopUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Files no paid booking names are deleted a day after their upload, or after the hold of the item that named them.',
       params: BasketParams,
       consumes: ['*/*'],
-      body: Type.Unsafe<Buffer | undefined>({ description: 'The file\'s bytes', contentMediaType: 'application/octet-stream' }),
+      body: Type.Unsafe<Buffer | undefined>({ description: "The file's bytes", contentMediaType: 'application/octet-stream' }),
       response: { 201: envelope(Upload), ...problems(400, 404, 409, 413, 415, 422, 429) },
     },
     handler: async (request, reply) => {

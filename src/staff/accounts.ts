@@ -9,7 +9,19 @@ import type { Actor } from '../access/actor.js';
 import { linkFor, queueStaffEmail, type Mailing } from './emails.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
 import { matchTotp, newRecoveryCodes, newTotpEnrolment } from './totp.js';
-import { countOwners, expireTokens, findUser, insertToken, insertUser, listLiveSessions, listUsers, refundAccountAttempt, revokeSessions, updateUser, type UserRow } from './store.js';
+import {
+  countOwners,
+  expireTokens,
+  findUser,
+  insertToken,
+  insertUser,
+  listLiveSessions,
+  listUsers,
+  refundAccountAttempt,
+  revokeSessions,
+  updateUser,
+  type UserRow,
+} from './store.js';
 import { refusedGuess, reserveGuess, wrongGuess } from './throttles.js';
 import { normaliseEmail, toStaffSession, toStaffUser } from './view.js';
 import type { StaffUser } from './schemas.js';
@@ -24,7 +36,13 @@ async function requireUser(db: Db['kysely'], operatorId: number, id: number): Pr
 }
 
 /** A new account in the invited state and its invitation link (e-mailed, or printed by the command line). */
-export async function addInvitedUser(tx: Tx, app: Mailing, operatorId: number, invite: { email: string; name: string; role: StaffRole }, sendEmail: boolean) {
+export async function addInvitedUser(
+  tx: Tx,
+  app: Mailing,
+  operatorId: number,
+  invite: { email: string; name: string; role: StaffRole },
+  sendEmail: boolean,
+) {
   const email = normaliseEmail(invite.email);
   const user = await insertUser(tx, { operatorId, email, name: invite.name.trim(), role: invite.role, status: 'invited', passwordHash: null });
   if (!user) throw new Conflict(`${email} already has an account with this operator`);
@@ -34,7 +52,11 @@ export async function addInvitedUser(tx: Tx, app: Mailing, operatorId: number, i
   return { user, link };
 }
 
-export async function inviteUser(app: FastifyInstance, operatorId: number, body: { Email: string; Name: string; Role: StaffRole }): Promise<StaffUser> {
+export async function inviteUser(
+  app: FastifyInstance,
+  operatorId: number,
+  body: { Email: string; Name: string; Role: StaffRole },
+): Promise<StaffUser> {
   if (body.Name.trim() === '') throw ValidationFailed.field('Name', 'Name must not be blank');
   const { user } = await app.db.write((tx) => addInvitedUser(tx, app, operatorId, { email: body.Email, name: body.Name, role: body.Role }, true));
   return toStaffUser(user);
@@ -68,7 +90,10 @@ export async function changeUser(db: Db, operatorId: number, id: number, body: {
   return db.write(async (tx) => {
     const user = await requireUser(tx, operatorId, id);
     if (body.Role !== undefined && body.Role !== 'owner') await keepAnOwner(tx, user, 'given another role');
-    const updated = await updateUser(tx, id, { ...(body.Role !== undefined && { role: body.Role }), ...(body.Name !== undefined && { name: body.Name.trim() }) });
+    const updated = await updateUser(tx, id, {
+      ...(body.Role !== undefined && { role: body.Role }),
+      ...(body.Name !== undefined && { name: body.Name.trim() }),
+    });
     await audit(tx, { operatorId, action: 'user.update', resource: { type: 'user', id }, before: toStaffUser(user), after: toStaffUser(updated) });
     return toStaffUser(updated);
   });
@@ -91,7 +116,13 @@ export async function unlockUser(db: Db, operatorId: number, id: number): Promis
   return db.write(async (tx) => {
     const user = await requireUser(tx, operatorId, id);
     const updated = await updateUser(tx, id, { failed_attempts: 0, locked_until: null });
-    await audit(tx, { operatorId, action: 'user.unlock', resource: { type: 'user', id }, before: { LockedUntil: toStaffUser(user).LockedUntil }, after: { LockedUntil: null } });
+    await audit(tx, {
+      operatorId,
+      action: 'user.unlock',
+      resource: { type: 'user', id },
+      before: { LockedUntil: toStaffUser(user).LockedUntil },
+      after: { LockedUntil: null },
+    });
     return toStaffUser(updated);
   });
 }
@@ -106,7 +137,13 @@ export async function resetTwoFactor(app: FastifyInstance, operatorId: number, i
     const updated = await updateUser(tx, id, { totp_secret: null, totp_pending: null, totp_last_step: null, recovery_codes: '[]' });
     await expireTokens(tx, id, ['totp-challenge']);
     if (user.totp_secret !== null && user.status === 'active') await queueStaffEmail(tx, app, user, 'totp-reset');
-    await audit(tx, { operatorId, action: 'user.totp-reset', resource: { type: 'user', id }, before: { TwoFactor: user.totp_secret !== null }, after: { TwoFactor: false } });
+    await audit(tx, {
+      operatorId,
+      action: 'user.totp-reset',
+      resource: { type: 'user', id },
+      before: { TwoFactor: user.totp_secret !== null },
+      after: { TwoFactor: false },
+    });
     return toStaffUser(updated);
   });
 }
@@ -183,7 +220,13 @@ export async function confirmTotp(app: FastifyInstance, actor: User, code: strin
     if (step === undefined) throw ValidationFailed.field('Code', 'Code does not match: check the time on your phone and type the current code');
     const recovery = newRecoveryCodes();
     await updateUser(tx, user.id, { totp_secret: user.totp_pending, totp_pending: null, totp_last_step: step, recovery_codes: recovery.hashes });
-    await audit(tx, { operatorId: actor.operatorId, action: 'user.totp-enable', resource: { type: 'user', id: user.id }, before: { TwoFactor: false }, after: { TwoFactor: true } });
+    await audit(tx, {
+      operatorId: actor.operatorId,
+      action: 'user.totp-enable',
+      resource: { type: 'user', id: user.id },
+      before: { TwoFactor: false },
+      after: { TwoFactor: true },
+    });
     return recovery.codes;
   });
 }
@@ -193,7 +236,13 @@ export async function disableTotp(app: FastifyInstance, actor: User, password: s
   await checkPassword(app, user, password, 'Password');
   await app.db.write(async (tx) => {
     await updateUser(tx, user.id, { totp_secret: null, totp_pending: null, totp_last_step: null, recovery_codes: '[]' });
-    await audit(tx, { operatorId: actor.operatorId, action: 'user.totp-disable', resource: { type: 'user', id: user.id }, before: { TwoFactor: user.totp_secret !== null }, after: { TwoFactor: false } });
+    await audit(tx, {
+      operatorId: actor.operatorId,
+      action: 'user.totp-disable',
+      resource: { type: 'user', id: user.id },
+      before: { TwoFactor: user.totp_secret !== null },
+      after: { TwoFactor: false },
+    });
   });
 }
 
@@ -207,7 +256,14 @@ export async function signOut(db: Db, actor: User): Promise<void> {
 /** The owner of a new operator (command line, demo): active with a password, or invited with a link. */
 export async function createOwner(tx: Tx, operatorId: number, email: string, how: { password: string } | { mailing: Mailing }) {
   if ('mailing' in how) return addInvitedUser(tx, how.mailing, operatorId, { email, name: 'Owner', role: 'owner' }, false);
-  const user = await insertUser(tx, { operatorId, email: normaliseEmail(email), name: 'Owner', role: 'owner', status: 'active', passwordHash: await hashPassword(how.password) });
+  const user = await insertUser(tx, {
+    operatorId,
+    email: normaliseEmail(email),
+    name: 'Owner',
+    role: 'owner',
+    status: 'active',
+    passwordHash: await hashPassword(how.password),
+  });
   if (!user) throw new Conflict(`${email} already has an account with this operator`);
   await audit(tx, { operatorId, action: 'user.create', resource: { type: 'user', id: user.id }, after: toStaffUser(user) });
   return { user, link: undefined };

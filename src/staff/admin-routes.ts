@@ -32,8 +32,8 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config,
     schema: {
       tags,
-      summary: 'Change a user\'s role or name',
-      description: 'Takes effect on the user\'s next request. The only owner cannot be given another role (409).',
+      summary: "Change a user's role or name",
+      description: "Takes effect on the user's next request. The only owner cannot be given another role (409).",
       params: UserIdParams,
       body: ChangeUserBody,
       response: { 200: envelope(StaffUser), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422) },
@@ -43,7 +43,12 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/users/:ID', {
     config,
-    schema: { tags, summary: 'Remove a user (their sessions end at once)', params: UserIdParams, response: { 204: Type.Null(), ...problems(400, ...AUTH_ERRORS, 404, 409) } },
+    schema: {
+      tags,
+      summary: 'Remove a user (their sessions end at once)',
+      params: UserIdParams,
+      response: { 204: Type.Null(), ...problems(400, ...AUTH_ERRORS, 404, 409) },
+    },
     handler: async (request, reply) => {
       await removeUser(app.db, request.caller.operatorId, request.params.ID);
       return reply.code(204).send(null);
@@ -52,7 +57,12 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/users/:ID/invitation', {
     config,
-    schema: { tags, summary: 'Send the invitation again (the earlier link stops working)', params: UserIdParams, response: { 200: envelope(StaffUser), ...problems(400, ...AUTH_ERRORS, 404, 409) } },
+    schema: {
+      tags,
+      summary: 'Send the invitation again (the earlier link stops working)',
+      params: UserIdParams,
+      response: { 200: envelope(StaffUser), ...problems(400, ...AUTH_ERRORS, 404, 409) },
+    },
     handler: async (request) => ({ data: await resendInvitation(app, request.caller.operatorId, request.params.ID) }),
   });
 
@@ -60,7 +70,7 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config,
     schema: {
       tags,
-      summary: 'Lift a user\'s lock-out',
+      summary: "Lift a user's lock-out",
       description: '5 wrong passwords or codes in a row lock an account for 15 minutes (LockedUntil); this lets the user sign in again at once.',
       params: UserIdParams,
       response: { 200: envelope(StaffUser), ...problems(400, ...AUTH_ERRORS, 404) },
@@ -72,7 +82,7 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config,
     schema: {
       tags,
-      summary: 'Turn off a user\'s two-factor authentication (a lost phone)',
+      summary: "Turn off a user's two-factor authentication (a lost phone)",
       description: 'The user signs in with the password alone until they set it up again, and is told by e-mail.',
       params: UserIdParams,
       response: { 200: envelope(StaffUser), ...problems(400, ...AUTH_ERRORS, 404) },
@@ -82,13 +92,30 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/users/:ID/sessions', {
     config,
-    schema: { tags, summary: 'A user\'s live sessions', params: UserIdParams, response: { 200: envelope(Type.Array(StaffSession)), ...problems(400, ...AUTH_ERRORS, 404) } },
-    handler: async (request) => ({ data: await userSessions(app.db, request.caller.operatorId, request.params.ID, request.actor?.kind === 'user' ? request.actor.sessionId : undefined) }),
+    schema: {
+      tags,
+      summary: "A user's live sessions",
+      params: UserIdParams,
+      response: { 200: envelope(Type.Array(StaffSession)), ...problems(400, ...AUTH_ERRORS, 404) },
+    },
+    handler: async (request) => ({
+      data: await userSessions(
+        app.db,
+        request.caller.operatorId,
+        request.params.ID,
+        request.actor?.kind === 'user' ? request.actor.sessionId : undefined,
+      ),
+    }),
   });
 
   app.delete('/users/:ID/sessions', {
     config,
-    schema: { tags, summary: 'End every session of a user', params: UserIdParams, response: { 204: Type.Null(), ...problems(400, ...AUTH_ERRORS, 404) } },
+    schema: {
+      tags,
+      summary: 'End every session of a user',
+      params: UserIdParams,
+      response: { 204: Type.Null(), ...problems(400, ...AUTH_ERRORS, 404) },
+    },
     handler: async (request, reply) => {
       await endSessions(app.db, request.caller.operatorId, request.params.ID);
       return reply.code(204).send(null);
@@ -97,7 +124,12 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/users/:ID/sessions/:SessionID', {
     config,
-    schema: { tags, summary: 'End one session of a user', params: UserSessionParams, response: { 204: Type.Null(), ...problems(400, ...AUTH_ERRORS, 404) } },
+    schema: {
+      tags,
+      summary: 'End one session of a user',
+      params: UserSessionParams,
+      response: { 204: Type.Null(), ...problems(400, ...AUTH_ERRORS, 404) },
+    },
     handler: async (request, reply) => {
       await endSessions(app.db, request.caller.operatorId, request.params.ID, request.params.SessionID);
       return reply.code(204).send(null);

@@ -16,7 +16,8 @@ function cookieName(app: FastifyInstance): string {
   return app.config.publicUrl.startsWith('https:') ? '__Host-slotbook_device' : 'slotbook_device';
 }
 
-const signature = (app: FastifyInstance, browserId: string, userId: number) => app.instanceKeys.hmac('staff-device', `${browserId}:${userId}`).slice(0, 32);
+const signature = (app: FastifyInstance, browserId: string, userId: number) =>
+  app.instanceKeys.hmac('staff-device', `${browserId}:${userId}`).slice(0, 32);
 
 /** The browser's ID and the accounts in its cookie whose signatures hold. */
 function readCookie(request: FastifyRequest): { browserId: string; accounts: number[] } | undefined {

@@ -54,7 +54,8 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Sign in with e-mail and password',
-      description: 'Sets the session cookie when Status is signed-in. A wrong address, a wrong password and a locked account all answer the same 401.',
+      description:
+        'Sets the session cookie when Status is signed-in. A wrong address, a wrong password and a locked account all answer the same 401.',
       security: [],
       body: PasswordSignInBody,
       response: { 200: envelope(SignInResult), ...SIGN_IN_ERRORS },
@@ -63,7 +64,13 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/sign-in/totp', {
-    schema: { tags, summary: 'Second step: the authenticator code (or a recovery code)', security: [], body: TotpSignInBody, response: { 200: envelope(SignInResult), ...SIGN_IN_ERRORS } },
+    schema: {
+      tags,
+      summary: 'Second step: the authenticator code (or a recovery code)',
+      security: [],
+      body: TotpSignInBody,
+      response: { 200: envelope(SignInResult), ...SIGN_IN_ERRORS },
+    },
     handler: async (request, reply) => ({ data: await signInWithTotp(request, reply, request.body) }),
   });
 
@@ -83,7 +90,13 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/sign-in/link/use', {
-    schema: { tags, summary: 'Sign in with the token of an e-mailed link', security: [], body: TokenBody, response: { 200: envelope(SignInResult), ...SIGN_IN_ERRORS } },
+    schema: {
+      tags,
+      summary: 'Sign in with the token of an e-mailed link',
+      security: [],
+      body: TokenBody,
+      response: { 200: envelope(SignInResult), ...SIGN_IN_ERRORS },
+    },
     handler: async (request, reply) => ({ data: await signInWithLink(request, reply, request.body.Token) }),
   });
 
@@ -115,17 +128,31 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/invitations/accept', {
-    schema: { tags, summary: 'Accept an invitation: choose a password and sign in', security: [], body: AcceptInvitationBody, response: { 200: envelope(SignInResult), ...SIGN_IN_ERRORS } },
+    schema: {
+      tags,
+      summary: 'Accept an invitation: choose a password and sign in',
+      security: [],
+      body: AcceptInvitationBody,
+      response: { 200: envelope(SignInResult), ...SIGN_IN_ERRORS },
+    },
     handler: async (request, reply) => ({ data: await acceptInvitation(request, reply, request.body) }),
   });
 
   app.get('/me', {
     config: signedIn,
-    schema: { tags, summary: 'The signed-in user, their operator and permissions, and the CSRF token', response: { 200: envelope(Me), ...problems(401, 403) } },
+    schema: {
+      tags,
+      summary: 'The signed-in user, their operator and permissions, and the CSRF token',
+      response: { 200: envelope(Me), ...problems(401, 403) },
+    },
     handler: async (request) => {
       const actor = userOf(request);
       const user = (await findUser(app.db.kysely, actor.operatorId, actor.userId))!;
-      const operator = await app.db.kysely.selectFrom('operators').select(['id', 'name']).where('id', '=', actor.operatorId).executeTakeFirstOrThrow();
+      const operator = await app.db.kysely
+        .selectFrom('operators')
+        .select(['id', 'name'])
+        .where('id', '=', actor.operatorId)
+        .executeTakeFirstOrThrow();
       return {
         data: {
           User: toStaffUser(user),
@@ -149,7 +176,12 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/me/password', {
     config: signedIn,
-    schema: { tags, summary: 'Change my password (my other sessions end)', body: ChangePasswordBody, response: { 204: Type.Null(), ...problems(...PASSWORD_ERRORS) } },
+    schema: {
+      tags,
+      summary: 'Change my password (my other sessions end)',
+      body: ChangePasswordBody,
+      response: { 204: Type.Null(), ...problems(...PASSWORD_ERRORS) },
+    },
     handler: async (request, reply) => {
       await changeOwnPassword(app, userOf(request), request.body.CurrentPassword, request.body.NewPassword);
       return reply.code(204).send(null);
@@ -170,13 +202,23 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/me/totp/confirm', {
     config: signedIn,
-    schema: { tags, summary: 'Turn two-factor on with a code from the app; answers the recovery codes (once)', body: TotpCodeBody, response: { 200: envelope(RecoveryCodes), ...problems(...SELF_ERRORS, 409) } },
+    schema: {
+      tags,
+      summary: 'Turn two-factor on with a code from the app; answers the recovery codes (once)',
+      body: TotpCodeBody,
+      response: { 200: envelope(RecoveryCodes), ...problems(...SELF_ERRORS, 409) },
+    },
     handler: async (request) => ({ data: { RecoveryCodes: await confirmTotp(app, userOf(request), request.body.Code) } }),
   });
 
   app.post('/me/totp/disable', {
     config: signedIn,
-    schema: { tags, summary: 'Turn two-factor off (needs the password)', body: PasswordBody, response: { 204: Type.Null(), ...problems(...PASSWORD_ERRORS) } },
+    schema: {
+      tags,
+      summary: 'Turn two-factor off (needs the password)',
+      body: PasswordBody,
+      response: { 204: Type.Null(), ...problems(...PASSWORD_ERRORS) },
+    },
     handler: async (request, reply) => {
       await disableTotp(app, userOf(request), request.body.Password);
       return reply.code(204).send(null);
@@ -194,7 +236,12 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/sessions/:ID', {
     config: signedIn,
-    schema: { tags, summary: 'End one of my sessions (refused at once afterwards)', params: SessionIdParams, response: { 204: Type.Null(), ...problems(400, 401, 403, 404) } },
+    schema: {
+      tags,
+      summary: 'End one of my sessions (refused at once afterwards)',
+      params: SessionIdParams,
+      response: { 204: Type.Null(), ...problems(400, 401, 403, 404) },
+    },
     handler: async (request, reply) => {
       const actor = userOf(request);
       await endSessions(app.db, actor.operatorId, actor.userId, request.params.ID);

@@ -6,7 +6,8 @@ import { MAX_PASSWORD_LENGTH } from './passwords.js';
 const Role = Type.Unsafe<(typeof ROLES)[number]>({
   type: 'string',
   enum: [...ROLES],
-  description: 'owner (everything), manager (everything but users and keys), front-desk (bookings, point of sale, check-in, waitlists), guide (today\'s manifests and check-in)',
+  description:
+    "owner (everything), manager (everything but users and keys), front-desk (bookings, point of sale, check-in, waitlists), guide (today's manifests and check-in)",
 });
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Password = Type.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH });
@@ -18,10 +19,15 @@ export const StaffUser = Type.Object(
     Email: Type.String(),
     Name: Type.String(),
     Role,
-    Status: Type.Unsafe<'invited' | 'active'>({ type: 'string', enum: ['invited', 'active'], description: 'invited until the invitation is accepted' }),
+    Status: Type.Unsafe<'invited' | 'active'>({
+      type: 'string',
+      enum: ['invited', 'active'],
+      description: 'invited until the invitation is accepted',
+    }),
     TwoFactor: Type.Boolean({ description: 'TOTP two-factor authentication is on' }),
     LockedUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-      description: 'Until when sign-in is refused after 5 wrong passwords or codes in a row; null when the account is not locked. Owners can lift it (POST /api/v2/admin/users/{ID}/unlock)',
+      description:
+        'Until when sign-in is refused after 5 wrong passwords or codes in a row; null when the account is not locked. Owners can lift it (POST /api/v2/admin/users/{ID}/unlock)',
     }),
     CreatedAt: Type.String({ format: 'date-time' }),
   },
@@ -53,7 +59,8 @@ export const SignInResult = Type.Object({
   Status: Type.Unsafe<'signed-in' | 'totp-required' | 'choose-operator'>({
     type: 'string',
     enum: ['signed-in', 'totp-required', 'choose-operator'],
-    description: 'signed-in (the session cookie is set), totp-required (send Challenge with a code to /sign-in/totp), choose-operator (the address has accounts with several operators: send OperatorID)',
+    description:
+      'signed-in (the session cookie is set), totp-required (send Challenge with a code to /sign-in/totp), choose-operator (the address has accounts with several operators: send OperatorID)',
   }),
   Me: Type.Optional(Me),
   Challenge: Type.Optional(Type.String({ description: 'For /api/v2/staff/sign-in/totp, valid 5 minutes' })),

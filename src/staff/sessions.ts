@@ -40,7 +40,12 @@ export function csrfTokenOf(app: FastifyInstance, tokenHash: string): string {
 }
 
 /** Starts a session for the user in the transaction that signs them in; sets the cookie; answers the CSRF token. */
-export async function startSession(tx: Tx, request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<{ sessionId: number; csrfToken: string }> {
+export async function startSession(
+  tx: Tx,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRow,
+): Promise<{ sessionId: number; csrfToken: string }> {
   const app = request.server;
   const token = newToken();
   const tokenHash = hashToken(token);

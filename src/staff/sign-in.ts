@@ -21,7 +21,18 @@ import { matchTotp, useRecoveryCode } from './totp.js';
 import { startSession } from './sessions.js';
 import { knownAccounts, rememberBrowser } from './devices.js';
 import { reserveGuess, takeAddressAttempt, TooManyAttempts, wrongGuess } from './throttles.js';
-import { backoffFailed, countEvent, findUsersByEmail, insertToken, peekToken, refundAccountAttempt, refundBackoffAttempt, updateUser, useToken, type UserRow } from './store.js';
+import {
+  backoffFailed,
+  countEvent,
+  findUsersByEmail,
+  insertToken,
+  peekToken,
+  refundAccountAttempt,
+  refundBackoffAttempt,
+  updateUser,
+  useToken,
+  type UserRow,
+} from './store.js';
 import { normaliseEmail, toStaffUser } from './view.js';
 import { ROLE_PERMISSIONS } from '../access/permissions.js';
 
@@ -43,21 +54,35 @@ async function operatorNames(request: FastifyRequest, ids: number[]): Promise<Ma
 async function signInAnswer(tx: Tx, request: FastifyRequest, reply: FastifyReply, user: UserRow, how: string) {
   const { sessionId, csrfToken } = await startSession(tx, request, reply, user);
   rememberBrowser(request, reply, user.id);
-  await audit(tx, { operatorId: user.operator_id, action: 'session.sign-in', resource: { type: 'session', id: sessionId }, after: { Method: how } }, userActor(user));
+  await audit(
+    tx,
+    { operatorId: user.operator_id, action: 'session.sign-in', resource: { type: 'session', id: sessionId }, after: { Method: how } },
+    userActor(user),
+  );
   const operator = await tx.selectFrom('operators').select(['id', 'name']).where('id', '=', user.operator_id).executeTakeFirstOrThrow();
   return {
     Status: 'signed-in' as const,
-    Me: { User: toStaffUser(user), Operator: { ID: operator.id, Name: operator.name }, Permissions: [...ROLE_PERMISSIONS[user.role]], CsrfToken: csrfToken },
+    Me: {
+      User: toStaffUser(user),
+      Operator: { ID: operator.id, Name: operator.name },
+      Permissions: [...ROLE_PERMISSIONS[user.role]],
+      CsrfToken: csrfToken,
+    },
   };
 }
 
 /** After a first factor (password, link, reset, invitation): a session, or the TOTP step when the user has it on. */
 async function afterFirstFactor(tx: Tx, request: FastifyRequest, reply: FastifyReply, user: UserRow, how: string) {
-  if (user.totp_secret !== null) return { Status: 'totp-required' as const, Challenge: await insertToken(tx, user, 'totp-challenge', TTL['totp-challenge']) };
+  if (user.totp_secret !== null)
+    return { Status: 'totp-required' as const, Challenge: await insertToken(tx, user, 'totp-challenge', TTL['totp-challenge']) };
   return signInAnswer(tx, request, reply, user, how);
 }
 
-export async function signInWithPassword(request: FastifyRequest, reply: FastifyReply, body: { Email: string; Password: string; OperatorID?: number }) {
+export async function signInWithPassword(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: { Email: string; Password: string; OperatorID?: number },
+) {
   const app = request.server;
   const candidates = (await findUsersByEmail(app.db.kysely, normaliseEmail(body.Email))).filter(
     (user) => user.status === 'active' && user.password_hash !== null && (body.OperatorID === undefined || user.operator_id === body.OperatorID),
@@ -82,7 +107,8 @@ export async function signInWithPassword(request: FastifyRequest, reply: Fastify
   if (matching.length === 0) {
     await app.db.write(async (tx) => {
       if (address) await backoffFailed(tx, address);
-      for (const [i, user] of candidates.entries()) if (attempts[i] !== undefined) await wrongGuess(tx, app, user, attempts[i]!, 'session.sign-in-failed', ANONYMOUS);
+      for (const [i, user] of candidates.entries())
+        if (attempts[i] !== undefined) await wrongGuess(tx, app, user, attempts[i]!, 'session.sign-in-failed', ANONYMOUS);
     });
     throw new Unauthenticated(WRONG);
   }
@@ -93,29 +119,47 @@ export async function signInWithPassword(request: FastifyRequest, reply: Fastify
   };
   if (matching.length > 1) {
     await app.db.write(refund);
-    const names = await operatorNames(request, matching.map((user) => user.operator_id));
-    return { Status: 'choose-operator' as const, Operators: matching.map((user) => ({ OperatorID: user.operator_id, Name: names.get(user.operator_id) ?? '' })) };
+    const names = await operatorNames(
+      request,
+      matching.map((user) => user.operator_id),
+    );
+    return {
+      Status: 'choose-operator' as const,
+      Operators: matching.map((user) => ({ OperatorID: user.operator_id, Name: names.get(user.operator_id) ?? '' })),
+    };
   }
   const user = matching[0]!;
   const rehashed = needsRehash(user.password_hash!) ? await hashPassword(body.Password) : undefined;
   return app.db.write(async (tx) => {
     await refund(tx);
-    const fresh = await updateUser(tx, user.id, { ...(user.totp_secret === null && { failed_attempts: 0, locked_until: null }), ...(rehashed && { password_hash: rehashed }) });
+    const fresh = await updateUser(tx, user.id, {
+      ...(user.totp_secret === null && { failed_attempts: 0, locked_until: null }),
+      ...(rehashed && { password_hash: rehashed }),
+    });
     return afterFirstFactor(tx, request, reply, fresh, 'password');
   });
 }
 
-export async function signInWithTotp(request: FastifyRequest, reply: FastifyReply, body: { Challenge: string; Code?: string; RecoveryCode?: string }) {
+export async function signInWithTotp(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: { Challenge: string; Code?: string; RecoveryCode?: string },
+) {
   const app = request.server;
   const invalid = () => new Unauthenticated('This sign-in has expired or is not valid any more: start again with your password or a new link');
   const challenge = await peekToken(app.db.kysely, body.Challenge, 'totp-challenge');
-  const user = challenge && (await app.db.kysely.selectFrom('staff_users').selectAll().where('id', '=', challenge.user_id).where('status', '=', 'active').executeTakeFirst());
+  const user =
+    challenge &&
+    (await app.db.kysely.selectFrom('staff_users').selectAll().where('id', '=', challenge.user_id).where('status', '=', 'active').executeTakeFirst());
   if (!challenge || !user || user.totp_secret === null) throw invalid();
   // Counted before the code is checked: a locked account, or one with 5 codes on their way, is refused.
   // (No per-address limit here: a challenge takes the right password, which has one.)
   const attempt = await app.db.write((tx) => reserveGuess(tx, user));
   if (attempt === undefined) throw invalid();
-  const step = body.Code === undefined ? undefined : matchTotp(app.instanceKeys, user.totp_secret, body.Code, user.totp_last_step === null ? null : Number(user.totp_last_step));
+  const step =
+    body.Code === undefined
+      ? undefined
+      : matchTotp(app.instanceKeys, user.totp_secret, body.Code, user.totp_last_step === null ? null : Number(user.totp_last_step));
   const remainingCodes = step === undefined && body.RecoveryCode !== undefined ? useRecoveryCode(user, body.RecoveryCode) : undefined;
   if (step === undefined && remainingCodes === undefined) {
     await app.db.write((tx) => wrongGuess(tx, app, user, attempt, 'session.totp-failed', ANONYMOUS));
@@ -128,12 +172,25 @@ export async function signInWithTotp(request: FastifyRequest, reply: FastifyRepl
       .updateTable('staff_users')
       .set({ failed_attempts: 0, ...(step !== undefined ? { totp_last_step: step } : { recovery_codes: remainingCodes! }), updated_at: Date.now() })
       .where('id', '=', user.id)
-      .where((eb) => (step !== undefined ? eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]) : eb('recovery_codes', '=', user.recovery_codes)))
+      .where((eb) =>
+        step !== undefined
+          ? eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)])
+          : eb('recovery_codes', '=', user.recovery_codes),
+      )
       .returningAll()
       .executeTakeFirst();
     if (!updated) throw invalid();
     if (remainingCodes !== undefined) {
-      await audit(tx, { operatorId: user.operator_id, action: 'user.recovery-code-use', resource: { type: 'user', id: user.id }, after: { RecoveryCodesLeft: (JSON.parse(remainingCodes) as string[]).length } }, userActor(user));
+      await audit(
+        tx,
+        {
+          operatorId: user.operator_id,
+          action: 'user.recovery-code-use',
+          resource: { type: 'user', id: user.id },
+          after: { RecoveryCodesLeft: (JSON.parse(remainingCodes) as string[]).length },
+        },
+        userActor(user),
+      );
     }
     return signInAnswer(tx, request, reply, updated, remainingCodes !== undefined ? 'recovery-code' : 'totp');
   });
@@ -156,12 +213,21 @@ export async function sendLinks(request: FastifyRequest, email: string, purpose:
     for (const user of users) {
       const token = await insertToken(tx, user, purpose, TTL[purpose]);
       await queueStaffEmail(tx, app, user, purpose, linkFor(app, purpose, token));
-      await audit(tx, { operatorId: user.operator_id, action: purpose === 'sign-in-link' ? 'session.link-request' : 'user.password-reset-request', resource: { type: 'user', id: user.id } }, ANONYMOUS);
+      await audit(
+        tx,
+        {
+          operatorId: user.operator_id,
+          action: purpose === 'sign-in-link' ? 'session.link-request' : 'user.password-reset-request',
+          resource: { type: 'user', id: user.id },
+        },
+        ANONYMOUS,
+      );
     }
   });
 }
 
-const badLink = () => new Unauthenticated('This link is not valid: it was used already, has expired, or was replaced by a newer one. Ask for a new one.');
+const badLink = () =>
+  new Unauthenticated('This link is not valid: it was used already, has expired, or was replaced by a newer one. Ask for a new one.');
 
 /**
  * Refuses a made-up or dead token before any hashing, as a failure of the client's address (429 once the
@@ -213,7 +279,17 @@ export async function acceptInvitation(request: FastifyRequest, reply: FastifyRe
     const user = used && (await activeUser(tx, used.user_id));
     if (user?.status !== 'invited') throw badLink();
     const updated = await updateUser(tx, user.id, { status: 'active', password_hash: hash, ...(body.Name && { name: body.Name.trim() }) });
-    await audit(tx, { operatorId: user.operator_id, action: 'user.invitation-accept', resource: { type: 'user', id: user.id }, before: toStaffUser(user), after: toStaffUser(updated) }, userActor(user));
+    await audit(
+      tx,
+      {
+        operatorId: user.operator_id,
+        action: 'user.invitation-accept',
+        resource: { type: 'user', id: user.id },
+        before: toStaffUser(user),
+        after: toStaffUser(updated),
+      },
+      userActor(user),
+    );
     return afterFirstFactor(tx, request, reply, updated, 'invitation');
   });
 }

@@ -12,7 +12,13 @@ export const newToken = (): string => randomBytes(32).toString('base64url');
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 export async function findUser(db: Kysely<Database>, operatorId: number, id: number): Promise<UserRow | undefined> {
-  return db.selectFrom('staff_users').selectAll().where('id', '=', id).where('operator_id', '=', operatorId).where('status', '<>', 'removed').executeTakeFirst();
+  return db
+    .selectFrom('staff_users')
+    .selectAll()
+    .where('id', '=', id)
+    .where('operator_id', '=', operatorId)
+    .where('status', '<>', 'removed')
+    .executeTakeFirst();
 }
 
 /** The accounts (of any operator) with this address that are not removed. */
@@ -29,17 +35,37 @@ export async function insertUser(
   user: { operatorId: number; email: string; name: string; role: StaffRole; status: 'invited' | 'active'; passwordHash: string | null },
 ): Promise<UserRow | undefined> {
   const now = Date.now();
-  return tx
-    .insertInto('staff_users')
-    .values({ operator_id: user.operatorId, email: user.email, name: user.name, role: user.role, status: user.status, password_hash: user.passwordHash, totp_secret: null, totp_pending: null, totp_last_step: null, locked_until: null, created_at: now, updated_at: now })
-    // The predicate is written out as in the index: SQLite matches a partial index's WHERE by its text.
-    .onConflict((oc) => oc.columns(['operator_id', 'email']).where(sql<boolean>`status <> 'removed'`).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  return (
+    tx
+      .insertInto('staff_users')
+      .values({
+        operator_id: user.operatorId,
+        email: user.email,
+        name: user.name,
+        role: user.role,
+        status: user.status,
+        password_hash: user.passwordHash,
+        totp_secret: null,
+        totp_pending: null,
+        totp_last_step: null,
+        locked_until: null,
+        created_at: now,
+        updated_at: now,
+      })
+      // The predicate is written out as in the index: SQLite matches a partial index's WHERE by its text.
+      .onConflict((oc) => oc.columns(['operator_id', 'email']).where(sql<boolean>`status <> 'removed'`).doNothing())
+      .returningAll()
+      .executeTakeFirst()
+  );
 }
 
 export async function updateUser(tx: Tx, id: number, changes: Updateable<StaffUserTable>): Promise<UserRow> {
-  return tx.updateTable('staff_users').set({ ...changes, updated_at: Date.now() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return tx
+    .updateTable('staff_users')
+    .set({ ...changes, updated_at: Date.now() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function countOwners(tx: Tx, operatorId: number): Promise<number> {
@@ -55,7 +81,10 @@ export async function countOwners(tx: Tx, operatorId: number): Promise<number> {
 
 // ---- sessions ----
 
-export async function insertSession(tx: Tx, session: { user: UserRow; tokenHash: string; address: string; userAgent: string; expiresAt: number }): Promise<SessionRow> {
+export async function insertSession(
+  tx: Tx,
+  session: { user: UserRow; tokenHash: string; address: string; userAgent: string; expiresAt: number },
+): Promise<SessionRow> {
   const now = Date.now();
   return tx
     .insertInto('staff_sessions')
@@ -79,7 +108,17 @@ export async function findLiveSession(db: Kysely<Database>, tokenHash: string, n
   return db
     .selectFrom('staff_sessions as s')
     .innerJoin('staff_users as u', 'u.id', 's.user_id')
-    .select(['s.id as session_id', 's.operator_id', 's.created_at', 's.last_seen_at', 's.expires_at', 'u.id as user_id', 'u.email', 'u.role', 'u.name'])
+    .select([
+      's.id as session_id',
+      's.operator_id',
+      's.created_at',
+      's.last_seen_at',
+      's.expires_at',
+      'u.id as user_id',
+      'u.email',
+      'u.role',
+      'u.name',
+    ])
     .where('s.token_hash', '=', tokenHash)
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', now)
@@ -88,11 +127,23 @@ export async function findLiveSession(db: Kysely<Database>, tokenHash: string, n
 }
 
 export async function touchSession(db: Kysely<Database>, id: number, now: number, expiresAt: number): Promise<void> {
-  await db.updateTable('staff_sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('staff_sessions')
+    .set({ last_seen_at: now, expires_at: expiresAt })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function listLiveSessions(db: Kysely<Database>, userId: number, now: number): Promise<SessionRow[]> {
-  return db.selectFrom('staff_sessions').selectAll().where('user_id', '=', userId).where('revoked_at', 'is', null).where('expires_at', '>', now).orderBy('id', 'desc').execute();
+  return db
+    .selectFrom('staff_sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 /** Revokes the user's live sessions (one, or all but `except`); answers the IDs revoked. */
@@ -110,7 +161,15 @@ export async function insertToken(tx: Tx, user: UserRow, purpose: StaffTokenPurp
   const now = Date.now();
   await tx
     .insertInto('staff_tokens')
-    .values({ operator_id: user.operator_id, user_id: user.id, purpose, token_hash: hashToken(token), created_at: now, expires_at: now + ttlMs, used_at: null })
+    .values({
+      operator_id: user.operator_id,
+      user_id: user.id,
+      purpose,
+      token_hash: hashToken(token),
+      created_at: now,
+      expires_at: now + ttlMs,
+      used_at: null,
+    })
     .execute();
   return token;
 }
@@ -130,7 +189,11 @@ export async function useToken(tx: Tx, token: string, purpose: StaffTokenPurpose
 }
 
 /** A live token of this purpose, without using it (the TOTP step may be retried after a wrong code). */
-export async function peekToken(db: Kysely<Database>, token: string, purpose: StaffTokenPurpose): Promise<{ id: number; user_id: number } | undefined> {
+export async function peekToken(
+  db: Kysely<Database>,
+  token: string,
+  purpose: StaffTokenPurpose,
+): Promise<{ id: number; user_id: number } | undefined> {
   return db
     .selectFrom('staff_tokens')
     .select(['id', 'user_id'])
@@ -143,7 +206,13 @@ export async function peekToken(db: Kysely<Database>, token: string, purpose: St
 
 /** Withdraws the user's unused tokens of a purpose (a new invitation replaces the old one). */
 export async function expireTokens(tx: Tx, userId: number, purposes: StaffTokenPurpose[]): Promise<void> {
-  await tx.updateTable('staff_tokens').set({ used_at: Date.now() }).where('user_id', '=', userId).where('purpose', 'in', purposes).where('used_at', 'is', null).execute();
+  await tx
+    .updateTable('staff_tokens')
+    .set({ used_at: Date.now() })
+    .where('user_id', '=', userId)
+    .where('purpose', 'in', purposes)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 // ---- throttles ----
@@ -158,8 +227,18 @@ export async function countEvent(tx: Tx, key: string, windowMs: number, now = Da
     .values({ key, count: 1, window_started_at: now })
     .onConflict((oc) =>
       oc.column('key').doUpdateSet((eb) => ({
-        count: eb.case().when('staff_throttles.window_started_at', '<=', now - windowMs).then(1).else(eb('staff_throttles.count', '+', 1)).end(),
-        window_started_at: eb.case().when('staff_throttles.window_started_at', '<=', now - windowMs).then(now).else(eb.ref('staff_throttles.window_started_at')).end(),
+        count: eb
+          .case()
+          .when('staff_throttles.window_started_at', '<=', now - windowMs)
+          .then(1)
+          .else(eb('staff_throttles.count', '+', 1))
+          .end(),
+        window_started_at: eb
+          .case()
+          .when('staff_throttles.window_started_at', '<=', now - windowMs)
+          .then(now)
+          .else(eb.ref('staff_throttles.window_started_at'))
+          .end(),
       })),
     )
     .returning('count')
@@ -215,11 +294,27 @@ export async function takeBackoffAttempt(tx: Tx, key: string, policy: BackoffPol
       oc
         .column('key')
         .doUpdateSet((eb) => ({
-          count: eb.case().when(liveRun(eb, policy, now)).then(eb('staff_throttles.count', '+', 1)).else(1).end(),
-          window_started_at: eb.case().when(liveRun(eb, policy, now)).then(eb.ref('staff_throttles.window_started_at')).else(now).end(),
+          count: eb
+            .case()
+            .when(liveRun(eb, policy, now))
+            .then(eb('staff_throttles.count', '+', 1))
+            .else(1)
+            .end(),
+          window_started_at: eb
+            .case()
+            .when(liveRun(eb, policy, now))
+            .then(eb.ref('staff_throttles.window_started_at'))
+            .else(now)
+            .end(),
           last_at: now,
         }))
-        .where((eb) => eb.or([eb.not(liveRun(eb, policy, now)), eb('staff_throttles.count', '<', policy.limit), eb(eb('staff_throttles.last_at', '+', waitInSql(eb, policy)), '<=', now)])),
+        .where((eb) =>
+          eb.or([
+            eb.not(liveRun(eb, policy, now)),
+            eb('staff_throttles.count', '<', policy.limit),
+            eb(eb('staff_throttles.last_at', '+', waitInSql(eb, policy)), '<=', now),
+          ]),
+        ),
     )
     .returning('count')
     .executeTakeFirst();
@@ -236,7 +331,12 @@ export async function backoffFailed(tx: Tx, key: string, now = Date.now()): Prom
 
 /** Takes back a counted attempt that was no failure (a right password). */
 export async function refundBackoffAttempt(tx: Tx, key: string): Promise<void> {
-  await tx.updateTable('staff_throttles').set((eb) => ({ count: eb('count', '-', 1) })).where('key', '=', key).where('count', '>', 0).execute();
+  await tx
+    .updateTable('staff_throttles')
+    .set((eb) => ({ count: eb('count', '-', 1) }))
+    .where('key', '=', key)
+    .where('count', '>', 0)
+    .execute();
 }
 
 /**
@@ -258,7 +358,12 @@ export async function reserveAccountAttempt(tx: Tx, userId: number, max: number,
 
 /** Takes back a guess that was right, without starting the run of failures afresh (that takes a completed sign-in). */
 export async function refundAccountAttempt(tx: Tx, userId: number): Promise<void> {
-  await tx.updateTable('staff_users').set((eb) => ({ failed_attempts: eb('failed_attempts', '-', 1) })).where('id', '=', userId).where('failed_attempts', '>', 0).execute();
+  await tx
+    .updateTable('staff_users')
+    .set((eb) => ({ failed_attempts: eb('failed_attempts', '-', 1) }))
+    .where('id', '=', userId)
+    .where('failed_attempts', '>', 0)
+    .execute();
 }
 
 /** Locks the account until `until` unless it is locked already; answers whether this call locked it. */

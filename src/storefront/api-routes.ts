@@ -19,7 +19,7 @@ export const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config,
     schema: {
       tags,
-      summary: 'The shop\'s profile and activities, for its booking pages',
+      summary: "The shop's profile and activities, for its booking pages",
       description:
         'What the first booking page shows, in one answer: how to present the operator (Profile: name, slug, brand colour, logo) and every live activity ' +
         'with its lowest price (PriceFrom), the first date with a seat left within a year (NextAvailableDate) and whether guests may cancel online; ' +
@@ -38,7 +38,7 @@ export const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config,
     schema: {
       tags,
-      summary: 'An activity\'s month calendar',
+      summary: "An activity's month calendar",
       description:
         'Every date of Month with timeslots that have not started: the seats left over them, and SoldOut when none is left (those timeslots take a waitlist). ' +
         'Dates without timeslots are not listed.',

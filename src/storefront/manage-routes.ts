@@ -15,26 +15,32 @@ export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config,
     schema: {
       tags,
-      summary: 'A guest\'s own booking',
-      description: 'The booking the token of the guest\'s e-mail link names, and whether (and until when) the guest may cancel it. An unknown or altered token is 404.',
+      summary: "A guest's own booking",
+      description:
+        "The booking the token of the guest's e-mail link names, and whether (and until when) the guest may cancel it. An unknown or altered token is 404.",
       params: ManageParams,
       response: { 200: envelope(ManagedBooking), ...problems(400, 404, 422, 429) },
     },
-    handler: async (request) => ({ data: await managedBooking(app.db.kysely, app.instanceKeys, request.params.OperatorID, request.params.ManageToken) }),
+    handler: async (request) => ({
+      data: await managedBooking(app.db.kysely, app.instanceKeys, request.params.OperatorID, request.params.ManageToken),
+    }),
   });
 
   app.get('/bookings/:ManageToken/qr.svg', {
     config,
     schema: {
       tags,
-      summary: 'A guest\'s QR code for the door',
-      description: 'An SVG QR code of the BookingReference, shown on the guest\'s booking page for staff to scan at check-in. An unknown or altered token is 404.',
+      summary: "A guest's QR code for the door",
+      description:
+        "An SVG QR code of the BookingReference, shown on the guest's booking page for staff to scan at check-in. An unknown or altered token is 404.",
       params: ManageParams,
       produces: ['image/svg+xml'],
       response: { 200: Type.String({ description: 'SVG' }), ...problems(400, 404, 422, 429) },
     },
     handler: async (request, reply) =>
-      reply.type('image/svg+xml').send(await managedBookingQr(app.db.kysely, app.instanceKeys, request.params.OperatorID, request.params.ManageToken)),
+      reply
+        .type('image/svg+xml')
+        .send(await managedBookingQr(app.db.kysely, app.instanceKeys, request.params.OperatorID, request.params.ManageToken)),
   });
 
   app.post('/bookings/:ManageToken/cancel', {
@@ -55,13 +61,15 @@ export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config,
     schema: {
       tags,
-      summary: 'The manage tokens of a paid basket\'s bookings',
+      summary: "The manage tokens of a paid basket's bookings",
       description:
         'For the confirmation page: each booking of the paid basket with the token of its own page (view, and cancel where the activity allows). ' +
         '409 while the basket is not paid.',
       params: BasketParams,
       response: { 200: envelope(Type.Array(ManageLink)), ...problems(400, 404, 409, 429) },
     },
-    handler: async (request) => ({ data: await basketManageLinks(app.db.kysely, app.instanceKeys, request.params.OperatorID, request.params.BasketToken) }),
+    handler: async (request) => ({
+      data: await basketManageLinks(app.db.kysely, app.instanceKeys, request.params.OperatorID, request.params.BasketToken),
+    }),
   });
 };

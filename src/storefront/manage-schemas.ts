@@ -9,7 +9,7 @@ export const MANAGE_TOKEN_PATTERN = '^BK-[A-HJ-NP-Z2-9]{8}_[0-9a-f]{32}$';
 
 export const ManageParams = Type.Object({
   OperatorID: Type.Integer({ minimum: 1, description: 'The operator whose shop this is' }),
-  ManageToken: Type.String({ pattern: MANAGE_TOKEN_PATTERN, description: 'The token of the booking\'s link in the guest\'s e-mails' }),
+  ManageToken: Type.String({ pattern: MANAGE_TOKEN_PATTERN, description: "The token of the booking's link in the guest's e-mails" }),
 });
 
 export const ManagedBooking = Type.Object(
@@ -18,7 +18,7 @@ export const ManagedBooking = Type.Object(
     Status: Type.String({ description: 'on_hold, confirmed, cancelled or expired' }),
     ActivityID: Type.String(),
     ActivityName: Type.String(),
-    Timezone: Type.String({ description: 'The activity\'s IANA time zone: Date and Time are its wall clock' }),
+    Timezone: Type.String({ description: "The activity's IANA time zone: Date and Time are its wall clock" }),
     Date: LocalDate,
     Time: Type.String(),
     StartsAt: Type.String({ format: 'date-time' }),
@@ -29,7 +29,9 @@ export const ManagedBooking = Type.Object(
     Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String() }),
     Cancellation: Type.Object({
       Allowed: Type.Boolean({ description: 'Whether the guest may cancel now' }),
-      Until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'The last moment the guest may cancel; null when the activity does not allow it' }),
+      Until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description: 'The last moment the guest may cancel; null when the activity does not allow it',
+      }),
       Refusal: Type.Union([Type.Literal('not-confirmed'), Type.Literal('not-allowed'), Type.Literal('too-late'), Type.Null()], {
         description: 'Why not: the booking is not confirmed, the operator does not let guests cancel this activity, or the time for it has passed',
       }),
@@ -42,7 +44,7 @@ export type ManagedBooking = Static<typeof ManagedBooking>;
 export const ManageLink = Type.Object(
   {
     BookingReference: Type.String(),
-    ManageToken: Type.String({ description: 'The booking\'s page is /book/{slug}/manage/{ManageToken}; GET .../bookings/{ManageToken} reads it' }),
+    ManageToken: Type.String({ description: "The booking's page is /book/{slug}/manage/{ManageToken}; GET .../bookings/{ManageToken} reads it" }),
   },
   { $id: 'ManageLink' },
 );

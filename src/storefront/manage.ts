@@ -41,7 +41,13 @@ function referenceOf(keys: InstanceKeys, operatorId: number, token: string): str
   return reference!;
 }
 
-export async function managedBooking(db: Kysely<Database>, keys: InstanceKeys, operatorId: number, token: string, now = unixNow()): Promise<ManagedBooking> {
+export async function managedBooking(
+  db: Kysely<Database>,
+  keys: InstanceKeys,
+  operatorId: number,
+  token: string,
+  now = unixNow(),
+): Promise<ManagedBooking> {
   const booking = await getBooking(db, operatorId, referenceOf(keys, operatorId, token));
   const activity = await findActivity(db, operatorId, booking.ActivityID);
   if (!activity) throw new NotFound('No such booking link');

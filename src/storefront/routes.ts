@@ -69,12 +69,19 @@ export const storefrontRoutes: FastifyPluginAsync<StorefrontOptions> = async (ap
     // A closed shop is as unknown as a missing one, like its API.
     const state = operatorId === undefined ? undefined : await shopState(app.db.kysely, operatorId, app.config);
     if (operatorId === undefined || !state?.open) {
-      return send(reply, 404, renderPlainPage('This shop does not exist', 'Check the address, or ask the operator for the link to their booking pages.'));
+      return send(
+        reply,
+        404,
+        renderPlainPage('This shop does not exist', 'Check the address, or ask the operator for the link to their booking pages.'),
+      );
     }
     if (!assets) return send(reply, 503, renderPlainPage('The booking pages are not built', 'Run npm run build:web (npm start does) and reload.'));
     const locale = pickLocale(request.query.lang, request.headers['accept-language']);
     const profile = toStorefrontProfile(await requireShopProfile(app.db.kysely, operatorId, ''));
-    const shell = renderShell({ OperatorID: operatorId, Base: `/book/${shop}`, Locale: locale, Profile: profile, TestMode: takesTestPayments(state) }, assets);
+    const shell = renderShell(
+      { OperatorID: operatorId, Base: `/book/${shop}`, Locale: locale, Profile: profile, TestMode: takesTestPayments(state) },
+      assets,
+    );
     // Who may frame the pages (the embed): any site until the operator lists some (src/embed/frame-ancestors.ts).
     return send(reply, 200, { ...shell, csp: withFrameAncestors(shell.csp, await operatorFrameAncestors(app.db.kysely, operatorId)) });
   };

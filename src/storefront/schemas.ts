@@ -7,9 +7,9 @@ import { Product } from '../catalog/schemas.js';
 export const StorefrontProfile = Type.Object(
   {
     Name: Type.String({ description: 'The name the booking pages show' }),
-    Slug: Type.String({ description: 'The booking pages\' address: /book/{Slug}' }),
-    BrandColour: Type.Union([Type.String(), Type.Null()], { description: 'The pages\' accent colour (#rrggbb), or null for the default' }),
-    LogoUrl: Type.Union([Type.String(), Type.Null()], { description: 'The operator\'s logo, or null' }),
+    Slug: Type.String({ description: "The booking pages' address: /book/{Slug}" }),
+    BrandColour: Type.Union([Type.String(), Type.Null()], { description: "The pages' accent colour (#rrggbb), or null for the default" }),
+    LogoUrl: Type.Union([Type.String(), Type.Null()], { description: "The operator's logo, or null" }),
   },
   { $id: 'StorefrontProfile' },
 );
@@ -31,7 +31,8 @@ export const Storefront = Type.Object(
   {
     Profile: StorefrontProfile,
     TestMode: Type.Boolean({
-      description: 'The shop takes no real payments: the test provider charges it (test cards such as 4242424242424242). Its booking pages say "test mode" on every page.',
+      description:
+        'The shop takes no real payments: the test provider charges it (test cards such as 4242424242424242). Its booking pages say "test mode" on every page.',
     }),
     Activities: Type.Array(StorefrontActivity),
   },

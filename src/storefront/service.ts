@@ -14,8 +14,18 @@ import type { CalendarDay, Storefront } from './schemas.js';
 const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export async function storefront(db: Kysely<Database>, operatorId: number, locale: string | undefined, testMode: boolean, now = unixNow()): Promise<Storefront> {
-  const [profile, products, rows] = await Promise.all([requireShopProfile(db, operatorId, '').then(toStorefrontProfile), listProducts(db, operatorId, undefined, locale), listActivities(db, operatorId)]);
+export async function storefront(
+  db: Kysely<Database>,
+  operatorId: number,
+  locale: string | undefined,
+  testMode: boolean,
+  now = unixNow(),
+): Promise<Storefront> {
+  const [profile, products, rows] = await Promise.all([
+    requireShopProfile(db, operatorId, '').then(toStorefrontProfile),
+    listProducts(db, operatorId, undefined, locale),
+    listActivities(db, operatorId),
+  ]);
   const byPublicId = new Map(rows.map((row) => [row.public_id, row]));
   // From yesterday in UTC: every time zone's today is covered, and started timeslots are left out anyway.
   const range = { from: isoDay(now * 1000 - DAY_MS), to: isoDay(now * 1000 + 365 * DAY_MS) };
@@ -36,7 +46,13 @@ export async function storefront(db: Kysely<Database>, operatorId: number, local
 }
 
 /** Every day of the month that has timeslots not yet started: with room, or sold out. */
-export async function activityCalendar(db: Kysely<Database>, operatorId: number, activityId: string, month: string, now = unixNow()): Promise<CalendarDay[]> {
+export async function activityCalendar(
+  db: Kysely<Database>,
+  operatorId: number,
+  activityId: string,
+  month: string,
+  now = unixNow(),
+): Promise<CalendarDay[]> {
   const activity = await requireActivity(db, operatorId, activityId);
   const [year, monthNumber] = month.split('-').map(Number) as [number, number];
   const last = new Date(Date.UTC(year, monthNumber, 0)).getUTCDate();

@@ -50,9 +50,7 @@ export function checkUsageEntry(body: unknown, schemaErrors: FieldError[], now: 
   const micros = typeof fields.Usage === 'number' || typeof fields.Usage === 'string' ? usageMicros(fields.Usage) : undefined;
   fine('Usage', () => checkUsage(micros));
   const occurredAt = fields.OccurredAt === undefined ? now : unixSeconds(fields.OccurredAt);
-  fine('OccurredAt', () =>
-    occurredAt === undefined ? `OccurredAt must be an integer of Unix seconds from 0 to ${MAX_OCCURRED_AT}` : undefined,
-  );
+  fine('OccurredAt', () => (occurredAt === undefined ? `OccurredAt must be an integer of Unix seconds from 0 to ${MAX_OCCURRED_AT}` : undefined));
   const extraInfo = typeof fields.ExtraInfo === 'string' ? fields.ExtraInfo : null;
   fine('ExtraInfo', () =>
     extraInfo !== null && characterCount(extraInfo) > MAX_EXTRA_INFO_LENGTH
@@ -93,8 +91,7 @@ function checkUsage(micros: bigint | undefined): string | undefined {
 }
 
 function unixSeconds(value: unknown): number | undefined {
-  const seconds =
-    typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{1,15}\s*$/.test(value) ? Number(value) : Number.NaN;
+  const seconds = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{1,15}\s*$/.test(value) ? Number(value) : Number.NaN;
   return Number.isSafeInteger(seconds) && seconds >= 0 && seconds <= MAX_OCCURRED_AT ? seconds : undefined;
 }
 

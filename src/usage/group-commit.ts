@@ -48,7 +48,11 @@ function groupRecorder(db: Db): Recorder {
       recorded = await db.write(async (tx) => {
         const out = new Map<Waiting, RecordedUsage[]>();
         for (const [operatorId, requests] of byOperator(group)) {
-          const stored = await recordUsageEntries(tx, operatorId, requests.flatMap((w) => w.entries));
+          const stored = await recordUsageEntries(
+            tx,
+            operatorId,
+            requests.flatMap((w) => w.entries),
+          );
           let next = 0;
           for (const w of requests) out.set(w, stored.slice(next, (next += w.entries.length)));
         }

@@ -32,7 +32,8 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Record a usage entry',
-      description: 'Adds an entry to a meter. The built-in meters (order-completed, waitlist-notified, workflow-email-sent) are recorded by the platform and reserved. Accepts Idempotency-Key.',
+      description:
+        'Adds an entry to a meter. The built-in meters (order-completed, waitlist-notified, workflow-email-sent) are recorded by the platform and reserved. Accepts Idempotency-Key.',
       headers: IdempotencyHeaders,
       body: RecordUsageBody,
       response: { 201: envelope(UsageEntry), ...problems(400, ...AUTH_ERRORS, 409, 413, 415, 422) },
@@ -67,7 +68,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         `Adds 1 to ${MAX_BATCH_ENTRIES.toLocaleString('en')} entries in one transaction: all of them, or none. Each entry has the fields and rules of ` +
         'POST /api/v2/usage/meters. 422 lists every failing field of every entry at once, named by position (Entries[3].Usage), and stores nothing; ' +
         `more than ${MAX_BATCH_ENTRIES.toLocaleString('en')} entries is 422 on Entries, a body over 1 MiB is 413 (whichever the request hits first). ` +
-        '201 answers {Count, Entries} with each entry\'s ID in the order sent; there is no Location. ' +
+        "201 answers {Count, Entries} with each entry's ID in the order sent; there is no Location. " +
         'Idempotency-Key covers the whole batch: a retry returns the first response and stores nothing again.',
       headers: IdempotencyHeaders,
       body: RecordUsageBatchBody,
@@ -94,7 +95,8 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Get a usage summary',
-      description: 'Totals per meter over UTC days from..to, both inclusive, sorted by total usage (highest first), then by meter name. Sums are exact decimal sums.',
+      description:
+        'Totals per meter over UTC days from..to, both inclusive, sorted by total usage (highest first), then by meter name. Sums are exact decimal sums.',
       querystring: SummaryQuery,
       response: { 200: envelope(UsageSummary), ...problems(...AUTH_ERRORS, 422) },
     },

@@ -7,7 +7,8 @@ import { MAX_BATCH_ENTRIES } from './batch.js';
 export const RecordUsageBody = Type.Object({
   Meter: Type.String({ description: 'Meter name, 1 to 255 characters once trimmed (stored trimmed). The built-in meter names are reserved.' }),
   Usage: Type.Union([Type.Number(), Type.String()], {
-    description: 'Greater than 0, at most 1e12, at most 6 fractional digits; a JSON number or a string holding a decimal (send a string to keep more than 15 significant digits)',
+    description:
+      'Greater than 0, at most 1e12, at most 6 fractional digits; a JSON number or a string holding a decimal (send a string to keep more than 15 significant digits)',
     examples: [12.5, '0.000001'],
   }),
   ExtraInfo: Type.Optional(

@@ -72,7 +72,12 @@ async function recordUsageEvents(tx: Tx, operatorId: number, recorded: RecordedU
   await recordEvents(
     tx,
     operatorId,
-    batches.map((entries) => ({ type: 'usage.recorded', resource: `usage:${operatorId}`, audience: 'operator', data: `{"Entries":[${entries.join(',')}]}` })),
+    batches.map((entries) => ({
+      type: 'usage.recorded',
+      resource: `usage:${operatorId}`,
+      audience: 'operator',
+      data: `{"Entries":[${entries.join(',')}]}`,
+    })),
   );
 }
 

@@ -83,7 +83,13 @@ export async function addToTotals(tx: Tx, operatorId: number, deltas: DailyTotal
     total.micros += d.micros;
     total.count += d.count;
   }
-  await upsertTotals(tx, 'usage_daily_totals', 'day', operatorId, deltas.map((d) => ({ ...d, period: d.day })));
+  await upsertTotals(
+    tx,
+    'usage_daily_totals',
+    'day',
+    operatorId,
+    deltas.map((d) => ({ ...d, period: d.day })),
+  );
   await upsertTotals(tx, 'usage_monthly_totals', 'month', operatorId, [...monthly.values()]);
 }
 
@@ -154,7 +160,12 @@ export async function sumTotals(
   // One statement, so that every part reads the same snapshot of the totals.
   const rows = await db
     .selectFrom(parts.reduce((all, part) => all.unionAll(part)).as('part'))
-    .select((eb) => ['meter', 'sign', sql<string>`decimal_sum(total_micros)`.as('total_micros'), eb.fn.sum<number | string>('event_count').as('events')])
+    .select((eb) => [
+      'meter',
+      'sign',
+      sql<string>`decimal_sum(total_micros)`.as('total_micros'),
+      eb.fn.sum<number | string>('event_count').as('events'),
+    ])
     .groupBy(['meter', 'sign'])
     .execute();
   const byMeter = new Map<string, { meter: string; micros: bigint; events: number }>();
@@ -188,13 +199,15 @@ export async function listDailyTotals(
 }
 
 export async function findEntry(db: Kysely<Database>, operatorId: number, id: number): Promise<EntryRow | undefined> {
-  return db
-    .selectFrom('usage_entries')
-    // As text: a BIGINT above 2^53 micro-units would lose digits as a JS number.
-    .select(['id', 'meter', sql<string>`CAST(usage_micros AS TEXT)`.as('usage_micros'), 'extra_info', 'occurred_at'])
-    .where('id', '=', id)
-    .where('operator_id', '=', operatorId)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('usage_entries')
+      // As text: a BIGINT above 2^53 micro-units would lose digits as a JS number.
+      .select(['id', 'meter', sql<string>`CAST(usage_micros AS TEXT)`.as('usage_micros'), 'extra_info', 'occurred_at'])
+      .where('id', '=', id)
+      .where('operator_id', '=', operatorId)
+      .executeTakeFirst()
+  );
 }
 
 /** Code-point order, the same on every dialect and collation. */

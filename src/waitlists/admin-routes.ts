@@ -13,9 +13,9 @@ export const waitlistAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: requires('waitlists:read'),
     schema: {
       tags,
-      summary: 'A timeslot\'s waitlist',
+      summary: "A timeslot's waitlist",
       description:
-        'Every entry of the timeslot\'s waitlist in the order customers joined: pending (address not confirmed yet: not in the queue), lapsed, waiting (with its place ' +
+        "Every entry of the timeslot's waitlist in the order customers joined: pending (address not confirmed yet: not in the queue), lapsed, waiting (with its place " +
         'in the queue, which is the order of confirmation), offered, claimed, expired, removed.',
       querystring: WaitlistQuery,
       response: { 200: envelope(Type.Array(WaitlistEntry)), ...problems(...AUTH_ERRORS, 404, 422) },

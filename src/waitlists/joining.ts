@@ -43,7 +43,13 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * a new place (or one whose confirmation lapsed) gets a confirmation e-mail. The shop's routes answer only
  * for an open shop (their hook in shop/routes.ts).
  */
-export async function joinWaitlist(db: Db, settings: JoinSettings, operatorId: number, body: JoinWaitlistBody, clientHmac: string): Promise<WaitlistJoinAccepted> {
+export async function joinWaitlist(
+  db: Db,
+  settings: JoinSettings,
+  operatorId: number,
+  body: JoinWaitlistBody,
+  clientHmac: string,
+): Promise<WaitlistJoinAccepted> {
   const activity = await requireActivity(db.kysely, operatorId, body.ActivityID);
   const timeslot = await findTimeslotAt(db.kysely, activity.id, body.Date, body.Time);
   if (!timeslot) throw new NotFound(`Activity ${body.ActivityID} has no timeslot on ${body.Date} at ${body.Time}`);
@@ -53,7 +59,10 @@ export async function joinWaitlist(db: Db, settings: JoinSettings, operatorId: n
   const now = unixNow();
   if (timeslot.bookable_until <= now) throw ValidationFailed.field('Time', `The timeslot on ${body.Date} at ${body.Time} has already started`);
   const live = (await findZonedTimeslot(db.kysely, operatorId, timeslot.id, now))!;
-  const left = seatsLeft({ capacity: live.capacity, booked: live.booked - live.lapsed_hold_seats, startsAt: live.starts_at, bookableUntil: live.bookable_until }, now);
+  const left = seatsLeft(
+    { capacity: live.capacity, booked: live.booked - live.lapsed_hold_seats, startsAt: live.starts_at, bookableUntil: live.bookable_until },
+    now,
+  );
   if (left >= body.Participants) {
     throw new Conflict(`${left} seats are still available on ${body.Date} at ${body.Time}: book them instead of joining the waitlist`);
   }
@@ -123,9 +132,7 @@ export async function joinWaitlist(db: Db, settings: JoinSettings, operatorId: n
 }
 
 /** What a confirmation page shows. */
-export type ConfirmationState =
-  | { kind: 'unknown' }
-  | { kind: 'confirmable' | 'confirmed' | 'lapsed' | 'closed'; entry: ConfirmableEntry };
+export type ConfirmationState = { kind: 'unknown' } | { kind: 'confirmable' | 'confirmed' | 'lapsed' | 'closed'; entry: ConfirmableEntry };
 
 function stateOf(entry: ConfirmableEntry | undefined, now: number): ConfirmationState {
   if (!entry) return { kind: 'unknown' };

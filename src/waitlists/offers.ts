@@ -77,7 +77,13 @@ export async function offerFreedSeats(db: Db, config: Pick<Config, 'waitlistClai
   return offers;
 }
 
-async function offerSeats(tx: Tx, dialect: Db['dialect'], config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, timeslotId: number, now: number): Promise<number> {
+async function offerSeats(
+  tx: Tx,
+  dialect: Db['dialect'],
+  config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>,
+  timeslotId: number,
+  now: number,
+): Promise<number> {
   // Bookings rows first, the timeslot row after: the lock order of every booking writer (capacity.ts).
   await releaseLapsedHolds(tx, timeslotId, now);
   await expireLapsedOffers(tx, timeslotId, now);
@@ -87,7 +93,16 @@ async function offerSeats(tx: Tx, dialect: Db['dialect'], config: Pick<Config, '
   const slot = await tx
     .selectFrom('timeslots')
     .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
-    .select(['timeslots.capacity', 'timeslots.booked', 'timeslots.date', 'timeslots.time', 'timeslots.bookable_until', 'activities.public_id', 'activities.name', 'activities.timezone'])
+    .select([
+      'timeslots.capacity',
+      'timeslots.booked',
+      'timeslots.date',
+      'timeslots.time',
+      'timeslots.bookable_until',
+      'activities.public_id',
+      'activities.name',
+      'activities.timezone',
+    ])
     .where('timeslots.id', '=', timeslotId)
     .executeTakeFirstOrThrow();
   if (slot.bookable_until <= now) return 0;
@@ -105,10 +120,28 @@ async function offerSeats(tx: Tx, dialect: Db['dialect'], config: Pick<Config, '
 
 type OfferedSlot = { date: string; time: string; public_id: string; name: string; timezone: string };
 
-async function offer(tx: Tx, config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, entry: WaitlistEntryRow, slot: OfferedSlot, now: number): Promise<void> {
-  const customer = { firstName: entry.customer_first_name, lastName: entry.customer_last_name, email: entry.customer_email, phone: entry.customer_phone };
+async function offer(
+  tx: Tx,
+  config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>,
+  entry: WaitlistEntryRow,
+  slot: OfferedSlot,
+  now: number,
+): Promise<void> {
+  const customer = {
+    firstName: entry.customer_first_name,
+    lastName: entry.customer_last_name,
+    email: entry.customer_email,
+    phone: entry.customer_phone,
+  };
   const basket = await insertBasket(tx, { operatorId: entry.operator_id, customer, waitlistEntryId: entry.id });
-  await holdItem(tx, basket, { ActivityID: slot.public_id, Date: slot.date, Time: slot.time, Participants: entry.participants }, config.waitlistClaimMinutes, now, null);
+  await holdItem(
+    tx,
+    basket,
+    { ActivityID: slot.public_id, Date: slot.date, Time: slot.time, Participants: entry.participants },
+    config.waitlistClaimMinutes,
+    now,
+    null,
+  );
   const expiresAt = now + config.waitlistClaimMinutes * 60;
   if (!(await markOffered(tx, entry.id, basket.id, expiresAt))) throw new Error(`Waitlist entry ${entry.id} is no longer waiting`);
   const until = `${new Date(expiresAt * 1000).toISOString().replace('T', ' ').slice(0, 16)} UTC`;

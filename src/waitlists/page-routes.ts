@@ -35,7 +35,11 @@ export const waitlistPageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request, reply) => {
       const { Token } = request.params;
       const state = await confirmPlace(app.db, Token);
-      if (state.kind === 'confirmed') return reply.code(303).headers({ location: confirmationPath(Token), 'cache-control': 'no-store' }).send();
+      if (state.kind === 'confirmed')
+        return reply
+          .code(303)
+          .headers({ location: confirmationPath(Token), 'cache-control': 'no-store' })
+          .send();
       return sendPage(reply, state, Token);
     },
   });

@@ -48,9 +48,13 @@ export const WaitlistEntry = Type.Object(
         'pending (joined; the address is not confirmed yet, so the place does not count); lapsed (not confirmed in time); waiting (confirmed, in the queue); ' +
         'offered (seats held until OfferExpiresAt, e-mail queued or sent); claimed (paid); expired (the offer lapsed); removed (by the operator)',
     }),
-    Position: Type.Union([Type.Integer(), Type.Null()], { description: 'Place in the queue among those waiting, in the order they confirmed (1 = next); null when not waiting' }),
+    Position: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Place in the queue among those waiting, in the order they confirmed (1 = next); null when not waiting',
+    }),
     CreatedAt: Type.String({ format: 'date-time', description: 'When the customer joined' }),
-    ConfirmedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the customer confirmed the address (the link in the e-mail)' }),
+    ConfirmedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the customer confirmed the address (the link in the e-mail)',
+    }),
     NotifiedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the offer e-mail was sent' }),
     OfferExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'End of the claim window of an offer' }),
     MultiBookingID: Type.Union([Type.Integer(), Type.Null()], { description: 'The held group of bookings (basket) offered, once offered' }),

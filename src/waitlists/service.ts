@@ -59,11 +59,20 @@ export async function listWaitlist(db: Kysely<Database>, operatorId: number, tim
 
 /** Operator: takes a waiting customer off the list (an offer already made runs its course). */
 export async function removeWaitlistEntry(db: Db, operatorId: number, id: number): Promise<WaitlistEntry> {
-  const found = await selectEntries(db.kysely).where('waitlist_entries.id', '=', id).where('waitlist_entries.operator_id', '=', operatorId).executeTakeFirst();
+  const found = await selectEntries(db.kysely)
+    .where('waitlist_entries.id', '=', id)
+    .where('waitlist_entries.operator_id', '=', operatorId)
+    .executeTakeFirst();
   if (!found) throw new NotFound(`No waitlist entry ${id}`);
   await db.write(async (tx) => {
     if (await markRemoved(tx, operatorId, id)) {
-      await audit(tx, { operatorId, action: 'waitlist-entry.remove', resource: { type: 'waitlist-entry', id }, before: { Status: found.status }, after: { Status: 'removed' } });
+      await audit(tx, {
+        operatorId,
+        action: 'waitlist-entry.remove',
+        resource: { type: 'waitlist-entry', id },
+        before: { Status: found.status },
+        after: { Status: 'removed' },
+      });
     }
   });
   const entries = await listWaitlist(db.kysely, operatorId, found.timeslot_id);

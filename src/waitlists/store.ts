@@ -9,13 +9,15 @@ export type WaitlistEntryRow = Selectable<WaitlistEntryTable>;
 
 /** Inserts the entry unless the address already waits (or holds an offer) for this timeslot. */
 export async function insertEntry(tx: Tx, row: Omit<Insertable<WaitlistEntryTable>, 'id'>): Promise<WaitlistEntryRow | undefined> {
-  return tx
-    .insertInto('waitlist_entries')
-    .values(row)
-    // The predicate is literal SQL: both databases match it against the partial unique index's own.
-    .onConflict((oc) => oc.columns(['timeslot_id', 'customer_email']).where(sql<boolean>`status IN ('waiting', 'offered')`).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  return (
+    tx
+      .insertInto('waitlist_entries')
+      .values(row)
+      // The predicate is literal SQL: both databases match it against the partial unique index's own.
+      .onConflict((oc) => oc.columns(['timeslot_id', 'customer_email']).where(sql<boolean>`status IN ('waiting', 'offered')`).doNothing())
+      .returningAll()
+      .executeTakeFirst()
+  );
 }
 
 export function selectEntries(db: Kysely<Database>) {

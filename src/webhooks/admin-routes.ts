@@ -32,7 +32,8 @@ export const webhookAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Change the webhook settings',
-      description: 'ContactEmail: where slotbook e-mails you when an endpoint is disabled for failing (null: nowhere; the dashboard shows it either way).',
+      description:
+        'ContactEmail: where slotbook e-mails you when an endpoint is disabled for failing (null: nowhere; the dashboard shows it either way).',
       body: WebhookSettings,
       response: { 200: envelope(WebhookSettings), ...problems(400, ...AUTH_ERRORS, 413, 415, 422) },
     },

@@ -105,7 +105,17 @@ export async function runDueDeliveries(db: Db, deps: DeliveryDeps, now = unixNow
 export async function deliverClaimed(db: Db, deps: DeliveryDeps, outgoing: Outgoing[], now: number): Promise<DeliveryReport> {
   const run = new DeliveryRun(db, deps, now);
   const outcomes = await Promise.all(outgoing.map((d) => run.attempt(d)));
-  await db.write((tx) => settle(tx, deps.workerId, outcomes.map((outcome, i) => ({ outcome, outgoing: outgoing[i]! })), now, run.report), SETTLING);
+  await db.write(
+    (tx) =>
+      settle(
+        tx,
+        deps.workerId,
+        outcomes.map((outcome, i) => ({ outcome, outgoing: outgoing[i]! })),
+        now,
+        run.report,
+      ),
+    SETTLING,
+  );
   return run.report;
 }
 
@@ -179,7 +189,13 @@ class DeliveryRun {
   async attempt(d: Outgoing): Promise<Outcome> {
     const attemptedAt = Date.now();
     const result = await this.#send(d).catch(
-      (error: unknown): AttemptResult => ({ ok: false, statusCode: null, durationMs: 0, error: `Error: ${error instanceof Error ? error.message : String(error)}`, responseBody: null }),
+      (error: unknown): AttemptResult => ({
+        ok: false,
+        statusCode: null,
+        durationMs: 0,
+        error: `Error: ${error instanceof Error ? error.message : String(error)}`,
+        responseBody: null,
+      }),
     );
     const delay = result.ok || d.is_test ? undefined : retryDelay(d.attempts, this.deps.random);
     return {
@@ -205,7 +221,8 @@ class DeliveryRun {
     let list = this.#secrets.get(d.endpoint_id);
     if (!list) {
       list = [this.deps.keys.open(SECRET_PURPOSE, d.secret_sealed)];
-      if (d.previous_secret_sealed !== null && Number(d.previous_secret_expires_at) > this.now) list.push(this.deps.keys.open(SECRET_PURPOSE, d.previous_secret_sealed));
+      if (d.previous_secret_sealed !== null && Number(d.previous_secret_expires_at) > this.now)
+        list.push(this.deps.keys.open(SECRET_PURPOSE, d.previous_secret_sealed));
       this.#secrets.set(d.endpoint_id, list);
     }
     return list;
@@ -281,7 +298,12 @@ async function settle(tx: Tx, worker: string, group: Settling[], now: number, re
     tx,
     kept
       .filter(({ outcome }) => outcome.status === 'pending')
-      .map(({ outcome, outgoing }) => ({ endpointId: outgoing.endpoint_id, resource: outgoing.resource, eventId: outgoing.event_id, nextAttemptAt: outcome.nextAttemptAt })),
+      .map(({ outcome, outgoing }) => ({
+        endpointId: outgoing.endpoint_id,
+        resource: outgoing.resource,
+        eventId: outgoing.event_id,
+        nextAttemptAt: outcome.nextAttemptAt,
+      })),
   );
   const endpoints = new Map<number, { healthy: boolean; gaveUp: boolean; operatorId: number }>();
   for (const { outcome, outgoing: d } of kept) {

@@ -53,10 +53,24 @@ export async function getDelivery(db: Kysely<Database>, owner: Owner, endpointId
     Event: JSON.parse(eventBody({ public_id: row.event_public_id, type: row.event_type, created_at: row.event_created_at, data: row.event_data })),
     // The earlier attempts, then the latest, which its row holds.
     AttemptLog: [
-      ...attempts.map((a) => ({ AttemptedAt: iso(a.attempted_at)!, StatusCode: a.status_code, DurationMs: a.duration_ms, Error: a.error, ResponseBody: a.response_body })),
+      ...attempts.map((a) => ({
+        AttemptedAt: iso(a.attempted_at)!,
+        StatusCode: a.status_code,
+        DurationMs: a.duration_ms,
+        Error: a.error,
+        ResponseBody: a.response_body,
+      })),
       ...(row.last_attempt_at === null
         ? []
-        : [{ AttemptedAt: iso(row.last_attempt_at)!, StatusCode: row.last_status_code, DurationMs: row.last_duration_ms ?? 0, Error: row.last_error, ResponseBody: row.last_response_body }]),
+        : [
+            {
+              AttemptedAt: iso(row.last_attempt_at)!,
+              StatusCode: row.last_status_code,
+              DurationMs: row.last_duration_ms ?? 0,
+              Error: row.last_error,
+              ResponseBody: row.last_response_body,
+            },
+          ]),
     ],
   };
 }
@@ -81,7 +95,12 @@ export async function replayDelivery(db: Db, owner: Owner, endpointId: number, i
       is_test: original.is_test,
       created_at: Date.now(),
     });
-    await audit(tx, { operatorId: owner.operatorId, action: 'webhook.replay', resource: { type: 'webhook-delivery', id: inserted }, after: { ReplayOf: Number(original.id), EndpointID: endpoint.id } });
+    await audit(tx, {
+      operatorId: owner.operatorId,
+      action: 'webhook.replay',
+      resource: { type: 'webhook-delivery', id: inserted },
+      after: { ReplayOf: Number(original.id), EndpointID: endpoint.id },
+    });
     return inserted;
   });
   return toDelivery((await findDelivery(db.kysely, endpoint.id, replayId))!);
@@ -96,7 +115,10 @@ export async function testEndpoint(db: Db, deps: DeliveryDeps, owner: Owner, end
   const now = unixNow();
   const worker = `test:${randomBytes(6).toString('hex')}`;
   const createdAt = Date.now();
-  const data = JSON.stringify({ EndpointID: endpoint.id, Message: 'A test event from slotbook: your endpoint received it, and its signature can be verified.' });
+  const data = JSON.stringify({
+    EndpointID: endpoint.id,
+    Message: 'A test event from slotbook: your endpoint received it, and its signature can be verified.',
+  });
   const deliveryId = await db.write(async (tx) => {
     const event = await tx
       .insertInto('webhook_events')

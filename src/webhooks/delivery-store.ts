@@ -98,7 +98,10 @@ export async function claimDue(db: Db, worker: string, now: number, claimedUntil
         JOIN webhook_deliveries picked ON picked.id IN (SELECT d.id FROM webhook_deliveries d WHERE ${due})
         WHERE ${endpoints})
       RETURNING id`.execute(tx);
-    return loadOutgoing(tx, claimed.map((row) => Number(row.id)));
+    return loadOutgoing(
+      tx,
+      claimed.map((row) => Number(row.id)),
+    );
   });
 }
 
@@ -175,7 +178,9 @@ export async function settleDeliveries(tx: Tx, worker: string, outcomes: Outcome
       last_status_code = v.status_code, last_duration_ms = v.duration_ms, last_error = v.error, last_response_body = v.response_body,
       delivered_at = CASE WHEN v.status = 'delivered' THEN v.attempted_at ELSE webhook_deliveries.delivered_at END
     FROM v WHERE ${owned} RETURNING webhook_deliveries.id`;
-  const archive = (from: RawBuilder<unknown>) => sql`INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error, response_body)
+  const archive = (
+    from: RawBuilder<unknown>,
+  ) => sql`INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error, response_body)
     SELECT old.id, old.last_attempt_at, old.last_status_code, coalesce(old.last_duration_ms, 0), old.last_error, old.last_response_body
     FROM ${from} WHERE old.last_attempt_at IS NOT NULL`;
   let rows: { id: number }[];
@@ -187,7 +192,9 @@ export async function settleDeliveries(tx: Tx, worker: string, outcomes: Outcome
       archived AS (${archive(sql`webhook_deliveries old JOIN settled ON settled.id = old.id`)})
       SELECT id FROM settled`.execute(tx));
   } else {
-    await sql`WITH ${values} ${archive(sql`webhook_deliveries old JOIN v ON old.id = v.id AND old.status = 'sending' AND old.claimed_by = ${worker}`)}`.execute(tx);
+    await sql`WITH ${values} ${archive(sql`webhook_deliveries old JOIN v ON old.id = v.id AND old.status = 'sending' AND old.claimed_by = ${worker}`)}`.execute(
+      tx,
+    );
     ({ rows } = await sql<{ id: number }>`WITH ${values} ${update}`.execute(tx));
   }
   return new Set(rows.map((row) => Number(row.id)));
@@ -198,7 +205,10 @@ export async function settleDeliveries(tx: Tx, worker: string, outcomes: Outcome
  * are made due no earlier than that retry, so that they do not sit among the due ones meanwhile (with a
  * failing endpoint, thousands would, and every claim would read past them).
  */
-export async function postponeSuccessors(tx: Tx, retries: { endpointId: number; resource: string; eventId: number; nextAttemptAt: number }[]): Promise<void> {
+export async function postponeSuccessors(
+  tx: Tx,
+  retries: { endpointId: number; resource: string; eventId: number; nextAttemptAt: number }[],
+): Promise<void> {
   if (retries.length === 0) return;
   const values = rowsTable(
     tx,
@@ -251,13 +261,21 @@ export async function disableFailingEndpoint(tx: Tx, endpointId: number, failing
 export async function purgeOldDeliveries(db: Db, cutoff: number): Promise<void> {
   await db.write(async (tx) => {
     const oldEvents = tx.selectFrom('webhook_events').select('webhook_events.id').where('webhook_events.created_at', '<', cutoff);
-    const settled = tx.selectFrom('webhook_deliveries').select('webhook_deliveries.id').where('webhook_deliveries.status', 'in', ['delivered', 'failed']).where('webhook_deliveries.event_id', 'in', oldEvents);
+    const settled = tx
+      .selectFrom('webhook_deliveries')
+      .select('webhook_deliveries.id')
+      .where('webhook_deliveries.status', 'in', ['delivered', 'failed'])
+      .where('webhook_deliveries.event_id', 'in', oldEvents);
     await tx.deleteFrom('webhook_attempts').where('delivery_id', 'in', settled).execute();
     await tx.deleteFrom('webhook_deliveries').where('status', 'in', ['delivered', 'failed']).where('event_id', 'in', oldEvents).execute();
     await tx
       .deleteFrom('webhook_events')
       .where('created_at', '<', cutoff)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries').select('webhook_deliveries.id').whereRef('webhook_deliveries.event_id', '=', 'webhook_events.id'))))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(selectFrom('webhook_deliveries').select('webhook_deliveries.id').whereRef('webhook_deliveries.event_id', '=', 'webhook_events.id')),
+        ),
+      )
       .execute();
     await tx.deleteFrom('webhook_availability_notices').where('notified_at', '<', cutoff).execute();
   });

@@ -75,7 +75,12 @@ async function expireLapsedHolds(db: Db, now: number, batch: number): Promise<nu
     .where('bookings.status', '=', sql.lit('on_hold'))
     .where('bookings.hold_expires_at', '<=', now)
     .where(({ exists, selectFrom }) =>
-      exists(selectFrom('webhook_endpoints').select('webhook_endpoints.id').whereRef('webhook_endpoints.operator_id', '=', 'bookings.operator_id').where('webhook_endpoints.status', '=', 'enabled')),
+      exists(
+        selectFrom('webhook_endpoints')
+          .select('webhook_endpoints.id')
+          .whereRef('webhook_endpoints.operator_id', '=', 'bookings.operator_id')
+          .where('webhook_endpoints.status', '=', 'enabled'),
+      ),
     )
     .limit(batch)
     .execute();
@@ -95,12 +100,19 @@ async function coalesceAvailability(tx: Tx, now: number, batch: number): Promise
   if (changed.length === 0) return 0;
   const ids = changed.map((row) => row.timeslot_id);
   const notices = new Map(
-    (await tx.selectFrom('webhook_availability_notices').selectAll().where('timeslot_id', 'in', ids).execute()).map((row) => [row.timeslot_id, Number(row.notified_at)]),
+    (await tx.selectFrom('webhook_availability_notices').selectAll().where('timeslot_id', 'in', ids).execute()).map((row) => [
+      row.timeslot_id,
+      Number(row.notified_at),
+    ]),
   );
   // A timeslot notified less than the window ago keeps its notes for a later pass.
   const due = changed.filter((row) => (notices.get(row.timeslot_id) ?? -Infinity) <= nowMs - AVAILABILITY_COALESCE_MS);
   if (due.length === 0) return 0;
-  const slots = await renderTimeslots(tx, due.map((row) => row.timeslot_id), now);
+  const slots = await renderTimeslots(
+    tx,
+    due.map((row) => row.timeslot_id),
+    now,
+  );
   const byOperator = new Map<number, unknown[]>();
   for (const row of due) {
     const slot = slots.get(row.timeslot_id);
@@ -113,7 +125,10 @@ async function coalesceAvailability(tx: Tx, now: number, batch: number): Promise
   }
   // Into the outbox like any event, so that the fan-out below treats it the same way.
   for (const [operatorId, entries] of byOperator) {
-    await tx.insertInto('webhook_outbox').values({ operator_id: operatorId, events: JSON.stringify(entries), created_at: nowMs }).execute();
+    await tx
+      .insertInto('webhook_outbox')
+      .values({ operator_id: operatorId, events: JSON.stringify(entries), created_at: nowMs })
+      .execute();
   }
   await tx
     .insertInto('webhook_availability_notices')
@@ -154,7 +169,8 @@ async function fanOut(tx: Tx, now: number, batch: number): Promise<{ events: num
     for (const endpoint of endpoints) {
       // An endpoint receives the events that happened since it was created, not the history before it.
       if (endpoint.operator_id !== event.operatorId || Number(endpoint.created_at) > event.createdAt || !reaches(endpoint.partner, event)) continue;
-      if (subscribes(endpoint.event_types.split(' '), event.type)) deliveries.push([event.operatorId, endpoint.id, ids[index], event.resource, now, Date.now()]);
+      if (subscribes(endpoint.event_types.split(' '), event.type))
+        deliveries.push([event.operatorId, endpoint.id, ids[index], event.resource, now, Date.now()]);
     }
   });
   await insertDeliveries(tx, deliveries);

@@ -42,10 +42,18 @@ export function endpointRoutes(options: EndpointRouteOptions): FastifyPluginAsyn
     // The operator's routes need the webhooks permission (a user's role, or an admin key); a marketplace's its ota key.
     const config: FastifyContextConfig = scope === 'admin' ? requires('webhooks:manage') : { scope };
     const marketplace = scope === 'ota';
-    const endpointParams = Type.Composite([options.params, Type.Object({ ID: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The webhook endpoint ID' }) })]);
-    const deliveryParams = Type.Composite([endpointParams, Type.Object({ DeliveryID: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description: 'The delivery ID' }) })]);
+    const endpointParams = Type.Composite([
+      options.params,
+      Type.Object({ ID: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The webhook endpoint ID' }) }),
+    ]);
+    const deliveryParams = Type.Composite([
+      endpointParams,
+      Type.Object({ DeliveryID: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description: 'The delivery ID' }) }),
+    ]);
     const ids = (request: FastifyRequest) => request.params as Ids;
-    const who = marketplace ? 'the marketplace\'s own endpoints: they receive its own bookings\' events and the public catalogue and availability events' : 'every endpoint of the operator, the marketplaces\' included';
+    const who = marketplace
+      ? "the marketplace's own endpoints: they receive its own bookings' events and the public catalogue and availability events"
+      : "every endpoint of the operator, the marketplaces' included";
     const deps = () => ({ transport: app.webhooks.transport, keys: app.instanceKeys, workerId: newWorkerId() });
 
     app.get('/webhooks/event-types', {
@@ -53,7 +61,9 @@ export function endpointRoutes(options: EndpointRouteOptions): FastifyPluginAsyn
       schema: {
         tags,
         summary: 'List the event types',
-        description: marketplace ? 'The event types a marketplace\'s endpoint can receive.' : 'Every event type, with whether it is opt-in (not included in *) and whether marketplaces may receive it.',
+        description: marketplace
+          ? "The event types a marketplace's endpoint can receive."
+          : 'Every event type, with whether it is opt-in (not included in *) and whether marketplaces may receive it.',
         params: options.params,
         response: { 200: envelope(Type.Array(EventTypeInfo)), ...problems(...AUTH_ERRORS) },
       },
@@ -76,7 +86,7 @@ export function endpointRoutes(options: EndpointRouteOptions): FastifyPluginAsyn
           'Events of the types named in EventTypes are POSTed to URL, signed as the Standard Webhooks specification says (webhook-id, webhook-timestamp, webhook-signature). ' +
           'The answer carries the signing Secret, shown this once. URL: https (http only to localhost, outside production), reaching a public address ' +
           `(a private or loopback one only where the instance's ${marketplace ? 'WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS' : 'WEBHOOK_ALLOWED_NETWORKS (WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS with Partner)'} lists its network). ` +
-          `${marketplace ? 'The endpoint is the marketplace\'s: it receives its own bookings\' events and the public catalogue and availability events. ' : 'With Partner, the endpoint receives only that marketplace\'s bookings (and the public events). '}` +
+          `${marketplace ? "The endpoint is the marketplace's: it receives its own bookings' events and the public catalogue and availability events. " : "With Partner, the endpoint receives only that marketplace's bookings (and the public events). "}` +
           '409 when the operator has 20 endpoints already, or the marketplace 5.',
         params: options.params,
         body: CreateEndpointBody,
@@ -85,19 +95,33 @@ export function endpointRoutes(options: EndpointRouteOptions): FastifyPluginAsyn
       handler: async (request, reply) => {
         const owner = options.owner(request);
         const endpoint = await createEndpoint(app.db, app.instanceKeys, app.webhooks.rules, owner, request.body);
-        return reply.code(201).header('Location', `${options.collection(request)}/${endpoint.ID}`).send({ data: endpoint });
+        return reply
+          .code(201)
+          .header('Location', `${options.collection(request)}/${endpoint.ID}`)
+          .send({ data: endpoint });
       },
     });
 
     app.get('/webhooks', {
       config,
-      schema: { tags, summary: 'List webhook endpoints', description: `Without secrets: ${who}.`, params: options.params, response: { 200: envelope(Type.Array(WebhookEndpoint)), ...problems(400, ...AUTH_ERRORS) } },
+      schema: {
+        tags,
+        summary: 'List webhook endpoints',
+        description: `Without secrets: ${who}.`,
+        params: options.params,
+        response: { 200: envelope(Type.Array(WebhookEndpoint)), ...problems(400, ...AUTH_ERRORS) },
+      },
       handler: async (request) => ({ data: await getEndpoints(app.db.kysely, options.owner(request)) }),
     });
 
     app.get('/webhooks/:ID', {
       config,
-      schema: { tags, summary: 'Get a webhook endpoint', params: endpointParams, response: { 200: envelope(WebhookEndpoint), ...problems(400, ...AUTH_ERRORS, 404) } },
+      schema: {
+        tags,
+        summary: 'Get a webhook endpoint',
+        params: endpointParams,
+        response: { 200: envelope(WebhookEndpoint), ...problems(400, ...AUTH_ERRORS, 404) },
+      },
       handler: async (request) => ({ data: await getEndpoint(app.db.kysely, options.owner(request), ids(request).ID) }),
     });
 
@@ -106,7 +130,8 @@ export function endpointRoutes(options: EndpointRouteOptions): FastifyPluginAsyn
       schema: {
         tags,
         summary: 'Change, disable or enable a webhook endpoint',
-        description: 'Any of URL, Description, EventTypes, Enabled. Enabled: false stops deliveries (they wait); true sends the waiting ones at once and clears an automatic disabling.',
+        description:
+          'Any of URL, Description, EventTypes, Enabled. Enabled: false stops deliveries (they wait); true sends the waiting ones at once and clears an automatic disabling.',
         params: endpointParams,
         body: UpdateEndpointBody,
         response: { 200: envelope(WebhookEndpoint), ...problems(400, ...AUTH_ERRORS, 404, 413, 415, 422) },
@@ -116,7 +141,13 @@ export function endpointRoutes(options: EndpointRouteOptions): FastifyPluginAsyn
 
     app.delete('/webhooks/:ID', {
       config,
-      schema: { tags, summary: 'Delete a webhook endpoint', description: 'With its deliveries; nothing more is sent to it.', params: endpointParams, response: { 204: Type.Null(), ...problems(400, ...AUTH_ERRORS, 404) } },
+      schema: {
+        tags,
+        summary: 'Delete a webhook endpoint',
+        description: 'With its deliveries; nothing more is sent to it.',
+        params: endpointParams,
+        response: { 204: Type.Null(), ...problems(400, ...AUTH_ERRORS, 404) },
+      },
       handler: async (request, reply) => {
         await removeEndpoint(app.db, options.owner(request), ids(request).ID);
         return reply.code(204).send(null);
@@ -128,7 +159,8 @@ export function endpointRoutes(options: EndpointRouteOptions): FastifyPluginAsyn
       schema: {
         tags,
         summary: 'Rotate the signing secret',
-        description: 'Answers the new Secret, shown this once. For 24 hours the previous secret keeps signing beside it: webhook-signature then carries two v1 signatures.',
+        description:
+          'Answers the new Secret, shown this once. For 24 hours the previous secret keeps signing beside it: webhook-signature then carries two v1 signatures.',
         params: endpointParams,
         response: { 200: envelope(WebhookEndpointWithSecret), ...problems(400, ...AUTH_ERRORS, 404) },
       },
@@ -140,7 +172,8 @@ export function endpointRoutes(options: EndpointRouteOptions): FastifyPluginAsyn
       schema: {
         tags,
         summary: 'Send a test event',
-        description: 'Sends a webhook.test event now (also to a disabled endpoint) and answers the delivery: status, response code and time. Not retried.',
+        description:
+          'Sends a webhook.test event now (also to a disabled endpoint) and answers the delivery: status, response code and time. Not retried.',
         params: endpointParams,
         response: { 200: envelope(WebhookDelivery), ...problems(400, ...AUTH_ERRORS, 404) },
       },
@@ -151,7 +184,7 @@ export function endpointRoutes(options: EndpointRouteOptions): FastifyPluginAsyn
       config,
       schema: {
         tags,
-        summary: 'List an endpoint\'s deliveries',
+        summary: "List an endpoint's deliveries",
         description: 'Newest first, with status, attempts, the last response code and time.',
         params: endpointParams,
         querystring: DeliveryListQuery,
@@ -184,7 +217,10 @@ export function endpointRoutes(options: EndpointRouteOptions): FastifyPluginAsyn
       handler: async (request, reply) => {
         const { ID, DeliveryID } = ids(request);
         const delivery = await replayDelivery(app.db, options.owner(request), ID, DeliveryID);
-        return reply.code(201).header('Location', `${options.collection(request)}/${ID}/deliveries/${delivery.ID}`).send({ data: delivery });
+        return reply
+          .code(201)
+          .header('Location', `${options.collection(request)}/${ID}/deliveries/${delivery.ID}`)
+          .send({ data: delivery });
       },
     });
   };

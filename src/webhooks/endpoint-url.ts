@@ -29,7 +29,8 @@ export async function checkEndpointUrl(raw: string, rules: UrlRules, kind: Endpo
   } else if (url.protocol !== 'https:') {
     throw refuse(`URL must use https, not ${url.protocol.replace(':', '')}`);
   }
-  if (url.username !== '' || url.password !== '') throw refuse('URL must not carry a user name or password; authenticate the requests by their signature');
+  if (url.username !== '' || url.password !== '')
+    throw refuse('URL must not carry a user name or password; authenticate the requests by their signature');
   if (url.hash !== '') throw refuse('URL must not have a #fragment');
   const normalised = url.toString();
   if (normalised.length > MAX_URL_LENGTH) throw refuse(`URL must be at most ${MAX_URL_LENGTH} characters`);

@@ -14,9 +14,14 @@ import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../events/types
 import { MARKETPLACE_TYPES, OPT_IN_TYPES, TEST_EVENT_TYPE } from './subscriptions.js';
 
 /** A paid basket as order.completed carries it: the shop's Basket without its token, with its ID. */
-export const Order = Type.Composite([Type.Object({ BasketID: Type.Integer({ description: 'As in the order-completed usage entry' }) }), Type.Omit(Basket, ['BasketToken'])]);
+export const Order = Type.Composite([
+  Type.Object({ BasketID: Type.Integer({ description: 'As in the order-completed usage entry' }) }),
+  Type.Omit(Basket, ['BasketToken']),
+]);
 
-const UsageRecorded = Type.Object({ Entries: Type.Array(StoredUsageEntry, { maxItems: 1000, description: 'The entries recorded by one write, in order' }) });
+const UsageRecorded = Type.Object({
+  Entries: Type.Array(StoredUsageEntry, { maxItems: 1000, description: 'The entries recorded by one write, in order' }),
+});
 const TestData = Type.Object({ EndpointID: Type.Integer(), Message: Type.String() });
 
 const PAYLOADS: Record<EventType, TSchema> = {
@@ -40,8 +45,16 @@ function inline(schema: TSchema): unknown {
 }
 
 const HEADERS = [
-  { name: 'webhook-id', description: 'The event ID: the same on every attempt and replay, so a receiver can drop repeats', example: 'evt_3nVq7Zk1cB2mQx9L' },
-  { name: 'webhook-timestamp', description: 'Unix seconds of this attempt; reject a request more than 5 minutes off your clock', example: '1767225600' },
+  {
+    name: 'webhook-id',
+    description: 'The event ID: the same on every attempt and replay, so a receiver can drop repeats',
+    example: 'evt_3nVq7Zk1cB2mQx9L',
+  },
+  {
+    name: 'webhook-timestamp',
+    description: 'Unix seconds of this attempt; reject a request more than 5 minutes off your clock',
+    example: '1767225600',
+  },
   {
     name: 'webhook-signature',
     description:
@@ -77,7 +90,10 @@ type Webhooks = NonNullable<Extract<NonNullable<FastifyDynamicSwaggerOptions['op
 export function webhooksDocument(): Webhooks {
   const document: Record<string, unknown> = {};
   for (const type of EVENT_TYPES) {
-    const notes = [OPT_IN_TYPES.has(type) ? 'Opt-in: * does not include it.' : '', MARKETPLACE_TYPES.has(type) ? '' : 'Operator endpoints only (not marketplaces).']
+    const notes = [
+      OPT_IN_TYPES.has(type) ? 'Opt-in: * does not include it.' : '',
+      MARKETPLACE_TYPES.has(type) ? '' : 'Operator endpoints only (not marketplaces).',
+    ]
       .filter(Boolean)
       .join(' ');
     document[type] = webhook(type, PAYLOADS[type], `${EVENT_DESCRIPTIONS[type]} ${notes}`.trim());

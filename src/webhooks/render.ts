@@ -46,7 +46,19 @@ function fieldsOf(entry: OutboxEntry): LongEntry {
 export function expandOutbox(row: { operator_id: number; events: string; created_at: number }): OutboxEvent[] {
   return (JSON.parse(row.events) as OutboxEntry[]).flatMap((entry) => {
     const [types, resource, audience, partner, bookingId, snapshot, data] = fieldsOf(entry);
-    return types.split(' ').map((type) => ({ operatorId: row.operator_id, type, resource, audience, partner, bookingId, snapshot, data, createdAt: Number(row.created_at) }));
+    return types
+      .split(' ')
+      .map((type) => ({
+        operatorId: row.operator_id,
+        type,
+        resource,
+        audience,
+        partner,
+        bookingId,
+        snapshot,
+        data,
+        createdAt: Number(row.created_at),
+      }));
   });
 }
 
@@ -88,9 +100,11 @@ export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[]):
   // A booking's tickets (and an activity's ticket types) as they are now: an amendment that changed them
   // since shows its own booking.updated.
   const bookingIds = [...new Set(bookings.filter((row) => row !== undefined).map((row) => Number(row.id)))];
-  const tickets = new Map((await inChunks(bookingIds, async (chunk) => [...(await bookingTicketsOf(db, chunk))])));
-  const activityIds = [...new Set(events.filter((e) => e.type.startsWith('product.') && e.snapshot !== null).map((e) => (e.snapshot as ActivityRow).id))];
-  const types = new Map((await inChunks(activityIds, async (chunk) => [...(await ticketTypesByActivity(db, chunk))])));
+  const tickets = new Map(await inChunks(bookingIds, async (chunk) => [...(await bookingTicketsOf(db, chunk))]));
+  const activityIds = [
+    ...new Set(events.filter((e) => e.type.startsWith('product.') && e.snapshot !== null).map((e) => (e.snapshot as ActivityRow).id)),
+  ];
+  const types = new Map(await inChunks(activityIds, async (chunk) => [...(await ticketTypesByActivity(db, chunk))]));
 
   // Events that share a snapshot share their moment too (one change): rendered once.
   const rendered = new Map<unknown, string>();
@@ -105,7 +119,14 @@ export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[]):
     if (!row || !slot) return null;
     let data = event.snapshot === null ? undefined : rendered.get(event.snapshot);
     if (data === undefined) {
-      const record = { ...row, activity_public_id: slot.activity_public_id, timezone: slot.timezone, date: slot.date, time: slot.time, starts_at: slot.starts_at };
+      const record = {
+        ...row,
+        activity_public_id: slot.activity_public_id,
+        timezone: slot.timezone,
+        date: slot.date,
+        time: slot.time,
+        starts_at: slot.starts_at,
+      };
       // The booking as it was at its event: a hold reads as on hold, even if it has lapsed since.
       data = JSON.stringify(toBooking(record, tickets.get(Number(row.id)) ?? [], Math.floor(event.createdAt / 1000)));
       if (event.snapshot !== null) rendered.set(event.snapshot, data);
@@ -115,12 +136,20 @@ export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[]):
 }
 
 /** Timeslots as the operator API shows them now, with whether their activity is archived (partners do not see those). */
-export async function renderTimeslots(db: Kysely<Database>, ids: number[], now: number): Promise<Map<number, { data: string; archived: boolean; operatorId: number }>> {
+export async function renderTimeslots(
+  db: Kysely<Database>,
+  ids: number[],
+  now: number,
+): Promise<Map<number, { data: string; archived: boolean; operatorId: number }>> {
   const rows = await inChunks(ids, (chunk) => findZonedTimeslotsById(db, chunk, now));
   return new Map(
     rows.map((row) => [
       row.id,
-      { data: JSON.stringify(toAdminTimeslot(row, row.activity_public_id, row.timezone, now)), archived: Number(row.archived) === 1, operatorId: row.operator_id },
+      {
+        data: JSON.stringify(toAdminTimeslot(row, row.activity_public_id, row.timezone, now)),
+        archived: Number(row.archived) === 1,
+        operatorId: row.operator_id,
+      },
     ]),
   );
 }

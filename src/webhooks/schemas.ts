@@ -20,9 +20,14 @@ const endpointFields = {
   URL: Type.String({
     minLength: 1,
     maxLength: MAX_URL_LENGTH,
-    description: 'Where events are POSTed: https (http only to localhost, outside production), reaching a public address unless the instance allows a network. Checked again, address and all, at every delivery.',
+    description:
+      'Where events are POSTed: https (http only to localhost, outside production), reaching a public address unless the instance allows a network. Checked again, address and all, at every delivery.',
   }),
-  Description: Type.String({ maxLength: 200, pattern: '^[^\\u0000-\\u001F\\u007F]*$', description: 'What the endpoint is for (no control characters)' }),
+  Description: Type.String({
+    maxLength: 200,
+    pattern: '^[^\\u0000-\\u001F\\u007F]*$',
+    description: 'What the endpoint is for (no control characters)',
+  }),
   EventTypes,
   Enabled: Type.Boolean({ description: 'false stops deliveries; true again resumes the pending ones (and clears an automatic disabling)' }),
 };
@@ -33,7 +38,8 @@ export const CreateEndpointBody = Type.Object({
   EventTypes: endpointFields.EventTypes,
   Partner: Type.Optional(
     Type.Union([Type.String({ maxLength: 63 }), Type.Null()], {
-      description: 'Admin only: a marketplace name, so the endpoint receives only that marketplace\'s bookings (and public catalogue and availability events)',
+      description:
+        "Admin only: a marketplace name, so the endpoint receives only that marketplace's bookings (and public catalogue and availability events)",
     }),
   ),
   Enabled: Type.Optional(endpointFields.Enabled),
@@ -41,7 +47,12 @@ export const CreateEndpointBody = Type.Object({
 export type CreateEndpointBody = Static<typeof CreateEndpointBody>;
 
 export const UpdateEndpointBody = Type.Partial(
-  Type.Object({ URL: endpointFields.URL, Description: endpointFields.Description, EventTypes: endpointFields.EventTypes, Enabled: endpointFields.Enabled }),
+  Type.Object({
+    URL: endpointFields.URL,
+    Description: endpointFields.Description,
+    EventTypes: endpointFields.EventTypes,
+    Enabled: endpointFields.Enabled,
+  }),
   { minProperties: 1 },
 );
 export type UpdateEndpointBody = Static<typeof UpdateEndpointBody>;
@@ -51,9 +62,14 @@ const endpointView = {
   URL: Type.String(),
   Description: Type.String(),
   EventTypes: Type.Array(Type.String()),
-  Partner: Type.Union([Type.String(), Type.Null()], { description: 'The marketplace whose endpoint this is; null: the operator\'s own, receiving every event' }),
+  Partner: Type.Union([Type.String(), Type.Null()], {
+    description: "The marketplace whose endpoint this is; null: the operator's own, receiving every event",
+  }),
   Status: stringEnum(['enabled', 'disabled'] as const, 'enabled, or disabled (no deliveries)'),
-  DisabledReason: Type.Union([stringEnum(['manual', 'failing'] as const, 'manual, or failing: disabled automatically after failing for days'), Type.Null()]),
+  DisabledReason: Type.Union([
+    stringEnum(['manual', 'failing'] as const, 'manual, or failing: disabled automatically after failing for days'),
+    Type.Null(),
+  ]),
   DisabledAt: Instant('When it was disabled'),
   FailingSince: Instant('The first failed attempt since the last success, while failing'),
   LastSuccessAt: Instant('The last delivery it accepted'),
@@ -76,9 +92,12 @@ export const DELIVERY_STATUSES = ['pending', 'sending', 'delivered', 'failed'] a
 const deliveryView = {
   ID: Type.Integer(),
   EndpointID: Type.Integer(),
-  EventID: Type.String({ description: 'The event\'s ID, sent as webhook-id (the same on every attempt and replay)' }),
+  EventID: Type.String({ description: "The event's ID, sent as webhook-id (the same on every attempt and replay)" }),
   EventType: Type.String(),
-  Status: stringEnum(DELIVERY_STATUSES, 'pending (due at NextAttemptAt), sending, delivered (2xx), failed (gave up after about three days, or a test)'),
+  Status: stringEnum(
+    DELIVERY_STATUSES,
+    'pending (due at NextAttemptAt), sending, delivered (2xx), failed (gave up after about three days, or a test)',
+  ),
   Attempts: Type.Integer(),
   NextAttemptAt: Instant('When the next attempt is due, while pending'),
   LastAttemptAt: Instant('When it was last attempted'),
@@ -130,7 +149,7 @@ export const EventTypeInfo = Type.Object(
     Type: Type.String(),
     Description: Type.String(),
     OptIn: Type.Boolean({ description: 'Not included in *: name it to receive it' }),
-    Marketplaces: Type.Boolean({ description: 'Whether a marketplace\'s endpoint may receive it' }),
+    Marketplaces: Type.Boolean({ description: "Whether a marketplace's endpoint may receive it" }),
   },
   { $id: 'WebhookEventType' },
 );

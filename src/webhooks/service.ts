@@ -7,13 +7,23 @@ import type { InstanceKeys } from '../secrets/keys.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { MARKETPLACE_PATTERN } from '../auth/service.js';
 import { unixNow } from '../lib/clock.js';
-import { EVENT_TYPES, } from '../events/types.js';
+import { EVENT_TYPES } from '../events/types.js';
 import { MARKETPLACE_TYPES } from './subscriptions.js';
 import { checkEndpointUrl, type UrlRules } from './endpoint-url.js';
 import { endpointKind } from './address.js';
 import { newSigningSecret } from './signing.js';
 import { SECRET_PURPOSE } from './deliver.js';
-import { countEndpoints, deleteEndpoint, findEndpoint, insertEndpoint, listEndpoints, makePendingDue, updateEndpoint, type EndpointRow, type Owner } from './store.js';
+import {
+  countEndpoints,
+  deleteEndpoint,
+  findEndpoint,
+  insertEndpoint,
+  listEndpoints,
+  makePendingDue,
+  updateEndpoint,
+  type EndpointRow,
+  type Owner,
+} from './store.js';
 import type { CreateEndpointBody, UpdateEndpointBody, WebhookEndpoint, WebhookEndpointWithSecret } from './schemas.js';
 import { audit } from '../audit/log.js';
 
@@ -52,7 +62,12 @@ function checkEventTypes(types: string[], marketplace: boolean): FieldError[] {
   return types.flatMap((type, index) =>
     type === '*' || allowed.includes(type)
       ? []
-      : [{ field: `EventTypes[${index}]`, message: `EventTypes[${index}] "${type}" is not an event type ${marketplace ? 'a marketplace receives' : 'slotbook sends'}; use * or one of ${allowed.join(', ')}` }],
+      : [
+          {
+            field: `EventTypes[${index}]`,
+            message: `EventTypes[${index}] "${type}" is not an event type ${marketplace ? 'a marketplace receives' : 'slotbook sends'}; use * or one of ${allowed.join(', ')}`,
+          },
+        ],
   );
 }
 
@@ -62,7 +77,13 @@ export async function requireEndpoint(db: Kysely<Database>, owner: Owner, id: nu
   return row;
 }
 
-export async function createEndpoint(db: Db, keys: InstanceKeys, rules: UrlRules, owner: Owner, body: CreateEndpointBody): Promise<WebhookEndpointWithSecret> {
+export async function createEndpoint(
+  db: Db,
+  keys: InstanceKeys,
+  rules: UrlRules,
+  owner: Owner,
+  body: CreateEndpointBody,
+): Promise<WebhookEndpointWithSecret> {
   const errors: FieldError[] = [];
   // A marketplace's key makes its own marketplace's endpoints; the operator may make one for any marketplace.
   const partner = owner.partner ?? body.Partner ?? null;
@@ -82,7 +103,8 @@ export async function createEndpoint(db: Db, keys: InstanceKeys, rules: UrlRules
   const now = Date.now();
   const row = await db.write(async (tx) => {
     const count = await countEndpoints(tx, owner.operatorId, partner);
-    if (count.all >= MAX_ENDPOINTS) throw new Conflict(`An operator has at most ${MAX_ENDPOINTS} webhook endpoints (its marketplaces' included); delete one first`);
+    if (count.all >= MAX_ENDPOINTS)
+      throw new Conflict(`An operator has at most ${MAX_ENDPOINTS} webhook endpoints (its marketplaces' included); delete one first`);
     // A marketplace cannot take the operator's whole allowance.
     if (partner !== null && count.partner >= MAX_MARKETPLACE_ENDPOINTS) {
       throw new Conflict(`A marketplace has at most ${MAX_MARKETPLACE_ENDPOINTS} webhook endpoints per operator; delete one first`);
@@ -106,7 +128,12 @@ export async function createEndpoint(db: Db, keys: InstanceKeys, rules: UrlRules
       updated_at: now,
     });
     // The audit entry never holds the secret: toEndpoint shows none.
-    await audit(tx, { operatorId: owner.operatorId, action: 'webhook.create', resource: { type: 'webhook-endpoint', id: inserted.id }, after: toEndpoint(inserted) });
+    await audit(tx, {
+      operatorId: owner.operatorId,
+      action: 'webhook.create',
+      resource: { type: 'webhook-endpoint', id: inserted.id },
+      after: toEndpoint(inserted),
+    });
     return inserted;
   });
   return { ...toEndpoint(row), Secret: secret };
@@ -150,7 +177,13 @@ export async function changeEndpoint(db: Db, rules: UrlRules, owner: Owner, id: 
       updated_at: Date.now(),
     });
     if (enabling) await makePendingDue(tx, row.id, now);
-    await audit(tx, { operatorId: owner.operatorId, action: 'webhook.update', resource: { type: 'webhook-endpoint', id: row.id }, before: toEndpoint(row, now), after: toEndpoint(changed, now) });
+    await audit(tx, {
+      operatorId: owner.operatorId,
+      action: 'webhook.update',
+      resource: { type: 'webhook-endpoint', id: row.id },
+      before: toEndpoint(row, now),
+      after: toEndpoint(changed, now),
+    });
     return changed;
   });
   return toEndpoint(updated, now);
@@ -160,7 +193,12 @@ export async function removeEndpoint(db: Db, owner: Owner, id: number): Promise<
   const row = await requireEndpoint(db.kysely, owner, id);
   await db.write(async (tx) => {
     await deleteEndpoint(tx, row.id);
-    await audit(tx, { operatorId: owner.operatorId, action: 'webhook.delete', resource: { type: 'webhook-endpoint', id: row.id }, before: toEndpoint(row) });
+    await audit(tx, {
+      operatorId: owner.operatorId,
+      action: 'webhook.delete',
+      resource: { type: 'webhook-endpoint', id: row.id },
+      before: toEndpoint(row),
+    });
   });
 }
 

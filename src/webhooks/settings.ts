@@ -16,7 +16,13 @@ export async function changeSettings(db: Db, operatorId: number, body: WebhookSe
     const before = await getSettings(tx, operatorId);
     const ContactEmail = body.ContactEmail === null ? null : body.ContactEmail.trim();
     await setOperatorContact(tx, operatorId, ContactEmail);
-    await audit(tx, { operatorId, action: 'webhook-settings.update', resource: { type: 'operator', id: operatorId }, before, after: { ContactEmail } });
+    await audit(tx, {
+      operatorId,
+      action: 'webhook-settings.update',
+      resource: { type: 'operator', id: operatorId },
+      before,
+      after: { ContactEmail },
+    });
   });
   return getSettings(db.kysely, operatorId);
 }

@@ -33,7 +33,10 @@ export async function listEndpoints(db: Kysely<Database>, owner: Owner): Promise
 export async function countEndpoints(db: Kysely<Database>, operatorId: number, partner: string | null): Promise<{ all: number; partner: number }> {
   const row = await db
     .selectFrom('webhook_endpoints')
-    .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.sum<number>(eb.case().when('partner', '=', partner).then(1).else(0).end()).as('partner')])
+    .select((eb) => [
+      eb.fn.countAll<number>().as('all'),
+      eb.fn.sum<number>(eb.case().when('partner', '=', partner).then(1).else(0).end()).as('partner'),
+    ])
     .where('operator_id', '=', operatorId)
     .executeTakeFirstOrThrow();
   return { all: Number(row.all), partner: Number(row.partner ?? 0) };
@@ -55,7 +58,12 @@ export async function deleteEndpoint(tx: Tx, id: number): Promise<void> {
 
 /** Re-enabling an endpoint makes its pending deliveries due at once (they waited while it was disabled). */
 export async function makePendingDue(tx: Tx, endpointId: number, now: number): Promise<void> {
-  await tx.updateTable('webhook_deliveries').set({ next_attempt_at: now }).where('endpoint_id', '=', endpointId).where('status', '=', 'pending').execute();
+  await tx
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: now })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 /** What a delivery shows in a list; the start of the latest answer (up to 4 KiB) only its detail shows. */
@@ -64,10 +72,19 @@ function selectDeliveries(db: Kysely<Database>) {
     .selectFrom('webhook_deliveries')
     .innerJoin('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
     .select([
-      'webhook_deliveries.id', 'webhook_deliveries.endpoint_id', 'webhook_deliveries.status', 'webhook_deliveries.attempts',
-      'webhook_deliveries.next_attempt_at', 'webhook_deliveries.last_attempt_at', 'webhook_deliveries.last_status_code',
-      'webhook_deliveries.last_duration_ms', 'webhook_deliveries.last_error', 'webhook_deliveries.replay_of', 'webhook_deliveries.is_test',
-      'webhook_deliveries.created_at', 'webhook_deliveries.delivered_at',
+      'webhook_deliveries.id',
+      'webhook_deliveries.endpoint_id',
+      'webhook_deliveries.status',
+      'webhook_deliveries.attempts',
+      'webhook_deliveries.next_attempt_at',
+      'webhook_deliveries.last_attempt_at',
+      'webhook_deliveries.last_status_code',
+      'webhook_deliveries.last_duration_ms',
+      'webhook_deliveries.last_error',
+      'webhook_deliveries.replay_of',
+      'webhook_deliveries.is_test',
+      'webhook_deliveries.created_at',
+      'webhook_deliveries.delivered_at',
     ])
     .select(['webhook_events.public_id as event_public_id', 'webhook_events.type as event_type']);
 }

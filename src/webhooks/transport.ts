@@ -61,7 +61,13 @@ export function createTransport(options: TransportOptions): Transport {
   };
 }
 
-function attempt(url: URL, headers: Record<string, string>, body: string, timeoutMs: number, { policy, lookup, agents }: Route): Promise<AttemptResult> {
+function attempt(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  { policy, lookup, agents }: Route,
+): Promise<AttemptResult> {
   const started = performance.now();
   const finish = (result: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
   const failed = (error: string) => finish({ ok: false, statusCode: null, error, responseBody: null });

@@ -16,7 +16,7 @@ export const workflowAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Create a workflow',
       description:
-        'An e-mail to the booking\'s customer on an event: booking-confirmed, booking-cancelled (at once), reminder (OffsetHours before the start) or follow-up (OffsetHours after the end). ' +
+        "An e-mail to the booking's customer on an event: booking-confirmed, booking-cancelled (at once), reminder (OffsetHours before the start) or follow-up (OffsetHours after the end). " +
         'Each e-mail sent records one workflow-email-sent usage entry.',
       body: CreateWorkflowBody,
       response: { 201: envelope(Workflow), ...problems(400, ...AUTH_ERRORS, 413, 415, 422) },
@@ -35,7 +35,12 @@ export const workflowAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/workflows/:ID', {
     config: requires('workflows:read'),
-    schema: { tags, summary: 'Get a workflow', params: WorkflowIdParams, response: { 200: envelope(Workflow), ...problems(400, ...AUTH_ERRORS, 404) } },
+    schema: {
+      tags,
+      summary: 'Get a workflow',
+      params: WorkflowIdParams,
+      response: { 200: envelope(Workflow), ...problems(400, ...AUTH_ERRORS, 404) },
+    },
     handler: async (request) => ({ data: await getWorkflow(app.db.kysely, request.caller.operatorId, request.params.ID) }),
   });
 
@@ -59,7 +64,7 @@ export const workflowAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Preview a draft template',
       description:
-        'Renders Subject and Body exactly as sending would, for BookingReference, else the operator\'s newest confirmed booking, else a sample booking (Sample: true). ' +
+        "Renders Subject and Body exactly as sending would, for BookingReference, else the operator's newest confirmed booking, else a sample booking (Sample: true). " +
         'Nothing is stored or sent. Unknown placeholders are a 422 naming the field.',
       body: WorkflowPreviewBody,
       response: { 200: envelope(WorkflowPreview), ...problems(400, ...AUTH_ERRORS, 404, 413, 415, 422) },

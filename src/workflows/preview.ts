@@ -22,7 +22,7 @@ export const SAMPLE_VALUES: Omit<Record<Placeholder, string>, 'OperatorName' | '
 };
 
 /** The guest's manage link is a capability made when the e-mail is sent; the preview never shows one. */
-export const MANAGE_LINK_IN_PREVIEW = '[the guest\'s own link to view or cancel the booking]';
+export const MANAGE_LINK_IN_PREVIEW = "[the guest's own link to view or cancel the booking]";
 
 export async function previewWorkflow(db: Kysely<Database>, operatorId: number, body: WorkflowPreviewBody): Promise<WorkflowPreview> {
   const errors = [...templateErrors('Subject', body.Subject), ...templateErrors('Body', body.Body)];

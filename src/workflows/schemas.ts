@@ -8,17 +8,38 @@ export type WorkflowEvent = (typeof WORKFLOW_EVENTS)[number];
 const placeholders = PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ');
 
 const fields = {
-  Name: Type.String({ minLength: 1, maxLength: 100, pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$', description: 'The operator\'s name for the workflow' }),
+  Name: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$',
+    description: "The operator's name for the workflow",
+  }),
   Event: Type.Unsafe<WorkflowEvent>({
     type: 'string',
     enum: [...WORKFLOW_EVENTS],
-    description: 'booking-confirmed and booking-cancelled send at once; reminder sends OffsetHours before the start, follow-up OffsetHours after the end',
+    description:
+      'booking-confirmed and booking-cancelled send at once; reminder sends OffsetHours before the start, follow-up OffsetHours after the end',
   }),
-  OffsetHours: Type.Integer({ minimum: 0, maximum: 8760, description: 'For reminder and follow-up: hours before the start / after the end (0 for the other events)' }),
-  Subject: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001F\\u007F]+$', description: `Subject template; placeholders: ${placeholders}` }),
-  Body: Type.String({ minLength: 1, maxLength: 20_000, pattern: '^[^\\u0000]*$', description: `Plain-text body template; placeholders: ${placeholders}` }),
+  OffsetHours: Type.Integer({
+    minimum: 0,
+    maximum: 8760,
+    description: 'For reminder and follow-up: hours before the start / after the end (0 for the other events)',
+  }),
+  Subject: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    pattern: '^[^\\u0000-\\u001F\\u007F]+$',
+    description: `Subject template; placeholders: ${placeholders}`,
+  }),
+  Body: Type.String({
+    minLength: 1,
+    maxLength: 20_000,
+    pattern: '^[^\\u0000]*$',
+    description: `Plain-text body template; placeholders: ${placeholders}`,
+  }),
   PartnerBookings: Type.Boolean({
-    description: 'Whether bookings made by partners (marketplaces) trigger it too. Default: false for booking-confirmed (the marketplace confirms its own sales), true for the other events',
+    description:
+      'Whether bookings made by partners (marketplaces) trigger it too. Default: false for booking-confirmed (the marketplace confirms its own sales), true for the other events',
   }),
   Enabled: Type.Boolean({ description: 'Default true' }),
 };
@@ -59,7 +80,9 @@ export const WorkflowIdParams = Type.Object({ ID: RowId('Workflow ID') });
 export const WorkflowPreviewBody = Type.Object({
   Subject: Type.String({ maxLength: 200, description: 'The draft subject template' }),
   Body: Type.String({ maxLength: 20_000, description: 'The draft body template' }),
-  BookingReference: Type.Optional(Type.String({ pattern: '^BK-[A-HJ-NP-Z2-9]{8}$', description: 'Render for this booking; default: the newest confirmed booking' })),
+  BookingReference: Type.Optional(
+    Type.String({ pattern: '^BK-[A-HJ-NP-Z2-9]{8}$', description: 'Render for this booking; default: the newest confirmed booking' }),
+  ),
 });
 export type WorkflowPreviewBody = Static<typeof WorkflowPreviewBody>;
 
@@ -67,7 +90,7 @@ export const WorkflowPreview = Type.Object(
   {
     Sample: Type.Boolean({ description: 'true: rendered for a made-up sample booking, because the operator has none yet' }),
     BookingReference: Type.Union([Type.String(), Type.Null()], { description: 'The real booking it was rendered for' }),
-    To: Type.Union([Type.String(), Type.Null()], { description: 'Whom that booking\'s e-mail would go to' }),
+    To: Type.Union([Type.String(), Type.Null()], { description: "Whom that booking's e-mail would go to" }),
     Subject: Type.String({ description: 'Plain text, as it would be sent' }),
     Body: Type.String({ description: 'Plain text, as it would be sent' }),
   },

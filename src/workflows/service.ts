@@ -90,7 +90,8 @@ export async function changeWorkflow(db: Db, operatorId: number, id: number, bod
       enabled: next.Enabled ? 1 : 0,
       updated_at: Date.now(),
     });
-    if (updated) await audit(tx, { operatorId, action: 'workflow.update', resource: { type: 'workflow', id }, before: current, after: toWorkflow(updated) });
+    if (updated)
+      await audit(tx, { operatorId, action: 'workflow.update', resource: { type: 'workflow', id }, before: current, after: toWorkflow(updated) });
     return updated;
   });
   if (!row) throw new NotFound(`No workflow ${id}`);

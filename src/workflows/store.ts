@@ -23,12 +23,21 @@ export async function updateWorkflow(tx: Tx, operatorId: number, id: number, cha
 /** Whether the operator has an enabled workflow, as a condition another query folds in (events/reactions.ts). */
 export function enabledWorkflowExists(operatorId: number): Expression<SqlBool> {
   const eb = expressionBuilder<Database, never>();
-  return eb.exists(eb.selectFrom('workflows').select('workflows.id').where('workflows.operator_id', '=', operatorId).where('workflows.enabled', '=', 1));
+  return eb.exists(
+    eb.selectFrom('workflows').select('workflows.id').where('workflows.operator_id', '=', operatorId).where('workflows.enabled', '=', 1),
+  );
 }
 
 /** The operator's enabled workflows on these events: the one query a booking pays when none exist. */
 export async function enabledWorkflows(db: Kysely<Database>, operatorId: number, events: WorkflowRow['event'][]): Promise<WorkflowRow[]> {
-  return db.selectFrom('workflows').selectAll().where('operator_id', '=', operatorId).where('enabled', '=', 1).where('event', 'in', events).orderBy('id').execute();
+  return db
+    .selectFrom('workflows')
+    .selectAll()
+    .where('operator_id', '=', operatorId)
+    .where('enabled', '=', 1)
+    .where('event', 'in', events)
+    .orderBy('id')
+    .execute();
 }
 
 /** Deletes the booking's reminder and follow-up e-mails that have not gone out yet (so they can be queued anew). */

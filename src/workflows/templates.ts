@@ -25,7 +25,12 @@ const FIELD = /\{\{\s*([A-Za-z]+)\s*\}\}/g;
 export function templateErrors(field: string, template: string): FieldError[] {
   const unknown = [...template.matchAll(FIELD)].map((match) => match[1]!).filter((name) => !(PLACEHOLDERS as readonly string[]).includes(name));
   if (unknown.length === 0) return [];
-  return [{ field, message: `${field} uses unknown placeholders ${[...new Set(unknown)].map((n) => `{{${n}}}`).join(', ')}; known: ${PLACEHOLDERS.map((n) => `{{${n}}}`).join(', ')}` }];
+  return [
+    {
+      field,
+      message: `${field} uses unknown placeholders ${[...new Set(unknown)].map((n) => `{{${n}}}`).join(', ')}; known: ${PLACEHOLDERS.map((n) => `{{${n}}}`).join(', ')}`,
+    },
+  ];
 }
 
 export function renderTemplate(template: string, values: Record<Placeholder, string>): string {

@@ -65,41 +65,77 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
   },
   'POST /api/v2/admin/activities/:ActivityID/questions': async () => {
     const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
-    const question = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/questions`, { Question: 'Can you swim?', Type: 'boolean', Required: true });
+    const question = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/questions`, {
+      Question: 'Can you swim?',
+      Type: 'boolean',
+      Required: true,
+    });
     return { action: 'question.create', resource: String(question.ID) };
   },
   'PATCH /api/v2/admin/questions/:ID': async () => {
     const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
-    const question = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/questions`, { Question: 'Can you swim?', Type: 'boolean', Required: true });
+    const question = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/questions`, {
+      Question: 'Can you swim?',
+      Type: 'boolean',
+      Required: true,
+    });
     await ok('PATCH', `/api/v2/admin/questions/${question.ID}`, { Required: false });
     return { action: 'question.update', resource: String(question.ID) };
   },
   'DELETE /api/v2/admin/questions/:ID': async () => {
     const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
-    const question = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/questions`, { Question: 'Can you swim?', Type: 'boolean', Required: false });
+    const question = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/questions`, {
+      Question: 'Can you swim?',
+      Type: 'boolean',
+      Required: false,
+    });
     await ok('DELETE', `/api/v2/admin/questions/${question.ID}`);
     return { action: 'question.delete', resource: String(question.ID) };
   },
   'POST /api/v2/admin/bookings': async () => {
     const { activity } = await activityWithSlot();
-    const booking = await ok('POST', '/api/v2/admin/bookings', { ActivityID: activity.ActivityID, Date: day(3), Time: '10:00', Participants: 1, Customer: customer });
+    const booking = await ok('POST', '/api/v2/admin/bookings', {
+      ActivityID: activity.ActivityID,
+      Date: day(3),
+      Time: '10:00',
+      Participants: 1,
+      Customer: customer,
+    });
     return { action: 'booking.create', resource: booking.BookingReference };
   },
   'POST /api/v2/admin/bookings/:BookingReference/cancel': async () => {
     const { activity } = await activityWithSlot();
-    const booking = await ok('POST', '/api/v2/admin/bookings', { ActivityID: activity.ActivityID, Date: day(3), Time: '10:00', Participants: 1, Customer: customer });
+    const booking = await ok('POST', '/api/v2/admin/bookings', {
+      ActivityID: activity.ActivityID,
+      Date: day(3),
+      Time: '10:00',
+      Participants: 1,
+      Customer: customer,
+    });
     await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/cancel`);
     return { action: 'booking.cancel', resource: booking.BookingReference };
   },
   'POST /api/v2/admin/bookings/:BookingReference/check-in': async () => {
     const { activity } = await activityWithSlot();
-    const booking = await ok('POST', '/api/v2/admin/bookings', { ActivityID: activity.ActivityID, Date: day(3), Time: '10:00', Participants: 1, Customer: customer });
+    const booking = await ok('POST', '/api/v2/admin/bookings', {
+      ActivityID: activity.ActivityID,
+      Date: day(3),
+      Time: '10:00',
+      Participants: 1,
+      Customer: customer,
+    });
     await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/check-in`, {});
     return { action: 'booking.check-in', resource: booking.BookingReference };
   },
   'DELETE /api/v2/admin/bookings/:BookingReference/check-in': async () => {
     const { activity } = await activityWithSlot();
-    const booking = await ok('POST', '/api/v2/admin/bookings', { ActivityID: activity.ActivityID, Date: day(3), Time: '10:00', Participants: 1, Customer: customer });
+    const booking = await ok('POST', '/api/v2/admin/bookings', {
+      ActivityID: activity.ActivityID,
+      Date: day(3),
+      Time: '10:00',
+      Participants: 1,
+      Customer: customer,
+    });
     await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/check-in`, {});
     await ok('DELETE', `/api/v2/admin/bookings/${booking.BookingReference}/check-in`);
     return { action: 'booking.check-in-undo', resource: booking.BookingReference };
@@ -117,14 +153,24 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     const { activity, slot } = await activityWithSlot();
     await ok('POST', '/api/v2/admin/bookings', { ActivityID: activity.ActivityID, Date: day(3), Time: '10:00', Participants: 1, Customer: customer });
     await openShop(t, op.adminKey);
-    const join = () => t.app.inject({ method: 'POST', url: `/api/v2/shop/${op.operatorId}/waitlists`, payload: { ActivityID: activity.ActivityID, Date: day(3), Time: '10:00', Participants: 1, Customer: customer } });
+    const join = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v2/shop/${op.operatorId}/waitlists`,
+        payload: { ActivityID: activity.ActivityID, Date: day(3), Time: '10:00', Participants: 1, Customer: customer },
+      });
     const id = await joinConfirmed(t, op.adminKey, join, customer.Email);
     await ok('POST', `/api/v2/admin/waitlists/${id}/remove`);
     expect(slot.ID).toBeGreaterThan(0);
     return { action: 'waitlist-entry.remove', resource: String(id) };
   },
   'POST /api/v2/admin/workflows': async () => {
-    const workflow = await ok('POST', '/api/v2/admin/workflows', { Name: 'Thanks', Event: 'booking-confirmed', Subject: 'Thanks {{FirstName}}', Body: 'See you' });
+    const workflow = await ok('POST', '/api/v2/admin/workflows', {
+      Name: 'Thanks',
+      Event: 'booking-confirmed',
+      Subject: 'Thanks {{FirstName}}',
+      Body: 'See you',
+    });
     return { action: 'workflow.create', resource: String(workflow.ID) };
   },
   'PATCH /api/v2/admin/workflows/:ID': async () => {
@@ -167,7 +213,11 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
   },
   'POST /api/v2/admin/users/:ID/unlock': async () => {
     const user = await ok('POST', '/api/v2/admin/users', { Email: `locked-${Date.now()}@example.com`, Name: 'Locked', Role: 'guide' });
-    await t.db.kysely.updateTable('staff_users').set({ locked_until: Date.now() + 60_000 }).where('id', '=', user.ID).execute();
+    await t.db.kysely
+      .updateTable('staff_users')
+      .set({ locked_until: Date.now() + 60_000 })
+      .where('id', '=', user.ID)
+      .execute();
     await ok('POST', `/api/v2/admin/users/${user.ID}/unlock`);
     return { action: 'user.unlock', resource: String(user.ID) };
   },
@@ -264,7 +314,14 @@ const activityOfHold = new Map<string, string>();
 /** A partner's hold on a new activity's timeslot (the partner API, with HoldMinutes). */
 async function partnerHold(): Promise<string> {
   const { activity } = await activityWithSlot();
-  const held = await call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking`, { ActivityID: activity.ActivityID, Date: day(3), Time: '10:00', Participants: 1, Customer: customer, HoldMinutes: 30 });
+  const held = await call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking`, {
+    ActivityID: activity.ActivityID,
+    Date: day(3),
+    Time: '10:00',
+    Participants: 1,
+    Customer: customer,
+    HoldMinutes: 30,
+  });
   expect(held.statusCode, held.body).toBe(201);
   const reference = held.json().data.BookingReference as string;
   activityOfHold.set(reference, activity.ActivityID);
@@ -286,7 +343,6 @@ describe('audit log', () => {
     }
   });
 
-
   it('every mutating operator route writes an entry: who, what, which resource, from where', async () => {
     const mutating = operatorRoutes(t.app.routeTable).filter((route) => route.method !== 'GET' && !READS_BY_POST[`${route.method} ${route.url}`]);
     const missing = mutating.map((route) => `${route.method} ${route.url}`).filter((name) => !CASES[name]);
@@ -295,7 +351,11 @@ describe('audit log', () => {
       const name = `${route.method} ${route.url}`;
       const expected = await CASES[name]!();
       const entry = await newest();
-      expect(entry, name).toMatchObject({ Action: expected.action, Resource: { ID: expected.resource }, Actor: { Type: 'user', ID: owner.userId, Label: ownerEmail } });
+      expect(entry, name).toMatchObject({
+        Action: expected.action,
+        Resource: { ID: expected.resource },
+        Actor: { Type: 'user', ID: owner.userId, Label: ownerEmail },
+      });
       expect(entry.Address, name).toBeTruthy();
       expect(Date.now() - Date.parse(entry.At), name).toBeLessThan(60_000);
     }
@@ -317,7 +377,7 @@ describe('audit log', () => {
     expect(change[0].After.UnitPrice).toBe(1500);
   });
 
-  it('records sign-ins, failures and a partner\'s cancellation; a refused change records nothing', async () => {
+  it("records sign-ins, failures and a partner's cancellation; a refused change records nothing", async () => {
     const user = await addUser(t, op.operatorId, 'guide');
     await t.app.inject({ method: 'POST', url: '/api/v2/staff/sign-in', payload: { Email: user.email, Password: 'wrong password!' } });
     await signIn(t, user.email);
@@ -337,11 +397,23 @@ describe('audit log', () => {
 
     // A partner's cancellation names its key (its bookings themselves record their channel, not the log).
     const other = await activityWithSlot();
-    const booked = await call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking`, { ActivityID: other.activity.ActivityID, Date: day(3), Time: '10:00', Participants: 1, Customer: customer });
+    const booked = await call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking`, {
+      ActivityID: other.activity.ActivityID,
+      Date: day(3),
+      Time: '10:00',
+      Participants: 1,
+      Customer: customer,
+    });
     expect(booked.statusCode, booked.body).toBe(201);
     const reference = booked.json().data.BookingReference;
     expect((await call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking/${reference}/cancel`)).statusCode).toBe(200);
-    expect(await newest()).toMatchObject({ Action: 'booking.cancel', Resource: { ID: reference }, Actor: { Type: 'key', Label: 'OTA' }, Before: { Status: 'confirmed' }, After: { Status: 'cancelled' } });
+    expect(await newest()).toMatchObject({
+      Action: 'booking.cancel',
+      Resource: { ID: reference },
+      Actor: { Type: 'key', Label: 'OTA' },
+      Before: { Status: 'confirmed' },
+      After: { Status: 'cancelled' },
+    });
   });
 
   it('filters by period and exports CSV with spreadsheet formulas neutralised', async () => {
@@ -387,9 +459,14 @@ describe('audit log', () => {
     await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/timeslots`, { Date: day(4), Time: '09:00', Capacity: 40 });
     const body = { ActivityID: activity.ActivityID, Date: day(4), Time: '09:00', Participants: 1, Customer: customer };
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? as(t, owner, 'POST', '/api/v2/admin/bookings', body) : call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', body))),
+      Array.from({ length: 10 }, (_, i) =>
+        i % 2 === 0 ? as(t, owner, 'POST', '/api/v2/admin/bookings', body) : call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', body),
+      ),
     );
-    const entries = (await as(t, owner, 'GET', '/api/v2/admin/audit?Action=booking.create&Limit=10')).json().data as { Resource: { ID: string }; Actor: { Type: string } }[];
+    const entries = (await as(t, owner, 'GET', '/api/v2/admin/audit?Action=booking.create&Limit=10')).json().data as {
+      Resource: { ID: string };
+      Actor: { Type: string };
+    }[];
     for (const [i, answer] of answers.entries()) {
       expect(answer.statusCode).toBe(201);
       const entry = entries.find((e) => e.Resource.ID === answer.json().data.BookingReference)!;

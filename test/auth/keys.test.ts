@@ -15,11 +15,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('API keys', () => {
-  it('creates a key whose secret is shown once and never listed, and marks the caller\'s own key', async () => {
+  it("creates a key whose secret is shown once and never listed, and marks the caller's own key", async () => {
     const created = await create({ Name: 'GetYourGuide', Scopes: ['ota'], Partner: 'getyourguide' });
     expect(created.statusCode).toBe(201);
     const data = created.json().data;
-    expect(data).toEqual({ ID: expect.any(Number), Key: expect.stringMatching(/^sbk_[A-Za-z0-9_-]{16}_[A-Za-z0-9_-]{43}$/), Name: 'GetYourGuide', Scopes: ['ota'], Partner: 'getyourguide' });
+    expect(data).toEqual({
+      ID: expect.any(Number),
+      Key: expect.stringMatching(/^sbk_[A-Za-z0-9_-]{16}_[A-Za-z0-9_-]{43}$/),
+      Name: 'GetYourGuide',
+      Scopes: ['ota'],
+      Partner: 'getyourguide',
+    });
     const list = await call(t.app, op.adminKey, 'GET', '/api/v2/admin/keys');
     expect(list.body).not.toContain(data.Key);
     expect(list.body).not.toContain(data.Key.slice(-43)); // the secret part
@@ -43,11 +49,14 @@ describe('API keys', () => {
     ];
     for (const [body, field] of cases) {
       const problem = problemOf(await create(body), 422, 'validation');
-      expect(problem.errors!.map((e) => e.field), JSON.stringify(body)).toContain(field);
+      expect(
+        problem.errors!.map((e) => e.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
   });
 
-  it('revokes a key (204, then 401 for it; revoking again is still 204), and 404 for another operator\'s key', async () => {
+  it("revokes a key (204, then 401 for it; revoking again is still 204), and 404 for another operator's key", async () => {
     const { ID, Key } = (await create({ Name: 'temp', Scopes: ['usage:read'] })).json().data;
     expect((await call(t.app, Key, 'GET', '/api/v2/usage/meters?from=2026-01-01&to=2026-01-01')).statusCode).toBe(200);
     problemOf(await call(t.app, other.adminKey, 'DELETE', `/api/v2/admin/keys/${ID}`), 404, 'not-found');

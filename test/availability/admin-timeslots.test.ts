@@ -101,7 +101,13 @@ describe('POST /api/v2/admin/activities/{ActivityID}/timeslots: a schedule', () 
 
   it('leaves out the time the clocks skip on the spring-forward Sunday', async () => {
     const sunday = lastSundayOfMarch(futureSpringYear());
-    const response = await post({ From: addDays(sunday, -1), To: addDays(sunday, 1), Weekdays: [1, 2, 3, 4, 5, 6, 7], Times: ['02:30'], Capacity: 3 });
+    const response = await post({
+      From: addDays(sunday, -1),
+      To: addDays(sunday, 1),
+      Weekdays: [1, 2, 3, 4, 5, 6, 7],
+      Times: ['02:30'],
+      Capacity: 3,
+    });
     expect(response.statusCode).toBe(201);
     const created = response.json().data as AdminTimeslot[];
     expect(created.map((s) => s.Date)).toEqual([addDays(sunday, -1), addDays(sunday, 1)]);
@@ -168,8 +174,12 @@ describe('PATCH /api/v2/admin/timeslots/{ID}', () => {
 
   it('is 422 for a missing or negative capacity and 400 for a malformed ID', async () => {
     const slot = await createTimeslot(t, op.adminKey, activityId, { Date: dateFromToday(41), Time: '10:00', Capacity: 5 });
-    expect(fieldsOf(problemOf(await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/timeslots/${slot.ID}`, { Capacity: -1 }), 422, 'validation'))).toEqual(['Capacity']);
-    expect(fieldsOf(problemOf(await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/timeslots/${slot.ID}`, {}), 422, 'validation'))).toEqual(['Capacity']);
+    expect(
+      fieldsOf(problemOf(await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/timeslots/${slot.ID}`, { Capacity: -1 }), 422, 'validation')),
+    ).toEqual(['Capacity']);
+    expect(fieldsOf(problemOf(await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/timeslots/${slot.ID}`, {}), 422, 'validation'))).toEqual([
+      'Capacity',
+    ]);
     problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/timeslots/abc', { Capacity: 3 }), 400, 'bad-request');
     for (const id of ['0', '-1', '2147483648', '1e309', '9007199254740993']) {
       problemOf(await call(t.app, op.adminKey, 'GET', `/api/v2/admin/timeslots/${id}`), 400, 'bad-request');
@@ -178,11 +188,15 @@ describe('PATCH /api/v2/admin/timeslots/{ID}', () => {
 });
 
 describe('tenancy and access', () => {
-  it('is 404 for another operator\'s activity or timeslot, and for unknown ones', async () => {
+  it("is 404 for another operator's activity or timeslot, and for unknown ones", async () => {
     const date = dateFromToday(25);
     problemOf(await post({ Date: date, Time: '10:00', Capacity: 1 }, foreignActivityId), 404, 'not-found');
     problemOf(await post({ Date: date, Time: '10:00', Capacity: 1 }, 's_UnknownActivity1'), 404, 'not-found');
-    problemOf(await call(t.app, op.adminKey, 'GET', `/api/v2/admin/activities/${foreignActivityId}/timeslots?From=${date}&To=${date}`), 404, 'not-found');
+    problemOf(
+      await call(t.app, op.adminKey, 'GET', `/api/v2/admin/activities/${foreignActivityId}/timeslots?From=${date}&To=${date}`),
+      404,
+      'not-found',
+    );
     const foreignSlot = await createTimeslot(t, other.adminKey, foreignActivityId, { Date: date, Time: '10:00', Capacity: 5 });
     problemOf(await call(t.app, op.adminKey, 'GET', `/api/v2/admin/timeslots/${foreignSlot.ID}`), 404, 'not-found');
     problemOf(await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/timeslots/${foreignSlot.ID}`, { Capacity: 1 }), 404, 'not-found');

@@ -55,7 +55,6 @@ export async function createActivity(t: TestApp, adminKey: string, body: Record<
   return response.json().data as { ID: number; ActivityID: string; Timezone: string; MaxParticipantsPerBooking: number };
 }
 
-
 export async function createTimeslot(t: TestApp, adminKey: string, activityId: string, body: { Date: string; Time: string; Capacity: number }) {
   const response = await call(t.app, adminKey, 'POST', `/api/v2/admin/activities/${activityId}/timeslots`, body);
   expect(response.statusCode, response.body).toBe(201);

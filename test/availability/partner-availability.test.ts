@@ -49,8 +49,22 @@ describe('GET /api/v2/ota/{partner}/availability/{ActivityID}/timeslots', () => 
     const response = await get(`${activityId}/timeslots?Date=${date}`);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().data).toEqual([
-      { Time: '09:30', EndTime: '10:30', StartsAt: expect.stringMatching(new RegExp(`^${date}T09:30:00\\+0[12]:00$`)), Capacity: 2, Booked: 2, Available: 0 },
-      { Time: '14:00', EndTime: '15:00', StartsAt: expect.stringMatching(new RegExp(`^${date}T14:00:00\\+0[12]:00$`)), Capacity: 6, Booked: 1, Available: 5 },
+      {
+        Time: '09:30',
+        EndTime: '10:30',
+        StartsAt: expect.stringMatching(new RegExp(`^${date}T09:30:00\\+0[12]:00$`)),
+        Capacity: 2,
+        Booked: 2,
+        Available: 0,
+      },
+      {
+        Time: '14:00',
+        EndTime: '15:00',
+        StartsAt: expect.stringMatching(new RegExp(`^${date}T14:00:00\\+0[12]:00$`)),
+        Capacity: 6,
+        Booked: 1,
+        Available: 5,
+      },
     ]);
   });
 
@@ -146,7 +160,11 @@ describe('GET /api/v2/ota/{partner}/availability/{ActivityID}/dates', () => {
     const lapsing = (await hold(2, addDays(start, 1), '10:00')).json().data.BookingReference;
     await book(id, start, '10:00', 1);
     // Lapsed by another process's clock: nothing has released it, and nothing in this process has read it.
-    await t.db.kysely.updateTable('bookings').set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 }).where('reference', '=', lapsing).execute();
+    await t.db.kysely
+      .updateTable('bookings')
+      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .where('reference', '=', lapsing)
+      .execute();
     const response = await get(`${id}/dates?StartDate=${start}&EndDate=${addDays(start, 1)}`);
     expect(response.json().data).toEqual([
       { Date: start, Timeslots: 1, Available: 3 },
@@ -186,7 +204,7 @@ describe('errors and access', () => {
     problemOf(await get('s_has-a-dash1234/timeslots'), 400, 'bad-request');
   });
 
-  it('is 404 for an unknown, archived or other operator\'s activity', async () => {
+  it("is 404 for an unknown, archived or other operator's activity", async () => {
     const archived = (await createActivity(t, op.adminKey, { Name: 'Old' })).ActivityID;
     await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${archived}`, { Archived: true });
     const foreign = (await createActivity(t, other.adminKey, { Name: 'Theirs' })).ActivityID;

@@ -12,14 +12,26 @@ let date: string;
 let day = 10;
 
 const customer = { FirstName: 'Grace', LastName: 'Hopper', Email: 'grace@example.com', Phone: '+12025550123' };
-const bodyFor = (overrides: Record<string, unknown> = {}) => ({ ActivityID: activityId, Date: date, Time: '10:00', Participants: 1, Customer: customer, ...overrides });
+const bodyFor = (overrides: Record<string, unknown> = {}) => ({
+  ActivityID: activityId,
+  Date: date,
+  Time: '10:00',
+  Participants: 1,
+  Customer: customer,
+  ...overrides,
+});
 const book = (overrides: Record<string, unknown> = {}) => call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', bodyFor(overrides));
 const action = (reference: string, verb: 'cancel' | 'confirm') => call(t.app, op.otaKey, 'POST', `/api/v2/ota/viator/booking/${reference}/${verb}`);
-const partnerSlot = async () => (await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/availability/${activityId}/timeslots?Date=${date}`)).json().data[0];
+const partnerSlot = async () =>
+  (await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/availability/${activityId}/timeslots?Date=${date}`)).json().data[0];
 
 /** Lets a hold lapse without waiting: moves its expiry into the past, as time would. */
 async function lapse(reference: string) {
-  await t.db.kysely.updateTable('bookings').set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 }).where('reference', '=', reference).execute();
+  await t.db.kysely
+    .updateTable('bookings')
+    .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+    .where('reference', '=', reference)
+    .execute();
 }
 
 async function storedBooked(id: number) {
@@ -48,7 +60,12 @@ describe('concurrent bookings', () => {
     expect(new Set(responses.filter((r) => r.statusCode === 201).map((r) => r.json().data.BookingReference)).size).toBe(5);
     expect(await partnerSlot()).toMatchObject({ Capacity: 5, Booked: 5, Available: 0 });
     expect(await storedBooked(slot.ID)).toBe(5);
-    const confirmed = await t.db.kysely.selectFrom('bookings').select('participants').where('timeslot_id', '=', slot.ID).where('status', '=', 'confirmed').execute();
+    const confirmed = await t.db.kysely
+      .selectFrom('bookings')
+      .select('participants')
+      .where('timeslot_id', '=', slot.ID)
+      .where('status', '=', 'confirmed')
+      .execute();
     expect(confirmed).toHaveLength(5);
   });
 
@@ -97,7 +114,7 @@ describe('holds', () => {
     expect(await partnerSlot()).toMatchObject({ Booked: 0, Available: 5 });
     const dates = await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/availability/${activityId}/dates?StartDate=${date}&EndDate=${date}`);
     expect(dates.json().data).toEqual([{ Date: date, Timeslots: 1, Available: 5 }]);
-    expect((await getTimeslot(t, op.adminKey, slot.ID))).toMatchObject({ Booked: 0, Free: 5 });
+    expect(await getTimeslot(t, op.adminKey, slot.ID)).toMatchObject({ Booked: 0, Free: 5 });
     expect((await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/booking/${hold.BookingReference}`)).json().data.Status).toBe('expired');
 
     // The next booking releases the hold in its own transaction and takes all five seats.

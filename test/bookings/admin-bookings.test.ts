@@ -31,13 +31,26 @@ const list = async (query = '', key = op.adminKey) => {
 const refsOf = (bookings: Booking[]) => bookings.map((b) => b.BookingReference);
 
 async function partnerBooking(activityId: string, date: string, time: string, customer: ReturnType<typeof person>, extra: object = {}) {
-  const response = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', { ActivityID: activityId, Date: date, Time: time, Participants: 1, Customer: customer, ...extra });
+  const response = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', {
+    ActivityID: activityId,
+    Date: date,
+    Time: time,
+    Participants: 1,
+    Customer: customer,
+    ...extra,
+  });
   expect(response.statusCode, response.body).toBe(201);
   return response.json().data.BookingReference as string;
 }
 
 async function posBooking(activityId: string, date: string, time: string, customer: ReturnType<typeof person>) {
-  const response = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: activityId, Date: date, Time: time, Participants: 2, Customer: customer });
+  const response = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', {
+    ActivityID: activityId,
+    Date: date,
+    Time: time,
+    Participants: 2,
+    Customer: customer,
+  });
   expect(response.statusCode, response.body).toBe(201);
   return response;
 }
@@ -63,13 +76,19 @@ beforeAll(async () => {
   await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${refs.cancelled}/cancel`);
   const theirs = (await createActivity(t, other.adminKey, { Name: 'Theirs' })).ActivityID;
   await createTimeslot(t, other.adminKey, theirs, { Date: d1, Time: '09:00', Capacity: 10 });
-  const foreign = await call(t.app, other.otaKey, 'POST', '/api/v2/ota/viator/booking', { ActivityID: theirs, Date: d1, Time: '09:00', Participants: 1, Customer: person('Ada', 'Other', 'ada@other.example') });
+  const foreign = await call(t.app, other.otaKey, 'POST', '/api/v2/ota/viator/booking', {
+    ActivityID: theirs,
+    Date: d1,
+    Time: '09:00',
+    Participants: 1,
+    Customer: person('Ada', 'Other', 'ada@other.example'),
+  });
   refs.foreign = foreign.json().data.BookingReference;
 });
 afterAll(() => t.close());
 
 describe('GET /api/v2/admin/bookings', () => {
-  it('lists the operator\'s bookings of every source by Date, Time and CreatedAt', async () => {
+  it("lists the operator's bookings of every source by Date, Time and CreatedAt", async () => {
     expect(refsOf(await list())).toEqual([refs.early, refs.sameSlot, refs.pos, refs.late, refs.cancelled, refs.hold]);
   });
 
@@ -102,14 +121,19 @@ describe('GET /api/v2/admin/bookings', () => {
 
   it('shows a lapsed hold as expired, in the list and in the Status filter', async () => {
     const ref = await partnerBooking(room, d3, '12:00', person('Short', 'Hold', 'short@example.com'), { HoldMinutes: 1 });
-    await t.db.kysely.updateTable('bookings').set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 }).where('reference', '=', ref).execute();
+    await t.db.kysely
+      .updateTable('bookings')
+      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .where('reference', '=', ref)
+      .execute();
     expect(refsOf(await list('?Status=expired'))).toEqual([ref]);
     expect(refsOf(await list('?Status=on_hold'))).toEqual([refs.hold]);
     expect((await list('?Search=short@')).map((b) => b.Status)).toEqual(['expired']);
   });
 
   it('is 422 naming each invalid query parameter', async () => {
-    const fields = async (query: string) => problemOf(await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings${query}`), 422, 'validation').errors!.map((e) => e.field);
+    const fields = async (query: string) =>
+      problemOf(await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings${query}`), 422, 'validation').errors!.map((e) => e.field);
     expect(await fields('?From=2031-02-30')).toEqual(['From']);
     expect(await fields(`?From=${d2}&To=${d1}`)).toEqual(['To']);
     expect(await fields('?Source=phone&Status=paid')).toEqual(['Source', 'Status']);
@@ -119,7 +143,7 @@ describe('GET /api/v2/admin/bookings', () => {
     expect(await fields('?Search=%00')).toEqual(['Search']);
   });
 
-  it('never shows another operator\'s bookings, and needs the admin scope', async () => {
+  it("never shows another operator's bookings, and needs the admin scope", async () => {
     expect(refsOf(await list('?Search=ada'))).toEqual([refs.late]);
     expect(refsOf(await list('', other.adminKey))).toEqual([refs.foreign]);
     problemOf(await call(t.app, op.otaKey, 'GET', '/api/v2/admin/bookings'), 403, 'forbidden');
@@ -132,7 +156,13 @@ describe('POST /api/v2/admin/bookings (point of sale)', () => {
     const date = dateFromToday(30);
     const slot = await createTimeslot(t, op.adminKey, kayak, { Date: date, Time: '09:00', Capacity: 3 });
     const response = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', {
-      ActivityID: kayak, Date: date, Time: '09:00', Participants: 2, Customer: person('Walk', 'In', 'walk@in.example'), HoldMinutes: 5, PaymentReference: 'till-7',
+      ActivityID: kayak,
+      Date: date,
+      Time: '09:00',
+      Participants: 2,
+      Customer: person('Walk', 'In', 'walk@in.example'),
+      HoldMinutes: 5,
+      PaymentReference: 'till-7',
     });
     expect(response.statusCode, response.body).toBe(201);
     const booking = response.json().data;
@@ -144,7 +174,11 @@ describe('POST /api/v2/admin/bookings (point of sale)', () => {
   });
 
   it('applies the same validation and existence rules as a partner booking', async () => {
-    const invalid = problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: kayak, Date: d1, Time: '09:00', Participants: 0 }), 422, 'validation');
+    const invalid = problemOf(
+      await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: kayak, Date: d1, Time: '09:00', Participants: 0 }),
+      422,
+      'validation',
+    );
     expect(invalid.errors!.map((e) => e.field).sort()).toEqual(['Customer', 'Participants']);
     const missing = { ActivityID: kayak, Date: d1, Time: '10:00', Participants: 1, Customer: person('A', 'B', 'a@b.example') };
     problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', missing), 404, 'not-found');
@@ -163,7 +197,7 @@ describe('GET /api/v2/admin/bookings/{BookingReference} and cancel', () => {
     expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${refs.pos}/cancel`)).json()).toEqual(cancelled.json());
   });
 
-  it('is 404 for another operator\'s booking and 400 for a malformed reference', async () => {
+  it("is 404 for another operator's booking and 400 for a malformed reference", async () => {
     problemOf(await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${refs.foreign}`), 404, 'not-found');
     problemOf(await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${refs.foreign}/cancel`), 404, 'not-found');
     expect((await call(t.app, other.adminKey, 'GET', `/api/v2/admin/bookings/${refs.foreign}`)).json().data.Status).toBe('confirmed');

@@ -11,13 +11,26 @@ let date: string;
 let day = 10;
 
 const customer = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' };
-const bodyFor = (overrides: Record<string, unknown> = {}) => ({ ActivityID: activityId, Date: date, Time: '10:00', Participants: 2, Customer: customer, ...overrides });
+const bodyFor = (overrides: Record<string, unknown> = {}) => ({
+  ActivityID: activityId,
+  Date: date,
+  Time: '10:00',
+  Participants: 2,
+  Customer: customer,
+  ...overrides,
+});
 const book = (body: unknown, key = op.otaKey, partner = 'viator') => call(t.app, key, 'POST', `/api/v2/ota/${partner}/booking`, body);
 const fieldsOf = (problem: { errors?: { field: string }[] }) => problem.errors!.map((e) => e.field);
 
 async function countRows() {
-  const bookings = await t.db.kysely.selectFrom('bookings').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-  const answers = await t.db.kysely.selectFrom('waiver_answers').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const bookings = await t.db.kysely
+    .selectFrom('bookings')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  const answers = await t.db.kysely
+    .selectFrom('waiver_answers')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return { bookings: Number(bookings.n), answers: Number(answers.n) };
 }
 
@@ -83,7 +96,7 @@ describe('POST /api/v2/ota/{partner}/booking', () => {
     problemOf(await book(bodyFor({ Participants: 1 })), 409, 'insufficient-capacity');
   });
 
-  it('is 404 for an unknown, archived or other operator\'s activity, and for a Date and Time without a timeslot', async () => {
+  it("is 404 for an unknown, archived or other operator's activity, and for a Date and Time without a timeslot", async () => {
     const archived = (await createActivity(t, op.adminKey, { Name: 'Archived' })).ActivityID;
     await createTimeslot(t, op.adminKey, archived, { Date: date, Time: '10:00', Capacity: 5 });
     await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${archived}`, { Archived: true });
@@ -157,11 +170,13 @@ describe('validation (422)', () => {
     for (const [overrides, field] of cases) {
       expect(fieldsOf(problemOf(await book(bodyFor(overrides)), 422, 'validation')), JSON.stringify(overrides)).toEqual([field]);
     }
-    const edge = await book(bodyFor({ Customer: { ...customer, FirstName: 'José-Ñoño', LastName: '李' , Phone: '+1234567' }, PaymentReference: 'x'.repeat(255) }));
+    const edge = await book(
+      bodyFor({ Customer: { ...customer, FirstName: 'José-Ñoño', LastName: '李', Phone: '+1234567' }, PaymentReference: 'x'.repeat(255) }),
+    );
     expect(edge.statusCode, edge.body).toBe(201);
   });
 
-  it('checks Participants against the product\'s maximum after the activity and timeslot are found', async () => {
+  it("checks Participants against the product's maximum after the activity and timeslot are found", async () => {
     const problem = problemOf(await book(bodyFor({ Participants: 5 })), 422, 'validation');
     expect(problem.errors).toEqual([{ field: 'Participants', message: 'Participants must be at most 4 for this activity' }]);
     problemOf(await book(bodyFor({ Participants: 5, Time: '11:00' })), 404, 'not-found');
@@ -183,7 +198,11 @@ describe('waiver answers', () => {
   it('completes the waiver and stores the answers; without answers it is pending', async () => {
     const id = (await createActivity(t, op.adminKey, { Name: 'With waiver' })).ActivityID;
     await createTimeslot(t, op.adminKey, id, { Date: date, Time: '10:00', Capacity: 5 });
-    const question = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${id}/questions`, { Question: 'Can you swim?', Type: 'boolean', Required: true });
+    const question = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${id}/questions`, {
+      Question: 'Can you swim?',
+      Type: 'boolean',
+      Required: true,
+    });
     expect(question.statusCode, question.body).toBe(201);
     const questionId = question.json().data.ID as number;
 
@@ -198,14 +217,18 @@ describe('waiver answers', () => {
     const after = await countRows();
     const missing = problemOf(await book(bodyFor({ ActivityID: id, WaiverAnswers: [] })), 422, 'validation');
     expect(fieldsOf(missing)).toEqual(['WaiverAnswers']);
-    const both = problemOf(await book(bodyFor({ ActivityID: id, Participants: 30, WaiverAnswers: [{ QuestionID: questionId, Answer: 'maybe' }] })), 422, 'validation');
+    const both = problemOf(
+      await book(bodyFor({ ActivityID: id, Participants: 30, WaiverAnswers: [{ QuestionID: questionId, Answer: 'maybe' }] })),
+      422,
+      'validation',
+    );
     expect(fieldsOf(both)).toEqual(['Participants', 'WaiverAnswers[0].Answer']);
     expect(await countRows()).toEqual(after);
   });
 });
 
 describe('GET /api/v2/ota/{partner}/booking/{BookingReference}', () => {
-  it('is 404 for another operator\'s booking, another marketplace\'s, a point-of-sale one and an unknown one', async () => {
+  it("is 404 for another operator's booking, another marketplace's, a point-of-sale one and an unknown one", async () => {
     const mine = (await book(bodyFor())).json().data.BookingReference;
     const otherKey = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/keys', { Name: 'GYG', Scopes: ['ota'], Partner: 'getyourguide' });
     const gyg = otherKey.json().data.Key as string;
@@ -258,6 +281,10 @@ describe('Idempotency-Key', () => {
     expect(retry.json()).toEqual(first.json());
     expect(retry.headers.location).toBe(first.headers.location);
     expect((await getTimeslot(t, op.adminKey, slot.ID)).Booked).toBe(2);
-    problemOf(await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', bodyFor({ Participants: 1 }), headers), 422, 'idempotency-key-reuse');
+    problemOf(
+      await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', bodyFor({ Participants: 1 }), headers),
+      422,
+      'idempotency-key-reuse',
+    );
   });
 });

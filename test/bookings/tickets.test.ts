@@ -15,7 +15,14 @@ let typesByCode: Record<string, AdminTicketType>;
 let day = 30;
 
 const book = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', { ActivityID: activityId, Date: slot.Date, Time: '10:00', Customer: customer, ...body }, headers);
+  call(
+    t.app,
+    op.otaKey,
+    'POST',
+    '/api/v2/ota/viator/booking',
+    { ActivityID: activityId, Date: slot.Date, Time: '10:00', Customer: customer, ...body },
+    headers,
+  );
 const tickets = (mix: Record<string, number>) => Object.entries(mix).map(([Type, Quantity]) => ({ Type, Quantity }));
 const fieldsOf = (problem: { errors?: { field: string }[] }) => problem.errors!.map((e) => e.field);
 
@@ -64,15 +71,23 @@ describe('a ticket mix', () => {
     const both = await book({ Participants: 3, Tickets: tickets({ adult: 1, child: 1, infant: 1 }) });
     expect(both.json().data).toMatchObject({ Participants: 3, Seats: 2 });
     const problem = problemOf(await book({ Participants: 2, Tickets: tickets({ adult: 1, child: 2 }) }), 422, 'validation');
-    expect(problem.errors).toEqual([{ field: 'Participants', message: 'Participants (2) must equal the people the Tickets admit (3); send one of them' }]);
+    expect(problem.errors).toEqual([
+      { field: 'Participants', message: 'Participants (2) must equal the people the Tickets admit (3); send one of them' },
+    ]);
     // Neither: Participants is required, like any missing field.
     expect(fieldsOf(problemOf(await book({}), 422, 'validation'))).toEqual(['Participants']);
   });
 
-  it('names the failing line and field, every one at once, with the waiver\'s findings', async () => {
+  it("names the failing line and field, every one at once, with the waiver's findings", async () => {
     const problem = problemOf(
       await book({
-        Tickets: [{ Type: 'adult', Quantity: 1 }, { Type: 'pirate', Quantity: 1 }, { Type: 'child', Quantity: 7 }, { Type: 'adult', Quantity: 1 }, { Type: 'infant', Quantity: 3 }],
+        Tickets: [
+          { Type: 'adult', Quantity: 1 },
+          { Type: 'pirate', Quantity: 1 },
+          { Type: 'child', Quantity: 7 },
+          { Type: 'adult', Quantity: 1 },
+          { Type: 'infant', Quantity: 3 },
+        ],
         WaiverAnswers: [{ QuestionID: 999, Answer: 'yes' }],
       }),
       422,
@@ -87,11 +102,23 @@ describe('a ticket mix', () => {
       { field: 'WaiverAnswers[0].QuestionID', message: expect.stringContaining('999') },
     ]);
     // Schema errors name the line too; zero of a type is ignored, but the booking needs a ticket.
-    expect(fieldsOf(problemOf(await book({ Tickets: [{ Type: 'adult', Quantity: -1 }, { Type: 'Adult!', Quantity: 1 }] }), 422, 'validation')).sort()).toEqual([
-      'Tickets[0].Quantity',
-      'Tickets[1].Type',
+    expect(
+      fieldsOf(
+        problemOf(
+          await book({
+            Tickets: [
+              { Type: 'adult', Quantity: -1 },
+              { Type: 'Adult!', Quantity: 1 },
+            ],
+          }),
+          422,
+          'validation',
+        ),
+      ).sort(),
+    ).toEqual(['Tickets[0].Quantity', 'Tickets[1].Type']);
+    expect(problemOf(await book({ Tickets: tickets({ adult: 0 }) }), 422, 'validation').errors).toEqual([
+      { field: 'Tickets', message: 'Book at least one ticket' },
     ]);
-    expect(problemOf(await book({ Tickets: tickets({ adult: 0 }) }), 422, 'validation').errors).toEqual([{ field: 'Tickets', message: 'Book at least one ticket' }]);
     problemOf(await book({ Tickets: [] }), 422, 'validation');
     expect((await getTimeslot(t, op.adminKey, slot.ID)).Booked).toBe(0);
   });
@@ -125,7 +152,11 @@ describe('a ticket mix', () => {
   it('releases the seats of a lapsed hold, not its people', async () => {
     const hold = (await book({ Tickets: tickets({ adult: 2, infant: 2 }), HoldMinutes: 5 })).json().data;
     expect((await getTimeslot(t, op.adminKey, slot.ID)).Booked).toBe(2);
-    await t.db.kysely.updateTable('bookings').set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 }).where('reference', '=', hold.BookingReference).execute();
+    await t.db.kysely
+      .updateTable('bookings')
+      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .where('reference', '=', hold.BookingReference)
+      .execute();
     expect((await book({ Participants: 8 })).statusCode).toBe(201);
     expect((await getTimeslot(t, op.adminKey, slot.ID)).Booked).toBe(8);
   });
@@ -138,7 +169,11 @@ describe('a ticket mix', () => {
     expect(again.json()).toEqual(first.json());
     problemOf(await book({ Tickets: tickets({ adult: 2 }) }, { 'idempotency-key': 'mix-1' }), 422, 'idempotency-key-reuse');
     const pos = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', {
-      ActivityID: activityId, Date: slot.Date, Time: '10:00', Customer: customer, Tickets: tickets({ adult: 1, family: 1 }),
+      ActivityID: activityId,
+      Date: slot.Date,
+      Time: '10:00',
+      Customer: customer,
+      Tickets: tickets({ adult: 1, family: 1 }),
     });
     expect(pos.json().data).toMatchObject({ Source: 'pos', Participants: 5, Seats: 5, Total: 7100 });
     expect((await getTimeslot(t, op.adminKey, slot.ID)).Booked).toBe(7);
@@ -147,14 +182,21 @@ describe('a ticket mix', () => {
 
 describe('capacity with mixes under concurrency', () => {
   it('never overbooks: racing mixes take exactly the seats the confirmed bookings hold', async () => {
-    const mixes = Array.from({ length: 40 }, (_, i) => tickets([{ adult: 1 }, { adult: 1, infant: 1 }, { adult: 1, child: 2 }, { family: 1 }, { adult: 2, infant: 2 }][i % 5]!));
+    const mixes = Array.from({ length: 40 }, (_, i) =>
+      tickets([{ adult: 1 }, { adult: 1, infant: 1 }, { adult: 1, child: 2 }, { family: 1 }, { adult: 2, infant: 2 }][i % 5]!),
+    );
     const responses = await Promise.all(mixes.map((mix) => book({ Tickets: mix })));
     expect(responses.every((r) => r.statusCode === 201 || r.statusCode === 409)).toBe(true);
     const won = responses.filter((r) => r.statusCode === 201).map((r) => r.json().data as { Seats: number; Participants: number });
     const seats = won.reduce((sum, b) => sum + b.Seats, 0);
     expect(seats).toBeLessThanOrEqual(8);
     expect((await getTimeslot(t, op.adminKey, slot.ID)).Booked).toBe(seats);
-    const stored = await t.db.kysely.selectFrom('bookings').select(['seats', 'participants']).where('timeslot_id', '=', slot.ID).where('status', '=', 'confirmed').execute();
+    const stored = await t.db.kysely
+      .selectFrom('bookings')
+      .select(['seats', 'participants'])
+      .where('timeslot_id', '=', slot.ID)
+      .where('status', '=', 'confirmed')
+      .execute();
     expect(stored.reduce((sum, row) => sum + Number(row.seats), 0)).toBe(seats);
     expect(stored.reduce((sum, row) => sum + Number(row.participants), 0)).toBe(won.reduce((sum, b) => sum + b.Participants, 0));
   });

@@ -44,7 +44,7 @@ describe('toBooking', () => {
   };
   const tickets = [{ booking_id: 7, ticket_type_id: 11, code: 'adult', name: 'Adult', quantity: 2, unit_price: 4900, currency: 'EUR', position: 1 }];
 
-  it('maps the row to the API booking, StartsAt in the activity\'s offset', () => {
+  it("maps the row to the API booking, StartsAt in the activity's offset", () => {
     expect(toBooking(record, tickets, Date.UTC(2030, 6, 1, 8, 5) / 1000)).toEqual({
       BookingReference: 'BK-7KQ2MX9P',
       Status: 'on_hold',

@@ -41,17 +41,31 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     op = await t.newOperator('Spree Adventures');
     await openShop(t, op.adminKey);
     await t.db.write((tx) => createOwner(tx, op.operatorId, OWNER, { password: PASSWORD }));
-    kayak = (await createActivity(t, op.adminKey, { Name: 'Sunset Kayak Tour', Description: 'Paddle the Spree at sunset.', UnitPrice: 4500, GuestCancelHours: 24 })).ActivityID;
+    kayak = (
+      await createActivity(t, op.adminKey, {
+        Name: 'Sunset Kayak Tour',
+        Description: 'Paddle the Spree at sunset.',
+        UnitPrice: 4500,
+        GuestCancelHours: 24,
+      })
+    ).ActivityID;
     await createTimeslot(t, op.adminKey, kayak, { Date: date, Time: '10:00', Capacity: 8 });
     const questions = [
       { Question: 'Emergency contact', Type: 'text', Required: true, Translations: { de: { Question: 'Notfallkontakt' } } },
       { Question: 'Photo ID', Type: 'file', Required: true, Translations: { de: { Question: 'Lichtbildausweis' } } },
     ];
-    for (const question of questions) expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${kayak}/questions`, question)).statusCode).toBe(201);
+    for (const question of questions)
+      expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${kayak}/questions`, question)).statusCode).toBe(201);
     hike = (await createActivity(t, op.adminKey, { Name: 'Canyon Hike', UnitPrice: 3000 })).ActivityID;
     hikeSlotId = (await createTimeslot(t, op.adminKey, hike, { Date: date, Time: '09:00', Capacity: 2 })).ID;
-    blocker = (await posBooking(t, op.adminKey, { ActivityID: hike, Date: date, Time: '09:00' }, 2, customer('Walk', 'walk-in@example.com'))).BookingReference;
-    const workflow = { Name: 'Confirmation', Event: 'booking-confirmed', Subject: 'Booked: {{ActivityName}}', Body: 'Hello,\n\nyour booking {{BookingReference}} is confirmed.\nManage it: {{ManageBookingUrl}}\n' };
+    blocker = (await posBooking(t, op.adminKey, { ActivityID: hike, Date: date, Time: '09:00' }, 2, customer('Walk', 'walk-in@example.com')))
+      .BookingReference;
+    const workflow = {
+      Name: 'Confirmation',
+      Event: 'booking-confirmed',
+      Subject: 'Booked: {{ActivityName}}',
+      Body: 'Hello,\n\nyour booking {{BookingReference}} is confirmed.\nManage it: {{ManageBookingUrl}}\n',
+    };
     expect((await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', workflow)).statusCode).toBe(201);
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchBrowser();
@@ -165,7 +179,10 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     await page.getByRole('heading', { level: 1, name: 'Your basket' }).waitFor();
     await pay(page, '4000000000000002');
     await page.getByRole('button', { name: 'Pay €45.00' }).click();
-    await page.getByRole('alert').filter({ hasText: /The payment was declined: .+ Nothing was charged; your basket is kept/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /The payment was declined: .+ Nothing was charged; your basket is kept/ })
+      .waitFor();
     await noViolations(page);
     await screenshot(page, 'booking-declined');
     await page.getByLabel('Card number').fill('4242424242424242');
@@ -286,9 +303,14 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     // The guest comes back after the hold ran out: the basket says what happened, not a generic error.
     await page.getByRole('link', { name: /Basket \(1\)/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Your basket' }).waitFor();
-    const basketId = (await t.db.kysely.selectFrom('baskets').select('id').where('customer_email', '=', 'hedy@example.com').executeTakeFirstOrThrow()).id;
+    const basketId = (await t.db.kysely.selectFrom('baskets').select('id').where('customer_email', '=', 'hedy@example.com').executeTakeFirstOrThrow())
+      .id;
     const held = t.db.kysely.selectFrom('basket_items').select('booking_id').where('basket_id', '=', basketId);
-    await t.db.kysely.updateTable('bookings').set({ hold_expires_at: nowSeconds() - 1 }).where('id', 'in', held).execute();
+    await t.db.kysely
+      .updateTable('bookings')
+      .set({ hold_expires_at: nowSeconds() - 1 })
+      .where('id', 'in', held)
+      .execute();
     await page.reload();
     await page.getByText(/The time to pay for these seats has run out, so they were released/).waitFor();
     await page.getByText('The hold on these seats has run out; they were released.').waitFor();

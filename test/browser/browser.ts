@@ -71,7 +71,15 @@ export async function launchBrowser(viewport = { width: 1360, height: 900 }): Pr
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
     viewport,
     locale: 'en-GB',
     timezoneId: 'UTC',
@@ -153,7 +161,10 @@ export async function signIn(page: Page, base: string, email: string, password: 
   await page.getByLabel('E-mail address', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /My account/ }).waitFor({ state: 'attached' });
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /My account/ })
+    .waitFor({ state: 'attached' });
 }
 
 /**

@@ -57,7 +57,9 @@ export async function startDashboardWorld({ operator: name, owner, serverEnv = {
     expect((await runCli(['migrate'], env)).code).toBe(0);
     server = await startServerProcess(database.url, { LOG_LEVEL: 'warn', ...serverEnv });
     // The owner's link points at PUBLIC_URL; the browser reaches this server at its own address.
-    operator = JSON.parse((await runCli(['operator', 'create', '--name', name, '--email', owner], { ...env, PUBLIC_URL: server.url })).stdout) as CreatedOperator;
+    operator = JSON.parse(
+      (await runCli(['operator', 'create', '--name', name, '--email', owner], { ...env, PUBLIC_URL: server.url })).stdout,
+    ) as CreatedOperator;
   } catch (error) {
     await server?.stop();
     await database.drop();

@@ -32,7 +32,12 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
 
   const callApi = <T = unknown>(key: string, method: string, path: string, body?: unknown) => world.call<T>(method, path, body, key);
   const ok = <T = unknown>(key: string, method: string, path: string, body?: unknown) => world.api<T>(method, path, body, key);
-  const customer = (first: string, last: string) => ({ FirstName: first, LastName: last, Email: `${first.toLowerCase()}@example.com`, Phone: '+4915112345678' });
+  const customer = (first: string, last: string) => ({
+    FirstName: first,
+    LastName: last,
+    Email: `${first.toLowerCase()}@example.com`,
+    Phone: '+4915112345678',
+  });
 
   beforeAll(async () => {
     smtp = await startSmtp();
@@ -65,7 +70,13 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
       [escape.ActivityID, ['12:00', '15:00', '19:00']],
       [pottery.ActivityID, ['14:00']],
     ] as const) {
-      await ok(admin, 'POST', `/api/v2/admin/activities/${activity}/timeslots`, { From: utcDate(-3), To: utcDate(40), Weekdays: [1, 2, 3, 4, 5, 6, 7], Times: times, Capacity: 8 });
+      await ok(admin, 'POST', `/api/v2/admin/activities/${activity}/timeslots`, {
+        From: utcDate(-3),
+        To: utcDate(40),
+        Weekdays: [1, 2, 3, 4, 5, 6, 7],
+        Times: times,
+        Capacity: 8,
+      });
     }
     viator = await ok<{ Key: string }>(admin, 'POST', '/api/v2/admin/keys', { Name: 'Viator', Scopes: ['ota'], Partner: 'viator' });
     // A production server (no real payment provider yet): the shop opens as a test shop.
@@ -79,11 +90,20 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     ];
     for (const [i, [activity, date, time, participants, first, last]] of bookings.entries()) {
       await ok(viator.Key, 'POST', '/api/v2/ota/viator/booking', {
-        ActivityID: activity, Date: date, Time: time, Participants: participants, Customer: customer(first, last), PaymentReference: `VTR-${48210 + i}`,
+        ActivityID: activity,
+        Date: date,
+        Time: time,
+        Participants: participants,
+        Customer: customer(first, last),
+        PaymentReference: `VTR-${48210 + i}`,
       });
     }
     await ok(admin, 'POST', '/api/v2/admin/bookings', {
-      ActivityID: pottery.ActivityID, Date: utcDate(3), Time: '14:00', Participants: 3, Customer: customer('Margaret', 'Hamilton'),
+      ActivityID: pottery.ActivityID,
+      Date: utcDate(3),
+      Time: '14:00',
+      Participants: 3,
+      Customer: customer('Margaret', 'Hamilton'),
     });
 
     page = await world.openBrowser();
@@ -119,7 +139,7 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await screenshot(page, 'sign-in');
 
     await page.goto(ownerLink);
-    await page.getByRole('heading', { name: 'Welcome to your team\'s dashboard' }).waitFor();
+    await page.getByRole('heading', { name: "Welcome to your team's dashboard" }).waitFor();
     await page.getByLabel('New password', { exact: true }).fill('too short');
     await page.getByLabel('Repeat the password', { exact: true }).fill('too short');
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
@@ -130,8 +150,24 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await page.getByRole('heading', { name: 'Bookings', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/bookings');
     // The session is an HttpOnly cookie: nothing for scripts to read or steal.
-    expect(await page.evaluate(() => document.cookie + JSON.stringify(sessionStorage) + JSON.stringify(localStorage))).not.toMatch(/slotbook_session|sbk_/);
-    expect(await navigationLinks(page)).toEqual(['Bookings', 'Manifests', 'Activities', 'Waitlists', 'Usage', 'Reports', 'Workflows', 'E-mails', 'Webhooks', 'Users', 'API keys', 'Audit log', 'Shop settings']);
+    expect(await page.evaluate(() => document.cookie + JSON.stringify(sessionStorage) + JSON.stringify(localStorage))).not.toMatch(
+      /slotbook_session|sbk_/,
+    );
+    expect(await navigationLinks(page)).toEqual([
+      'Bookings',
+      'Manifests',
+      'Activities',
+      'Waitlists',
+      'Usage',
+      'Reports',
+      'Workflows',
+      'E-mails',
+      'Webhooks',
+      'Users',
+      'API keys',
+      'Audit log',
+      'Shop settings',
+    ]);
 
     await signOut(page);
     await signIn(page, base, OWNER, OWNER_PASSWORD);
@@ -174,8 +210,19 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
 
     // One extra timeslot, then its capacity changed from the calendar.
     const activityId = new URL(page.url()).pathname.split('/')[2]!;
-    const timeslots = await ok<{ ID: number; Date: string; Time: string; Capacity: number }[]>(admin, 'GET', `/api/v2/admin/activities/${activityId}/timeslots?From=${DAY}&To=${DAY}`);
-    expect(timeslots.map((t) => [t.Time, t.Capacity])).toEqual(new Date(`${DAY}T00:00:00Z`).getUTCDay() === 0 ? [] : [['10:00', 12], ['18:30', 12]]);
+    const timeslots = await ok<{ ID: number; Date: string; Time: string; Capacity: number }[]>(
+      admin,
+      'GET',
+      `/api/v2/admin/activities/${activityId}/timeslots?From=${DAY}&To=${DAY}`,
+    );
+    expect(timeslots.map((t) => [t.Time, t.Capacity])).toEqual(
+      new Date(`${DAY}T00:00:00Z`).getUTCDay() === 0
+        ? []
+        : [
+            ['10:00', 12],
+            ['18:30', 12],
+          ],
+    );
     await page.getByRole('button', { name: 'Add timeslots' }).first().click();
     await add.getByText('One timeslot').click();
     await add.getByLabel('Date', { exact: true }).fill(DAY);
@@ -183,7 +230,9 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await add.getByLabel('Capacity', { exact: true }).fill('6');
     await add.getByRole('button', { name: 'Add timeslot' }).click();
     await page.getByText(/Added 14:00/).waitFor();
-    const single = (await ok<{ ID: number; Time: string }[]>(admin, 'GET', `/api/v2/admin/activities/${activityId}/timeslots?From=${DAY}&To=${DAY}`)).find((t) => t.Time === '14:00')!;
+    const single = (
+      await ok<{ ID: number; Time: string }[]>(admin, 'GET', `/api/v2/admin/activities/${activityId}/timeslots?From=${DAY}&To=${DAY}`)
+    ).find((t) => t.Time === '14:00')!;
     if (DAY.slice(0, 7) !== utcDate(0).slice(0, 7)) await page.getByRole('button', { name: 'Next month' }).click();
     await page.locator(`[data-timeslot="${single.ID}"]`).click();
     const slotDialog = page.getByRole('dialog', { name: /14:00–16:00/ });
@@ -209,7 +258,9 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await page.getByRole('button', { name: 'Add question' }).last().click();
     await expect.poll(() => page.locator('[data-question]').count()).toBe(2);
     const questions = await ok<{ Question: string; Type: string; Required: boolean; RequiresFileUpload: boolean; Options: string[] }[]>(
-      admin, 'GET', `/api/v2/admin/activities/${activityId}/questions`,
+      admin,
+      'GET',
+      `/api/v2/admin/activities/${activityId}/questions`,
     );
     expect(questions.map((q) => [q.Type, q.Required, q.RequiresFileUpload, q.Options])).toEqual([
       ['file', true, true, []],
@@ -234,9 +285,16 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await secretDialog.getByRole('button', { name: 'I have stored it' }).click();
 
-    const kayak = (await ok<{ ActivityID: string; Name: string }[]>(admin, 'GET', '/api/v2/admin/activities')).find((a) => a.Name === 'Sunset Kayak Tour')!;
+    const kayak = (await ok<{ ActivityID: string; Name: string }[]>(admin, 'GET', '/api/v2/admin/activities')).find(
+      (a) => a.Name === 'Sunset Kayak Tour',
+    )!;
     const booked = await ok<{ BookingReference: string }>(secret, 'POST', '/api/v2/ota/getyourguide/booking', {
-      ActivityID: kayak.ActivityID, Date: DAY, Time: '14:00', Participants: 2, Customer: customer('Ada', 'Lovelace'), PaymentReference: 'GYG-PAY-771204',
+      ActivityID: kayak.ActivityID,
+      Date: DAY,
+      Time: '14:00',
+      Participants: 2,
+      Customer: customer('Ada', 'Lovelace'),
+      PaymentReference: 'GYG-PAY-771204',
     });
 
     await nav(page).getByRole('link', { name: 'Bookings', exact: true }).click();
@@ -323,7 +381,9 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     const from = utcDate(-13);
     const to = utcDate(0);
     const summary = await ok<{ Totals: { Usage: number; Events: number }; Meters: { Meter: string; TotalUsage: number; EventCount: number }[] }>(
-      admin, 'GET', `/api/v2/usage/meters?from=${from}&to=${to}`,
+      admin,
+      'GET',
+      `/api/v2/usage/meters?from=${from}&to=${to}`,
     );
     expect(summary.Meters.length).toBeGreaterThanOrEqual(3);
 
@@ -342,7 +402,11 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     expect(table).toEqual(summary.Meters);
     expect(await page.getByTestId('total-events').textContent()).toBe(String(summary.Totals.Events));
 
-    const daily = await callApi<{ Days: { Date: string; Meters: { Meter: string; TotalUsage: number }[] }[] }>(admin, 'GET', `/api/v2/usage/meters/daily?from=${from}&to=${to}`);
+    const daily = await callApi<{ Days: { Date: string; Meters: { Meter: string; TotalUsage: number }[] }[] }>(
+      admin,
+      'GET',
+      `/api/v2/usage/meters/daily?from=${from}&to=${to}`,
+    );
     if (daily.status === 404) {
       // The per-day API is not offered by this server yet: the page says so instead of drawing a chart.
       await page.getByText('Daily figures are not available on this server').waitFor();
@@ -353,7 +417,9 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
       for (const meter of summary.Meters) {
         const chart = page.locator(`figure[data-meter="${meter.Meter}"]`);
         expect(Number(await chart.getAttribute('data-sum'))).toBeCloseTo(meter.TotalUsage, 6);
-        const bars = await chart.locator('rect[data-date]').evaluateAll((rects) => rects.map((r) => [r.getAttribute('data-date'), Number(r.getAttribute('data-value'))]));
+        const bars = await chart
+          .locator('rect[data-date]')
+          .evaluateAll((rects) => rects.map((r) => [r.getAttribute('data-date'), Number(r.getAttribute('data-value'))]));
         const expected = new Map(daily.data.Days.map((d) => [d.Date, d.Meters.find((m) => m.Meter === meter.Meter)?.TotalUsage ?? 0]));
         for (const [date, value] of bars) expect(value).toBeCloseTo(expected.get(date as string) ?? 0, 6);
       }
@@ -375,13 +441,23 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
       const downloading = page.waitForEvent('download');
       await page.getByRole('button', { name: button }).click();
       const text = readFileSync((await (await downloading).path())!, 'utf8');
-      const meterCells = text.trim().split('\r\n').slice(1).map((line) => (button === 'Summary CSV' ? line : line.slice(line.indexOf(',') + 1)));
+      const meterCells = text
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((line) => (button === 'Summary CSV' ? line : line.slice(line.indexOf(',') + 1)));
       for (const formula of formulas) {
         const quoted = /[",]/.test(formula) ? `"'${formula.replace(/"/g, '""')}"` : `'${formula}`;
-        expect(meterCells.some((cell) => cell.startsWith(`${quoted},`)), `${button}: ${formula}`).toBe(true);
+        expect(
+          meterCells.some((cell) => cell.startsWith(`${quoted},`)),
+          `${button}: ${formula}`,
+        ).toBe(true);
       }
       // No cell of the file starts a formula.
-      expect(meterCells.every((cell) => !/^"?[=+\-@\t\r\uFF1D]/.test(cell)), button).toBe(true);
+      expect(
+        meterCells.every((cell) => !/^"?[=+\-@\t\r\uFF1D]/.test(cell)),
+        button,
+      ).toBe(true);
     }
   });
 
@@ -389,14 +465,29 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     // A confirmation workflow, a sold-out 15:00 escape room (two point-of-sale bookings of 4 seats), and a
     // customer who joins its waitlist through the public shop.
     await ok(admin, 'POST', '/api/v2/admin/workflows', {
-      Name: 'Booking confirmation', Event: 'booking-confirmed', Subject: 'Your booking {{BookingReference}} is confirmed', Body: 'See you on {{Date}} at {{Time}}.',
+      Name: 'Booking confirmation',
+      Event: 'booking-confirmed',
+      Subject: 'Your booking {{BookingReference}} is confirmed',
+      Body: 'See you on {{Date}} at {{Time}}.',
     });
-    const escape = (await ok<{ ActivityID: string; Name: string }[]>(admin, 'GET', '/api/v2/admin/activities')).find((a) => a.Name === 'Escape Room: The Vault')!;
-    const daySlots = await ok<{ ID: number; Time: string; Available: number }[]>(admin, 'GET', `/api/v2/admin/activities/${escape.ActivityID}/timeslots?From=${DAY}&To=${DAY}`);
+    const escape = (await ok<{ ActivityID: string; Name: string }[]>(admin, 'GET', '/api/v2/admin/activities')).find(
+      (a) => a.Name === 'Escape Room: The Vault',
+    )!;
+    const daySlots = await ok<{ ID: number; Time: string; Available: number }[]>(
+      admin,
+      'GET',
+      `/api/v2/admin/activities/${escape.ActivityID}/timeslots?From=${DAY}&To=${DAY}`,
+    );
     const slot = daySlots.find((t) => t.Time === '15:00')!;
     expect(daySlots[0]!.Time).not.toBe('15:00');
     for (const name of ['Mary', 'Edsger']) {
-      await ok(admin, 'POST', '/api/v2/admin/bookings', { ActivityID: escape.ActivityID, Date: DAY, Time: '15:00', Participants: 4, Customer: customer(name, 'Full') });
+      await ok(admin, 'POST', '/api/v2/admin/bookings', {
+        ActivityID: escape.ActivityID,
+        Date: DAY,
+        Time: '15:00',
+        Participants: 4,
+        Customer: customer(name, 'Full'),
+      });
     }
     const joined = await fetch(`${base}/api/v2/shop/${operatorId}/waitlists`, {
       method: 'POST',
@@ -410,12 +501,18 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await page.getByLabel('Date', { exact: true }).fill(DAY);
     await page.getByLabel('Timeslot', { exact: true }).selectOption(String(slot.ID));
     await page.getByRole('heading', { name: /Waitlist for .*15:00/ }).waitFor();
-    await page.getByRole('table', { name: 'Waitlist' }).getByText(/Liskov/).waitFor();
+    await page
+      .getByRole('table', { name: 'Waitlist' })
+      .getByText(/Liskov/)
+      .waitFor();
     await screenshot(page, 'waitlists');
     // A link (the calendar's) names the timeslot; one that is not on that day's list falls back to its first.
     const linkTo = (timeslot: number) => `${base}/waitlists?activity=${escape.ActivityID}&date=${DAY}&timeslot=${timeslot}`;
     await page.goto(linkTo(slot.ID));
-    await page.getByRole('table', { name: 'Waitlist' }).getByText(/Liskov/).waitFor();
+    await page
+      .getByRole('table', { name: 'Waitlist' })
+      .getByText(/Liskov/)
+      .waitFor();
     expect(await page.getByLabel('Timeslot', { exact: true }).inputValue()).toBe(String(slot.ID));
     await page.goto(linkTo(999_999));
     await page.getByRole('heading', { name: new RegExp(`Waitlist for .*${daySlots[0]!.Time}`) }).waitFor();
@@ -429,16 +526,31 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await screenshot(page, 'emails');
   });
 
-  it('shows a booking\'s waiver answers and downloads an answer\'s file, never opening it in the page', async () => {
-    const pottery = (await ok<{ ActivityID: string; Name: string }[]>(admin, 'GET', '/api/v2/admin/activities')).find((a) => a.Name === 'Pottery Wheel Class')!;
-    const question = await ok<{ ID: number }>(admin, 'POST', `/api/v2/admin/activities/${pottery.ActivityID}/questions`, { Question: 'Photo ID of the lead participant', Type: 'file', Required: false });
+  it("shows a booking's waiver answers and downloads an answer's file, never opening it in the page", async () => {
+    const pottery = (await ok<{ ActivityID: string; Name: string }[]>(admin, 'GET', '/api/v2/admin/activities')).find(
+      (a) => a.Name === 'Pottery Wheel Class',
+    )!;
+    const question = await ok<{ ID: number }>(admin, 'POST', `/api/v2/admin/activities/${pottery.ActivityID}/questions`, {
+      Question: 'Photo ID of the lead participant',
+      Type: 'file',
+      Required: false,
+    });
     const { Key } = await ok<{ Key: string }>(admin, 'POST', '/api/v2/admin/keys', { Name: 'Waiver partner', Scopes: ['ota'], Partner: 'viator' });
     const pdf = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n');
-    const uploaded = await fetch(`${base}/api/v2/ota/viator/uploads`, { method: 'POST', headers: { authorization: `Bearer ${Key}`, 'content-type': 'application/pdf' }, body: pdf });
+    const uploaded = await fetch(`${base}/api/v2/ota/viator/uploads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${Key}`, 'content-type': 'application/pdf' },
+      body: pdf,
+    });
     expect(uploaded.status).toBe(201);
     const { FileID } = (await uploaded.json()).data;
     const booked = await ok<{ BookingReference: string }>(Key, 'POST', '/api/v2/ota/viator/booking', {
-      ActivityID: pottery.ActivityID, Date: utcDate(30), Time: '14:00', Participants: 1, Customer: customer('Hedy', 'Lamarr'), WaiverAnswers: [{ QuestionID: question.ID, Answer: FileID }],
+      ActivityID: pottery.ActivityID,
+      Date: utcDate(30),
+      Time: '14:00',
+      Participants: 1,
+      Customer: customer('Hedy', 'Lamarr'),
+      WaiverAnswers: [{ QuestionID: question.ID, Answer: FileID }],
     });
 
     await page.goto(`${base}/bookings/${booked.BookingReference}`);
@@ -453,19 +565,38 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
   });
 
   it('shows the live holds of a timeslot with their holders, and releases one, then all', async () => {
-    const pottery = (await ok<{ ActivityID: string; Name: string }[]>(admin, 'GET', '/api/v2/admin/activities')).find((a) => a.Name === 'Pottery Wheel Class')!;
+    const pottery = (await ok<{ ActivityID: string; Name: string }[]>(admin, 'GET', '/api/v2/admin/activities')).find(
+      (a) => a.Name === 'Pottery Wheel Class',
+    )!;
     const shop = `${base}/api/v2/shop/${operatorId}`;
     const post = async (url: string, body: unknown) => {
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expect(response.status, await response.clone().text()).toBeLessThan(300);
       return (await response.json()).data;
     };
-    for (const [name, seats] of [['Ada', 2], ['Alan', 2], ['Ken', 1]] as const) {
+    for (const [name, seats] of [
+      ['Ada', 2],
+      ['Alan', 2],
+      ['Ken', 1],
+    ] as const) {
       const basket = await post(`${shop}/baskets`, { Customer: customer(name, 'Shopper') });
       await post(`${shop}/baskets/${basket.BasketToken}/items`, { ActivityID: pottery.ActivityID, Date: DAY, Time: '14:00', Participants: seats });
     }
-    await ok(viator.Key, 'POST', '/api/v2/ota/viator/booking', { ActivityID: pottery.ActivityID, Date: DAY, Time: '14:00', Participants: 1, Customer: customer('Hedy', 'Lamarr'), HoldMinutes: 30 });
-    const slot = (await ok<{ ID: number; Time: string; Booked: number }[]>(admin, 'GET', `/api/v2/admin/activities/${pottery.ActivityID}/timeslots?From=${DAY}&To=${DAY}`))[0]!;
+    await ok(viator.Key, 'POST', '/api/v2/ota/viator/booking', {
+      ActivityID: pottery.ActivityID,
+      Date: DAY,
+      Time: '14:00',
+      Participants: 1,
+      Customer: customer('Hedy', 'Lamarr'),
+      HoldMinutes: 30,
+    });
+    const slot = (
+      await ok<{ ID: number; Time: string; Booked: number }[]>(
+        admin,
+        'GET',
+        `/api/v2/admin/activities/${pottery.ActivityID}/timeslots?From=${DAY}&To=${DAY}`,
+      )
+    )[0]!;
     expect(slot.Booked).toBe(8); // Yuki's 2 confirmed, and 6 on hold
 
     await page.goto(`${base}/activities/${pottery.ActivityID}?month=${DAY.slice(0, 7)}`);
@@ -478,17 +609,31 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     expect(await axeViolations(page, 'dialog[open]')).toEqual([]);
     await screenshot(page, 'timeslot-holds', false);
 
-    const first = await holds.getByRole('button', { name: /^Release hold BK-/ }).first().getAttribute('aria-label');
+    const first = await holds
+      .getByRole('button', { name: /^Release hold BK-/ })
+      .first()
+      .getAttribute('aria-label');
     await holds.getByRole('button', { name: first! }).click();
-    await holds.getByRole('group', { name: `${first}?` }).getByRole('button', { name: 'Yes, release' }).click();
-    await page.getByText(/back on sale/).first().waitFor();
+    await holds
+      .getByRole('group', { name: `${first}?` })
+      .getByRole('button', { name: 'Yes, release' })
+      .click();
+    await page
+      .getByText(/back on sale/)
+      .first()
+      .waitFor();
     await holds.getByText(/in 3 holds/).waitFor();
     // The booking page of a hold releases it too.
-    const partnerHold = (await ok<{ BookingReference: string; Channel: string }[]>(admin, 'GET', `/api/v2/admin/holds?TimeslotID=${slot.ID}`)).find((h) => h.Channel === 'partner-api')!;
+    const partnerHold = (await ok<{ BookingReference: string; Channel: string }[]>(admin, 'GET', `/api/v2/admin/holds?TimeslotID=${slot.ID}`)).find(
+      (h) => h.Channel === 'partner-api',
+    )!;
     await dialog.getByRole('button', { name: 'Close' }).click();
     await page.goto(`${base}/bookings/${partnerHold.BookingReference}`);
     await page.getByRole('button', { name: 'Release hold' }).click();
-    await page.getByRole('dialog', { name: /Release the hold/ }).getByRole('button', { name: 'Release hold' }).click();
+    await page
+      .getByRole('dialog', { name: /Release the hold/ })
+      .getByRole('button', { name: 'Release hold' })
+      .click();
     await page.getByText(/is released; its seats are back on sale/).waitFor();
     expect((await ok<{ Status: string }>(admin, 'GET', `/api/v2/admin/bookings/${partnerHold.BookingReference}`)).Status).toBe('expired');
     await page.goto(`${base}/activities/${pottery.ActivityID}?month=${DAY.slice(0, 7)}`);
@@ -498,7 +643,9 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await holds.getByRole('button', { name: 'Yes, release' }).click();
     await holds.getByText(/No seats are on hold/).waitFor();
     expect(await dialog.getByText('Booked', { exact: true }).locator('..').textContent()).toContain('2');
-    const after = (await ok<{ Booked: number }[]>(admin, 'GET', `/api/v2/admin/activities/${pottery.ActivityID}/timeslots?From=${DAY}&To=${DAY}`))[0]!;
+    const after = (
+      await ok<{ Booked: number }[]>(admin, 'GET', `/api/v2/admin/activities/${pottery.ActivityID}/timeslots?From=${DAY}&To=${DAY}`)
+    )[0]!;
     expect(after.Booked).toBe(2);
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
@@ -546,7 +693,10 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await page.getByLabel('Role', { exact: true }).selectOption('guide');
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByText('Invitation sent to jonas@spree.example.').waitFor();
-    await page.getByRole('cell', { name: /jonas@spree\.example/ }).first().waitFor();
+    await page
+      .getByRole('cell', { name: /jonas@spree\.example/ })
+      .first()
+      .waitFor();
 
     // The worker delivers the invitation through SMTP within a tick or two.
     await expect.poll(() => smtp.messages.find((m) => m.to.includes('jonas@spree.example')), { timeout: 20_000 }).toBeTruthy();
@@ -562,7 +712,9 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     // A guide starts on today's manifests, the one page of the role.
     await page.getByRole('heading', { name: 'Manifests', level: 1 }).waitFor();
     expect(await navigationLinks(page)).toEqual(['Manifests']);
-    await nav(page).getByRole('link', { name: /My account/ }).click();
+    await nav(page)
+      .getByRole('link', { name: /My account/ })
+      .click();
     await page.getByRole('heading', { name: 'My account', level: 1 }).waitFor();
     await screenshot(page, 'account');
     // Setting up two-factor asks for the password first.
@@ -586,7 +738,11 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
 
     // Five wrong passwords lock Jonas out: the page says until when, and the owner lifts it.
     for (let i = 0; i < 5; i++) {
-      const wrong = await fetch(`${base}/api/v2/staff/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: 'jonas@spree.example', Password: `not it ${i}` }) });
+      const wrong = await fetch(`${base}/api/v2/staff/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ Email: 'jonas@spree.example', Password: `not it ${i}` }),
+      });
       expect(wrong.status).toBe(401);
     }
     await page.reload();

@@ -42,7 +42,9 @@ describe.skipIf(!run)('API docs in a browser', { timeout: 60_000 }, () => {
     await health.locator('.opblock-summary').click();
     await health.locator('.try-out__btn').click();
     await health.locator('.execute').click();
-    await expect.poll(() => health.locator('.live-responses-table tbody .response-col_status').first().textContent(), { timeout: 10_000 }).toContain('200');
+    await expect
+      .poll(() => health.locator('.live-responses-table tbody .response-col_status').first().textContent(), { timeout: 10_000 })
+      .toContain('200');
     expect(blocked).toEqual([]);
   });
 

@@ -51,7 +51,8 @@ describe.skipIf(!run)('the embed on another website', { timeout: 120_000 }, () =
     t = await createTestApp();
     op = await t.newOperator('Spree Adventures');
     await openShop(t, op.adminKey);
-    kayak = (await createActivity(t, op.adminKey, { Name: 'Sunset Kayak Tour', Description: 'Paddle the Spree at sunset.', UnitPrice: 4500 })).ActivityID;
+    kayak = (await createActivity(t, op.adminKey, { Name: 'Sunset Kayak Tour', Description: 'Paddle the Spree at sunset.', UnitPrice: 4500 }))
+      .ActivityID;
     await createTimeslot(t, op.adminKey, kayak, { Date: date, Time: '10:00', Capacity: 8 });
     slotbook = await t.app.listen({ port: 0, host: '127.0.0.1' });
     host = createServer((request, response) => {

@@ -20,7 +20,17 @@ const GUIDE_PASSWORD = 'guide of the harbour';
 
 /** A zone where it is morning now, so that a timeslot at 21:00 there is today and still ahead. */
 function morningZone(): string {
-  const zones = ['Pacific/Kiritimati', 'Pacific/Auckland', 'Asia/Tokyo', 'Asia/Kolkata', 'Europe/Berlin', 'America/New_York', 'America/Denver', 'Pacific/Honolulu', 'Pacific/Pago_Pago'];
+  const zones = [
+    'Pacific/Kiritimati',
+    'Pacific/Auckland',
+    'Asia/Tokyo',
+    'Asia/Kolkata',
+    'Europe/Berlin',
+    'America/New_York',
+    'America/Denver',
+    'Pacific/Honolulu',
+    'Pacific/Pago_Pago',
+  ];
   const hourIn = (zone: string) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
   return zones.find((zone) => hourIn(zone) >= 1 && hourIn(zone) <= 14)!;
 }
@@ -42,17 +52,31 @@ describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_0
     // A guide, written straight to the database the server uses.
     const db = openDatabase(world.database.config);
     const passwordHash = await hashPassword(GUIDE_PASSWORD);
-    await db.write((tx) => insertUser(tx, { operatorId: operator.OperatorID, email: GUIDE, name: 'Mira', role: 'guide', status: 'active', passwordHash }));
+    await db.write((tx) =>
+      insertUser(tx, { operatorId: operator.OperatorID, email: GUIDE, name: 'Mira', role: 'guide', status: 'active', passwordHash }),
+    );
     await db.close();
 
     const zone = morningZone();
     const today = todayIn(zone);
-    const activity = await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', { Name: 'Old Harbour Walk', DurationMinutes: 90, Timezone: zone, Currency: 'EUR', UnitPrice: 1500 });
-    timeslotId = (await api<{ ID: number }>('POST', `/api/v2/admin/activities/${activity.ActivityID}/timeslots`, { Date: today, Time: '21:00', Capacity: 20 })).ID;
+    const activity = await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', {
+      Name: 'Old Harbour Walk',
+      DurationMinutes: 90,
+      Timezone: zone,
+      Currency: 'EUR',
+      UnitPrice: 1500,
+    });
+    timeslotId = (
+      await api<{ ID: number }>('POST', `/api/v2/admin/activities/${activity.ActivityID}/timeslots`, { Date: today, Time: '21:00', Capacity: 20 })
+    ).ID;
     const book = async (first: string, last: string, people: number) =>
       (
         await api<{ BookingReference: string }>('POST', '/api/v2/admin/bookings', {
-          ActivityID: activity.ActivityID, Date: today, Time: '21:00', Participants: people, Customer: { FirstName: first, LastName: last, Email: `${first.toLowerCase()}@example.com`, Phone: '+4915112345678' },
+          ActivityID: activity.ActivityID,
+          Date: today,
+          Time: '21:00',
+          Participants: people,
+          Customer: { FirstName: first, LastName: last, Email: `${first.toLowerCase()}@example.com`, Phone: '+4915112345678' },
         })
       ).BookingReference;
     references.ada = await book('Ada', 'Lovelace', 3);
@@ -64,7 +88,7 @@ describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_0
 
   afterAll(() => world?.close());
 
-  it('shows the day and the timeslot\'s manifest; checks a party in, undoes, checks in some of it', async () => {
+  it("shows the day and the timeslot's manifest; checks a party in, undoes, checks in some of it", async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Manifests', exact: true }).click();
     await page.getByRole('heading', { name: 'Manifests', level: 1 }).waitFor();
     const day = page.getByRole('table', { name: /^Timeslots of/ });
@@ -98,7 +122,10 @@ describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_0
     await screenshot(page, 'manifest');
 
     // The server agrees: check-ins and their audit entries.
-    const manifest = await api<{ Entries: { BookingReference: string; CheckedIn: number; Attendance: string }[] }>('GET', `/api/v2/admin/manifests/${timeslotId}`);
+    const manifest = await api<{ Entries: { BookingReference: string; CheckedIn: number; Attendance: string }[] }>(
+      'GET',
+      `/api/v2/admin/manifests/${timeslotId}`,
+    );
     expect(manifest.Entries.map((entry) => [entry.BookingReference, entry.Attendance, entry.CheckedIn])).toEqual([
       [references.grace, 'checked-in', 2],
       [references.ada, 'partial', 2],
@@ -108,7 +135,7 @@ describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_0
     expect(audit.map((entry) => entry.Action)).toEqual(['booking.check-in', 'booking.check-in-undo', 'booking.check-in', 'booking.create']);
   });
 
-  it('prints the manifest: the guests\' table alone, without the navigation and buttons', async () => {
+  it("prints the manifest: the guests' table alone, without the navigation and buttons", async () => {
     await page.emulateMedia({ media: 'print' });
     try {
       expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
@@ -121,7 +148,7 @@ describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_0
     }
   });
 
-  it('shows the booking\'s QR code on its page', async () => {
+  it("shows the booking's QR code on its page", async () => {
     await page.goto(`${server.url}/bookings/${references.alan}`);
     const qr = page.getByRole('img', { name: `QR code of booking ${references.alan}` });
     await qr.waitFor();

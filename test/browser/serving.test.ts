@@ -15,7 +15,20 @@ afterAll(() => t?.close());
 
 describe('dashboard serving', () => {
   it('answers index.html at / and at every dashboard page, never cached', async () => {
-    for (const url of ['/', '/bookings', '/bookings/BK-ABCDEFGH', '/bookings/new', '/activities/s_abcdefgh1/questions', '/keys', '/usage?from=2025-01-01', '/waitlists', '/emails', '/webhooks', '/webhooks/12', '/sign-in']) {
+    for (const url of [
+      '/',
+      '/bookings',
+      '/bookings/BK-ABCDEFGH',
+      '/bookings/new',
+      '/activities/s_abcdefgh1/questions',
+      '/keys',
+      '/usage?from=2025-01-01',
+      '/waitlists',
+      '/emails',
+      '/webhooks',
+      '/webhooks/12',
+      '/sign-in',
+    ]) {
       const response = await t.app.inject({ url });
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -53,7 +66,9 @@ describe('dashboard serving', () => {
     expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
     expect((await t.app.inject({ url: '/openapi.json' })).headers['content-type']).toContain('application/json');
     const openapi = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
-    expect(Object.keys(openapi.paths).filter((path) => !path.startsWith('/api/') && !path.startsWith('/octo/') && !['/healthz', '/readyz'].includes(path))).toEqual([]);
+    expect(
+      Object.keys(openapi.paths).filter((path) => !path.startsWith('/api/') && !path.startsWith('/octo/') && !['/healthz', '/readyz'].includes(path)),
+    ).toEqual([]);
     expect((await t.app.inject({ url: '/problems/not-found' })).headers['content-type']).toContain('text/html');
     expect((await t.app.inject({ url: '/docs/' })).statusCode).toBe(200);
   });

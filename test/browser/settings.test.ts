@@ -36,7 +36,7 @@ describe.skipIf(!run)('the Shop settings page in a browser', { timeout: 60_000 }
     const testMode = page.getByLabel('Test mode');
     expect(await open.isChecked()).toBe(false);
     expect(await testMode.isChecked()).toBe(false);
-    await page.getByText('No payment provider takes this shop\'s payments, so it cannot open').waitFor();
+    await page.getByText("No payment provider takes this shop's payments, so it cannot open").waitFor();
     // In production there is no real payment provider yet: the shop opens only as a test shop.
     await open.click();
     await page.getByRole('alert').filter({ hasText: 'only a shop in test mode opens' }).waitFor();
@@ -47,7 +47,11 @@ describe.skipIf(!run)('the Shop settings page in a browser', { timeout: 60_000 }
     await page.getByText('Test mode is on').waitFor();
     await open.check();
     await page.getByText('Your shop is open').waitFor();
-    expect(await api<{ Open: boolean; TestMode: boolean }>('/api/v2/admin/shop')).toMatchObject({ Open: true, TestMode: true, PaymentProvider: 'test' });
+    expect(await api<{ Open: boolean; TestMode: boolean }>('/api/v2/admin/shop')).toMatchObject({
+      Open: true,
+      TestMode: true,
+      PaymentProvider: 'test',
+    });
     await page.getByText('Payments are test payments: no money is charged.').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -68,9 +72,17 @@ describe.skipIf(!run)('the Shop settings page in a browser', { timeout: 60_000 }
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved.').waitFor();
     const saved = await api<Record<string, unknown>>('/api/v2/admin/settings');
-    expect(saved).toMatchObject({ ShopName: 'Harbour Cruises Kiel', Slug: 'harbour-kiel', ContactEmail: 'ops@harbour.example', BrandColour: '#0b5cad', AllowedEmbedOrigins: ['https://www.harbour.example', 'https://shop.harbour.example'] });
+    expect(saved).toMatchObject({
+      ShopName: 'Harbour Cruises Kiel',
+      Slug: 'harbour-kiel',
+      ContactEmail: 'ops@harbour.example',
+      BrandColour: '#0b5cad',
+      AllowedEmbedOrigins: ['https://www.harbour.example', 'https://shop.harbour.example'],
+    });
     // The form shows what was stored (normalised).
-    expect(await page.getByLabel('Websites that may embed your pages').inputValue()).toBe('https://www.harbour.example\nhttps://shop.harbour.example');
+    expect(await page.getByLabel('Websites that may embed your pages').inputValue()).toBe(
+      'https://www.harbour.example\nhttps://shop.harbour.example',
+    );
     expect(await page.getByLabel('Brand colour', { exact: true }).inputValue()).toBe('#0b5cad');
   });
 

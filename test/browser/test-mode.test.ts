@@ -12,7 +12,7 @@ import { axeViolations, ensureDashboardBuilt, hasChromium, launchBrowser, screen
 
 const PRODUCTION = { NODE_ENV: 'production', SECRET_KEY: 'browser-test-mode-secret-0123456789abcdef' };
 
-describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('a test-mode shop\'s booking pages in a browser', { timeout: 120_000 }, () => {
+describe.skipIf(!hasChromium || testDialect() !== 'sqlite')("a test-mode shop's booking pages in a browser", { timeout: 120_000 }, () => {
   let t: TestApp;
   let op: TestOperator;
   let browser: Browser;
@@ -62,7 +62,16 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('a test-mode shop\'s
     // The basket page, for a basket this guest holds.
     const basket = await call(t.app, undefined, 'POST', `/api/v2/shop/${op.operatorId}/baskets`, { Customer: customer('Ada', 'ada@example.com') });
     const token: string = basket.json().data.BasketToken;
-    expect((await call(t.app, undefined, 'POST', `/api/v2/shop/${op.operatorId}/baskets/${token}/items`, { ActivityID: kayak, Date: date, Time: '10:00', Participants: 1 })).statusCode).toBe(201);
+    expect(
+      (
+        await call(t.app, undefined, 'POST', `/api/v2/shop/${op.operatorId}/baskets/${token}/items`, {
+          ActivityID: kayak,
+          Date: date,
+          Time: '10:00',
+          Participants: 1,
+        })
+      ).statusCode,
+    ).toBe(201);
     await page.goto(`${base}/book/harbour-tours/basket/${token}`);
     await page.getByRole('heading', { level: 1, name: 'Your basket' }).waitFor();
     await expectBanner(page);

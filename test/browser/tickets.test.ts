@@ -23,7 +23,12 @@ describe.skipIf(!run)('ticket types in the dashboard', { timeout: 60_000 }, () =
     world = await startDashboardWorld({ operator: 'Harbour Cruises', owner: 'owner@harbour.example' });
     ({ server, api } = world);
     const activity = await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', {
-      Name: 'Harbour Cruise', DurationMinutes: 90, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 1900, MaxParticipantsPerBooking: 8,
+      Name: 'Harbour Cruise',
+      DurationMinutes: 90,
+      Timezone: 'UTC',
+      Currency: 'EUR',
+      UnitPrice: 1900,
+      MaxParticipantsPerBooking: 8,
     });
     activityId = activity.ActivityID;
     await api('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: DAY, Time: '14:00', Capacity: 10 });
@@ -68,10 +73,9 @@ describe.skipIf(!run)('ticket types in the dashboard', { timeout: 60_000 }, () =
     await screenshot(page, 'activity-ticket-types');
     expect(await axeViolations(page, { tags: WCAG_21_AA })).toEqual([]);
 
-    const types = await api<{ Type: string; Price: number; TakesSeat: boolean; Requires: string | null; Translations: Record<string, { Name: string }> }[]>(
-      'GET',
-      `/api/v2/admin/activities/${activityId}/ticket-types`,
-    );
+    const types = await api<
+      { Type: string; Price: number; TakesSeat: boolean; Requires: string | null; Translations: Record<string, { Name: string }> }[]
+    >('GET', `/api/v2/admin/activities/${activityId}/ticket-types`);
     expect(types.map((type) => [type.Type, type.Price, type.TakesSeat, type.Requires])).toEqual([
       ['adult', 1900, true, null],
       ['child', 1100, true, 'adult'],
@@ -124,10 +128,12 @@ describe.skipIf(!run)('ticket types in the dashboard', { timeout: 60_000 }, () =
     expect(await page.locator('.detail-grid').textContent()).toContain('3 seats');
     expect(await axeViolations(page, { tags: WCAG_21_AA })).toEqual([]);
 
-    const booking = await api<{ Participants: number; Seats: number; Total: number; Tickets: { Type: string; Quantity: number; UnitPrice: number }[] }>(
-      'GET',
-      `/api/v2/admin/bookings/${reference}`,
-    );
+    const booking = await api<{
+      Participants: number;
+      Seats: number;
+      Total: number;
+      Tickets: { Type: string; Quantity: number; UnitPrice: number }[];
+    }>('GET', `/api/v2/admin/bookings/${reference}`);
     expect(booking).toMatchObject({ Participants: 4, Seats: 3, Total: 5050 });
     expect(booking.Tickets.map((ticket) => [ticket.Type, ticket.Quantity, ticket.UnitPrice])).toEqual([
       ['adult', 2, 1900],

@@ -27,7 +27,13 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('waitlist confirmati
     const date = dateFromToday(6);
     timeslotId = (await createTimeslot(t, op.adminKey, ActivityID, { Date: date, Time: '18:30', Capacity: 2 })).ID;
     await posBooking(t, op.adminKey, { ActivityID, Date: date, Time: '18:30' }, 2);
-    const joined = await call(t.app, undefined, 'POST', `/api/v2/shop/${op.operatorId}/waitlists`, { ActivityID, Date: date, Time: '18:30', Participants: 2, Customer: customer('Grace', 'grace@example.com') });
+    const joined = await call(t.app, undefined, 'POST', `/api/v2/shop/${op.operatorId}/waitlists`, {
+      ActivityID,
+      Date: date,
+      Time: '18:30',
+      Participants: 2,
+      Customer: customer('Grace', 'grace@example.com'),
+    });
     expect(joined.statusCode).toBe(202);
     link = linkOf((await confirmationEmails(t, op.adminKey, 'grace@example.com'))[0]!);
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -28,10 +28,22 @@ describe.skipIf(!run)('the Webhooks page in a browser', { timeout: 60_000 }, () 
   beforeAll(async () => {
     receiver = await startReceiver();
     // Outside production: the receiver is http on 127.0.0.1, a network the instance must allow.
-    world = await startDashboardWorld({ operator: 'Hook Tours', owner: 'owner@hook.example', serverEnv: { NODE_ENV: 'development', WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS } });
+    world = await startDashboardWorld({
+      operator: 'Hook Tours',
+      owner: 'owner@hook.example',
+      serverEnv: { NODE_ENV: 'development', WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS },
+    });
     ({ server, api } = world);
     db = openDatabase(world.database.config);
-    activityId = (await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', { Name: 'Harbour Kayak', DurationMinutes: 60, Timezone: 'Europe/Berlin', Currency: 'EUR', UnitPrice: 3000 })).ActivityID;
+    activityId = (
+      await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', {
+        Name: 'Harbour Kayak',
+        DurationMinutes: 60,
+        Timezone: 'Europe/Berlin',
+        Currency: 'EUR',
+        UnitPrice: 3000,
+      })
+    ).ActivityID;
     await api('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: day, Time: '10:00', Capacity: 20 });
     page = await world.openBrowser({ ownerPassword: 'hook tours owner', timeout: 15_000 });
   }, 120_000);
@@ -50,7 +62,10 @@ describe.skipIf(!run)('the Webhooks page in a browser', { timeout: 60_000 }, () 
 
     await page.getByLabel('URL', { exact: true }).fill('http://example.com/hooks');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
-    await page.getByText(/https \(http only to localhost/).first().waitFor(); // the 422 on URL, shown at the field
+    await page
+      .getByText(/https \(http only to localhost/)
+      .first()
+      .waitFor(); // the 422 on URL, shown at the field
     await page.getByLabel('URL', { exact: true }).fill(receiver.url);
     await page.getByLabel('Description', { exact: true }).fill('Accounting sync');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
@@ -73,7 +88,13 @@ describe.skipIf(!run)('the Webhooks page in a browser', { timeout: 60_000 }, () 
   });
 
   it('lists the deliveries of bookings with code and time; inspects one and replays it', async () => {
-    await api('POST', '/api/v2/admin/bookings', { ActivityID: activityId, Date: day, Time: '10:00', Participants: 2, Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' } });
+    await api('POST', '/api/v2/admin/bookings', {
+      ActivityID: activityId,
+      Date: day,
+      Time: '10:00',
+      Participants: 2,
+      Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' },
+    });
     await receiver.waitFor(3, 20_000); // the worker of the server delivers: booking.created, booking.confirmed
     // The receiver has answered, but the worker writes outcomes in groups: wait until every one is settled.
     const [endpoint] = await api<{ ID: number }[]>('GET', '/api/v2/admin/webhooks');
@@ -125,9 +146,17 @@ describe.skipIf(!run)('the Webhooks page in a browser', { timeout: 60_000 }, () 
   });
 
   it('shows a banner on every page while an endpoint is disabled for failing; works at phone width', async () => {
-    const failing = await api<{ ID: number }>('POST', '/api/v2/admin/webhooks', { URL: 'http://localhost:9/down', EventTypes: ['booking.cancelled'], Description: 'Old CRM' });
+    const failing = await api<{ ID: number }>('POST', '/api/v2/admin/webhooks', {
+      URL: 'http://localhost:9/down',
+      EventTypes: ['booking.cancelled'],
+      Description: 'Old CRM',
+    });
     // What the worker does after days of failures (covered by test/webhooks/delivery.test.ts), written directly.
-    await db.kysely.updateTable('webhook_endpoints').set({ status: 'disabled', disabled_reason: 'failing', disabled_at: Math.floor(Date.now() / 1000) }).where('id', '=', failing.ID).execute();
+    await db.kysely
+      .updateTable('webhook_endpoints')
+      .set({ status: 'disabled', disabled_reason: 'failing', disabled_at: Math.floor(Date.now() / 1000) })
+      .where('id', '=', failing.ID)
+      .execute();
     await page.goto(`${server.url}/bookings`);
     const banner = page.getByRole('alert').filter({ hasText: 'A webhook endpoint was disabled' });
     await banner.waitFor();

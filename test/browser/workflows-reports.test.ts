@@ -25,7 +25,10 @@ describe.skipIf(!run)('workflows, translations and reports in the dashboard', { 
   const book = async (participants: number, firstName = 'Ada') =>
     (
       await api<{ BookingReference: string }>('POST', '/api/v2/admin/bookings', {
-        ActivityID: activityId, Date: DAY, Time: '10:00', Participants: participants,
+        ActivityID: activityId,
+        Date: DAY,
+        Time: '10:00',
+        Participants: participants,
         Customer: { FirstName: firstName, LastName: 'Guest', Email: 'guest@example.com', Phone: '+4930123456' },
       })
     ).BookingReference;
@@ -33,9 +36,16 @@ describe.skipIf(!run)('workflows, translations and reports in the dashboard', { 
   beforeAll(async () => {
     world = await startDashboardWorld({ operator: 'Fjord Kayaks', owner: 'owner@fjord.example' });
     ({ server, api } = world);
-    activityId = (await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', {
-      Name: 'Fjord Paddle', DurationMinutes: 120, Timezone: 'Europe/Oslo', Currency: 'NOK', UnitPrice: 45000, MaxParticipantsPerBooking: 8,
-    })).ActivityID;
+    activityId = (
+      await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', {
+        Name: 'Fjord Paddle',
+        DurationMinutes: 120,
+        Timezone: 'Europe/Oslo',
+        Currency: 'NOK',
+        UnitPrice: 45000,
+        MaxParticipantsPerBooking: 8,
+      })
+    ).ActivityID;
     await api('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: DAY, Time: '10:00', Capacity: 30 });
     await book(2);
     reference = await book(3, HOSTILE);
@@ -99,11 +109,14 @@ describe.skipIf(!run)('workflows, translations and reports in the dashboard', { 
     await table.getByText(booked).waitFor();
     // The worker delivers it to the outbox (no SMTP_URL) within a few seconds; "Sent" then lists it.
     await expect
-      .poll(async () => {
-        await item.getByRole('button', { name: 'All', exact: true }).click();
-        await item.getByRole('button', { name: 'Sent', exact: true }).click();
-        return table.getByText(booked).count();
-      }, { timeout: 20_000, interval: 1000 })
+      .poll(
+        async () => {
+          await item.getByRole('button', { name: 'All', exact: true }).click();
+          await item.getByRole('button', { name: 'Sent', exact: true }).click();
+          return table.getByText(booked).count();
+        },
+        { timeout: 20_000, interval: 1000 },
+      )
       .toBe(1);
     await item.getByRole('button', { name: 'Failed', exact: true }).click();
     await item.getByText('No e-mails in this state yet.').waitFor();
@@ -113,7 +126,10 @@ describe.skipIf(!run)('workflows, translations and reports in the dashboard', { 
 
   it('translates a choice question into German, options included', async () => {
     const question = await api<{ ID: number }>('POST', `/api/v2/admin/activities/${activityId}/questions`, {
-      Question: 'How well do you swim?', Type: 'select', Required: true, Options: ['Not at all', 'A little', 'Well'],
+      Question: 'How well do you swim?',
+      Type: 'select',
+      Required: true,
+      Options: ['Not at all', 'A little', 'Well'],
     });
     await page.goto(`${server.url}/activities/${activityId}/questions`);
     await page.getByRole('button', { name: 'Edit "How well do you swim?"' }).click();
@@ -133,14 +149,19 @@ describe.skipIf(!run)('workflows, translations and reports in the dashboard', { 
     await page.getByRole('button', { name: 'Save question' }).click();
     await page.getByText('Translated: de').waitFor();
     const [saved] = await api<{ ID: number; Translations: Record<string, unknown> }[]>('GET', `/api/v2/admin/activities/${activityId}/questions`);
-    expect(saved).toMatchObject({ ID: question.ID, Translations: { de: { Question: 'Wie gut schwimmen Sie?', Options: ['Gar nicht', 'Ein wenig', 'Gut'] } } });
+    expect(saved).toMatchObject({
+      ID: question.ID,
+      Translations: { de: { Question: 'Wie gut schwimmen Sie?', Options: ['Gar nicht', 'Ein wenig', 'Gut'] } },
+    });
 
     // Removing the language removes the translation.
     await page.getByRole('button', { name: 'Edit "How well do you swim?"' }).click();
     await page.getByRole('button', { name: 'Remove German' }).click();
     await page.getByRole('button', { name: 'Save question' }).click();
     await page.getByRole('button', { name: 'Edit "How well do you swim?"' }).waitFor();
-    expect((await api<{ Translations: Record<string, unknown> }[]>('GET', `/api/v2/admin/activities/${activityId}/questions`))[0]!.Translations).toEqual({});
+    expect(
+      (await api<{ Translations: Record<string, unknown> }[]>('GET', `/api/v2/admin/activities/${activityId}/questions`))[0]!.Translations,
+    ).toEqual({});
   });
 
   it('shows a report whose figures match the bookings, with a chart, tables and a CSV download', async () => {
@@ -180,7 +201,10 @@ describe.skipIf(!run)('workflows, translations and reports in the dashboard', { 
 
   it('fits a phone: reports and workflows without sideways scrolling', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    for (const [path, name] of [[`/reports?from=${DAY}&to=${DAY}`, 'reports-phone'], ['/workflows', 'workflows-phone']] as const) {
+    for (const [path, name] of [
+      [`/reports?from=${DAY}&to=${DAY}`, 'reports-phone'],
+      ['/workflows', 'workflows-phone'],
+    ] as const) {
       await page.goto(server.url + path);
       await page.locator('h1').waitFor();
       await page.waitForLoadState('networkidle');

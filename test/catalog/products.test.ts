@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('GET /api/v2/ota/{partner}/products', () => {
-  it('lists the operator\'s live products ordered by ID, with the contract\'s fields', async () => {
+  it("lists the operator's live products ordered by ID, with the contract's fields", async () => {
     const response = await call(t.app, op.otaKey, 'GET', '/api/v2/ota/viator/products');
     expect(response.statusCode).toBe(200);
     const { data } = response.json();
@@ -46,8 +46,18 @@ describe('GET /api/v2/ota/{partner}/products', () => {
       AvailabilityType: 'start_time',
       TicketTypes: [
         {
-          Type: 'adult', Name: 'Adult', Price: 4500, Category: 'adult', MinAge: null, MaxAge: null, People: 1, TakesSeat: true,
-          MinPerBooking: 0, MaxPerBooking: null, Requires: null, Default: true,
+          Type: 'adult',
+          Name: 'Adult',
+          Price: 4500,
+          Category: 'adult',
+          MinAge: null,
+          MaxAge: null,
+          People: 1,
+          TakesSeat: true,
+          MinPerBooking: 0,
+          MaxPerBooking: null,
+          Requires: null,
+          Default: true,
         },
       ],
     });
@@ -69,7 +79,7 @@ describe('GET /api/v2/ota/{partner}/products', () => {
     expect(again.body).toBe('');
   });
 
-  it('requires a key (401 with WWW-Authenticate), the ota scope and the key\'s own marketplace (403)', async () => {
+  it("requires a key (401 with WWW-Authenticate), the ota scope and the key's own marketplace (403)", async () => {
     const none = await call(t.app, undefined, 'GET', '/api/v2/ota/viator/products');
     problemOf(none, 401, 'unauthenticated');
     expect(none.headers['www-authenticate']).toBe('Bearer');
@@ -106,7 +116,7 @@ describe('GET /api/v2/ota/{partner}/resolve-product', () => {
     }
   });
 
-  it('is 404 for unknown, partial, archived and other operators\' products', async () => {
+  it("is 404 for unknown, partial, archived and other operators' products", async () => {
     problemOf(await resolve('?ID=999999'), 404, 'not-found');
     problemOf(await resolve('?Name=Sunset'), 404, 'not-found');
     problemOf(await resolve(`?ID=${activities.archived!.ID}`), 404, 'not-found');
@@ -126,15 +136,25 @@ describe('admin activities', () => {
     const problem = problemOf(response, 422, 'validation');
     expect(problem.errors!.map((e) => e.field).sort()).toEqual(['DurationMinutes', 'UnitPrice']);
     const zone = problemOf(
-      await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', { Name: 'x', DurationMinutes: 5, Timezone: 'Mars/Olympus', Currency: 'XYZ', UnitPrice: 1 }),
+      await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', {
+        Name: 'x',
+        DurationMinutes: 5,
+        Timezone: 'Mars/Olympus',
+        Currency: 'XYZ',
+        UnitPrice: 1,
+      }),
       422,
       'validation',
     );
     expect(zone.errors!.map((e) => e.field)).toEqual(['Timezone', 'Currency']);
   });
 
-  it('is 404 for another operator\'s activity and 400 for a malformed ActivityID', async () => {
-    problemOf(await call(t.app, other.adminKey, 'PATCH', `/api/v2/admin/activities/${activities.kayak!.ActivityID}`, { Name: 'Mine' }), 404, 'not-found');
+  it("is 404 for another operator's activity and 400 for a malformed ActivityID", async () => {
+    problemOf(
+      await call(t.app, other.adminKey, 'PATCH', `/api/v2/admin/activities/${activities.kayak!.ActivityID}`, { Name: 'Mine' }),
+      404,
+      'not-found',
+    );
     problemOf(await call(t.app, op.adminKey, 'GET', '/api/v2/admin/activities/nope'), 400, 'bad-request');
   });
 });

@@ -46,7 +46,12 @@ async function post(server: ServerProcess, request: Request): Promise<Answer> {
     body: JSON.stringify(request.body),
   });
   const body = (await response.json()) as { type?: string };
-  return { status: response.status, kind: response.ok ? '' : String(body.type).split('/').pop()!, replayed: response.headers.get('idempotent-replayed') === 'true', body };
+  return {
+    status: response.status,
+    kind: response.ok ? '' : String(body.type).split('/').pop()!,
+    replayed: response.headers.get('idempotent-replayed') === 'true',
+    body,
+  };
 }
 
 describe.runIf(testDialect() === 'postgres' && !unavailable)('chaos: three processes, terminated backends and a restarted server', () => {
@@ -81,20 +86,41 @@ describe.runIf(testDialect() === 'postgres' && !unavailable)('chaos: three proce
   it('no process exits, the service answers again within seconds, and every write is stored exactly once', async () => {
     const admin = { authorization: `Bearer ${keys.admin}`, 'content-type': 'application/json' };
     const activity = await fetch(`${servers[0]!.url}/api/v2/admin/activities`, {
-      method: 'POST', headers: admin,
-      body: JSON.stringify({ Name: 'Chaos Tour', DurationMinutes: 60, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 100, MaxParticipantsPerBooking: 2 }),
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({
+        Name: 'Chaos Tour',
+        DurationMinutes: 60,
+        Timezone: 'UTC',
+        Currency: 'EUR',
+        UnitPrice: 100,
+        MaxParticipantsPerBooking: 2,
+      }),
     }).then((r) => r.json());
     const ActivityID = activity.data.ActivityID;
     const date = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
     const slot = await fetch(`${servers[0]!.url}/api/v2/admin/activities/${ActivityID}/timeslots`, {
-      method: 'POST', headers: admin, body: JSON.stringify({ Date: date, Time: '09:00', Capacity: 100_000 }),
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ Date: date, Time: '09:00', Capacity: 100_000 }),
     });
     expect(slot.status).toBe(201);
 
     // Two usage entries for every booking.
     const requestOf = (i: number): Request =>
       i % 3 === 2
-        ? { key: keys.ota, path: '/api/v2/ota/viator/booking', idempotencyKey: `booking-${i}`, body: { ActivityID, Date: date, Time: '09:00', Participants: 1, Customer: { FirstName: 'C', LastName: 'H', Email: 'c@example.com', Phone: '+4915112345678' } } }
+        ? {
+            key: keys.ota,
+            path: '/api/v2/ota/viator/booking',
+            idempotencyKey: `booking-${i}`,
+            body: {
+              ActivityID,
+              Date: date,
+              Time: '09:00',
+              Participants: 1,
+              Customer: { FirstName: 'C', LastName: 'H', Email: 'c@example.com', Phone: '+4915112345678' },
+            },
+          }
         : { key: keys.usage, path: '/api/v2/usage/meters', idempotencyKey: `usage-${i}`, body: { Meter: 'chaos', Usage: 1 } };
 
     const sent: Request[] = [];
@@ -151,7 +177,12 @@ describe.runIf(testDialect() === 'postgres' && !unavailable)('chaos: three proce
     for (const server of servers) expect(server.child.exitCode ?? server.child.signalCode, server.output().slice(-3000)).toBeNull();
     for (const server of servers) {
       const since = Date.now();
-      while (!(await fetch(`${server.url}/readyz`).then((r) => r.ok, () => false))) {
+      while (
+        !(await fetch(`${server.url}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        ))
+      ) {
         expect(Date.now() - since).toBeLessThan(ANSWERS_AGAIN_WITHIN_MS);
         await sleep(50);
       }
@@ -160,7 +191,10 @@ describe.runIf(testDialect() === 'postgres' && !unavailable)('chaos: three proce
     expect(terminated).toBeGreaterThan(0);
     // Only these answers, never a 500 `internal` or a lost connection to our own service.
     const labels = [...statuses.keys()];
-    expect(labels.filter((label) => !['201', '503 unavailable', '500 outcome-unknown'].includes(label)), JSON.stringify([...statuses])).toEqual([]);
+    expect(
+      labels.filter((label) => !['201', '503 unavailable', '500 outcome-unknown'].includes(label)),
+      JSON.stringify([...statuses]),
+    ).toEqual([]);
     expect(statuses.get('503 unavailable') ?? 0).toBeGreaterThan(0);
     expect(acknowledged.size).toBeGreaterThan(0);
 

@@ -22,7 +22,24 @@ beforeAll(async () => {
   const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
   const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Crash Co'], env)).stdout);
   const make = async (name: string, scopes: string, partner?: string) =>
-    JSON.parse((await runCli(['key', 'create', '--operator', String(operator.OperatorID), '--name', name, '--scopes', scopes, ...(partner ? ['--partner', partner] : [])], env)).stdout).Key as string;
+    JSON.parse(
+      (
+        await runCli(
+          [
+            'key',
+            'create',
+            '--operator',
+            String(operator.OperatorID),
+            '--name',
+            name,
+            '--scopes',
+            scopes,
+            ...(partner ? ['--partner', partner] : []),
+          ],
+          env,
+        )
+      ).stdout,
+    ).Key as string;
   keys = { admin: operator.AdminKey, ota: await make('ota', 'ota', 'viator'), usage: await make('usage', 'usage:read,usage:write') };
 }, 60_000);
 
@@ -34,7 +51,14 @@ describe('a server killed with SIGKILL under load', () => {
     const activity = await fetch(`${server.url}/api/v2/admin/activities`, {
       method: 'POST',
       headers: { authorization: `Bearer ${keys.admin}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ Name: 'Crash Tour', DurationMinutes: 60, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 100, MaxParticipantsPerBooking: 2 }),
+      body: JSON.stringify({
+        Name: 'Crash Tour',
+        DurationMinutes: 60,
+        Timezone: 'UTC',
+        Currency: 'EUR',
+        UnitPrice: 100,
+        MaxParticipantsPerBooking: 2,
+      }),
     }).then((r) => r.json());
     const ActivityID = activity.data.ActivityID;
     const date = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
@@ -46,12 +70,22 @@ describe('a server killed with SIGKILL under load', () => {
 
     const occurredAt = Math.floor(Date.now() / 1000);
     const usage = Array.from({ length: 400 }, (_, i) => ({
-      key: keys.usage, path: '/api/v2/usage/meters', idem: `usage-${i}`,
+      key: keys.usage,
+      path: '/api/v2/usage/meters',
+      idem: `usage-${i}`,
       body: { Meter: 'crash-meter', Usage: '0.1', OccurredAt: occurredAt },
     }));
     const bookings = Array.from({ length: 150 }, (_, i) => ({
-      key: keys.ota, path: '/api/v2/ota/viator/booking', idem: `booking-${i}`,
-      body: { ActivityID, Date: date, Time: '09:00', Participants: 2, Customer: { FirstName: 'C', LastName: 'R', Email: 'c@example.com', Phone: '+4915112345678' } },
+      key: keys.ota,
+      path: '/api/v2/ota/viator/booking',
+      idem: `booking-${i}`,
+      body: {
+        ActivityID,
+        Date: date,
+        Time: '09:00',
+        Participants: 2,
+        Customer: { FirstName: 'C', LastName: 'R', Email: 'c@example.com', Phone: '+4915112345678' },
+      },
     }));
     // Interleaved, so that the kill lands among both kinds of write.
     const requests = usage.flatMap((entry, i) => (i < bookings.length ? [entry, bookings[i]!] : [entry]));
@@ -96,9 +130,13 @@ describe('a server killed with SIGKILL under load', () => {
         expect((await post(server.url, request.key, request.path, request.body, request.idem)).status).toBe(201);
       }
       const today = new Date(occurredAt * 1000).toISOString().slice(0, 10);
-      const summary = await fetch(`${server.url}/api/v2/usage/meters?from=${today}&to=${today}`, { headers: { authorization: `Bearer ${keys.usage}` } }).then((r) => r.json());
+      const summary = await fetch(`${server.url}/api/v2/usage/meters?from=${today}&to=${today}`, {
+        headers: { authorization: `Bearer ${keys.usage}` },
+      }).then((r) => r.json());
       expect(summary.data.Meters).toEqual([{ Meter: 'crash-meter', TotalUsage: 40, EventCount: 400 }]);
-      const slots = await fetch(`${server.url}/api/v2/ota/viator/availability/${ActivityID}/timeslots?Date=${date}`, { headers: { authorization: `Bearer ${keys.ota}` } }).then((r) => r.json());
+      const slots = await fetch(`${server.url}/api/v2/ota/viator/availability/${ActivityID}/timeslots?Date=${date}`, {
+        headers: { authorization: `Bearer ${keys.ota}` },
+      }).then((r) => r.json());
       expect(slots.data[0].Booked).toBe(300);
     } finally {
       await server.stop();

@@ -153,7 +153,14 @@ describe('POST booking, grouped', () => {
     const slot = await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '10:00', Capacity: 5 });
     const customer = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' };
     const book = (participants: number, key: string) =>
-      call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', { ActivityID: activityId, Date: date, Time: '10:00', Participants: participants, Customer: customer }, { 'idempotency-key': key });
+      call(
+        t.app,
+        op.otaKey,
+        'POST',
+        '/api/v2/ota/viator/booking',
+        { ActivityID: activityId, Date: date, Time: '10:00', Participants: participants, Customer: customer },
+        { 'idempotency-key': key },
+      );
 
     const sizes = [1, 1, 4, 2, 1, 1, 2];
     const responses = await Promise.all(sizes.map((n, i) => book(n, `grouped-${i}`)));
@@ -183,21 +190,36 @@ describe('POST booking, grouped', () => {
     expect(await stored()).toEqual(before);
   });
 
-  it('gives a lapsed hold\'s seats to a group of bookings, released once', async () => {
+  it("gives a lapsed hold's seats to a group of bookings, released once", async () => {
     const activityId = (await createActivity(t, op.adminKey, { MaxParticipantsPerBooking: 3 })).ActivityID;
     const date = dateFromToday(21);
     const slot = await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '10:00', Capacity: 3 });
     const customer = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' };
-    const body = (extra: Record<string, unknown> = {}) => ({ ActivityID: activityId, Date: date, Time: '10:00', Participants: 1, Customer: customer, ...extra });
+    const body = (extra: Record<string, unknown> = {}) => ({
+      ActivityID: activityId,
+      Date: date,
+      Time: '10:00',
+      Participants: 1,
+      Customer: customer,
+      ...extra,
+    });
     const hold = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', body({ Participants: 3, HoldMinutes: 10 }));
     expect(hold.statusCode).toBe(201);
-    await t.db.kysely.updateTable('bookings').set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 }).where('reference', '=', hold.json().data.BookingReference).execute();
+    await t.db.kysely
+      .updateTable('bookings')
+      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .where('reference', '=', hold.json().data.BookingReference)
+      .execute();
 
     const responses = await Promise.all([1, 2, 3].map(() => call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', body())));
     expect(responses.map((r) => r.statusCode)).toEqual([201, 201, 201]);
     const booked = (await t.db.kysely.selectFrom('timeslots').select('booked').where('id', '=', slot.ID).executeTakeFirstOrThrow()).booked;
     expect(booked).toBe(3);
-    const expired = await t.db.kysely.selectFrom('bookings').select('status').where('reference', '=', hold.json().data.BookingReference).executeTakeFirstOrThrow();
+    const expired = await t.db.kysely
+      .selectFrom('bookings')
+      .select('status')
+      .where('reference', '=', hold.json().data.BookingReference)
+      .executeTakeFirstOrThrow();
     expect(expired.status).toBe('expired');
   });
 });

@@ -65,9 +65,19 @@ describe('two processes on one database', () => {
 
   it("a write through A drops B's cached partner answers within milliseconds", async () => {
     const { key } = await newOtaKey('reader');
-    const activity = await send(a, admin, 'POST', '/api/v2/admin/activities', { Name: 'Shared Kayak', DurationMinutes: 60, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 100 });
+    const activity = await send(a, admin, 'POST', '/api/v2/admin/activities', {
+      Name: 'Shared Kayak',
+      DurationMinutes: 60,
+      Timezone: 'UTC',
+      Currency: 'EUR',
+      UnitPrice: 100,
+    });
     const date = dateFromToday(4);
-    const slot = await send(a, admin, 'POST', `/api/v2/admin/activities/${activity.body.data.ActivityID}/timeslots`, { Date: date, Time: '10:00', Capacity: 5 });
+    const slot = await send(a, admin, 'POST', `/api/v2/admin/activities/${activity.body.data.ActivityID}/timeslots`, {
+      Date: date,
+      Time: '10:00',
+      Capacity: 5,
+    });
     const path = `/api/v2/ota/viator/availability/${activity.body.data.ActivityID}/timeslots?Date=${date}`;
     const capacityAtB = async () => (await send(b, key, 'GET', path)).body.data[0].Capacity as number;
     expect(await capacityAtB()).toBe(5); // cached in B for up to a second from now

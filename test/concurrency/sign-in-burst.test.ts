@@ -18,10 +18,14 @@ let userId: number;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Burst Kayaks'], { DATABASE_URL: database.url, LOG_LEVEL: 'silent' })).stdout);
+  const operator = JSON.parse(
+    (await runCli(['operator', 'create', '--name', 'Burst Kayaks'], { DATABASE_URL: database.url, LOG_LEVEL: 'silent' })).stdout,
+  );
   db = openDatabase(database.config);
   const passwordHash = await hashPassword(PASSWORD);
-  userId = (await db.write((tx) => insertUser(tx, { operatorId: operator.OperatorID, email: EMAIL, name: 'Target', role: 'manager', status: 'active', passwordHash })))!.id;
+  userId = (await db.write((tx) =>
+    insertUser(tx, { operatorId: operator.OperatorID, email: EMAIL, name: 'Target', role: 'manager', status: 'active', passwordHash }),
+  ))!.id;
   // The client's address comes from X-Forwarded-For, so that the test can speak from several.
   const env = { LOG_LEVEL: 'warn', TRUST_PROXY: 'loopback' };
   servers = await Promise.all([startServerProcess(database.url, env), startServerProcess(database.url, env)]);
@@ -45,11 +49,18 @@ async function signIn(server: ServerProcess, address: string, password: string):
 }
 
 describe('a password burst across two processes', () => {
-  it('40 parallel wrong passwords through two processes: at most 5 checked, one lock, the right password refused afterwards', { timeout: 240_000 }, async () => {
+  it('40 parallel wrong passwords through two processes: at most 5 checked, one lock, the right password refused afterwards', {
+    timeout: 240_000,
+  }, async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn(i % 2 === 0 ? a : b, '10.70.0.1', `wrong guess number ${i}`)));
     expect(results.every((status) => status === 401 || status === 429)).toBe(true);
-    const log = await db.kysely.selectFrom('audit_log').select('action').where('resource_type', '=', 'user').where('resource_id', '=', String(userId)).execute();
+    const log = await db.kysely
+      .selectFrom('audit_log')
+      .select('action')
+      .where('resource_type', '=', 'user')
+      .where('resource_id', '=', String(userId))
+      .execute();
     const count = (action: string) => log.filter((row) => row.action === action).length;
     expect(count('session.sign-in-failed')).toBeLessThanOrEqual(5);
     expect(count('user.lock')).toBe(1);

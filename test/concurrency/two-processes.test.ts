@@ -27,7 +27,10 @@ beforeAll(async () => {
   const env = { DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
   const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Race Kayaks'], env)).stdout);
   admin = operator.AdminKey;
-  const key = JSON.parse((await runCli(['key', 'create', '--operator', String(operator.OperatorID), '--name', 'ota', '--scopes', 'ota', '--partner', 'viator'], env)).stdout);
+  const key = JSON.parse(
+    (await runCli(['key', 'create', '--operator', String(operator.OperatorID), '--name', 'ota', '--scopes', 'ota', '--partner', 'viator'], env))
+      .stdout,
+  );
   ota = key.Key;
   servers = await Promise.all([startServerProcess(database.url, { LOG_LEVEL: 'warn' }), startServerProcess(database.url, { LOG_LEVEL: 'warn' })]);
 }, 60_000);
@@ -41,7 +44,12 @@ describe('two server processes, one database', () => {
   it('never overbooks: 200 concurrent bookings at a 50-seat slot', async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const activity = await json(`${a.url}/api/v2/admin/activities`, admin, 'POST', {
-      Name: 'Race Tour', DurationMinutes: 60, Timezone: 'Europe/Berlin', Currency: 'EUR', UnitPrice: 100, MaxParticipantsPerBooking: 4,
+      Name: 'Race Tour',
+      DurationMinutes: 60,
+      Timezone: 'Europe/Berlin',
+      Currency: 'EUR',
+      UnitPrice: 100,
+      MaxParticipantsPerBooking: 4,
     });
     expect(activity.status).toBe(201);
     const ActivityID = activity.body.data.ActivityID;
@@ -53,7 +61,10 @@ describe('two server processes, one database', () => {
     const results = await Promise.all(
       requests.map(async ({ server, participants }) => {
         const response = await json(`${server.url}/api/v2/ota/viator/booking`, ota, 'POST', {
-          ActivityID, Date: date, Time: '10:00', Participants: participants,
+          ActivityID,
+          Date: date,
+          Time: '10:00',
+          Participants: participants,
           Customer: { FirstName: 'Race', LastName: 'Runner', Email: 'race@example.com', Phone: '+4915112345678' },
         });
         return { participants, status: response.status };

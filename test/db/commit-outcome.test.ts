@@ -20,9 +20,14 @@ describe.runIf(testDialect() === 'postgres')('a COMMIT whose outcome is unknown'
     await sql`CREATE TABLE scratch (name TEXT NOT NULL)`.execute(t.db.kysely);
     await sql`CREATE FUNCTION end_my_backend() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NULL; END $$`.execute(t.db.kysely);
-    for (const [table, condition] of [['scratch', "NEW.name = 'lose-commit'"], ['usage_entries', "NEW.meter = 'lose-commit'"]] as const) {
-      await sql.raw(`CREATE CONSTRAINT TRIGGER lose_commit AFTER INSERT ON ${table} DEFERRABLE INITIALLY DEFERRED
-        FOR EACH ROW WHEN (${condition}) EXECUTE FUNCTION end_my_backend()`).execute(t.db.kysely);
+    for (const [table, condition] of [
+      ['scratch', "NEW.name = 'lose-commit'"],
+      ['usage_entries', "NEW.meter = 'lose-commit'"],
+    ] as const) {
+      await sql
+        .raw(`CREATE CONSTRAINT TRIGGER lose_commit AFTER INSERT ON ${table} DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW WHEN (${condition}) EXECUTE FUNCTION end_my_backend()`)
+        .execute(t.db.kysely);
     }
   });
   afterAll(() => t.close());

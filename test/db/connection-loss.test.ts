@@ -73,7 +73,10 @@ describe.runIf(testDialect() === 'postgres')('a lost PostgreSQL connection', () 
             await sleep(200); // the server's message and the closed socket arrive while no query is running
             if (next === 'statement') await sql`SELECT 1`.execute(tx);
           })
-          .then(() => 'committed', (error: unknown) => error);
+          .then(
+            () => 'committed',
+            (error: unknown) => error,
+          );
       });
       expect(uncaught).toEqual([]);
       expect(failure).not.toBeInstanceOf(CommitOutcomeUnknown);
@@ -90,7 +93,9 @@ describe.runIf(testDialect() === 'postgres')('a lost PostgreSQL connection', () 
       expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
     }
     expect(await meterTotal('lose-connection')).toBe(0);
-    expect((await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', usage('after-loss'), { 'idempotency-key': 'lost-1' })).statusCode).toBe(201);
+    expect((await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', usage('after-loss'), { 'idempotency-key': 'lost-1' })).statusCode).toBe(
+      201,
+    );
   });
 
   it('connections dropped under load (a network blip): requests fail 503 or outcome-unknown, never the process, and the service answers again', async () => {

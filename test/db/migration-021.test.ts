@@ -39,24 +39,59 @@ beforeAll(async () => {
   const app: FastifyInstance = await buildTestApp(db);
   cleanup.push(() => app.close());
   await app.ready();
-  const activity = (await call(app, adminKey, 'POST', '/api/v2/admin/activities', { Name: 'Tour', DurationMinutes: 60, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 100, MaxParticipantsPerBooking: 5 })).json().data;
-  const slot = await call(app, adminKey, 'POST', `/api/v2/admin/activities/${activity.ActivityID}/timeslots`, { Date: dateFromToday(9), Time: '10:00', Capacity: 20 });
+  const activity = (
+    await call(app, adminKey, 'POST', '/api/v2/admin/activities', {
+      Name: 'Tour',
+      DurationMinutes: 60,
+      Timezone: 'UTC',
+      Currency: 'EUR',
+      UnitPrice: 100,
+      MaxParticipantsPerBooking: 5,
+    })
+  ).json().data;
+  const slot = await call(app, adminKey, 'POST', `/api/v2/admin/activities/${activity.ActivityID}/timeslots`, {
+    Date: dateFromToday(9),
+    Time: '10:00',
+    Capacity: 20,
+  });
   expect(slot.statusCode, slot.body).toBe(201);
-  const question = (await call(app, adminKey, 'POST', `/api/v2/admin/activities/${activity.ActivityID}/questions`, { Question: 'ID', Type: 'file', Required: true })).json().data;
+  const question = (
+    await call(app, adminKey, 'POST', `/api/v2/admin/activities/${activity.ActivityID}/questions`, { Question: 'ID', Type: 'file', Required: true })
+  ).json().data;
 
   // Files uploaded two days ago, each attached by the booking that named it, as the version before 021 did.
   const upload = (name: Case | 'unused') => ({
-    operator_id: operatorId, public_id: fileOf(name), content_type: 'image/jpeg', size: 3, content: Buffer.from([1, 2, 3]),
-    created_at: now - 2 * DAY, attached_at: name === 'unused' ? null : now - DAY,
+    operator_id: operatorId,
+    public_id: fileOf(name),
+    content_type: 'image/jpeg',
+    size: 3,
+    content: Buffer.from([1, 2, 3]),
+    created_at: now - 2 * DAY,
+    attached_at: name === 'unused' ? null : now - DAY,
   });
   await insertRawRows(db, 'uploads', [...(Object.keys(cases) as Case[]).map(upload), upload('unused')]);
   let n = 0;
   for (const [name, { status, hold }] of Object.entries(cases) as [Case, (typeof cases)[Case]][]) {
-    await insertRawRows(db, 'bookings', [{
-      operator_id: operatorId, reference: `BK-MIGR021${n++}`, timeslot_id: slot.json().data.ID, status, source: 'partner', partner: 'viator', payment_reference: null,
-      participants: 1, customer_first_name: 'Old', customer_last_name: 'Guest', customer_email: 'old@example.com', customer_phone: '+441234567890',
-      waiver_status: 'complete', hold_expires_at: hold, created_at: now - DAY, cancelled_at: status === 'cancelled' ? now : null,
-    }]);
+    await insertRawRows(db, 'bookings', [
+      {
+        operator_id: operatorId,
+        reference: `BK-MIGR021${n++}`,
+        timeslot_id: slot.json().data.ID,
+        status,
+        source: 'partner',
+        partner: 'viator',
+        payment_reference: null,
+        participants: 1,
+        customer_first_name: 'Old',
+        customer_last_name: 'Guest',
+        customer_email: 'old@example.com',
+        customer_phone: '+441234567890',
+        waiver_status: 'complete',
+        hold_expires_at: hold,
+        created_at: now - DAY,
+        cancelled_at: status === 'cancelled' ? now : null,
+      },
+    ]);
     const booking = await db.kysely.selectFrom('bookings').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
     await insertRawRows(db, 'waiver_answers', [{ booking_id: booking.id, question_id: question.ID, answer: fileOf(name) }]);
   }
@@ -66,10 +101,11 @@ afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
 
-const row = (name: Case | 'unused') => db.kysely.selectFrom('uploads').select(['attached_at', 'held_until']).where('public_id', '=', fileOf(name)).executeTakeFirst();
+const row = (name: Case | 'unused') =>
+  db.kysely.selectFrom('uploads').select(['attached_at', 'held_until']).where('public_id', '=', fileOf(name)).executeTakeFirst();
 
 describe('migration 021', () => {
-  it('keeps the files of confirmed and cancelled bookings attached; those of holds go back to their uploader, held until the hold\'s expiry', async () => {
+  it("keeps the files of confirmed and cancelled bookings attached; those of holds go back to their uploader, held until the hold's expiry", async () => {
     expect(await row('confirmed')).toEqual({ attached_at: now - DAY, held_until: null });
     expect(await row('cancelled')).toEqual({ attached_at: now - DAY, held_until: null });
     expect(await row('live')).toEqual({ attached_at: null, held_until: cases.live.hold * 1000 });

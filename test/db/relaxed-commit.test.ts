@@ -18,16 +18,20 @@ describe('a write that need not wait for the disk', () => {
 
   /** Whether the connection's commits now wait for the disk. */
   const waitsForDisk = async (tx: Tx): Promise<boolean> => {
-    if (testDialect() === 'postgres') return (await sql<{ synchronous_commit: string }>`SHOW synchronous_commit`.execute(tx)).rows[0]!.synchronous_commit === 'on';
+    if (testDialect() === 'postgres')
+      return (await sql<{ synchronous_commit: string }>`SHOW synchronous_commit`.execute(tx)).rows[0]!.synchronous_commit === 'on';
     return (await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(tx)).rows[0]!.synchronous === 2; // FULL
   };
   const names = async () => (await sql<{ name: string }>`SELECT name FROM scratch ORDER BY name`.execute(t.db.kysely)).rows.map((r) => r.name);
 
   it('commits without waiting inside, and the next write waits again', async () => {
-    const relaxed = await t.db.write(async (tx) => {
-      await sql`INSERT INTO scratch VALUES ('relaxed')`.execute(tx);
-      return waitsForDisk(tx);
-    }, { durable: false });
+    const relaxed = await t.db.write(
+      async (tx) => {
+        await sql`INSERT INTO scratch VALUES ('relaxed')`.execute(tx);
+        return waitsForDisk(tx);
+      },
+      { durable: false },
+    );
     expect(relaxed).toBe(false);
     expect(await t.db.write((tx) => waitsForDisk(tx))).toBe(true);
     expect(await names()).toEqual(['relaxed']);
@@ -35,10 +39,13 @@ describe('a write that need not wait for the disk', () => {
 
   it('rolls back on failure, and the connection waits for the disk again', async () => {
     await expect(
-      t.db.write(async (tx) => {
-        await sql`INSERT INTO scratch VALUES ('lost')`.execute(tx);
-        await sql`INSERT INTO scratch VALUES ('relaxed')`.execute(tx); // a duplicate
-      }, { durable: false }),
+      t.db.write(
+        async (tx) => {
+          await sql`INSERT INTO scratch VALUES ('lost')`.execute(tx);
+          await sql`INSERT INTO scratch VALUES ('relaxed')`.execute(tx); // a duplicate
+        },
+        { durable: false },
+      ),
     ).rejects.toThrow();
     expect(await names()).toEqual(['relaxed']);
     // Every connection of the pool (PostgreSQL) or the one connection (SQLite) is back to durable commits.

@@ -45,7 +45,10 @@ describe.runIf(testDialect() === 'postgres')('PostgreSQL signals', () => {
     a.signals.publish('key-revoked', 7);
     a.signals.publish('partner-reads', 3);
     await until(() => heardByB.length === 2);
-    expect(heardByB).toEqual([{ topic: 'key-revoked', id: 7 }, { topic: 'partner-reads', id: 3 }]);
+    expect(heardByB).toEqual([
+      { topic: 'key-revoked', id: 7 },
+      { topic: 'partner-reads', id: 3 },
+    ]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(heardByA).toEqual([]);
     heardByB.length = 0;
@@ -76,7 +79,7 @@ describe.runIf(testDialect() === 'postgres')('PostgreSQL signals', () => {
 });
 
 describe.runIf(testDialect() === 'sqlite')('SQLite signals', () => {
-  it("another process's commit is heard as \"anything may have changed\", one's own is not", async () => {
+  it('another process\'s commit is heard as "anything may have changed", one\'s own is not', async () => {
     await sql`INSERT INTO operators (name, created_at) VALUES ('by A', 0)`.execute(a.kysely);
     await until(() => heardByB.length > 0, 1000);
     expect(heardByB[0]).toBeUndefined();

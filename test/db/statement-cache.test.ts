@@ -95,7 +95,11 @@ describe.runIf(testDialect() === 'sqlite')('the SQLite statement cache', () => {
 
   it('serves Kysely: writes and reads through the dialect', async () => {
     const kysely = new Kysely<{ scratch: { id: number; a: string } }>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
-    for (const id of [3, 4, 5]) await kysely.insertInto('scratch').values({ id, a: `#${id}` }).execute();
+    for (const id of [3, 4, 5])
+      await kysely
+        .insertInto('scratch')
+        .values({ id, a: `#${id}` })
+        .execute();
     const rows = await kysely.selectFrom('scratch').select('a').where('id', '>', 2).orderBy('id').execute();
     expect(rows.map((row) => row.a)).toEqual(['#3', '#4', '#5']);
     expect(prepared.filter((text) => text.startsWith('insert'))).toHaveLength(1);

@@ -24,7 +24,13 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export const customer = (FirstName = 'Ada', Email = 'ada@example.com') => ({ FirstName, LastName: 'Lovelace', Email, Phone: '+441234567890' });
 
-export async function posBooking(t: TestApp, adminKey: string, slot: { ActivityID: string; Date: string; Time: string }, Participants = 1, who = customer()) {
+export async function posBooking(
+  t: TestApp,
+  adminKey: string,
+  slot: { ActivityID: string; Date: string; Time: string },
+  Participants = 1,
+  who = customer(),
+) {
   const response = await call(t.app, adminKey, 'POST', '/api/v2/admin/bookings', { ...slot, Participants, Customer: who });
   expect(response.statusCode, response.body).toBe(201);
   return response.json().data as { BookingReference: string; Status: string };

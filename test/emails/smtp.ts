@@ -21,7 +21,10 @@ export interface TestSmtp {
 /** Quoted-printable soft breaks and escapes, which nodemailer uses for long lines. */
 function decodeBody(headers: string, body: string): string {
   if (!/content-transfer-encoding:\s*quoted-printable/i.test(headers)) return body;
-  return Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  return Buffer.from(
+    body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 }
 
 export async function startSmtp(): Promise<TestSmtp> {

@@ -28,17 +28,28 @@ async function json(url: string, method = 'GET', body?: unknown) {
 
 const book = (server: ServerProcess, i: number) =>
   json(`${server.url}/api/v2/admin/bookings`, 'POST', {
-    ActivityID: activityId, Date: date, Time: '10:00', Participants: 1,
+    ActivityID: activityId,
+    Date: date,
+    Time: '10:00',
+    Participants: 1,
     Customer: { FirstName: `Guest${i}`, LastName: 'Race', Email: `guest${i}@example.com`, Phone: '+4915112345678' },
   });
 
 async function sentCount(): Promise<number> {
-  const row = await db.kysely.selectFrom('emails').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'sent').executeTakeFirstOrThrow();
+  const row = await db.kysely
+    .selectFrom('emails')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'sent')
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 async function entryCount(): Promise<number> {
-  const row = await db.kysely.selectFrom('usage_entries').select((eb) => eb.fn.countAll<number>().as('n')).where('meter', '=', 'workflow-email-sent').executeTakeFirstOrThrow();
+  const row = await db.kysely
+    .selectFrom('usage_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('meter', '=', 'workflow-email-sent')
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -51,10 +62,23 @@ beforeAll(async () => {
   db = openDatabase(database.config);
   servers = await Promise.all([0, 1].map(() => startServerProcess(database.url, { LOG_LEVEL: 'warn', SMTP_URL: smtp.url })));
   const [a] = servers as [ServerProcess];
-  const activity = await json(`${a.url}/api/v2/admin/activities`, 'POST', { Name: 'Twin Tour', DurationMinutes: 60, Timezone: 'Europe/Berlin', Currency: 'EUR', UnitPrice: 100 });
+  const activity = await json(`${a.url}/api/v2/admin/activities`, 'POST', {
+    Name: 'Twin Tour',
+    DurationMinutes: 60,
+    Timezone: 'Europe/Berlin',
+    Currency: 'EUR',
+    UnitPrice: 100,
+  });
   activityId = activity.body.data.ActivityID;
-  expect((await json(`${a.url}/api/v2/admin/activities/${activityId}/timeslots`, 'POST', { Date: date, Time: '10:00', Capacity: 500 })).status).toBe(201);
-  const workflow = await json(`${a.url}/api/v2/admin/workflows`, 'POST', { Name: 'Confirm', Event: 'booking-confirmed', Subject: 'Booked {{BookingReference}}', Body: 'Hi {{FirstName}}' });
+  expect((await json(`${a.url}/api/v2/admin/activities/${activityId}/timeslots`, 'POST', { Date: date, Time: '10:00', Capacity: 500 })).status).toBe(
+    201,
+  );
+  const workflow = await json(`${a.url}/api/v2/admin/workflows`, 'POST', {
+    Name: 'Confirm',
+    Event: 'booking-confirmed',
+    Subject: 'Booked {{BookingReference}}',
+    Body: 'Hi {{FirstName}}',
+  });
   expect(workflow.status).toBe(201);
 }, 90_000);
 
@@ -81,35 +105,38 @@ describe('e-mails with two server processes', () => {
     expect(await entryCount()).toBe(30);
   }, 60_000);
 
-  it.runIf(testDialect() === 'postgres')('two workers racing over one backlog in one process send each e-mail once', async () => {
-    // The two server processes' own workers may join the race as well; that only makes it harder.
-    const other = openDatabase(database.config);
-    const mailer = createMailer({ smtpUrl: smtp.url });
-    const keys = await loadInstanceKeys(db.kysely, TEST_SECRET_KEY);
-    try {
-      const [a] = servers as [ServerProcess];
-      const sentBefore = await sentCount();
-      const messagesBefore = smtp.messages.length;
-      // Queue 40 e-mails due now, then race two workers over them.
-      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => book(a, 100 + i)));
-      expect(results.every((r) => r.status === 201)).toBe(true);
-      const reports = await Promise.all([
-        runDueEmails(db, { mailer, from: 'race@example.com', workerId: 'race-1', keys }),
-        runDueEmails(other, { mailer, from: 'race@example.com', workerId: 'race-2', keys }),
-      ]);
-      const deadline = Date.now() + 20_000;
-      while ((await sentCount()) < sentBefore + 40 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
-      expect(await sentCount()).toBe(sentBefore + 40);
-      expect(reports.reduce((sum, r) => sum + r.sent, 0)).toBeLessThanOrEqual(40);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const subjects = smtp.messages.slice(messagesBefore).map((m) => m.subject);
-      expect(subjects).toHaveLength(40);
-      expect(new Set(subjects).size).toBe(40);
-      expect(await entryCount()).toBe(70);
-    } finally {
-      mailer.close();
-      await other.close();
-    }
-  }, 60_000);
+  it.runIf(testDialect() === 'postgres')(
+    'two workers racing over one backlog in one process send each e-mail once',
+    async () => {
+      // The two server processes' own workers may join the race as well; that only makes it harder.
+      const other = openDatabase(database.config);
+      const mailer = createMailer({ smtpUrl: smtp.url });
+      const keys = await loadInstanceKeys(db.kysely, TEST_SECRET_KEY);
+      try {
+        const [a] = servers as [ServerProcess];
+        const sentBefore = await sentCount();
+        const messagesBefore = smtp.messages.length;
+        // Queue 40 e-mails due now, then race two workers over them.
+        const results = await Promise.all(Array.from({ length: 40 }, (_, i) => book(a, 100 + i)));
+        expect(results.every((r) => r.status === 201)).toBe(true);
+        const reports = await Promise.all([
+          runDueEmails(db, { mailer, from: 'race@example.com', workerId: 'race-1', keys }),
+          runDueEmails(other, { mailer, from: 'race@example.com', workerId: 'race-2', keys }),
+        ]);
+        const deadline = Date.now() + 20_000;
+        while ((await sentCount()) < sentBefore + 40 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+        expect(await sentCount()).toBe(sentBefore + 40);
+        expect(reports.reduce((sum, r) => sum + r.sent, 0)).toBeLessThanOrEqual(40);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const subjects = smtp.messages.slice(messagesBefore).map((m) => m.subject);
+        expect(subjects).toHaveLength(40);
+        expect(new Set(subjects).size).toBe(40);
+        expect(await entryCount()).toBe(70);
+      } finally {
+        mailer.close();
+        await other.close();
+      }
+    },
+    60_000,
+  );
 });
-

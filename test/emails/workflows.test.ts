@@ -15,11 +15,25 @@ let delivery: Delivery;
 const slot = { ActivityID: '', Date: dateFromToday(7), Time: '10:00' };
 
 const workflow = async (Name: string) =>
-  (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', { Name, Event: 'booking-confirmed', Subject: `${Name} {{FirstName}}`, Body: 'Hello' })).json().data as { ID: number };
+  (
+    await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', {
+      Name,
+      Event: 'booking-confirmed',
+      Subject: `${Name} {{FirstName}}`,
+      Body: 'Hello',
+    })
+  ).json().data as { ID: number };
 const emailsOf = async (query: string, key = op.adminKey) => {
   const response = await call(t.app, key, 'GET', `/api/v2/admin/emails?${query}`);
   expect(response.statusCode, response.body).toBe(200);
-  return response.json().data as { Subject: string; Status: string; WorkflowID: number; BookingReference: string; LastError: string | null; Attempts: number }[];
+  return response.json().data as {
+    Subject: string;
+    Status: string;
+    WorkflowID: number;
+    BookingReference: string;
+    LastError: string | null;
+    Attempts: number;
+  }[];
 };
 
 beforeAll(async () => {
@@ -37,7 +51,7 @@ afterAll(async () => {
 });
 
 describe('e-mails of one workflow', () => {
-  it('lists a workflow\'s sent and failed e-mails apart from the other workflows\' and operators\'', async () => {
+  it("lists a workflow's sent and failed e-mails apart from the other workflows' and operators'", async () => {
     const thanks = await workflow('Thanks');
     const sent = await posBooking(t, op.adminKey, slot, 1, customer('Sent'));
     expect(await runDueEmails(t.db, delivery)).toEqual({ sent: 1, retrying: 0, failed: 0 });
@@ -53,7 +67,10 @@ describe('e-mails of one workflow', () => {
     smtp.failing = false;
 
     // Thanks e-mailed both bookings: the first went out, the second failed with Doomed's (both refused).
-    expect((await emailsOf(`WorkflowID=${thanks.ID}`)).map((e) => [e.Subject, e.Status])).toEqual([['Thanks Failed', 'failed'], ['Thanks Sent', 'sent']]);
+    expect((await emailsOf(`WorkflowID=${thanks.ID}`)).map((e) => [e.Subject, e.Status])).toEqual([
+      ['Thanks Failed', 'failed'],
+      ['Thanks Sent', 'sent'],
+    ]);
     expect((await emailsOf(`WorkflowID=${thanks.ID}&Status=sent`)).map((e) => e.BookingReference)).toEqual([sent.BookingReference]);
     const doomedFailed = await emailsOf(`WorkflowID=${doomed.ID}&Status=failed`);
     expect(doomedFailed).toHaveLength(1);

@@ -35,10 +35,14 @@ describe('booking pages in frames', () => {
   it('then only by those websites and slotbook itself, on every page of the shop; other shops keep theirs', async () => {
     const other = await t.newOperator('Other Tours');
     await openShop(t, other.adminKey);
-    await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/settings', { AllowedEmbedOrigins: ['https://www.frame-tours.example', 'http://localhost:4000'] });
+    await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/settings', {
+      AllowedEmbedOrigins: ['https://www.frame-tours.example', 'http://localhost:4000'],
+    });
     for (const path of ['/book/frame-tours', '/book/frame-tours/activities/s_abcdefgh12', `/book/${op.operatorId}/basket/x`]) {
       const response = await page(path);
-      expect(frameAncestorsOf(response.headers['content-security-policy']), path).toBe("'self' https://www.frame-tours.example http://localhost:4000");
+      expect(frameAncestorsOf(response.headers['content-security-policy']), path).toBe(
+        "'self' https://www.frame-tours.example http://localhost:4000",
+      );
       expect(response.headers['x-frame-options']).toBeUndefined();
     }
     expect(frameAncestorsOf((await page('/book/other-tours')).headers['content-security-policy'])).toBe('*');
@@ -48,7 +52,12 @@ describe('booking pages in frames', () => {
 
   it('shows the shop name, brand colour and logo the settings hold', async () => {
     await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/settings', { ShopName: 'Frame & Sons <Tours>', BrandColour: '#7a1f5c' });
-    const logo = await t.app.inject({ method: 'PUT', url: '/api/v2/admin/settings/logo', headers: { authorization: `Bearer ${op.adminKey}`, 'content-type': 'image/png' }, payload: solidPng(4, 4, [1, 2, 3]) });
+    const logo = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v2/admin/settings/logo',
+      headers: { authorization: `Bearer ${op.adminKey}`, 'content-type': 'image/png' },
+      payload: solidPng(4, 4, [1, 2, 3]),
+    });
     const path = new URL(logo.json().data.LogoUrl).pathname;
     const response = await page('/book/frame-tours');
     expect(response.body).toContain('<title>Frame &amp; Sons &lt;Tours&gt;</title>');

@@ -40,7 +40,9 @@ describe('embed.js', () => {
     expect(gzip.headers['content-encoding']).toBe('br');
     const file = loadScript('embed.js');
     expect(gzipSync(file.body, { level: 9 }).length).toBeLessThan(5 * 1024);
-    expect((await t.app.inject({ method: 'GET', url: '/embed.js', headers: { 'accept-encoding': 'gzip' } })).rawPayload.length).toBe(file.gzip.length);
+    expect((await t.app.inject({ method: 'GET', url: '/embed.js', headers: { 'accept-encoding': 'gzip' } })).rawPayload.length).toBe(
+      file.gzip.length,
+    );
   });
 
   it('serves frame.js for the booking pages the same way', async () => {
@@ -66,13 +68,18 @@ describe('frame-ancestors', () => {
   });
 
   it('replaces the directive in a policy, or adds it', () => {
-    expect(withFrameAncestors("default-src 'self'; frame-ancestors 'none'; img-src data:", '*')).toBe("default-src 'self'; img-src data:; frame-ancestors *");
+    expect(withFrameAncestors("default-src 'self'; frame-ancestors 'none'; img-src data:", '*')).toBe(
+      "default-src 'self'; img-src data:; frame-ancestors *",
+    );
     expect(withFrameAncestors(undefined, "'self'")).toBe("frame-ancestors 'self'");
   });
 
-  it('allowFraming drops helmet\'s X-Frame-Options and rewrites the page\'s policy', () => {
+  it("allowFraming drops helmet's X-Frame-Options and rewrites the page's policy", () => {
     // A reply double with the two header stores Fastify keeps: its own and the raw response's (helmet's).
-    const raw = new Map<string, unknown>([['x-frame-options', 'DENY'], ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"]]);
+    const raw = new Map<string, unknown>([
+      ['x-frame-options', 'DENY'],
+      ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"],
+    ]);
     const own = new Map<string, unknown>();
     const reply = {
       raw: { getHeader: (n: string) => raw.get(n), removeHeader: (n: string) => raw.delete(n) },

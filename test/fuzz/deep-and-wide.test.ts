@@ -19,7 +19,10 @@ beforeAll(async () => {
       .filter(([, operation]) => operation.requestBody?.content?.['application/json'] !== undefined)
       .map(([method, operation]) => ({
         method: method.toUpperCase(),
-        path: path.replace(/\{partner\}/g, 'viator').replace(/\{OperatorID\}/g, String(op.operatorId)).replace(/\{\w+\}/g, '1'),
+        path: path
+          .replace(/\{partner\}/g, 'viator')
+          .replace(/\{OperatorID\}/g, String(op.operatorId))
+          .replace(/\{\w+\}/g, '1'),
         fields: Object.keys(operation.requestBody.content['application/json'].schema?.properties ?? {}),
       })),
   );
@@ -36,7 +39,14 @@ function wide(width: number, item: string, container: 'array' | 'object'): strin
   return `{${Array.from({ length: width }, (_, i) => `"k${i}":${item}`).join(',')}}`;
 }
 
-const keyFor = (path: string) => (path.startsWith('/api/v2/admin') ? op.adminKey : path.startsWith('/api/v2/usage') ? op.usageKey : path.startsWith('/api/v2/shop') ? undefined : op.otaKey);
+const keyFor = (path: string) =>
+  path.startsWith('/api/v2/admin')
+    ? op.adminKey
+    : path.startsWith('/api/v2/usage')
+      ? op.usageKey
+      : path.startsWith('/api/v2/shop')
+        ? undefined
+        : op.otaKey;
 
 async function send(method: string, path: string, body: string, key: string | undefined) {
   const response = await call(t.app, key, method as 'POST', path, body, { 'content-type': 'application/json' });
@@ -51,7 +61,10 @@ async function send(method: string, path: string, body: string, key: string | un
 describe('deeply nested and very wide JSON bodies', () => {
   it('answers 200,000 nested brackets (400 KB, no key) with a 400 naming the limit', async () => {
     // The object form is 5 bytes a level: 150,000 levels stay under the 1 MiB body limit.
-    for (const [container, depth] of [['array', 200_000], ['object', 150_000]] as const) {
+    for (const [container, depth] of [
+      ['array', 200_000],
+      ['object', 150_000],
+    ] as const) {
       const response = await send('POST', `/api/v2/shop/${op.operatorId}/baskets`, nested(depth, container, '0'), undefined);
       expect(problemOf(response, 400, 'bad-request').detail).toBe(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`);
     }
@@ -60,9 +73,18 @@ describe('deeply nested and very wide JSON bodies', () => {
   });
 
   it('takes nesting up to the limit: the body is then judged by its schema (422), not refused as a whole', async () => {
-    const response = await send('POST', `/api/v2/shop/${op.operatorId}/baskets`, `{"Customer":${nested(MAX_JSON_DEPTH - 1, 'array', '1')}}`, undefined);
+    const response = await send(
+      'POST',
+      `/api/v2/shop/${op.operatorId}/baskets`,
+      `{"Customer":${nested(MAX_JSON_DEPTH - 1, 'array', '1')}}`,
+      undefined,
+    );
     expect(problemOf(response, 422, 'validation').errors!.map((e) => e.field)).toEqual(['Customer']);
-    problemOf(await send('POST', `/api/v2/shop/${op.operatorId}/baskets`, `{"Customer":${nested(MAX_JSON_DEPTH, 'array', '1')}}`, undefined), 400, 'bad-request');
+    problemOf(
+      await send('POST', `/api/v2/shop/${op.operatorId}/baskets`, `{"Customer":${nested(MAX_JSON_DEPTH, 'array', '1')}}`, undefined),
+      400,
+      'bad-request',
+    );
   });
 
   it('refuses more than the maximum number of values with a 400, and lists at most 1,000 fields in a 422', async () => {

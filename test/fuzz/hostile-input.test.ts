@@ -14,12 +14,43 @@ interface Operation {
   hasBody: boolean;
 }
 
-
 const hostileStrings = fc.constantFrom(
-  '', ' ', '\u0000', "' OR 1=1 --", '"; DROP TABLE bookings; --', '../../etc/passwd', '%00', '%', '_',
-  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ✓ 日本語', '\u202e', '<script>alert(1)</script>', '{{7*7}}', '${jndi:ldap://x}', '1e309', '-0', 'NaN',
-  '__proto__', 'constructor', '2026-02-30', '2026-13-01', '24:00', '99:99', '0', '-1', '1.5', '9'.repeat(40),
-  's_', 's_short', 's_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'BK-00000000', 'x'.repeat(5000), 'true', 'null', '[]', '{}',
+  '',
+  ' ',
+  '\u0000',
+  "' OR 1=1 --",
+  '"; DROP TABLE bookings; --',
+  '../../etc/passwd',
+  '%00',
+  '%',
+  '_',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ✓ 日本語',
+  '\u202e',
+  '<script>alert(1)</script>',
+  '{{7*7}}',
+  '${jndi:ldap://x}',
+  '1e309',
+  '-0',
+  'NaN',
+  '__proto__',
+  'constructor',
+  '2026-02-30',
+  '2026-13-01',
+  '24:00',
+  '99:99',
+  '0',
+  '-1',
+  '1.5',
+  '9'.repeat(40),
+  's_',
+  's_short',
+  's_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  'BK-00000000',
+  'x'.repeat(5000),
+  'true',
+  'null',
+  '[]',
+  '{}',
 );
 const hostileNumbers = fc.constantFrom(0, -1, 1, 1.5, -0.000001, 1e308, -1e308, 2 ** 53 + 1, 1e12 + 1, 0.1234567, 253402300800, 5);
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -57,7 +88,10 @@ beforeAll(async () => {
     t.db.dialect === 'sqlite'
       ? await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(t.db.kysely)
       : await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`.execute(t.db.kysely);
-  tables = listed.rows.map((row) => row.name).filter((name) => name !== 'schema_migrations').sort();
+  tables = listed.rows
+    .map((row) => row.name)
+    .filter((name) => name !== 'schema_migrations')
+    .sort();
   const doc = (await call(t.app, undefined, 'GET', '/openapi.json')).json();
   operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => {
@@ -99,25 +133,75 @@ describe('hostile input to every endpoint', () => {
         fc.nat(),
         fc.constantFrom('right', 'right', 'right', 'right', 'admin', 'ota', 'usage', 'none', 'garbage'),
         fc.oneof(fc.constant('REAL'), hostileStrings),
-        fc.array(fc.tuple(fc.oneof(fc.constantFrom('name', 'ID', 'Name', 'Date', 'StartDate', 'EndDate', 'from', 'to', 'Locale', 'Limit'), fc.string({ maxLength: 6 })), hostileStrings), { maxLength: 4 }),
+        fc.array(
+          fc.tuple(
+            fc.oneof(
+              fc.constantFrom('name', 'ID', 'Name', 'Date', 'StartDate', 'EndDate', 'from', 'to', 'Locale', 'Limit'),
+              fc.string({ maxLength: 6 }),
+            ),
+            hostileStrings,
+          ),
+          { maxLength: 4 },
+        ),
         fc.oneof(
           fc.constant(undefined),
           fc.anything({ maxDepth: 2 }),
-          fc.dictionary(fc.constantFrom('ActivityID', 'Date', 'Time', 'Participants', 'Customer', 'Meter', 'Usage', 'OccurredAt', 'ExtraInfo', 'Name', 'Capacity', 'Scopes', 'Partner', 'Type', 'Question', 'WaiverAnswers', 'Options'), hostileValue),
+          fc.dictionary(
+            fc.constantFrom(
+              'ActivityID',
+              'Date',
+              'Time',
+              'Participants',
+              'Customer',
+              'Meter',
+              'Usage',
+              'OccurredAt',
+              'ExtraInfo',
+              'Name',
+              'Capacity',
+              'Scopes',
+              'Partner',
+              'Type',
+              'Question',
+              'WaiverAnswers',
+              'Options',
+            ),
+            hostileValue,
+          ),
         ),
-        fc.constantFrom<Record<string, string>>({}, { 'content-type': 'application/json' }, { 'content-type': 'text/plain' }, { 'content-type': 'application/json; charset=latin1' }, { 'idempotency-key': 'k'.repeat(300) }, { 'idempotency-key': 'fuzz' }, { accept: 'text/html' }),
+        fc.constantFrom<Record<string, string>>(
+          {},
+          { 'content-type': 'application/json' },
+          { 'content-type': 'text/plain' },
+          { 'content-type': 'application/json; charset=latin1' },
+          { 'idempotency-key': 'k'.repeat(300) },
+          { 'idempotency-key': 'fuzz' },
+          { accept: 'text/html' },
+        ),
         async (pick, who, pathValue, query, bodyValue, headers) => {
           const operation = operations[pick % operations.length]!;
           // Mostly the key the route wants, so that most requests get past authentication into validation.
-          const right = operation.path.startsWith('/api/v2/admin') ? op.adminKey : operation.path.startsWith('/api/v2/usage') ? op.usageKey : op.otaKey;
+          const right = operation.path.startsWith('/api/v2/admin')
+            ? op.adminKey
+            : operation.path.startsWith('/api/v2/usage')
+              ? op.usageKey
+              : op.otaKey;
           const key = { right, admin: op.adminKey, ota: op.otaKey, usage: op.usageKey, none: undefined, garbage: 'sbk_garbage' }[who];
           const search = new URLSearchParams(query.map(([name, value]) => [name, value])).toString();
           const url = `${fillPath(operation.path, pathValue)}${search ? `?${search}` : ''}`;
           let body: unknown = bodyValue;
-          if (operation.hasBody && bodyValue && typeof bodyValue === 'object' && !Array.isArray(bodyValue) && operation.bodyFields.length > 0 && pick % 3 === 0) {
+          if (
+            operation.hasBody &&
+            bodyValue &&
+            typeof bodyValue === 'object' &&
+            !Array.isArray(bodyValue) &&
+            operation.bodyFields.length > 0 &&
+            pick % 3 === 0
+          ) {
             body = { ...Object.fromEntries(operation.bodyFields.map((field) => [field, 'x'])), ...(bodyValue as object) };
           }
-          const payload = body === undefined ? undefined : typeof body === 'string' && headers['content-type'] === 'text/plain' ? body : JSON.stringify(body);
+          const payload =
+            body === undefined ? undefined : typeof body === 'string' && headers['content-type'] === 'text/plain' ? body : JSON.stringify(body);
           const before = await rowCounts();
           const response = await call(t.app, key, operation.method as 'GET', url, payload, {
             ...(payload !== undefined && { 'content-type': 'application/json' }),

@@ -49,7 +49,15 @@ export interface TestAppOptions {
  * process's view of it.
  */
 export function buildTestApp(db: Db, env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<FastifyInstance> {
-  const config = loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', SECRET_KEY: TEST_SECRET_KEY, WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS, ...env });
+  const config = loadConfig({
+    PUBLIC_URL,
+    RATE_LIMIT_PER_MINUTE: '0',
+    AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'silent',
+    SECRET_KEY: TEST_SECRET_KEY,
+    WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS,
+    ...env,
+  });
   return buildApp({ db, config, webhooks: options.webhooks, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
 }
 
@@ -100,7 +108,11 @@ export function call(
 export function problemOf(response: LightMyRequestResponse, status: number, kind: string) {
   const body = response.json();
   const expected = { type: `${PROBLEM_BASE}/${kind}`, status, instance: response.raw.req.url?.split('?')[0] };
-  if (response.statusCode !== status || body.type !== expected.type || !String(response.headers['content-type']).startsWith('application/problem+json')) {
+  if (
+    response.statusCode !== status ||
+    body.type !== expected.type ||
+    !String(response.headers['content-type']).startsWith('application/problem+json')
+  ) {
     throw new Error(`expected ${status} ${kind} problem, got ${response.statusCode} ${response.headers['content-type']}: ${response.body}`);
   }
   if (typeof body.title !== 'string' || typeof body.detail !== 'string' || body.instance !== expected.instance) {

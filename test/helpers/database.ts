@@ -55,7 +55,9 @@ export async function migrateBefore(db: Db, before: string): Promise<void> {
   const folder = fileURLToPath(new URL(`../../src/db/migrations/${db.dialect}/`, import.meta.url));
   await db.write(async (tx) => {
     await sql`CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`.execute(tx);
-    for (const name of readdirSync(folder).filter((file) => file.endsWith('.sql') && file < before).sort()) {
+    for (const name of readdirSync(folder)
+      .filter((file) => file.endsWith('.sql') && file < before)
+      .sort()) {
       await db.execScript(tx, readFileSync(folder + name, 'utf8'));
       await sql`INSERT INTO schema_migrations (name, applied_at) VALUES (${name}, ${Date.now()})`.execute(tx);
     }
@@ -69,6 +71,8 @@ export async function migrateBefore(db: Db, before: string): Promise<void> {
 export async function insertRawRows(db: Db, table: string, rows: Record<string, unknown>[]): Promise<void> {
   for (const row of rows) {
     const columns = Object.keys(row);
-    await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) VALUES (${sql.join(columns.map((c) => row[c]))})`.execute(db.kysely);
+    await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) VALUES (${sql.join(columns.map((c) => row[c]))})`.execute(
+      db.kysely,
+    );
   }
 }

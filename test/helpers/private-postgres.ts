@@ -39,7 +39,9 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     chownSync(dir, await id('-u'), await id('-g'));
   }
   const tool = (name: string, args: string[]) =>
-    asRoot ? run('/usr/sbin/runuser', ['-u', 'postgres', '--', join(POSTGRES_BIN, name), ...args], { cwd: dir }) : run(join(POSTGRES_BIN, name), args, { cwd: dir });
+    asRoot
+      ? run('/usr/sbin/runuser', ['-u', 'postgres', '--', join(POSTGRES_BIN, name), ...args], { cwd: dir })
+      : run(join(POSTGRES_BIN, name), args, { cwd: dir });
   const data = join(dir, 'data');
   const port = await freePort();
   // fsync off: nothing here must survive the machine's crash, only PostgreSQL's own restart.

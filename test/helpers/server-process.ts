@@ -56,7 +56,10 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
       child.kill('SIGKILL');
       throw new Error(`server did not start:\n${output}`);
     }
-    const ready = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -73,7 +76,10 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
 
 /** Runs the `slotbook` command line and returns its stdout. */
 export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...CLI_ARGS, ...args], { env: { ...process.env, SECRET_KEY: TEST_SECRET_KEY, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI_ARGS, ...args], {
+    env: { ...process.env, SECRET_KEY: TEST_SECRET_KEY, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

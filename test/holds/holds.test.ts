@@ -37,7 +37,9 @@ const holds = async (query: string, key = op.adminKey): Promise<Hold[]> => {
 };
 
 async function shopHold(ip: string, Time: string, Participants: number, ActivityID = activityId) {
-  const basket = (await fromAddress(t.app, ip, 'POST', `${shop()}/baskets`, { Customer: customer('Shopper', `s${ip.replace(/\D/g, '')}@example.com`) })).json().data.BasketToken as string;
+  const basket = (
+    await fromAddress(t.app, ip, 'POST', `${shop()}/baskets`, { Customer: customer('Shopper', `s${ip.replace(/\D/g, '')}@example.com`) })
+  ).json().data.BasketToken as string;
   const added = await fromAddress(t.app, ip, 'POST', `${shop()}/baskets/${basket}/items`, { ActivityID, Date: date, Time, Participants });
   expect(added.statusCode, added.body).toBe(201);
   return { basket, reference: added.json().data.Items.at(-1).BookingReference as string };
@@ -54,12 +56,25 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('listing live holds', () => {
-  it('names every channel\'s holds of a timeslot with their holder and expiry, soonest first', async () => {
+  it("names every channel's holds of a timeslot with their holder and expiry, soonest first", async () => {
     const slot = await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '09:00', Capacity: 10 });
     const waitSlot = await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '10:00', Capacity: 1 });
     const fromShop = await shopHold('198.51.100.20', '09:00', 2);
-    const partner = await call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking`, { ActivityID: activityId, Date: date, Time: '09:00', Participants: 1, Customer: customer(), HoldMinutes: 5 });
-    const octo = await call(t.app, op.otaKey, 'POST', '/octo/bookings', { uuid: randomUUID(), productId: activityId, optionId: 'DEFAULT', availabilityId: slot.StartsAt, unitItems: [{ unitId: 'adult' }] });
+    const partner = await call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking`, {
+      ActivityID: activityId,
+      Date: date,
+      Time: '09:00',
+      Participants: 1,
+      Customer: customer(),
+      HoldMinutes: 5,
+    });
+    const octo = await call(t.app, op.otaKey, 'POST', '/octo/bookings', {
+      uuid: randomUUID(),
+      productId: activityId,
+      optionId: 'DEFAULT',
+      availabilityId: slot.StartsAt,
+      unitItems: [{ unitId: 'adult' }],
+    });
     expect(octo.statusCode, octo.body).toBe(200);
     await posBooking(t, op.adminKey, { ActivityID: activityId, Date: date, Time: '09:00' }, 1); // confirmed: not a hold
 
@@ -70,14 +85,31 @@ describe('listing live holds', () => {
       ['octo', 1],
     ]);
     const [partnerHold, shopHeld, octoHold] = listed;
-    expect(partnerHold).toMatchObject({ BookingReference: partner.json().data.BookingReference, Partner: op.partner, Client: null, TimeslotID: slot.ID });
-    expect(shopHeld).toMatchObject({ BookingReference: fromShop.reference, Partner: null, CheckoutStarted: false, Client: expect.stringMatching(/^[0-9a-f]{12}$/) });
+    expect(partnerHold).toMatchObject({
+      BookingReference: partner.json().data.BookingReference,
+      Partner: op.partner,
+      Client: null,
+      TimeslotID: slot.ID,
+    });
+    expect(shopHeld).toMatchObject({
+      BookingReference: fromShop.reference,
+      Partner: null,
+      CheckoutStarted: false,
+      Client: expect.stringMatching(/^[0-9a-f]{12}$/),
+    });
     expect(octoHold).toMatchObject({ BookingReference: octo.json().id, Partner: op.partner, Client: null });
     expect(Date.parse(shopHeld!.HoldExpiresAt)).toBeGreaterThan(Date.now());
 
     // A waitlist offer holds seats too.
     const pos = await posBooking(t, op.adminKey, { ActivityID: activityId, Date: date, Time: '10:00' }, 1);
-    const join = () => call(t.app, undefined, 'POST', `${shop()}/waitlists`, { ActivityID: activityId, Date: date, Time: '10:00', Participants: 1, Customer: customer('Wes', 'wes@example.com') });
+    const join = () =>
+      call(t.app, undefined, 'POST', `${shop()}/waitlists`, {
+        ActivityID: activityId,
+        Date: date,
+        Time: '10:00',
+        Participants: 1,
+        Customer: customer('Wes', 'wes@example.com'),
+      });
     await joinConfirmed(t, op.adminKey, join, 'wes@example.com');
     await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${pos.BookingReference}/cancel`);
     expect(await offerFreedSeats(t.db, t.app.config, nowSeconds())).toBe(1);
@@ -93,7 +125,11 @@ describe('listing live holds', () => {
     expect((await holds(`?Client=${mine[0]!.Client}`)).map((h) => h.BookingReference)).toEqual([raft.reference]);
     expect(await holds(`?ActivityID=${secondActivity}`, other.adminKey)).toEqual([]);
 
-    await t.db.kysely.updateTable('bookings').set({ hold_expires_at: nowSeconds() - 1 }).where('reference', '=', raft.reference).execute();
+    await t.db.kysely
+      .updateTable('bookings')
+      .set({ hold_expires_at: nowSeconds() - 1 })
+      .where('reference', '=', raft.reference)
+      .execute();
     expect(await holds(`?ActivityID=${secondActivity}`)).toEqual([]);
     problemOf(await call(t.app, op.adminKey, 'GET', '/api/v2/admin/holds?Client=XYZ'), 422, 'validation');
     problemOf(await call(t.app, op.otaKey, 'GET', '/api/v2/admin/holds'), 403, 'forbidden');
@@ -102,7 +138,12 @@ describe('listing live holds', () => {
 
 describe('releasing', () => {
   it('one hold: its seats are back at once, it reads expired, it cannot be paid, and nobody is e-mailed', async () => {
-    const workflow = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', { Name: 'Sorry', Event: 'booking-cancelled', Subject: 'Cancelled', Body: 'Your booking {{BookingReference}} is cancelled.' });
+    const workflow = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', {
+      Name: 'Sorry',
+      Event: 'booking-cancelled',
+      Subject: 'Cancelled',
+      Body: 'Your booking {{BookingReference}} is cancelled.',
+    });
     expect(workflow.statusCode, workflow.body).toBe(201);
     const slot = await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '12:00', Capacity: 4 });
     const held = await shopHold('198.51.100.22', '12:00', 4);
@@ -113,7 +154,11 @@ describe('releasing', () => {
     expect(released.statusCode, released.body).toBe(200);
     expect(released.json().data).toMatchObject({ BookingReference: held.reference, Status: 'expired' });
     expect((await getTimeslot(t, op.adminKey, slot.ID)).Booked).toBe(0);
-    problemOf(await fromAddress(t.app, '198.51.100.22', 'POST', `${shop()}/baskets/${held.basket}/checkout`, { Payment: GOOD_CARD }), 409, 'conflict');
+    problemOf(
+      await fromAddress(t.app, '198.51.100.22', 'POST', `${shop()}/baskets/${held.basket}/checkout`, { Payment: GOOD_CARD }),
+      409,
+      'conflict',
+    );
     expect((await t.db.kysely.selectFrom('emails').select('id').execute()).length).toBe(emailsBefore);
     // The partner API sees the seats at once.
     const seats = (await call(t.app, op.otaKey, 'GET', `/api/v2/ota/${op.partner}/availability/${activityId}/timeslots?Date=${date}`)).json().data;
@@ -129,7 +174,14 @@ describe('releasing', () => {
     const slot = await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '14:00', Capacity: 20 });
     const hoarder = [await shopHold('203.0.113.50', '14:00', 3), await shopHold('203.0.113.50', '14:00', 3)];
     const guest = await shopHold('203.0.113.51', '14:00', 2);
-    const partner = await call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking`, { ActivityID: activityId, Date: date, Time: '14:00', Participants: 1, Customer: customer(), HoldMinutes: 30 });
+    const partner = await call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking`, {
+      ActivityID: activityId,
+      Date: date,
+      Time: '14:00',
+      Participants: 1,
+      Customer: customer(),
+      HoldMinutes: 30,
+    });
     const client = (await holds(`?TimeslotID=${slot.ID}`)).find((h) => h.BookingReference === hoarder[0]!.reference)!.Client;
 
     const byClient = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/holds/release', { Client: client });
@@ -138,12 +190,22 @@ describe('releasing', () => {
     expect((await getTimeslot(t, op.adminKey, slot.ID)).Booked).toBe(3);
 
     const bySlot = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/holds/release', { TimeslotID: slot.ID })).json().data;
-    expect(bySlot).toEqual({ Released: 2, Seats: 3, BookingReferences: expect.arrayContaining([guest.reference, partner.json().data.BookingReference]) });
+    expect(bySlot).toEqual({
+      Released: 2,
+      Seats: 3,
+      BookingReferences: expect.arrayContaining([guest.reference, partner.json().data.BookingReference]),
+    });
     expect((await getTimeslot(t, op.adminKey, slot.ID)).Booked).toBe(0);
-    expect((await call(t.app, op.otaKey, 'GET', `/api/v2/ota/${op.partner}/booking/${partner.json().data.BookingReference}`)).json().data.Status).toBe('expired');
+    expect(
+      (await call(t.app, op.otaKey, 'GET', `/api/v2/ota/${op.partner}/booking/${partner.json().data.BookingReference}`)).json().data.Status,
+    ).toBe('expired');
 
     const nothing = problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/holds/release', {}), 422, 'validation');
     expect(nothing.errors?.[0]?.field).toBe('Body');
-    expect((await call(t.app, other.adminKey, 'POST', '/api/v2/admin/holds/release', { Date: date })).json().data).toEqual({ Released: 0, Seats: 0, BookingReferences: [] });
+    expect((await call(t.app, other.adminKey, 'POST', '/api/v2/admin/holds/release', { Date: date })).json().data).toEqual({
+      Released: 0,
+      Seats: 0,
+      BookingReferences: [],
+    });
   });
 });

@@ -14,12 +14,21 @@ let otherActivityId: string;
 let day = 20;
 
 const customer = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' };
-const partner = (key: string, path: string, headers: Record<string, string> = {}) => call(t.app, key, 'GET', `/api/v2/ota/viator${path}`, undefined, headers);
-const timeslots = async (date: string, key = op.otaKey, id = activityId) => (await partner(key, `/availability/${id}/timeslots?Date=${date}`)).json().data;
+const partner = (key: string, path: string, headers: Record<string, string> = {}) =>
+  call(t.app, key, 'GET', `/api/v2/ota/viator${path}`, undefined, headers);
+const timeslots = async (date: string, key = op.otaKey, id = activityId) =>
+  (await partner(key, `/availability/${id}/timeslots?Date=${date}`)).json().data;
 const dates = async (date: string) => (await partner(op.otaKey, `/availability/${activityId}/dates?StartDate=${date}&EndDate=${date}`)).json().data;
 const productNames = async (key = op.otaKey) => (await partner(key, '/products')).json().data.map((p: { Name: string }) => p.Name);
 const book = (date: string, Participants: number, overrides: Record<string, unknown> = {}) =>
-  call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', { ActivityID: activityId, Date: date, Time: '10:00', Participants, Customer: customer, ...overrides });
+  call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', {
+    ActivityID: activityId,
+    Date: date,
+    Time: '10:00',
+    Participants,
+    Customer: customer,
+    ...overrides,
+  });
 /** Another process's write: this process hears nothing of it. */
 const setCapacityDirectly = (slot: AdminTimeslot, capacity: number) =>
   t.db.kysely.updateTable('timeslots').set({ capacity }).where('id', '=', slot.ID).execute();
@@ -69,7 +78,12 @@ describe('writes through this process are visible to the next read', () => {
     expect(await timeslots(date)).toMatchObject([{ Available: 5 }]);
     const shop = `/api/v2/shop/${op.operatorId}`;
     const basket = (await call(t.app, undefined, 'POST', `${shop}/baskets`, { Customer: customer })).json().data;
-    const item = await call(t.app, undefined, 'POST', `${shop}/baskets/${basket.BasketToken}/items`, { ActivityID: activityId, Date: date, Time: '10:00', Participants: 4 });
+    const item = await call(t.app, undefined, 'POST', `${shop}/baskets/${basket.BasketToken}/items`, {
+      ActivityID: activityId,
+      Date: date,
+      Time: '10:00',
+      Participants: 4,
+    });
     expect(item.statusCode, item.body).toBe(201);
     expect(await timeslots(date)).toMatchObject([{ Booked: 4, Available: 1 }]);
   });
@@ -108,7 +122,7 @@ describe('writes through this process are visible to the next read', () => {
 });
 
 describe('what keeps the cache', () => {
-  it('another operator\'s writes do not evict this operator\'s answers, and never show them', async () => {
+  it("another operator's writes do not evict this operator's answers, and never show them", async () => {
     const { date, slot } = await newSlot();
     expect(await timeslots(date)).toMatchObject([{ Capacity: 5 }]);
     await setCapacityDirectly(slot, 7);
@@ -152,7 +166,7 @@ describe('what keeps the cache', () => {
     expect((await partner(op.otaKey, '/resolve-product?Name=Direct%20Tour')).json().data.ActivityID).toBe('s_directTour01');
   });
 
-  it('keeps an answer for ANSWER_TTL_MS: another process\'s write shows up after that', async () => {
+  it("keeps an answer for ANSWER_TTL_MS: another process's write shows up after that", async () => {
     const { date, slot } = await newSlot();
     const start = Date.now();
     vi.spyOn(Date, 'now').mockReturnValue(start);

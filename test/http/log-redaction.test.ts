@@ -32,9 +32,14 @@ describe('the server log', () => {
     const basket = await call(t.app, undefined, 'POST', `${shop}/baskets`, { Customer: guest });
     expect(basket.statusCode).toBe(201);
     const token = basket.json().data.BasketToken as string;
-    expect((await call(t.app, undefined, 'POST', `${shop}/baskets/${token}/items`, { ActivityID: kayak, Date: date, Time: '10:00', Participants: 2 })).statusCode).toBe(201);
+    expect(
+      (await call(t.app, undefined, 'POST', `${shop}/baskets/${token}/items`, { ActivityID: kayak, Date: date, Time: '10:00', Participants: 2 }))
+        .statusCode,
+    ).toBe(201);
     expect((await call(t.app, undefined, 'GET', `${shop}/baskets/${token}`)).statusCode).toBe(200);
-    const paid = await call(t.app, undefined, 'POST', `${shop}/baskets/${token}/checkout`, { Payment: { Provider: 'test', CardNumber: '4242424242424242' } });
+    const paid = await call(t.app, undefined, 'POST', `${shop}/baskets/${token}/checkout`, {
+      Payment: { Provider: 'test', CardNumber: '4242424242424242' },
+    });
     expect(paid.statusCode, paid.body).toBe(200);
     // A route that does not exist, under a basket token, and one with the token in its query.
     expect((await call(t.app, undefined, 'GET', `${shop}/baskets/${token}/nothing`)).statusCode).toBe(404);
@@ -59,10 +64,19 @@ describe('the server log', () => {
     const text = log();
     const secrets = [
       token,
-      op.adminKey, op.otaKey, op.usageKey, newKey,
-      op.adminKey.slice(-43), newKey.slice(-43),
-      guest.Email, 'grace.hopper%40example.com', 'Hopperfield', guest.Phone, '15551234567',
-      '4242424242424242', 'cookie-secret-42',
+      op.adminKey,
+      op.otaKey,
+      op.usageKey,
+      newKey,
+      op.adminKey.slice(-43),
+      newKey.slice(-43),
+      guest.Email,
+      'grace.hopper%40example.com',
+      'Hopperfield',
+      guest.Phone,
+      '15551234567',
+      '4242424242424242',
+      'cookie-secret-42',
     ];
     for (const secret of secrets) expect(text, `the log holds ${secret}`).not.toContain(secret);
     expect(text.toLowerCase()).not.toMatch(/authorization|bearer|"cookie"|"headers"|"body"/);
@@ -81,9 +95,15 @@ describe('the server log', () => {
 
 describe('redactUrl', () => {
   it('keeps what names the resource and replaces what is secret or personal', () => {
-    expect(redactUrl('/api/v2/ota/viator/booking/BK-7KQ2MX9P', '/api/v2/ota/:partner/booking/:BookingReference')).toBe('/api/v2/ota/viator/booking/BK-7KQ2MX9P');
-    expect(redactUrl('/api/v2/shop/1/waitlists/confirm/abc', '/api/v2/shop/:OperatorID/waitlists/confirm/:ConfirmationCode')).toBe('/api/v2/shop/1/waitlists/confirm/[redacted]');
-    expect(redactUrl('/x?Name=Sunset%20Kayak&Date=2026-05-01&q=ada&Phone=%2B4912345678&to=a%40b.c')).toBe('/x?Name=Sunset%20Kayak&Date=2026-05-01&q=[redacted]&Phone=[redacted]&to=[redacted]');
+    expect(redactUrl('/api/v2/ota/viator/booking/BK-7KQ2MX9P', '/api/v2/ota/:partner/booking/:BookingReference')).toBe(
+      '/api/v2/ota/viator/booking/BK-7KQ2MX9P',
+    );
+    expect(redactUrl('/api/v2/shop/1/waitlists/confirm/abc', '/api/v2/shop/:OperatorID/waitlists/confirm/:ConfirmationCode')).toBe(
+      '/api/v2/shop/1/waitlists/confirm/[redacted]',
+    );
+    expect(redactUrl('/x?Name=Sunset%20Kayak&Date=2026-05-01&q=ada&Phone=%2B4912345678&to=a%40b.c')).toBe(
+      '/x?Name=Sunset%20Kayak&Date=2026-05-01&q=[redacted]&Phone=[redacted]&to=[redacted]',
+    );
     expect(redactUrl('/%E0%A4%A?Search=%')).toBe('/%E0%A4%A?Search=[redacted]');
   });
 });

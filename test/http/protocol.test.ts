@@ -42,7 +42,11 @@ describe('errors Fastify detects before our code runs', () => {
     const body = { ...activity, Name: 'Kay\u0000ak', Description: 'fine' };
     const problem = problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', body), 422, 'validation');
     expect(problem.errors).toEqual([{ field: 'Name', message: 'Name must not contain the NUL character' }]);
-    const usage = problemOf(await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', { Meter: 'm', Usage: 1, ExtraInfo: '{"a":"\u0000"}' }), 422, 'validation');
+    const usage = problemOf(
+      await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', { Meter: 'm', Usage: 1, ExtraInfo: '{"a":"\u0000"}' }),
+      422,
+      'validation',
+    );
     expect(usage.errors![0]!.field).toBe('ExtraInfo');
     problemOf(await call(t.app, op.adminKey, 'GET', '/api/v2/admin/bookings?Search=%00'), 422, 'validation');
     problemOf(await call(t.app, op.adminKey, 'GET', '/api/v2/admin/activities/s_abc%00defgh'), 400, 'bad-request');
@@ -57,13 +61,21 @@ describe('errors Fastify detects before our code runs', () => {
 
   it('answers 415 for a body that is not JSON', async () => {
     for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded']) {
-      problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', 'Name=x', { 'content-type': type }), 415, 'unsupported-media-type');
+      problemOf(
+        await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', 'Name=x', { 'content-type': type }),
+        415,
+        'unsupported-media-type',
+      );
     }
   });
 
   it('answers 413 for a body over 1 MiB, and writes nothing', async () => {
     const huge = JSON.stringify({ ...activity, Description: 'x'.repeat(1024 * 1024) });
-    problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', huge, { 'content-type': 'application/json' }), 413, 'payload-too-large');
+    problemOf(
+      await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', huge, { 'content-type': 'application/json' }),
+      413,
+      'payload-too-large',
+    );
     const list = await call(t.app, op.adminKey, 'GET', '/api/v2/admin/activities');
     expect(list.json().data).toEqual([]);
   });
@@ -77,7 +89,9 @@ describe('errors Fastify detects before our code runs', () => {
   });
 
   it('never shows a stack trace: prototype pollution attempts are a plain 400', async () => {
-    const response = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', '{"__proto__": {"x": 1}}', { 'content-type': 'application/json' });
+    const response = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', '{"__proto__": {"x": 1}}', {
+      'content-type': 'application/json',
+    });
     expect(response.statusCode).toBe(400);
     expect(response.body).not.toMatch(/at .*\.(js|ts):\d+/);
   });

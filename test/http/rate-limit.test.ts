@@ -33,7 +33,9 @@ const shopStatuses = async (app: TestApp['app'], path: string, requests: { key?:
   const statuses: number[] = [];
   for (const { key, from = '127.0.0.1', forwardedFor } of requests) {
     const response = await app.inject({
-      method: 'GET', url: path, remoteAddress: from,
+      method: 'GET',
+      url: path,
+      remoteAddress: from,
       headers: { ...(key && { authorization: `Bearer ${key}` }), ...(forwardedFor && { 'x-forwarded-for': forwardedFor }) },
     });
     statuses.push(response.statusCode);
@@ -44,7 +46,11 @@ const shopStatuses = async (app: TestApp['app'], path: string, requests: { key?:
 describe('the public shop is limited per client address', () => {
   it('a made-up key in Authorization does not open a fresh bucket', async () => {
     const { app, shopPath } = await shopApp({ RATE_LIMIT_PER_MINUTE: '3' });
-    const statuses = await shopStatuses(app, shopPath, Array.from({ length: 5 }, () => ({ key: madeUpKey() })));
+    const statuses = await shopStatuses(
+      app,
+      shopPath,
+      Array.from({ length: 5 }, () => ({ key: madeUpKey() })),
+    );
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 });
@@ -55,7 +61,12 @@ describe('failed sign-ins are limited per client address', () => {
     const op = await t.newOperator();
     await openShopQuietly(t, op.operatorId);
     const attempt = (key: string | undefined, from = '192.0.2.7') =>
-      t!.app.inject({ method: 'GET', url: '/api/v2/ota/viator/products', remoteAddress: from, headers: key ? { authorization: `Bearer ${key}` } : {} });
+      t!.app.inject({
+        method: 'GET',
+        url: '/api/v2/ota/viator/products',
+        remoteAddress: from,
+        headers: key ? { authorization: `Bearer ${key}` } : {},
+      });
     for (const key of [madeUpKey(), madeUpKey(), undefined, `${op.otaKey.slice(0, -4)}AAAA`]) {
       problemOf(await attempt(key), 401, 'unauthenticated');
     }
@@ -75,7 +86,7 @@ describe('failed sign-ins are limited per client address', () => {
 });
 
 describe('keyed routes are limited per verified key', () => {
-  it('each key has its own bucket; failed attempts with a key\'s public part do not use it up', async () => {
+  it("each key has its own bucket; failed attempts with a key's public part do not use it up", async () => {
     t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '2' });
     const op = await t.newOperator();
     await openShopQuietly(t, op.operatorId);
@@ -110,7 +121,8 @@ describe('a route with a limit of its own (config.rateLimit)', () => {
 });
 
 describe('TRUST_PROXY', () => {
-  const fromBehindProxy = (n: number, proxy = '127.0.0.1') => Array.from({ length: n }, (_, i) => ({ from: proxy, forwardedFor: `203.0.113.${i + 1}` }));
+  const fromBehindProxy = (n: number, proxy = '127.0.0.1') =>
+    Array.from({ length: n }, (_, i) => ({ from: proxy, forwardedFor: `203.0.113.${i + 1}` }));
 
   it('unset: X-Forwarded-For is not believed; every guest behind a proxy is the proxy', async () => {
     const { app, shopPath } = await shopApp({ RATE_LIMIT_PER_MINUTE: '2' });

@@ -102,7 +102,12 @@ describe('Cache-Control: no-store', () => {
       ['GET', '/api/v2/admin/activities', op.adminKey],
       ['GET', '/api/v2/ota/viator/booking/BK-AAAAAAAA', op.otaKey],
       ['POST', '/api/v2/ota/viator/booking', op.otaKey, {}],
-      ['POST', `/api/v2/shop/${op.operatorId}/baskets`, undefined, { Customer: { FirstName: 'Ada', LastName: 'L', Email: 'ada@example.com', Phone: '+441234567890' } }],
+      [
+        'POST',
+        `/api/v2/shop/${op.operatorId}/baskets`,
+        undefined,
+        { Customer: { FirstName: 'Ada', LastName: 'L', Email: 'ada@example.com', Phone: '+441234567890' } },
+      ],
       ['GET', `/api/v2/shop/${op.operatorId}/baskets/AAAAAAAAAAAAAAAAAAAAAA`, undefined],
       ['POST', `/api/v2/shop/${op.operatorId}/waitlists`, undefined, {}],
       ['GET', '/octo/bookings', op.otaKey],

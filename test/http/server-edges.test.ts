@@ -28,7 +28,9 @@ function raw(bytes: string): Promise<{ status: number; headers: Record<string, s
     socket.on('close', () => {
       const [head = '', body = ''] = received.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
     });
     socket.write(bytes);
@@ -41,8 +43,11 @@ describe("what Node's HTTP parser refuses", () => {
     expect(response.status).toBe(431);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(JSON.parse(response.body)).toEqual({
-      type: `${PROBLEM_BASE}/headers-too-large`, title: 'Request Header Fields Too Large', status: 431,
-      detail: expect.stringMatching(/too large/), instance: '/api/v2/ota/viator/products',
+      type: `${PROBLEM_BASE}/headers-too-large`,
+      title: 'Request Header Fields Too Large',
+      status: 431,
+      detail: expect.stringMatching(/too large/),
+      instance: '/api/v2/ota/viator/products',
     });
   });
 
@@ -94,7 +99,13 @@ describe('a request while the service shuts down', () => {
     const get = () =>
       new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
         const request = httpRequest(
-          { agent, host: '127.0.0.1', port: (app.server.address() as { port: number }).port, path: '/api/v2/ota/viator/products', headers: { authorization: `Bearer ${op.otaKey}` } },
+          {
+            agent,
+            host: '127.0.0.1',
+            port: (app.server.address() as { port: number }).port,
+            path: '/api/v2/ota/viator/products',
+            headers: { authorization: `Bearer ${op.otaKey}` },
+          },
           (response) => {
             let body = '';
             response.on('data', (chunk) => (body += chunk));
@@ -113,7 +124,11 @@ describe('a request while the service shuts down', () => {
       await closed;
       expect(response.status).toBe(503);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(JSON.parse(response.body)).toMatchObject({ type: `${PROBLEM_BASE}/unavailable`, status: 503, detail: expect.stringMatching(/shutting down/) });
+      expect(JSON.parse(response.body)).toMatchObject({
+        type: `${PROBLEM_BASE}/unavailable`,
+        status: 503,
+        detail: expect.stringMatching(/shutting down/),
+      });
       expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
       expect(response.headers.connection).toBe('close');
     } finally {

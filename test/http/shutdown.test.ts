@@ -13,7 +13,9 @@ let adminKey: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const operator = JSON.parse((await runCli(['operator', 'create', '--name', 'Slow Co'], { DATABASE_URL: database.url, LOG_LEVEL: 'silent' })).stdout);
+  const operator = JSON.parse(
+    (await runCli(['operator', 'create', '--name', 'Slow Co'], { DATABASE_URL: database.url, LOG_LEVEL: 'silent' })).stdout,
+  );
   adminKey = operator.AdminKey;
 }, 60_000);
 afterAll(() => database.drop());

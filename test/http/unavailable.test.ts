@@ -19,8 +19,16 @@ beforeAll(async () => {
   const created = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', activity)).json().data;
   const date = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
   await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${created.ActivityID}/timeslots`, { Date: date, Time: '10:00', Capacity: 5 });
-  const availability = (await call(t.app, op.otaKey, 'POST', '/octo/availability', { productId: created.ActivityID, optionId: 'DEFAULT', localDate: date })).json()[0];
-  const held = await call(t.app, op.otaKey, 'POST', '/octo/bookings', { productId: created.ActivityID, optionId: 'DEFAULT', availabilityId: availability.id, unitItems: [{ unitId: 'adult' }], expirationMinutes: 30 });
+  const availability = (
+    await call(t.app, op.otaKey, 'POST', '/octo/availability', { productId: created.ActivityID, optionId: 'DEFAULT', localDate: date })
+  ).json()[0];
+  const held = await call(t.app, op.otaKey, 'POST', '/octo/bookings', {
+    productId: created.ActivityID,
+    optionId: 'DEFAULT',
+    availabilityId: availability.id,
+    unitItems: [{ unitId: 'adult' }],
+    expirationMinutes: 30,
+  });
   expect(held.statusCode, held.body).toBe(200);
   octoUuid = held.json().uuid;
 });
@@ -59,7 +67,12 @@ describe('a database that refuses writes', () => {
       }
       expect((await call(app, op.adminKey, 'GET', '/api/v2/admin/activities')).statusCode).toBe(200);
       // OCTo answers in its own format: INTERNAL_SERVER_ERROR, but 503 with Retry-After, and it says nothing was written.
-      const octo = await call(app, op.otaKey, 'POST', '/octo/bookings', { productId: 's_doesNotMatter01', optionId: 'DEFAULT', availabilityId: '2030-01-01T10:00:00+00:00', unitItems: [{ unitId: 'adult' }] });
+      const octo = await call(app, op.otaKey, 'POST', '/octo/bookings', {
+        productId: 's_doesNotMatter01',
+        optionId: 'DEFAULT',
+        availabilityId: '2030-01-01T10:00:00+00:00',
+        unitItems: [{ unitId: 'adult' }],
+      });
       expect([octo.statusCode, octo.json().error]).toEqual([400, 'INVALID_PRODUCT_ID']);
       const extended = await call(app, op.otaKey, 'POST', `/octo/bookings/${octoUuid}/extend`, { expirationMinutes: 5 });
       expect(extended.statusCode, extended.body).toBe(503);
@@ -85,7 +98,9 @@ describe.runIf(testDialect() === 'sqlite')('SQLite: another process holds the wr
       const response = await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', { Meter: 'busy', Usage: 1 }, { 'idempotency-key': 'busy-1' });
       problemOf(response, 503, 'unavailable');
       other.exec('ROLLBACK');
-      expect((await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', { Meter: 'busy', Usage: 1 }, { 'idempotency-key': 'busy-1' })).statusCode).toBe(201);
+      expect(
+        (await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', { Meter: 'busy', Usage: 1 }, { 'idempotency-key': 'busy-1' })).statusCode,
+      ).toBe(201);
     } finally {
       if (other.inTransaction) other.exec('ROLLBACK');
       other.close();
@@ -95,11 +110,17 @@ describe.runIf(testDialect() === 'sqlite')('SQLite: another process holds the wr
 });
 
 describe('the API reference', () => {
-  it('says that every route (but OCTo\'s, which has its own errors) may answer 503', async () => {
-    const doc = (await call(t.app, undefined, 'GET', '/openapi.json')).json() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+  it("says that every route (but OCTo's, which has its own errors) may answer 503", async () => {
+    const doc = (await call(t.app, undefined, 'GET', '/openapi.json')).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     const missing = Object.entries(doc.paths)
       .filter(([path]) => !path.startsWith('/octo'))
-      .flatMap(([path, methods]) => Object.entries(methods).filter(([, operation]) => !operation.responses['503']).map(([method]) => `${method} ${path}`));
+      .flatMap(([path, methods]) =>
+        Object.entries(methods)
+          .filter(([, operation]) => !operation.responses['503'])
+          .map(([method]) => `${method} ${path}`),
+      );
     expect(missing).toEqual([]);
   });
 });

@@ -13,10 +13,19 @@ let day = 2;
 
 /** A new activity with a timeslot at 12:00 on a date of its own. */
 async function bookable(Name: string) {
-  const activity = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', { Name, DurationMinutes: 60, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 100 });
+  const activity = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', {
+    Name,
+    DurationMinutes: 60,
+    Timezone: 'UTC',
+    Currency: 'EUR',
+    UnitPrice: 100,
+  });
   const ActivityID = activity.json().data.ActivityID as string;
   const date = new Date(Date.now() + day++ * 86_400_000).toISOString().slice(0, 10);
-  expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${ActivityID}/timeslots`, { Date: date, Time: '12:00', Capacity: 50 })).statusCode).toBe(201);
+  expect(
+    (await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${ActivityID}/timeslots`, { Date: date, Time: '12:00', Capacity: 50 }))
+      .statusCode,
+  ).toBe(201);
   return { ActivityID, date };
 }
 const usage = (key: string, body: unknown, headers: Record<string, string>) => call(t.app, key, 'POST', '/api/v2/usage/meters', body, headers);
@@ -56,7 +65,7 @@ describe('Idempotency-Key', () => {
     expect(retry.headers['idempotent-replayed']).toBe('true');
   });
 
-  it('is scoped to the operator: another operator\'s same key is a separate request', async () => {
+  it("is scoped to the operator: another operator's same key is a separate request", async () => {
     const headers = { 'idempotency-key': 'shared-name' };
     const mine = await usage(op.usageKey, { Meter: 'scoped', Usage: 1 }, headers);
     const theirs = await usage(other.usageKey, { Meter: 'scoped', Usage: 5 }, headers);
@@ -73,7 +82,14 @@ describe('Idempotency-Key', () => {
     expect(batch.statusCode, batch.body).toBe(201);
     expect(batch.headers['idempotent-replayed']).toBeUndefined();
     const { ActivityID, date } = await bookable('Cross Tour');
-    const booking = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', { ActivityID, Date: date, Time: '12:00', Participants: 1, Customer: guest }, headers);
+    const booking = await call(
+      t.app,
+      op.otaKey,
+      'POST',
+      '/api/v2/ota/viator/booking',
+      { ActivityID, Date: date, Time: '12:00', Participants: 1, Customer: guest },
+      headers,
+    );
     expect(booking.statusCode, booking.body).toBe(201);
     problemOf(await usage(op.usageKey, { Meter: 'cross', Usage: 9 }, headers), 422, 'idempotency-key-reuse'); // same route, another body
   });
@@ -94,7 +110,7 @@ describe('Idempotency-Key', () => {
   });
 });
 
-describe('Idempotency-Key belongs to its holder (the review\'s collisions)', () => {
+describe("Idempotency-Key belongs to its holder (the review's collisions)", () => {
   it('two marketplaces of one operator never collide: each order-77 is its own booking', async () => {
     const { ActivityID, date } = await bookable('Two Markets');
     const demo = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/keys', { Name: 'Demo', Scopes: ['ota'], Partner: 'demo' })).json().data.Key;
@@ -113,14 +129,15 @@ describe('Idempotency-Key belongs to its holder (the review\'s collisions)', () 
     const body = { ActivityID, Date: date, Time: '12:00', Participants: 2, Customer: guest };
     const headers = { 'idempotency-key': 'rotate-1' };
     const first = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', body, headers);
-    const rotated = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/keys', { Name: 'Viator 2', Scopes: ['ota'], Partner: 'viator' })).json().data.Key;
+    const rotated = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/keys', { Name: 'Viator 2', Scopes: ['ota'], Partner: 'viator' })).json()
+      .data.Key;
     const retry = await call(t.app, rotated, 'POST', '/api/v2/ota/viator/booking', body, headers);
     expect(retry.statusCode).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.json()).toEqual(first.json());
   });
 
-  it('another API key posting the same usage body with the same key gets its own entry, never the other\'s', async () => {
+  it("another API key posting the same usage body with the same key gets its own entry, never the other's", async () => {
     const body = { Meter: 'holder-scope', Usage: 3 };
     const headers = { 'idempotency-key': 'usage-shared' };
     const before = await entries(op.operatorId);
@@ -135,14 +152,25 @@ describe('Idempotency-Key belongs to its holder (the review\'s collisions)', () 
     expect(adminRetry.json().data.ID).toBe(fromAdmin.json().data.ID);
   });
 
-  it('a partner cannot probe the shop\'s records, nor the shop a partner\'s', async () => {
+  it("a partner cannot probe the shop's records, nor the shop a partner's", async () => {
     const { ActivityID, date } = await bookable('Probe');
     expect((await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', { Open: true })).statusCode).toBe(200);
     const shop = `/api/v2/shop/${op.operatorId}`;
     const token = (await call(t.app, undefined, 'POST', `${shop}/baskets`, { Customer: guest })).json().data.BasketToken;
     await call(t.app, undefined, 'POST', `${shop}/baskets/${token}/items`, { ActivityID, Date: date, Time: '12:00', Participants: 1 });
     const headers = { 'idempotency-key': 'probe-1' };
-    expect((await call(t.app, undefined, 'POST', `${shop}/baskets/${token}/checkout`, { Payment: { Provider: 'test', CardNumber: '4242424242424242' } }, headers)).statusCode).toBe(200);
+    expect(
+      (
+        await call(
+          t.app,
+          undefined,
+          'POST',
+          `${shop}/baskets/${token}/checkout`,
+          { Payment: { Provider: 'test', CardNumber: '4242424242424242' } },
+          headers,
+        )
+      ).statusCode,
+    ).toBe(200);
     const basketId = (await t.db.kysely.selectFrom('baskets').select('id').where('token', '=', token).executeTakeFirstOrThrow()).id;
     const body = { ActivityID, Date: date, Time: '12:00', Participants: 1, Customer: guest };
     for (const key of ['probe-1', `shop:${basketId}:${createHash('sha256').update('probe-1').digest('hex')}`]) {
@@ -181,7 +209,11 @@ describe('Idempotency-Key belongs to its holder (the review\'s collisions)', () 
 describe('Idempotency-Key across two server processes', () => {
   it('stores a booking once when its retries race on both processes', async () => {
     const setup = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', {
-      Name: 'Twin Tour', DurationMinutes: 60, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 100,
+      Name: 'Twin Tour',
+      DurationMinutes: 60,
+      Timezone: 'UTC',
+      Currency: 'EUR',
+      UnitPrice: 100,
     });
     const ActivityID = setup.json().data.ActivityID;
     const date = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
@@ -189,7 +221,10 @@ describe('Idempotency-Key across two server processes', () => {
     const servers = await Promise.all([startServerProcess(t.databaseUrl), startServerProcess(t.databaseUrl)]);
     try {
       const body = JSON.stringify({
-        ActivityID, Date: date, Time: '12:00', Participants: 1,
+        ActivityID,
+        Date: date,
+        Time: '12:00',
+        Participants: 1,
         Customer: { FirstName: 'Twin', LastName: 'Request', Email: 'twin@example.com', Phone: '+4915112345678' },
       });
       const responses = await Promise.all(
@@ -205,7 +240,9 @@ describe('Idempotency-Key across two server processes', () => {
       const created = responses.filter((r) => r.status === 201);
       expect(created.filter((r) => !r.replayed)).toHaveLength(1);
       expect(new Set(created.map((r) => r.body.data.BookingReference)).size).toBe(1);
-      const { rows } = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM bookings WHERE operator_id = ${op.operatorId} AND customer_first_name = 'Twin'`.execute(t.db.kysely);
+      const { rows } = await sql<{
+        n: number;
+      }>`SELECT COUNT(*) AS n FROM bookings WHERE operator_id = ${op.operatorId} AND customer_first_name = 'Twin'`.execute(t.db.kysely);
       expect(Number(rows[0]!.n)).toBe(1);
     } finally {
       await Promise.all(servers.map((server) => server.stop()));

@@ -13,7 +13,17 @@ import { todayIn } from '../../src/calendar/zoned-time.js';
 
 /** A zone where it is morning now, so that a timeslot this evening is still today and in the future. */
 function morningZone(): string {
-  const zones = ['Pacific/Kiritimati', 'Pacific/Auckland', 'Asia/Tokyo', 'Asia/Kolkata', 'Europe/Berlin', 'America/New_York', 'America/Denver', 'Pacific/Honolulu', 'Pacific/Pago_Pago'];
+  const zones = [
+    'Pacific/Kiritimati',
+    'Pacific/Auckland',
+    'Asia/Tokyo',
+    'Asia/Kolkata',
+    'Europe/Berlin',
+    'America/New_York',
+    'America/Denver',
+    'Pacific/Honolulu',
+    'Pacific/Pago_Pago',
+  ];
   const hourIn = (zone: string) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
   const zone = zones.find((candidate) => hourIn(candidate) >= 1 && hourIn(candidate) <= 14);
   if (!zone) throw new Error('no zone where it is morning');
@@ -41,13 +51,22 @@ async function ok(response: Awaited<ReturnType<typeof call>>, status = 200) {
 
 const admin = (method: 'GET' | 'POST' | 'DELETE' | 'PATCH', url: string, body?: unknown) => call(t.app, op.adminKey, method, url, body);
 
-async function posBooking(date: string, last: string, tickets: { Type: string; Quantity: number }[] = [{ Type: 'adult', Quantity: 2 }]): Promise<string> {
-  const booking = await ok(await admin('POST', '/api/v2/admin/bookings', { ActivityID: activityId, Date: date, Time: '21:00', Tickets: tickets, Customer: customer(last) }), 201);
+async function posBooking(
+  date: string,
+  last: string,
+  tickets: { Type: string; Quantity: number }[] = [{ Type: 'adult', Quantity: 2 }],
+): Promise<string> {
+  const booking = await ok(
+    await admin('POST', '/api/v2/admin/bookings', { ActivityID: activityId, Date: date, Time: '21:00', Tickets: tickets, Customer: customer(last) }),
+    201,
+  );
   return booking.BookingReference as string;
 }
 
 async function auditOf(reference: string): Promise<{ Action: string; Actor: { Type: string }; Before: unknown; After: unknown }[]> {
-  return (await ok(await admin('GET', `/api/v2/admin/audit?ResourceType=booking&ResourceID=${reference}`))).filter((entry: { Action: string }) => entry.Action.startsWith('booking.check-in'));
+  return (await ok(await admin('GET', `/api/v2/admin/audit?ResourceType=booking&ResourceID=${reference}`))).filter((entry: { Action: string }) =>
+    entry.Action.startsWith('booking.check-in'),
+  );
 }
 
 beforeAll(async () => {
@@ -57,12 +76,23 @@ beforeAll(async () => {
   zone = morningZone();
   today = todayIn(zone);
   tomorrow = todayIn(zone, Date.now() + 86_400_000);
-  const activity = await ok(await admin('POST', '/api/v2/admin/activities', { Name: 'Harbour walk', DurationMinutes: 60, Timezone: zone, Currency: 'EUR', UnitPrice: 2000 }), 201);
+  const activity = await ok(
+    await admin('POST', '/api/v2/admin/activities', { Name: 'Harbour walk', DurationMinutes: 60, Timezone: zone, Currency: 'EUR', UnitPrice: 2000 }),
+    201,
+  );
   activityId = activity.ActivityID;
   await addTicketType(t, op.adminKey, activityId, CHILD);
-  todaySlot = (await ok(await admin('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: today, Time: '21:00', Capacity: 40 }), 201)).ID;
-  tomorrowSlot = (await ok(await admin('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: tomorrow, Time: '21:00', Capacity: 40 }), 201)).ID;
-  questionId = (await ok(await admin('POST', `/api/v2/admin/activities/${activityId}/questions`, { Question: 'Medical certificate', Type: 'file', Required: false }), 201)).ID;
+  todaySlot = (await ok(await admin('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: today, Time: '21:00', Capacity: 40 }), 201))
+    .ID;
+  tomorrowSlot = (
+    await ok(await admin('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: tomorrow, Time: '21:00', Capacity: 40 }), 201)
+  ).ID;
+  questionId = (
+    await ok(
+      await admin('POST', `/api/v2/admin/activities/${activityId}/questions`, { Question: 'Medical certificate', Type: 'file', Required: false }),
+      201,
+    )
+  ).ID;
   sessions.owner = await userSession(t, op.operatorId, 'owner');
   sessions.frontDesk = await userSession(t, op.operatorId, 'front-desk');
   sessions.guide = await userSession(t, op.operatorId, 'guide');
@@ -70,18 +100,36 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('manifests', () => {
-  it('lists the day\'s timeslots with counts, and a timeslot\'s guests with tickets, channel, waiver answers and files', async () => {
-    const pos = await posBooking(today, 'Zeller', [{ Type: 'adult', Quantity: 1 }, { Type: 'child', Quantity: 2 }]);
+  it("lists the day's timeslots with counts, and a timeslot's guests with tickets, channel, waiver answers and files", async () => {
+    const pos = await posBooking(today, 'Zeller', [
+      { Type: 'adult', Quantity: 1 },
+      { Type: 'child', Quantity: 2 },
+    ]);
     const fileId = fileIdOf(await uploadAs(t, op.otaKey, PDF));
     const partner = await ok(
       await call(t.app, op.otaKey, 'POST', `/api/v2/ota/viator/booking`, {
-        ActivityID: activityId, Date: today, Time: '21:00', Participants: 3, Customer: customer('Abbot'), WaiverAnswers: [{ QuestionID: questionId, Answer: fileId }],
+        ActivityID: activityId,
+        Date: today,
+        Time: '21:00',
+        Participants: 3,
+        Customer: customer('Abbot'),
+        WaiverAnswers: [{ QuestionID: questionId, Answer: fileId }],
       }),
       201,
     );
     const day = await ok(await as(t, sessions.guide, 'GET', `/api/v2/admin/manifests?Date=${today}`));
     const slot = day.Timeslots.find((entry: { TimeslotID: number }) => entry.TimeslotID === todaySlot);
-    expect(slot).toMatchObject({ ActivityID: activityId, ActivityName: 'Harbour walk', Date: today, Time: '21:00', Bookings: 2, Guests: 6, CheckedIn: 0, NoShows: 0, Ended: false });
+    expect(slot).toMatchObject({
+      ActivityID: activityId,
+      ActivityName: 'Harbour walk',
+      Date: today,
+      Time: '21:00',
+      Bookings: 2,
+      Guests: 6,
+      CheckedIn: 0,
+      NoShows: 0,
+      Ended: false,
+    });
     expect(day.Timeslots.map((entry: { Date: string }) => entry.Date)).toEqual(day.Timeslots.map(() => today));
 
     const manifest = await ok(await as(t, sessions.guide, 'GET', `/api/v2/admin/manifests/${todaySlot}`));
@@ -89,7 +137,10 @@ describe('manifests', () => {
     const [viaPartner, atDesk] = manifest.Entries;
     expect(atDesk).toMatchObject({
       Participants: 3,
-      Tickets: [{ Type: 'adult', Quantity: 1, CheckedIn: 0 }, { Type: 'child', Quantity: 2, CheckedIn: 0 }],
+      Tickets: [
+        { Type: 'adult', Quantity: 1, CheckedIn: 0 },
+        { Type: 'child', Quantity: 2, CheckedIn: 0 },
+      ],
       Channel: 'Point of sale',
       Attendance: 'not-arrived',
       WaiverStatus: 'pending',
@@ -108,10 +159,19 @@ describe('manifests', () => {
     problemOf(await as(t, sessions.guide, 'GET', `/api/v2/admin/manifests/bookings/${pos}/files/${fileId}`), 404, 'not-found');
   });
 
-  it('shows an OCTo booking\'s channel and notes', async () => {
+  it("shows an OCTo booking's channel and notes", async () => {
     const octo = octoClient(t, op.otaKey);
     const availabilityId = (await ok(await admin('GET', `/api/v2/admin/manifests/${todaySlot}`))).Timeslot.StartsAt;
-    const reserved = octoBody(await octo('POST', '/bookings', { productId: activityId, optionId: 'DEFAULT', availabilityId, unitItems: [{ unitId: 'adult' }], notes: 'Arrives by boat' }), 'Booking');
+    const reserved = octoBody(
+      await octo('POST', '/bookings', {
+        productId: activityId,
+        optionId: 'DEFAULT',
+        availabilityId,
+        unitItems: [{ unitId: 'adult' }],
+        notes: 'Arrives by boat',
+      }),
+      'Booking',
+    );
     const confirmed = octoBody(await octo('POST', `/bookings/${reserved.uuid}/confirm`, { contact: { ...contact, lastName: 'Octavia' } }), 'Booking');
     const manifest = await ok(await admin('GET', `/api/v2/admin/manifests/${todaySlot}`));
     const entry = manifest.Entries.find((candidate: { BookingReference: string }) => candidate.BookingReference === confirmed.supplierReference);
@@ -128,7 +188,11 @@ describe('manifests', () => {
     problemOf(await as(t, sessions.guide, 'DELETE', `/api/v2/admin/bookings/${reference}/check-in`), 403, 'forbidden');
     // Nothing was written by the refusals.
     expect((await ok(await admin('GET', `/api/v2/admin/check-in/${reference}`))).Booking.CheckedIn).toBe(0);
-    expect((await ok(await as(t, sessions.frontDesk, 'GET', `/api/v2/admin/manifests?Date=${tomorrow}`))).Timeslots.map((s: { TimeslotID: number }) => s.TimeslotID)).toEqual([tomorrowSlot]);
+    expect(
+      (await ok(await as(t, sessions.frontDesk, 'GET', `/api/v2/admin/manifests?Date=${tomorrow}`))).Timeslots.map(
+        (s: { TimeslotID: number }) => s.TimeslotID,
+      ),
+    ).toEqual([tomorrowSlot]);
     expect((await ok(await as(t, sessions.frontDesk, 'GET', `/api/v2/admin/manifests/${tomorrowSlot}`))).Entries.length).toBeGreaterThan(0);
     // No date: today.
     expect((await ok(await as(t, sessions.guide, 'GET', '/api/v2/admin/manifests'))).Date).toBe(today);
@@ -136,7 +200,7 @@ describe('manifests', () => {
     problemOf(await as(t, sessions.guide, 'GET', `/api/v2/admin/no-shows?From=${today}&To=${today}`), 403, 'forbidden');
   });
 
-  it('keeps operators apart: another operator\'s timeslot, booking and day are not found or empty', async () => {
+  it("keeps operators apart: another operator's timeslot, booking and day are not found or empty", async () => {
     const reference = await posBooking(today, 'Private');
     problemOf(await call(t.app, other.adminKey, 'GET', `/api/v2/admin/manifests/${todaySlot}`), 404, 'not-found');
     problemOf(await call(t.app, other.adminKey, 'POST', `/api/v2/admin/bookings/${reference}/check-in`, {}), 404, 'not-found');
@@ -156,7 +220,9 @@ describe('manifests', () => {
     problemOf(await admin('GET', '/api/v2/admin/no-shows'), 422, 'validation');
     problemOf(await admin('GET', `/api/v2/admin/manifests/999999`), 404, 'not-found');
     const reference = await posBooking(today, 'Formats');
-    const plain = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${reference}/check-in`, 'everyone', { 'content-type': 'text/plain' });
+    const plain = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${reference}/check-in`, 'everyone', {
+      'content-type': 'text/plain',
+    });
     problemOf(plain, 415, 'unsupported-media-type');
     problemOf(await call(t.app, undefined, 'POST', `/api/v2/admin/bookings/${reference}/check-in`, {}), 401, 'unauthenticated');
     problemOf(await call(t.app, undefined, 'GET', `/api/v2/admin/manifests`), 401, 'unauthenticated');
@@ -168,7 +234,12 @@ describe('check-in', () => {
     const reference = await posBooking(today, 'Whole');
     const first = await ok(await as(t, sessions.guide, 'POST', `/api/v2/admin/bookings/${reference}/check-in`, {}));
     expect(first.Changed).toBe(true);
-    expect(first.Booking).toMatchObject({ BookingReference: reference, Attendance: 'checked-in', CheckedIn: 2, Tickets: [{ Type: 'adult', Quantity: 2, CheckedIn: 2 }] });
+    expect(first.Booking).toMatchObject({
+      BookingReference: reference,
+      Attendance: 'checked-in',
+      CheckedIn: 2,
+      Tickets: [{ Type: 'adult', Quantity: 2, CheckedIn: 2 }],
+    });
     expect(Date.parse(first.Booking.CheckedInAt)).toBeGreaterThan(Date.now() - 60_000);
     expect(first.Timeslot.TimeslotID).toBe(todaySlot);
     // The double tap (and a body-less request): nothing changes, nothing more in the log.
@@ -176,12 +247,19 @@ describe('check-in', () => {
     expect((await ok(again)).Changed).toBe(false);
     const entries = await auditOf(reference);
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ Action: 'booking.check-in', Actor: { Type: 'user' }, Before: { CheckedIn: { adult: 0 } }, After: { CheckedIn: { adult: 2 } } });
+    expect(entries[0]).toMatchObject({
+      Action: 'booking.check-in',
+      Actor: { Type: 'user' },
+      Before: { CheckedIn: { adult: 0 } },
+      After: { CheckedIn: { adult: 2 } },
+    });
   });
 
   it('is safe when the same check-in arrives many times at once: one change, one audit entry', async () => {
     const reference = await posBooking(today, 'Racing');
-    const answers = await Promise.all(Array.from({ length: 6 }, () => as(t, sessions.frontDesk, 'POST', `/api/v2/admin/bookings/${reference}/check-in`, {})));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => as(t, sessions.frontDesk, 'POST', `/api/v2/admin/bookings/${reference}/check-in`, {})),
+    );
     const changed = answers.map((response) => {
       expect(response.statusCode, response.body).toBe(200);
       return response.json().data.Changed as boolean;
@@ -191,14 +269,33 @@ describe('check-in', () => {
   });
 
   it('checks in some of the guests per ticket type, within bounds (422 naming the field), and undoes', async () => {
-    const reference = await posBooking(today, 'Partial', [{ Type: 'adult', Quantity: 2 }, { Type: 'child', Quantity: 1 }]);
+    const reference = await posBooking(today, 'Partial', [
+      { Type: 'adult', Quantity: 2 },
+      { Type: 'child', Quantity: 1 },
+    ]);
     const url = `/api/v2/admin/bookings/${reference}/check-in`;
     const partial = await ok(await as(t, sessions.guide, 'POST', url, { Tickets: [{ Type: 'adult', CheckedIn: 1 }] }));
-    expect(partial.Booking).toMatchObject({ Attendance: 'partial', CheckedIn: 1, Tickets: [{ Type: 'adult', CheckedIn: 1 }, { Type: 'child', CheckedIn: 0 }] });
+    expect(partial.Booking).toMatchObject({
+      Attendance: 'partial',
+      CheckedIn: 1,
+      Tickets: [
+        { Type: 'adult', CheckedIn: 1 },
+        { Type: 'child', CheckedIn: 0 },
+      ],
+    });
 
     const tooMany = problemOf(await as(t, sessions.guide, 'POST', url, { Tickets: [{ Type: 'child', CheckedIn: 2 }] }), 422, 'validation');
     expect(tooMany.errors).toEqual([{ field: 'Tickets[0].CheckedIn', message: expect.stringContaining('At most 1') }]);
-    const unknown = problemOf(await as(t, sessions.guide, 'POST', url, { Tickets: [{ Type: 'adult', CheckedIn: 2 }, { Type: 'senior', CheckedIn: 1 }] }), 422, 'validation');
+    const unknown = problemOf(
+      await as(t, sessions.guide, 'POST', url, {
+        Tickets: [
+          { Type: 'adult', CheckedIn: 2 },
+          { Type: 'senior', CheckedIn: 1 },
+        ],
+      }),
+      422,
+      'validation',
+    );
     expect(unknown.errors?.map((error) => error.field)).toEqual(['Tickets[1].Type']);
     problemOf(await as(t, sessions.guide, 'POST', url, { Tickets: [{ Type: 'adult', CheckedIn: -1 }] }), 422, 'validation');
     problemOf(await as(t, sessions.guide, 'POST', url, { Tickets: [] }), 422, 'validation');
@@ -206,7 +303,14 @@ describe('check-in', () => {
     // A refused request wrote nothing.
     expect((await ok(await as(t, sessions.guide, 'GET', `/api/v2/admin/check-in/${reference}`))).Booking.CheckedIn).toBe(1);
 
-    const rest = await ok(await as(t, sessions.guide, 'POST', url, { Tickets: [{ Type: 'adult', CheckedIn: 2 }, { Type: 'child', CheckedIn: 1 }] }));
+    const rest = await ok(
+      await as(t, sessions.guide, 'POST', url, {
+        Tickets: [
+          { Type: 'adult', CheckedIn: 2 },
+          { Type: 'child', CheckedIn: 1 },
+        ],
+      }),
+    );
     expect(rest.Booking).toMatchObject({ Attendance: 'checked-in', CheckedIn: 3 });
 
     const undone = await ok(await as(t, sessions.guide, 'DELETE', url));
@@ -231,7 +335,15 @@ describe('check-in', () => {
   it('shows a checked-in OCTo booking as REDEEMED with utcRedeemedAt, unit items as far as checked in', async () => {
     const octo = octoClient(t, op.otaKey);
     const availabilityId = (await ok(await admin('GET', `/api/v2/admin/manifests/${todaySlot}`))).Timeslot.StartsAt;
-    const reserved = octoBody(await octo('POST', '/bookings', { productId: activityId, optionId: 'DEFAULT', availabilityId, unitItems: [{ unitId: 'adult' }, { unitId: 'adult' }] }), 'Booking');
+    const reserved = octoBody(
+      await octo('POST', '/bookings', {
+        productId: activityId,
+        optionId: 'DEFAULT',
+        availabilityId,
+        unitItems: [{ unitId: 'adult' }, { unitId: 'adult' }],
+      }),
+      'Booking',
+    );
     const confirmed = octoBody(await octo('POST', `/bookings/${reserved.uuid}/confirm`, { contact }), 'Booking');
     expect(confirmed).toMatchObject({ status: 'CONFIRMED', utcRedeemedAt: null, voucher: { utcRedeemedAt: null } });
 
@@ -251,7 +363,7 @@ describe('check-in', () => {
     expect(undone).toMatchObject({ status: 'CONFIRMED', utcRedeemedAt: null });
   });
 
-  it('answers the booking\'s QR code as SVG for staff with bookings:read', async () => {
+  it("answers the booking's QR code as SVG for staff with bookings:read", async () => {
     const reference = await posBooking(today, 'Coded');
     const qr = await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${reference}/qr.svg`);
     expect(qr.statusCode).toBe(200);
@@ -264,7 +376,8 @@ describe('check-in', () => {
 describe('no-shows', () => {
   it('counts the bookings nobody came to once the timeslot has ended, per timeslot and day', async () => {
     const date = todayIn(zone, Date.now() + 2 * 86_400_000);
-    const slot = (await ok(await admin('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: date, Time: '21:00', Capacity: 10 }), 201)).ID as number;
+    const slot = (await ok(await admin('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: date, Time: '21:00', Capacity: 10 }), 201))
+      .ID as number;
     const came = await posBooking(date, 'Came');
     const missing = await posBooking(date, 'Missing');
     const some = await posBooking(date, 'Some', [{ Type: 'adult', Quantity: 2 }]);
@@ -277,12 +390,20 @@ describe('no-shows', () => {
 
     // The timeslot ends (moved into the past: bookings cannot be made there).
     const past = Math.floor(Date.now() / 1000) - 3600;
-    await t.db.write((tx) => tx.updateTable('timeslots').set({ starts_at: past - 3600, ends_at: past }).where('id', '=', slot).execute());
+    await t.db.write((tx) =>
+      tx
+        .updateTable('timeslots')
+        .set({ starts_at: past - 3600, ends_at: past })
+        .where('id', '=', slot)
+        .execute(),
+    );
     const report = await ok(await as(t, sessions.frontDesk, 'GET', `/api/v2/admin/no-shows?From=${date}&To=${date}`));
     expect(report).toMatchObject({ From: date, To: date, Bookings: 1, Guests: 3 });
     expect(report.Timeslots).toHaveLength(1);
     expect(report.Timeslots[0].Timeslot).toMatchObject({ TimeslotID: slot, Ended: true, NoShows: 1, Bookings: 3, CheckedIn: 3 });
-    expect(report.Timeslots[0].Entries.map((entry: { BookingReference: string; Attendance: string }) => [entry.BookingReference, entry.Attendance])).toEqual([
+    expect(
+      report.Timeslots[0].Entries.map((entry: { BookingReference: string; Attendance: string }) => [entry.BookingReference, entry.Attendance]),
+    ).toEqual([
       [missing, 'no-show'],
       [some, 'partial'],
     ]);

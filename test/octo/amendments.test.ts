@@ -21,7 +21,10 @@ let day = 60;
 const items = (...units: string[]) => units.map((unitId) => ({ unitId }));
 const adults = (n: number) => items(...Array.from({ length: n }, () => 'adult'));
 const reserve = async (slot: AdminTimeslot, unitItems = adults(2), productId = cruise) =>
-  octoBody(await octo('POST', '/bookings', { uuid: randomUUID(), productId, optionId: 'DEFAULT', availabilityId: slot.StartsAt, unitItems }), 'Booking');
+  octoBody(
+    await octo('POST', '/bookings', { uuid: randomUUID(), productId, optionId: 'DEFAULT', availabilityId: slot.StartsAt, unitItems }),
+    'Booking',
+  );
 const booked = async (slot: AdminTimeslot) => (await getTimeslot(t, op.adminKey, slot.ID)).Booked;
 const patch = (uuid: string, body: Record<string, unknown>) => octo('PATCH', `/bookings/${uuid}`, body, 'octo/pricing');
 
@@ -46,7 +49,13 @@ describe('PATCH amends a booking', () => {
   it('moves it to another availability: the seats move with it', async () => {
     const booking = await reserve(a, adults(3));
     const moved = octoBody(await patch(booking.uuid, { availabilityId: b.StartsAt }), 'Booking');
-    expect(moved).toMatchObject({ id: booking.id, uuid: booking.uuid, status: 'ON_HOLD', availabilityId: b.StartsAt, utcExpiresAt: booking.utcExpiresAt });
+    expect(moved).toMatchObject({
+      id: booking.id,
+      uuid: booking.uuid,
+      status: 'ON_HOLD',
+      availabilityId: b.StartsAt,
+      utcExpiresAt: booking.utcExpiresAt,
+    });
     expect([await booked(a), await booked(b)]).toEqual([0, 3]);
     // The same amendment again changes nothing.
     octoBody(await patch(booking.uuid, { availabilityId: b.StartsAt }), 'Booking');
@@ -57,7 +66,9 @@ describe('PATCH amends a booking', () => {
     const booking = await reserve(a, items('adult', 'adult'));
     const changed = octoBody(await patch(booking.uuid, { unitItems: items('adult', 'adult', 'child', 'infant') }), 'Booking');
     expect(changed.unitItems.map((item: { unitId: string }) => item.unitId)).toEqual(['adult', 'adult', 'child', 'infant']);
-    expect(changed.unitItems.slice(0, 2).map((item: { uuid: string }) => item.uuid)).toEqual(booking.unitItems.map((item: { uuid: string }) => item.uuid));
+    expect(changed.unitItems.slice(0, 2).map((item: { uuid: string }) => item.uuid)).toEqual(
+      booking.unitItems.map((item: { uuid: string }) => item.uuid),
+    );
     expect(new Set(changed.unitItems.map((item: { uuid: string }) => item.uuid)).size).toBe(4);
     expect(changed.pricing.retail).toBe(2 * 1900 + 1100);
     expect(await booked(a)).toBe(3);
@@ -78,7 +89,7 @@ describe('PATCH amends a booking', () => {
     expect([await booked(a), await booked(b)]).toEqual([0, 5]);
   });
 
-  it('refuses what does not fit, in OCTo\'s words, and changes nothing', async () => {
+  it("refuses what does not fit, in OCTo's words, and changes nothing", async () => {
     const booking = await reserve(a, adults(2));
     await reserve(b, adults(4));
     const full = octoError(await patch(booking.uuid, { availabilityId: b.StartsAt }), 400, 'UNPROCESSABLE_ENTITY');
@@ -103,7 +114,10 @@ describe('PATCH amends a booking', () => {
     // The kayak sells no child tickets: the units must come with the move.
     octoError(await patch(booking.uuid, { productId: kayak, optionId: 'DEFAULT', availabilityId: kayakSlot.StartsAt }), 400, 'INVALID_UNIT_ID');
     octoError(await patch(booking.uuid, { productId: kayak, unitItems: adults(2) }), 400, 'INVALID_AVAILABILITY_ID');
-    const moved = octoBody(await patch(booking.uuid, { productId: kayak, optionId: 'DEFAULT', availabilityId: kayakSlot.StartsAt, unitItems: adults(2) }), 'Booking');
+    const moved = octoBody(
+      await patch(booking.uuid, { productId: kayak, optionId: 'DEFAULT', availabilityId: kayakSlot.StartsAt, unitItems: adults(2) }),
+      'Booking',
+    );
     expect(moved).toMatchObject({ status: 'CONFIRMED', productId: kayak, availabilityId: kayakSlot.StartsAt, pricing: { retail: 9800 } });
     expect([await booked(a), await booked(kayakSlot)]).toEqual([0, 2]);
     const read = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${booking.id}`)).json().data;
@@ -142,7 +156,14 @@ describe('amendments under concurrency', () => {
 
   it('never overbooks while amendments and new bookings race for the same seats', async () => {
     const holds = await Promise.all([reserve(a, adults(1)), reserve(a, adults(1)), reserve(b, adults(1))]);
-    const partner = () => call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', { ActivityID: cruise, Date: b.Date, Time: '14:00', Participants: 1, Customer: customer });
+    const partner = () =>
+      call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', {
+        ActivityID: cruise,
+        Date: b.Date,
+        Time: '14:00',
+        Participants: 1,
+        Customer: customer,
+      });
     const results = await Promise.all([
       ...holds.map((hold) => patch(hold.uuid, { availabilityId: b.StartsAt, unitItems: adults(2) })),
       partner(),
@@ -154,7 +175,12 @@ describe('amendments under concurrency', () => {
     for (const slot of [a, b]) {
       const live = await getTimeslot(t, op.adminKey, slot.ID);
       expect(live.Booked).toBeLessThanOrEqual(live.Capacity);
-      const rows = await t.db.kysely.selectFrom('bookings').select('seats').where('timeslot_id', '=', slot.ID).where('status', 'in', ['on_hold', 'confirmed']).execute();
+      const rows = await t.db.kysely
+        .selectFrom('bookings')
+        .select('seats')
+        .where('timeslot_id', '=', slot.ID)
+        .where('status', 'in', ['on_hold', 'confirmed'])
+        .execute();
       expect(live.Booked).toBe(rows.reduce((sum, row) => sum + Number(row.seats), 0));
     }
   });
@@ -163,12 +189,21 @@ describe('amendments under concurrency', () => {
 describe('a confirmed booking that moves', () => {
   it('gets its reminder queued anew for the new time', async () => {
     await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', {
-      Name: 'Reminder', Event: 'reminder', OffsetHours: 24, Subject: 'See you at {{Time}}', Body: 'On {{Date}} at {{Time}}.', PartnerBookings: true,
+      Name: 'Reminder',
+      Event: 'reminder',
+      OffsetHours: 24,
+      Subject: 'See you at {{Time}}',
+      Body: 'On {{Date}} at {{Time}}.',
+      PartnerBookings: true,
     });
     const booking = await reserve(a, adults(1));
     await octo('POST', `/bookings/${booking.uuid}/confirm`, { contact });
     const reminders = () =>
-      t.db.kysely.selectFrom('emails').select(['subject', 'status', 'scheduled_for']).where('booking_id', '=', (q) => q.selectFrom('bookings').select('id').where('reference', '=', booking.id)).execute();
+      t.db.kysely
+        .selectFrom('emails')
+        .select(['subject', 'status', 'scheduled_for'])
+        .where('booking_id', '=', (q) => q.selectFrom('bookings').select('id').where('reference', '=', booking.id))
+        .execute();
     expect((await reminders()).map((e) => [e.subject, e.status])).toEqual([['See you at 11:00', 'queued']]);
     octoBody(await patch(booking.uuid, { availabilityId: b.StartsAt }), 'Booking');
     const after = await reminders();

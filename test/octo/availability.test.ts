@@ -14,10 +14,16 @@ let date: string;
 const check = (body: Record<string, unknown>, capabilities?: string) =>
   octo('POST', '/availability', { productId: activityId, optionId: 'DEFAULT', ...body }, capabilities);
 const partnerSlots = async (day: string) =>
-  (await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/availability/${activityId}/timeslots?Date=${day}`)).json().data as { Time: string; Available: number }[];
+  (await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/availability/${activityId}/timeslots?Date=${day}`)).json().data as {
+    Time: string;
+    Available: number;
+  }[];
 
 async function partnerSlotIds(day: string): Promise<Map<string, number>> {
-  const slots = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/activities/${activityId}/timeslots?From=${day}&To=${day}`)).json().data as { ID: number; Time: string }[];
+  const slots = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/activities/${activityId}/timeslots?From=${day}&To=${day}`)).json().data as {
+    ID: number;
+    Time: string;
+  }[];
   return new Map(slots.map((slot) => [slot.Time, slot.ID]));
 }
 
@@ -27,7 +33,12 @@ beforeAll(async () => {
   octo = octoClient(t, op.otaKey);
   activityId = (await createActivity(t, op.adminKey, { Timezone: 'Europe/Berlin', DurationMinutes: 120, MaxParticipantsPerBooking: 8 })).ActivityID;
   date = dateFromToday(6);
-  for (const [Time, Capacity] of [['09:00', 10], ['12:00', 10], ['15:00', 4], ['18:00', 1]] as const) {
+  for (const [Time, Capacity] of [
+    ['09:00', 10],
+    ['12:00', 10],
+    ['15:00', 4],
+    ['18:00', 1],
+  ] as const) {
     await createTimeslot(t, op.adminKey, activityId, { Date: date, Time, Capacity });
   }
   // The operator closes 18:00 (capacity 0).
@@ -36,17 +47,28 @@ beforeAll(async () => {
   await createTimeslot(t, op.adminKey, activityId, { Date: addDays(date, 2), Time: '10:00', Capacity: 6 });
   await createTimeslot(t, op.adminKey, activityId, { Date: dateFromToday(-1), Time: '10:00', Capacity: 6 });
   // 6 of 10 seats at 12:00 and all 4 at 15:00 taken through the partner API.
-  for (const [Time, Participants] of [['12:00', 6], ['15:00', 4]] as const) {
-    const booked = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', { ActivityID: activityId, Date: date, Time, Participants, Customer: customer });
+  for (const [Time, Participants] of [
+    ['12:00', 6],
+    ['15:00', 4],
+  ] as const) {
+    const booked = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', {
+      ActivityID: activityId,
+      Date: date,
+      Time,
+      Participants,
+      Customer: customer,
+    });
     expect(booked.statusCode).toBe(201);
   }
 });
 afterAll(() => t.close());
 
 describe('POST /octo/availability', () => {
-  it('answers every timeslot of localDate with its status and the partner API\'s seats left', async () => {
+  it("answers every timeslot of localDate with its status and the partner API's seats left", async () => {
     const availabilities = octoBody(await check({ localDate: date }), 'Availability', true);
-    expect(availabilities.map((a: { id: string }) => a.id)).toEqual(['09:00', '12:00', '15:00', '18:00'].map((time) => expect.stringMatching(new RegExp(`^${date}T${time}:00\\+0[12]:00$`))));
+    expect(availabilities.map((a: { id: string }) => a.id)).toEqual(
+      ['09:00', '12:00', '15:00', '18:00'].map((time) => expect.stringMatching(new RegExp(`^${date}T${time}:00\\+0[12]:00$`))),
+    );
     expect(availabilities.map((a: { status: string; vacancies: number; available: boolean }) => [a.status, a.vacancies, a.available])).toEqual([
       ['AVAILABLE', 10, true],
       ['LIMITED', 4, true],
@@ -79,10 +101,12 @@ describe('POST /octo/availability', () => {
 
   it('adds unit prices with octo/pricing', async () => {
     const [first] = octoBody(await check({ localDate: date }, 'octo/pricing'), 'Availability', true);
-    expect(first.unitPricing).toEqual([{ unitId: 'adult', original: 4500, retail: 4500, net: null, currency: 'EUR', currencyPrecision: 2, includedTaxes: [] }]);
+    expect(first.unitPricing).toEqual([
+      { unitId: 'adult', original: 4500, retail: 4500, net: null, currency: 'EUR', currencyPrecision: 2, includedTaxes: [] },
+    ]);
   });
 
-  it('refuses unknown ids and ambiguous or invalid ranges in OCTo\'s words', async () => {
+  it("refuses unknown ids and ambiguous or invalid ranges in OCTo's words", async () => {
     octoError(await octo('POST', '/availability', { productId: 's_Unknown12345', optionId: 'DEFAULT', localDate: date }), 400, 'INVALID_PRODUCT_ID');
     expect(octoError(await check({ optionId: 'VIP', localDate: date }), 400, 'INVALID_OPTION_ID').optionId).toBe('VIP');
     expect(octoError(await check({ localDate: date, units: [{ id: 'child', quantity: 1 }] }), 400, 'INVALID_UNIT_ID').unitId).toBe('child');
@@ -101,7 +125,7 @@ describe('POST /octo/availability/calendar', () => {
   const calendar = (body: Record<string, unknown>, capabilities?: string) =>
     octo('POST', '/availability/calendar', { productId: activityId, optionId: 'DEFAULT', ...body }, capabilities);
 
-  it('answers every date of the range: the best timeslot\'s vacancies, the day\'s capacity, days without timeslots CLOSED', async () => {
+  it("answers every date of the range: the best timeslot's vacancies, the day's capacity, days without timeslots CLOSED", async () => {
     const days = octoBody(await calendar({ localDateStart: date, localDateEnd: addDays(date, 2) }), 'AvailabilityCalendar', true);
     expect(days).toEqual([
       { localDate: date, available: true, status: 'AVAILABLE', vacancies: 10, capacity: 24, openingHours: [] },

@@ -51,7 +51,7 @@ describe('extendHold', () => {
     expect(again.HoldExpiresAt).toBe(extended.HoldExpiresAt);
   });
 
-  it('refuses a confirmed booking, a cancelled one and a lapsed hold (409), and another marketplace\'s (404)', async () => {
+  it("refuses a confirmed booking, a cancelled one and a lapsed hold (409), and another marketplace's (404)", async () => {
     const confirmed = await hold();
     await expect(extendHold(t.db, op.operatorId, confirmed.BookingReference, minutes(10))).rejects.toThrow(Conflict);
     const cancelled = await hold(10);
@@ -62,7 +62,11 @@ describe('extendHold', () => {
 
   it('does not revive a lapsed hold: it is released as expired and its seats stay free', async () => {
     const booking = await hold(10);
-    await t.db.kysely.updateTable('bookings').set({ hold_expires_at: nowSeconds() - 1 }).where('reference', '=', booking.BookingReference).execute();
+    await t.db.kysely
+      .updateTable('bookings')
+      .set({ hold_expires_at: nowSeconds() - 1 })
+      .where('reference', '=', booking.BookingReference)
+      .execute();
     await expect(extendHold(t.db, op.operatorId, booking.BookingReference, minutes(10))).rejects.toThrow(/expired/);
     const row = await t.db.kysely.selectFrom('bookings').select('status').where('reference', '=', booking.BookingReference).executeTakeFirstOrThrow();
     expect(row.status).toBe('expired');
@@ -75,7 +79,9 @@ describe('changeBookingDetails', () => {
   it('changes the customer and payment reference only, and nothing when given nothing', async () => {
     const booking = await hold(10);
     const row = await t.db.kysely.selectFrom('bookings').selectAll().where('reference', '=', booking.BookingReference).executeTakeFirstOrThrow();
-    await t.db.write((tx) => changeBookingDetails(tx, row.id, { customer_first_name: 'Grace', customer_email: 'grace@example.com', payment_reference: 'V-9' }));
+    await t.db.write((tx) =>
+      changeBookingDetails(tx, row.id, { customer_first_name: 'Grace', customer_email: 'grace@example.com', payment_reference: 'V-9' }),
+    );
     await t.db.write((tx) => changeBookingDetails(tx, row.id, {}));
     const read = (await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/booking/${booking.BookingReference}`)).json().data;
     expect(read).toMatchObject({

@@ -26,14 +26,31 @@ const partnerAvailable = async () => {
   const slots = (await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/availability/${activityId}/timeslots?Date=${slot.Date}`)).json().data;
   return slots[0].Available as number;
 };
-const octoVacancies = async () => octoBody(await octo('POST', '/availability', { productId: activityId, optionId: 'DEFAULT', availabilityIds: [availabilityId] }), 'Availability', true)[0].vacancies as number;
+const octoVacancies = async () =>
+  octoBody(
+    await octo('POST', '/availability', { productId: activityId, optionId: 'DEFAULT', availabilityIds: [availabilityId] }),
+    'Availability',
+    true,
+  )[0].vacancies as number;
 // A hold whose time ran out, written straight to the database like another process's write: this
 // process's cached partner answers learn of it only through invalidatePartnerReads (or within 1 s).
 const expireHold = async (reference: string) => {
-  await t.db.kysely.updateTable('bookings').set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 }).where('reference', '=', reference).execute();
+  await t.db.kysely
+    .updateTable('bookings')
+    .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+    .where('reference', '=', reference)
+    .execute();
   invalidatePartnerReads(t.db, op.operatorId);
 };
-const countBookings = async () => Number((await t.db.kysely.selectFrom('bookings').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const countBookings = async () =>
+  Number(
+    (
+      await t.db.kysely
+        .selectFrom('bookings')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -107,10 +124,11 @@ describe('reserve (POST /octo/bookings)', () => {
     expect(await countBookings()).toBe(before);
   });
 
-  it('uuids are per reseller: another reseller\'s uuid is neither seen nor in the way', async () => {
+  it("uuids are per reseller: another reseller's uuid is neither seen nor in the way", async () => {
     const uuid = randomUUID();
     const viator = await reserved({ uuid, unitItems: units(1) });
-    const key = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/keys', { Name: 'GYG', Scopes: ['ota'], Partner: 'getyourguide' })).json().data.Key;
+    const key = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/keys', { Name: 'GYG', Scopes: ['ota'], Partner: 'getyourguide' })).json().data
+      .Key;
     const gyg = octoClient(t, key);
     // Probing: the other reseller's uuid is unknown here, exactly like a uuid nobody used.
     for (const probe of [uuid, randomUUID()]) {
@@ -136,7 +154,7 @@ describe('reserve (POST /octo/bookings)', () => {
     octoError(await reserve({ unitItems: units(1) }), 400, 'UNPROCESSABLE_ENTITY');
   });
 
-  it('refuses what it cannot sell in OCTo\'s words', async () => {
+  it("refuses what it cannot sell in OCTo's words", async () => {
     const before = await countBookings();
     expect(octoError(await reserve({ productId: 's_Unknown12345' }), 400, 'INVALID_PRODUCT_ID').productId).toBe('s_Unknown12345');
     octoError(await reserve({ optionId: 'VIP' }), 400, 'INVALID_OPTION_ID');
@@ -183,7 +201,11 @@ describe('extend, confirm, update, cancel', () => {
     expect(Date.parse(first.utcExpiresAt)).toBeLessThanOrEqual(madeAt + 60 * 60_000 + 1000);
     // Drive time: it was made 55 minutes ago and runs out in 2 minutes; a renewal gets 5 minutes, the rest of its life.
     const now = Math.floor(Date.now() / 1000);
-    await t.db.kysely.updateTable('bookings').set({ created_at: Date.now() - 55 * 60_000, hold_expires_at: now + 120 }).where('reference', '=', reference).execute();
+    await t.db.kysely
+      .updateTable('bookings')
+      .set({ created_at: Date.now() - 55 * 60_000, hold_expires_at: now + 120 })
+      .where('reference', '=', reference)
+      .execute();
     const last = octoBody(await octo('POST', `/bookings/${uuid}/extend`, { expirationMinutes: 30 }), 'Booking');
     expect((Date.parse(last.utcExpiresAt) - Date.now()) / 60_000).toBeGreaterThan(4);
     expect((Date.parse(last.utcExpiresAt) - Date.now()) / 60_000).toBeLessThanOrEqual(5.1);
@@ -195,7 +217,7 @@ describe('extend, confirm, update, cancel', () => {
     expect(octoBody(await octo('POST', `/bookings/${uuid}/extend`, { expirationMinutes: 1 }), 'Booking').utcExpiresAt).toBe(last.utcExpiresAt);
   });
 
-  it('walks a reservation to a confirmed booking the dashboard shows as a partner booking with the reseller\'s reference', async () => {
+  it("walks a reservation to a confirmed booking the dashboard shows as a partner booking with the reseller's reference", async () => {
     const uuid = randomUUID();
     const booking = await reserved({ uuid, expirationMinutes: 10 });
 
@@ -206,7 +228,12 @@ describe('extend, confirm, update, cancel', () => {
     octoError(await octo('POST', `/bookings/${uuid}/confirm`, { contact: { firstName: 'Grace' } }), 400, 'BAD_REQUEST');
     expect(octoBody(await octo('GET', `/bookings/${uuid}`), 'Booking').status).toBe('ON_HOLD');
 
-    const done = await confirmed(uuid, { unitItems: [{ unitId: 'adult', resellerReference: 'T-1' }, { unitId: 'adult', resellerReference: 'T-2' }] });
+    const done = await confirmed(uuid, {
+      unitItems: [
+        { unitId: 'adult', resellerReference: 'T-1' },
+        { unitId: 'adult', resellerReference: 'T-2' },
+      ],
+    });
     expect(done).toMatchObject({
       status: 'CONFIRMED',
       utcExpiresAt: null,
@@ -242,7 +269,12 @@ describe('extend, confirm, update, cancel', () => {
     const uuid = randomUUID();
     await reserved({ uuid, contact: { fullName: 'Ada King Lovelace', emailAddress: 'ada@example.com' } });
     const updated = octoBody(
-      await octo('PATCH', `/bookings/${uuid}`, { notes: 'Vegetarian lunch', resellerReference: 'CART-9', contact: { phoneNumber: '+441234' }, expirationMinutes: 50 }),
+      await octo('PATCH', `/bookings/${uuid}`, {
+        notes: 'Vegetarian lunch',
+        resellerReference: 'CART-9',
+        contact: { phoneNumber: '+441234' },
+        expirationMinutes: 50,
+      }),
       'Booking',
     );
     expect(updated).toMatchObject({
@@ -317,11 +349,12 @@ describe('an expired hold', () => {
 });
 
 describe('get and list', () => {
-  it('reads only the reseller\'s own bookings', async () => {
+  it("reads only the reseller's own bookings", async () => {
     const booking = await reserved();
     octoBody(await octo('GET', `/bookings/${booking.uuid}`), 'Booking');
     expect(octoError(await octo('GET', `/bookings/${randomUUID()}`), 400, 'INVALID_BOOKING_UUID').uuid).toMatch(/^[0-9a-f-]{36}$/);
-    const key = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/keys', { Name: 'Other', Scopes: ['ota'], Partner: 'expedia' })).json().data.Key;
+    const key = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/keys', { Name: 'Other', Scopes: ['ota'], Partner: 'expedia' })).json().data
+      .Key;
     const stranger = octoClient(t, key);
     octoError(await stranger('GET', `/bookings/${booking.uuid}`), 400, 'INVALID_BOOKING_UUID');
     octoError(await stranger('POST', `/bookings/${booking.uuid}/cancel`, {}), 400, 'INVALID_BOOKING_UUID');

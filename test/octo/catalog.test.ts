@@ -15,7 +15,13 @@ beforeAll(async () => {
   t = await createTestApp();
   op = await t.newOperator('Fjord Adventures');
   octo = octoClient(t, op.otaKey);
-  kayak = await createActivity(t, op.adminKey, { Name: 'Sunset Kayak', Timezone: 'Europe/Oslo', Currency: 'NOK', UnitPrice: 45000, MaxParticipantsPerBooking: 6 });
+  kayak = await createActivity(t, op.adminKey, {
+    Name: 'Sunset Kayak',
+    Timezone: 'Europe/Oslo',
+    Currency: 'NOK',
+    UnitPrice: 45000,
+    MaxParticipantsPerBooking: 6,
+  });
   await createTimeslot(t, op.adminKey, kayak.ActivityID, { Date: dateFromToday(3), Time: '17:30', Capacity: 8 });
   await createTimeslot(t, op.adminKey, kayak.ActivityID, { Date: dateFromToday(4), Time: '09:00', Capacity: 8 });
   await createTimeslot(t, op.adminKey, kayak.ActivityID, { Date: dateFromToday(-2), Time: '06:00', Capacity: 8 });
@@ -77,7 +83,7 @@ describe('GET /octo/products', () => {
     ]);
   });
 
-  it('redirects the OCTo document\'s trailing-slash path to /octo/products', async () => {
+  it("redirects the OCTo document's trailing-slash path to /octo/products", async () => {
     const response = await octo('GET', '/products/');
     expect(response.statusCode).toBe(308);
     expect(response.headers.location).toBe('/octo/products');
@@ -91,7 +97,7 @@ describe('GET /octo/products/{id}', () => {
     expect(product.options[0].pricingFrom).toHaveLength(1);
   });
 
-  it('is INVALID_PRODUCT_ID for an unknown, archived, malformed or other operator\'s id', async () => {
+  it("is INVALID_PRODUCT_ID for an unknown, archived, malformed or other operator's id", async () => {
     const other = await t.newOperator();
     const theirs = (await createActivity(t, other.adminKey)).ActivityID;
     for (const id of ['s_DoesNotExist99', archived, 'kayak', theirs]) {

@@ -56,7 +56,11 @@ describe('the OCTo error format', () => {
     );
     expect(unit.unitId).toBe('');
     octoError(await octo('GET', '/bookings/not-a-uuid'), 400, 'INVALID_BOOKING_UUID');
-    const bad = octoError(await octo('POST', '/availability', { productId: activityId, optionId: 'DEFAULT', localDate: '2030-02-30' }), 400, 'BAD_REQUEST');
+    const bad = octoError(
+      await octo('POST', '/availability', { productId: activityId, optionId: 'DEFAULT', localDate: '2030-02-30' }),
+      400,
+      'BAD_REQUEST',
+    );
     expect(bad.errorMessage).toMatch(/localDate/);
   });
 
@@ -67,7 +71,7 @@ describe('the OCTo error format', () => {
     expect(nul.statusCode).toBe(400);
   });
 
-  it('answers the router\'s own errors (an over-long or badly encoded path parameter) in OCTo\'s format too', async () => {
+  it("answers the router's own errors (an over-long or badly encoded path parameter) in OCTo's format too", async () => {
     octoError(await octo('GET', `/products/${'x'.repeat(300)}`), 400, 'BAD_REQUEST');
     octoError(await octo('GET', '/bookings/%E0%A4%A'), 400, 'BAD_REQUEST');
     problemOf(await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/booking/${'x'.repeat(300)}`), 400, 'bad-request');
@@ -76,7 +80,11 @@ describe('the OCTo error format', () => {
   it('leaves the partner API on RFC 7807', async () => {
     problemOf(await call(t.app, undefined, 'GET', '/api/v2/ota/viator/products'), 401, 'unauthenticated');
     problemOf(await call(t.app, op.otaKey, 'GET', '/api/v2/nothing'), 404, 'not-found');
-    problemOf(await call(t.app, op.otaKey, 'GET', '/api/v2/ota/viator/availability/s_DoesNotExist99/dates?StartDate=2030-01-01&EndDate=2030-01-02'), 404, 'not-found');
+    problemOf(
+      await call(t.app, op.otaKey, 'GET', '/api/v2/ota/viator/availability/s_DoesNotExist99/dates?StartDate=2030-01-01&EndDate=2030-01-02'),
+      404,
+      'not-found',
+    );
   });
 
   it('documents the OCTo routes under the tag OCTo in /openapi.json', async () => {
@@ -97,7 +105,7 @@ describe('the OCTo document checker itself', () => {
 });
 
 describe('the rate limit on /octo', () => {
-  it('answers 429 TOO_MANY_REQUESTS in OCTo\'s format', async () => {
+  it("answers 429 TOO_MANY_REQUESTS in OCTo's format", async () => {
     const limited = await createTestApp({ RATE_LIMIT_PER_MINUTE: '2' });
     try {
       const reseller = await limited.newOperator();

@@ -86,5 +86,13 @@ export function octoError(response: LightMyRequestResponse, status: number, code
   assertOctoHeaders(response);
   assertOctoSchema(body, 'BaseError');
   assertOctoSchema(body, ERROR_COMPONENTS[code] ?? 'BaseError');
-  return body as { error: string; errorMessage: string; productId?: string; optionId?: string; unitId?: string; availabilityId?: string; uuid?: string };
+  return body as {
+    error: string;
+    errorMessage: string;
+    productId?: string;
+    optionId?: string;
+    unitId?: string;
+    availabilityId?: string;
+    uuid?: string;
+  };
 }

@@ -16,7 +16,10 @@ afterAll(async () => {
 async function freshDatabase(): Promise<Db> {
   const database = await createTestDatabase();
   const db = openDatabase(database.config);
-  cleanup.push(() => database.drop(), () => db.close());
+  cleanup.push(
+    () => database.drop(),
+    () => db.close(),
+  );
   return db;
 }
 

@@ -33,10 +33,18 @@ beforeAll(async () => {
   op = await t.newOperator();
   other = await t.newOperator();
   const activity = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', {
-    Name: 'Paragliding', DurationMinutes: 60, Timezone: 'Europe/Zurich', Currency: 'CHF', UnitPrice: 18000,
+    Name: 'Paragliding',
+    DurationMinutes: 60,
+    Timezone: 'Europe/Zurich',
+    Currency: 'CHF',
+    UnitPrice: 18000,
   });
   activityId = activity.json().data.ActivityID;
-  const slot = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: date, Time: '10:00', Capacity: 10 });
+  const slot = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${activityId}/timeslots`, {
+    Date: date,
+    Time: '10:00',
+    Capacity: 10,
+  });
   expect(slot.statusCode, slot.body).toBe(201);
   for (const body of [
     { Question: 'Weight in kg', Type: 'text', Required: true },
@@ -51,7 +59,10 @@ describe('booking with waiver answers', () => {
   it('is complete with every required answer and an uploaded file, pending without answers', async () => {
     const [weight, certificate] = (await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/questions/${activityId}`)).json().data;
     const fileId = await uploadAs(op.otaKey);
-    const complete = await book([{ QuestionID: weight.ID, Answer: '72' }, { QuestionID: certificate.ID, Answer: fileId }]);
+    const complete = await book([
+      { QuestionID: weight.ID, Answer: '72' },
+      { QuestionID: certificate.ID, Answer: fileId },
+    ]);
     expect(complete.statusCode, complete.body).toBe(201);
     expect(complete.json().data.WaiverStatus).toBe('complete');
     const pending = await book();
@@ -61,10 +72,17 @@ describe('booking with waiver answers', () => {
     problemOf(await call(t.app, op.adminKey, 'DELETE', `/api/v2/admin/questions/${certificate.ID}`), 409, 'conflict');
   });
 
-  it('is 422 for another operator\'s FileID or a missing required answer', async () => {
+  it("is 422 for another operator's FileID or a missing required answer", async () => {
     const [weight, certificate] = (await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/questions/${activityId}`)).json().data;
     const theirs = await uploadAs(other.otaKey);
-    const foreignFile = problemOf(await book([{ QuestionID: weight.ID, Answer: '72' }, { QuestionID: certificate.ID, Answer: theirs }]), 422, 'validation');
+    const foreignFile = problemOf(
+      await book([
+        { QuestionID: weight.ID, Answer: '72' },
+        { QuestionID: certificate.ID, Answer: theirs },
+      ]),
+      422,
+      'validation',
+    );
     expect(foreignFile.errors!.map((e) => e.field)).toEqual(['WaiverAnswers[1].Answer']);
     const missing = problemOf(await book([{ QuestionID: weight.ID, Answer: '72' }]), 422, 'validation');
     expect(missing.errors).toEqual([{ field: 'WaiverAnswers', message: expect.stringContaining('Medical certificate') }]);

@@ -57,7 +57,12 @@ describe('operator API: creating questions', () => {
       Options: ['S', 'M', 'L'],
       Translations: { de: { Question: 'T-Shirt-Grösse', Options: ['Klein', 'Mittel', 'Gross'] }, 'de-CH': { Question: 'Liibli-Grössi' } },
     });
-    const file = await addQuestion({ Question: 'Upload your diving licence', Type: 'file', Required: true, Translations: { fr: { Question: 'Votre licence' } } });
+    const file = await addQuestion({
+      Question: 'Upload your diving licence',
+      Type: 'file',
+      Required: true,
+      Translations: { fr: { Question: 'Votre licence' } },
+    });
     expect(file.json().data).toMatchObject({ Type: 'file', RequiresFileUpload: true, Position: 3 });
   });
 
@@ -86,8 +91,16 @@ describe('operator API: creating questions', () => {
     ['an unknown type', { Question: 'Q', Type: 'essay', Required: true }, ['Type']],
     ['missing fields', { Question: 'Q' }, ['Required', 'Type']],
     ['a negative position', { Question: 'Q', Type: 'text', Required: true, Position: -1 }, ['Position']],
-    ['a malformed translation tag', { Question: 'Q', Type: 'text', Required: true, Translations: { de_CH: { Question: 'F' } } }, ['Translations.de_CH']],
-    ['two tags for one language', { Question: 'Q', Type: 'text', Required: true, Translations: { de: { Question: 'F' }, DE: { Question: 'G' } } }, ['Translations.DE']],
+    [
+      'a malformed translation tag',
+      { Question: 'Q', Type: 'text', Required: true, Translations: { de_CH: { Question: 'F' } } },
+      ['Translations.de_CH'],
+    ],
+    [
+      'two tags for one language',
+      { Question: 'Q', Type: 'text', Required: true, Translations: { de: { Question: 'F' }, DE: { Question: 'G' } } },
+      ['Translations.DE'],
+    ],
     [
       'translated options of another count',
       { Question: 'Size', Type: 'select', Required: true, Options: ['S', 'M'], Translations: { fr: { Question: 'Taille', Options: ['P'] } } },
@@ -100,11 +113,15 @@ describe('operator API: creating questions', () => {
   });
 
   it('reports every failing rule at once', async () => {
-    const problem = problemOf(await addQuestion({ Question: ' ', Type: 'date', Required: true, RequiresFileUpload: true, Options: ['x'] }), 422, 'validation');
+    const problem = problemOf(
+      await addQuestion({ Question: ' ', Type: 'date', Required: true, RequiresFileUpload: true, Options: ['x'] }),
+      422,
+      'validation',
+    );
     expect(problem.errors!.map((e) => e.field).sort()).toEqual(['Options', 'Question', 'RequiresFileUpload']);
   });
 
-  it('is 404 for another operator\'s activity, 400 for a malformed ActivityID, 403 for a non-admin key', async () => {
+  it("is 404 for another operator's activity, 400 for a malformed ActivityID, 403 for a non-admin key", async () => {
     problemOf(await addQuestion({ Question: 'Q', Type: 'text', Required: true }, foreignId), 404, 'not-found');
     problemOf(await call(t.app, op.adminKey, 'GET', `/api/v2/admin/activities/${foreignId}/questions`), 404, 'not-found');
     problemOf(await addQuestion({ Question: 'Q', Type: 'text', Required: true }, 'not-an-id'), 400, 'bad-request');
@@ -114,7 +131,15 @@ describe('operator API: creating questions', () => {
 
 describe('operator API: changing and deleting questions', () => {
   it('changes fields, resets options when leaving select, and validates the merged result', async () => {
-    const created = (await addQuestion({ Question: 'Diet', Type: 'select', Required: false, Options: ['none', 'vegan'], Translations: { fr: { Question: 'Régime', Options: ['aucun', 'végan'] } } })).json().data;
+    const created = (
+      await addQuestion({
+        Question: 'Diet',
+        Type: 'select',
+        Required: false,
+        Options: ['none', 'vegan'],
+        Translations: { fr: { Question: 'Régime', Options: ['aucun', 'végan'] } },
+      })
+    ).json().data;
     const url = `/api/v2/admin/questions/${created.ID}`;
     const renamed = await call(t.app, op.adminKey, 'PATCH', url, { Question: 'Diet?', Required: true });
     expect(renamed.json().data).toMatchObject({ Question: 'Diet?', Required: true, Options: ['none', 'vegan'] });
@@ -149,15 +174,36 @@ describe('operator API: changing and deleting questions', () => {
       const activity = await tx.selectFrom('activities').select('id').where('public_id', '=', activityId).executeTakeFirstOrThrow();
       const slot = await tx
         .insertInto('timeslots')
-        .values({ operator_id: op.operatorId, activity_id: activity.id, date: '2030-01-01', time: '10:00', starts_at: 1_893_488_400, ends_at: 1_893_492_000, capacity: 5 })
+        .values({
+          operator_id: op.operatorId,
+          activity_id: activity.id,
+          date: '2030-01-01',
+          time: '10:00',
+          starts_at: 1_893_488_400,
+          ends_at: 1_893_492_000,
+          capacity: 5,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       const booking = await tx
         .insertInto('bookings')
         .values({
-          operator_id: op.operatorId, reference: 'BK-TESTQ409', timeslot_id: slot.id, status: 'confirmed', source: 'pos', partner: null,
-          payment_reference: null, participants: 1, customer_first_name: 'A', customer_last_name: 'B', customer_email: 'a@example.com',
-          customer_phone: '+41790000000', waiver_status: 'complete', hold_expires_at: null, created_at: Date.now(), cancelled_at: null,
+          operator_id: op.operatorId,
+          reference: 'BK-TESTQ409',
+          timeslot_id: slot.id,
+          status: 'confirmed',
+          source: 'pos',
+          partner: null,
+          payment_reference: null,
+          participants: 1,
+          customer_first_name: 'A',
+          customer_last_name: 'B',
+          customer_email: 'a@example.com',
+          customer_phone: '+41790000000',
+          waiver_status: 'complete',
+          hold_expires_at: null,
+          created_at: Date.now(),
+          cancelled_at: null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -175,12 +221,21 @@ describe('partner and core paths', () => {
     const response = await partnerQuestions();
     expect(response.statusCode).toBe(200);
     const data = response.json().data;
-    expect(data[0]).toEqual({ ID: expect.any(Number), Question: 'Emergency contact', Type: 'text', Required: true, RequiresFileUpload: false, Options: [], Position: 0 });
+    expect(data[0]).toEqual({
+      ID: expect.any(Number),
+      Question: 'Emergency contact',
+      Type: 'text',
+      Required: true,
+      RequiresFileUpload: false,
+      Options: [],
+      Position: 0,
+    });
     expect(data.every((q: object) => !('Translations' in q))).toBe(true);
   });
 
   it('answers in the exact locale, else its language, else the default text', async () => {
-    const byLocale = async (locale: string) => (await partnerQuestions(`?Locale=${locale}`)).json().data.find((q: { Type: string }) => q.Type === 'select');
+    const byLocale = async (locale: string) =>
+      (await partnerQuestions(`?Locale=${locale}`)).json().data.find((q: { Type: string }) => q.Type === 'select');
     expect(await byLocale('de-CH')).toMatchObject({ Question: 'Liibli-Grössi', Options: ['S', 'M', 'L'] });
     expect(await byLocale('de-ch')).toMatchObject({ Question: 'Liibli-Grössi' });
     expect(await byLocale('de')).toMatchObject({ Question: 'T-Shirt-Grösse', Options: ['Klein', 'Mittel', 'Gross'] });
@@ -197,14 +252,14 @@ describe('partner and core paths', () => {
     }
   });
 
-  it('is 400 for a malformed ActivityID and 404 for unknown, archived or another operator\'s activity', async () => {
+  it("is 400 for a malformed ActivityID and 404 for unknown, archived or another operator's activity", async () => {
     problemOf(await partnerQuestions('', 'bogus'), 400, 'bad-request');
     problemOf(await partnerQuestions('', 's_doesNotExist123'), 404, 'not-found');
     problemOf(await partnerQuestions('', archivedId), 404, 'not-found');
     problemOf(await partnerQuestions('', foreignId), 404, 'not-found');
   });
 
-  it('needs an ota key for the path\'s marketplace', async () => {
+  it("needs an ota key for the path's marketplace", async () => {
     problemOf(await partnerQuestions('', activityId, op.usageKey), 403, 'forbidden');
     problemOf(await call(t.app, op.otaKey, 'GET', `/api/v2/ota/expedia/questions/${activityId}`), 403, 'forbidden');
     problemOf(await partnerQuestions('', activityId, ''), 401, 'unauthenticated');

@@ -2,7 +2,7 @@
 // basket's and the address's quota until a confirmed booking uses it, and once the hold has ended (lapsed,
 // released, cancelled) it is swept like any unused upload. Only a confirmed booking keeps a file for good.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, problemOf, } from '../helpers/app.js';
+import { call, createTestApp, problemOf } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 import { customer } from '../emails/fixtures.js';
 import { sweepUnattachedUploads } from '../../src/questions/upload-sweep.js';
@@ -23,7 +23,11 @@ async function setUp(env: Record<string, string> = {}) {
   await openShop(t, op.adminKey);
   const activityId = (await createActivity(t, op.adminKey)).ActivityID;
   const slot = await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '10:00', Capacity: 50 });
-  const question = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${activityId}/questions`, { Question: 'Photo ID', Type: 'file', Required: true });
+  const question = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${activityId}/questions`, {
+    Question: 'Photo ID',
+    Type: 'file',
+    Required: true,
+  });
   return { t, op, activityId, availabilityId: slot.StartsAt, questionId: question.json().data.ID as number };
 }
 type Setup = Awaited<ReturnType<typeof setUp>>;
@@ -39,7 +43,11 @@ async function openBasket(s: Setup): Promise<string> {
 /** A one-seat basket item (a hold) naming the file; answers the booking's reference. */
 async function holdInBasket(s: Setup, token: string, fileId: string): Promise<string> {
   const item = await call(s.t.app, undefined, 'POST', `${shop(s)}/baskets/${token}/items`, {
-    ActivityID: s.activityId, Date: date, Time: '10:00', Participants: 1, WaiverAnswers: [{ QuestionID: s.questionId, Answer: fileId }],
+    ActivityID: s.activityId,
+    Date: date,
+    Time: '10:00',
+    Participants: 1,
+    WaiverAnswers: [{ QuestionID: s.questionId, Answer: fileId }],
   });
   expect(item.statusCode, item.body).toBe(201);
   return item.json().data.Items.at(-1).BookingReference;
@@ -48,18 +56,28 @@ async function holdInBasket(s: Setup, token: string, fileId: string): Promise<st
 /** A partner's booking naming the file: on hold for `holdMinutes`, or confirmed at once without. */
 async function partnerBooking(s: Setup, fileId: string, holdMinutes?: number): Promise<string> {
   const booked = await call(s.t.app, s.op.otaKey, 'POST', '/api/v2/ota/viator/booking', {
-    ActivityID: s.activityId, Date: date, Time: '10:00', Participants: 1, Customer: customer(),
-    WaiverAnswers: [{ QuestionID: s.questionId, Answer: fileId }], ...(holdMinutes !== undefined && { HoldMinutes: holdMinutes }),
+    ActivityID: s.activityId,
+    Date: date,
+    Time: '10:00',
+    Participants: 1,
+    Customer: customer(),
+    WaiverAnswers: [{ QuestionID: s.questionId, Answer: fileId }],
+    ...(holdMinutes !== undefined && { HoldMinutes: holdMinutes }),
   });
   expect(booked.statusCode, booked.body).toBe(201);
   return booked.json().data.BookingReference;
 }
 
-const exists = async (s: Setup, fileId: string) => (await s.t.db.kysely.selectFrom('uploads').select('id').where('public_id', '=', fileId).executeTakeFirst()) !== undefined;
+const exists = async (s: Setup, fileId: string) =>
+  (await s.t.db.kysely.selectFrom('uploads').select('id').where('public_id', '=', fileId).executeTakeFirst()) !== undefined;
 
 /** Makes the file look uploaded `hours` ago (the sweep and the quota read created_at). */
 const age = (s: Setup, fileId: string, hours: number) =>
-  s.t.db.kysely.updateTable('uploads').set({ created_at: Date.now() - hours * HOUR }).where('public_id', '=', fileId).execute();
+  s.t.db.kysely
+    .updateTable('uploads')
+    .set({ created_at: Date.now() - hours * HOUR })
+    .where('public_id', '=', fileId)
+    .execute();
 
 describe('quotas count the files that holds name', () => {
   let s: Setup;
@@ -141,13 +159,18 @@ describe('the sweep and files named by holds', () => {
     expect(await exists(s, cancelled)).toBe(false);
   });
 
-  it('OCTo: the files a reservation\'s answers name are held, those of the confirmed booking kept; a file answered over is swept', async () => {
+  it("OCTo: the files a reservation's answers name are held, those of the confirmed booking kept; a file answered over is swept", async () => {
     const octo = octoClient(s.t, s.op.otaKey);
     const first = fileIdOf(await uploadAs(s.t, s.op.otaKey, JPEG));
     const second = fileIdOf(await uploadAs(s.t, s.op.otaKey, JPEG));
     const answer = (fileId: string) => ({ questionAnswers: [{ questionId: String(s.questionId), value: fileId }] });
     const hold = octoBody(
-      await octo('POST', '/bookings', { productId: s.activityId, optionId: 'DEFAULT', availabilityId: s.availabilityId, unitItems: [{ unitId: 'adult' }], ...answer(first) }, 'octo/questions'),
+      await octo(
+        'POST',
+        '/bookings',
+        { productId: s.activityId, optionId: 'DEFAULT', availabilityId: s.availabilityId, unitItems: [{ unitId: 'adult' }], ...answer(first) },
+        'octo/questions',
+      ),
       'Booking',
     );
     const changed = await octo('PATCH', `/bookings/${hold.uuid}`, answer(second), 'octo/questions');

@@ -17,10 +17,18 @@ const date = dateFromToday(20);
 const HOUR = 3_600_000;
 
 const customer = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' };
-const bookingBody = (fileId: string) => ({ ActivityID: activityId, Date: date, Time: '10:00', Participants: 1, Customer: customer, WaiverAnswers: [{ QuestionID: questionId, Answer: fileId }] });
+const bookingBody = (fileId: string) => ({
+  ActivityID: activityId,
+  Date: date,
+  Time: '10:00',
+  Participants: 1,
+  Customer: customer,
+  WaiverAnswers: [{ QuestionID: questionId, Answer: fileId }],
+});
 const bookAs = (key: string, partner: string, fileId: string) => call(t.app, key, 'POST', `/api/v2/ota/${partner}/booking`, bookingBody(fileId));
 const bookAtDesk = (fileId: string) => call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', bookingBody(fileId));
-const uploadRow = (fileId: string) => t.db.kysely.selectFrom('uploads').select(['attached_at', 'created_at']).where('public_id', '=', fileId).executeTakeFirst();
+const uploadRow = (fileId: string) =>
+  t.db.kysely.selectFrom('uploads').select(['attached_at', 'created_at']).where('public_id', '=', fileId).executeTakeFirst();
 
 async function newKey(admin: string, partner: string): Promise<string> {
   const response = await call(t.app, admin, 'POST', '/api/v2/admin/keys', { Name: `Key ${partner}`, Scopes: ['ota'], Partner: partner });
@@ -34,7 +42,11 @@ beforeAll(async () => {
   other = await t.newOperator();
   activityId = (await createActivity(t, op.adminKey)).ActivityID;
   await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '10:00', Capacity: 50 });
-  const question = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${activityId}/questions`, { Question: 'Photo ID', Type: 'file', Required: true });
+  const question = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${activityId}/questions`, {
+    Question: 'Photo ID',
+    Type: 'file',
+    Required: true,
+  });
   questionId = question.json().data.ID;
   expediaKey = await newKey(op.adminKey, 'expedia');
   secondViatorKey = await newKey(op.adminKey, 'viator');
@@ -77,18 +89,25 @@ describe('attached and swept', () => {
     expect((await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${reference}/files/${named}`)).statusCode).toBe(200);
   });
 
-  it('counts only unused files against the key\'s quota: naming one in a booking makes room', async () => {
+  it("counts only unused files against the key's quota: naming one in a booking makes room", async () => {
     const q = await createTestApp({ UPLOAD_KEY_MAX_FILES: '2' });
     try {
       const owner = await q.newOperator();
       const activity = (await createActivity(q, owner.adminKey)).ActivityID;
       await createTimeslot(q, owner.adminKey, activity, { Date: date, Time: '10:00', Capacity: 5 });
-      const question = (await call(q.app, owner.adminKey, 'POST', `/api/v2/admin/activities/${activity}/questions`, { Question: 'ID', Type: 'file', Required: true })).json().data.ID;
+      const question = (
+        await call(q.app, owner.adminKey, 'POST', `/api/v2/admin/activities/${activity}/questions`, { Question: 'ID', Type: 'file', Required: true })
+      ).json().data.ID;
       const first = fileIdOf(await uploadAs(q, owner.otaKey, JPEG));
       fileIdOf(await uploadAs(q, owner.otaKey, JPEG));
       problemOf(await uploadAs(q, owner.otaKey, JPEG), 429, 'quota-exceeded');
       const booking = await call(q.app, owner.otaKey, 'POST', '/api/v2/ota/viator/booking', {
-        ActivityID: activity, Date: date, Time: '10:00', Participants: 1, Customer: customer, WaiverAnswers: [{ QuestionID: question, Answer: first }],
+        ActivityID: activity,
+        Date: date,
+        Time: '10:00',
+        Participants: 1,
+        Customer: customer,
+        WaiverAnswers: [{ QuestionID: question, Answer: first }],
       });
       expect(booking.statusCode, booking.body).toBe(201);
       fileIdOf(await uploadAs(q, owner.otaKey, JPEG));
@@ -108,13 +127,16 @@ describe('staff read the answers and their files', () => {
     reference = booked.json().data.BookingReference;
   });
 
-  it('lists a booking\'s answers with the file\'s type, size and download address', async () => {
+  it("lists a booking's answers with the file's type, size and download address", async () => {
     const answers = await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${reference}/waiver-answers`);
     expect(answers.statusCode).toBe(200);
     expect(answers.headers['cache-control']).toBe('no-store');
     expect(answers.json().data).toEqual([
       {
-        QuestionID: questionId, Question: 'Photo ID', Type: 'file', Answer: fileId,
+        QuestionID: questionId,
+        Question: 'Photo ID',
+        Type: 'file',
+        Answer: fileId,
         File: { FileID: fileId, ContentType: 'application/pdf', Size: PDF.length, Download: `/api/v2/admin/bookings/${reference}/files/${fileId}` },
       },
     ]);
@@ -146,7 +168,7 @@ describe('staff read the answers and their files', () => {
     }
   });
 
-  it('is a 404 for a file the booking did not answer with, another operator\'s booking, or an unknown file; 400 for a malformed FileID', async () => {
+  it("is a 404 for a file the booking did not answer with, another operator's booking, or an unknown file; 400 for a malformed FileID", async () => {
     const unrelated = fileIdOf(await uploadAs(t, op.otaKey, JPEG));
     problemOf(await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${reference}/files/${unrelated}`), 404, 'not-found');
     problemOf(await call(t.app, other.adminKey, 'GET', `/api/v2/admin/bookings/${reference}/files/${fileId}`), 404, 'not-found');

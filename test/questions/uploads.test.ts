@@ -12,7 +12,12 @@ let op: TestOperator;
 let other: TestOperator;
 
 const upload = (payload: string | Buffer | undefined, headers: Record<string, string> = {}, key = op.otaKey, partner = 'viator') =>
-  t.app.inject({ method: 'POST', url: `/api/v2/ota/${partner}/uploads`, headers: { authorization: `Bearer ${key}`, ...headers }, ...(payload !== undefined && { payload }) });
+  t.app.inject({
+    method: 'POST',
+    url: `/api/v2/ota/${partner}/uploads`,
+    headers: { authorization: `Bearer ${key}`, ...headers },
+    ...(payload !== undefined && { payload }),
+  });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -52,7 +57,15 @@ describe('POST /api/v2/ota/{partner}/uploads', () => {
   });
 
   it('refuses other content with 415, whatever its Content-Type says, and writes nothing', async () => {
-    const count = async () => Number((await t.db.kysely.selectFrom('uploads').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await t.db.kysely
+            .selectFrom('uploads')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     for (const [payload, declared] of [
       ['<html><script>alert(document.cookie)</script></html>', 'image/png'],
@@ -71,7 +84,15 @@ describe('POST /api/v2/ota/{partner}/uploads', () => {
   });
 
   it('accepts exactly 10 MiB and answers 413 above it, writing nothing', async () => {
-    const count = async () => Number((await t.db.kysely.selectFrom('uploads').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await t.db.kysely
+            .selectFrom('uploads')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const limit = 10 * 1024 * 1024;
     expect((await upload(pngOfSize(limit), { 'content-type': 'image/png' })).statusCode).toBe(201);
     const before = await count();
@@ -86,7 +107,7 @@ describe('POST /api/v2/ota/{partner}/uploads', () => {
     }
   });
 
-  it('needs an ota key for the path\'s marketplace', async () => {
+  it("needs an ota key for the path's marketplace", async () => {
     problemOf(await upload(PNG, { 'content-type': 'image/png' }, op.usageKey), 403, 'forbidden');
     problemOf(await upload(PNG, { 'content-type': 'image/png' }, op.otaKey, 'expedia'), 403, 'forbidden');
     problemOf(await upload(PNG, { 'content-type': 'image/png' }, 'nope'), 401, 'unauthenticated');
@@ -114,7 +135,12 @@ describe('the quota of an API key', () => {
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(23 * 3600);
     expect(retryAfter).toBeLessThanOrEqual(24 * 3600);
-    const second = await q.app.inject({ method: 'POST', url: '/api/v2/admin/keys', headers: { authorization: `Bearer ${owner.adminKey}` }, payload: { Name: 'Second', Scopes: ['ota'], Partner: 'viator' } });
+    const second = await q.app.inject({
+      method: 'POST',
+      url: '/api/v2/admin/keys',
+      headers: { authorization: `Bearer ${owner.adminKey}` },
+      payload: { Name: 'Second', Scopes: ['ota'], Partner: 'viator' },
+    });
     fileIdOf(await uploadAs(q, second.json().data.Key, JPEG));
   });
 
@@ -133,7 +159,11 @@ describe('validateWaiverAnswers', () => {
 
   beforeAll(async () => {
     const created = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', {
-      Name: 'Skydiving', DurationMinutes: 120, Timezone: 'Europe/Berlin', Currency: 'EUR', UnitPrice: 25000,
+      Name: 'Skydiving',
+      DurationMinutes: 120,
+      Timezone: 'Europe/Berlin',
+      Currency: 'EUR',
+      UnitPrice: 25000,
     });
     activityRowId = created.json().data.ID;
     const activityId = created.json().data.ActivityID;
@@ -144,13 +174,23 @@ describe('validateWaiverAnswers', () => {
     };
     await add('name', { Question: 'Full name', Type: 'text', Required: true });
     await add('fit', { Question: 'Are you fit?', Type: 'boolean', Required: true });
-    await add('size', { Question: 'Suit size', Type: 'select', Required: true, Options: ['S', 'M', 'L'], Translations: { de: { Question: 'Grösse', Options: ['Klein', 'Mittel', 'Gross'] } } });
+    await add('size', {
+      Question: 'Suit size',
+      Type: 'select',
+      Required: true,
+      Options: ['S', 'M', 'L'],
+      Translations: { de: { Question: 'Grösse', Options: ['Klein', 'Mittel', 'Gross'] } },
+    });
     await add('birth', { Question: 'Date of birth', Type: 'date', Required: false });
     await add('licence', { Question: 'Medical certificate', Type: 'file', Required: true });
     await add('photo', { Question: 'Photo ID (optional)', Type: 'text', Required: false, RequiresFileUpload: true });
     await add('sign', { Question: 'Signature', Type: 'signature', Required: false });
     const foreign = await call(t.app, other.adminKey, 'POST', '/api/v2/admin/activities', {
-      Name: 'Foreign', DurationMinutes: 60, Timezone: 'Europe/Berlin', Currency: 'EUR', UnitPrice: 100,
+      Name: 'Foreign',
+      DurationMinutes: 60,
+      Timezone: 'Europe/Berlin',
+      Currency: 'EUR',
+      UnitPrice: 100,
     });
     foreignActivityRowId = foreign.json().data.ID;
   });
@@ -170,7 +210,11 @@ describe('validateWaiverAnswers', () => {
   ];
 
   it('is pending without answers', async () => {
-    expect(await validateWaiverAnswers(t.db.kysely, asViator(op.operatorId), activityRowId, undefined)).toEqual({ status: 'pending', answers: [], fileIds: [] });
+    expect(await validateWaiverAnswers(t.db.kysely, asViator(op.operatorId), activityRowId, undefined)).toEqual({
+      status: 'pending',
+      answers: [],
+      fileIds: [],
+    });
   });
 
   it('is complete when every required question is answered, the file answer by an upload of the same operator', async () => {
@@ -202,7 +246,7 @@ describe('validateWaiverAnswers', () => {
     expect((await failures([])).map((e) => e.field)).toEqual(['WaiverAnswers']);
   });
 
-  it('rejects another operator\'s FileID and an unknown FileID as a file answer', async () => {
+  it("rejects another operator's FileID and an unknown FileID as a file answer", async () => {
     const theirs = await fileOf(other.otaKey);
     for (const answer of [theirs, 'f_doesNotExist000000000000', 'just text']) {
       const errors = await failures(required(answer));
@@ -234,9 +278,18 @@ describe('validateWaiverAnswers', () => {
 
   it('does not accept questions of another activity or another operator', async () => {
     const errors = await failures(required('x'), other.operatorId);
-    expect(errors.map((e) => e.field)).toEqual(['WaiverAnswers[0].QuestionID', 'WaiverAnswers[1].QuestionID', 'WaiverAnswers[2].QuestionID', 'WaiverAnswers[3].QuestionID']);
+    expect(errors.map((e) => e.field)).toEqual([
+      'WaiverAnswers[0].QuestionID',
+      'WaiverAnswers[1].QuestionID',
+      'WaiverAnswers[2].QuestionID',
+      'WaiverAnswers[3].QuestionID',
+    ]);
     const elsewhere = await failures([{ QuestionID: q.name!, Answer: 'x' }], other.operatorId, foreignActivityRowId);
     expect(elsewhere).toEqual([{ field: 'WaiverAnswers[0].QuestionID', message: expect.any(String) }]);
-    expect(await validateWaiverAnswers(t.db.kysely, asViator(other.operatorId), foreignActivityRowId, [])).toEqual({ status: 'complete', answers: [], fileIds: [] });
+    expect(await validateWaiverAnswers(t.db.kysely, asViator(other.operatorId), foreignActivityRowId, [])).toEqual({
+      status: 'complete',
+      answers: [],
+      fileIds: [],
+    });
   });
 });

@@ -18,7 +18,12 @@ beforeAll(async () => {
   op = await t.newOperator('Fjord Kayaks GmbH');
   slot.ActivityID = (await createActivity(t, op.adminKey, { Name: 'Fjord Paddle' })).ActivityID;
   await createTimeslot(t, op.adminKey, slot.ActivityID, { Date: slot.Date, Time: slot.Time, Capacity: 20 });
-  const workflow = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', { Name: 'Thanks', Event: 'booking-confirmed', Subject: 'Booked', Body: 'See you soon.\n{{OperatorName}}' });
+  const workflow = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', {
+    Name: 'Thanks',
+    Event: 'booking-confirmed',
+    Subject: 'Booked',
+    Body: 'See you soon.\n{{OperatorName}}',
+  });
   expect(workflow.statusCode, workflow.body).toBe(201);
 });
 afterAll(async () => {
@@ -34,7 +39,7 @@ async function bookAndSend() {
 }
 
 describe('branded guest e-mails', () => {
-  it('use the operator\'s name until a shop name is set, then the shop name', async () => {
+  it("use the operator's name until a shop name is set, then the shop name", async () => {
     const plain = await bookAndSend();
     expect(plain.raw).toContain('From: Fjord Kayaks GmbH <');
     expect(plain.text.trim()).toBe('See you soon.\nFjord Kayaks GmbH');

@@ -24,20 +24,20 @@ const pngOfSize = (size: number) => Buffer.concat([PNG, Buffer.alloc(size - PNG.
 
 beforeAll(async () => {
   t = await createTestApp();
-  op = await t.newOperator('Müller\'s Kayak Tours');
+  op = await t.newOperator("Müller's Kayak Tours");
   other = await t.newOperator('Other Adventures');
 });
 afterAll(() => t.close());
 
 describe('operator settings', () => {
-  it('shows the defaults: the operator\'s name, its slug, no colour, logo or origins, the preview link and the snippet', async () => {
+  it("shows the defaults: the operator's name, its slug, no colour, logo or origins, the preview link and the snippet", async () => {
     const response = await get();
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     const data = response.json().data;
     expect(data).toMatchObject({
       ShopName: null,
-      DisplayName: 'Müller\'s Kayak Tours',
+      DisplayName: "Müller's Kayak Tours",
       Slug: 'mullers-kayak-tours',
       ContactEmail: null,
       BrandColour: null,
@@ -51,15 +51,29 @@ describe('operator settings', () => {
   });
 
   it('changes only the fields sent, trims and normalises them, and writes one audit entry', async () => {
-    const response = await patch({ ShopName: '  Lake Kayaks  ', BrandColour: '#0B5CAD', AllowedEmbedOrigins: ['https://WWW.Example.com/', 'https://www.example.com:443', 'http://localhost:8080'] });
+    const response = await patch({
+      ShopName: '  Lake Kayaks  ',
+      BrandColour: '#0B5CAD',
+      AllowedEmbedOrigins: ['https://WWW.Example.com/', 'https://www.example.com:443', 'http://localhost:8080'],
+    });
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json().data).toMatchObject({ ShopName: 'Lake Kayaks', DisplayName: 'Lake Kayaks', BrandColour: '#0b5cad', AllowedEmbedOrigins: ['https://www.example.com', 'http://localhost:8080'], Slug: 'mullers-kayak-tours' });
+    expect(response.json().data).toMatchObject({
+      ShopName: 'Lake Kayaks',
+      DisplayName: 'Lake Kayaks',
+      BrandColour: '#0b5cad',
+      AllowedEmbedOrigins: ['https://www.example.com', 'http://localhost:8080'],
+      Slug: 'mullers-kayak-tours',
+    });
     const entry = (await call(t.app, op.adminKey, 'GET', '/api/v2/admin/audit?Action=settings.update&Limit=1')).json().data[0];
-    expect(entry).toMatchObject({ Resource: { Type: 'operator', ID: String(op.operatorId) }, Before: { ShopName: null, BrandColour: null }, After: { ShopName: 'Lake Kayaks', BrandColour: '#0b5cad' } });
+    expect(entry).toMatchObject({
+      Resource: { Type: 'operator', ID: String(op.operatorId) },
+      Before: { ShopName: null, BrandColour: null },
+      After: { ShopName: 'Lake Kayaks', BrandColour: '#0b5cad' },
+    });
 
     expect((await patch({ BrandColour: '#09c' })).statusCode).toBe(422); // light blue under white text: too faint
     expect((await patch({ BrandColour: '#036' })).json().data.BrandColour).toBe('#003366');
-    expect((await patch({ ShopName: '' })).json().data).toMatchObject({ ShopName: null, DisplayName: 'Müller\'s Kayak Tours' });
+    expect((await patch({ ShopName: '' })).json().data).toMatchObject({ ShopName: null, DisplayName: "Müller's Kayak Tours" });
     expect((await patch({ AllowedEmbedOrigins: [] })).json().data.AllowedEmbedOrigins).toEqual([]);
     expect((await patch({ BrandColour: null })).json().data.BrandColour).toBeNull();
   });
@@ -96,7 +110,13 @@ describe('operator settings', () => {
     expect(Object.keys(spec.paths['/api/v2/admin/settings'])).toEqual(expect.arrayContaining(['get', 'patch']));
     expect(Object.keys(spec.paths['/api/v2/admin/settings/logo'])).toEqual(expect.arrayContaining(['put', 'delete']));
     const change = spec.paths['/api/v2/admin/settings'].patch;
-    expect(Object.keys(change.requestBody.content['application/json'].schema.properties)).toEqual(['ShopName', 'Slug', 'ContactEmail', 'BrandColour', 'AllowedEmbedOrigins']);
+    expect(Object.keys(change.requestBody.content['application/json'].schema.properties)).toEqual([
+      'ShopName',
+      'Slug',
+      'ContactEmail',
+      'BrandColour',
+      'AllowedEmbedOrigins',
+    ]);
     expect(Object.keys(change.responses)).toEqual(expect.arrayContaining(['200', '409', '422']));
   });
 
@@ -141,7 +161,7 @@ describe('operator settings', () => {
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
   });
 
-  it('is the operator\'s own: another operator\'s key changes its own settings only', async () => {
+  it("is the operator's own: another operator's key changes its own settings only", async () => {
     await patch({ ShopName: 'Mine' });
     expect((await get(other.adminKey)).json().data.ShopName).toBeNull();
   });
@@ -159,7 +179,11 @@ describe('operator settings', () => {
 
 describe('logo', () => {
   it('takes PNG, JPEG and WebP by their bytes and serves the newest publicly, cached for a year, nosniff', async () => {
-    for (const [bytes, type, ext] of [[JPEG, 'image/jpeg', 'jpg'], [WEBP, 'image/webp', 'webp'], [PNG, 'application/octet-stream', 'png']] as const) {
+    for (const [bytes, type, ext] of [
+      [JPEG, 'image/jpeg', 'jpg'],
+      [WEBP, 'image/webp', 'webp'],
+      [PNG, 'application/octet-stream', 'png'],
+    ] as const) {
       const response = await upload(bytes, type);
       expect(response.statusCode, response.body).toBe(200);
       const url: string = response.json().data.LogoUrl;
@@ -179,7 +203,11 @@ describe('logo', () => {
     expect((await shopProfile(t.db.kysely, op.operatorId, PUBLIC_URL))?.logoUrl).toBe(current);
     // An old address (another digest), another operator's path, a bad file name: 404.
     problemOf(await t.app.inject({ method: 'GET', url: `/branding/${op.operatorId}/logo-${'A'.repeat(22)}.png` }), 404, 'not-found');
-    problemOf(await t.app.inject({ method: 'GET', url: current.slice(PUBLIC_URL.length).replace(`/${op.operatorId}/`, `/${other.operatorId}/`) }), 404, 'not-found');
+    problemOf(
+      await t.app.inject({ method: 'GET', url: current.slice(PUBLIC_URL.length).replace(`/${op.operatorId}/`, `/${other.operatorId}/`) }),
+      404,
+      'not-found',
+    );
     expect((await t.app.inject({ method: 'GET', url: `/branding/${op.operatorId}/logo.svg` })).statusCode).toBe(400);
   });
 
@@ -202,14 +230,21 @@ describe('logo', () => {
     expect(removed.statusCode, removed.body).toBe(200);
     expect(removed.json().data.LogoUrl).toBeNull();
     problemOf(await t.app.inject({ method: 'GET', url: url.slice(PUBLIC_URL.length) }), 404, 'not-found');
-    expect((await call(t.app, op.adminKey, 'GET', '/api/v2/admin/audit?Action=settings.logo-delete&Limit=1')).json().data[0].Before.LogoUrl).toBe(url);
+    expect((await call(t.app, op.adminKey, 'GET', '/api/v2/admin/audit?Action=settings.logo-delete&Limit=1')).json().data[0].Before.LogoUrl).toBe(
+      url,
+    );
   });
 
   it('needs settings:manage to upload (a front-desk user: 403) and a CSRF token from a browser', async () => {
     const desk = await signIn(t, (await addUser(t, op.operatorId, 'front-desk')).email);
     problemOf(await as(t, desk, 'PUT', LOGO, PNG, { 'content-type': 'image/png' }), 403, 'forbidden');
     const owner = await signIn(t, (await addUser(t, op.operatorId, 'owner')).email);
-    const noCsrf = await t.app.inject({ method: 'PUT', url: LOGO, headers: { cookie: owner.cookie, origin: PUBLIC_URL, 'content-type': 'image/png' }, payload: PNG });
+    const noCsrf = await t.app.inject({
+      method: 'PUT',
+      url: LOGO,
+      headers: { cookie: owner.cookie, origin: PUBLIC_URL, 'content-type': 'image/png' },
+      payload: PNG,
+    });
     expect(noCsrf.statusCode).toBe(403);
     expect((await as(t, owner, 'PUT', LOGO, PNG, { 'content-type': 'image/png' })).statusCode).toBe(200);
   });

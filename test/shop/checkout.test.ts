@@ -69,7 +69,7 @@ describe('baskets', () => {
     expect(read.json().data).toEqual(filled);
   });
 
-  it('answers 404 for an unknown token, another operator\'s shop or an unknown shop; 400 for a malformed token', async () => {
+  it("answers 404 for an unknown token, another operator's shop or an unknown shop; 400 for a malformed token", async () => {
     const basket = await openBasket();
     problemOf(await call(t.app, undefined, 'GET', `${shop()}/baskets/AAAAAAAAAAAAAAAAAAAAAA`), 404, 'not-found');
     problemOf(await call(t.app, undefined, 'GET', `/api/v2/shop/${other.operatorId}/baskets/${basket.BasketToken}`), 404, 'not-found');
@@ -170,7 +170,13 @@ describe('checkout', () => {
     const id = await basketId(basket.BasketToken);
     const [first] = (await call(t.app, undefined, 'GET', `${shop()}/baskets/${basket.BasketToken}`)).json().data.Items as Basket['Items'];
     // Drive time: the first item's hold ran out a second ago.
-    await t.db.write((tx) => tx.updateTable('bookings').set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 }).where('reference', '=', first!.BookingReference).execute());
+    await t.db.write((tx) =>
+      tx
+        .updateTable('bookings')
+        .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+        .where('reference', '=', first!.BookingReference)
+        .execute(),
+    );
     const expired = problemOf(await pay(basket.BasketToken), 409, 'conflict');
     expect(expired.detail).toContain(first!.BookingReference);
     const read: Basket = (await call(t.app, undefined, 'GET', `${shop()}/baskets/${basket.BasketToken}`)).json().data;
@@ -189,7 +195,7 @@ describe('checkout', () => {
     problemOf(await pay(basket.BasketToken, { Provider: 'paypal', CardNumber: '4242424242424242' }), 422, 'validation');
   });
 
-  it('shows the shop\'s timeslots without a key', async () => {
+  it("shows the shop's timeslots without a key", async () => {
     const response = await call(t.app, undefined, 'GET', `${shop()}/activities/${kayak}/timeslots?Date=${date}`);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().data.map((s: { Time: string }) => s.Time)).toEqual(['10:00', '14:00', '18:00']);

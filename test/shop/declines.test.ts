@@ -16,7 +16,12 @@ const shop = () => `/api/v2/shop/${op.operatorId}`;
 
 async function filledBasket(ip: string): Promise<string> {
   const token = (await fromAddress(t.app, ip, 'POST', `${shop()}/baskets`, { Customer: customer() })).json().data.BasketToken as string;
-  const added = await fromAddress(t.app, ip, 'POST', `${shop()}/baskets/${token}/items`, { ActivityID: kayak, Date: date, Time: '10:00', Participants: 1 });
+  const added = await fromAddress(t.app, ip, 'POST', `${shop()}/baskets/${token}/items`, {
+    ActivityID: kayak,
+    Date: date,
+    Time: '10:00',
+    Participants: 1,
+  });
   expect(added.statusCode, added.body).toBe(201);
   return token;
 }
@@ -27,7 +32,12 @@ const pay = (ip: string, token: string, Payment: object, headers: Record<string,
 /** Drive time: every declined attempt of `ip`'s baskets happened `seconds` earlier. */
 async function declinesEarlierBy(seconds: number): Promise<void> {
   const rows = await t.db.kysely.selectFrom('payments').select(['id', 'created_at']).where('status', '=', 'declined').execute();
-  for (const row of rows) await t.db.kysely.updateTable('payments').set({ created_at: Number(row.created_at) - seconds * 1000 }).where('id', '=', row.id).execute();
+  for (const row of rows)
+    await t.db.kysely
+      .updateTable('payments')
+      .set({ created_at: Number(row.created_at) - seconds * 1000 })
+      .where('id', '=', row.id)
+      .execute();
 }
 
 const payments = async () => (await t.db.kysely.selectFrom('payments').select('id').execute()).length;
@@ -97,7 +107,11 @@ describe('the idempotency record of a payment', () => {
     expect(JSON.stringify(record)).not.toContain('4242424242424242');
     // Not the old unsalted hash of the request, nor a plain hash of anything with the card in it.
     const body = { Payment: GOOD_CARD };
-    for (const guess of [['checkout', token, body], ['POST', '/api/v2/shop/:OperatorID/baskets/:BasketToken/checkout', { OperatorID: op.operatorId, BasketToken: token }, body], [body]]) {
+    for (const guess of [
+      ['checkout', token, body],
+      ['POST', '/api/v2/shop/:OperatorID/baskets/:BasketToken/checkout', { OperatorID: op.operatorId, BasketToken: token }, body],
+      [body],
+    ]) {
       expect(record.request_hash).not.toBe(createHash('sha256').update(JSON.stringify(guess)).digest('hex'));
     }
   });

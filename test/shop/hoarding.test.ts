@@ -46,7 +46,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('what one client holds', () => {
-  it('the review\'s attack: one address filling basket after basket holds SHOP_MAX_HELD_SEATS_PER_CLIENT seats, no more', async () => {
+  it("the review's attack: one address filling basket after basket holds SHOP_MAX_HELD_SEATS_PER_CLIENT seats, no more", async () => {
     const slot = await newSlot(40);
     const ip = '198.51.100.1';
     const statuses: number[] = [];
@@ -65,7 +65,13 @@ describe('what one client holds', () => {
     expect((await addItem(ip, await openBasket(ip), slot.Time, 2)).statusCode).toBe(201); // exactly up to the limit
     expect((await getTimeslot(t, op.adminKey, slot.ID)).Booked).toBe(10);
     // Everyone else can still buy the rest.
-    const partner = await call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking`, { ActivityID: kayak, Date: date, Time: slot.Time, Participants: 8, Customer: customer() });
+    const partner = await call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking`, {
+      ActivityID: kayak,
+      Date: date,
+      Time: slot.Time,
+      Participants: 8,
+      Customer: customer(),
+    });
     expect(partner.statusCode, partner.body).toBe(201);
   });
 
@@ -101,7 +107,11 @@ describe('what one client holds', () => {
     const lapse = (await addItem(ip, lapsing, slot.Time, 4)).json().data as Basket;
     problemOf(await addItem(ip, await openBasket(ip), slot.Time, 1), 429, 'quota-exceeded');
     expect((await fromAddress(t.app, ip, 'POST', `${shop()}/baskets/${paid}/checkout`, { Payment: GOOD_CARD })).statusCode).toBe(200);
-    await t.db.kysely.updateTable('bookings').set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 }).where('reference', '=', lapse.Items[0]!.BookingReference).execute();
+    await t.db.kysely
+      .updateTable('bookings')
+      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .where('reference', '=', lapse.Items[0]!.BookingReference)
+      .execute();
     expect((await addItem(ip, await openBasket(ip), slot.Time, 6)).statusCode).toBe(201);
   });
 
@@ -132,7 +142,11 @@ describe('holds cost time: short while choosing, longer once checkout begins', (
     expect(minutesUntil(basket.Items[0]!.HoldExpiresAt)).toBeLessThanOrEqual(20);
 
     // Granted once: a second call changes nothing, even later on.
-    await t.db.kysely.updateTable('bookings').set({ hold_expires_at: Math.floor(Date.now() / 1000) + 60 }).where('reference', '=', basket.Items[0]!.BookingReference).execute();
+    await t.db.kysely
+      .updateTable('bookings')
+      .set({ hold_expires_at: Math.floor(Date.now() / 1000) + 60 })
+      .where('reference', '=', basket.Items[0]!.BookingReference)
+      .execute();
     const again: Basket = (await beginCheckout(token)).json().data;
     expect(again.CheckoutStartedAt).toBe(basket.CheckoutStartedAt);
     expect(minutesUntil(again.Items[0]!.HoldExpiresAt)).toBeLessThanOrEqual(1);
@@ -147,7 +161,11 @@ describe('holds cost time: short while choosing, longer once checkout begins', (
     const token = await openBasket('127.0.0.1');
     const item = ((await addItem('127.0.0.1', token, slot.Time, 1)).json().data as Basket).Items[0]!;
     // Drive time: the item was added 50 minutes ago.
-    await t.db.kysely.updateTable('bookings').set({ created_at: Date.now() - 50 * 60_000 }).where('reference', '=', item.BookingReference).execute();
+    await t.db.kysely
+      .updateTable('bookings')
+      .set({ created_at: Date.now() - 50 * 60_000 })
+      .where('reference', '=', item.BookingReference)
+      .execute();
     const capped: Basket = (await beginCheckout(token)).json().data;
     expect(minutesUntil(capped.Items[0]!.HoldExpiresAt)).toBeLessThanOrEqual(10);
     expect(minutesUntil(capped.Items[0]!.HoldExpiresAt)).toBeGreaterThan(9);

@@ -19,7 +19,14 @@ const shopOf = (operatorId: number) => `/api/v2/shop/${operatorId}`;
 const publicCalls = (operatorId: number) => ({
   timeslots: () => call(t.app, undefined, 'GET', `${shopOf(operatorId)}/activities/${kayak}/timeslots?Date=${date}`),
   basket: () => call(t.app, undefined, 'POST', `${shopOf(operatorId)}/baskets`, { Customer: customer() }),
-  waitlist: () => call(t.app, undefined, 'POST', `${shopOf(operatorId)}/waitlists`, { ActivityID: kayak, Date: date, Time: '18:00', Participants: 1, Customer: customer() }),
+  waitlist: () =>
+    call(t.app, undefined, 'POST', `${shopOf(operatorId)}/waitlists`, {
+      ActivityID: kayak,
+      Date: date,
+      Time: '18:00',
+      Participants: 1,
+      Customer: customer(),
+    }),
 });
 
 /** Integer-valued fields named like identifiers, anywhere in a JSON value. */
@@ -43,7 +50,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('a shop answers once its operator opened it', () => {
-  it('a new operator\'s shop is closed: every public call is the 404 of a shop that does not exist', async () => {
+  it("a new operator's shop is closed: every public call is the 404 of a shop that does not exist", async () => {
     expect((await call(t.app, op.adminKey, 'GET', '/api/v2/admin/shop')).json().data).toEqual({
       Open: false,
       TestMode: false,
@@ -67,12 +74,30 @@ describe('a shop answers once its operator opened it', () => {
     const shop = publicCalls(op.operatorId);
     expect((await shop.timeslots()).statusCode).toBe(200);
     const token = (await shop.basket()).json().data.BasketToken;
-    expect((await call(t.app, undefined, 'POST', `${shopOf(op.operatorId)}/baskets/${token}/items`, { ActivityID: kayak, Date: date, Time: '10:00', Participants: 1 })).statusCode).toBe(201);
+    expect(
+      (
+        await call(t.app, undefined, 'POST', `${shopOf(op.operatorId)}/baskets/${token}/items`, {
+          ActivityID: kayak,
+          Date: date,
+          Time: '10:00',
+          Participants: 1,
+        })
+      ).statusCode,
+    ).toBe(201);
 
     await openShop(t, op.adminKey, false);
     problemOf(await shop.basket(), 404, 'not-found');
     problemOf(await shop.timeslots(), 404, 'not-found');
-    problemOf(await call(t.app, undefined, 'POST', `${shopOf(op.operatorId)}/baskets/${token}/items`, { ActivityID: kayak, Date: date, Time: '10:00', Participants: 1 }), 404, 'not-found');
+    problemOf(
+      await call(t.app, undefined, 'POST', `${shopOf(op.operatorId)}/baskets/${token}/items`, {
+        ActivityID: kayak,
+        Date: date,
+        Time: '10:00',
+        Participants: 1,
+      }),
+      404,
+      'not-found',
+    );
     expect((await call(t.app, undefined, 'GET', `${shopOf(op.operatorId)}/baskets/${token}`)).statusCode).toBe(200);
     expect((await call(t.app, undefined, 'POST', `${shopOf(op.operatorId)}/baskets/${token}/checkout`, { Payment: GOOD_CARD })).statusCode).toBe(200);
     await openShop(t, op.adminKey);
@@ -92,7 +117,13 @@ describe('a shop answers once its operator opened it', () => {
         await call(t.app, undefined, 'POST', `${shop}/baskets`, { Customer: customer() }),
         await call(t.app, undefined, 'POST', `${shop}/baskets/${token}/items`, { ActivityID: kayak, Date: date, Time: '10:00', Participants: 1 }),
         await uploadToBasket(t, op.operatorId, token, PDF),
-        await call(t.app, undefined, 'POST', `${shop}/waitlists`, { ActivityID: kayak, Date: date, Time: '18:00', Participants: 1, Customer: customer() }),
+        await call(t.app, undefined, 'POST', `${shop}/waitlists`, {
+          ActivityID: kayak,
+          Date: date,
+          Time: '18:00',
+          Participants: 1,
+          Customer: customer(),
+        }),
       ];
       for (const response of refused) expect(problemOf(response, 404, 'not-found').detail).toBe(`No shop ${op.operatorId}`);
       // The basket's own routes answer: it is read, and checkout is refused for its emptiness, not the shop.
@@ -103,17 +134,19 @@ describe('a shop answers once its operator opened it', () => {
     }
   });
 
-  it('only the operator\'s admin key may open it; the body is checked', async () => {
+  it("only the operator's admin key may open it; the body is checked", async () => {
     problemOf(await call(t.app, undefined, 'PATCH', '/api/v2/admin/shop', { Open: true }), 401, 'unauthenticated');
     problemOf(await call(t.app, op.otaKey, 'PATCH', '/api/v2/admin/shop', { Open: true }), 403, 'forbidden');
     const bad = problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', { Open: 'yes' }), 422, 'validation');
     expect(bad.errors?.[0]?.field).toBe('Open');
     problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', {}), 422, 'validation');
     problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', { Open: true, Colour: 'red' }), 422, 'validation');
-    expect(problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', { TestMode: 1 }), 422, 'validation').errors?.[0]?.field).toBe('TestMode');
+    expect(problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/shop', { TestMode: 1 }), 422, 'validation').errors?.[0]?.field).toBe(
+      'TestMode',
+    );
   });
 
-  it('the demo operator\'s shop is open from the first start', async () => {
+  it("the demo operator's shop is open from the first start", async () => {
     const fresh = await createTestApp();
     try {
       const demo = (await seedDemoOnFirstStart(fresh.db))!;

@@ -29,7 +29,12 @@ async function newShop(t: TestApp, name: string): Promise<Shop> {
   const operator = await t.newOperator(name);
   const activity = (await createActivity(t, operator.adminKey, { Name: 'Kayak', UnitPrice: 4500, Currency: 'EUR' })).ActivityID;
   const slotId = (await createTimeslot(t, operator.adminKey, activity, { Date: date, Time: '10:00', Capacity: 100 })).ID;
-  const workflow = { Name: 'Confirmation', Event: 'booking-confirmed', Subject: 'Booked: {{ActivityName}}', Body: 'Hello, your booking {{BookingReference}} is confirmed.' };
+  const workflow = {
+    Name: 'Confirmation',
+    Event: 'booking-confirmed',
+    Subject: 'Booked: {{ActivityName}}',
+    Body: 'Hello, your booking {{BookingReference}} is confirmed.',
+  };
   expect((await call(t.app, operator.adminKey, 'POST', '/api/v2/admin/workflows', workflow)).statusCode).toBe(201);
   return { operator, activity, slotId };
 }
@@ -40,14 +45,26 @@ async function heldBasket(app: FastifyInstance, shop: Shop, seats: number): Prom
   const created = await call(app, undefined, 'POST', `${base}/baskets`, { Customer: customer('Mallory', 'victim@example.com') });
   expect(created.statusCode, created.body).toBe(201);
   const token: string = created.json().data.BasketToken;
-  const added = await call(app, undefined, 'POST', `${base}/baskets/${token}/items`, { ActivityID: shop.activity, Date: date, Time: '10:00', Participants: seats });
+  const added = await call(app, undefined, 'POST', `${base}/baskets/${token}/items`, {
+    ActivityID: shop.activity,
+    Date: date,
+    Time: '10:00',
+    Participants: seats,
+  });
   expect(added.statusCode, added.body).toBe(201);
   expect((await call(app, undefined, 'POST', `${base}/baskets/${token}/begin-checkout`)).statusCode).toBe(200);
   return token;
 }
 
 const pay = (app: FastifyInstance, shop: Shop, token: string) =>
-  call(app, undefined, 'POST', `${shopOf(shop.operator.operatorId)}/baskets/${token}/checkout`, { Payment: GOOD_CARD }, { 'Idempotency-Key': `pay-${token}` });
+  call(
+    app,
+    undefined,
+    'POST',
+    `${shopOf(shop.operator.operatorId)}/baskets/${token}/checkout`,
+    { Payment: GOOD_CARD },
+    { 'Idempotency-Key': `pay-${token}` },
+  );
 
 async function queuedEmails(t: TestApp, operatorId: number): Promise<number> {
   const rows = await t.db.kysely.selectFrom('emails').select('id').where('operator_id', '=', operatorId).execute();
@@ -87,7 +104,11 @@ describe('in production', () => {
     for (const response of refused) expect(problemOf(response, 404, 'not-found').detail).toBe(`No shop ${shop.operator.operatorId}`);
     expect((await call(t.app, undefined, 'GET', `/book/${shop.operator.operatorId}`)).statusCode).toBe(404);
     // The operator sees why: the shop is not open, and nothing would take its payments.
-    expect((await call(t.app, shop.operator.adminKey, 'GET', '/api/v2/admin/shop')).json().data).toMatchObject({ Open: false, TestMode: false, PaymentProvider: null });
+    expect((await call(t.app, shop.operator.adminKey, 'GET', '/api/v2/admin/shop')).json().data).toMatchObject({
+      Open: false,
+      TestMode: false,
+      PaymentProvider: null,
+    });
   });
 
   it('the test card pays for nothing: checkout is refused, nothing confirmed, no payment, no e-mail, the seats still held', async () => {
@@ -110,7 +131,10 @@ describe('in production', () => {
     expect(await meterEntries(t.db, shop.operator.operatorId, 'order-completed')).toEqual([]);
 
     // Once the operator chooses test mode, the same request (same key) pays: the refusal was not its answer.
-    expect((await call(t.app, shop.operator.adminKey, 'PATCH', '/api/v2/admin/shop', { TestMode: true })).json().data).toMatchObject({ Open: true, TestMode: true });
+    expect((await call(t.app, shop.operator.adminKey, 'PATCH', '/api/v2/admin/shop', { TestMode: true })).json().data).toMatchObject({
+      Open: true,
+      TestMode: true,
+    });
     const paid = await pay(t.app, shop, token);
     expect(paid.statusCode, paid.body).toBe(200);
     expect(paid.headers['idempotent-replayed']).toBeUndefined();
@@ -121,7 +145,11 @@ describe('in production', () => {
     const refused = problemOf(await call(t.app, shop.operator.adminKey, 'PATCH', '/api/v2/admin/shop', { Open: true }), 409, 'conflict');
     expect(refused.errors?.map((e) => e.field)).toEqual(['TestMode']);
     expect(refused.errors?.[0]?.message).toMatch(/test mode/i);
-    expect((await call(t.app, shop.operator.adminKey, 'GET', '/api/v2/admin/shop')).json().data).toMatchObject({ Open: false, TestMode: false, PaymentProvider: null });
+    expect((await call(t.app, shop.operator.adminKey, 'GET', '/api/v2/admin/shop')).json().data).toMatchObject({
+      Open: false,
+      TestMode: false,
+      PaymentProvider: null,
+    });
     problemOf(await call(t.app, undefined, 'POST', `${shopOf(shop.operator.operatorId)}/baskets`, { Customer: customer() }), 404, 'not-found');
   });
 

@@ -29,7 +29,9 @@ afterAll(() => t.close());
 
 describe('what the shop sells', () => {
   it('lists the live activities with their ticket types, names in Locale, without a key', async () => {
-    const [child] = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/activities/${cruise}/ticket-types`)).json().data.filter((type: { Type: string }) => type.Type === 'child');
+    const [child] = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/activities/${cruise}/ticket-types`))
+      .json()
+      .data.filter((type: { Type: string }) => type.Type === 'child');
     await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/ticket-types/${child.ID}`, { Translations: { de: { Name: 'Kind' } } });
     const list = await call(t.app, undefined, 'GET', `${shop()}/activities?Locale=de`);
     expect(list.statusCode, list.body).toBe(200);
@@ -50,8 +52,15 @@ describe('what the shop sells', () => {
   });
 
   it('answers the dates with room and the waiver questions of an activity', async () => {
-    await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${cruise}/questions`, { Question: 'Can you swim?', Type: 'boolean', Required: true, Translations: { de: { Question: 'Kannst du schwimmen?' } } });
-    const dates = (await call(t.app, undefined, 'GET', `${shop()}/activities/${cruise}/dates?StartDate=${dateFromToday(1)}&EndDate=${dateFromToday(30)}`)).json().data;
+    await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${cruise}/questions`, {
+      Question: 'Can you swim?',
+      Type: 'boolean',
+      Required: true,
+      Translations: { de: { Question: 'Kannst du schwimmen?' } },
+    });
+    const dates = (
+      await call(t.app, undefined, 'GET', `${shop()}/activities/${cruise}/dates?StartDate=${dateFromToday(1)}&EndDate=${dateFromToday(30)}`)
+    ).json().data;
     expect(dates).toEqual([{ Date: date, Timeslots: 1, Available: 10 }]);
     const questions = (await call(t.app, undefined, 'GET', `${shop()}/activities/${cruise}/questions?Locale=de`)).json().data;
     expect(questions.map((q: { Question: string }) => q.Question)).toEqual(['Kannst du schwimmen?']);
@@ -61,10 +70,17 @@ describe('what the shop sells', () => {
 describe('a basket of ticket mixes', () => {
   it('holds the seats of a mix, shows the total per type, and charges it at checkout', async () => {
     const basket = (await call(t.app, undefined, 'POST', `${shop()}/baskets`, { Customer: customer() })).json().data;
-    const item = (body: Record<string, unknown>) => call(t.app, undefined, 'POST', `${shop()}/baskets/${basket.BasketToken}/items`, { ActivityID: cruise, Date: date, Time: '11:00', ...body });
+    const item = (body: Record<string, unknown>) =>
+      call(t.app, undefined, 'POST', `${shop()}/baskets/${basket.BasketToken}/items`, { ActivityID: cruise, Date: date, Time: '11:00', ...body });
     const refused = problemOf(await item({ Tickets: [{ Type: 'child', Quantity: 2 }] }), 422, 'validation');
     expect(refused.errors).toEqual([{ field: 'Tickets[0].Type', message: expect.stringContaining('must come with at least one Adult') }]);
-    const added = await item({ Tickets: [{ Type: 'adult', Quantity: 2 }, { Type: 'child', Quantity: 2 }, { Type: 'infant', Quantity: 1 }] });
+    const added = await item({
+      Tickets: [
+        { Type: 'adult', Quantity: 2 },
+        { Type: 'child', Quantity: 2 },
+        { Type: 'infant', Quantity: 1 },
+      ],
+    });
     expect(added.statusCode, added.body).toBe(201);
     await item({ Participants: 1 });
     const filled = added.json().data;
@@ -82,7 +98,9 @@ describe('a basket of ticket mixes', () => {
     const seats = (await call(t.app, undefined, 'GET', `${shop()}/activities/${cruise}/timeslots?Date=${date}`)).json().data[0];
     expect(seats.Available).toBe(10 - 4 - 1);
 
-    const paid = await call(t.app, undefined, 'POST', `${shop()}/baskets/${basket.BasketToken}/checkout`, { Payment: { Provider: 'test', CardNumber: '4242424242424242' } });
+    const paid = await call(t.app, undefined, 'POST', `${shop()}/baskets/${basket.BasketToken}/checkout`, {
+      Payment: { Provider: 'test', CardNumber: '4242424242424242' },
+    });
     expect(paid.statusCode, paid.body).toBe(200);
     expect(paid.json().data).toMatchObject({ Status: 'paid', Total: 7900 });
     expect(paid.json().data.Items[1]).toMatchObject({ Participants: 1, UnitPrice: 1900, Amount: 1900 });
@@ -95,10 +113,20 @@ describe('a basket of ticket mixes', () => {
     await addTicketType(t, op.adminKey, ferry, { Type: 'bike', Name: 'Bicycle', Price: 300, TakesSeat: false, Requires: 'adult' });
     await createTimeslot(t, op.adminKey, ferry, { Date: date, Time: '09:00', Capacity: 4 });
     const basket = (await call(t.app, undefined, 'POST', `${shop()}/baskets`, { Customer: customer() })).json().data;
-    await call(t.app, undefined, 'POST', `${shop()}/baskets/${basket.BasketToken}/items`, { ActivityID: ferry, Date: date, Time: '09:00', Tickets: [{ Type: 'adult', Quantity: 1 }, { Type: 'bike', Quantity: 1 }] });
+    await call(t.app, undefined, 'POST', `${shop()}/baskets/${basket.BasketToken}/items`, {
+      ActivityID: ferry,
+      Date: date,
+      Time: '09:00',
+      Tickets: [
+        { Type: 'adult', Quantity: 1 },
+        { Type: 'bike', Quantity: 1 },
+      ],
+    });
     const types = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/activities/${ferry}/ticket-types`)).json().data;
     for (const type of types) await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/ticket-types/${type.ID}`, { Price: type.Price * 2 });
-    const paid = await call(t.app, undefined, 'POST', `${shop()}/baskets/${basket.BasketToken}/checkout`, { Payment: { Provider: 'test', CardNumber: '4242424242424242' } });
+    const paid = await call(t.app, undefined, 'POST', `${shop()}/baskets/${basket.BasketToken}/checkout`, {
+      Payment: { Provider: 'test', CardNumber: '4242424242424242' },
+    });
     expect(paid.json().data.Total).toBe(1300);
   });
 });

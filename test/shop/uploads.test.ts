@@ -24,7 +24,11 @@ async function openBasket(app = t, operatorId = op.operatorId): Promise<string> 
 
 const addItem = (token: string, fileId: string) =>
   call(t.app, undefined, 'POST', `${shop()}/baskets/${token}/items`, {
-    ActivityID: activityId, Date: date, Time: '10:00', Participants: 1, WaiverAnswers: [{ QuestionID: questionId, Answer: fileId }],
+    ActivityID: activityId,
+    Date: date,
+    Time: '10:00',
+    Participants: 1,
+    WaiverAnswers: [{ QuestionID: questionId, Answer: fileId }],
   });
 
 beforeAll(async () => {
@@ -35,18 +39,26 @@ beforeAll(async () => {
   await openShop(t, other.adminKey);
   activityId = (await createActivity(t, op.adminKey)).ActivityID;
   await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '10:00', Capacity: 50 });
-  questionId = (await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${activityId}/questions`, { Question: 'Photo ID', Type: 'file', Required: true })).json().data.ID;
+  questionId = (
+    await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${activityId}/questions`, { Question: 'Photo ID', Type: 'file', Required: true })
+  ).json().data.ID;
 });
 afterAll(() => t.close());
 
 describe('POST /api/v2/shop/{OperatorID}/baskets/{BasketToken}/uploads', () => {
-  it('stores a guest\'s file for the basket (no key), which the basket\'s items then name; staff see it on the booking', async () => {
+  it("stores a guest's file for the basket (no key), which the basket's items then name; staff see it on the booking", async () => {
     const token = await openBasket();
     const upload = await uploadToBasket(t, op.operatorId, token, PDF, 'application/pdf');
     expect(upload.headers['cache-control']).toBe('no-store');
     const fileId = fileIdOf(upload);
     const row = await t.db.kysely.selectFrom('uploads').selectAll().where('public_id', '=', fileId).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ operator_id: op.operatorId, api_key_id: null, partner: null, basket_id: expect.any(Number), client_fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(row).toMatchObject({
+      operator_id: op.operatorId,
+      api_key_id: null,
+      partner: null,
+      basket_id: expect.any(Number),
+      client_fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(row.client_fingerprint).not.toContain('203.0.113.7');
 
     const item = await addItem(token, fileId);
@@ -57,13 +69,18 @@ describe('POST /api/v2/shop/{OperatorID}/baskets/{BasketToken}/uploads', () => {
     expect((await call(t.app, op.adminKey, 'GET', answers[0].File.Download)).rawPayload.equals(PDF)).toBe(true);
   });
 
-  it('a file of one basket cannot be named by another basket, by a partner, or in another operator\'s shop', async () => {
+  it("a file of one basket cannot be named by another basket, by a partner, or in another operator's shop", async () => {
     const token = await openBasket();
     const fileId = fileIdOf(await uploadToBasket(t, op.operatorId, token, JPEG));
     const elsewhere = problemOf(await addItem(await openBasket(), fileId), 422, 'validation');
     expect(elsewhere.errors).toEqual([{ field: 'WaiverAnswers[0].Answer', message: expect.stringContaining('to this basket') }]);
     const partner = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', {
-      ActivityID: activityId, Date: date, Time: '10:00', Participants: 1, Customer: customer(), WaiverAnswers: [{ QuestionID: questionId, Answer: fileId }],
+      ActivityID: activityId,
+      Date: date,
+      Time: '10:00',
+      Participants: 1,
+      Customer: customer(),
+      WaiverAnswers: [{ QuestionID: questionId, Answer: fileId }],
     });
     problemOf(partner, 422, 'validation');
     // Nor can a basket name a partner's upload.
@@ -80,7 +97,9 @@ describe('POST /api/v2/shop/{OperatorID}/baskets/{BasketToken}/uploads', () => {
     problemOf(await uploadToBasket(t, op.operatorId, token, '', 'image/jpeg'), 422, 'validation');
     const fileId = fileIdOf(await uploadToBasket(t, op.operatorId, token, JPEG, 'image/jpeg'));
     expect((await addItem(token, fileId)).statusCode).toBe(201);
-    const paid = await call(t.app, undefined, 'POST', `${shop()}/baskets/${token}/checkout`, { Payment: { Provider: 'test', CardNumber: '4242424242424242' } });
+    const paid = await call(t.app, undefined, 'POST', `${shop()}/baskets/${token}/checkout`, {
+      Payment: { Provider: 'test', CardNumber: '4242424242424242' },
+    });
     expect(paid.statusCode, paid.body).toBe(200);
     problemOf(await uploadToBasket(t, op.operatorId, token, JPEG), 409, 'conflict');
   });

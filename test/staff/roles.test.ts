@@ -28,7 +28,9 @@ describe('permissions of operator routes', () => {
     expect(routes.length).toBeGreaterThan(30);
     expect(undeclared(routes)).toEqual([]);
     // The check itself finds a route without one.
-    expect(undeclared([...routes, { method: 'POST', url: '/api/v2/admin/new-thing', config: { scope: 'admin' } }])).toEqual(['POST /api/v2/admin/new-thing']);
+    expect(undeclared([...routes, { method: 'POST', url: '/api/v2/admin/new-thing', config: { scope: 'admin' } }])).toEqual([
+      'POST /api/v2/admin/new-thing',
+    ]);
   });
 
   it('a route that forgot its permission is for owners (and admin keys) only', async () => {
@@ -38,11 +40,14 @@ describe('permissions of operator routes', () => {
     });
     await app.ready();
     try {
-      const send = (session: Session) => app.inject({ method: 'POST', url: '/api/v2/admin/undeclared', headers: { cookie: session.cookie, 'x-csrf-token': session.csrf } });
+      const send = (session: Session) =>
+        app.inject({ method: 'POST', url: '/api/v2/admin/undeclared', headers: { cookie: session.cookie, 'x-csrf-token': session.csrf } });
       expect((await send(sessions.owner)).statusCode).toBe(200);
       expect((await send(sessions.manager)).statusCode).toBe(403);
       expect((await send(sessions.guide)).statusCode).toBe(403);
-      expect((await app.inject({ method: 'POST', url: '/api/v2/admin/undeclared', headers: { authorization: `Bearer ${op.adminKey}` } })).statusCode).toBe(200);
+      expect(
+        (await app.inject({ method: 'POST', url: '/api/v2/admin/undeclared', headers: { authorization: `Bearer ${op.adminKey}` } })).statusCode,
+      ).toBe(200);
     } finally {
       await app.close();
     }
@@ -54,7 +59,13 @@ describe('permissions of operator routes', () => {
     for (const route of routes) {
       const permission = route.config.permission!;
       for (const role of ROLES) {
-        const response = await as(t, sessions[role], route.method as 'GET', pathOf(route.url), route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
+        const response = await as(
+          t,
+          sessions[role],
+          route.method as 'GET',
+          pathOf(route.url),
+          route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+        );
         const label = `${role} ${route.method} ${route.url} -> ${response.statusCode}`;
         if (ROLE_PERMISSIONS[role].includes(permission)) {
           expect(response.statusCode, label).not.toBe(403);
@@ -66,7 +77,13 @@ describe('permissions of operator routes', () => {
         checked.push(label);
       }
       // An admin key: everything but users.
-      const key = await call(t.app, op.adminKey, route.method as 'GET', pathOf(route.url), route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
+      const key = await call(
+        t.app,
+        op.adminKey,
+        route.method as 'GET',
+        pathOf(route.url),
+        route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+      );
       if (ADMIN_KEY_PERMISSIONS.includes(permission)) expect(key.statusCode, `admin key ${route.method} ${route.url}`).not.toBe(403);
       else problemOf(key, 403, 'forbidden');
     }

@@ -28,7 +28,11 @@ describe('sessions', () => {
     const session: Session = { cookie: sessionCookie(response), csrf: response.json().data.Me.CsrfToken, userId: user.id };
     const me = await t.app.inject({ method: 'GET', url: '/api/v2/staff/me', headers: { cookie: session.cookie } });
     expect(me.statusCode).toBe(200);
-    expect(me.json().data).toMatchObject({ User: { Email: user.email, Role: 'manager', Status: 'active', TwoFactor: false }, Operator: { ID: op.operatorId }, CsrfToken: session.csrf });
+    expect(me.json().data).toMatchObject({
+      User: { Email: user.email, Role: 'manager', Status: 'active', TwoFactor: false },
+      Operator: { ID: op.operatorId },
+      CsrfToken: session.csrf,
+    });
     expect(me.json().data.Permissions).toContain('activities:write');
     expect(me.json().data.Permissions).not.toContain('users:manage');
   });
@@ -38,7 +42,11 @@ describe('sessions', () => {
     try {
       const operator = await secure.newOperator();
       const user = await addUser(secure, operator.operatorId, 'owner');
-      const response = await secure.app.inject({ method: 'POST', url: '/api/v2/staff/sign-in', payload: { Email: user.email, Password: user.password } });
+      const response = await secure.app.inject({
+        method: 'POST',
+        url: '/api/v2/staff/sign-in',
+        payload: { Email: user.email, Password: user.password },
+      });
       const cookie = [response.headers['set-cookie']].flat()[0]!;
       expect(cookie).toMatch(/^__Host-slotbook_session=/);
       expect(cookie).toMatch(/Secure/);
@@ -50,7 +58,11 @@ describe('sessions', () => {
   it('refuses a change made with the cookie but without the CSRF token, with a wrong one, or from another site', async () => {
     const session = await userSession(t, op.operatorId, 'manager');
     const url = '/api/v2/admin/activities';
-    problemOf(await t.app.inject({ method: 'POST', url, payload: activity, headers: { cookie: session.cookie, origin: PUBLIC_URL } }), 403, 'forbidden');
+    problemOf(
+      await t.app.inject({ method: 'POST', url, payload: activity, headers: { cookie: session.cookie, origin: PUBLIC_URL } }),
+      403,
+      'forbidden',
+    );
     problemOf(await as(t, session, 'POST', url, activity, { 'x-csrf-token': 'x'.repeat(64) }), 403, 'forbidden');
     problemOf(await as(t, session, 'POST', url, activity, { origin: 'https://evil.example' }), 403, 'forbidden');
     // Reads need no token; the right token from this site changes.
@@ -60,7 +72,11 @@ describe('sessions', () => {
     const other = await userSession(t, op.operatorId, 'manager');
     problemOf(await as(t, session, 'POST', url, activity, { 'x-csrf-token': other.csrf }), 403, 'forbidden');
     // Signing in from another site's page is refused as well (login CSRF).
-    problemOf(await post(t, '/api/v2/staff/sign-in', { Email: 'a@example.com', Password: 'x' }, { origin: 'https://evil.example' }), 403, 'forbidden');
+    problemOf(
+      await post(t, '/api/v2/staff/sign-in', { Email: 'a@example.com', Password: 'x' }, { origin: 'https://evil.example' }),
+      403,
+      'forbidden',
+    );
     // A bearer key needs no CSRF token (browsers never add it by themselves).
     expect((await call(t.app, op.adminKey, 'POST', url, activity)).statusCode).toBe(201);
   });
@@ -83,7 +99,7 @@ describe('sessions', () => {
     problemOf(await as(t, desk, 'GET', '/api/v2/staff/me'), 401, 'unauthenticated');
   });
 
-  it('an owner lists and ends another user\'s sessions; a role change and a removal apply on the next request', async () => {
+  it("an owner lists and ends another user's sessions; a role change and a removal apply on the next request", async () => {
     const owner = await userSession(t, op.operatorId, 'owner');
     const guide = await addUser(t, op.operatorId, 'guide');
     const guideSession = await signIn(t, guide.email);
@@ -110,7 +126,7 @@ describe('sessions', () => {
     problemOf(await as(t, session, 'DELETE', `/api/v2/admin/users/${owner.id}`), 409, 'conflict');
   });
 
-  it('keeps operators apart: another operator\'s user is a 404', async () => {
+  it("keeps operators apart: another operator's user is a 404", async () => {
     const other = await t.newOperator();
     const stranger = await addUser(t, other.operatorId, 'guide');
     const owner = await userSession(t, op.operatorId, 'owner');
@@ -122,9 +138,17 @@ describe('sessions', () => {
   it('keeps keys and sessions apart: keys have no /me, sessions do not open the partner or usage-recording API', async () => {
     problemOf(await call(t.app, op.adminKey, 'GET', '/api/v2/staff/me'), 403, 'forbidden');
     problemOf(await t.app.inject({ method: 'GET', url: '/api/v2/staff/me' }), 401, 'unauthenticated');
-    problemOf(await t.app.inject({ method: 'GET', url: '/api/v2/admin/bookings', headers: { cookie: 'slotbook_session=forged' } }), 401, 'unauthenticated');
+    problemOf(
+      await t.app.inject({ method: 'GET', url: '/api/v2/admin/bookings', headers: { cookie: 'slotbook_session=forged' } }),
+      401,
+      'unauthenticated',
+    );
     // A bearer key wins over a cookie: a revoked key is refused even with a live session beside it.
     const session = await userSession(t, op.operatorId, 'owner');
-    problemOf(await t.app.inject({ method: 'GET', url: '/api/v2/admin/bookings', headers: { cookie: session.cookie, authorization: 'Bearer sbk_nope' } }), 401, 'unauthenticated');
+    problemOf(
+      await t.app.inject({ method: 'GET', url: '/api/v2/admin/bookings', headers: { cookie: session.cookie, authorization: 'Bearer sbk_nope' } }),
+      401,
+      'unauthenticated',
+    );
   });
 });

@@ -29,7 +29,8 @@ async function mailFor(to: string) {
   return smtp.messages.filter((message) => message.to.includes(to));
 }
 
-const signInFrom = (ip: string, body: unknown) => t.app.inject({ method: 'POST', url: '/api/v2/staff/sign-in', payload: body as object, remoteAddress: ip });
+const signInFrom = (ip: string, body: unknown) =>
+  t.app.inject({ method: 'POST', url: '/api/v2/staff/sign-in', payload: body as object, remoteAddress: ip });
 
 describe('lock-out and throttles', () => {
   it('locks an account after 5 wrong passwords for 15 minutes, says nothing an unknown address would not, and tells the owner', async () => {
@@ -37,20 +38,26 @@ describe('lock-out and throttles', () => {
     const ip = '10.1.0.1';
     const unknown = await signInFrom(ip, { Email: 'nobody@example.com', Password: 'whatever-it-is' });
     const detail = problemOf(unknown, 401, 'unauthenticated').detail;
-    for (let i = 0; i < 5; i++) expect(problemOf(await signInFrom(ip, { Email: user.email, Password: `wrong password ${i}` }), 401, 'unauthenticated').detail).toBe(detail);
+    for (let i = 0; i < 5; i++)
+      expect(problemOf(await signInFrom(ip, { Email: user.email, Password: `wrong password ${i}` }), 401, 'unauthenticated').detail).toBe(detail);
     // Locked: the right password is refused with the same answer.
     expect(problemOf(await signInFrom(ip, { Email: user.email, Password: PASSWORD }), 401, 'unauthenticated').detail).toBe(detail);
     const [notice] = await mailFor(user.email);
     expect(notice!.subject).toMatch(/locked for 15 minutes/);
     // After the lock: as before (the clock is moved by rewriting the lock's end).
-    await t.db.kysely.updateTable('staff_users').set({ locked_until: Date.now() - 1 }).where('id', '=', user.id).execute();
+    await t.db.kysely
+      .updateTable('staff_users')
+      .set({ locked_until: Date.now() - 1 })
+      .where('id', '=', user.id)
+      .execute();
     expect((await signInFrom(ip, { Email: user.email, Password: PASSWORD })).statusCode).toBe(200);
   });
 
   // 21 scrypt hashes one after the other: over 30 s when other test files share the machine.
   it('answers 429 with Retry-After after 20 failures from one address, before hashing anything', { timeout: 120_000 }, async () => {
     const ip = '10.2.0.1';
-    for (let i = 0; i < ADDRESS_FAILURES.limit; i++) problemOf(await signInFrom(ip, { Email: `x${i}@example.com`, Password: 'not the password' }), 401, 'unauthenticated');
+    for (let i = 0; i < ADDRESS_FAILURES.limit; i++)
+      problemOf(await signInFrom(ip, { Email: `x${i}@example.com`, Password: 'not the password' }), 401, 'unauthenticated');
     const limited = await signInFrom(ip, { Email: 'x@example.com', Password: 'not the password' });
     problemOf(limited, 429, 'rate-limited');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
@@ -125,7 +132,12 @@ describe('e-mailed links through SMTP', () => {
     await addUser(t, other.operatorId, 'owner', 'shared@example.com');
     const first = await post(t, '/api/v2/staff/sign-in', { Email: 'shared@example.com', Password: PASSWORD });
     expect(first.json().data).toMatchObject({ Status: 'choose-operator' });
-    expect(first.json().data.Operators.map((o: { Name: string }) => o.Name).sort()).toEqual(['Spree Kayaks', 'Tokyo Pottery']);
+    expect(
+      first
+        .json()
+        .data.Operators.map((o: { Name: string }) => o.Name)
+        .sort(),
+    ).toEqual(['Spree Kayaks', 'Tokyo Pottery']);
     expect(first.headers['set-cookie']).toBeUndefined();
     const chosen = await post(t, '/api/v2/staff/sign-in', { Email: 'shared@example.com', Password: PASSWORD, OperatorID: other.operatorId });
     expect(chosen.json().data.Me).toMatchObject({ Operator: { Name: 'Tokyo Pottery' }, User: { Role: 'owner' } });
@@ -133,7 +145,7 @@ describe('e-mailed links through SMTP', () => {
 });
 
 describe('two-factor authentication (TOTP)', () => {
-  it('enrols with the app\'s secret, then asks for a code at sign-in; codes are not replayed; recovery codes work once', async () => {
+  it("enrols with the app's secret, then asks for a code at sign-in; codes are not replayed; recovery codes work once", async () => {
     const user = await addUser(t, op.operatorId, 'owner');
     const session = await signIn(t, user.email);
     const enrolment = await as(t, session, 'POST', '/api/v2/staff/me/totp', { Password: PASSWORD });
@@ -142,7 +154,11 @@ describe('two-factor authentication (TOTP)', () => {
     expect(Uri).toMatch(/^otpauth:\/\/totp\/.*secret=/);
     expect(QrSvg).toMatch(/^<svg/);
     const app = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
-    problemOf(await as(t, session, 'POST', '/api/v2/staff/me/totp/confirm', { Code: app.generate({ timestamp: Date.now() - 10 * 60_000 }) }), 422, 'validation');
+    problemOf(
+      await as(t, session, 'POST', '/api/v2/staff/me/totp/confirm', { Code: app.generate({ timestamp: Date.now() - 10 * 60_000 }) }),
+      422,
+      'validation',
+    );
     const confirmed = await as(t, session, 'POST', '/api/v2/staff/me/totp/confirm', { Code: app.generate({ timestamp: Date.now() - 30_000 }) });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     const codes: string[] = confirmed.json().data.RecoveryCodes;
@@ -152,7 +168,11 @@ describe('two-factor authentication (TOTP)', () => {
     expect(first.json().data.Status).toBe('totp-required');
     expect(first.headers['set-cookie']).toBeUndefined();
     const challenge = first.json().data.Challenge;
-    problemOf(await post(t, '/api/v2/staff/sign-in/totp', { Challenge: challenge, Code: '000000' === app.generate() ? '111111' : '000000' }), 401, 'unauthenticated');
+    problemOf(
+      await post(t, '/api/v2/staff/sign-in/totp', { Challenge: challenge, Code: '000000' === app.generate() ? '111111' : '000000' }),
+      401,
+      'unauthenticated',
+    );
     const code = app.generate();
     const second = await post(t, '/api/v2/staff/sign-in/totp', { Challenge: challenge, Code: code });
     expect(second.statusCode, second.body).toBe(200);
@@ -165,7 +185,11 @@ describe('two-factor authentication (TOTP)', () => {
     const recovered = await post(t, '/api/v2/staff/sign-in/totp', { Challenge: again.json().data.Challenge, RecoveryCode: codes[0] });
     expect(recovered.statusCode, recovered.body).toBe(200);
     const third = await post(t, '/api/v2/staff/sign-in', { Email: user.email, Password: PASSWORD });
-    problemOf(await post(t, '/api/v2/staff/sign-in/totp', { Challenge: third.json().data.Challenge, RecoveryCode: codes[0] }), 401, 'unauthenticated');
+    problemOf(
+      await post(t, '/api/v2/staff/sign-in/totp', { Challenge: third.json().data.Challenge, RecoveryCode: codes[0] }),
+      401,
+      'unauthenticated',
+    );
 
     // Turning it off needs the password.
     problemOf(await as(t, session, 'POST', '/api/v2/staff/me/totp/disable', { Password: 'not it' }), 422, 'validation');
@@ -184,9 +208,17 @@ describe('two-factor authentication (TOTP)', () => {
     const linked = await post(t, '/api/v2/staff/sign-in/link/use', { Token: tokenIn(mail!.text) });
     expect(linked.json().data.Status).toBe('totp-required');
     const wrong = app.generate() === '123456' ? '654321' : '123456';
-    for (let i = 0; i < 5; i++) problemOf(await post(t, '/api/v2/staff/sign-in/totp', { Challenge: linked.json().data.Challenge, Code: wrong }), 401, 'unauthenticated');
+    for (let i = 0; i < 5; i++)
+      problemOf(await post(t, '/api/v2/staff/sign-in/totp', { Challenge: linked.json().data.Challenge, Code: wrong }), 401, 'unauthenticated');
     // Locked now: even the right code is refused.
-    problemOf(await post(t, '/api/v2/staff/sign-in/totp', { Challenge: linked.json().data.Challenge, Code: app.generate({ timestamp: Date.now() + 30_000 }) }), 401, 'unauthenticated');
+    problemOf(
+      await post(t, '/api/v2/staff/sign-in/totp', {
+        Challenge: linked.json().data.Challenge,
+        Code: app.generate({ timestamp: Date.now() + 30_000 }),
+      }),
+      401,
+      'unauthenticated',
+    );
   });
 });
 
@@ -195,9 +227,15 @@ describe('my account', () => {
     const user = await addUser(t, op.operatorId, 'front-desk');
     const here = await signIn(t, user.email);
     const elsewhere = await signIn(t, user.email);
-    problemOf(await as(t, here, 'POST', '/api/v2/staff/me/password', { CurrentPassword: 'wrong one', NewPassword: 'another long pass phrase' }), 422, 'validation');
+    problemOf(
+      await as(t, here, 'POST', '/api/v2/staff/me/password', { CurrentPassword: 'wrong one', NewPassword: 'another long pass phrase' }),
+      422,
+      'validation',
+    );
     problemOf(await as(t, here, 'POST', '/api/v2/staff/me/password', { CurrentPassword: PASSWORD, NewPassword: 'short' }), 422, 'validation');
-    expect((await as(t, here, 'POST', '/api/v2/staff/me/password', { CurrentPassword: PASSWORD, NewPassword: 'another long pass phrase' })).statusCode).toBe(204);
+    expect(
+      (await as(t, here, 'POST', '/api/v2/staff/me/password', { CurrentPassword: PASSWORD, NewPassword: 'another long pass phrase' })).statusCode,
+    ).toBe(204);
     expect((await as(t, here, 'GET', '/api/v2/staff/me')).statusCode).toBe(200);
     problemOf(await as(t, elsewhere, 'GET', '/api/v2/staff/me'), 401, 'unauthenticated');
     problemOf(await post(t, '/api/v2/staff/sign-in', { Email: user.email, Password: PASSWORD }), 401, 'unauthenticated');

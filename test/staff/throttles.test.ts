@@ -72,7 +72,13 @@ function resetCounts() {
 }
 
 const send = (ip: string, url: string, body: object, cookie?: string) =>
-  t.app.inject({ method: 'POST', url: `/api/v2/staff${url}`, payload: body, remoteAddress: ip, headers: { origin: PUBLIC_URL, ...(cookie && { cookie }) } });
+  t.app.inject({
+    method: 'POST',
+    url: `/api/v2/staff${url}`,
+    payload: body,
+    remoteAddress: ip,
+    headers: { origin: PUBLIC_URL, ...(cookie && { cookie }) },
+  });
 const statuses = (responses: LightMyRequestResponse[]) => [...new Set(responses.map((r) => r.statusCode))].sort();
 const parallel = <T>(n: number, fn: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
 
@@ -81,7 +87,13 @@ async function storedHash(userId: number): Promise<string> {
 }
 
 async function actions(userId: number): Promise<string[]> {
-  const rows = await t.db.kysely.selectFrom('audit_log').select('action').where('resource_type', '=', 'user').where('resource_id', '=', String(userId)).orderBy('id').execute();
+  const rows = await t.db.kysely
+    .selectFrom('audit_log')
+    .select('action')
+    .where('resource_type', '=', 'user')
+    .where('resource_id', '=', String(userId))
+    .orderBy('id')
+    .execute();
   return rows.map((row) => row.action);
 }
 const countOf = (list: string[], action: string) => list.filter((a) => a === action).length;
@@ -92,7 +104,10 @@ describe('bursts of parallel guesses', { timeout: SLOW }, () => {
     const stored = await storedHash(user.id);
     resetCounts();
     const burst = await parallel(40, (i) => send('10.20.0.1', '/sign-in', { Email: user.email, Password: `wrong guess number ${i}` }));
-    expect(statuses(burst), burst.map((r) => r.body).find((body) => !/unauthenticated|rate-limited/.test(body))).toEqual([401, 429]);
+    expect(
+      statuses(burst),
+      burst.map((r) => r.body).find((body) => !/unauthenticated|rate-limited/.test(body)),
+    ).toEqual([401, 429]);
     // The burst overlapped in the hashing: more hashes ran at once than the account allows guesses.
     expect(hashing.maxInFlight).toBeGreaterThan(5);
     expect(hashing.verified.filter((hash) => hash === stored).length).toBeLessThanOrEqual(5);
@@ -128,7 +143,8 @@ describe('bursts of parallel guesses', { timeout: SLOW }, () => {
     for (const codes of [3, 2]) {
       const first = await send('10.23.0.1', '/sign-in', { Email: user.email, Password: PASSWORD });
       expect(first.json().data.Status).toBe('totp-required');
-      for (let i = 0; i < codes; i++) problemOf(await send('10.23.0.1', '/sign-in/totp', { Challenge: first.json().data.Challenge, Code: wrong }), 401, 'unauthenticated');
+      for (let i = 0; i < codes; i++)
+        problemOf(await send('10.23.0.1', '/sign-in/totp', { Challenge: first.json().data.Challenge, Code: wrong }), 401, 'unauthenticated');
     }
     expect(countOf(await actions(user.id), 'user.lock')).toBe(1);
     problemOf(await send('10.23.0.1', '/sign-in', { Email: user.email, Password: PASSWORD }), 401, 'unauthenticated');
@@ -166,7 +182,11 @@ describe('an office behind one address', { timeout: SLOW }, () => {
     expect(firstWait).toBeGreaterThan(0);
     expect(firstWait).toBeLessThanOrEqual(60);
     // The wait passes (the clock is moved by rewriting the address's last failure): one more try, then a longer wait.
-    await t.db.kysely.updateTable('staff_throttles').set((eb) => ({ last_at: eb('last_at', '-', firstWait * 1000) })).where('key', '=', `failures:${ip}`).execute();
+    await t.db.kysely
+      .updateTable('staff_throttles')
+      .set((eb) => ({ last_at: eb('last_at', '-', firstWait * 1000) }))
+      .where('key', '=', `failures:${ip}`)
+      .execute();
     problemOf(await send(ip, '/sign-in', { Email: 'typo@example.com', Password: 'not the password' }), 401, 'unauthenticated');
     const second = await send(ip, '/sign-in', { Email: 'typo@example.com', Password: 'not the password' });
     problemOf(second, 429, 'rate-limited');
@@ -204,7 +224,9 @@ describe('e-mailed tokens', { timeout: SLOW }, () => {
     resetCounts();
     problemOf(await send(ip, '/password-reset/complete', { Token: bogus(), Password: 'a long enough pass phrase' }), 401, 'unauthenticated');
     problemOf(await send(ip, '/invitations/accept', { Token: bogus(), Password: 'a long enough pass phrase' }), 401, 'unauthenticated');
-    const more = await parallel(18, (i) => send(ip, i % 2 ? '/password-reset/complete' : '/invitations/accept', { Token: bogus(), Password: 'a long enough pass phrase' }));
+    const more = await parallel(18, (i) =>
+      send(ip, i % 2 ? '/password-reset/complete' : '/invitations/accept', { Token: bogus(), Password: 'a long enough pass phrase' }),
+    );
     expect(statuses(more)).toEqual([401]);
     const limited = await send(ip, '/password-reset/complete', { Token: bogus(), Password: 'a long enough pass phrase' });
     problemOf(limited, 429, 'rate-limited');
@@ -248,7 +270,7 @@ describe('owners: locked accounts and two-factor', { timeout: SLOW }, () => {
     problemOf(await as(t, owner, 'POST', `/api/v2/admin/users/${theirs.id}/unlock`), 404, 'not-found');
   });
 
-  it('turning two-factor on needs the password; an owner resets a member\'s two-factor (audited), who then signs in with the password alone', async () => {
+  it("turning two-factor on needs the password; an owner resets a member's two-factor (audited), who then signs in with the password alone", async () => {
     const user = await addUser(t, op.operatorId, 'front-desk');
     const session = await signIn(t, user.email);
     problemOf(await as(t, session, 'POST', '/api/v2/staff/me/totp', {}), 422, 'validation');

@@ -5,7 +5,13 @@ import { createHash } from 'node:crypto';
 import { renderShell, type Boot } from '../../src/storefront/page.js';
 
 const assets = { script: 'booking-abc.js', style: 'booking-abc.css' };
-const boot = (BrandColour: string | null, Name = 'Spree'): Boot => ({ OperatorID: 7, Base: '/book/spree', Locale: 'en', Profile: { Name, Slug: 'spree', BrandColour, LogoUrl: null }, TestMode: false });
+const boot = (BrandColour: string | null, Name = 'Spree'): Boot => ({
+  OperatorID: 7,
+  Base: '/book/spree',
+  Locale: 'en',
+  Profile: { Name, Slug: 'spree', BrandColour, LogoUrl: null },
+  TestMode: false,
+});
 
 describe('booking pages shell', () => {
   it('applies a brand colour as --brand, allowed by its hash in the policy', () => {

@@ -66,10 +66,11 @@ describe('booking pages: endpoints', () => {
       expect(response.statusCode, response.body).toBe(200);
       const days = response.json().data as { Date: string }[];
       expect(days.find((d) => d.Date === day)).toEqual({ Date: day, Timeslots: 1, Available: 4, SoldOut: false });
-      if (addDays(day, 1).startsWith(month)) expect(days.find((d) => d.Date === addDays(day, 1))).toEqual({ Date: addDays(day, 1), Timeslots: 1, Available: 0, SoldOut: true });
+      if (addDays(day, 1).startsWith(month))
+        expect(days.find((d) => d.Date === addDays(day, 1))).toEqual({ Date: addDays(day, 1), Timeslots: 1, Available: 0, SoldOut: true });
     });
 
-    it('422 for a malformed month; 404 for another operator\'s or an unknown activity', async () => {
+    it("422 for a malformed month; 404 for another operator's or an unknown activity", async () => {
       problemOf(await call(t.app, undefined, 'GET', shop(`/activities/${activity}/calendar?Month=2026-13`)), 422, 'validation');
       problemOf(await call(t.app, undefined, 'GET', shop(`/activities/${activity}/calendar`)), 422, 'validation');
       problemOf(await call(t.app, undefined, 'GET', shop(`/activities/${activity}/calendar?Month=2026-01`, other.operatorId)), 404, 'not-found');
@@ -77,7 +78,7 @@ describe('booking pages: endpoints', () => {
     });
   });
 
-  describe('a guest\'s own booking (manage token)', () => {
+  describe("a guest's own booking (manage token)", () => {
     const tokenOf = (reference: string, operatorId = op.operatorId) => manageToken(t.app.instanceKeys, operatorId, reference);
 
     it('shows the booking with its cancel deadline; an altered or foreign token is 404, a malformed one 400', async () => {
@@ -118,13 +119,15 @@ describe('booking pages: endpoints', () => {
 
     it('cancels through the bookings domain: seats back, audited as the guest; again is 409', async () => {
       const { BookingReference } = await posBooking(t, op.adminKey, { ActivityID: activity, Date: day, Time: '10:00' }, 2);
-      const available = async () => (await call(t.app, undefined, 'GET', shop(`/activities/${activity}/timeslots?Date=${day}`))).json().data[0].Available;
+      const available = async () =>
+        (await call(t.app, undefined, 'GET', shop(`/activities/${activity}/timeslots?Date=${day}`))).json().data[0].Available;
       const before = await available();
       const response = await call(t.app, undefined, 'POST', shop(`/bookings/${tokenOf(BookingReference)}/cancel`));
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json().data).toMatchObject({ Status: 'cancelled', Cancellation: { Allowed: false, Refusal: 'not-confirmed' } });
       expect(await available()).toBe(before + 2);
-      const entry = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/audit?Action=booking.cancel&ResourceID=${BookingReference}`)).json().data[0];
+      const entry = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/audit?Action=booking.cancel&ResourceID=${BookingReference}`)).json()
+        .data[0];
       expect(entry.Actor).toEqual({ Type: 'anonymous', ID: null, Label: 'guest (manage link)' });
       problemOf(await call(t.app, undefined, 'POST', shop(`/bookings/${tokenOf(BookingReference)}/cancel`)), 409, 'conflict');
     });
@@ -136,7 +139,11 @@ describe('booking pages: endpoints', () => {
       const refused = await call(t.app, undefined, 'POST', shop(`/bookings/${tokenOf(BookingReference)}/cancel`));
       problemOf(refused, 409, 'conflict');
       expect(refused.json().detail).toMatch(/cannot be cancelled online/);
-      expect((await call(t.app, undefined, 'GET', shop(`/bookings/${tokenOf(BookingReference)}`))).json().data.Cancellation).toEqual({ Allowed: false, Until: null, Refusal: 'not-allowed' });
+      expect((await call(t.app, undefined, 'GET', shop(`/bookings/${tokenOf(BookingReference)}`))).json().data.Cancellation).toEqual({
+        Allowed: false,
+        Until: null,
+        Refusal: 'not-allowed',
+      });
 
       // Ten days ahead, but guests must cancel 20 days before.
       await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${activity}`, { GuestCancelHours: 480 });
@@ -150,15 +157,27 @@ describe('booking pages: endpoints', () => {
 
   it('the new endpoints are in the OpenAPI document with their schemas', async () => {
     const document = (await t.app.inject({ url: '/openapi.json' })).json();
-    for (const path of ['/api/v2/shop/{OperatorID}/storefront', '/api/v2/shop/{OperatorID}/activities/{ActivityID}/calendar', '/api/v2/shop/{OperatorID}/bookings/{ManageToken}', '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/cancel', '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/qr.svg', '/api/v2/shop/{OperatorID}/baskets/{BasketToken}/manage-links']) {
+    for (const path of [
+      '/api/v2/shop/{OperatorID}/storefront',
+      '/api/v2/shop/{OperatorID}/activities/{ActivityID}/calendar',
+      '/api/v2/shop/{OperatorID}/bookings/{ManageToken}',
+      '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/cancel',
+      '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/qr.svg',
+      '/api/v2/shop/{OperatorID}/baskets/{BasketToken}/manage-links',
+    ]) {
       expect(document.paths[path], path).toBeDefined();
     }
     expect(Object.keys(document.paths).some((path: string) => path.startsWith('/book'))).toBe(false);
   });
 
-  it('a paid basket answers its bookings\' manage tokens; an open one is 409, another shop\'s 404', async () => {
+  it("a paid basket answers its bookings' manage tokens; an open one is 409, another shop's 404", async () => {
     const basket = (await call(t.app, undefined, 'POST', shop('/baskets'), { Customer: customer('Ivy', 'ivy@example.com') })).json().data.BasketToken;
-    const added = await call(t.app, undefined, 'POST', shop(`/baskets/${basket}/items`), { ActivityID: activity, Date: day, Time: '10:00', Participants: 1 });
+    const added = await call(t.app, undefined, 'POST', shop(`/baskets/${basket}/items`), {
+      ActivityID: activity,
+      Date: day,
+      Time: '10:00',
+      Participants: 1,
+    });
     expect(added.statusCode, added.body).toBe(201);
     problemOf(await call(t.app, undefined, 'GET', shop(`/baskets/${basket}/manage-links`)), 409, 'conflict');
     expect((await call(t.app, undefined, 'POST', shop(`/baskets/${basket}/checkout`), { Payment: GOOD_CARD })).statusCode).toBe(200);
@@ -179,14 +198,23 @@ describe('booking pages: endpoints', () => {
       expect(cleared.json().data.GuestCancelHours).toBeNull();
       const fresh = await createActivity(t, op.adminKey, { Name: 'Raft' });
       expect((fresh as unknown as { GuestCancelHours: number | null }).GuestCancelHours).toBeNull();
-      const invalid = problemOf(await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${created.ActivityID}`, { GuestCancelHours: -1 }), 422, 'validation');
+      const invalid = problemOf(
+        await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${created.ActivityID}`, { GuestCancelHours: -1 }),
+        422,
+        'validation',
+      );
       expect(invalid.errors?.[0]?.field).toBe('GuestCancelHours');
     });
   });
 
   describe('the pages', () => {
     it('/book/{slug} and /book/{OperatorID} answer the shell with the escaped name and a strict policy', async () => {
-      for (const path of ['/book/spree-adventures', `/book/${op.operatorId}`, '/book/spree-adventures/basket/abc', '/book/spree-adventures/manage/x.y']) {
+      for (const path of [
+        '/book/spree-adventures',
+        `/book/${op.operatorId}`,
+        '/book/spree-adventures/basket/abc',
+        '/book/spree-adventures/manage/x.y',
+      ]) {
         const response = await t.app.inject({ method: 'GET', url: path });
         expect(response.statusCode, path).toBe(200);
         expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -200,15 +228,21 @@ describe('booking pages: endpoints', () => {
       }
     });
 
-    it('the server log never holds the tokens of the pages\' addresses', () => {
+    it("the server log never holds the tokens of the pages' addresses", () => {
       const token = manageToken(t.app.instanceKeys, op.operatorId, 'BK-ABCDEFGH');
       expect(redactUrl(`/book/spree-adventures/manage/${token}`, '/book/:shop/*')).toBe('/book/spree-adventures/manage/[redacted]');
       expect(redactUrl('/book/spree-adventures/basket/AAAAAAAAAAAAAAAAAAAAAA', '/book/:shop/*')).toBe('/book/spree-adventures/basket/[redacted]');
-      expect(redactUrl(`/api/v2/shop/1/bookings/${token}`, '/api/v2/shop/:OperatorID/bookings/:ManageToken')).toBe('/api/v2/shop/1/bookings/[redacted]');
+      expect(redactUrl(`/api/v2/shop/1/bookings/${token}`, '/api/v2/shop/:OperatorID/bookings/:ManageToken')).toBe(
+        '/api/v2/shop/1/bookings/[redacted]',
+      );
     });
 
-    it('speaks the guest\'s language from Accept-Language, or ?lang=', async () => {
-      const de = await t.app.inject({ method: 'GET', url: '/book/spree-adventures', headers: { 'accept-language': 'fr;q=1, de-CH;q=0.8, en;q=0.5' } });
+    it("speaks the guest's language from Accept-Language, or ?lang=", async () => {
+      const de = await t.app.inject({
+        method: 'GET',
+        url: '/book/spree-adventures',
+        headers: { 'accept-language': 'fr;q=1, de-CH;q=0.8, en;q=0.5' },
+      });
       expect(de.body).toContain('<html lang="de">');
       const en = await t.app.inject({ method: 'GET', url: '/book/spree-adventures?lang=en', headers: { 'accept-language': 'de' } });
       expect(en.body).toContain('<html lang="en">');
@@ -232,14 +266,26 @@ describe('booking pages: endpoints', () => {
       const workflow = { Name: 'Confirmation', Event: 'booking-confirmed', Subject: 'Booked', Body: 'Manage: {{ManageBookingUrl}}' };
       const created = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', workflow);
       expect(created.statusCode, created.body).toBe(201);
-      const { BookingReference } = await posBooking(t, op.adminKey, { ActivityID: activity, Date: day, Time: '10:00' }, 1, customer('Mia', 'mia@example.com'));
+      const { BookingReference } = await posBooking(
+        t,
+        op.adminKey,
+        { ActivityID: activity, Date: day, Time: '10:00' },
+        1,
+        customer('Mia', 'mia@example.com'),
+      );
       const queued = (await outbox(t, op.adminKey)).find((email) => email.To === 'mia@example.com')!;
       expect(queued.Body).toBe('Manage: {{ManageBookingUrl}}');
       const sent: OutgoingMessage[] = [];
-      const mailer = { transport: 'outbox' as const, send: async (message: OutgoingMessage) => (sent.push(message), { messageId: 'm' }), close: () => {} };
+      const mailer = {
+        transport: 'outbox' as const,
+        send: async (message: OutgoingMessage) => (sent.push(message), { messageId: 'm' }),
+        close: () => {},
+      };
       await runDueEmails(t.db, { mailer, from: 'shop@example.com', workerId: 'w', keys: t.app.instanceKeys, publicUrl: 'https://book.example' });
       const text = sent.find((message) => message.to === 'mia@example.com')!.text;
-      expect(text).toBe(`Manage: https://book.example/book/spree-adventures/manage/${manageToken(t.app.instanceKeys, op.operatorId, BookingReference)}`);
+      expect(text).toBe(
+        `Manage: https://book.example/book/spree-adventures/manage/${manageToken(t.app.instanceKeys, op.operatorId, BookingReference)}`,
+      );
       const path = new URL(text.slice('Manage: '.length)).pathname;
       expect((await call(t.app, undefined, 'GET', shop(`/bookings/${path.split('/').pop()}`))).statusCode).toBe(200);
       await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/workflows/${created.json().data.ID}`, { Enabled: false });
@@ -249,7 +295,14 @@ describe('booking pages: endpoints', () => {
       const waitlisted = (await createActivity(t, op.adminKey, { Name: 'Full tour' })).ActivityID;
       await createTimeslot(t, op.adminKey, waitlisted, { Date: day, Time: '12:00', Capacity: 1 });
       const { BookingReference } = await posBooking(t, op.adminKey, { ActivityID: waitlisted, Date: day, Time: '12:00' }, 1);
-      const join = () => call(t.app, undefined, 'POST', shop('/waitlists'), { ActivityID: waitlisted, Date: day, Time: '12:00', Participants: 1, Customer: customer('Ola', 'ola@example.com') });
+      const join = () =>
+        call(t.app, undefined, 'POST', shop('/waitlists'), {
+          ActivityID: waitlisted,
+          Date: day,
+          Time: '12:00',
+          Participants: 1,
+          Customer: customer('Ola', 'ola@example.com'),
+        });
       await joinConfirmed(t, op.adminKey, join, 'ola@example.com');
       await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${BookingReference}/cancel`);
       await offerFreedSeats(t.db, t.app.config, nowSeconds());

@@ -26,19 +26,45 @@ describe('ticket types of an activity', () => {
     const activity = await createActivity(t, op.adminKey, { UnitPrice: 4900 });
     expect(await types(activity.ActivityID)).toEqual([
       {
-        ID: expect.any(Number), ActivityID: activity.ActivityID, Type: 'adult', Name: 'Adult', Price: 4900, Category: 'adult', MinAge: null, MaxAge: null,
-        People: 1, TakesSeat: true, MinPerBooking: 0, MaxPerBooking: null, Requires: null, Default: true, Position: 1, Translations: {},
+        ID: expect.any(Number),
+        ActivityID: activity.ActivityID,
+        Type: 'adult',
+        Name: 'Adult',
+        Price: 4900,
+        Category: 'adult',
+        MinAge: null,
+        MaxAge: null,
+        People: 1,
+        TakesSeat: true,
+        MinPerBooking: 0,
+        MaxPerBooking: null,
+        Requires: null,
+        Default: true,
+        Position: 1,
+        Translations: {},
       },
     ]);
   });
 
   it('adds types with their rules, and answers them in order with a Location', async () => {
     const { ActivityID } = await createActivity(t, op.adminKey);
-    const response = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${ActivityID}/ticket-types`, { ...CHILD, Translations: { 'de-ch': { Name: ' Kind ' } } });
+    const response = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${ActivityID}/ticket-types`, {
+      ...CHILD,
+      Translations: { 'de-ch': { Name: ' Kind ' } },
+    });
     expect(response.statusCode, response.body).toBe(201);
     const child = response.json().data;
     expect(response.headers.location).toBe(`/api/v2/admin/ticket-types/${child.ID}`);
-    expect(child).toMatchObject({ Type: 'child', Category: 'child', Requires: 'adult', MinAge: 4, MaxAge: 14, Default: false, Position: 2, Translations: { 'de-CH': { Name: 'Kind' } } });
+    expect(child).toMatchObject({
+      Type: 'child',
+      Category: 'child',
+      Requires: 'adult',
+      MinAge: 4,
+      MaxAge: 14,
+      Default: false,
+      Position: 2,
+      Translations: { 'de-CH': { Name: 'Kind' } },
+    });
     const infant = await addTicketType(t, op.adminKey, ActivityID, { ...INFANT, Position: 0 });
     expect((await types(ActivityID)).map((type) => type.Type)).toEqual(['infant', 'adult', 'child']);
     expect(infant).toMatchObject({ TakesSeat: false, Category: 'infant' });
@@ -52,7 +78,17 @@ describe('ticket types of an activity', () => {
     const schema = problemOf(await add({ Type: 'Child!', Name: '', Price: -1, People: 0, MaxPerBooking: 0 }), 422, 'validation');
     expect(fieldsOf(schema)).toEqual(['MaxPerBooking', 'Name', 'People', 'Price', 'Type']);
     const rules = problemOf(
-      await add({ Type: 'adult', Name: ' ', Price: 100, MinAge: 10, MaxAge: 5, MinPerBooking: 3, MaxPerBooking: 2, Requires: 'nobody', Translations: { 'not a tag!': { Name: 'x' } } }),
+      await add({
+        Type: 'adult',
+        Name: ' ',
+        Price: 100,
+        MinAge: 10,
+        MaxAge: 5,
+        MinPerBooking: 3,
+        MaxPerBooking: 2,
+        Requires: 'nobody',
+        Translations: { 'not a tag!': { Name: 'x' } },
+      }),
       422,
       'validation',
     );
@@ -84,7 +120,7 @@ describe('ticket types of an activity', () => {
     expect((await call(t.app, op.adminKey, 'GET', `/api/v2/admin/activities/${ActivityID}`)).json().data.UnitPrice).toBe(5000);
   });
 
-  it('never changes a type\'s code, and keeps the rules on a change', async () => {
+  it("never changes a type's code, and keeps the rules on a change", async () => {
     const { ActivityID } = await createActivity(t, op.adminKey);
     const child = await addTicketType(t, op.adminKey, ActivityID, CHILD);
     const patch = (body: Record<string, unknown>) => call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/ticket-types/${child.ID}`, body);
@@ -108,7 +144,14 @@ describe('ticket types of an activity', () => {
     const date = dateFromToday(20);
     await createTimeslot(t, op.adminKey, ActivityID, { Date: date, Time: '10:00', Capacity: 10 });
     const booked = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', {
-      ActivityID, Date: date, Time: '10:00', Customer: customer, Tickets: [{ Type: 'adult', Quantity: 1 }, { Type: 'child', Quantity: 2 }],
+      ActivityID,
+      Date: date,
+      Time: '10:00',
+      Customer: customer,
+      Tickets: [
+        { Type: 'adult', Quantity: 1 },
+        { Type: 'child', Quantity: 2 },
+      ],
     });
     expect(booked.statusCode, booked.body).toBe(201);
     expect((await del(child.ID)).statusCode).toBe(204);
@@ -121,14 +164,23 @@ describe('ticket types of an activity', () => {
       { Type: 'child', Name: 'Child (4-14)', Quantity: 2, UnitPrice: 1100 },
     ]);
     const again = await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/booking', {
-      ActivityID, Date: date, Time: '10:00', Customer: customer, Tickets: [{ Type: 'adult', Quantity: 1 }, { Type: 'child', Quantity: 1 }],
+      ActivityID,
+      Date: date,
+      Time: '10:00',
+      Customer: customer,
+      Tickets: [
+        { Type: 'adult', Quantity: 1 },
+        { Type: 'child', Quantity: 1 },
+      ],
     });
-    expect(problemOf(again, 422, 'validation').errors).toEqual([{ field: 'Tickets[1].Type', message: expect.stringContaining('no ticket type "child"') }]);
+    expect(problemOf(again, 422, 'validation').errors).toEqual([
+      { field: 'Tickets[1].Type', message: expect.stringContaining('no ticket type "child"') },
+    ]);
     // The code is free again for a new type.
     await addTicketType(t, op.adminKey, ActivityID, { ...CHILD, Price: 1300 });
   });
 
-  it('is another operator\'s like a missing one (404), and needs the admin scope', async () => {
+  it("is another operator's like a missing one (404), and needs the admin scope", async () => {
     const { ActivityID } = await createActivity(t, op.adminKey);
     const [adult] = await types(ActivityID);
     problemOf(await call(t.app, other.adminKey, 'GET', `/api/v2/admin/activities/${ActivityID}/ticket-types`), 404, 'not-found');
@@ -148,8 +200,34 @@ describe('products list their ticket types', () => {
     const resolve = (query: string) => call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/resolve-product?ID=${ID}${query}`);
     const product = (await resolve('')).json().data;
     expect(product.TicketTypes).toEqual([
-      { Type: 'adult', Name: 'Adult', Price: 1900, Category: 'adult', MinAge: null, MaxAge: null, People: 1, TakesSeat: true, MinPerBooking: 0, MaxPerBooking: null, Requires: null, Default: true },
-      { Type: 'child', Name: 'Child (4-14)', Price: 1100, Category: 'child', MinAge: 4, MaxAge: 14, People: 1, TakesSeat: true, MinPerBooking: 0, MaxPerBooking: 6, Requires: 'adult', Default: false },
+      {
+        Type: 'adult',
+        Name: 'Adult',
+        Price: 1900,
+        Category: 'adult',
+        MinAge: null,
+        MaxAge: null,
+        People: 1,
+        TakesSeat: true,
+        MinPerBooking: 0,
+        MaxPerBooking: null,
+        Requires: null,
+        Default: true,
+      },
+      {
+        Type: 'child',
+        Name: 'Child (4-14)',
+        Price: 1100,
+        Category: 'child',
+        MinAge: 4,
+        MaxAge: 14,
+        People: 1,
+        TakesSeat: true,
+        MinPerBooking: 0,
+        MaxPerBooking: 6,
+        Requires: 'adult',
+        Default: false,
+      },
     ]);
     expect((await resolve('&Locale=de-AT')).json().data.TicketTypes.map((type: { Name: string }) => type.Name)).toEqual(['Adult', 'Kind']);
     problemOf(await resolve('&Locale=__'), 422, 'validation');

@@ -59,14 +59,23 @@ describe('concurrent single entries', () => {
     expect(replay.headers['idempotent-replayed']).toBe('true');
     const summary = (await call(t.app, a.usageKey, 'GET', `/api/v2/usage/meters?from=${DAY}&to=${DAY}`)).json().data;
     expect(summary.Meters.find((m: { Meter: string }) => m.Meter === 'group-keyed')).toEqual({ Meter: 'group-keyed', TotalUsage: 2, EventCount: 1 });
-    expect(summary.Meters.find((m: { Meter: string }) => m.Meter === 'group-plain')).toEqual({ Meter: 'group-plain', TotalUsage: 40, EventCount: 20 });
+    expect(summary.Meters.find((m: { Meter: string }) => m.Meter === 'group-plain')).toEqual({
+      Meter: 'group-plain',
+      TotalUsage: 40,
+      EventCount: 20,
+    });
   });
 });
 
 describe('concurrent batches', () => {
   const BATCH = '/api/v2/usage/meters/batch';
   const batchOf = (tag: string, size: number, start: number) => ({
-    Entries: Array.from({ length: size }, (_, i) => ({ Meter: `${tag}-${i % 3}`, Usage: `${(i % 9) + 1}.5`, OccurredAt: start + i, ExtraInfo: `${tag}:${i}` })),
+    Entries: Array.from({ length: size }, (_, i) => ({
+      Meter: `${tag}-${i % 3}`,
+      Usage: `${(i % 9) + 1}.5`,
+      OccurredAt: start + i,
+      ExtraInfo: `${tag}:${i}`,
+    })),
   });
   const totalOf = (entries: { Usage: string }[]) => entries.reduce((sum, e) => sum + Math.round(Number(e.Usage) * 10), 0) / 10;
   const summaryOf = async (op: TestOperator, day: string) =>
@@ -121,7 +130,9 @@ describe('concurrent batches', () => {
       const summary = await summaryOf(a, day);
       const stored = good.flatMap((body) => body.Entries);
       expect(summary.Totals).toEqual({ Usage: totalOf(stored), Events: stored.length });
-      expect(summary.Meters.map((m: { Meter: string }) => m.Meter).filter((meter: string) => meter.startsWith('bad') || meter === 'poison')).toEqual([]);
+      expect(summary.Meters.map((m: { Meter: string }) => m.Meter).filter((meter: string) => meter.startsWith('bad') || meter === 'poison')).toEqual(
+        [],
+      );
     } finally {
       await sql.raw(`DROP TRIGGER poison${t.db.dialect === 'postgres' ? ' ON usage_entries' : ''}`).execute(t.db.kysely);
     }

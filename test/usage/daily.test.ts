@@ -27,13 +27,19 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('daily usage', () => {
-  it('lists days with usage in order, meters by name, exact totals, and only the caller\'s entries', async () => {
+  it("lists days with usage in order, meters by name, exact totals, and only the caller's entries", async () => {
     const response = await call(t.app, op.usageKey, 'GET', '/api/v2/usage/meters/daily?from=2032-05-01&to=2032-05-03');
     expect(response.statusCode).toBe(200);
     expect(response.json().data).toEqual({
       Period: { From: '2032-05-01', To: '2032-05-03', FromTimestamp: at('2032-05-01T00:00:00Z'), ToTimestamp: at('2032-05-03T23:59:59Z') },
       Days: [
-        { Date: '2032-05-01', Meters: [{ Meter: 'api-calls', TotalUsage: 7, EventCount: 1 }, { Meter: 'sms', TotalUsage: 0.3, EventCount: 2 }] },
+        {
+          Date: '2032-05-01',
+          Meters: [
+            { Meter: 'api-calls', TotalUsage: 7, EventCount: 1 },
+            { Meter: 'sms', TotalUsage: 0.3, EventCount: 2 },
+          ],
+        },
         { Date: '2032-05-03', Meters: [{ Meter: 'sms', TotalUsage: 5, EventCount: 1 }] },
       ],
     });
@@ -43,11 +49,14 @@ describe('daily usage', () => {
     const daily = (await call(t.app, op.usageKey, 'GET', '/api/v2/usage/meters/daily?from=2032-04-01&to=2032-05-31')).json().data;
     const summary = (await call(t.app, op.usageKey, 'GET', '/api/v2/usage/meters?from=2032-04-01&to=2032-05-31')).json().data;
     const perMeter = new Map<string, number>();
-    for (const day of daily.Days) for (const m of day.Meters) perMeter.set(m.Meter, Math.round(((perMeter.get(m.Meter) ?? 0) + m.TotalUsage) * 1e6) / 1e6);
-    expect(Object.fromEntries(perMeter)).toEqual(Object.fromEntries(summary.Meters.map((m: { Meter: string; TotalUsage: number }) => [m.Meter, m.TotalUsage])));
+    for (const day of daily.Days)
+      for (const m of day.Meters) perMeter.set(m.Meter, Math.round(((perMeter.get(m.Meter) ?? 0) + m.TotalUsage) * 1e6) / 1e6);
+    expect(Object.fromEntries(perMeter)).toEqual(
+      Object.fromEntries(summary.Meters.map((m: { Meter: string; TotalUsage: number }) => [m.Meter, m.TotalUsage])),
+    );
   });
 
-  it('has the summary\'s query rules and permissions', async () => {
+  it("has the summary's query rules and permissions", async () => {
     problemOf(await call(t.app, op.usageKey, 'GET', '/api/v2/usage/meters/daily?from=2032-05-03&to=2032-05-01'), 422, 'validation');
     problemOf(await call(t.app, op.usageKey, 'GET', '/api/v2/usage/meters/daily?from=2032-02-30&to=2032-05-01'), 422, 'validation');
     problemOf(await call(t.app, op.usageKey, 'GET', '/api/v2/usage/meters/daily?to=2032-05-01'), 422, 'validation');

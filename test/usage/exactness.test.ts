@@ -23,7 +23,11 @@ const meters = async () => {
 describe('exact sums', () => {
   it('totals 10,000 entries of 0.1 as exactly 1000 (200 over HTTP, the rest one by one through recordUsage)', async () => {
     for (let i = 0; i < 200; i++) {
-      const response = await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', { Meter: 'tenth', Usage: i % 2 ? 0.1 : '0.1', OccurredAt: occurredAt });
+      const response = await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', {
+        Meter: 'tenth',
+        Usage: i % 2 ? 0.1 : '0.1',
+        OccurredAt: occurredAt,
+      });
       expect(response.statusCode).toBe(201);
     }
     await t.db.write(async (tx) => {
@@ -75,7 +79,9 @@ describe('exact sums', () => {
 
   it('loses no update when many entries for one meter and day arrive at once', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 40 }, () => call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', { Meter: 'concurrent', Usage: '0.3', OccurredAt: occurredAt })),
+      Array.from({ length: 40 }, () =>
+        call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', { Meter: 'concurrent', Usage: '0.3', OccurredAt: occurredAt }),
+      ),
     );
     expect(responses.map((response) => response.statusCode)).toEqual(Array(40).fill(201));
     expect((await meters()).Meters).toContainEqual({ Meter: 'concurrent', TotalUsage: 12, EventCount: 40 });

@@ -29,7 +29,13 @@ it('fills the monthly totals from the daily totals of a database created before 
   const mine = await addOperator('Before 004');
   const other = await addOperator('Another operator');
   // Daily totals as the service kept them before 004: 2038-01-30 to 2038-03-03, one of them beyond 64 bits.
-  const days = ['2038-01-30', '2038-01-31', ...Array.from({ length: 28 }, (_, i) => `2038-02-${String(i + 1).padStart(2, '0')}`), '2038-03-01', '2038-03-03'];
+  const days = [
+    '2038-01-30',
+    '2038-01-31',
+    ...Array.from({ length: 28 }, (_, i) => `2038-02-${String(i + 1).padStart(2, '0')}`),
+    '2038-03-01',
+    '2038-03-03',
+  ];
   const micros = (i: number) => (i === 5 ? 123_456_789_012_345_678_901n : BigInt(i + 1) * 1_000_001n);
   await db.kysely
     .insertInto('usage_daily_totals')
@@ -65,7 +71,11 @@ it('fills the monthly totals from the daily totals of a database created before 
   expect(await summary('2038-01-30', '2038-03-03')).toEqual({ Usage: microsToNumber(allMicros), Events: allEvents });
   expect(await summary('2038-02-01', '2038-02-28')).toEqual({ Usage: microsToNumber(februaryMicros), Events: allEvents - 3 - 63 });
   // New entries keep both kinds of totals in step.
-  const posted = await call(app, key, 'POST', '/api/v2/usage/meters', { Meter: 'calls', Usage: '2.5', OccurredAt: Date.parse('2038-02-10T10:00:00Z') / 1000 });
+  const posted = await call(app, key, 'POST', '/api/v2/usage/meters', {
+    Meter: 'calls',
+    Usage: '2.5',
+    OccurredAt: Date.parse('2038-02-10T10:00:00Z') / 1000,
+  });
   expect(posted.statusCode, posted.body).toBe(201);
   expect(await summary('2038-02-01', '2038-02-28')).toEqual({ Usage: microsToNumber(februaryMicros + 2_500_000n), Events: allEvents - 3 - 63 + 1 });
 });

@@ -172,7 +172,7 @@ describe('recording a usage entry', () => {
 });
 
 describe('GET /api/v2/usage/entries/{ID}', () => {
-  it('is 404 for another operator\'s entry and 400 for a malformed ID', async () => {
+  it("is 404 for another operator's entry and 400 for a malformed ID", async () => {
     const mine = (await record({ Meter: 'm', Usage: 1 })).json().data.ID;
     const other = await t.newOperator();
     problemOf(await call(t.app, other.usageKey, 'GET', `/api/v2/usage/entries/${mine}`), 404, 'not-found');

@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('usage summary', () => {
-  it('answers an empty period with zero totals, no meters and the period\'s UTC bounds', async () => {
+  it("answers an empty period with zero totals, no meters and the period's UTC bounds", async () => {
     expect(await summaryData('2030-01-01', '2030-01-31')).toEqual({
       Period: { From: '2030-01-01', To: '2030-01-31', FromTimestamp: 1_893_456_000, ToTimestamp: 1_896_134_399 },
       Totals: { Usage: 0, Events: 0 },
@@ -42,7 +42,12 @@ describe('usage summary', () => {
     await record({ Meter: 'edge', Usage: 4, OccurredAt: at('2031-03-10T23:59:59Z') });
     await record({ Meter: 'edge', Usage: 8, OccurredAt: at('2031-03-11T00:00:00Z') });
     const day = await summaryData('2031-03-10', '2031-03-10');
-    expect(day.Period).toEqual({ From: '2031-03-10', To: '2031-03-10', FromTimestamp: at('2031-03-10T00:00:00Z'), ToTimestamp: at('2031-03-10T23:59:59Z') });
+    expect(day.Period).toEqual({
+      From: '2031-03-10',
+      To: '2031-03-10',
+      FromTimestamp: at('2031-03-10T00:00:00Z'),
+      ToTimestamp: at('2031-03-10T23:59:59Z'),
+    });
     expect(day.Meters).toEqual([{ Meter: 'edge', TotalUsage: 6, EventCount: 2 }]);
     expect((await summaryData('2031-03-09', '2031-03-09')).Totals).toEqual({ Usage: 1, Events: 1 });
     expect((await summaryData('2031-03-09', '2031-03-11')).Totals).toEqual({ Usage: 15, Events: 4 });
@@ -50,7 +55,14 @@ describe('usage summary', () => {
 
   it('sorts meters by total usage, highest first, and equal totals by name', async () => {
     const day = { OccurredAt: at('2032-05-05T12:00:00Z') };
-    for (const [meter, usage] of [['beta', 5], ['alpha', 5], ['small', 0.5], ['Zeta', 5], ['big', 7], ['alpha', 0.000001]] as const) {
+    for (const [meter, usage] of [
+      ['beta', 5],
+      ['alpha', 5],
+      ['small', 0.5],
+      ['Zeta', 5],
+      ['big', 7],
+      ['alpha', 0.000001],
+    ] as const) {
       await record({ Meter: meter, Usage: usage, ...day });
     }
     const data = await summaryData('2032-05-05', '2032-05-05');
@@ -94,7 +106,12 @@ describe('usage summary', () => {
 
   it('includes the built-in meters recorded by platform events', async () => {
     await t.db.write((tx) =>
-      recordUsage(tx, op.operatorId, { meter: 'order-completed', micros: 1_000_000n, extraInfo: '{"BasketID":7}', occurredAt: at('2036-07-07T07:00:00Z') }),
+      recordUsage(tx, op.operatorId, {
+        meter: 'order-completed',
+        micros: 1_000_000n,
+        extraInfo: '{"BasketID":7}',
+        occurredAt: at('2036-07-07T07:00:00Z'),
+      }),
     );
     expect((await summaryData('2036-07-07', '2036-07-07')).Meters).toEqual([{ Meter: 'order-completed', TotalUsage: 1, EventCount: 1 }]);
   });

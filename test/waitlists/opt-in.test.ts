@@ -34,7 +34,13 @@ async function soldOut(Capacity = 1) {
 }
 
 const join = (Time: string, who = customer(), ip = '127.0.0.1', Participants = 1) =>
-  fromAddress(t.app, ip, 'POST', `/api/v2/shop/${op.operatorId}/waitlists`, { ActivityID: activityId, Date: date, Time, Participants, Customer: who });
+  fromAddress(t.app, ip, 'POST', `/api/v2/shop/${op.operatorId}/waitlists`, {
+    ActivityID: activityId,
+    Date: date,
+    Time,
+    Participants,
+    Customer: who,
+  });
 
 async function waitlist(timeslotId: number): Promise<Entry[]> {
   const response = await call(t.app, op.adminKey, 'GET', `/api/v2/admin/waitlists?TimeslotID=${timeslotId}`);
@@ -118,10 +124,12 @@ describe('the confirmation page', () => {
     await join(Time, customer('Cal', 'cal@example.com'));
     const page = await call(t.app, undefined, 'GET', linkOf((await confirmationEmails(t, op.adminKey, 'cal@example.com'))[0]!));
     expect(page.headers).toMatchObject({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
-    expect(page.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/);
+    expect(page.headers['content-security-policy']).toMatch(
+      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/,
+    );
   });
 
-  it('answers an unknown or malformed link with a 404 page, and escapes the operator\'s texts', async () => {
+  it("answers an unknown or malformed link with a 404 page, and escapes the operator's texts", async () => {
     for (const link of ['/waitlist/confirm/AAAAAAAAAAAAAAAAAAAAAA', '/waitlist/confirm/short', '/waitlist/confirm/%3Cscript%3E']) {
       const page = await call(t.app, undefined, 'GET', link);
       expect(page.statusCode).toBe(404);
@@ -133,7 +141,11 @@ describe('the confirmation page', () => {
     await createTimeslot(t, op.adminKey, tricky, { Date: date, Time: '12:00', Capacity: 1 });
     await posBooking(t, op.adminKey, { ActivityID: tricky, Date: date, Time: '12:00' }, 1, customer('Pos', 'pos@example.com'));
     const joined = await fromAddress(t.app, '127.0.0.1', 'POST', `/api/v2/shop/${op.operatorId}/waitlists`, {
-      ActivityID: tricky, Date: date, Time: '12:00', Participants: 1, Customer: customer('Dee', 'dee@example.com'),
+      ActivityID: tricky,
+      Date: date,
+      Time: '12:00',
+      Participants: 1,
+      Customer: customer('Dee', 'dee@example.com'),
     });
     expect(joined.statusCode).toBe(202);
     const page = await call(t.app, undefined, 'GET', linkOf((await confirmationEmails(t, op.adminKey, 'dee@example.com'))[0]!));
@@ -147,7 +159,11 @@ describe('unconfirmed places', () => {
     const { slot, booking, Time } = await soldOut();
     await join(Time, customer('Eli', 'eli@example.com'));
     // Drive time past the confirmation window (WAITLIST_CONFIRM_HOURS=2 in this file).
-    await t.db.kysely.updateTable('waitlist_entries').set({ confirm_by: nowSeconds() - 1 }).where('timeslot_id', '=', slot.ID).execute();
+    await t.db.kysely
+      .updateTable('waitlist_entries')
+      .set({ confirm_by: nowSeconds() - 1 })
+      .where('timeslot_id', '=', slot.ID)
+      .execute();
     const [first] = await confirmationEmails(t, op.adminKey, 'eli@example.com');
     const lapsed = await call(t.app, undefined, 'GET', linkOf(first!));
     expect(lapsed.statusCode).toBe(410);
@@ -168,7 +184,7 @@ describe('unconfirmed places', () => {
   });
 });
 
-describe('the operator\'s words', () => {
+describe("the operator's words", () => {
   it('never greet by the name a stranger typed, nor put it in a subject: confirmation and offer e-mails', async () => {
     const { booking, Time } = await soldOut();
     const lure = 'Your account is suspended, log in at https://evil.example/login';
@@ -186,7 +202,7 @@ describe('the operator\'s words', () => {
     expect(`${offer.Subject}\n${offer.Body}`).not.toMatch(/evil|suspended/);
   });
 
-  it('the confirmation e-mail is sent in the operator\'s name and metered as nothing', async () => {
+  it("the confirmation e-mail is sent in the operator's name and metered as nothing", async () => {
     const { Time } = await soldOut();
     await join(Time, customer('Fay', 'fay@example.com'), '192.0.2.10');
     const before = await t.db.kysely.selectFrom('usage_entries').select('id').where('operator_id', '=', op.operatorId).execute();

@@ -30,7 +30,13 @@ interface Entry {
 }
 
 const join = (Time: string, Participants: number, who = customer()) =>
-  call(t.app, undefined, 'POST', `/api/v2/shop/${op.operatorId}/waitlists`, { ActivityID: activityId, Date: date, Time, Participants, Customer: who });
+  call(t.app, undefined, 'POST', `/api/v2/shop/${op.operatorId}/waitlists`, {
+    ActivityID: activityId,
+    Date: date,
+    Time,
+    Participants,
+    Customer: who,
+  });
 /** Joins and confirms the address (the place then counts), and delivers the confirmation e-mail. */
 const joined = async (Time: string, Participants: number, who = customer()) => {
   const ID = await joinConfirmed(t, op.adminKey, () => join(Time, Participants, who), who.Email);
@@ -68,7 +74,15 @@ describe('joining', () => {
   it('takes a party that does not fit, once per e-mail address, and lists it for the operator in join order', async () => {
     const { slot } = await soldOutSlot('09:00', 2);
     const first = await joined('09:00', 2, customer('Ann', 'ann@example.com'));
-    expect((await waitlist(slot.ID))[0]).toMatchObject({ ID: first.ID, Status: 'waiting', Position: 1, TimeslotID: slot.ID, ActivityID: activityId, Date: date, Time: '09:00' });
+    expect((await waitlist(slot.ID))[0]).toMatchObject({
+      ID: first.ID,
+      Status: 'waiting',
+      Position: 1,
+      TimeslotID: slot.ID,
+      ActivityID: activityId,
+      Date: date,
+      Time: '09:00',
+    });
     await joined('09:00', 1, customer('Ben', 'ben@example.com'));
     expect((await join('09:00', 1, customer('Ann', 'ann@example.com'))).statusCode).toBe(202); // already waiting: told nothing, nothing changes
     const list = await waitlist(slot.ID);
@@ -82,7 +96,16 @@ describe('joining', () => {
     await createTimeslot(t, op.adminKey, activityId, { Date: date, Time: '11:00', Capacity: 5 });
     problemOf(await join('11:00', 2), 409, 'conflict');
     problemOf(await join('23:00', 2), 404, 'not-found');
-    const bad = problemOf(await call(t.app, undefined, 'POST', `/api/v2/shop/${op.operatorId}/waitlists`, { ActivityID: activityId, Date: date, Time: '11:00', Participants: 0 }), 422, 'validation');
+    const bad = problemOf(
+      await call(t.app, undefined, 'POST', `/api/v2/shop/${op.operatorId}/waitlists`, {
+        ActivityID: activityId,
+        Date: date,
+        Time: '11:00',
+        Participants: 0,
+      }),
+      422,
+      'validation',
+    );
     expect(bad.errors?.map((e) => e.field)).toEqual(expect.arrayContaining(['Participants', 'Customer']));
     problemOf(await call(t.app, op.adminKey, 'GET', '/api/v2/admin/waitlists?TimeslotID=999999'), 404, 'not-found');
     problemOf(await call(t.app, op.adminKey, 'GET', '/api/v2/admin/waitlists'), 422, 'validation');
@@ -92,8 +115,8 @@ describe('joining', () => {
 describe('offers when seats free up', () => {
   it('a cancellation: the first waiter that fits gets the hold and one e-mail; one waitlist-notified entry', async () => {
     const { slot, booking } = await soldOutSlot('13:00', 2);
-    const ann = (await joined('13:00', 2, customer('Ann', 'ann@example.com')));
-    const ben = (await joined('13:00', 1, customer('Ben', 'ben@example.com')));
+    const ann = await joined('13:00', 2, customer('Ann', 'ann@example.com'));
+    const ben = await joined('13:00', 1, customer('Ben', 'ben@example.com'));
     expect(await offerFreedSeats(t.db, t.app.config, nowSeconds())).toBe(0); // still full: nothing to offer
 
     expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${booking.BookingReference}/cancel`)).statusCode).toBe(200);
@@ -137,8 +160,8 @@ describe('offers when seats free up', () => {
 
   it('a lapsed offer passes the seats to the next waiter; the first is expired', async () => {
     const { slot, booking } = await soldOutSlot('15:00', 1);
-    const cleo = (await joined('15:00', 1, customer('Cleo', 'cleo@example.com')));
-    const dan = (await joined('15:00', 1, customer('Dan', 'dan@example.com')));
+    const cleo = await joined('15:00', 1, customer('Cleo', 'cleo@example.com'));
+    const dan = await joined('15:00', 1, customer('Dan', 'dan@example.com'));
     await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${booking.BookingReference}/cancel`);
     const now = nowSeconds();
     expect(await offerFreedSeats(t.db, t.app.config, now)).toBe(1);
@@ -154,15 +177,20 @@ describe('offers when seats free up', () => {
     ]);
     const before = smtp.messages.length;
     await runDueEmails(t.db, delivery, later);
-    expect(smtp.messages.slice(before).filter((m) => m.subject.startsWith('Seats are free')).map((m) => m.to[0])).toEqual(['dan@example.com']);
+    expect(
+      smtp.messages
+        .slice(before)
+        .filter((m) => m.subject.startsWith('Seats are free'))
+        .map((m) => m.to[0]),
+    ).toEqual(['dan@example.com']);
     const notified = (await meterEntries(t.db, op.operatorId, 'waitlist-notified')).map((e) => JSON.parse(e.extra_info!).WaitlistID);
     expect(notified.filter((id) => id === cleo.ID || id === dan.ID)).toEqual([cleo.ID, dan.ID]);
   });
 
   it('more capacity offers the new seats; the operator can remove a waiting customer', async () => {
     const { slot } = await soldOutSlot('17:00', 1);
-    const eve = (await joined('17:00', 1, customer('Eve', 'eve@example.com')));
-    const fay = (await joined('17:00', 1, customer('Fay', 'fay@example.com')));
+    const eve = await joined('17:00', 1, customer('Eve', 'eve@example.com'));
+    const fay = await joined('17:00', 1, customer('Fay', 'fay@example.com'));
     const removed = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/waitlists/${fay.ID}/remove`);
     expect(removed.statusCode, removed.body).toBe(200);
     expect(removed.json().data.Status).toBe('removed');

@@ -68,7 +68,11 @@ describe('retries', () => {
     expect(s.receiver.received.every((r) => r.verifiedWith.length === 1)).toBe(true);
 
     const detail = (await call(t.app, s.op.adminKey, 'GET', `/api/v2/admin/webhooks/${s.endpoint.ID}/deliveries/${delivery!.ID}`)).json().data;
-    expect(detail.AttemptLog.map((a: { StatusCode: number; ResponseBody: string | null }) => [a.StatusCode, a.ResponseBody])).toEqual([[500, 'oops'], [500, 'oops'], [204, null]]);
+    expect(detail.AttemptLog.map((a: { StatusCode: number; ResponseBody: string | null }) => [a.StatusCode, a.ResponseBody])).toEqual([
+      [500, 'oops'],
+      [500, 'oops'],
+      [204, null],
+    ]);
     expect(detail.Event).toEqual(s.receiver.received[2]!.event);
     const endpoint = (await call(t.app, s.op.adminKey, 'GET', `/api/v2/admin/webhooks/${s.endpoint.ID}`)).json().data;
     expect(endpoint).toMatchObject({ FailingSince: null, Status: 'enabled' });
@@ -107,7 +111,8 @@ describe('retries', () => {
     const s = await setup(['booking.created']);
     const elsewhere = await startReceiver();
     receivers.push(elsewhere);
-    s.receiver.answer = (_request, index) => (index === 0 ? { status: 307, headers: { location: elsewhere.url } } : { status: 200, body: 'x'.repeat(20_000) });
+    s.receiver.answer = (_request, index) =>
+      index === 0 ? { status: 307, headers: { location: elsewhere.url } } : { status: 200, body: 'x'.repeat(20_000) };
     await s.book();
     const now = nowSeconds();
     await dispatchEvents(t.db, now);
@@ -123,7 +128,7 @@ describe('retries', () => {
 });
 
 describe('order per endpoint and resource', () => {
-  it('a booking\'s later events wait for its earlier one; other bookings go on meanwhile', async () => {
+  it("a booking's later events wait for its earlier one; other bookings go on meanwhile", async () => {
     const s = await setup();
     let failFirst = true;
     s.receiver.answer = (request) => {
@@ -135,14 +140,26 @@ describe('order per endpoint and resource', () => {
     };
     const first = await s.book();
     expect((await call(t.app, s.op.adminKey, 'POST', `/api/v2/admin/bookings/${first}/cancel`)).statusCode).toBe(200);
-    const second = (await call(t.app, s.op.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: s.activityId, Date: s.slot.Date, Time: s.slot.Time, Participants: 1, Customer: { ...customer, FirstName: 'Bob' } })).json().data.BookingReference;
+    const second = (
+      await call(t.app, s.op.adminKey, 'POST', '/api/v2/admin/bookings', {
+        ActivityID: s.activityId,
+        Date: s.slot.Date,
+        Time: s.slot.Time,
+        Participants: 1,
+        Customer: { ...customer, FirstName: 'Bob' },
+      })
+    ).json().data.BookingReference;
     const now = nowSeconds();
     await dispatchEvents(t.db, now);
     await run(now);
     const seen = () => s.receiver.received.map((r) => `${r.event.data.BookingReference === first ? 'first' : 'second'} ${r.event.type}`);
     // The first booking's created failed: its confirmed and cancelled wait; the second's went.
     expect(seen()).toEqual(['first booking.created', 'second booking.created', 'second booking.confirmed']);
-    expect((await s.deliveries('?Status=pending')).map((d) => d.EventType).sort()).toEqual(['booking.cancelled', 'booking.confirmed', 'booking.created']);
+    expect((await s.deliveries('?Status=pending')).map((d) => d.EventType).sort()).toEqual([
+      'booking.cancelled',
+      'booking.confirmed',
+      'booking.created',
+    ]);
     await run(now + RETRY_DELAYS[0]);
     expect(seen().slice(3)).toEqual(['first booking.created', 'first booking.confirmed', 'first booking.cancelled']);
     expect(second).toMatch(/^BK-/);
@@ -150,7 +167,7 @@ describe('order per endpoint and resource', () => {
 });
 
 describe('listing deliveries', () => {
-  it('newest first, filtered by status and event type; another operator\'s are not found', async () => {
+  it("newest first, filtered by status and event type; another operator's are not found", async () => {
     const s = await setup();
     await s.book();
     const now = nowSeconds();
@@ -165,6 +182,10 @@ describe('listing deliveries', () => {
     const [delivery] = await s.deliveries();
     problemOf(await call(t.app, other.adminKey, 'GET', `/api/v2/admin/webhooks/${s.endpoint.ID}/deliveries`), 404, 'not-found');
     problemOf(await call(t.app, other.adminKey, 'GET', `/api/v2/admin/webhooks/${s.endpoint.ID}/deliveries/${delivery!.ID}`), 404, 'not-found');
-    problemOf(await call(t.app, other.adminKey, 'POST', `/api/v2/admin/webhooks/${s.endpoint.ID}/deliveries/${delivery!.ID}/replay`), 404, 'not-found');
+    problemOf(
+      await call(t.app, other.adminKey, 'POST', `/api/v2/admin/webhooks/${s.endpoint.ID}/deliveries/${delivery!.ID}/replay`),
+      404,
+      'not-found',
+    );
   });
 });

@@ -23,9 +23,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('the operator\'s endpoints', () => {
+describe("the operator's endpoints", () => {
   it('adds one: 201 with the secret this once and Location; lists and reads it without the secret; the secret is stored sealed', async () => {
-    const response = await call(t.app, op.adminKey, 'POST', admin, { URL: 'http://localhost:4000/hooks', EventTypes: ['booking.created', 'booking.cancelled'], Description: 'CRM sync' });
+    const response = await call(t.app, op.adminKey, 'POST', admin, {
+      URL: 'http://localhost:4000/hooks',
+      EventTypes: ['booking.created', 'booking.cancelled'],
+      Description: 'CRM sync',
+    });
     expect(response.statusCode, response.body).toBe(201);
     const created = response.json().data;
     expect(response.headers.location).toBe(`${admin}/${created.ID}`);
@@ -52,16 +56,35 @@ describe('the operator\'s endpoints', () => {
 
   it('names every failing field', async () => {
     const bad = problemOf(
-      await call(t.app, op.adminKey, 'POST', admin, { URL: 'ftp://x', EventTypes: ['*', 'booking.exploded'], Partner: 'Not A Market', Description: 'tab\there' }),
+      await call(t.app, op.adminKey, 'POST', admin, {
+        URL: 'ftp://x',
+        EventTypes: ['*', 'booking.exploded'],
+        Partner: 'Not A Market',
+        Description: 'tab\there',
+      }),
       422,
       'validation',
     );
     expect(bad.errors?.map((e) => e.field).sort()).toEqual(['Description']);
-    const rules = problemOf(await call(t.app, op.adminKey, 'POST', admin, { URL: 'ftp://x', EventTypes: ['*', 'booking.exploded'], Partner: 'Not A Market' }), 422, 'validation');
+    const rules = problemOf(
+      await call(t.app, op.adminKey, 'POST', admin, { URL: 'ftp://x', EventTypes: ['*', 'booking.exploded'], Partner: 'Not A Market' }),
+      422,
+      'validation',
+    );
     expect(rules.errors?.map((e) => e.field)).toEqual(['Partner', 'EventTypes[1]', 'URL']);
-    expect(problemOf(await call(t.app, op.adminKey, 'POST', admin, { URL: 'https://example.com' }), 422, 'validation').errors?.map((e) => e.field)).toEqual(['EventTypes']);
-    expect(problemOf(await call(t.app, op.adminKey, 'POST', admin, { URL: 'https://example.com', EventTypes: [] }), 422, 'validation').errors?.[0]?.field).toBe('EventTypes');
-    expect(problemOf(await call(t.app, op.adminKey, 'POST', admin, { URL: `https://example.com/${'x'.repeat(2100)}`, EventTypes: ['*'] }), 422, 'validation').errors?.[0]?.field).toBe('URL');
+    expect(
+      problemOf(await call(t.app, op.adminKey, 'POST', admin, { URL: 'https://example.com' }), 422, 'validation').errors?.map((e) => e.field),
+    ).toEqual(['EventTypes']);
+    expect(
+      problemOf(await call(t.app, op.adminKey, 'POST', admin, { URL: 'https://example.com', EventTypes: [] }), 422, 'validation').errors?.[0]?.field,
+    ).toBe('EventTypes');
+    expect(
+      problemOf(
+        await call(t.app, op.adminKey, 'POST', admin, { URL: `https://example.com/${'x'.repeat(2100)}`, EventTypes: ['*'] }),
+        422,
+        'validation',
+      ).errors?.[0]?.field,
+    ).toBe('URL');
     problemOf(await call(t.app, op.adminKey, 'POST', admin, { URL: 'https://example.com', EventTypes: ['*', '*'] }), 422, 'validation');
     problemOf(await call(t.app, op.adminKey, 'PATCH', `${admin}/1`, {}), 422, 'validation');
     problemOf(await call(t.app, op.adminKey, 'GET', `${admin}/abc`), 400, 'bad-request');
@@ -71,10 +94,26 @@ describe('the operator\'s endpoints', () => {
 
   it('changes, disables (manual), enables and deletes', async () => {
     const endpoint = await addEndpoint(t, op.adminKey, { URL: 'http://localhost:4000/a' });
-    const changed = await call(t.app, op.adminKey, 'PATCH', `${admin}/${endpoint.ID}`, { URL: 'http://127.0.0.1:4001/b', EventTypes: ['product.updated'], Description: 'Catalog' });
-    expect(changed.json().data).toMatchObject({ URL: 'http://127.0.0.1:4001/b', EventTypes: ['product.updated'], Description: 'Catalog', Status: 'enabled' });
-    expect((await call(t.app, op.adminKey, 'PATCH', `${admin}/${endpoint.ID}`, { Enabled: false })).json().data).toMatchObject({ Status: 'disabled', DisabledReason: 'manual' });
-    expect((await call(t.app, op.adminKey, 'PATCH', `${admin}/${endpoint.ID}`, { Enabled: true })).json().data).toMatchObject({ Status: 'enabled', DisabledReason: null, DisabledAt: null });
+    const changed = await call(t.app, op.adminKey, 'PATCH', `${admin}/${endpoint.ID}`, {
+      URL: 'http://127.0.0.1:4001/b',
+      EventTypes: ['product.updated'],
+      Description: 'Catalog',
+    });
+    expect(changed.json().data).toMatchObject({
+      URL: 'http://127.0.0.1:4001/b',
+      EventTypes: ['product.updated'],
+      Description: 'Catalog',
+      Status: 'enabled',
+    });
+    expect((await call(t.app, op.adminKey, 'PATCH', `${admin}/${endpoint.ID}`, { Enabled: false })).json().data).toMatchObject({
+      Status: 'disabled',
+      DisabledReason: 'manual',
+    });
+    expect((await call(t.app, op.adminKey, 'PATCH', `${admin}/${endpoint.ID}`, { Enabled: true })).json().data).toMatchObject({
+      Status: 'enabled',
+      DisabledReason: null,
+      DisabledAt: null,
+    });
     problemOf(await call(t.app, op.adminKey, 'PATCH', `${admin}/${endpoint.ID}`, { URL: 'http://example.com/' }), 422, 'validation');
     const deleted = await call(t.app, op.adminKey, 'DELETE', `${admin}/${endpoint.ID}`);
     expect(deleted.statusCode).toBe(204);
@@ -83,7 +122,7 @@ describe('the operator\'s endpoints', () => {
     problemOf(await call(t.app, op.adminKey, 'DELETE', `${admin}/${endpoint.ID}`), 404, 'not-found');
   });
 
-  it('another operator\'s endpoint is a 404 for every route', async () => {
+  it("another operator's endpoint is a 404 for every route", async () => {
     const endpoint = await addEndpoint(t, op.adminKey, { URL: 'http://localhost:4000/mine' });
     const other = await t.newOperator();
     for (const [method, path] of [
@@ -107,12 +146,16 @@ describe('the operator\'s endpoints', () => {
   });
 });
 
-describe('a marketplace\'s own endpoints (partner API)', () => {
-  it('adds, lists and manages its own; never sees the operator\'s or another marketplace\'s', async () => {
+describe("a marketplace's own endpoints (partner API)", () => {
+  it("adds, lists and manages its own; never sees the operator's or another marketplace's", async () => {
     const own = await addEndpoint(t, op.otaKey, { URL: 'http://localhost:5000/viator' }, '/api/v2/ota/viator');
     expect(own).toMatchObject({ Partner: 'viator', EventTypes: ['*'] });
     const operators = await addEndpoint(t, op.adminKey, { URL: 'http://localhost:5000/operator' });
-    const forViator = await addEndpoint(t, op.adminKey, { URL: 'http://localhost:5000/for-viator', Partner: 'viator', EventTypes: ['booking.cancelled'] });
+    const forViator = await addEndpoint(t, op.adminKey, {
+      URL: 'http://localhost:5000/for-viator',
+      Partner: 'viator',
+      EventTypes: ['booking.cancelled'],
+    });
     const gyg = (await t.db.write((tx) => createApiKey(tx, op.operatorId, { name: 'GYG', scopes: ['ota'], partner: 'getyourguide' }))).key;
 
     expect((await call(t.app, op.otaKey, 'GET', viator)).json().data.map((e: { ID: number }) => e.ID)).toEqual([own.ID, forViator.ID]);
@@ -151,29 +194,64 @@ describe('a marketplace\'s own endpoints (partner API)', () => {
   });
 
   it('only the types a marketplace receives; Partner is its own', async () => {
-    const refused = problemOf(await call(t.app, op.otaKey, 'POST', viator, { URL: 'http://localhost:5000/x', EventTypes: ['booking.created', 'order.completed', 'usage.recorded'] }), 422, 'validation');
+    const refused = problemOf(
+      await call(t.app, op.otaKey, 'POST', viator, {
+        URL: 'http://localhost:5000/x',
+        EventTypes: ['booking.created', 'order.completed', 'usage.recorded'],
+      }),
+      422,
+      'validation',
+    );
     expect(refused.errors?.map((e) => e.field)).toEqual(['EventTypes[1]', 'EventTypes[2]']);
-    problemOf(await call(t.app, op.otaKey, 'POST', viator, { URL: 'http://localhost:5000/x', EventTypes: ['*'], Partner: 'getyourguide' }), 422, 'validation');
-    problemOf(await call(t.app, op.adminKey, 'POST', admin, { URL: 'http://localhost:5000/x', EventTypes: ['waitlist.offered'], Partner: 'viator' }), 422, 'validation');
+    problemOf(
+      await call(t.app, op.otaKey, 'POST', viator, { URL: 'http://localhost:5000/x', EventTypes: ['*'], Partner: 'getyourguide' }),
+      422,
+      'validation',
+    );
+    problemOf(
+      await call(t.app, op.adminKey, 'POST', admin, { URL: 'http://localhost:5000/x', EventTypes: ['waitlist.offered'], Partner: 'viator' }),
+      422,
+      'validation',
+    );
     const types = (await call(t.app, op.otaKey, 'GET', `${viator}/event-types`)).json().data.map((e: { Type: string }) => e.Type);
-    expect(types).toEqual(['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.expired', 'booking.updated', 'availability.changed', 'product.created', 'product.updated', 'product.archived']);
+    expect(types).toEqual([
+      'booking.created',
+      'booking.confirmed',
+      'booking.cancelled',
+      'booking.expired',
+      'booking.updated',
+      'availability.changed',
+      'product.created',
+      'product.updated',
+      'product.archived',
+    ]);
   });
 });
 
 describe('limits and settings', () => {
   it(`at most ${MAX_ENDPOINTS} endpoints per operator, its marketplaces' included, and ${MAX_MARKETPLACE_ENDPOINTS} per marketplace`, async () => {
     const owner = await t.newOperator();
-    for (let i = 0; i < MAX_MARKETPLACE_ENDPOINTS; i++) await addEndpoint(t, owner.otaKey, { URL: `http://localhost:6000/m${i}` }, '/api/v2/ota/viator');
+    for (let i = 0; i < MAX_MARKETPLACE_ENDPOINTS; i++)
+      await addEndpoint(t, owner.otaKey, { URL: `http://localhost:6000/m${i}` }, '/api/v2/ota/viator');
     problemOf(await call(t.app, owner.otaKey, 'POST', viator, { URL: 'http://localhost:6000/x', EventTypes: ['*'] }), 409, 'conflict');
-    problemOf(await call(t.app, owner.adminKey, 'POST', admin, { URL: 'http://localhost:6000/x', EventTypes: ['*'], Partner: 'viator' }), 409, 'conflict');
+    problemOf(
+      await call(t.app, owner.adminKey, 'POST', admin, { URL: 'http://localhost:6000/x', EventTypes: ['*'], Partner: 'viator' }),
+      409,
+      'conflict',
+    );
     for (let i = MAX_MARKETPLACE_ENDPOINTS; i < MAX_ENDPOINTS; i++) await addEndpoint(t, owner.adminKey, { URL: `http://localhost:6000/${i}` });
     problemOf(await call(t.app, owner.adminKey, 'POST', admin, { URL: 'http://localhost:6000/x', EventTypes: ['*'] }), 409, 'conflict');
   });
 
   it('the contact e-mail for notices: unset, set, checked, cleared', async () => {
     expect((await call(t.app, op.adminKey, 'GET', `${admin}/settings`)).json().data).toEqual({ ContactEmail: null });
-    expect((await call(t.app, op.adminKey, 'PATCH', `${admin}/settings`, { ContactEmail: 'ops@example.com' })).json().data).toEqual({ ContactEmail: 'ops@example.com' });
-    expect(problemOf(await call(t.app, op.adminKey, 'PATCH', `${admin}/settings`, { ContactEmail: 'not-an-address' }), 422, 'validation').errors?.[0]?.field).toBe('ContactEmail');
+    expect((await call(t.app, op.adminKey, 'PATCH', `${admin}/settings`, { ContactEmail: 'ops@example.com' })).json().data).toEqual({
+      ContactEmail: 'ops@example.com',
+    });
+    expect(
+      problemOf(await call(t.app, op.adminKey, 'PATCH', `${admin}/settings`, { ContactEmail: 'not-an-address' }), 422, 'validation').errors?.[0]
+        ?.field,
+    ).toBe('ContactEmail');
     expect((await call(t.app, op.adminKey, 'PATCH', `${admin}/settings`, { ContactEmail: null })).json().data).toEqual({ ContactEmail: null });
     problemOf(await call(t.app, op.otaKey, 'GET', '/api/v2/ota/viator/webhooks/settings'), 400, 'bad-request');
   });
@@ -190,8 +268,17 @@ describe('secrets are never logged', () => {
     const lines: string[] = [];
     const app = await buildApp({ db: t.db, config: t.app.config, logger: { level: 'trace', stream: { write: (line: string) => lines.push(line) } } });
     try {
-      const created = await app.inject({ method: 'POST', url: admin, headers: { authorization: `Bearer ${op.adminKey}` }, payload: { URL: 'http://localhost:7000/x', EventTypes: ['*'] } });
-      const rotated = await app.inject({ method: 'POST', url: `${admin}/${created.json().data.ID}/rotate-secret`, headers: { authorization: `Bearer ${op.adminKey}` } });
+      const created = await app.inject({
+        method: 'POST',
+        url: admin,
+        headers: { authorization: `Bearer ${op.adminKey}` },
+        payload: { URL: 'http://localhost:7000/x', EventTypes: ['*'] },
+      });
+      const rotated = await app.inject({
+        method: 'POST',
+        url: `${admin}/${created.json().data.ID}/rotate-secret`,
+        headers: { authorization: `Bearer ${op.adminKey}` },
+      });
       expect(lines.length).toBeGreaterThan(0);
       const log = lines.join('\n');
       expect(log).not.toContain(created.json().data.Secret);
@@ -203,18 +290,28 @@ describe('secrets are never logged', () => {
 });
 
 describe('the OpenAPI document', () => {
-  it('has a webhooks section with each event\'s payload, and the endpoint routes', async () => {
+  it("has a webhooks section with each event's payload, and the endpoint routes", async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.webhooks)).toEqual([...EVENT_TYPES, 'webhook.test']);
     const created = document.webhooks['booking.created'].post;
-    expect(created.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['header:webhook-id', 'header:webhook-timestamp', 'header:webhook-signature']);
+    expect(created.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([
+      'header:webhook-id',
+      'header:webhook-timestamp',
+      'header:webhook-signature',
+    ]);
     const body = created.requestBody.content['application/json'].schema;
     expect(body.required).toEqual(['id', 'type', 'timestamp', 'data']);
     expect(body.properties.type.const).toBe('booking.created');
-    expect(Object.keys(body.properties.data.properties)).toEqual(expect.arrayContaining(['BookingReference', 'Status', 'Source', 'Partner', 'Customer']));
-    expect(document.webhooks['availability.changed'].post.requestBody.content['application/json'].schema.properties.data.properties).toHaveProperty('Available');
-    expect(document.webhooks['order.completed'].post.requestBody.content['application/json'].schema.properties.data.properties).not.toHaveProperty('BasketToken');
+    expect(Object.keys(body.properties.data.properties)).toEqual(
+      expect.arrayContaining(['BookingReference', 'Status', 'Source', 'Partner', 'Customer']),
+    );
+    expect(document.webhooks['availability.changed'].post.requestBody.content['application/json'].schema.properties.data.properties).toHaveProperty(
+      'Available',
+    );
+    expect(document.webhooks['order.completed'].post.requestBody.content['application/json'].schema.properties.data.properties).not.toHaveProperty(
+      'BasketToken',
+    );
     expect(JSON.stringify(document.webhooks)).not.toContain('"$id"');
     expect(document.paths).toHaveProperty(['/api/v2/admin/webhooks/{ID}/deliveries/{DeliveryID}/replay']);
     expect(document.paths).toHaveProperty(['/api/v2/ota/{partner}/webhooks']);
@@ -223,8 +320,13 @@ describe('the OpenAPI document', () => {
   it('lists Limit and Offset of the deliveries as optional, with their defaults (issue 23, finding 12)', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     for (const path of ['/api/v2/admin/webhooks/{ID}/deliveries', '/api/v2/ota/{partner}/webhooks/{ID}/deliveries']) {
-      const query = (document.paths[path].get.parameters as { name: string; in: string; required?: boolean; schema: { default?: number } }[]).filter((p) => p.in === 'query');
-      expect(query.map((p) => [p.name, p.required ?? false, p.schema.default]), path).toEqual([
+      const query = (document.paths[path].get.parameters as { name: string; in: string; required?: boolean; schema: { default?: number } }[]).filter(
+        (p) => p.in === 'query',
+      );
+      expect(
+        query.map((p) => [p.name, p.required ?? false, p.schema.default]),
+        path,
+      ).toEqual([
         ['Status', false, undefined],
         ['EventType', false, undefined],
         ['Limit', false, 50],

@@ -40,9 +40,18 @@ describe('bookings through the partner API', () => {
 
     for (const receiver of [own, viator]) {
       expectSigned(receiver);
-      expect(about(receiver, booked.BookingReference).map((e) => [e.type, e.data.Status])).toEqual([['booking.created', 'confirmed'], ['booking.confirmed', 'confirmed']]);
-      expect(about(receiver, held.BookingReference).map((e) => [e.type, e.data.Status])).toEqual([['booking.created', 'on_hold'], ['booking.confirmed', 'confirmed']]);
-      expect(about(receiver, cancelled.BookingReference).map((e) => [e.type, e.data.Status])).toEqual([['booking.created', 'on_hold'], ['booking.cancelled', 'cancelled']]);
+      expect(about(receiver, booked.BookingReference).map((e) => [e.type, e.data.Status])).toEqual([
+        ['booking.created', 'confirmed'],
+        ['booking.confirmed', 'confirmed'],
+      ]);
+      expect(about(receiver, held.BookingReference).map((e) => [e.type, e.data.Status])).toEqual([
+        ['booking.created', 'on_hold'],
+        ['booking.confirmed', 'confirmed'],
+      ]);
+      expect(about(receiver, cancelled.BookingReference).map((e) => [e.type, e.data.Status])).toEqual([
+        ['booking.created', 'on_hold'],
+        ['booking.cancelled', 'cancelled'],
+      ]);
       expect(receiver.eventsOf('availability.changed').map((e) => e.data.ID)).toEqual([slot.ID]);
     }
     // The resource as the API shows it.
@@ -51,17 +60,28 @@ describe('bookings through the partner API', () => {
     expect(event.data).toEqual(shown);
     expect(event).toMatchObject({ id: expect.stringMatching(/^evt_/), type: 'booking.created' });
     expect(Math.abs(Date.parse(event.timestamp) - Date.now())).toBeLessThan(60_000);
-    expect(own.eventsOf('availability.changed')[0]).toMatchObject({ data: { ID: slot.ID, ActivityID: activityId, Capacity: 10, Booked: 4, Available: 6 } });
+    expect(own.eventsOf('availability.changed')[0]).toMatchObject({
+      data: { ID: slot.ID, ActivityID: activityId, Capacity: 10, Booked: 4, Available: 6 },
+    });
   });
 
-  it('another marketplace\'s bookings and the operator\'s own sales never reach a marketplace\'s endpoint', async () => {
+  it("another marketplace's bookings and the operator's own sales never reach a marketplace's endpoint", async () => {
     const slot = await newSlot();
     const gyg = await partnerBook(slot, {}, gygKey, 'getyourguide');
-    const pos = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: activityId, Date: slot.Date, Time: slot.Time, Participants: 1, Customer: customer });
+    const pos = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', {
+      ActivityID: activityId,
+      Date: slot.Date,
+      Time: slot.Time,
+      Participants: 1,
+      Customer: customer,
+    });
     expect(pos.statusCode).toBe(201);
     await deliverAll();
     expect(about(own, gyg.BookingReference).map((e) => e.type)).toEqual(['booking.created', 'booking.confirmed']);
-    expect(about(own, pos.json().data.BookingReference).map((e) => [e.type, e.data.Source])).toEqual([['booking.created', 'pos'], ['booking.confirmed', 'pos']]);
+    expect(about(own, pos.json().data.BookingReference).map((e) => [e.type, e.data.Source])).toEqual([
+      ['booking.created', 'pos'],
+      ['booking.confirmed', 'pos'],
+    ]);
     // The marketplace sees the seats go (public), not who took them.
     expect(types(viator)).toEqual(['availability.changed']);
   });
@@ -72,7 +92,13 @@ describe('bookings through OCTo', () => {
     const slot = await newSlot();
     const uuid = randomUUID();
     const octo = (method: 'POST' | 'PATCH', url: string, body: unknown) => call(t.app, op.otaKey, method, `/octo${url}`, body);
-    const reserved = await octo('POST', '/bookings', { uuid, productId: activityId, optionId: 'DEFAULT', availabilityId: slot.StartsAt, unitItems: [{ unitId: 'adult' }] });
+    const reserved = await octo('POST', '/bookings', {
+      uuid,
+      productId: activityId,
+      optionId: 'DEFAULT',
+      availabilityId: slot.StartsAt,
+      unitItems: [{ unitId: 'adult' }],
+    });
     expect(reserved.statusCode, reserved.body).toBe(200);
     const reference = reserved.json().id as string;
     expect((await octo('PATCH', `/bookings/${uuid}`, { contact: { ...contact, firstName: 'Greta' } })).statusCode).toBe(200);
@@ -95,18 +121,31 @@ describe('bookings through OCTo', () => {
       ]);
       expect(events[1]!.data.Customer.FirstName).toBe('Greta');
       expect(Date.parse(events[2]!.data.HoldExpiresAt)).toBeGreaterThan(Date.parse(events[1]!.data.HoldExpiresAt));
-      expect(events[4]!.data).toMatchObject({ Customer: { FirstName: 'Grace', Email: 'grace@example.com' }, PaymentReference: 'VOUCHER-9', Source: 'partner', Partner: 'viator' });
+      expect(events[4]!.data).toMatchObject({
+        Customer: { FirstName: 'Grace', Email: 'grace@example.com' },
+        PaymentReference: 'VOUCHER-9',
+        Source: 'partner',
+        Partner: 'viator',
+      });
     }
   });
 });
 
 describe('lapsing holds', () => {
   const lapse = (reference: string) =>
-    t.db.kysely.updateTable('bookings').set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 }).where('reference', '=', reference).execute();
+    t.db.kysely
+      .updateTable('bookings')
+      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .where('reference', '=', reference)
+      .execute();
 
   it('booking.expired once per hold, whoever releases it: a booking of the same timeslot, a cancellation, the sweep', async () => {
     const [byBooking, byCancel, bySweep] = [await newSlot(), await newSlot(), await newSlot()];
-    const holds = [await partnerBook(byBooking, { HoldMinutes: 30 }), await partnerBook(byCancel, { HoldMinutes: 30 }), await partnerBook(bySweep, { HoldMinutes: 30 })];
+    const holds = [
+      await partnerBook(byBooking, { HoldMinutes: 30 }),
+      await partnerBook(byCancel, { HoldMinutes: 30 }),
+      await partnerBook(bySweep, { HoldMinutes: 30 }),
+    ];
     await deliverAll();
     own.clear();
     viator.clear();
@@ -114,7 +153,9 @@ describe('lapsing holds', () => {
     // A booking of the timeslot releases its lapsed holds in its own transaction (the seat statement).
     await partnerBook(byBooking, { Participants: 1 });
     // Cancelling a lapsed hold releases it as expired, and answers it so.
-    expect((await call(t.app, op.otaKey, 'POST', `/api/v2/ota/viator/booking/${holds[1]!.BookingReference}/cancel`)).json().data.Status).toBe('expired');
+    expect((await call(t.app, op.otaKey, 'POST', `/api/v2/ota/viator/booking/${holds[1]!.BookingReference}/cancel`)).json().data.Status).toBe(
+      'expired',
+    );
     // The third is left to the sweep; then everyone tries again and finds nothing left to release.
     await deliverAll();
     await partnerBook(byBooking, { Participants: 1 });
@@ -143,8 +184,23 @@ describe('lapsing holds', () => {
 describe('the waitlist worker', () => {
   it('an offer holds the seats (booking.created, online) and sends waitlist.offered', async () => {
     const slot = await newSlot(2);
-    const pos = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: activityId, Date: slot.Date, Time: slot.Time, Participants: 2, Customer: customer })).json().data;
-    const join = () => call(t.app, undefined, 'POST', `/api/v2/shop/${op.operatorId}/waitlists`, { ActivityID: activityId, Date: slot.Date, Time: slot.Time, Participants: 2, Customer: { ...customer, Email: 'wait@example.com' } });
+    const pos = (
+      await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', {
+        ActivityID: activityId,
+        Date: slot.Date,
+        Time: slot.Time,
+        Participants: 2,
+        Customer: customer,
+      })
+    ).json().data;
+    const join = () =>
+      call(t.app, undefined, 'POST', `/api/v2/shop/${op.operatorId}/waitlists`, {
+        ActivityID: activityId,
+        Date: slot.Date,
+        Time: slot.Time,
+        Participants: 2,
+        Customer: { ...customer, Email: 'wait@example.com' },
+      });
     await joinConfirmed(t, op.adminKey, join, 'wait@example.com');
     await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${pos.BookingReference}/cancel`);
     expect(await offerFreedSeats(t.db, t.app.config, Math.floor(Date.now() / 1000))).toBe(1);
@@ -154,9 +210,10 @@ describe('the waitlist worker', () => {
     const listed = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/waitlists?TimeslotID=${slot.ID}`)).json().data[0];
     expect(offered!.data).toEqual({ ...listed, NotifiedAt: null });
     expect(offered!.data).toMatchObject({ Status: 'offered', Customer: { Email: 'wait@example.com' } });
-    const hold = own.received.map((r) => r.event).find((e: ReceivedEvent) => e.type === 'booking.created' && e.data.Customer.Email === 'wait@example.com');
+    const hold = own.received
+      .map((r) => r.event)
+      .find((e: ReceivedEvent) => e.type === 'booking.created' && e.data.Customer.Email === 'wait@example.com');
     expect(hold!.data).toMatchObject({ Source: 'online', Status: 'on_hold', Participants: 2 });
     expect(viator.received.map((r) => r.event.type)).not.toContain('waitlist.offered');
   });
 });
-

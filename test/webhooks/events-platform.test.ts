@@ -31,8 +31,19 @@ describe('the online shop', () => {
     const slot = await newSlot();
     const shop = `/api/v2/shop/${op.operatorId}`;
     const basket = (await call(t.app, undefined, 'POST', `${shop}/baskets`, { Customer: customer })).json().data;
-    expect((await call(t.app, undefined, 'POST', `${shop}/baskets/${basket.BasketToken}/items`, { ActivityID: activityId, Date: slot.Date, Time: slot.Time, Participants: 3 })).statusCode).toBe(201);
-    const paid = await call(t.app, undefined, 'POST', `${shop}/baskets/${basket.BasketToken}/checkout`, { Payment: { Provider: 'test', CardNumber: '4242424242424242' } });
+    expect(
+      (
+        await call(t.app, undefined, 'POST', `${shop}/baskets/${basket.BasketToken}/items`, {
+          ActivityID: activityId,
+          Date: slot.Date,
+          Time: slot.Time,
+          Participants: 3,
+        })
+      ).statusCode,
+    ).toBe(201);
+    const paid = await call(t.app, undefined, 'POST', `${shop}/baskets/${basket.BasketToken}/checkout`, {
+      Payment: { Provider: 'test', CardNumber: '4242424242424242' },
+    });
     expect(paid.statusCode, paid.body).toBe(200);
     await deliverAll();
 
@@ -47,7 +58,13 @@ describe('the online shop', () => {
     expect(JSON.stringify(order)).not.toContain(BasketToken);
     // The order-completed meter entry is usage too (opt-in, subscribed here).
     expect(own.eventsOf('usage.recorded').flatMap((e) => e.data.Entries)).toEqual([
-      { ID: expect.any(Number), Meter: 'order-completed', Usage: 1, OccurredAt: expect.any(Number), ExtraInfo: JSON.stringify({ BasketID: order!.data.BasketID }) },
+      {
+        ID: expect.any(Number),
+        Meter: 'order-completed',
+        Usage: 1,
+        OccurredAt: expect.any(Number),
+        ExtraInfo: JSON.stringify({ BasketID: order!.data.BasketID }),
+      },
     ]);
     expect(types(viator)).toEqual(['availability.changed']);
   });
@@ -56,7 +73,15 @@ describe('the online shop', () => {
 describe('the dashboard and the point of sale', () => {
   it('a POS booking, a cancellation, a capacity change, a new timeslot; activities created, changed, archived', async () => {
     const slot = await newSlot(8);
-    const pos = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: activityId, Date: slot.Date, Time: slot.Time, Participants: 2, Customer: customer })).json().data;
+    const pos = (
+      await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', {
+        ActivityID: activityId,
+        Date: slot.Date,
+        Time: slot.Time,
+        Participants: 2,
+        Customer: customer,
+      })
+    ).json().data;
     expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${pos.BookingReference}/cancel`)).statusCode).toBe(200);
     await deliverAll();
     expect(about(own, pos.BookingReference).map((e) => e.type)).toEqual(['booking.created', 'booking.confirmed', 'booking.cancelled']);
@@ -66,14 +91,34 @@ describe('the dashboard and the point of sale', () => {
     viator.clear();
     expect((await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/timeslots/${slot.ID}`, { Capacity: 3 })).statusCode).toBe(200);
     const created = await newSlot(4, '16:00');
-    const product = (await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', { Name: 'Night Paddle', DurationMinutes: 60, Timezone: 'UTC', Currency: 'EUR', UnitPrice: 100 })).json().data;
+    const product = (
+      await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities', {
+        Name: 'Night Paddle',
+        DurationMinutes: 60,
+        Timezone: 'UTC',
+        Currency: 'EUR',
+        UnitPrice: 100,
+      })
+    ).json().data;
     expect((await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${product.ActivityID}`, { UnitPrice: 150 })).statusCode).toBe(200);
     expect((await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${product.ActivityID}`, { Archived: true })).statusCode).toBe(200);
-    expect((await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${product.ActivityID}`, { Name: 'Night Paddle (old)' })).statusCode).toBe(200);
+    expect(
+      (await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${product.ActivityID}`, { Name: 'Night Paddle (old)' })).statusCode,
+    ).toBe(200);
     await deliverAll();
 
     for (const receiver of [own, viator]) {
-      expect(receiver.eventsOf('availability.changed').map((e) => [e.data.ID, e.data.Capacity]).sort()).toEqual([[created.ID, 4], [slot.ID, 3]].sort());
+      expect(
+        receiver
+          .eventsOf('availability.changed')
+          .map((e) => [e.data.ID, e.data.Capacity])
+          .sort(),
+      ).toEqual(
+        [
+          [created.ID, 4],
+          [slot.ID, 3],
+        ].sort(),
+      );
     }
     const products = own.received.map((r) => r.event).filter((e) => e.type.startsWith('product.'));
     expect(products.map((e) => [e.type, e.data.UnitPrice, e.data.Archived])).toEqual([
@@ -85,14 +130,22 @@ describe('the dashboard and the point of sale', () => {
     const shown = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/activities/${product.ActivityID}`)).json().data;
     expect(products[3]!.data).toEqual(shown);
     // A marketplace hears of the archiving, not of edits to what it can no longer sell.
-    expect(viator.received.map((r) => r.event.type).filter((type) => type.startsWith('product.'))).toEqual(['product.created', 'product.updated', 'product.archived']);
+    expect(viator.received.map((r) => r.event.type).filter((type) => type.startsWith('product.'))).toEqual([
+      'product.created',
+      'product.updated',
+      'product.archived',
+    ]);
   });
 });
 
 describe('usage (opt-in, batched)', () => {
   it('one usage.recorded per write with its entries, only to endpoints that named it', async () => {
     const batch = await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters/batch', {
-      Entries: [{ Meter: 'sms', Usage: 2 }, { Meter: 'sms', Usage: '0.5', ExtraInfo: '{"to":"+44"}' }, { Meter: 'api', Usage: 1 }],
+      Entries: [
+        { Meter: 'sms', Usage: 2 },
+        { Meter: 'sms', Usage: '0.5', ExtraInfo: '{"to":"+44"}' },
+        { Meter: 'api', Usage: 1 },
+      ],
     });
     expect(batch.statusCode, batch.body).toBe(201);
     const single = await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', { Meter: 'sms', Usage: 3 });
@@ -100,19 +153,35 @@ describe('usage (opt-in, batched)', () => {
     await deliverAll();
     const events = own.eventsOf('usage.recorded');
     expect(events.map((e) => e.data.Entries.map((entry: { Meter: string; Usage: number }) => [entry.Meter, entry.Usage]))).toEqual([
-      [['sms', 2], ['sms', 0.5], ['api', 1]],
+      [
+        ['sms', 2],
+        ['sms', 0.5],
+        ['api', 1],
+      ],
       [['sms', 3]],
     ]);
-    expect(events[0]!.data.Entries[1]).toEqual({ ID: batch.json().data.Entries[1].ID, Meter: 'sms', Usage: 0.5, OccurredAt: expect.any(Number), ExtraInfo: '{"to":"+44"}' });
+    expect(events[0]!.data.Entries[1]).toEqual({
+      ID: batch.json().data.Entries[1].ID,
+      Meter: 'sms',
+      Usage: 0.5,
+      OccurredAt: expect.any(Number),
+      ExtraInfo: '{"to":"+44"}',
+    });
     // "*" does not include it, and a marketplace never gets it.
     expect(types(viator)).toEqual([]);
   });
 
   it('costs nothing while no endpoint names it', async () => {
     await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/webhooks/${ownEndpoint.ID}`, { EventTypes: ['*'] });
-    const before = await t.db.kysely.selectFrom('webhook_outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const before = await t.db.kysely
+      .selectFrom('webhook_outbox')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect((await call(t.app, op.usageKey, 'POST', '/api/v2/usage/meters', { Meter: 'sms', Usage: 1 })).statusCode).toBe(201);
-    const after = await t.db.kysely.selectFrom('webhook_outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db.kysely
+      .selectFrom('webhook_outbox')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/webhooks/${ownEndpoint.ID}`, { EventTypes: ['*', 'usage.recorded'] });
   });
@@ -141,7 +210,16 @@ describe('the dispatcher', () => {
     const { dispatchEvents } = await import('../../src/webhooks/dispatch.js');
     const report = await dispatchEvents(t.db, clock(), 3);
     expect(report.events).toBeGreaterThanOrEqual(20);
-    expect(Number((await t.db.kysely.selectFrom('webhook_outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(0);
+    expect(
+      Number(
+        (
+          await t.db.kysely
+            .selectFrom('webhook_outbox')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(0);
   });
 });
 
@@ -159,7 +237,11 @@ describe('the outbox entries of bookings', () => {
         const packed = entry[1] as unknown[];
         return [entry[0], `booking:${String(packed[2])}`, packed[5] === 'partner' ? 'partner' : 'operator', packed[6], packed[0], packed, null];
       });
-      await t.db.kysely.updateTable('webhook_outbox').set({ events: JSON.stringify(long) }).where('id', '=', row.id).execute();
+      await t.db.kysely
+        .updateTable('webhook_outbox')
+        .set({ events: JSON.stringify(long) })
+        .where('id', '=', row.id)
+        .execute();
     }
     expect(shortOnes).toBe(2);
     const short = (await partnerBook(slot)).BookingReference;
@@ -184,8 +266,22 @@ describe('no endpoint, no events', () => {
     const endpoint = await addEndpoint(t, other.adminKey, { URL: own.url, Enabled: false });
     expect(endpoint.Status).toBe('disabled');
     const count = async () =>
-      Number((await t.db.kysely.selectFrom('webhook_outbox').select((eb) => eb.fn.countAll().as('n')).where('operator_id', '=', other.operatorId).executeTakeFirstOrThrow()).n);
-    const booked = await call(t.app, other.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: activity, Date: slot.Date, Time: slot.Time, Participants: 1, Customer: customer });
+      Number(
+        (
+          await t.db.kysely
+            .selectFrom('webhook_outbox')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('operator_id', '=', other.operatorId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const booked = await call(t.app, other.adminKey, 'POST', '/api/v2/admin/bookings', {
+      ActivityID: activity,
+      Date: slot.Date,
+      Time: slot.Time,
+      Participants: 1,
+      Customer: customer,
+    });
     expect(booked.statusCode).toBe(201);
     expect(await count()).toBe(0);
     const changes = await t.db.kysely.selectFrom('webhook_timeslot_changes').selectAll().where('operator_id', '=', other.operatorId).execute();

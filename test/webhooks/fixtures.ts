@@ -79,7 +79,11 @@ export interface Delivery {
  * A new operator with one endpoint (to a new receiver, its secret set for verification) subscribed to
  * `eventTypes`, an activity and a timeslot of its own.
  */
-export async function oneEndpoint(t: TestApp, receivers: Receiver[], eventTypes = ['booking.created', 'booking.confirmed', 'booking.cancelled']): Promise<Setup> {
+export async function oneEndpoint(
+  t: TestApp,
+  receivers: Receiver[],
+  eventTypes = ['booking.created', 'booking.confirmed', 'booking.cancelled'],
+): Promise<Setup> {
   const op = await t.newOperator();
   const receiver = await startReceiver();
   receivers.push(receiver);
@@ -94,7 +98,13 @@ export async function oneEndpoint(t: TestApp, receivers: Receiver[], eventTypes 
     slot,
     activityId,
     async book() {
-      const response = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: activityId, Date: slot.Date, Time: slot.Time, Participants: 1, Customer: customer });
+      const response = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', {
+        ActivityID: activityId,
+        Date: slot.Date,
+        Time: slot.Time,
+        Participants: 1,
+        Customer: customer,
+      });
       expect(response.statusCode, response.body).toBe(201);
       return response.json().data.BookingReference as string;
     },

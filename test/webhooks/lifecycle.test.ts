@@ -27,7 +27,9 @@ afterAll(async () => {
 describe('automatic disabling', () => {
   it('an endpoint failing for days is disabled when a delivery gives up; the operator is e-mailed; enabling it resumes', async () => {
     const s = await setup(['booking.created']);
-    expect((await call(t.app, s.op.adminKey, 'PATCH', '/api/v2/admin/webhooks/settings', { ContactEmail: 'ops@example.com' })).json().data).toEqual({ ContactEmail: 'ops@example.com' });
+    expect((await call(t.app, s.op.adminKey, 'PATCH', '/api/v2/admin/webhooks/settings', { ContactEmail: 'ops@example.com' })).json().data).toEqual({
+      ContactEmail: 'ops@example.com',
+    });
     s.receiver.answer = () => 500;
     await s.book();
     let now = nowSeconds();
@@ -42,7 +44,9 @@ describe('automatic disabling', () => {
     const endpoint = (await call(t.app, s.op.adminKey, 'GET', `/api/v2/admin/webhooks/${s.endpoint.ID}`)).json().data;
     expect(endpoint).toMatchObject({ Status: 'disabled', DisabledReason: 'failing' });
     const emails = (await call(t.app, s.op.adminKey, 'GET', '/api/v2/admin/emails')).json().data;
-    expect(emails).toEqual([expect.objectContaining({ Kind: 'webhook', To: 'ops@example.com', Subject: 'A webhook endpoint was disabled', Status: 'queued' })]);
+    expect(emails).toEqual([
+      expect.objectContaining({ Kind: 'webhook', To: 'ops@example.com', Subject: 'A webhook endpoint was disabled', Status: 'queued' }),
+    ]);
     expect(emails[0].Body).toContain(s.receiver.url);
 
     // Disabled: new events are not sent to it. Enabled again: a fresh start.
@@ -68,7 +72,13 @@ describe('automatic disabling', () => {
     await dispatchEvents(t.db, now);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       if (attempt === MAX_ATTEMPTS - 1) {
-        await call(t.app, s.op.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: s.activityId, Date: s.slot.Date, Time: s.slot.Time, Participants: 1, Customer: { ...customer, FirstName: 'Lucky' } });
+        await call(t.app, s.op.adminKey, 'POST', '/api/v2/admin/bookings', {
+          ActivityID: s.activityId,
+          Date: s.slot.Date,
+          Time: s.slot.Time,
+          Participants: 1,
+          Customer: { ...customer, FirstName: 'Lucky' },
+        });
         await dispatchEvents(t.db, now);
       }
       await run(now);
@@ -152,7 +162,13 @@ describe('retention', () => {
     let adaCalls = 0;
     s.receiver.answer = (request) => (request.event.data.Customer.FirstName === 'Ada' && ++adaCalls > 1 ? 204 : 500);
     await s.book();
-    await call(t.app, s.op.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: s.activityId, Date: s.slot.Date, Time: s.slot.Time, Participants: 1, Customer: { ...customer, FirstName: 'Bea' } });
+    await call(t.app, s.op.adminKey, 'POST', '/api/v2/admin/bookings', {
+      ActivityID: s.activityId,
+      Date: s.slot.Date,
+      Time: s.slot.Time,
+      Participants: 1,
+      Customer: { ...customer, FirstName: 'Bea' },
+    });
     const now = nowSeconds();
     await dispatchEvents(t.db, now);
     await run(now);
@@ -161,12 +177,14 @@ describe('retention', () => {
     expect([pending!.Status, delivered!.Status]).toEqual(['pending', 'delivered']);
     const attempts = async () =>
       Number(
-        (await t.db.kysely
-          .selectFrom('webhook_attempts')
-          .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('webhook_deliveries.endpoint_id', '=', s.endpoint.ID)
-          .executeTakeFirstOrThrow()).n,
+        (
+          await t.db.kysely
+            .selectFrom('webhook_attempts')
+            .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('webhook_deliveries.endpoint_id', '=', s.endpoint.ID)
+            .executeTakeFirstOrThrow()
+        ).n,
       );
     expect(await attempts()).toBe(2);
 
@@ -176,7 +194,11 @@ describe('retention', () => {
     await purgeOldDeliveries(t.db, Date.now() + 1000);
     expect((await s.deliveries()).map((d) => d.ID)).toEqual([pending!.ID]);
     expect(await attempts()).toBe(1);
-    const events = await t.db.kysely.selectFrom('webhook_events').select('public_id').where('public_id', 'in', [pending!.EventID, delivered!.EventID]).execute();
+    const events = await t.db.kysely
+      .selectFrom('webhook_events')
+      .select('public_id')
+      .where('public_id', 'in', [pending!.EventID, delivered!.EventID])
+      .execute();
     expect(events.map((e) => e.public_id)).toEqual([pending!.EventID]);
   });
 });

@@ -24,7 +24,13 @@ afterAll(async () => {
 
 async function bookMany(s: Setup, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const response = await call(t.app, s.op.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: s.activityId, Date: s.slot.Date, Time: s.slot.Time, Participants: 1, Customer: { ...customer, FirstName: `Guest${i}` } });
+    const response = await call(t.app, s.op.adminKey, 'POST', '/api/v2/admin/bookings', {
+      ActivityID: s.activityId,
+      Date: s.slot.Date,
+      Time: s.slot.Time,
+      Participants: 1,
+      Customer: { ...customer, FirstName: `Guest${i}` },
+    });
     expect(response.statusCode, response.body).toBe(201);
   }
 }
@@ -91,7 +97,11 @@ describe('an attempt that fails before any answer', () => {
     // A signing secret that cannot be opened: signing throws before anything is sent.
     await t.db.kysely.updateTable('webhook_endpoints').set({ secret_sealed: 'v1.not-a-sealed-secret' }).where('id', '=', s.endpoint.ID).execute();
     expect(await runDueDeliveries(t.db, deliveryDeps(t), now)).toMatchObject({ retrying: 1, failed: 0 });
-    await t.db.kysely.updateTable('webhook_deliveries').set({ attempts: MAX_ATTEMPTS - 1, next_attempt_at: now }).where('endpoint_id', '=', s.endpoint.ID).execute();
+    await t.db.kysely
+      .updateTable('webhook_deliveries')
+      .set({ attempts: MAX_ATTEMPTS - 1, next_attempt_at: now })
+      .where('endpoint_id', '=', s.endpoint.ID)
+      .execute();
     expect(await runDueDeliveries(t.db, deliveryDeps(t), now)).toMatchObject({ retrying: 0, failed: 1 });
     const [failed] = await s.deliveries('?Status=failed');
     expect(failed).toMatchObject({ Attempts: MAX_ATTEMPTS, LastStatusCode: null });

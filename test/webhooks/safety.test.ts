@@ -92,8 +92,16 @@ describe('production: refused when saved', () => {
     // The same rules when the URL changes, and for a marketplace's own endpoint.
     dns.set('public.example.com', ['93.184.216.34']);
     const endpoint = await addEndpoint(prod, op.adminKey, { URL: 'https://public.example.com/hook' });
-    problemOf(await call(prod.app, op.adminKey, 'PATCH', `/api/v2/admin/webhooks/${endpoint.ID}`, { URL: 'https://intranet.example.com/x' }), 422, 'validation');
-    problemOf(await call(prod.app, op.otaKey, 'POST', '/api/v2/ota/viator/webhooks', { URL: 'https://10.0.0.1/x', EventTypes: ['*'] }), 422, 'validation');
+    problemOf(
+      await call(prod.app, op.adminKey, 'PATCH', `/api/v2/admin/webhooks/${endpoint.ID}`, { URL: 'https://intranet.example.com/x' }),
+      422,
+      'validation',
+    );
+    problemOf(
+      await call(prod.app, op.otaKey, 'POST', '/api/v2/ota/viator/webhooks', { URL: 'https://10.0.0.1/x', EventTypes: ['*'] }),
+      422,
+      'validation',
+    );
     await call(prod.app, op.adminKey, 'DELETE', `/api/v2/admin/webhooks/${endpoint.ID}`);
   });
 });
@@ -106,7 +114,17 @@ describe('production: checked again at delivery (DNS rebinding)', () => {
     dns.set('rebind.example.com', ['127.0.0.1']);
     const activityId = (await createActivity(prod, op.adminKey)).ActivityID;
     const slot = await createTimeslot(prod, op.adminKey, activityId, { Date: dateFromToday(5), Time: '10:00', Capacity: 5 });
-    expect((await call(prod.app, op.adminKey, 'POST', '/api/v2/admin/bookings', { ActivityID: activityId, Date: slot.Date, Time: slot.Time, Participants: 1, Customer: customer })).statusCode).toBe(201);
+    expect(
+      (
+        await call(prod.app, op.adminKey, 'POST', '/api/v2/admin/bookings', {
+          ActivityID: activityId,
+          Date: slot.Date,
+          Time: slot.Time,
+          Participants: 1,
+          Customer: customer,
+        })
+      ).statusCode,
+    ).toBe(201);
     lookups.length = 0;
     const now = nowSeconds();
     await dispatchEvents(prod.db, now);
@@ -114,7 +132,9 @@ describe('production: checked again at delivery (DNS rebinding)', () => {
     expect(lookups).toEqual(['rebind.example.com']);
     const [delivery] = (await call(prod.app, op.adminKey, 'GET', `/api/v2/admin/webhooks/${endpoint.ID}/deliveries`)).json().data;
     expect(delivery).toMatchObject({ Status: 'pending', LastStatusCode: null });
-    expect(delivery.LastError).toBe('Refused: rebind.example.com: 127.0.0.1 is a loopback address, which webhooks may not reach unless WEBHOOK_ALLOWED_NETWORKS lists its network');
+    expect(delivery.LastError).toBe(
+      'Refused: rebind.example.com: 127.0.0.1 is a loopback address, which webhooks may not reach unless WEBHOOK_ALLOWED_NETWORKS lists its network',
+    );
     // A test event goes the same way.
     const test = (await call(prod.app, op.adminKey, 'POST', `/api/v2/admin/webhooks/${endpoint.ID}/test`)).json().data;
     expect(test).toMatchObject({ Status: 'failed', LastStatusCode: null });
@@ -137,14 +157,23 @@ describe('production: WEBHOOK_ALLOWED_NETWORKS', () => {
     const secure = await startReceiver('/hook', tls);
     const allowed = await createTestApp(
       { NODE_ENV: 'production', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8, fd00::/8' },
-      { webhooks: { resolve, transport: createTransport({ policies: addressPolicies(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' })), resolve, ca: tls.cert }) } },
+      {
+        webhooks: {
+          resolve,
+          transport: createTransport({ policies: addressPolicies(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' })), resolve, ca: tls.cert }),
+        },
+      },
     );
     try {
       const owner = await allowed.newOperator();
       dns.set('hooks.test', ['127.0.0.1']);
       const endpoint = await addEndpoint(allowed, owner.adminKey, { URL: secure.url });
       secure.secrets = [endpoint.Secret];
-      problemOf(await call(allowed.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'https://10.0.0.1/', EventTypes: ['*'] }), 422, 'validation');
+      problemOf(
+        await call(allowed.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'https://10.0.0.1/', EventTypes: ['*'] }),
+        422,
+        'validation',
+      );
       const test = (await call(allowed.app, owner.adminKey, 'POST', `/api/v2/admin/webhooks/${endpoint.ID}/test`)).json().data;
       expect(test).toMatchObject({ Status: 'delivered', LastStatusCode: 204 });
       expect(secure.received[0]!.verifiedWith).toEqual([endpoint.Secret]);
@@ -157,7 +186,11 @@ describe('production: WEBHOOK_ALLOWED_NETWORKS', () => {
 
   it('is checked at start: a bad network stops it', () => {
     expect(() => loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/33' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS/);
-    expect(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,192.168.1.5 fd00::/8' }).webhookAllowedNetworks).toEqual(['10.0.0.0/8', '192.168.1.5', 'fd00::/8']);
+    expect(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,192.168.1.5 fd00::/8' }).webhookAllowedNetworks).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.5',
+      'fd00::/8',
+    ]);
   });
 });
 
@@ -214,11 +247,19 @@ describe('outside production: the same rules unless a setting allows a network',
     await receiver.close();
   });
   const testSend = async (app: TestApp['app'], key: string, id: number, base = '/api/v2/admin') =>
-    (await call(app, key, 'POST', `${base}/webhooks/${id}/test`)).json().data as { Status: string; LastStatusCode: number | null; LastError: string | null };
+    (await call(app, key, 'POST', `${base}/webhooks/${id}/test`)).json().data as {
+      Status: string;
+      LastStatusCode: number | null;
+      LastError: string | null;
+    };
 
   it('by default an ota key can neither register a loopback or private URL nor have one delivered to', async () => {
     for (const URL of [receiver.url, hooksUrl(), 'https://10.0.0.1/x', 'https://[::7f00:1]/x']) {
-      const problem = problemOf(await call(plain.app, owner.otaKey, 'POST', '/api/v2/ota/viator/webhooks', { URL, EventTypes: ['*'] }), 422, 'validation');
+      const problem = problemOf(
+        await call(plain.app, owner.otaKey, 'POST', '/api/v2/ota/viator/webhooks', { URL, EventTypes: ['*'] }),
+        422,
+        'validation',
+      );
       expect(problem.errors).toEqual([{ field: 'URL', message: expect.stringMatching(/is a (loopback|private) address/) }]);
       // Nor the operator's own endpoints.
       problemOf(await call(plain.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL, EventTypes: ['*'] }), 422, 'validation');
@@ -239,7 +280,7 @@ describe('outside production: the same rules unless a setting allows a network',
     expect(receiver.received).toHaveLength(0);
   });
 
-  it('WEBHOOK_ALLOWED_NETWORKS lets the operator\'s endpoints reach a network, not a marketplace\'s', async () => {
+  it("WEBHOOK_ALLOWED_NETWORKS lets the operator's endpoints reach a network, not a marketplace's", async () => {
     const t = await createTestApp({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }, { webhooks: { resolve } });
     const partnerAllowed = await buildTestApp(t.db, { WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS: '127.0.0.0/8' }, { webhooks: { resolve } });
     try {
@@ -249,12 +290,20 @@ describe('outside production: the same rules unless a setting allows a network',
       expect(receiver.received).toHaveLength(1);
       // A marketplace's endpoint, made by its key or by the operator for it (its key may change the URL).
       problemOf(await call(t.app, op.otaKey, 'POST', '/api/v2/ota/viator/webhooks', { URL: hooksUrl(), EventTypes: ['*'] }), 422, 'validation');
-      problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: hooksUrl(), EventTypes: ['*'], Partner: 'viator' }), 422, 'validation');
+      problemOf(
+        await call(t.app, op.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: hooksUrl(), EventTypes: ['*'], Partner: 'viator' }),
+        422,
+        'validation',
+      );
       problemOf(await call(t.app, op.otaKey, 'PATCH', `/api/v2/ota/viator/webhooks/${own.ID}`, { URL: hooksUrl() }), 404, 'not-found');
       // One saved elsewhere is refused when delivered, though a connection to the same host and port is
       // open for the operator's endpoint: a marketplace's request never reuses it.
-      const theirs = (await call(partnerAllowed, op.otaKey, 'POST', '/api/v2/ota/viator/webhooks', { URL: hooksUrl(), EventTypes: ['*'] })).json().data;
-      expect(await testSend(t.app, op.otaKey, theirs.ID, '/api/v2/ota/viator')).toMatchObject({ Status: 'failed', LastError: expect.stringContaining('loopback') });
+      const theirs = (await call(partnerAllowed, op.otaKey, 'POST', '/api/v2/ota/viator/webhooks', { URL: hooksUrl(), EventTypes: ['*'] })).json()
+        .data;
+      expect(await testSend(t.app, op.otaKey, theirs.ID, '/api/v2/ota/viator')).toMatchObject({
+        Status: 'failed',
+        LastError: expect.stringContaining('loopback'),
+      });
       expect(receiver.received).toHaveLength(1);
     } finally {
       receiver.clear();
@@ -263,7 +312,7 @@ describe('outside production: the same rules unless a setting allows a network',
     }
   });
 
-  it('WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS lets a marketplace\'s endpoints reach a network', async () => {
+  it("WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS lets a marketplace's endpoints reach a network", async () => {
     const t = await createTestApp({ WEBHOOK_ALLOWED_NETWORKS: '', WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS: '127.0.0.0/8' }, { webhooks: { resolve } });
     try {
       const op = await t.newOperator();
@@ -288,10 +337,20 @@ describe('outside production', () => {
     const dev = await createTestApp({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8, ::1' });
     try {
       const owner = await dev.newOperator();
-      expect((await call(dev.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'http://localhost:8080/hook', EventTypes: ['*'] })).statusCode).toBe(201);
-      expect((await call(dev.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'http://127.0.0.1:8080/hook', EventTypes: ['*'] })).statusCode).toBe(201);
-      expect((await call(dev.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'http://[::1]:8080/hook', EventTypes: ['*'] })).statusCode).toBe(201);
-      problemOf(await call(dev.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'http://hooks.example.com/', EventTypes: ['*'] }), 422, 'validation');
+      expect(
+        (await call(dev.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'http://localhost:8080/hook', EventTypes: ['*'] })).statusCode,
+      ).toBe(201);
+      expect(
+        (await call(dev.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'http://127.0.0.1:8080/hook', EventTypes: ['*'] })).statusCode,
+      ).toBe(201);
+      expect(
+        (await call(dev.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'http://[::1]:8080/hook', EventTypes: ['*'] })).statusCode,
+      ).toBe(201);
+      problemOf(
+        await call(dev.app, owner.adminKey, 'POST', '/api/v2/admin/webhooks', { URL: 'http://hooks.example.com/', EventTypes: ['*'] }),
+        422,
+        'validation',
+      );
     } finally {
       await dev.close();
     }

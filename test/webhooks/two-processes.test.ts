@@ -36,12 +36,19 @@ async function json(url: string, method = 'GET', body?: unknown) {
 
 const book = (server: ServerProcess, i: number) =>
   json(`${server.url}/api/v2/admin/bookings`, 'POST', {
-    ActivityID: activityId, Date: date, Time: '10:00', Participants: 1,
+    ActivityID: activityId,
+    Date: date,
+    Time: '10:00',
+    Participants: 1,
     Customer: { FirstName: `Guest${i}`, LastName: 'Race', Email: `guest${i}@example.com`, Phone: '+4915112345678' },
   });
 
 async function countDeliveries(status: 'pending' | 'sending' | 'delivered' | 'failed'): Promise<number> {
-  const row = await db.kysely.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', status).executeTakeFirstOrThrow();
+  const row = await db.kysely
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', status)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -64,12 +71,26 @@ beforeAll(async () => {
   const serverEnv = { LOG_LEVEL: 'warn', NODE_ENV: 'development', WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS };
   servers = await Promise.all([0, 1].map(() => startServerProcess(database.url, serverEnv)));
   const [a] = servers as [ServerProcess];
-  activityId = (await json(`${a.url}/api/v2/admin/activities`, 'POST', { Name: 'Twin Tour', DurationMinutes: 60, Timezone: 'Europe/Berlin', Currency: 'EUR', UnitPrice: 100 })).body.data.ActivityID;
-  expect((await json(`${a.url}/api/v2/admin/activities/${activityId}/timeslots`, 'POST', { Date: date, Time: '10:00', Capacity: 500 })).status).toBe(201);
+  activityId = (
+    await json(`${a.url}/api/v2/admin/activities`, 'POST', {
+      Name: 'Twin Tour',
+      DurationMinutes: 60,
+      Timezone: 'Europe/Berlin',
+      Currency: 'EUR',
+      UnitPrice: 100,
+    })
+  ).body.data.ActivityID;
+  expect((await json(`${a.url}/api/v2/admin/activities/${activityId}/timeslots`, 'POST', { Date: date, Time: '10:00', Capacity: 500 })).status).toBe(
+    201,
+  );
   const endpoint = await json(`${a.url}/api/v2/admin/webhooks`, 'POST', { URL: receiver.url, EventTypes: ['booking.created', 'booking.confirmed'] });
   expect(endpoint.status).toBe(201);
   receiver.secrets = [endpoint.body.data.Secret];
-  deps = { transport: createTransport({ policies: addressPolicies(loadConfig(serverEnv)), resolve: systemResolver }), keys: await loadInstanceKeys(db.kysely, TEST_SECRET_KEY), workerId: 'test-process' };
+  deps = {
+    transport: createTransport({ policies: addressPolicies(loadConfig(serverEnv)), resolve: systemResolver }),
+    keys: await loadInstanceKeys(db.kysely, TEST_SECRET_KEY),
+    workerId: 'test-process',
+  };
 }, 90_000);
 
 afterAll(async () => {
@@ -97,28 +118,43 @@ describe('webhooks with two server processes', () => {
     expect(receiver.received.every((r) => r.verifiedWith.length === 1)).toBe(true);
   }, 60_000);
 
-  it.runIf(testDialect() === 'postgres')('two workers racing over one backlog in one process deliver each event once', async () => {
-    const other = openDatabase(database.config);
-    try {
-      const [a] = servers as [ServerProcess];
-      receiver.clear();
-      const before = await countDeliveries('delivered');
-      receiver.answer = () => ({ status: 204, delayMs: 10 });
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => book(a, 100 + i)));
-      expect(results.every((r) => r.status === 201)).toBe(true);
-      // Wait until the events are fanned out, then race two more workers against the processes' own.
-      await until(async () => Number((await db.kysely.selectFrom('webhook_outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n) === 0, 20_000);
-      await Promise.all([runDueDeliveries(db, { ...deps, workerId: 'race-1' }), runDueDeliveries(other, { ...deps, workerId: 'race-2' })]);
-      await until(async () => (await countDeliveries('delivered')) >= before + 40, 20_000);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      const ids = receiver.received.map((r) => r.headers['webhook-id']);
-      expect(ids).toHaveLength(40);
-      expect(new Set(ids).size).toBe(40);
-      expect(receiver.overlaps).toEqual([]);
-    } finally {
-      await other.close();
-    }
-  }, 60_000);
+  it.runIf(testDialect() === 'postgres')(
+    'two workers racing over one backlog in one process deliver each event once',
+    async () => {
+      const other = openDatabase(database.config);
+      try {
+        const [a] = servers as [ServerProcess];
+        receiver.clear();
+        const before = await countDeliveries('delivered');
+        receiver.answer = () => ({ status: 204, delayMs: 10 });
+        const results = await Promise.all(Array.from({ length: 20 }, (_, i) => book(a, 100 + i)));
+        expect(results.every((r) => r.status === 201)).toBe(true);
+        // Wait until the events are fanned out, then race two more workers against the processes' own.
+        await until(
+          async () =>
+            Number(
+              (
+                await db.kysely
+                  .selectFrom('webhook_outbox')
+                  .select((eb) => eb.fn.countAll().as('n'))
+                  .executeTakeFirstOrThrow()
+              ).n,
+            ) === 0,
+          20_000,
+        );
+        await Promise.all([runDueDeliveries(db, { ...deps, workerId: 'race-1' }), runDueDeliveries(other, { ...deps, workerId: 'race-2' })]);
+        await until(async () => (await countDeliveries('delivered')) >= before + 40, 20_000);
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        const ids = receiver.received.map((r) => r.headers['webhook-id']);
+        expect(ids).toHaveLength(40);
+        expect(new Set(ids).size).toBe(40);
+        expect(receiver.overlaps).toEqual([]);
+      } finally {
+        await other.close();
+      }
+    },
+    60_000,
+  );
 
   it('a process killed in the middle of a delivery: its claim lapses and the event is delivered later, not lost', async () => {
     receiver.clear();

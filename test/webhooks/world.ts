@@ -15,7 +15,8 @@ export const customer = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@ex
 export const contact = { firstName: 'Grace', lastName: 'Hopper', emailAddress: 'grace@example.com', phoneNumber: '+15551234567', locales: ['en'] };
 
 export const types = (receiver: Receiver) => receiver.received.map((r) => r.event.type);
-export const about = (receiver: Receiver, reference: string) => receiver.received.map((r) => r.event).filter((e) => e.data?.BookingReference === reference);
+export const about = (receiver: Receiver, reference: string) =>
+  receiver.received.map((r) => r.event).filter((e) => e.data?.BookingReference === reference);
 
 /** Every received request verified with the endpoint's secret. */
 export function expectSigned(receiver: Receiver) {
@@ -36,7 +37,12 @@ export interface World {
   /** Dispatches and delivers everything written so far, the clock moved past the availability window. */
   deliverAll(): Promise<unknown>;
   newSlot(Capacity?: number, Time?: string): Promise<AdminTimeslot>;
-  partnerBook(slot: AdminTimeslot, body?: Record<string, unknown>, key?: string, partner?: string): Promise<{ BookingReference: string; Status: string }>;
+  partnerBook(
+    slot: AdminTimeslot,
+    body?: Record<string, unknown>,
+    key?: string,
+    partner?: string,
+  ): Promise<{ BookingReference: string; Status: string }>;
   /** Before each test: nothing left to deliver, nothing received. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -44,7 +50,11 @@ export interface World {
 
 export async function webhookWorld(): Promise<World> {
   // The marketplace's receiver listens on loopback too, which its endpoints reach only when allowed.
-  const t = await createTestApp({ BASKET_HOLD_MINUTES: '60', WAITLIST_CLAIM_MINUTES: '60', WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS: LOOPBACK_NETWORKS });
+  const t = await createTestApp({
+    BASKET_HOLD_MINUTES: '60',
+    WAITLIST_CLAIM_MINUTES: '60',
+    WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS: LOOPBACK_NETWORKS,
+  });
   const op = await t.newOperator('Event Tours');
   // The shop is closed by default; opened in the database, so that no event or audit entry comes of it.
   await openShopQuietly(t, op.operatorId);
@@ -73,7 +83,14 @@ export async function webhookWorld(): Promise<World> {
     deliverAll,
     newSlot: (Capacity = 10, Time = '10:00') => createTimeslot(t, op.adminKey, activityId, { Date: dateFromToday(day++), Time, Capacity }),
     async partnerBook(slot, body = {}, key = op.otaKey, partner = 'viator') {
-      const response = await call(t.app, key, 'POST', `/api/v2/ota/${partner}/booking`, { ActivityID: activityId, Date: slot.Date, Time: slot.Time, Participants: 2, Customer: customer, ...body });
+      const response = await call(t.app, key, 'POST', `/api/v2/ota/${partner}/booking`, {
+        ActivityID: activityId,
+        Date: slot.Date,
+        Time: slot.Time,
+        Participants: 2,
+        Customer: customer,
+        ...body,
+      });
       expect(response.statusCode, response.body).toBe(201);
       return response.json().data;
     },

@@ -73,13 +73,32 @@ beforeEach(async () => {
 describe('workflow settings', () => {
   it('validates templates and offsets; partner bookings are off by default only for confirmations', async () => {
     const bad = problemOf(
-      await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', { Name: 'X', Event: 'reminder', Subject: 'Hi {{Nickname}}', Body: '{{Date}}' }),
+      await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', {
+        Name: 'X',
+        Event: 'reminder',
+        Subject: 'Hi {{Nickname}}',
+        Body: '{{Date}}',
+      }),
       422,
       'validation',
     );
     expect(bad.errors?.map((e) => e.field)).toEqual(['Subject', 'OffsetHours']);
-    problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', { Name: 'X', Event: 'booking-confirmed', OffsetHours: 3, Subject: 'a', Body: 'b' }), 422, 'validation');
-    problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', { Name: 'X', Event: 'birthday', Subject: 'a', Body: 'b' }), 422, 'validation');
+    problemOf(
+      await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', {
+        Name: 'X',
+        Event: 'booking-confirmed',
+        OffsetHours: 3,
+        Subject: 'a',
+        Body: 'b',
+      }),
+      422,
+      'validation',
+    );
+    problemOf(
+      await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', { Name: 'X', Event: 'birthday', Subject: 'a', Body: 'b' }),
+      422,
+      'validation',
+    );
     const confirmed = await createWorkflow({ Event: 'booking-confirmed' });
     const reminder = await createWorkflow({ Event: 'reminder', OffsetHours: 24 });
     expect([confirmed.PartnerBookings, reminder.PartnerBookings]).toEqual([false, true]);
@@ -129,7 +148,7 @@ describe('sending', () => {
     expect((await outbox()).filter((e) => e.Status === 'queued').map((e) => e.Subject)).toEqual(['opted in']);
   });
 
-  it('cancellation e-mails go on cancel; a cancelled booking\'s reminder is withdrawn, never sent or metered', async () => {
+  it("cancellation e-mails go on cancel; a cancelled booking's reminder is withdrawn, never sent or metered", async () => {
     await createWorkflow({ Event: 'booking-cancelled', Subject: 'Cancelled {{BookingReference}}' });
     await createWorkflow({ Event: 'reminder', OffsetHours: 2, Subject: 'Soon' });
     const booking = await posBooking(t, op.adminKey, slot);
@@ -200,7 +219,9 @@ describe('scheduled e-mails', () => {
     expect(await runDueEmails(t.db, delivery, due - 1)).toEqual({ sent: 0, retrying: 0, failed: 0 });
 
     // A restart: another connection and another worker on the same database, nothing kept in memory.
-    const restarted = openDatabase(t.db.dialect === 'sqlite' ? { dialect: 'sqlite', file: t.databaseUrl.slice('sqlite:'.length) } : { dialect: 'postgres', url: t.databaseUrl });
+    const restarted = openDatabase(
+      t.db.dialect === 'sqlite' ? { dialect: 'sqlite', file: t.databaseUrl.slice('sqlite:'.length) } : { dialect: 'postgres', url: t.databaseUrl },
+    );
     try {
       const before = smtp.messages.length;
       expect(await runDueEmails(restarted, { ...delivery, workerId: 'after-restart' }, due)).toEqual({ sent: 1, retrying: 0, failed: 0 });
@@ -226,7 +247,16 @@ describe('without SMTP_URL', () => {
       const owner = await local.newOperator();
       const activity = (await createActivity(local, owner.adminKey, { Name: 'Bike Tour' })).ActivityID;
       await createTimeslot(local, owner.adminKey, activity, { Date: date, Time: '09:00', Capacity: 5 });
-      expect((await call(local.app, owner.adminKey, 'POST', '/api/v2/admin/workflows', { Name: 'Thanks', Event: 'booking-confirmed', Subject: 'Thanks {{FirstName}}', Body: 'See you' })).statusCode).toBe(201);
+      expect(
+        (
+          await call(local.app, owner.adminKey, 'POST', '/api/v2/admin/workflows', {
+            Name: 'Thanks',
+            Event: 'booking-confirmed',
+            Subject: 'Thanks {{FirstName}}',
+            Body: 'See you',
+          })
+        ).statusCode,
+      ).toBe(201);
       await posBooking(local, owner.adminKey, { ActivityID: activity, Date: date, Time: '09:00' });
       const outboxDelivery = deliveryFor(local);
       expect(outboxDelivery.mailer.transport).toBe('outbox');
@@ -240,4 +270,3 @@ describe('without SMTP_URL', () => {
     }
   });
 });
-

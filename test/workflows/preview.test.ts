@@ -39,7 +39,12 @@ describe('workflow preview', () => {
   });
 
   it('renders for the newest confirmed booking exactly what sending queues for it, guest text as plain text', async () => {
-    const workflow = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', { Name: 'Thanks', Event: 'booking-confirmed', Subject: SUBJECT, Body: BODY });
+    const workflow = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', {
+      Name: 'Thanks',
+      Event: 'booking-confirmed',
+      Subject: SUBJECT,
+      Body: BODY,
+    });
     expect(workflow.statusCode).toBe(201);
     const older = await posBooking(t, op.adminKey, slot, 1, customer('Older'));
     const hostile = { ...customer('<img src=x onerror=alert(1)>', 'guest@example.com'), LastName: '{{OperatorName}} & "Co"' };
@@ -47,7 +52,9 @@ describe('workflow preview', () => {
     const data = (await preview({ Subject: SUBJECT, Body: BODY })).json().data;
     expect(data).toMatchObject({ Sample: false, BookingReference: newest.BookingReference, To: 'guest@example.com' });
     // Guest text is inserted as it is, once: a placeholder typed by the guest is not expanded, nothing is escaped into markup.
-    expect(data.Body).toBe(`Hello <img src=x onerror=alert(1)> {{OperatorName}} & "Co",\n3 people, 10:00, ref ${newest.BookingReference}.\nFjord Kayaks`);
+    expect(data.Body).toBe(
+      `Hello <img src=x onerror=alert(1)> {{OperatorName}} & "Co",\n3 people, 10:00, ref ${newest.BookingReference}.\nFjord Kayaks`,
+    );
     const queued = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/emails?WorkflowID=${workflow.json().data.ID}`)).json().data;
     const sent = queued.find((e: { BookingReference: string }) => e.BookingReference === newest.BookingReference);
     expect({ Subject: sent.Subject, Body: sent.Body }).toEqual({ Subject: data.Subject, Body: data.Body });
@@ -75,7 +82,7 @@ describe('workflow preview', () => {
     expect((await call(t.app, op.adminKey, 'GET', '/api/v2/admin/audit?Limit=1')).json().data[0]?.ID).toBe(before);
   });
 
-  it('never renders another operator\'s booking', async () => {
+  it("never renders another operator's booking", async () => {
     const other = await t.newOperator('Elsewhere');
     const mine = (await call(t.app, op.adminKey, 'GET', '/api/v2/admin/bookings?Limit=1')).json().data[0].BookingReference;
     problemOf(await preview({ Subject: 'x', Body: '{{FirstName}}', BookingReference: mine }, other.adminKey), 404, 'not-found');
@@ -85,8 +92,17 @@ describe('workflow preview', () => {
   it('needs workflows:read: a manager previews, front desk gets 403; a signed-in preview needs the CSRF header', async () => {
     const manager = await userSession(t, op.operatorId, 'manager');
     expect((await as(t, manager, 'POST', '/api/v2/admin/workflows/preview', { Subject: 'x', Body: 'y' })).statusCode).toBe(200);
-    problemOf(await as(t, await userSession(t, op.operatorId, 'front-desk'), 'POST', '/api/v2/admin/workflows/preview', { Subject: 'x', Body: 'y' }), 403, 'forbidden');
-    const noCsrf = await t.app.inject({ method: 'POST', url: '/api/v2/admin/workflows/preview', headers: { cookie: manager.cookie }, payload: { Subject: 'x', Body: 'y' } });
+    problemOf(
+      await as(t, await userSession(t, op.operatorId, 'front-desk'), 'POST', '/api/v2/admin/workflows/preview', { Subject: 'x', Body: 'y' }),
+      403,
+      'forbidden',
+    );
+    const noCsrf = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/admin/workflows/preview',
+      headers: { cookie: manager.cookie },
+      payload: { Subject: 'x', Body: 'y' },
+    });
     expect(noCsrf.statusCode).toBe(403);
   });
 });

@@ -27,7 +27,9 @@ export function ActivitiesProvider({ children, enabled = true }: { children: Rea
   useEffect(() => {
     void reload().catch(() => {});
   }, [reload]);
-  const value = useMemo(() => ({ activities, loaded, byId: new Map(activities.map((a) => [a.ActivityID, a])), reload }), [activities, loaded, reload]);
+  const value = useMemo(
+    () => ({ activities, loaded, byId: new Map(activities.map((a) => [a.ActivityID, a])), reload }),
+    [activities, loaded, reload],
+  );
   return <ActivitiesContext.Provider value={value}>{children}</ActivitiesContext.Provider>;
 }
-

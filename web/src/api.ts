@@ -54,7 +54,11 @@ export function withQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path;
 }
 
-export async function request<T>(method: string, path: string, options: { body?: unknown; query?: Query; signal?: AbortSignal; quiet?: boolean } = {}): Promise<T> {
+export async function request<T>(
+  method: string,
+  path: string,
+  options: { body?: unknown; query?: Query; signal?: AbortSignal; quiet?: boolean } = {},
+): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -82,7 +86,13 @@ export async function request<T>(method: string, path: string, options: { body?:
   if (!response.ok) {
     const problem = (body ?? {}) as { title?: string; detail?: string; errors?: FieldError[]; type?: string };
     const kind = problem.type?.split('/').pop() ?? '';
-    const error = new ApiError(response.status, problem.title ?? response.statusText, problem.detail ?? `The service answered ${response.status}`, problem.errors ?? [], kind);
+    const error = new ApiError(
+      response.status,
+      problem.title ?? response.statusText,
+      problem.detail ?? `The service answered ${response.status}`,
+      problem.errors ?? [],
+      kind,
+    );
     if (response.status === 401 && !options.quiet) unauthorizedListeners.forEach((listener) => listener());
     throw error;
   }

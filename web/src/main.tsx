@@ -144,7 +144,11 @@ function Shell() {
           })}
         </ul>
         <div className="sidebar-footer">
-          <Link href="/account" className={`nav-link nav-subtle ${path === '/account' ? 'nav-current' : ''}`} aria-current={path === '/account' ? 'page' : undefined}>
+          <Link
+            href="/account"
+            className={`nav-link nav-subtle ${path === '/account' ? 'nav-current' : ''}`}
+            aria-current={path === '/account' ? 'page' : undefined}
+          >
             <Icon name="user" />
             <span className="nav-account">
               My account

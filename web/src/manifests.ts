@@ -66,11 +66,18 @@ export const ATTENDANCE_LABELS: Record<Attendance, string> = {
   'checked-in': 'Checked in',
   'no-show': 'No-show',
 };
-export const ATTENDANCE_TONES: Record<Attendance, string> = { 'not-arrived': 'neutral', partial: 'warning', 'checked-in': 'success', 'no-show': 'danger' };
+export const ATTENDANCE_TONES: Record<Attendance, string> = {
+  'not-arrived': 'neutral',
+  partial: 'warning',
+  'checked-in': 'success',
+  'no-show': 'danger',
+};
 
 export const loadDay = (date: string | undefined, signal?: AbortSignal) => api.get<ManifestDay>('/api/v2/admin/manifests', { Date: date }, signal);
-export const loadManifest = (timeslotId: number, signal?: AbortSignal) => api.get<TimeslotManifest>(`/api/v2/admin/manifests/${timeslotId}`, undefined, signal);
-export const lookUp = (reference: string, signal?: AbortSignal) => api.get<CheckinAnswer>(`/api/v2/admin/check-in/${encodeURIComponent(reference)}`, undefined, signal);
+export const loadManifest = (timeslotId: number, signal?: AbortSignal) =>
+  api.get<TimeslotManifest>(`/api/v2/admin/manifests/${timeslotId}`, undefined, signal);
+export const lookUp = (reference: string, signal?: AbortSignal) =>
+  api.get<CheckinAnswer>(`/api/v2/admin/check-in/${encodeURIComponent(reference)}`, undefined, signal);
 
 /** Everyone in (no counts), or these counts per ticket type (absolute). */
 export const checkIn = (reference: string, tickets?: { Type: string; CheckedIn: number }[]) =>

@@ -66,4 +66,5 @@ export function describeTypes(types: string[]): string {
 }
 
 /** The endpoints that slotbook disabled because they kept failing. */
-export const failingEndpoints = (endpoints: WebhookEndpoint[]) => endpoints.filter((endpoint) => endpoint.Status === 'disabled' && endpoint.DisabledReason === 'failing');
+export const failingEndpoints = (endpoints: WebhookEndpoint[]) =>
+  endpoints.filter((endpoint) => endpoint.Status === 'disabled' && endpoint.DisabledReason === 'failing');

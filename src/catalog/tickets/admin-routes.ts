@@ -13,7 +13,7 @@ export const ticketTypeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: requires('activities:read'),
     schema: {
       tags,
-      summary: 'List an activity\'s ticket types',
+      summary: "List an activity's ticket types",
       description: 'The types on sale, by Position. Every activity has at least one, and exactly one is the Default (what Participants books).',
       params: ActivityIdParams,
       response: { 200: envelope(Type.Array(AdminTicketType)), ...problems(400, ...AUTH_ERRORS, 404) },
@@ -28,7 +28,7 @@ export const ticketTypeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Add a ticket type',
       description:
         'Type is the code bookings name it by (Tickets[].Type, the OCTo unit id); unique within the activity and fixed once created. ' +
-        'Default true makes it the type Participants books (and its Price the activity\'s UnitPrice). 422 names each failing field.',
+        "Default true makes it the type Participants books (and its Price the activity's UnitPrice). 422 names each failing field.",
       params: ActivityIdParams,
       body: CreateTicketTypeBody,
       response: { 201: envelope(AdminTicketType), ...problems(400, ...AUTH_ERRORS, 404, 413, 415, 422) },

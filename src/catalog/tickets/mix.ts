@@ -44,7 +44,11 @@ const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
  * Checks requested quantities per type code against the activity's live types: known types, each once,
  * MinPerBooking and MaxPerBooking, Requires, at least one ticket, and at most `maxPeople` people.
  */
-export function checkMix(types: TicketTypeRow[], requested: { code: string; quantity: number }[], maxPeople: number): { mix: TicketMix; problems: MixProblem[] } {
+export function checkMix(
+  types: TicketTypeRow[],
+  requested: { code: string; quantity: number }[],
+  maxPeople: number,
+): { mix: TicketMix; problems: MixProblem[] } {
   const byCode = new Map(types.map((type) => [type.code, type]));
   const problems: MixProblem[] = [];
   const lines: TicketLine[] = [];
@@ -52,7 +56,11 @@ export function checkMix(types: TicketTypeRow[], requested: { code: string; quan
   requested.forEach(({ code, quantity }, index) => {
     const type = byCode.get(code);
     if (!type) {
-      problems.push({ index, part: 'Type', message: `The activity has no ticket type "${code}"; it sells ${types.map((t) => `"${t.code}"`).join(', ')}` });
+      problems.push({
+        index,
+        part: 'Type',
+        message: `The activity has no ticket type "${code}"; it sells ${types.map((t) => `"${t.code}"`).join(', ')}`,
+      });
       return;
     }
     if (seen.has(code)) {
@@ -74,12 +82,19 @@ export function checkMix(types: TicketTypeRow[], requested: { code: string; quan
     const type = byCode.get(code);
     if (!type?.requires_code || !booked.has(code) || booked.has(type.requires_code)) return;
     const required = byCode.get(type.requires_code);
-    problems.push({ index, part: 'Type', message: `${type.name} tickets must come with at least one ${required?.name ?? type.requires_code} ticket in the same booking` });
+    problems.push({
+      index,
+      part: 'Type',
+      message: `${type.name} tickets must come with at least one ${required?.name ?? type.requires_code} ticket in the same booking`,
+    });
   });
   const mix = mixOf(lines);
   if (problems.length === 0 && mix.people === 0) problems.push({ part: 'Quantity', message: 'Book at least one ticket' });
   if (mix.people > maxPeople) {
-    problems.push({ part: 'Quantity', message: `The tickets admit ${mix.people} ${mix.people === 1 ? 'person' : 'people'}; at most ${maxPeople} per booking for this activity` });
+    problems.push({
+      part: 'Quantity',
+      message: `The tickets admit ${mix.people} ${mix.people === 1 ? 'person' : 'people'}; at most ${maxPeople} per booking for this activity`,
+    });
   }
   return { mix, problems };
 }
@@ -103,18 +118,26 @@ export function requestedMix(
 ): { mix?: TicketMix; errors: FieldError[] } {
   if (request.Tickets === undefined) {
     const participants = request.Participants ?? 0;
-    if (participants > maxPeople) return { errors: [{ field: 'Participants', message: `Participants must be at most ${maxPeople} for this activity` }] };
+    if (participants > maxPeople)
+      return { errors: [{ field: 'Participants', message: `Participants must be at most ${maxPeople} for this activity` }] };
     // The default type's own limits (MinPerBooking, MaxPerBooking) hold for Participants too.
     const { mix, problems } = checkMix(types, [{ code: defaultTypeOf(types).code, quantity: participants }], maxPeople);
     return problems.length > 0 ? { errors: problems.map((problem) => ({ field: 'Participants', message: problem.message })) } : { mix, errors: [] };
   }
-  const { mix, problems } = checkMix(types, request.Tickets.map((line) => ({ code: line.Type, quantity: line.Quantity })), maxPeople);
+  const { mix, problems } = checkMix(
+    types,
+    request.Tickets.map((line) => ({ code: line.Type, quantity: line.Quantity })),
+    maxPeople,
+  );
   const errors = problems.map((problem) => ({
     field: problem.index === undefined ? 'Tickets' : `Tickets[${problem.index}].${problem.part}`,
     message: problem.message,
   }));
   if (errors.length === 0 && request.Participants !== undefined && request.Participants !== mix.people) {
-    errors.push({ field: 'Participants', message: `Participants (${request.Participants}) must equal the people the Tickets admit (${mix.people}); send one of them` });
+    errors.push({
+      field: 'Participants',
+      message: `Participants (${request.Participants}) must equal the people the Tickets admit (${mix.people}); send one of them`,
+    });
   }
   return errors.length > 0 ? { errors } : { mix, errors };
 }

@@ -63,7 +63,8 @@ export function checkTicketType(changed: TicketFields, all: TicketFields[]): Tic
   for (const [tag, translation] of Object.entries(changed.translations)) {
     const canonical = canonicalLocale(tag);
     if (canonical === undefined) errors.push({ field: `Translations.${tag}`, message: `"${tag}" is not a BCP 47 language tag such as de or de-CH` });
-    else if (Object.hasOwn(translations, canonical)) errors.push({ field: `Translations.${tag}`, message: `"${tag}" names the same language as another translation` });
+    else if (Object.hasOwn(translations, canonical))
+      errors.push({ field: `Translations.${tag}`, message: `"${tag}" names the same language as another translation` });
     else if (translation.Name.trim() === '') errors.push({ field: `Translations.${tag}.Name`, message: 'A translated Name must not be blank' });
     else translations[canonical] = { Name: translation.Name.trim() };
   }

@@ -101,8 +101,19 @@ export async function createTicketType(db: Db, operatorId: number, activityId: s
     };
     const checked = checkTicketType(created, [...current, created]);
     if (checked.isDefault) await setDefault(tx, operatorId, activity.id, checked.price);
-    const inserted = await insertTicketType(tx, { operator_id: operatorId, activity_id: activity.id, code: checked.code, ...toColumns(checked), updated_at: Date.now() });
-    await audit(tx, { operatorId, action: 'ticket-type.create', resource: { type: 'ticket-type', id: inserted.id }, after: toAdminTicketType(inserted, activity.public_id) });
+    const inserted = await insertTicketType(tx, {
+      operator_id: operatorId,
+      activity_id: activity.id,
+      code: checked.code,
+      ...toColumns(checked),
+      updated_at: Date.now(),
+    });
+    await audit(tx, {
+      operatorId,
+      action: 'ticket-type.create',
+      resource: { type: 'ticket-type', id: inserted.id },
+      after: toAdminTicketType(inserted, activity.public_id),
+    });
     return inserted;
   });
   return toAdminTicketType(row, activity.public_id);
@@ -122,7 +133,10 @@ async function requireTicketType(db: Kysely<Database>, operatorId: number, id: n
 export async function changeTicketType(db: Db, operatorId: number, id: number, body: UpdateTicketTypeBody): Promise<AdminTicketType> {
   const found = await requireTicketType(db.kysely, operatorId, id);
   if (body.Type !== undefined && body.Type !== found.code) {
-    throw ValidationFailed.field('Type', 'Type cannot change: partners and resellers book by it. Create a new ticket type and remove this one instead');
+    throw ValidationFailed.field(
+      'Type',
+      'Type cannot change: partners and resellers book by it. Create a new ticket type and remove this one instead',
+    );
   }
   const activityId = await publicIdOf(db.kysely, found.activity_id);
   const row = await db.write(async (tx) => {
@@ -150,7 +164,10 @@ export async function changeTicketType(db: Db, operatorId: number, id: number, b
       ...(body.Position !== undefined && { position: body.Position }),
       ...(body.Translations !== undefined && { translations: body.Translations }),
     };
-    const checked = checkTicketType(after, all.map((type) => (type === before ? after : type)));
+    const checked = checkTicketType(
+      after,
+      all.map((type) => (type === before ? after : type)),
+    );
     if (checked.isDefault && !before.isDefault) await setDefault(tx, operatorId, found.activity_id, checked.price);
     else if (checked.isDefault && checked.price !== before.price) await touchActivity(tx, operatorId, found.activity_id, checked.price);
     const updated = await updateTicketType(tx, id, { ...toColumns(checked), updated_at: Date.now() });
@@ -184,7 +201,12 @@ export async function deleteTicketType(db: Db, operatorId: number, id: number): 
       throw new Conflict(`${dependents.map((other) => `"${other.code}"`).join(', ')} require "${type.code}": change their Requires first`);
     }
     await removeTicketType(tx, id);
-    await audit(tx, { operatorId, action: 'ticket-type.delete', resource: { type: 'ticket-type', id }, before: { Type: type.code, Name: type.name, Price: type.price } });
+    await audit(tx, {
+      operatorId,
+      action: 'ticket-type.delete',
+      resource: { type: 'ticket-type', id },
+      before: { Type: type.code, Name: type.name, Price: type.price },
+    });
   });
 }
 

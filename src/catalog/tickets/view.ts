@@ -69,4 +69,9 @@ export function toColumns(fields: TicketFields) {
   };
 }
 
-export const toBookedTicket = (row: BookingTicketRow): BookedTicket => ({ Type: row.code, Name: row.name, Quantity: row.quantity, UnitPrice: row.unit_price });
+export const toBookedTicket = (row: BookingTicketRow): BookedTicket => ({
+  Type: row.code,
+  Name: row.name,
+  Quantity: row.quantity,
+  UnitPrice: row.unit_price,
+});

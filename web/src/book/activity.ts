@@ -31,7 +31,11 @@ export async function renderActivity(activityId: string, date: string | null): P
     h('h1', null, activity.Name),
     await basketLink(),
     activity.Description ? h('p', { class: 'description' }, activity.Description) : null,
-    h('p', { class: 'facts-line' }, `${t.durationLabel}: ${t.duration(activity.DurationMinutes)} · ${t.priceFrom(money(activity.PriceFrom, activity.Currency))} ${t.perPerson}`),
+    h(
+      'p',
+      { class: 'facts-line' },
+      `${t.durationLabel}: ${t.duration(activity.DurationMinutes)} · ${t.priceFrom(money(activity.PriceFrom, activity.Currency))} ${t.perPerson}`,
+    ),
     h('p', { class: 'hint' }, t.timesIn(activity.Timezone)),
     calendar,
     slots,
@@ -42,7 +46,14 @@ export async function renderActivity(activityId: string, date: string | null): P
   if (date) await renderSlots(slots, step, activity, date);
 }
 
-async function renderCalendar(holder: HTMLElement, activity: Activity, month: string, selected: string | null, slots: HTMLElement, step: HTMLElement): Promise<void> {
+async function renderCalendar(
+  holder: HTMLElement,
+  activity: Activity,
+  month: string,
+  selected: string | null,
+  slots: HTMLElement,
+  step: HTMLElement,
+): Promise<void> {
   const days = await shop<CalendarDay[]>('GET', `/activities/${activity.ActivityID}/calendar?Month=${month}`);
   const byDate = new Map(days.map((day) => [day.Date, day]));
   const [y, m] = month.split('-').map(Number) as [number, number];
@@ -81,7 +92,8 @@ async function renderCalendar(holder: HTMLElement, activity: Activity, month: st
   }
   const rows: Node[] = [];
   for (let i = 0; i < cells.length; i += 7) rows.push(h('tr', null, cells.slice(i, i + 7)));
-  const move = (n: number) => () => void renderCalendar(holder, activity, addMonths(month, n), selected, slots, step).then(() => announce(monthName(addMonths(month, n))));
+  const move = (n: number) => () =>
+    void renderCalendar(holder, activity, addMonths(month, n), selected, slots, step).then(() => announce(monthName(addMonths(month, n))));
   const thisMonth = new Date().toISOString().slice(0, 7);
   replace(
     holder,
@@ -93,8 +105,29 @@ async function renderCalendar(holder: HTMLElement, activity: Activity, month: st
       h('p', { class: 'month', id: 'month-name' }, monthName(month)),
       h('button', { type: 'button', class: 'secondary', onclick: move(1), 'aria-label': t.nextMonth }, '›'),
     ),
-    h('table', { 'aria-labelledby': 'month-name' }, h('thead', null, h('tr', null, weekdays.map((day) => h('th', { scope: 'col' }, day)))), h('tbody', null, rows)),
-    h('p', { class: 'legend' }, h('span', { class: 'swatch room', 'aria-hidden': 'true' }), t.dayLegendRoom, ' ', h('span', { class: 'swatch sold-out', 'aria-hidden': 'true' }), t.dayLegendSoldOut),
+    h(
+      'table',
+      { 'aria-labelledby': 'month-name' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          weekdays.map((day) => h('th', { scope: 'col' }, day)),
+        ),
+      ),
+      h('tbody', null, rows),
+    ),
+    h(
+      'p',
+      { class: 'legend' },
+      h('span', { class: 'swatch room', 'aria-hidden': 'true' }),
+      t.dayLegendRoom,
+      ' ',
+      h('span', { class: 'swatch sold-out', 'aria-hidden': 'true' }),
+      t.dayLegendSoldOut,
+    ),
     days.length === 0 ? h('p', null, t.noDaysThisMonth) : null,
   );
 }
@@ -111,7 +144,11 @@ async function renderSlots(holder: HTMLElement, step: HTMLElement, activity: Act
         { class: 'slot sold-out' },
         h('span', { class: 'slot-time' }, when),
         h('span', null, t.soldOut),
-        h('button', { type: 'button', class: 'secondary', onclick: () => renderWaitlistForm(step, activity, date, slot) }, `${t.joinWaitlist} (${when})`),
+        h(
+          'button',
+          { type: 'button', class: 'secondary', onclick: () => renderWaitlistForm(step, activity, date, slot) },
+          `${t.joinWaitlist} (${when})`,
+        ),
       );
     }
     return h(
@@ -124,7 +161,9 @@ async function renderSlots(holder: HTMLElement, step: HTMLElement, activity: Act
           class: 'slot-button',
           'aria-pressed': 'false',
           onclick: (event: Event) => {
-            holder.querySelectorAll('button.slot-button').forEach((other) => other.setAttribute('aria-pressed', String(other === event.currentTarget)));
+            holder
+              .querySelectorAll('button.slot-button')
+              .forEach((other) => other.setAttribute('aria-pressed', String(other === event.currentTarget)));
             void renderBookingForm(step, activity, date, slot);
           },
         },

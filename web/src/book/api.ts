@@ -39,7 +39,8 @@ export async function shop<T>(method: 'GET' | 'POST', path: string, body?: unkno
   }
   const text = await response.text();
   const parsed = text ? (JSON.parse(text) as { data?: T; detail?: string; type?: string; errors?: FieldError[] }) : {};
-  if (!response.ok) throw new ShopError(response.status, parsed.detail ?? response.statusText, (parsed.type ?? '').split('/').pop() ?? '', parsed.errors ?? []);
+  if (!response.ok)
+    throw new ShopError(response.status, parsed.detail ?? response.statusText, (parsed.type ?? '').split('/').pop() ?? '', parsed.errors ?? []);
   return parsed.data as T;
 }
 

@@ -38,14 +38,25 @@ export function monthName(month: string): string {
 /** An instant shown in the activity's time zone, with the zone named. */
 export function zonedDateTime(iso: string, zone: string): string {
   // dateStyle cannot be combined with timeZoneName: the fields are named one by one.
-  const options: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: zone, timeZoneName: 'short' };
+  const options: Intl.DateTimeFormatOptions = {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: zone,
+    timeZoneName: 'short',
+  };
   return new Intl.DateTimeFormat(locale, options).format(new Date(iso));
 }
 
 /** "10:00–11:30" with the zone's short name, e.g. "10:00–11:30 CET". */
 export function timeRange(startIso: string, endTime: string | undefined, zone: string): string {
   const start = new Date(startIso);
-  const zoneName = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' }).formatToParts(start).find((part) => part.type === 'timeZoneName')?.value ?? zone;
+  const zoneName =
+    new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' }).formatToParts(start).find((part) => part.type === 'timeZoneName')
+      ?.value ?? zone;
   const startTime = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: zone }).format(start);
   return `${startTime}${endTime ? `–${endTime}` : ''} ${zoneName}`;
 }
@@ -62,9 +73,21 @@ const stored = <T>(use: () => T, fallback: () => T): T => {
   }
 };
 export const basketToken = {
-  get: (): string | null => stored(() => localStorage.getItem(BASKET_KEY), () => memoryToken),
-  set: (token: string) => stored(() => localStorage.setItem(BASKET_KEY, token), () => void (memoryToken = token)),
-  clear: () => stored(() => localStorage.removeItem(BASKET_KEY), () => void (memoryToken = null)),
+  get: (): string | null =>
+    stored(
+      () => localStorage.getItem(BASKET_KEY),
+      () => memoryToken,
+    ),
+  set: (token: string) =>
+    stored(
+      () => localStorage.setItem(BASKET_KEY, token),
+      () => void (memoryToken = token),
+    ),
+  clear: () =>
+    stored(
+      () => localStorage.removeItem(BASKET_KEY),
+      () => void (memoryToken = null),
+    ),
 };
 
 type Render = (path: string, query: URLSearchParams) => Promise<void>;

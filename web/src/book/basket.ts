@@ -34,7 +34,13 @@ function itemView(item: BasketItem, currency: string): HTMLElement {
       h('dt', null, t.timeLabel),
       h('dd', null, localTime(item.Time, item.StartsAt)),
       h('dt', null, t.people),
-      h('dd', null, item.Tickets.length > 1 ? item.Tickets.map((ticket) => `${ticket.Quantity} × ${ticket.Name ?? ticket.Type}`).join(', ') : String(item.Participants)),
+      h(
+        'dd',
+        null,
+        item.Tickets.length > 1
+          ? item.Tickets.map((ticket) => `${ticket.Quantity} × ${ticket.Name ?? ticket.Type}`).join(', ')
+          : String(item.Participants),
+      ),
       h('dt', null, t.total),
       h('dd', null, money(item.Amount, currency)),
     ),
@@ -56,7 +62,13 @@ export async function renderBasket(token: string): Promise<void> {
   showPage(
     t.basketHeading,
     h('h1', null, t.basketHeading),
-    basket.Items.length === 0 ? h('p', null, t.basketEmpty) : h('ul', { class: 'cards' }, basket.Items.map((item) => itemView(item, currency))),
+    basket.Items.length === 0
+      ? h('p', null, t.basketEmpty)
+      : h(
+          'ul',
+          { class: 'cards' },
+          basket.Items.map((item) => itemView(item, currency)),
+        ),
     live.length > 0 ? countdown : basket.Items.length > 0 ? h('p', { class: 'error' }, t.holdLapsed) : null,
     live.length > 0 ? h('p', { class: 'total' }, `${t.total}: ${money(basket.Total, currency)}`) : null,
     alert,
@@ -127,7 +139,13 @@ function paymentForm(basket: Basket, alert: HTMLElement): HTMLElement {
   // One key per attempt: a second click, or a retry of a lost answer, replays the first payment.
   let key = crypto.randomUUID();
   let paying = false;
-  const form = h('form', { novalidate: true, 'aria-labelledby': 'payment-heading' }, h('h2', { id: 'payment-heading' }, t.payment), needsCard ? cardField.wrapper : null, pay);
+  const form = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'payment-heading' },
+    h('h2', { id: 'payment-heading' }, t.payment),
+    needsCard ? cardField.wrapper : null,
+    pay,
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (paying) return;
@@ -144,7 +162,9 @@ function paymentForm(basket: Basket, alert: HTMLElement): HTMLElement {
     replace(alert);
     void (async () => {
       try {
-        await shop('POST', `/baskets/${basket.BasketToken}/checkout`, needsCard ? { Payment: { Provider: 'test', CardNumber: digits } } : {}, { 'Idempotency-Key': key });
+        await shop('POST', `/baskets/${basket.BasketToken}/checkout`, needsCard ? { Payment: { Provider: 'test', CardNumber: digits } } : {}, {
+          'Idempotency-Key': key,
+        });
         basketToken.clear();
         go(`/confirmation/${basket.BasketToken}`);
       } catch (error) {
@@ -153,7 +173,10 @@ function paymentForm(basket: Basket, alert: HTMLElement): HTMLElement {
         pay.textContent = t.pay(money(basket.Total, currency));
         if (error instanceof ShopError && error.status !== 0) key = crypto.randomUUID();
         if (error instanceof ShopError && error.status === 422 && error.errors.some((e) => e.field === 'Payment.CardNumber')) {
-          const reason = error.errors.find((e) => e.field === 'Payment.CardNumber')!.message.replace(/^The payment was declined: /, '').replace(/\.$/, '');
+          const reason = error.errors
+            .find((e) => e.field === 'Payment.CardNumber')!
+            .message.replace(/^The payment was declined: /, '')
+            .replace(/\.$/, '');
           const message = t.declined(reason);
           cardField.setError(message);
           replace(alert, h('p', { class: 'error' }, message));

@@ -19,13 +19,27 @@ function partyFields(activity: Activity, slot: Timeslot): Party {
   const error = h('p', { class: 'field-error', id: 'party-error', role: 'alert' });
   const types = activity.TicketTypes;
   if (types.length <= 1) {
-    const input = h('input', { type: 'number', name: 'Participants', min: '1', max: String(Math.min(max, slot.Available)), value: '1', inputmode: 'numeric' });
+    const input = h('input', {
+      type: 'number',
+      name: 'Participants',
+      min: '1',
+      max: String(Math.min(max, slot.Available)),
+      value: '1',
+      inputmode: 'numeric',
+    });
     const f = field(t.participants, input, t.partyLimit(max));
     return {
       element: h('fieldset', null, h('legend', null, t.party), f.wrapper),
       read() {
         const n = Number(input.value);
-        const problem = !Number.isInteger(n) || n < 1 ? t.partyEmpty : n > max ? t.partyTooLarge(max) : n > slot.Available ? t.partyNoRoom(slot.Available) : undefined;
+        const problem =
+          !Number.isInteger(n) || n < 1
+            ? t.partyEmpty
+            : n > max
+              ? t.partyTooLarge(max)
+              : n > slot.Available
+                ? t.partyNoRoom(slot.Available)
+                : undefined;
         f.setError(problem);
         return problem ? undefined : { Participants: n };
       },
@@ -34,12 +48,26 @@ function partyFields(activity: Activity, slot: Timeslot): Party {
   }
   const inputs: { type: (typeof types)[number]; input: HTMLInputElement; field: Field }[] = types.map((type) => {
     const limit = type.MaxPerBooking ?? max;
-    const input = h('input', { type: 'number', name: type.Type, min: '0', max: String(limit), value: type.Default ? '1' : '0', inputmode: 'numeric' });
+    const input = h('input', {
+      type: 'number',
+      name: type.Type,
+      min: '0',
+      max: String(limit),
+      value: type.Default ? '1' : '0',
+      inputmode: 'numeric',
+    });
     const hint = [money(type.Price, activity.Currency), t.ticketLimit(type.MinPerBooking, type.MaxPerBooking)].filter(Boolean).join(' · ');
     return { type, input, field: field(type.Name, input, hint) };
   });
   return {
-    element: h('fieldset', { 'aria-describedby': 'party-error' }, h('legend', null, t.party), h('p', { class: 'hint' }, t.partyLimit(max)), inputs.map((entry) => entry.field.wrapper), error),
+    element: h(
+      'fieldset',
+      { 'aria-describedby': 'party-error' },
+      h('legend', null, t.party),
+      h('p', { class: 'hint' }, t.partyLimit(max)),
+      inputs.map((entry) => entry.field.wrapper),
+      error,
+    ),
     read() {
       let ok = true;
       let people = 0;
@@ -47,16 +75,26 @@ function partyFields(activity: Activity, slot: Timeslot): Party {
       for (const { type, input, field: f } of inputs) {
         const n = Number(input.value);
         const limit = type.MaxPerBooking ?? max;
-        const problem = !Number.isInteger(n) || n < 0 ? t.required : n > limit || (n > 0 && n < type.MinPerBooking) ? t.ticketLimit(type.MinPerBooking, limit) : undefined;
+        const problem =
+          !Number.isInteger(n) || n < 0
+            ? t.required
+            : n > limit || (n > 0 && n < type.MinPerBooking)
+              ? t.ticketLimit(type.MinPerBooking, limit)
+              : undefined;
         f.setError(problem);
         if (problem) ok = false;
         people += n * type.People;
         if (type.TakesSeat) seats += n * type.People;
       }
-      const problem = people === 0 ? t.partyEmpty : people > max ? t.partyTooLarge(max) : seats > slot.Available ? t.partyNoRoom(slot.Available) : undefined;
+      const problem =
+        people === 0 ? t.partyEmpty : people > max ? t.partyTooLarge(max) : seats > slot.Available ? t.partyNoRoom(slot.Available) : undefined;
       error.textContent = problem ?? '';
       if (!ok || problem) return undefined;
-      return { Tickets: inputs.filter((entry) => Number(entry.input.value) > 0).map((entry) => ({ Type: entry.type.Type, Quantity: Number(entry.input.value) })) };
+      return {
+        Tickets: inputs
+          .filter((entry) => Number(entry.input.value) > 0)
+          .map((entry) => ({ Type: entry.type.Type, Quantity: Number(entry.input.value) })),
+      };
     },
     setError: (message) => (error.textContent = message ?? ''),
   };
@@ -77,7 +115,10 @@ async function usableBasket(): Promise<Basket | undefined> {
 }
 
 export async function renderBookingForm(holder: HTMLElement, activity: Activity, date: string, slot: Timeslot): Promise<void> {
-  const [basket, questions] = await Promise.all([usableBasket(), shop<Question[]>('GET', `/activities/${activity.ActivityID}/questions?Locale=${boot.Locale}`)]);
+  const [basket, questions] = await Promise.all([
+    usableBasket(),
+    shop<Question[]>('GET', `/activities/${activity.ActivityID}/questions?Locale=${boot.Locale}`),
+  ]);
   const party = partyFields(activity, slot);
   const customer = basket ? undefined : customerFields();
   const waiver = waiverFields(questions);

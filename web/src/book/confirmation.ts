@@ -9,7 +9,12 @@ export async function renderConfirmation(token: string): Promise<void> {
   const basket = await shop<Basket>('GET', `/baskets/${token}`);
   if (basket.Status !== 'paid') return go(`/basket/${token}`, true);
   // Each booking's own page (view, cancel where allowed), also when the operator's e-mails do not link it.
-  const links = new Map((await shop<{ BookingReference: string; ManageToken: string }[]>('GET', `/baskets/${token}/manage-links`)).map((link) => [link.BookingReference, link.ManageToken]));
+  const links = new Map(
+    (await shop<{ BookingReference: string; ManageToken: string }[]>('GET', `/baskets/${token}/manage-links`)).map((link) => [
+      link.BookingReference,
+      link.ManageToken,
+    ]),
+  );
   const currency = basket.Currency ?? 'EUR';
   showPage(
     t.confirmedHeading,
@@ -35,11 +40,19 @@ export async function renderConfirmation(token: string): Promise<void> {
             h('dt', null, t.people),
             h('dd', null, String(item.Participants)),
           ),
-          links.has(item.BookingReference) ? h('p', null, h('a', linkProps(`/manage/${links.get(item.BookingReference)}`), t.manageLink(item.BookingReference))) : null,
+          links.has(item.BookingReference)
+            ? h('p', null, h('a', linkProps(`/manage/${links.get(item.BookingReference)}`), t.manageLink(item.BookingReference)))
+            : null,
         ),
       ),
     ),
-    h('dl', { class: 'facts' }, h('dt', null, t.paid), h('dd', null, money(basket.Total, currency)), basket.PaymentReference ? [h('dt', null, t.paymentReference), h('dd', null, basket.PaymentReference)] : null),
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', null, t.paid),
+      h('dd', null, money(basket.Total, currency)),
+      basket.PaymentReference ? [h('dt', null, t.paymentReference), h('dd', null, basket.PaymentReference)] : null,
+    ),
     h('p', null, h('a', linkProps(''), t.back)),
   );
 }

@@ -34,8 +34,16 @@ export function customerFields(initial?: Customer): CustomerFields {
     h('legend', null, t.yourDetails),
     make('FirstName', t.firstName, { autocomplete: 'given-name', maxlength: '100' }, name),
     make('LastName', t.lastName, { autocomplete: 'family-name', maxlength: '100' }, name),
-    make('Email', t.email, { type: 'email', autocomplete: 'email', maxlength: '254' }, (v) => (v === '' ? t.required : EMAIL.test(v) ? undefined : t.invalidEmail)),
-    make('Phone', t.phone, { type: 'tel', autocomplete: 'tel', inputmode: 'tel' }, (v) => (v === '' ? t.required : PHONE.test(v.replace(/[\s()-]/g, '')) ? undefined : t.invalidPhone), t.phoneHint),
+    make('Email', t.email, { type: 'email', autocomplete: 'email', maxlength: '254' }, (v) =>
+      v === '' ? t.required : EMAIL.test(v) ? undefined : t.invalidEmail,
+    ),
+    make(
+      'Phone',
+      t.phone,
+      { type: 'tel', autocomplete: 'tel', inputmode: 'tel' },
+      (v) => (v === '' ? t.required : PHONE.test(v.replace(/[\s()-]/g, '')) ? undefined : t.invalidPhone),
+      t.phoneHint,
+    ),
   );
   return {
     element,

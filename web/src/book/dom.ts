@@ -55,7 +55,14 @@ export function field(label: string, control: HTMLInputElement | HTMLSelectEleme
   const errorId = `${id}-error`;
   const error = h('p', { id: errorId, class: 'field-error' });
   control.setAttribute('aria-describedby', hint ? `${hintId} ${errorId}` : errorId);
-  const wrapper = h('div', { class: 'field' }, h('label', { for: id }, label), hint ? h('p', { id: hintId, class: 'hint' }, hint) : null, control, error);
+  const wrapper = h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, label),
+    hint ? h('p', { id: hintId, class: 'hint' }, hint) : null,
+    control,
+    error,
+  );
   return {
     wrapper,
     setError(message) {

@@ -10,7 +10,13 @@ export async function renderManage(token: string): Promise<void> {
   const actions = h('div', { class: 'actions' });
   const alert = h('div', { role: 'alert', class: 'alert-holder' });
   const refusal =
-    booking.Status === 'cancelled' ? t.cancelled : booking.Cancellation.Refusal === 'not-allowed' ? t.cancelNotAllowed : booking.Cancellation.Refusal === 'too-late' ? t.cancelTooLate : null;
+    booking.Status === 'cancelled'
+      ? t.cancelled
+      : booking.Cancellation.Refusal === 'not-allowed'
+        ? t.cancelNotAllowed
+        : booking.Cancellation.Refusal === 'too-late'
+          ? t.cancelTooLate
+          : null;
   showPage(
     t.manageHeading,
     h('h1', null, t.manageHeading),
@@ -33,10 +39,17 @@ export async function renderManage(token: string): Promise<void> {
       h('dd', { class: 'status' }, t.statuses[booking.Status] ?? booking.Status),
     ),
     booking.Status === 'confirmed'
-      ? h('figure', { class: 'door-code' }, h('img', { src: shopUrl(`/bookings/${token}/qr.svg`), alt: t.qrAlt(booking.BookingReference), width: '160', height: '160' }), h('figcaption', null, t.qrCaption))
+      ? h(
+          'figure',
+          { class: 'door-code' },
+          h('img', { src: shopUrl(`/bookings/${token}/qr.svg`), alt: t.qrAlt(booking.BookingReference), width: '160', height: '160' }),
+          h('figcaption', null, t.qrCaption),
+        )
       : null,
     refusal ? h('p', { class: booking.Status === 'cancelled' ? 'success' : 'note' }, refusal) : null,
-    booking.Cancellation.Allowed && booking.Cancellation.Until ? h('p', null, t.cancelUntil(zonedDateTime(booking.Cancellation.Until, booking.Timezone))) : null,
+    booking.Cancellation.Allowed && booking.Cancellation.Until
+      ? h('p', null, t.cancelUntil(zonedDateTime(booking.Cancellation.Until, booking.Timezone)))
+      : null,
     alert,
     actions,
   );

@@ -8,7 +8,8 @@ const en = {
   loading: 'Loading …',
   activitiesHeading: 'Book an activity',
   noActivities: 'There is nothing to book at the moment.',
-  duration: (minutes: number) => (minutes % 60 === 0 ? `${minutes / 60} h` : minutes > 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`),
+  duration: (minutes: number) =>
+    minutes % 60 === 0 ? `${minutes / 60} h` : minutes > 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`,
   durationLabel: 'Duration',
   priceFrom: (price: string) => `from ${price}`,
   perPerson: 'per person',
@@ -35,7 +36,8 @@ const en = {
   party: 'Your party',
   partyLimit: (max: number) => `At most ${max} people per booking.`,
   participants: 'People',
-  ticketLimit: (min: number, max: number | null) => (max === null ? (min > 0 ? `at least ${min} if booked` : '') : `${min > 0 ? `${min} to ${max}` : `up to ${max}`} per booking`),
+  ticketLimit: (min: number, max: number | null) =>
+    max === null ? (min > 0 ? `at least ${min} if booked` : '') : `${min > 0 ? `${min} to ${max}` : `up to ${max}`} per booking`,
   partyEmpty: 'Choose at least one ticket.',
   partyTooLarge: (max: number) => `At most ${max} people per booking.`,
   partyNoRoom: (seats: number) => `Only ${seats} ${seats === 1 ? 'seat is' : 'seats are'} left in this timeslot.`,
@@ -65,7 +67,8 @@ const en = {
   basketHeading: 'Your basket',
   basketEmpty: 'Your basket is empty.',
   heldFor: (time: string) => `Your seats are held for another ${time}.`,
-  holdLapsed: 'The time to pay for these seats has run out, so they were released for other guests. Nothing was charged. Start again to book them if they are still free.',
+  holdLapsed:
+    'The time to pay for these seats has run out, so they were released for other guests. Nothing was charged. Start again to book them if they are still free.',
   itemLapsed: 'The hold on these seats has run out; they were released.',
   addAnother: 'Add another activity',
   startOver: 'Start a new booking',
@@ -102,7 +105,8 @@ const en = {
   activity: 'Activity',
   people: 'People',
   offerClaimed: 'This offer has been claimed and paid.',
-  limitReached: 'You are already holding as many seats as one guest may hold at once. Pay for your basket, or wait until a hold runs out, then try again.',
+  limitReached:
+    'You are already holding as many seats as one guest may hold at once. Pay for your basket, or wait until a hold runs out, then try again.',
   basketTooLarge: 'A basket can hold only so many seats at once. Pay for this basket first, then book more.',
   slotGone: 'Not enough seats are left in this timeslot any more. Choose another timeslot or join the waitlist.',
   tooManyRequests: 'Too many requests from your network. Please wait a moment and try again.',
@@ -119,7 +123,8 @@ const de: Messages = {
   loading: 'Wird geladen …',
   activitiesHeading: 'Aktivität buchen',
   noActivities: 'Zurzeit gibt es nichts zu buchen.',
-  duration: (minutes) => (minutes % 60 === 0 ? `${minutes / 60} Std.` : minutes > 60 ? `${Math.floor(minutes / 60)} Std. ${minutes % 60} Min.` : `${minutes} Min.`),
+  duration: (minutes) =>
+    minutes % 60 === 0 ? `${minutes / 60} Std.` : minutes > 60 ? `${Math.floor(minutes / 60)} Std. ${minutes % 60} Min.` : `${minutes} Min.`,
   durationLabel: 'Dauer',
   priceFrom: (price) => `ab ${price}`,
   perPerson: 'pro Person',
@@ -141,12 +146,14 @@ const de: Messages = {
   soldOut: 'Ausgebucht',
   joinWaitlist: 'Auf die Warteliste',
   waitlistHeading: 'Auf die Warteliste',
-  waitlistIntro: 'Dieser Termin ist ausgebucht. Hinterlassen Sie Ihre Angaben: Werden Plätze frei, halten wir sie für Sie und schicken Ihnen einen Link zum Bezahlen.',
+  waitlistIntro:
+    'Dieser Termin ist ausgebucht. Hinterlassen Sie Ihre Angaben: Werden Plätze frei, halten wir sie für Sie und schicken Ihnen einen Link zum Bezahlen.',
   waitlistSent: 'Fast geschafft: Wir haben Ihnen eine E-Mail geschickt. Bestätigen Sie Ihren Platz auf der Warteliste mit dem Link darin.',
   party: 'Ihre Gruppe',
   partyLimit: (max) => `Höchstens ${max} Personen pro Buchung.`,
   participants: 'Personen',
-  ticketLimit: (min, max) => (max === null ? (min > 0 ? `mindestens ${min}, wenn gebucht` : '') : `${min > 0 ? `${min} bis ${max}` : `bis zu ${max}`} pro Buchung`),
+  ticketLimit: (min, max) =>
+    max === null ? (min > 0 ? `mindestens ${min}, wenn gebucht` : '') : `${min > 0 ? `${min} bis ${max}` : `bis zu ${max}`} pro Buchung`,
   partyEmpty: 'Wählen Sie mindestens ein Ticket.',
   partyTooLarge: (max) => `Höchstens ${max} Personen pro Buchung.`,
   partyNoRoom: (seats) => `In diesem Termin ${seats === 1 ? 'ist nur noch 1 Platz' : `sind nur noch ${seats} Plätze`} frei.`,
@@ -176,7 +183,8 @@ const de: Messages = {
   basketHeading: 'Ihr Warenkorb',
   basketEmpty: 'Ihr Warenkorb ist leer.',
   heldFor: (time) => `Ihre Plätze sind noch ${time} für Sie reserviert.`,
-  holdLapsed: 'Die Zeit zum Bezahlen dieser Plätze ist abgelaufen, daher wurden sie für andere Gäste freigegeben. Es wurde nichts abgebucht. Beginnen Sie neu, um sie zu buchen, falls sie noch frei sind.',
+  holdLapsed:
+    'Die Zeit zum Bezahlen dieser Plätze ist abgelaufen, daher wurden sie für andere Gäste freigegeben. Es wurde nichts abgebucht. Beginnen Sie neu, um sie zu buchen, falls sie noch frei sind.',
   itemLapsed: 'Die Reservierung dieser Plätze ist abgelaufen; sie wurden freigegeben.',
   addAnother: 'Weitere Aktivität hinzufügen',
   startOver: 'Neue Buchung beginnen',
@@ -188,7 +196,8 @@ const de: Messages = {
   invalidCard: 'Geben Sie die Kartennummer ein: 12 bis 19 Ziffern.',
   pay: (amount) => `${amount} bezahlen`,
   paying: 'Zahlung läuft …',
-  declined: (reason) => `Die Zahlung wurde abgelehnt: ${reason}. Es wurde nichts abgebucht; Ihr Warenkorb bleibt erhalten. Versuchen Sie eine andere Karte.`,
+  declined: (reason) =>
+    `Die Zahlung wurde abgelehnt: ${reason}. Es wurde nichts abgebucht; Ihr Warenkorb bleibt erhalten. Versuchen Sie eine andere Karte.`,
   confirmedHeading: 'Ihre Buchung ist bestätigt',
   confirmedIntro: (email) => `Wir haben die Bestätigung an ${email} geschickt. Setzen Sie ein Lesezeichen, um diese Seite wiederzufinden.`,
   reference: 'Buchungsnummer',
@@ -213,7 +222,8 @@ const de: Messages = {
   activity: 'Aktivität',
   people: 'Personen',
   offerClaimed: 'Dieses Angebot wurde bereits angenommen und bezahlt.',
-  limitReached: 'Sie halten bereits so viele Plätze, wie ein Gast auf einmal halten darf. Bezahlen Sie Ihren Warenkorb oder warten Sie, bis eine Reservierung abläuft, und versuchen Sie es dann erneut.',
+  limitReached:
+    'Sie halten bereits so viele Plätze, wie ein Gast auf einmal halten darf. Bezahlen Sie Ihren Warenkorb oder warten Sie, bis eine Reservierung abläuft, und versuchen Sie es dann erneut.',
   basketTooLarge: 'Ein Warenkorb kann nur eine begrenzte Zahl von Plätzen halten. Bezahlen Sie zuerst diesen Warenkorb und buchen Sie dann weitere.',
   slotGone: 'In diesem Termin sind nicht mehr genug Plätze frei. Wählen Sie einen anderen Termin oder gehen Sie auf die Warteliste.',
   tooManyRequests: 'Zu viele Anfragen aus Ihrem Netzwerk. Bitte warten Sie kurz und versuchen Sie es erneut.',

@@ -3,7 +3,6 @@ import { ShopError } from './api';
 import { boot, t } from './app';
 import { replace, type Child } from './dom';
 
-
 /** Puts a page into <main> with its heading focused and the document titled after it. */
 export function showPage(title: string, ...content: Child[]): void {
   const main = document.getElementById('main')!;
@@ -26,4 +25,3 @@ export function errorText(error: unknown): string {
   if (error.status === 404) return t.notFound;
   return error.detail;
 }
-

@@ -37,7 +37,11 @@ export function renderWaitlistForm(holder: HTMLElement, activity: Activity, date
       submit.disabled = true;
       try {
         await shop('POST', '/waitlists', { ActivityID: activity.ActivityID, Date: date, Time: slot.Time, Participants: n, Customer: guest });
-        replace(form, h('h2', { tabindex: '-1', id: 'waitlist-heading' }, t.waitlistHeading), h('p', { class: 'success', role: 'status' }, t.waitlistSent));
+        replace(
+          form,
+          h('h2', { tabindex: '-1', id: 'waitlist-heading' }, t.waitlistHeading),
+          h('p', { class: 'success', role: 'status' }, t.waitlistSent),
+        );
         (form.querySelector('h2') as HTMLElement).focus();
       } catch (error) {
         submit.disabled = false;

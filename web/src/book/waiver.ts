@@ -39,16 +39,37 @@ function control(question: Question): Answerer {
       const yes = h('input', { type: 'radio', name, value: 'true', id: `${name}-yes` });
       const no = h('input', { type: 'radio', name, value: 'false', id: `${name}-no` });
       const error = h('p', { class: 'field-error', id: `${name}-error` });
-      const group = h('fieldset', { class: 'field', 'aria-describedby': `${name}-error` }, h('legend', null, label), h('label', { class: 'inline' }, yes, ` ${t.yes}`), h('label', { class: 'inline' }, no, ` ${t.no}`), error);
-      const f: Field = { wrapper: group, setError: (message) => ((error.textContent = message ?? ''), message ? group.setAttribute('aria-invalid', 'true') : group.removeAttribute('aria-invalid')) };
+      const group = h(
+        'fieldset',
+        { class: 'field', 'aria-describedby': `${name}-error` },
+        h('legend', null, label),
+        h('label', { class: 'inline' }, yes, ` ${t.yes}`),
+        h('label', { class: 'inline' }, no, ` ${t.no}`),
+        error,
+      );
+      const f: Field = {
+        wrapper: group,
+        setError: (message) => (
+          (error.textContent = message ?? ''), message ? group.setAttribute('aria-invalid', 'true') : group.removeAttribute('aria-invalid')
+        ),
+      };
       return { question, field: f, value: () => (yes.checked ? 'true' : no.checked ? 'false' : '') };
     }
     case 'select': {
-      const select = h('select', { required }, h('option', { value: '' }, t.choose), question.Options.map((option) => h('option', { value: option }, option)));
+      const select = h(
+        'select',
+        { required },
+        h('option', { value: '' }, t.choose),
+        question.Options.map((option) => h('option', { value: option }, option)),
+      );
       return { question, field: field(label, select), value: () => select.value };
     }
     case 'file': {
-      const input = h('input', { type: 'file', accept: 'image/jpeg,image/png,image/webp,image/heic,image/heif,application/pdf,.heic,.heif', required });
+      const input = h('input', {
+        type: 'file',
+        accept: 'image/jpeg,image/png,image/webp,image/heic,image/heif,application/pdf,.heic,.heif',
+        required,
+      });
       const f = field(label, input, t.fileHint);
       input.addEventListener('change', () => f.setError(input.files?.[0] ? fileProblem(input.files[0]) : undefined));
       return { question, field: f, value: () => input.files?.[0] ?? '' };
@@ -68,7 +89,16 @@ export function waiverFields(questions: Question[]): WaiverFields {
   const answerers = questions.map(control);
   const progress = h('div', { class: 'uploads' });
   return {
-    element: answerers.length === 0 ? null : h('fieldset', null, h('legend', null, t.waiver), answerers.map((answerer) => answerer.field.wrapper), progress),
+    element:
+      answerers.length === 0
+        ? null
+        : h(
+            'fieldset',
+            null,
+            h('legend', null, t.waiver),
+            answerers.map((answerer) => answerer.field.wrapper),
+            progress,
+          ),
     check() {
       let ok = true;
       for (const answerer of answerers) {
@@ -88,7 +118,9 @@ export function waiverFields(questions: Question[]): WaiverFields {
           progress.append(h('p', null, h('span', null, value.name), ' ', bar));
           announce(t.uploading(value.name));
           const fileId = await upload(basketToken, value, (fraction) => (bar.value = Math.round(fraction * 100))).catch((error: unknown) => {
-            answerer.field.setError(error instanceof Error && 'detail' in error ? String((error as { detail: string }).detail) || t.fileWrongType : t.fileWrongType);
+            answerer.field.setError(
+              error instanceof Error && 'detail' in error ? String((error as { detail: string }).detail) || t.fileWrongType : t.fileWrongType,
+            );
             throw error;
           });
           bar.value = 100;

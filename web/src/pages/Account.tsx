@@ -51,8 +51,23 @@ function PasswordForm() {
   }
   return (
     <form onSubmit={submit} noValidate>
-      <TextField label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={error?.fieldError('CurrentPassword')} />
-      <TextField label="New password" type="password" autoComplete="new-password" hint="At least 12 characters." value={next} onChange={(e) => setNext(e.target.value)} error={error?.fieldError('NewPassword')} />
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        onChange={(e) => setCurrent(e.target.value)}
+        error={error?.fieldError('CurrentPassword')}
+      />
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 12 characters."
+        value={next}
+        onChange={(e) => setNext(e.target.value)}
+        error={error?.fieldError('NewPassword')}
+      />
       <ErrorBanner error={error && error.errors.length === 0 ? error : undefined} />
       <button type="submit" className="btn btn-primary" disabled={busy}>
         Change password
@@ -81,7 +96,8 @@ function TwoFactor() {
     return (
       <div>
         <div className="banner banner-info" role="status">
-          Two-factor authentication is on. Keep these recovery codes somewhere safe: each signs you in once if you lose your phone. They are shown only now.
+          Two-factor authentication is on. Keep these recovery codes somewhere safe: each signs you in once if you lose your phone. They are shown
+          only now.
         </div>
         <ul className="recovery-codes" aria-label="Recovery codes">
           {recovery.map((c) => (
@@ -113,7 +129,14 @@ function TwoFactor() {
         <p>
           <Badge tone="success">On</Badge> Signing in asks for a code from your authenticator app.
         </p>
-        <TextField label="Password, to turn it off" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error?.fieldError('Password')} />
+        <TextField
+          label="Password, to turn it off"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={error?.fieldError('Password')}
+        />
         <ErrorBanner error={error && error.errors.length === 0 ? error : undefined} />
         <button type="submit" className="btn btn-danger-outline">
           Turn off two-factor
@@ -134,7 +157,14 @@ function TwoFactor() {
         noValidate
       >
         <p>Protect your account with a code from an authenticator app (such as Google Authenticator, 1Password or Aegis) each time you sign in.</p>
-        <TextField label="Password, to set it up" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error?.fieldError('Password')} />
+        <TextField
+          label="Password, to set it up"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={error?.fieldError('Password')}
+        />
         <ErrorBanner error={error && error.errors.length === 0 ? error : undefined} />
         <button type="submit" className="btn btn-primary">
           Set up two-factor
@@ -159,11 +189,24 @@ function TwoFactor() {
       <ol className="steps">
         <li>Scan this code with your authenticator app.</li>
       </ol>
-      <img className="qr" src={`data:image/svg+xml;utf8,${encodeURIComponent(enrolment.QrSvg)}`} width="180" height="180" alt="QR code to add slotbook to an authenticator app" />
+      <img
+        className="qr"
+        src={`data:image/svg+xml;utf8,${encodeURIComponent(enrolment.QrSvg)}`}
+        width="180"
+        height="180"
+        alt="QR code to add slotbook to an authenticator app"
+      />
       <p className="muted">
         Cannot scan it? Type this key: <code className="secret">{enrolment.Secret}</code>
       </p>
-      <TextField label="The 6-digit code the app shows" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} error={error?.fieldError('Code')} />
+      <TextField
+        label="The 6-digit code the app shows"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        error={error?.fieldError('Code')}
+      />
       <ErrorBanner error={error && error.errors.length === 0 ? error : undefined} />
       <button type="submit" className="btn btn-primary">
         Turn on two-factor

@@ -15,7 +15,9 @@ export function LinkSignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    request<SignInResult>('POST', '/api/v2/staff/sign-in/link/use', { body: { Token: tokenFromHash() }, quiet: true }).then(follow, (e: ApiError) => setError(e));
+    request<SignInResult>('POST', '/api/v2/staff/sign-in/link/use', { body: { Token: tokenFromHash() }, quiet: true }).then(follow, (e: ApiError) =>
+      setError(e),
+    );
   }, [follow]);
   if (step.kind === 'totp') return <TotpStep challenge={step.challenge} onSignedIn={onSignedIn} />;
   return (
@@ -85,14 +87,24 @@ export function ChoosePassword({ kind, onSignedIn }: { kind: 'reset' | 'invitati
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (password !== repeat) {
-      setError(new ApiError(0, 'The passwords differ', 'Type the same password twice.', [{ field: 'Repeat', message: 'Type the same password twice' }]));
+      setError(
+        new ApiError(0, 'The passwords differ', 'Type the same password twice.', [{ field: 'Repeat', message: 'Type the same password twice' }]),
+      );
       return;
     }
     setBusy(true);
     setError(undefined);
     try {
-      const body = kind === 'reset' ? { Token: tokenFromHash(), Password: password } : { Token: tokenFromHash(), Password: password, ...(name.trim() && { Name: name.trim() }) };
-      follow(await request<SignInResult>('POST', kind === 'reset' ? '/api/v2/staff/password-reset/complete' : '/api/v2/staff/invitations/accept', { body, quiet: true }));
+      const body =
+        kind === 'reset'
+          ? { Token: tokenFromHash(), Password: password }
+          : { Token: tokenFromHash(), Password: password, ...(name.trim() && { Name: name.trim() }) };
+      follow(
+        await request<SignInResult>('POST', kind === 'reset' ? '/api/v2/staff/password-reset/complete' : '/api/v2/staff/invitations/accept', {
+          body,
+          quiet: true,
+        }),
+      );
     } catch (caught) {
       setError(caught as ApiError);
     } finally {
@@ -101,11 +113,13 @@ export function ChoosePassword({ kind, onSignedIn }: { kind: 'reset' | 'invitati
   }
   return (
     <AuthCard
-      title={kind === 'reset' ? 'Choose a new password' : 'Welcome to your team\'s dashboard'}
+      title={kind === 'reset' ? 'Choose a new password' : "Welcome to your team's dashboard"}
       intro={kind === 'reset' ? 'Your other sessions end when you save it.' : 'Choose a password to finish setting up your account.'}
     >
       <form onSubmit={submit} noValidate>
-        {kind === 'invitation' && <TextField label="Your name (optional)" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />}
+        {kind === 'invitation' && (
+          <TextField label="Your name (optional)" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+        )}
         <TextField
           label="New password"
           type="password"
@@ -116,7 +130,14 @@ export function ChoosePassword({ kind, onSignedIn }: { kind: 'reset' | 'invitati
           error={error?.fieldError('Password')}
           autoFocus
         />
-        <TextField label="Repeat the password" type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} error={error?.fieldError('Repeat')} />
+        <TextField
+          label="Repeat the password"
+          type="password"
+          autoComplete="new-password"
+          value={repeat}
+          onChange={(e) => setRepeat(e.target.value)}
+          error={error?.fieldError('Repeat')}
+        />
         <ErrorBanner error={error} />
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
           {busy ? 'Saving…' : kind === 'reset' ? 'Save and sign in' : 'Set password and sign in'}

@@ -31,7 +31,15 @@ export function ActivitiesPage() {
         <Spinner label="Loading activities" />
       ) : activities.length === 0 ? (
         <Card>
-          <EmptyState icon="activities" title="No activities yet" action={<button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>Create your first activity</button>}>
+          <EmptyState
+            icon="activities"
+            title="No activities yet"
+            action={
+              <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
+                Create your first activity
+              </button>
+            }
+          >
             Create an activity, then give it timeslots; partners can book it right away.
           </EmptyState>
         </Card>

@@ -40,13 +40,23 @@ export function ActivityDetailPage({ activityId, tab }: { activityId: string; ta
       All activities
     </Link>
   );
-  if (!loaded) return <div className="page">{back}<Spinner label="Loading the activity" /></div>;
+  if (!loaded)
+    return (
+      <div className="page">
+        {back}
+        <Spinner label="Loading the activity" />
+      </div>
+    );
   if (!activity) {
     return (
       <div className="page">
         {back}
-        <h1 tabIndex={-1} className="visually-hidden">Activity not found</h1>
-        <EmptyState icon="search" title="No such activity">It may belong to another operator, or the link is mistyped.</EmptyState>
+        <h1 tabIndex={-1} className="visually-hidden">
+          Activity not found
+        </h1>
+        <EmptyState icon="search" title="No such activity">
+          It may belong to another operator, or the link is mistyped.
+        </EmptyState>
       </div>
     );
   }
@@ -73,7 +83,11 @@ export function ActivityDetailPage({ activityId, tab }: { activityId: string; ta
         title={activity.Name}
         description={
           <span>
-            {priceLine(activity)} · {activity.AvailabilityType === 'opening_hours' ? `open ${formatDuration(activity.DurationMinutes)} a day` : formatDuration(activity.DurationMinutes)} · {activity.Timezone}
+            {priceLine(activity)} ·{' '}
+            {activity.AvailabilityType === 'opening_hours'
+              ? `open ${formatDuration(activity.DurationMinutes)} a day`
+              : formatDuration(activity.DurationMinutes)}{' '}
+            · {activity.Timezone}
             {activity.Archived && <strong> · Archived</strong>}
           </span>
         }
@@ -86,7 +100,12 @@ export function ActivityDetailPage({ activityId, tab }: { activityId: string; ta
       />
       <nav className="tabs" aria-label="Activity sections">
         {TABS.map((t) => (
-          <Link key={t.id} href={`/activities/${activityId}/${t.id}`} className={`tab ${t.id === tab ? 'tab-current' : ''}`} aria-current={t.id === tab ? 'page' : undefined}>
+          <Link
+            key={t.id}
+            href={`/activities/${activityId}/${t.id}`}
+            className={`tab ${t.id === tab ? 'tab-current' : ''}`}
+            aria-current={t.id === tab ? 'page' : undefined}
+          >
             {t.label}
           </Link>
         ))}
@@ -115,7 +134,12 @@ export function ActivityDetailPage({ activityId, tab }: { activityId: string; ta
                   ? 'Partners cannot see or book this activity. Its bookings stay as they are.'
                   : 'Archiving hides the activity from partners; existing bookings stay valid.'}
               </p>
-              <button type="button" className={activity.Archived ? 'btn btn-secondary' : 'btn btn-danger-outline'} onClick={() => (activity.Archived ? void setArchived(false) : setArchiving(true))} disabled={busy}>
+              <button
+                type="button"
+                className={activity.Archived ? 'btn btn-secondary' : 'btn btn-danger-outline'}
+                onClick={() => (activity.Archived ? void setArchived(false) : setArchiving(true))}
+                disabled={busy}
+              >
                 {activity.Archived ? 'Restore activity' : 'Archive activity'}
               </button>
             </div>

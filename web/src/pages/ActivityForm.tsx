@@ -20,7 +20,16 @@ export function currencyDigits(currency: string): number {
 
 export type ActivityInput = Pick<
   Activity,
-  'Name' | 'Description' | 'DurationMinutes' | 'Timezone' | 'Currency' | 'UnitPrice' | 'MaxParticipantsPerBooking' | 'AvailabilityType' | 'RequiredContactFields' | 'GuestCancelHours'
+  | 'Name'
+  | 'Description'
+  | 'DurationMinutes'
+  | 'Timezone'
+  | 'Currency'
+  | 'UnitPrice'
+  | 'MaxParticipantsPerBooking'
+  | 'AvailabilityType'
+  | 'RequiredContactFields'
+  | 'GuestCancelHours'
 >;
 
 /** What an OCTo reseller's confirmation can be made to tell about the guest. */
@@ -58,7 +67,9 @@ export function ActivityForm({
   const [availabilityType, setAvailabilityType] = useState(initial?.AvailabilityType ?? 'start_time');
   const [contactFields, setContactFields] = useState<string[]>(initial?.RequiredContactFields ?? ['firstName', 'lastName']);
   // Empty: guests may not cancel online (null); a number: until that many hours before the start.
-  const [cancelHours, setCancelHours] = useState(initial?.GuestCancelHours === null || initial?.GuestCancelHours === undefined ? '' : String(initial.GuestCancelHours));
+  const [cancelHours, setCancelHours] = useState(
+    initial?.GuestCancelHours === null || initial?.GuestCancelHours === undefined ? '' : String(initial.GuestCancelHours),
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
 
@@ -89,21 +100,59 @@ export function ActivityForm({
 
   return (
     <form onSubmit={submit} noValidate className="form-grid">
-      <TextField label="Name" className="span-2" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} error={fieldError('Name')} placeholder="Sunset Kayak Tour" />
-      <TextArea label="Description" className="span-2" rows={3} value={description} onChange={(e) => setDescription(e.target.value)} error={fieldError('Description')} hint="Shown to partners with the product." />
+      <TextField
+        label="Name"
+        className="span-2"
+        required
+        maxLength={200}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={fieldError('Name')}
+        placeholder="Sunset Kayak Tour"
+      />
+      <TextArea
+        label="Description"
+        className="span-2"
+        rows={3}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        error={fieldError('Description')}
+        hint="Shown to partners with the product."
+      />
       <SelectField
         label="Sold by"
         className="span-2"
         value={availabilityType}
         onChange={(e) => setAvailabilityType(e.target.value as Activity['AvailabilityType'])}
         error={fieldError('AvailabilityType')}
-        hint={availabilityType === 'opening_hours' ? 'One timeslot a day: its start is the opening time, the duration the opening hours; tickets are for the day.' : undefined}
+        hint={
+          availabilityType === 'opening_hours'
+            ? 'One timeslot a day: its start is the opening time, the duration the opening hours; tickets are for the day.'
+            : undefined
+        }
       >
         <option value="start_time">Start times (tours, classes, games)</option>
         <option value="opening_hours">Opening hours with a daily capacity (attractions)</option>
       </SelectField>
-      <TextField label="Duration (minutes)" type="number" min={1} max={10080} required value={duration} onChange={(e) => setDuration(e.target.value)} error={fieldError('DurationMinutes')} />
-      <TextField label="Max participants per booking" type="number" min={1} max={1000} value={max} onChange={(e) => setMax(e.target.value)} error={fieldError('MaxParticipantsPerBooking')} />
+      <TextField
+        label="Duration (minutes)"
+        type="number"
+        min={1}
+        max={10080}
+        required
+        value={duration}
+        onChange={(e) => setDuration(e.target.value)}
+        error={fieldError('DurationMinutes')}
+      />
+      <TextField
+        label="Max participants per booking"
+        type="number"
+        min={1}
+        max={1000}
+        value={max}
+        onChange={(e) => setMax(e.target.value)}
+        error={fieldError('MaxParticipantsPerBooking')}
+      />
       <TextField
         label="Guests may cancel online until (hours before the start)"
         type="number"
@@ -114,7 +163,13 @@ export function ActivityForm({
         error={fieldError('GuestCancelHours')}
         hint="Empty: guests cannot cancel from their e-mail link (they see their booking only)."
       />
-      <SelectField label="Time zone" value={timezone} onChange={(e) => setTimezone(e.target.value)} error={fieldError('Timezone')} hint="Timeslot dates and times are in this zone.">
+      <SelectField
+        label="Time zone"
+        value={timezone}
+        onChange={(e) => setTimezone(e.target.value)}
+        error={fieldError('Timezone')}
+        hint="Timeslot dates and times are in this zone."
+      >
         {zones.map((zone) => (
           <option key={zone}>{zone}</option>
         ))}

@@ -79,7 +79,12 @@ export function AuditPage() {
               </option>
             ))}
           </SelectField>
-          <TextField label="Resource ID" placeholder="BK-…, s_…, 12" value={filters.ResourceID} onChange={(e) => setQuery({ ResourceID: e.target.value.trim() })} />
+          <TextField
+            label="Resource ID"
+            placeholder="BK-…, s_…, 12"
+            value={filters.ResourceID}
+            onChange={(e) => setQuery({ ResourceID: e.target.value.trim() })}
+          />
           <TextField label="From" type="date" value={filters.From} onChange={(e) => setQuery({ From: e.target.value })} />
           <TextField label="To" type="date" value={filters.To} onChange={(e) => setQuery({ To: e.target.value })} />
         </form>

@@ -37,7 +37,9 @@ export function BookingDetailPage({ reference }: { reference: string }) {
       const changed = await api.post<Booking>(release ? `/api/v2/admin/holds/${reference}/release` : `/api/v2/admin/bookings/${reference}/cancel`);
       loaded.setData(changed);
       setConfirming(undefined);
-      toast(release ? `The hold ${reference} is released; its seats are back on sale.` : `Booking ${reference} is cancelled; its seats are back on sale.`);
+      toast(
+        release ? `The hold ${reference} is released; its seats are back on sale.` : `Booking ${reference} is cancelled; its seats are back on sale.`,
+      );
     } catch (caught) {
       setError(caught as ApiError);
     } finally {
@@ -51,14 +53,30 @@ export function BookingDetailPage({ reference }: { reference: string }) {
       All bookings
     </Link>
   );
-  if (loaded.loading && !booking) return <div className="page">{back}<Spinner label="Loading the booking" /></div>;
-  if (loaded.error) return <div className="page">{back}<ErrorBanner error={loaded.error} onRetry={loaded.reload} /></div>;
+  if (loaded.loading && !booking)
+    return (
+      <div className="page">
+        {back}
+        <Spinner label="Loading the booking" />
+      </div>
+    );
+  if (loaded.error)
+    return (
+      <div className="page">
+        {back}
+        <ErrorBanner error={loaded.error} onRetry={loaded.reload} />
+      </div>
+    );
   if (!booking) {
     return (
       <div className="page">
         {back}
-        <h1 tabIndex={-1} className="visually-hidden">Booking {reference}</h1>
-        <EmptyState icon="search" title={`No booking ${reference}`}>This reference does not belong to any of your bookings.</EmptyState>
+        <h1 tabIndex={-1} className="visually-hidden">
+          Booking {reference}
+        </h1>
+        <EmptyState icon="search" title={`No booking ${reference}`}>
+          This reference does not belong to any of your bookings.
+        </EmptyState>
       </div>
     );
   }
@@ -105,7 +123,12 @@ export function BookingDetailPage({ reference }: { reference: string }) {
             <dt>Participants</dt>
             <dd>
               {booking.Participants}
-              {booking.Seats !== booking.Participants && <span className="muted"> ({booking.Seats} {booking.Seats === 1 ? 'seat' : 'seats'})</span>}
+              {booking.Seats !== booking.Participants && (
+                <span className="muted">
+                  {' '}
+                  ({booking.Seats} {booking.Seats === 1 ? 'seat' : 'seats'})
+                </span>
+              )}
             </dd>
             <dt>Price</dt>
             <dd>{formatMoney(booking.Total, booking.Currency)}</dd>
@@ -116,9 +139,15 @@ export function BookingDetailPage({ reference }: { reference: string }) {
               <thead>
                 <tr>
                   <th scope="col">Ticket</th>
-                  <th scope="col" className="num">Quantity</th>
-                  <th scope="col" className="num">Price</th>
-                  <th scope="col" className="num">Amount</th>
+                  <th scope="col" className="num">
+                    Quantity
+                  </th>
+                  <th scope="col" className="num">
+                    Price
+                  </th>
+                  <th scope="col" className="num">
+                    Amount
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -191,8 +220,8 @@ export function BookingDetailPage({ reference }: { reference: string }) {
         }}
       >
         <p>
-          The {booking.Participants} held {booking.Participants === 1 ? 'seat goes' : 'seats go'} back on sale at once. Nobody is e-mailed; whoever holds
-          them can no longer pay for or confirm them.
+          The {booking.Participants} held {booking.Participants === 1 ? 'seat goes' : 'seats go'} back on sale at once. Nobody is e-mailed; whoever
+          holds them can no longer pay for or confirm them.
         </p>
       </ConfirmDialog>
       <ConfirmDialog
@@ -211,7 +240,11 @@ export function BookingDetailPage({ reference }: { reference: string }) {
           {booking.Customer.FirstName} {booking.Customer.LastName}'s {booking.Seats} {booking.Seats === 1 ? 'seat goes' : 'seats go'} back on sale
           {activity ? ` for ${activity.Name}` : ''} on {formatDate(booking.Date)} at {booking.Time}. This cannot be undone.
         </p>
-        {booking.Source === 'partner' && <p className="muted">Let {booking.Partner} know, so that they refund payment {booking.PaymentReference ?? ''}.</p>}
+        {booking.Source === 'partner' && (
+          <p className="muted">
+            Let {booking.Partner} know, so that they refund payment {booking.PaymentReference ?? ''}.
+          </p>
+        )}
       </ConfirmDialog>
     </div>
   );

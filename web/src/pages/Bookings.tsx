@@ -3,7 +3,21 @@ import { api, withQuery, type Booking } from '../api';
 import { useActivities } from '../activities';
 import { addDays, formatDate, formatShortDate, todayIso } from '../format';
 import { Link, navigate, setQuery, useLocation, usePageTitle } from '../router';
-import { Card, DataTable, EmptyState, ErrorBanner, figure, Icon, PageHeader, RangePresets, SelectField, Spinner, TextField, useLoad, type RangePreset } from '../ui';
+import {
+  Card,
+  DataTable,
+  EmptyState,
+  ErrorBanner,
+  figure,
+  Icon,
+  PageHeader,
+  RangePresets,
+  SelectField,
+  Spinner,
+  TextField,
+  useLoad,
+  type RangePreset,
+} from '../ui';
 import { SourceBadge, StatusBadge, ticketSummary } from './booking-bits';
 
 const PAGE = 50;
@@ -136,8 +150,20 @@ export function BookingsPage() {
             value={searchText}
             onChange={(event) => setSearchText(event.target.value)}
           />
-          <TextField label="From" type="date" value={filters.from} max={filters.to || undefined} onChange={(event) => setDates(event.target.value, filters.to)} />
-          <TextField label="To" type="date" value={filters.to} min={filters.from || undefined} onChange={(event) => setDates(filters.from, event.target.value)} />
+          <TextField
+            label="From"
+            type="date"
+            value={filters.from}
+            max={filters.to || undefined}
+            onChange={(event) => setDates(event.target.value, filters.to)}
+          />
+          <TextField
+            label="To"
+            type="date"
+            value={filters.to}
+            min={filters.from || undefined}
+            onChange={(event) => setDates(filters.from, event.target.value)}
+          />
           <SelectField label="Source" value={filters.source} onChange={(event) => setQuery({ source: event.target.value || undefined })}>
             <option value="">All sources</option>
             <option value="online">Online</option>
@@ -201,14 +227,27 @@ export function BookingsPage() {
           empty={
             // Until the list is loaded, the table's header alone.
             list.data ? (
-              <EmptyState icon="bookings" title="No bookings match" action={<Link href="/bookings/new" className="btn btn-secondary">Make a point-of-sale booking</Link>}>
+              <EmptyState
+                icon="bookings"
+                title="No bookings match"
+                action={
+                  <Link href="/bookings/new" className="btn btn-secondary">
+                    Make a point-of-sale booking
+                  </Link>
+                }
+              >
                 {filtered ? 'Try other filters or a wider date range.' : 'Bookings from your shop, the point of sale and partners will appear here.'}
               </EmptyState>
             ) : undefined
           }
         >
           {(booking) => (
-            <tr key={booking.BookingReference} className="row-link" data-reference={booking.BookingReference} onClick={() => navigate(`/bookings/${booking.BookingReference}`)}>
+            <tr
+              key={booking.BookingReference}
+              className="row-link"
+              data-reference={booking.BookingReference}
+              onClick={() => navigate(`/bookings/${booking.BookingReference}`)}
+            >
               <td data-label="Reference">
                 <Link href={`/bookings/${booking.BookingReference}`} className="ref" onClick={(event) => event.stopPropagation()}>
                   {booking.BookingReference}

@@ -119,7 +119,9 @@ function FoundBooking({ answer, onChange }: { answer: CheckinAnswer; onChange: (
         </dd>
         <dt>Waiver</dt>
         <dd>
-          <Badge tone={booking.WaiverStatus === 'complete' ? 'success' : 'warning'}>{booking.WaiverStatus === 'complete' ? 'Signed' : 'Pending'}</Badge>
+          <Badge tone={booking.WaiverStatus === 'complete' ? 'success' : 'warning'}>
+            {booking.WaiverStatus === 'complete' ? 'Signed' : 'Pending'}
+          </Badge>
         </dd>
         <dt>Channel</dt>
         <dd>{booking.Channel}</dd>
@@ -169,7 +171,11 @@ function Scanner({ onCode, onStop }: { onCode: (code: string) => void; onStop: (
   }, []);
   return (
     <div className="scanner">
-      {problem ? <p className="field-error">{problem}</p> : <video ref={video} className="scanner-video" muted playsInline aria-label="Camera picture" />}
+      {problem ? (
+        <p className="field-error">{problem}</p>
+      ) : (
+        <video ref={video} className="scanner-video" muted playsInline aria-label="Camera picture" />
+      )}
       <button type="button" className="btn btn-secondary" onClick={onStop}>
         Stop scanning
       </button>

@@ -6,7 +6,15 @@ import { Badge, Icon, TextField, useToast } from '../ui';
 import { ATTENDANCE_LABELS, ATTENDANCE_TONES, checkIn, undoCheckIn, type CheckinAnswer, type ManifestEntry } from '../manifests';
 
 /** Check in everyone, some per ticket type, or undo; the server's answer replaces the row. */
-export function CheckinControls({ entry, onChange, large = false }: { entry: ManifestEntry; onChange: (answer: CheckinAnswer) => void; large?: boolean }) {
+export function CheckinControls({
+  entry,
+  onChange,
+  large = false,
+}: {
+  entry: ManifestEntry;
+  onChange: (answer: CheckinAnswer) => void;
+  large?: boolean;
+}) {
   const toast = useToast();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
@@ -30,7 +38,8 @@ export function CheckinControls({ entry, onChange, large = false }: { entry: Man
     }
   }
 
-  if (entry.Status !== 'confirmed') return <Badge tone="danger">{entry.Status === 'on_hold' ? 'On hold' : entry.Status === 'cancelled' ? 'Cancelled' : 'Expired'}</Badge>;
+  if (entry.Status !== 'confirmed')
+    return <Badge tone="danger">{entry.Status === 'on_hold' ? 'On hold' : entry.Status === 'cancelled' ? 'Cancelled' : 'Expired'}</Badge>;
   const tickets = entry.Tickets.reduce((sum, ticket) => sum + ticket.Quantity, 0);
   return (
     <div className="checkin-controls">
@@ -41,7 +50,12 @@ export function CheckinControls({ entry, onChange, large = false }: { entry: Man
       {entry.CheckedInAt && <span className="small muted">since {formatInstant(entry.CheckedInAt)}</span>}
       <div className="checkin-buttons no-print">
         {entry.Attendance !== 'checked-in' && (
-          <button type="button" className={`btn btn-primary ${size}`} disabled={busy} onClick={() => run(() => checkIn(entry.BookingReference), `${name} checked in`)}>
+          <button
+            type="button"
+            className={`btn btn-primary ${size}`}
+            disabled={busy}
+            onClick={() => run(() => checkIn(entry.BookingReference), `${name} checked in`)}
+          >
             <Icon name="check" size={16} />
             Check in{tickets > 1 ? ` all ${tickets}` : ''}
             <span className="visually-hidden"> of {name}</span>
@@ -61,7 +75,12 @@ export function CheckinControls({ entry, onChange, large = false }: { entry: Man
           </button>
         )}
         {entry.CheckedIn > 0 && (
-          <button type="button" className={`btn btn-ghost ${size}`} disabled={busy} onClick={() => run(() => undoCheckIn(entry.BookingReference), `${name}'s check-in undone`)}>
+          <button
+            type="button"
+            className={`btn btn-ghost ${size}`}
+            disabled={busy}
+            onClick={() => run(() => undoCheckIn(entry.BookingReference), `${name}'s check-in undone`)}
+          >
             Undo<span className="visually-hidden"> check-in of {name}</span>
           </button>
         )}
@@ -71,7 +90,14 @@ export function CheckinControls({ entry, onChange, large = false }: { entry: Man
           className="checkin-some no-print"
           onSubmit={(event) => {
             event.preventDefault();
-            void run(() => checkIn(entry.BookingReference, entry.Tickets.map((ticket) => ({ Type: ticket.Type, CheckedIn: counts[ticket.Type] ?? 0 }))), `${name}: check-in saved`);
+            void run(
+              () =>
+                checkIn(
+                  entry.BookingReference,
+                  entry.Tickets.map((ticket) => ({ Type: ticket.Type, CheckedIn: counts[ticket.Type] ?? 0 })),
+                ),
+              `${name}: check-in saved`,
+            );
           }}
         >
           {entry.Tickets.map((ticket, index) => (

@@ -32,10 +32,17 @@ export function EmailsPage() {
             This slotbook does not offer the outbox yet (<code>GET /api/v2/admin/emails</code> answers 404). It arrives with a later release.
           </EmptyState>
         ) : outbox.data?.available && outbox.data.emails.length === 0 ? (
-          <EmptyState icon="mail" title="No e-mails yet">Booking confirmations and waitlist notifications will be listed here.</EmptyState>
+          <EmptyState icon="mail" title="No e-mails yet">
+            Booking confirmations and waitlist notifications will be listed here.
+          </EmptyState>
         ) : (
           outbox.data?.available && (
-            <GenericTable label="E-mails" rows={outbox.data.emails} columns={columnsOf(outbox.data.emails, ['To', 'Subject', 'Status', 'CreatedAt', 'SentAt'], ['ID', ...BODY_FIELDS], 6)} onOpen={setOpen} />
+            <GenericTable
+              label="E-mails"
+              rows={outbox.data.emails}
+              columns={columnsOf(outbox.data.emails, ['To', 'Subject', 'Status', 'CreatedAt', 'SentAt'], ['ID', ...BODY_FIELDS], 6)}
+              onOpen={setOpen}
+            />
           )
         )}
       </Card>

@@ -5,7 +5,24 @@ import { formatInstant } from '../format';
 const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 const formatDay = (iso: string) => dayFormat.format(new Date(iso));
 import { usePageTitle } from '../router';
-import { Badge, Card, Checkbox, ConfirmDialog, CopyableSecret, DataTable, Dialog, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextField, useLoad, useToast } from '../ui';
+import {
+  Badge,
+  Card,
+  Checkbox,
+  ConfirmDialog,
+  CopyableSecret,
+  DataTable,
+  Dialog,
+  EmptyState,
+  ErrorBanner,
+  Icon,
+  PageHeader,
+  SelectField,
+  Spinner,
+  TextField,
+  useLoad,
+  useToast,
+} from '../ui';
 
 const SCOPE_INFO: Record<Scope, { label: string; hint: string }> = {
   ota: { label: 'Partner (ota)', hint: 'A marketplace lists your activities and books seats' },
@@ -47,7 +64,10 @@ export function KeysPage() {
 
   return (
     <div className="page">
-      <PageHeader title="API keys" description="Keys for marketplaces, usage reporting and your own scripts. A key's secret is shown only once, when it is created." />
+      <PageHeader
+        title="API keys"
+        description="Keys for marketplaces, usage reporting and your own scripts. A key's secret is shown only once, when it is created."
+      />
       <div className="keys-layout">
         <Card title="Create a key" className="keys-create">
           <CreateKeyForm
@@ -90,10 +110,23 @@ export function KeysPage() {
                 <td data-label="Created" className="nowrap">
                   {formatDay(key.CreatedAt)}
                 </td>
-                <td data-label="Status">{key.RevokedAt ? <Badge tone="danger" title={`Revoked ${formatInstant(key.RevokedAt)}`}>Revoked</Badge> : <Badge tone="success">Active</Badge>}</td>
+                <td data-label="Status">
+                  {key.RevokedAt ? (
+                    <Badge tone="danger" title={`Revoked ${formatInstant(key.RevokedAt)}`}>
+                      Revoked
+                    </Badge>
+                  ) : (
+                    <Badge tone="success">Active</Badge>
+                  )}
+                </td>
                 <td className="actions">
                   {!key.RevokedAt && (
-                    <button type="button" className="btn btn-sm btn-danger-outline" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.Name}`}>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-danger-outline"
+                      onClick={() => setRevoking(key)}
+                      aria-label={`Revoke ${key.Name}`}
+                    >
                       Revoke
                     </button>
                   )}
@@ -117,8 +150,9 @@ export function KeysPage() {
         }}
       >
         <p>
-          Every request with this key is refused from now on{revoking?.Partner ? `: ${revoking.Partner} can no longer list or book your activities` : ''}. This cannot be undone;
-          create a new key to replace it.
+          Every request with this key is refused from now on
+          {revoking?.Partner ? `: ${revoking.Partner} can no longer list or book your activities` : ''}. This cannot be undone; create a new key to
+          replace it.
         </p>
         {revoking?.Scopes.includes('admin') && <p className="muted">If this is the key you signed in with, you will be signed out.</p>}
       </ConfirmDialog>
@@ -154,7 +188,15 @@ function CreateKeyForm({ marketplaces, onCreated }: { marketplaces: string[]; on
 
   return (
     <form onSubmit={submit} noValidate className="stack">
-      <TextField label="Name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="Viator production" error={error?.fieldError('Name')} />
+      <TextField
+        label="Name"
+        required
+        maxLength={100}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        placeholder="Viator production"
+        error={error?.fieldError('Name')}
+      />
       <fieldset className="fieldset">
         <legend>Scopes</legend>
         <div className="checks">
@@ -172,7 +214,13 @@ function CreateKeyForm({ marketplaces, onCreated }: { marketplaces: string[]; on
       </fieldset>
       {ota && (
         <>
-          <SelectField label="Marketplace" value={marketplace} onChange={(e) => setMarketplace(e.target.value)} hint="The partner path segment this key sells through" error={marketplace !== OTHER ? error?.fieldError('Partner') : undefined}>
+          <SelectField
+            label="Marketplace"
+            value={marketplace}
+            onChange={(e) => setMarketplace(e.target.value)}
+            hint="The partner path segment this key sells through"
+            error={marketplace !== OTHER ? error?.fieldError('Partner') : undefined}
+          >
             {marketplaces.map((m) => (
               <option key={m} value={m}>
                 {m}
@@ -181,7 +229,14 @@ function CreateKeyForm({ marketplaces, onCreated }: { marketplaces: string[]; on
             <option value={OTHER}>Other…</option>
           </SelectField>
           {marketplace === OTHER && (
-            <TextField label="Marketplace name" value={other} onChange={(e) => setOther(e.target.value)} placeholder="my-marketplace" maxLength={63} error={error?.fieldError('Partner')} />
+            <TextField
+              label="Marketplace name"
+              value={other}
+              onChange={(e) => setOther(e.target.value)}
+              placeholder="my-marketplace"
+              maxLength={63}
+              error={error?.fieldError('Partner')}
+            />
           )}
         </>
       )}

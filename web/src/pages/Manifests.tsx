@@ -43,7 +43,12 @@ function ManifestDayPage() {
       {anyDay && (
         <Card className="filters-card">
           <div className="day-picker">
-            <button type="button" className="btn btn-secondary btn-icon" aria-label="Previous day" onClick={() => setQuery({ date: addDays(date, -1) })}>
+            <button
+              type="button"
+              className="btn btn-secondary btn-icon"
+              aria-label="Previous day"
+              onClick={() => setQuery({ date: addDays(date, -1) })}
+            >
               <Icon name="left" />
             </button>
             <TextField label="Date" type="date" value={date} onChange={(e) => e.target.value && setQuery({ date: e.target.value })} />
@@ -70,7 +75,7 @@ function ManifestDayPage() {
             className="stacked-table manifest-day"
             empty={
               <EmptyState icon="calendar" title="No timeslots this day">
-                {anyDay ? 'Pick another day.' : 'Your role shows today\'s manifests.'}
+                {anyDay ? 'Pick another day.' : "Your role shows today's manifests."}
               </EmptyState>
             }
           >
@@ -84,12 +89,18 @@ function ManifestDayPage() {
                 <td data-label="Activity">
                   <Link href={`/manifests/${slot.TimeslotID}`}>{slot.ActivityName}</Link>
                 </td>
-                <td data-label="Bookings" className="num">{slot.Bookings}</td>
+                <td data-label="Bookings" className="num">
+                  {slot.Bookings}
+                </td>
                 <td data-label="Guests" className="num">
                   {slot.Guests} <span className="muted small">of {slot.Capacity}</span>
                 </td>
-                <td data-label="Checked in" className="num">{slot.CheckedIn}</td>
-                <td data-label="No-shows" className="num">{slot.Ended ? slot.NoShows : <span className="muted">–</span>}</td>
+                <td data-label="Checked in" className="num">
+                  {slot.CheckedIn}
+                </td>
+                <td data-label="No-shows" className="num">
+                  {slot.Ended ? slot.NoShows : <span className="muted">–</span>}
+                </td>
               </tr>
             )}
           </DataTable>
@@ -153,7 +164,11 @@ function TimeslotManifestPage({ timeslotId }: { timeslotId: number }) {
               columns={['Guest', 'Party', 'Channel', 'Waiver', 'Check-in']}
               label="Guests"
               className="stacked-table manifest-table"
-              empty={<EmptyState icon="inbox" title="Nobody is booked">No confirmed bookings on this timeslot.</EmptyState>}
+              empty={
+                <EmptyState icon="inbox" title="Nobody is booked">
+                  No confirmed bookings on this timeslot.
+                </EmptyState>
+              }
             >
               {(entry) => <ManifestRow key={entry.BookingReference} entry={entry} onChange={changed} />}
             </DataTable>
@@ -220,7 +235,11 @@ function WaiverCell({ entry }: { entry: ManifestEntry }) {
                       Download file
                     </button>
                   ) : answer.Type === 'boolean' ? (
-                    answer.Answer === 'true' ? 'Yes' : 'No'
+                    answer.Answer === 'true' ? (
+                      'Yes'
+                    ) : (
+                      'No'
+                    )
                   ) : (
                     answer.Answer
                   )}
@@ -234,7 +253,8 @@ function WaiverCell({ entry }: { entry: ManifestEntry }) {
         <ul className="print-only small">
           {entry.WaiverAnswers.map((answer) => (
             <li key={answer.QuestionID}>
-              {answer.Question}: {answer.File ? 'file uploaded' : answer.Type === 'boolean' ? (answer.Answer === 'true' ? 'Yes' : 'No') : answer.Answer}
+              {answer.Question}:{' '}
+              {answer.File ? 'file uploaded' : answer.Type === 'boolean' ? (answer.Answer === 'true' ? 'Yes' : 'No') : answer.Answer}
             </li>
           ))}
         </ul>

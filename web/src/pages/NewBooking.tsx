@@ -62,7 +62,10 @@ export function NewBookingPage() {
     [activityId, today],
   );
   const day = useLoad(
-    (signal) => (activityId && date ? api.get<Timeslot[]>(`/api/v2/admin/activities/${activityId}/timeslots`, { From: date, To: date }, signal) : Promise.resolve([])),
+    (signal) =>
+      activityId && date
+        ? api.get<Timeslot[]>(`/api/v2/admin/activities/${activityId}/timeslots`, { From: date, To: date }, signal)
+        : Promise.resolve([]),
     [activityId, date],
   );
   const seatsByDate = useMemo(() => {
@@ -121,7 +124,15 @@ export function NewBookingPage() {
     return (
       <div className="page">
         <PageHeader title="New point-of-sale booking" />
-        <EmptyState icon="activities" title="No activities to book" action={<Link href="/activities" className="btn btn-primary">Create an activity</Link>}>
+        <EmptyState
+          icon="activities"
+          title="No activities to book"
+          action={
+            <Link href="/activities" className="btn btn-primary">
+              Create an activity
+            </Link>
+          }
+        >
           Create an activity and its timeslots first.
         </EmptyState>
       </div>
@@ -195,7 +206,9 @@ export function NewBookingPage() {
                       <span className="slot-time">
                         {s.Time}–{s.EndTime}
                       </span>
-                      <span className="slot-seats">{full ? (s.Free > 0 ? 'Started' : 'Sold out') : `${s.Available} of ${s.Capacity} seats left`}</span>
+                      <span className="slot-seats">
+                        {full ? (s.Free > 0 ? 'Started' : 'Sold out') : `${s.Available} of ${s.Capacity} seats left`}
+                      </span>
                       <span className="meter" aria-hidden="true">
                         <span style={{ width: `${Math.min(100, ratio * 100)}%` }} />
                       </span>
@@ -208,12 +221,7 @@ export function NewBookingPage() {
           {slot && (
             <div className="seats-callout" aria-live="polite">
               <strong>{slot.Available}</strong> of {slot.Capacity} seats left at {slot.Time}
-              {seats <= slot.Available && (
-                <>
-                  {' '}
-                  · {slot.Available - seats} after this booking
-                </>
-              )}
+              {seats <= slot.Available && <> · {slot.Available - seats} after this booking</>}
             </div>
           )}
         </Card>
@@ -247,7 +255,11 @@ export function NewBookingPage() {
                   value={participants}
                   onChange={(event) => setParticipants(Math.max(1, Number(event.target.value) || 1))}
                   error={fieldError('Participants')}
-                  hint={activity ? `At most ${Math.min(activity.MaxParticipantsPerBooking, slot?.Available ?? activity.MaxParticipantsPerBooking)} for this timeslot` : undefined}
+                  hint={
+                    activity
+                      ? `At most ${Math.min(activity.MaxParticipantsPerBooking, slot?.Available ?? activity.MaxParticipantsPerBooking)} for this timeslot`
+                      : undefined
+                  }
                 />
                 <div className="total">
                   <span className="muted">Total</span>
@@ -255,11 +267,50 @@ export function NewBookingPage() {
                 </div>
               </>
             )}
-            <TextField label="First name" autoComplete="off" required value={customer.FirstName} onChange={(e) => setCustomer({ ...customer, FirstName: e.target.value })} error={fieldError('Customer.FirstName')} />
-            <TextField label="Last name" autoComplete="off" required value={customer.LastName} onChange={(e) => setCustomer({ ...customer, LastName: e.target.value })} error={fieldError('Customer.LastName')} />
-            <TextField label="E-mail" type="email" autoComplete="off" required value={customer.Email} onChange={(e) => setCustomer({ ...customer, Email: e.target.value })} error={fieldError('Customer.Email')} />
-            <TextField label="Phone" type="tel" autoComplete="off" required placeholder="+4930123456" value={customer.Phone} onChange={(e) => setCustomer({ ...customer, Phone: e.target.value })} error={fieldError('Customer.Phone')} hint="International format, starting with +" />
-            <TextField label="Payment reference (optional)" value={paymentReference} onChange={(e) => setPaymentReference(e.target.value)} error={fieldError('PaymentReference')} hint="Receipt or card terminal reference" className="span-2" />
+            <TextField
+              label="First name"
+              autoComplete="off"
+              required
+              value={customer.FirstName}
+              onChange={(e) => setCustomer({ ...customer, FirstName: e.target.value })}
+              error={fieldError('Customer.FirstName')}
+            />
+            <TextField
+              label="Last name"
+              autoComplete="off"
+              required
+              value={customer.LastName}
+              onChange={(e) => setCustomer({ ...customer, LastName: e.target.value })}
+              error={fieldError('Customer.LastName')}
+            />
+            <TextField
+              label="E-mail"
+              type="email"
+              autoComplete="off"
+              required
+              value={customer.Email}
+              onChange={(e) => setCustomer({ ...customer, Email: e.target.value })}
+              error={fieldError('Customer.Email')}
+            />
+            <TextField
+              label="Phone"
+              type="tel"
+              autoComplete="off"
+              required
+              placeholder="+4930123456"
+              value={customer.Phone}
+              onChange={(e) => setCustomer({ ...customer, Phone: e.target.value })}
+              error={fieldError('Customer.Phone')}
+              hint="International format, starting with +"
+            />
+            <TextField
+              label="Payment reference (optional)"
+              value={paymentReference}
+              onChange={(e) => setPaymentReference(e.target.value)}
+              error={fieldError('PaymentReference')}
+              hint="Receipt or card terminal reference"
+              className="span-2"
+            />
           </div>
         </Card>
         <ErrorBanner error={error && error.errors.length <= 1 && error.errors.some((e) => fieldError(e.field)) ? undefined : error} />
@@ -304,47 +355,55 @@ function TicketQuantities({
     <fieldset className="fieldset span-2 ticket-mix">
       <legend>Tickets</legend>
       <div className="table-wrap">
-      <table className="table ticket-table">
-        <thead>
-          <tr>
-            <th scope="col">Ticket</th>
-            <th scope="col" className="num">Price</th>
-            <th scope="col">Quantity</th>
-            <th scope="col" className="num">Amount</th>
-          </tr>
-        </thead>
-        <tbody>
-          {types.map((type) => {
-            const quantity = quantities[type.Type] ?? 0;
-            const notes = [type.TakesSeat ? '' : 'no seat', type.Requires ? `with ${types.find((t) => t.Type === type.Requires)?.Name ?? type.Requires}` : '', type.People > 1 ? `admits ${type.People}` : '']
-              .filter(Boolean)
-              .join(', ');
-            return (
-              <tr key={type.Type} data-ticket-type={type.Type}>
-                <th scope="row">
-                  {type.Name}
-                  {notes && <span className="muted small"> ({notes})</span>}
-                </th>
-                <td className="num">{formatMoney(type.Price, currency)}</td>
-                <td>
-                  <TextField
-                    label={type.Name}
-                    className="field-compact label-hidden"
-                    type="number"
-                    min={0}
-                    max={type.MaxPerBooking ?? 1000}
-                    value={quantity}
-                    onChange={(event) => onChange(type.Type, Math.max(0, Math.floor(Number(event.target.value) || 0)))}
-                    error={errorOf(type.Type)}
-                  />
-                </td>
-                <td className="num">{formatMoney(type.Price * quantity, currency)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-        <TotalRow columns={4} amount={total} currency={currency} />
-      </table>
+        <table className="table ticket-table">
+          <thead>
+            <tr>
+              <th scope="col">Ticket</th>
+              <th scope="col" className="num">
+                Price
+              </th>
+              <th scope="col">Quantity</th>
+              <th scope="col" className="num">
+                Amount
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {types.map((type) => {
+              const quantity = quantities[type.Type] ?? 0;
+              const notes = [
+                type.TakesSeat ? '' : 'no seat',
+                type.Requires ? `with ${types.find((t) => t.Type === type.Requires)?.Name ?? type.Requires}` : '',
+                type.People > 1 ? `admits ${type.People}` : '',
+              ]
+                .filter(Boolean)
+                .join(', ');
+              return (
+                <tr key={type.Type} data-ticket-type={type.Type}>
+                  <th scope="row">
+                    {type.Name}
+                    {notes && <span className="muted small"> ({notes})</span>}
+                  </th>
+                  <td className="num">{formatMoney(type.Price, currency)}</td>
+                  <td>
+                    <TextField
+                      label={type.Name}
+                      className="field-compact label-hidden"
+                      type="number"
+                      min={0}
+                      max={type.MaxPerBooking ?? 1000}
+                      value={quantity}
+                      onChange={(event) => onChange(type.Type, Math.max(0, Math.floor(Number(event.target.value) || 0)))}
+                      error={errorOf(type.Type)}
+                    />
+                  </td>
+                  <td className="num">{formatMoney(type.Price * quantity, currency)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+          <TotalRow columns={4} amount={total} currency={currency} />
+        </table>
       </div>
       {summaryError && (
         <p className="field-error" role="alert">

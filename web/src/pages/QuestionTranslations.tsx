@@ -37,7 +37,9 @@ export const toTranslationDrafts = (translations: Record<string, { Question: str
 export function fromTranslationDrafts(drafts: TranslationDraft[], isSelect: boolean): Record<string, { Question: string; Options?: string[] }> {
   const result: Record<string, { Question: string; Options?: string[] }> = {};
   for (const draft of drafts) {
-    const options = draft.Options.split('\n').map((o) => o.trim()).filter(Boolean);
+    const options = draft.Options.split('\n')
+      .map((o) => o.trim())
+      .filter(Boolean);
     result[draft.Tag.trim()] = { Question: draft.Question.trim(), ...(isSelect && options.length > 0 && { Options: options }) };
   }
   return result;
@@ -79,7 +81,8 @@ export function TranslationsEditor({
     setTagError(undefined);
   }
 
-  const update = (index: number, changes: Partial<TranslationDraft>) => onChange(translations.map((t, i) => (i === index ? { ...t, ...changes } : t)));
+  const update = (index: number, changes: Partial<TranslationDraft>) =>
+    onChange(translations.map((t, i) => (i === index ? { ...t, ...changes } : t)));
 
   return (
     <fieldset className="translations" aria-labelledby={headingId}>
@@ -91,7 +94,11 @@ export function TranslationsEditor({
             <strong>
               {languageName(draft.Tag)} <span className="muted mono small">{draft.Tag}</span>
             </strong>
-            <button type="button" className="btn btn-sm btn-ghost btn-danger-text" onClick={() => onChange(translations.filter((_, i) => i !== index))}>
+            <button
+              type="button"
+              className="btn btn-sm btn-ghost btn-danger-text"
+              onClick={() => onChange(translations.filter((_, i) => i !== index))}
+            >
               <Icon name="trash" /> Remove {languageName(draft.Tag)}
             </button>
           </div>

@@ -35,7 +35,12 @@ const fromDraft = (d: Draft) => ({
   Type: d.Type,
   Required: d.Required,
   RequiresFileUpload: d.RequiresFileUpload,
-  Options: d.Type === 'select' ? d.Options.split('\n').map((o) => o.trim()).filter(Boolean) : [],
+  Options:
+    d.Type === 'select'
+      ? d.Options.split('\n')
+          .map((o) => o.trim())
+          .filter(Boolean)
+      : [],
   Translations: fromTranslationDrafts(d.Translations, d.Type === 'select'),
 });
 
@@ -88,13 +93,21 @@ export function QuestionsEditor({ activity }: { activity: Activity }) {
       }
     >
       <p className="muted card-intro">
-        Partners read these questions and send the answers with each booking. Required questions must be answered; file questions take an uploaded document such as a
-        medical certificate.
+        Partners read these questions and send the answers with each booking. Required questions must be answered; file questions take an uploaded
+        document such as a medical certificate.
       </p>
       <ErrorBanner error={questions.error ?? (deleting ? undefined : error)} onRetry={questions.error ? questions.reload : undefined} />
       {questions.loading && !questions.data && <Spinner label="Loading questions" />}
       {questions.data && list.length === 0 && editing !== 'new' && (
-        <EmptyState icon="file" title="No waiver questions" action={<button type="button" className="btn btn-secondary" onClick={() => setEditing('new')}>Add the first question</button>}>
+        <EmptyState
+          icon="file"
+          title="No waiver questions"
+          action={
+            <button type="button" className="btn btn-secondary" onClick={() => setEditing('new')}>
+              Add the first question
+            </button>
+          }
+        >
           Bookings of this activity need no waiver.
         </EmptyState>
       )}
@@ -135,16 +148,38 @@ export function QuestionsEditor({ activity }: { activity: Activity }) {
                   </div>
                 </div>
                 <div className="question-actions">
-                  <button type="button" className="btn btn-icon btn-ghost" aria-label={`Move "${question.Question}" up`} disabled={index === 0} onClick={() => void move(index, -1)}>
+                  <button
+                    type="button"
+                    className="btn btn-icon btn-ghost"
+                    aria-label={`Move "${question.Question}" up`}
+                    disabled={index === 0}
+                    onClick={() => void move(index, -1)}
+                  >
                     <Icon name="up" />
                   </button>
-                  <button type="button" className="btn btn-icon btn-ghost" aria-label={`Move "${question.Question}" down`} disabled={index === list.length - 1} onClick={() => void move(index, 1)}>
+                  <button
+                    type="button"
+                    className="btn btn-icon btn-ghost"
+                    aria-label={`Move "${question.Question}" down`}
+                    disabled={index === list.length - 1}
+                    onClick={() => void move(index, 1)}
+                  >
                     <Icon name="down" />
                   </button>
-                  <button type="button" className="btn btn-icon btn-ghost" aria-label={`Edit "${question.Question}"`} onClick={() => setEditing(question.ID)}>
+                  <button
+                    type="button"
+                    className="btn btn-icon btn-ghost"
+                    aria-label={`Edit "${question.Question}"`}
+                    onClick={() => setEditing(question.ID)}
+                  >
                     <Icon name="edit" />
                   </button>
-                  <button type="button" className="btn btn-icon btn-ghost btn-danger-text" aria-label={`Delete "${question.Question}"`} onClick={() => setDeleting(question)}>
+                  <button
+                    type="button"
+                    className="btn btn-icon btn-ghost btn-danger-text"
+                    aria-label={`Delete "${question.Question}"`}
+                    onClick={() => setDeleting(question)}
+                  >
                     <Icon name="trash" />
                   </button>
                 </div>
@@ -186,7 +221,17 @@ export function QuestionsEditor({ activity }: { activity: Activity }) {
   );
 }
 
-function QuestionForm({ initial, submitLabel, onSubmit, onCancel }: { initial: Draft; submitLabel: string; onSubmit: (draft: Draft) => Promise<void>; onCancel: () => void }) {
+function QuestionForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial: Draft;
+  submitLabel: string;
+  onSubmit: (draft: Draft) => Promise<void>;
+  onCancel: () => void;
+}) {
   const [draft, setDraft] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
@@ -203,13 +248,27 @@ function QuestionForm({ initial, submitLabel, onSubmit, onCancel }: { initial: D
       setBusy(false);
     }
   }
-  const setType = (type: QuestionType) => setDraft({ ...draft, Type: type, RequiresFileUpload: type === 'file' ? true : type === draft.Type ? draft.RequiresFileUpload : false });
+  const setType = (type: QuestionType) =>
+    setDraft({ ...draft, Type: type, RequiresFileUpload: type === 'file' ? true : type === draft.Type ? draft.RequiresFileUpload : false });
 
   return (
     <form className="question-form" onSubmit={submit} noValidate>
-      <TextArea label="Question" rows={2} autoFocus value={draft.Question} onChange={(e) => setDraft({ ...draft, Question: e.target.value })} error={error?.fieldError('Question')} placeholder="Do you have any medical conditions we should know about?" />
+      <TextArea
+        label="Question"
+        rows={2}
+        autoFocus
+        value={draft.Question}
+        onChange={(e) => setDraft({ ...draft, Question: e.target.value })}
+        error={error?.fieldError('Question')}
+        placeholder="Do you have any medical conditions we should know about?"
+      />
       <div className="form-grid">
-        <SelectField label="Answer type" value={draft.Type} onChange={(e) => setType(e.target.value as QuestionType)} error={error?.fieldError('Type')}>
+        <SelectField
+          label="Answer type"
+          value={draft.Type}
+          onChange={(e) => setType(e.target.value as QuestionType)}
+          error={error?.fieldError('Type')}
+        >
           {QUESTION_TYPES.map((type) => (
             <option key={type} value={type}>
               {TYPE_LABELS[type]}
@@ -217,7 +276,12 @@ function QuestionForm({ initial, submitLabel, onSubmit, onCancel }: { initial: D
           ))}
         </SelectField>
         <div className="checks">
-          <Checkbox label="Required" hint="Bookings must answer it" checked={draft.Required} onChange={(e) => setDraft({ ...draft, Required: e.target.checked })} />
+          <Checkbox
+            label="Required"
+            hint="Bookings must answer it"
+            checked={draft.Required}
+            onChange={(e) => setDraft({ ...draft, Required: e.target.checked })}
+          />
           <Checkbox
             label="Requires a file upload"
             hint="The answer is an uploaded file (PDF, photo)"
@@ -227,12 +291,21 @@ function QuestionForm({ initial, submitLabel, onSubmit, onCancel }: { initial: D
         </div>
       </div>
       {draft.Type === 'select' && (
-        <TextArea label="Choices, one per line" rows={4} value={draft.Options} onChange={(e) => setDraft({ ...draft, Options: e.target.value })} error={error?.fieldError('Options')} placeholder={'Beginner\nIntermediate\nExpert'} />
+        <TextArea
+          label="Choices, one per line"
+          rows={4}
+          value={draft.Options}
+          onChange={(e) => setDraft({ ...draft, Options: e.target.value })}
+          error={error?.fieldError('Options')}
+          placeholder={'Beginner\nIntermediate\nExpert'}
+        />
       )}
       <TranslationsEditor
         translations={draft.Translations}
         isSelect={draft.Type === 'select'}
-        options={draft.Options.split('\n').map((o) => o.trim()).filter(Boolean)}
+        options={draft.Options.split('\n')
+          .map((o) => o.trim())
+          .filter(Boolean)}
         error={error}
         onChange={(translations) => {
           setDraft({ ...draft, Translations: translations });
@@ -240,7 +313,13 @@ function QuestionForm({ initial, submitLabel, onSubmit, onCancel }: { initial: D
           if (error?.errors.some((e) => e.field.startsWith('Translations'))) setError(undefined);
         }}
       />
-      <ErrorBanner error={error && !['Question', 'Type', 'Options'].some((f) => error.fieldError(f)) && !error.errors.some((e) => e.field.startsWith('Translations')) ? error : undefined} />
+      <ErrorBanner
+        error={
+          error && !['Question', 'Type', 'Options'].some((f) => error.fieldError(f)) && !error.errors.some((e) => e.field.startsWith('Translations'))
+            ? error
+            : undefined
+        }
+      />
       <div className="form-actions">
         <button type="button" className="btn btn-secondary" onClick={onCancel}>
           Cancel

@@ -5,7 +5,21 @@ import { useState } from 'react';
 import { api, withQuery } from '../api';
 import { addDays, formatDate, formatNumber, formatShortDate, formatMoney, todayIso } from '../format';
 import { setQuery, useLocation, usePageTitle } from '../router';
-import { Card, DataTable, EmptyState, ErrorBanner, figure, Icon, PageHeader, RangePresets, SelectField, Spinner, TextField, useLoad, type RangePreset } from '../ui';
+import {
+  Card,
+  DataTable,
+  EmptyState,
+  ErrorBanner,
+  figure,
+  Icon,
+  PageHeader,
+  RangePresets,
+  SelectField,
+  Spinner,
+  TextField,
+  useLoad,
+  type RangePreset,
+} from '../ui';
 import './reports.css';
 
 interface Money {
@@ -81,17 +95,23 @@ export function ReportsPage() {
           <div className="stat-cards report-totals">
             <div className="stat-card">
               <span className="stat-label">Bookings</span>
-              <span className="stat-value" data-testid="total-bookings">{formatNumber(data.Totals.Bookings)}</span>
+              <span className="stat-value" data-testid="total-bookings">
+                {formatNumber(data.Totals.Bookings)}
+              </span>
               <span className="stat-sub">{data.Totals.CancelledBookings} cancelled</span>
             </div>
             <div className="stat-card">
               <span className="stat-label">Guests</span>
-              <span className="stat-value" data-testid="total-guests">{formatNumber(data.Totals.Guests)}</span>
+              <span className="stat-value" data-testid="total-guests">
+                {formatNumber(data.Totals.Guests)}
+              </span>
             </div>
             <div className="stat-card">
               <span className="stat-label">Revenue</span>
               <span className="stat-value report-money" data-testid="total-revenue">
-                {data.Totals.Revenue.length === 0 ? '–' : data.Totals.Revenue.map((m) => <span key={m.Currency}>{formatMoney(m.Amount, m.Currency)}</span>)}
+                {data.Totals.Revenue.length === 0
+                  ? '–'
+                  : data.Totals.Revenue.map((m) => <span key={m.Currency}>{formatMoney(m.Amount, m.Currency)}</span>)}
               </span>
             </div>
           </div>
@@ -110,7 +130,9 @@ export function ReportsPage() {
             }
           >
             {data.Totals.Bookings === 0 && data.Totals.CancelledBookings === 0 ? (
-              <EmptyState icon="usage" title="No bookings in this period">Choose another period, or wait for the first bookings.</EmptyState>
+              <EmptyState icon="usage" title="No bookings in this period">
+                Choose another period, or wait for the first bookings.
+              </EmptyState>
             ) : (
               <DayChart days={data.ByDay} metric={chartMetric} />
             )}
@@ -204,10 +226,18 @@ function GroupTable({ title, groups }: { title: string; groups: Group[] }) {
         {(group) => (
           <tr key={group.Key} data-key={group.Key}>
             <td data-label={title === 'Per activity' ? 'Activity' : 'Channel'}>{group.Label}</td>
-            <td data-label="Bookings" className="num">{formatNumber(group.Bookings)}</td>
-            <td data-label="Guests" className="num">{formatNumber(group.Guests)}</td>
-            <td data-label="Revenue" className="num">{moneyText(group.Revenue)}</td>
-            <td data-label="Cancelled" className="num">{formatNumber(group.CancelledBookings)}</td>
+            <td data-label="Bookings" className="num">
+              {formatNumber(group.Bookings)}
+            </td>
+            <td data-label="Guests" className="num">
+              {formatNumber(group.Guests)}
+            </td>
+            <td data-label="Revenue" className="num">
+              {moneyText(group.Revenue)}
+            </td>
+            <td data-label="Cancelled" className="num">
+              {formatNumber(group.CancelledBookings)}
+            </td>
           </tr>
         )}
       </DataTable>

@@ -91,19 +91,27 @@ function ShopOpenCard() {
             label="The shop is open"
             hint="Closed, the booking pages and the embed show nothing; baskets already holding seats can still be paid."
             checked={data.Open}
-            onChange={(e) => void change({ Open: e.target.checked }, (s) => (s.Open ? 'Your shop is open: guests can book online.' : 'Your shop is closed: its pages answer "not found".'))}
+            onChange={(e) =>
+              void change({ Open: e.target.checked }, (s) =>
+                s.Open ? 'Your shop is open: guests can book online.' : 'Your shop is closed: its pages answer "not found".',
+              )
+            }
           />
           <Checkbox
             label="Test mode"
             hint={
               <>
                 A test shop takes no real payments: guests pay with test cards (4242 4242 4242 4242 is accepted) and every booking page says
-                &ldquo;Test mode&rdquo;, yet their bookings are confirmed and e-mailed like real ones. Until a payment provider is set up, a shop
-                can be open on a production server only in test mode.
+                &ldquo;Test mode&rdquo;, yet their bookings are confirmed and e-mailed like real ones. Until a payment provider is set up, a shop can
+                be open on a production server only in test mode.
               </>
             }
             checked={data.TestMode}
-            onChange={(e) => void change({ TestMode: e.target.checked }, (s) => (s.TestMode ? 'Test mode is on: your pages say so, and take test cards only.' : 'Test mode is off.'))}
+            onChange={(e) =>
+              void change({ TestMode: e.target.checked }, (s) =>
+                s.TestMode ? 'Test mode is on: your pages say so, and take test cards only.' : 'Test mode is off.',
+              )
+            }
           />
           <p className="muted">{paymentStatus(data)}</p>
         </>
@@ -115,9 +123,11 @@ function ShopOpenCard() {
 
 /** What the shop's payments are, in words: the service decides (PaymentProvider), this only explains it. */
 function paymentStatus(shop: ShopSettings): string {
-  if (shop.PaymentProvider === null) return 'No payment provider takes this shop\'s payments, so it cannot open: turn test mode on to open it as a test shop.';
+  if (shop.PaymentProvider === null)
+    return "No payment provider takes this shop's payments, so it cannot open: turn test mode on to open it as a test shop.";
   if (shop.TestMode) return 'Payments are test payments: no money is charged.';
-  if (shop.PaymentProvider === 'test') return 'This server is not in production: every payment is a test payment, and your booking pages say "Test mode" whatever you choose here.';
+  if (shop.PaymentProvider === 'test')
+    return 'This server is not in production: every payment is a test payment, and your booking pages say "Test mode" whatever you choose here.';
   return `Payments go through ${shop.PaymentProvider}.`;
 }
 
@@ -132,7 +142,8 @@ function DetailsCard({ settings, onSaved }: { settings: OperatorSettings; onSave
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
   const colourId = useId();
-  const set = (field: keyof Draft) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setDraft({ ...draft, [field]: event.target.value });
+  const set = (field: keyof Draft) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+    setDraft({ ...draft, [field]: event.target.value });
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -162,7 +173,15 @@ function DetailsCard({ settings, onSaved }: { settings: OperatorSettings; onSave
   return (
     <Card title="Your shop">
       <form className="stack" onSubmit={save} noValidate>
-        <TextField label="Shop name" value={draft.ShopName} onChange={set('ShopName')} placeholder={settings.DisplayName} maxLength={100} hint="Shown to guests on the booking pages and in their e-mails. Empty: your company name." error={error?.fieldError('ShopName')} />
+        <TextField
+          label="Shop name"
+          value={draft.ShopName}
+          onChange={set('ShopName')}
+          placeholder={settings.DisplayName}
+          maxLength={100}
+          hint="Shown to guests on the booking pages and in their e-mails. Empty: your company name."
+          error={error?.fieldError('ShopName')}
+        />
         <TextField
           label="Address (slug)"
           value={draft.Slug}
@@ -172,9 +191,24 @@ function DetailsCard({ settings, onSaved }: { settings: OperatorSettings; onSave
           hint={`Your booking pages: ${settings.BookingPageUrl.replace(/[^/]+$/, '')}${draft.Slug || '…'}. Lower-case letters, digits and hyphens. Links to the old address keep working until another shop takes it.`}
           error={error?.fieldError('Slug')}
         />
-        <TextField label="Contact e-mail" type="email" value={draft.ContactEmail} onChange={set('ContactEmail')} placeholder="ops@example.com" hint="Where slotbook writes to you (also used for webhook notices)." error={error?.fieldError('ContactEmail')} />
+        <TextField
+          label="Contact e-mail"
+          type="email"
+          value={draft.ContactEmail}
+          onChange={set('ContactEmail')}
+          placeholder="ops@example.com"
+          hint="Where slotbook writes to you (also used for webhook notices)."
+          error={error?.fieldError('ContactEmail')}
+        />
         <div className="colour-field">
-          <TextField label="Brand colour" value={draft.BrandColour} onChange={set('BrandColour')} placeholder="#0b5cad" hint="Buttons and headers of your pages and e-mails, with white text on it: it must be dark enough to read (contrast 4.5:1)." error={error?.fieldError('BrandColour')} />
+          <TextField
+            label="Brand colour"
+            value={draft.BrandColour}
+            onChange={set('BrandColour')}
+            placeholder="#0b5cad"
+            hint="Buttons and headers of your pages and e-mails, with white text on it: it must be dark enough to read (contrast 4.5:1)."
+            error={error?.fieldError('BrandColour')}
+          />
           <label htmlFor={colourId} className="visually-hidden">
             Pick the brand colour
           </label>
@@ -216,7 +250,12 @@ function LogoCard({ settings, onSaved }: { settings: OperatorSettings; onSaved: 
     if (file.size > 512 * 1024) return setError(`The image is ${Math.ceil(file.size / 1024)} KiB; at most 512 KiB.`);
     setBusy(true);
     try {
-      const response = await fetch(`${SETTINGS}/logo`, { method: 'PUT', credentials: 'same-origin', headers: { 'Content-Type': file.type, Accept: 'application/json', ...csrfHeaders() }, body: file });
+      const response = await fetch(`${SETTINGS}/logo`, {
+        method: 'PUT',
+        credentials: 'same-origin',
+        headers: { 'Content-Type': file.type, Accept: 'application/json', ...csrfHeaders() },
+        body: file,
+      });
       const body = (await response.json().catch(() => ({}))) as { data?: OperatorSettings; detail?: string };
       if (!response.ok || !body.data) throw new Error(body.detail ?? `The service answered ${response.status}`);
       onSaved(body.data);
@@ -242,12 +281,25 @@ function LogoCard({ settings, onSaved }: { settings: OperatorSettings; onSaved: 
   return (
     <Card title="Logo">
       <div className="logo-row">
-        {settings.LogoUrl ? <img src={new URL(settings.LogoUrl).pathname} alt={`Logo of ${settings.DisplayName}`} className="logo-preview" /> : <p className="muted">No logo yet: your pages show your shop name.</p>}
+        {settings.LogoUrl ? (
+          <img src={new URL(settings.LogoUrl).pathname} alt={`Logo of ${settings.DisplayName}`} className="logo-preview" />
+        ) : (
+          <p className="muted">No logo yet: your pages show your shop name.</p>
+        )}
         <div>
           <button type="button" className="btn btn-secondary" onClick={() => input.current?.click()} disabled={busy} aria-describedby={`${id}-hint`}>
             <Icon name="file" /> {busy ? 'Uploading…' : settings.LogoUrl ? 'Replace logo' : 'Upload logo'}
           </button>
-          <input id={id} ref={input} type="file" accept="image/png,image/jpeg,image/webp" onChange={(e) => void upload(e)} className="visually-hidden" tabIndex={-1} aria-label="Logo image file" />
+          <input
+            id={id}
+            ref={input}
+            type="file"
+            accept="image/png,image/jpeg,image/webp"
+            onChange={(e) => void upload(e)}
+            className="visually-hidden"
+            tabIndex={-1}
+            aria-label="Logo image file"
+          />
           {settings.LogoUrl && (
             <button type="button" className="btn btn-ghost" onClick={() => void remove()}>
               <Icon name="trash" /> Remove
@@ -290,7 +342,10 @@ function EmbedCard({ settings }: { settings: OperatorSettings }) {
         </a>
       }
     >
-      <p>Paste this into your website. Put an activity's ID (Activities page) into <code>data-slotbook-activity</code>: the link opens your booking pages in a dialog; <code>data-slotbook-inline</code> shows the calendar right in your page.</p>
+      <p>
+        Paste this into your website. Put an activity's ID (Activities page) into <code>data-slotbook-activity</code>: the link opens your booking
+        pages in a dialog; <code>data-slotbook-inline</code> shows the calendar right in your page.
+      </p>
       <label htmlFor={id} className="visually-hidden">
         Embed code
       </label>

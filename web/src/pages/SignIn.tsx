@@ -5,7 +5,11 @@ import { ApiError, request, type Me, type SignInResult } from '../api';
 import { Link } from '../router';
 import { ErrorBanner, TextField } from '../ui';
 
-type Step = { kind: 'password' } | { kind: 'link-sent'; email: string } | { kind: 'totp'; challenge: string } | { kind: 'operator'; operators: NonNullable<SignInResult['Operators']> };
+type Step =
+  | { kind: 'password' }
+  | { kind: 'link-sent'; email: string }
+  | { kind: 'totp'; challenge: string }
+  | { kind: 'operator'; operators: NonNullable<SignInResult['Operators']> };
 
 export function AuthCard({ title, intro, children }: { title: string; intro?: ReactNode; children: ReactNode }) {
   useEffect(() => {
@@ -57,7 +61,14 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: (m
   }
 
   const signIn = (operatorId?: number) =>
-    run(async () => follow(await request<SignInResult>('POST', '/api/v2/staff/sign-in', { body: { Email: email.trim(), Password: password, OperatorID: operatorId }, quiet: true })));
+    run(async () =>
+      follow(
+        await request<SignInResult>('POST', '/api/v2/staff/sign-in', {
+          body: { Email: email.trim(), Password: password, OperatorID: operatorId },
+          quiet: true,
+        }),
+      ),
+    );
 
   function submitPassword(event: FormEvent) {
     event.preventDefault();
@@ -157,7 +168,10 @@ export function TotpStep({ challenge, onSignedIn }: { challenge: string; onSigne
     }
   }
   return (
-    <AuthCard title="Two-factor authentication" intro={useRecovery ? 'Type one of your recovery codes. Each works once.' : 'Type the 6-digit code your authenticator app shows for slotbook.'}>
+    <AuthCard
+      title="Two-factor authentication"
+      intro={useRecovery ? 'Type one of your recovery codes. Each works once.' : 'Type the 6-digit code your authenticator app shows for slotbook.'}
+    >
       <form onSubmit={submit} noValidate>
         <TextField
           label={useRecovery ? 'Recovery code' : 'Authentication code'}

@@ -116,7 +116,8 @@ export function TicketTypeForm({
   const fieldError = (field: string) => error?.fieldError(field);
   // Fields shown next to their input; any other problem (Default, a rule of the whole set) in the banner.
   const inline = (field: string) =>
-    ['Type', 'Name', 'Price', 'Category', 'MinAge', 'MaxAge', 'People', 'MinPerBooking', 'MaxPerBooking', 'Requires'].includes(field) || field.startsWith('Translations');
+    ['Type', 'Name', 'Price', 'Category', 'MinAge', 'MaxAge', 'People', 'MinPerBooking', 'MaxPerBooking', 'Requires'].includes(field) ||
+    field.startsWith('Translations');
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -134,7 +135,16 @@ export function TicketTypeForm({
   return (
     <form className="question-form" onSubmit={submit} noValidate>
       <div className="form-grid">
-        <TextField label="Ticket name" autoFocus required maxLength={100} value={draft.Name} onChange={(e) => set({ Name: e.target.value })} error={fieldError('Name')} placeholder="Child (4-14)" />
+        <TextField
+          label="Ticket name"
+          autoFocus
+          required
+          maxLength={100}
+          value={draft.Name}
+          onChange={(e) => set({ Name: e.target.value })}
+          error={fieldError('Name')}
+          placeholder="Child (4-14)"
+        />
         <TextField
           label="Code"
           required
@@ -156,7 +166,12 @@ export function TicketTypeForm({
           onChange={(e) => set({ Price: e.target.value })}
           error={fieldError('Price')}
         />
-        <SelectField label="Kind of guest" value={draft.Category} onChange={(e) => set({ Category: e.target.value as TicketCategory })} error={fieldError('Category')}>
+        <SelectField
+          label="Kind of guest"
+          value={draft.Category}
+          onChange={(e) => set({ Category: e.target.value as TicketCategory })}
+          error={fieldError('Category')}
+        >
           {TICKET_CATEGORIES.map((category) => (
             <option key={category} value={category}>
               {CATEGORY_LABELS[category]}
@@ -164,15 +179,61 @@ export function TicketTypeForm({
           ))}
         </SelectField>
         <div className="field-pair">
-          <TextField label="Youngest age" type="number" min={0} max={150} value={draft.MinAge} onChange={(e) => set({ MinAge: e.target.value })} error={fieldError('MinAge')} />
-          <TextField label="Oldest age" type="number" min={0} max={150} value={draft.MaxAge} onChange={(e) => set({ MaxAge: e.target.value })} error={fieldError('MaxAge')} />
+          <TextField
+            label="Youngest age"
+            type="number"
+            min={0}
+            max={150}
+            value={draft.MinAge}
+            onChange={(e) => set({ MinAge: e.target.value })}
+            error={fieldError('MinAge')}
+          />
+          <TextField
+            label="Oldest age"
+            type="number"
+            min={0}
+            max={150}
+            value={draft.MaxAge}
+            onChange={(e) => set({ MaxAge: e.target.value })}
+            error={fieldError('MaxAge')}
+          />
         </div>
         <div className="field-pair">
-          <TextField label="At least per booking" type="number" min={0} value={draft.MinPerBooking} onChange={(e) => set({ MinPerBooking: e.target.value })} error={fieldError('MinPerBooking')} />
-          <TextField label="At most per booking" type="number" min={1} value={draft.MaxPerBooking} onChange={(e) => set({ MaxPerBooking: e.target.value })} error={fieldError('MaxPerBooking')} hint="Empty: no limit of its own" />
+          <TextField
+            label="At least per booking"
+            type="number"
+            min={0}
+            value={draft.MinPerBooking}
+            onChange={(e) => set({ MinPerBooking: e.target.value })}
+            error={fieldError('MinPerBooking')}
+          />
+          <TextField
+            label="At most per booking"
+            type="number"
+            min={1}
+            value={draft.MaxPerBooking}
+            onChange={(e) => set({ MaxPerBooking: e.target.value })}
+            error={fieldError('MaxPerBooking')}
+            hint="Empty: no limit of its own"
+          />
         </div>
-        <TextField label="People per ticket" type="number" min={1} max={20} value={draft.People} onChange={(e) => set({ People: e.target.value })} error={fieldError('People')} hint="A family ticket admits several" />
-        <SelectField label="Must come with" value={draft.Requires} onChange={(e) => set({ Requires: e.target.value })} error={fieldError('Requires')} hint="e.g. a child needs an adult in the same booking">
+        <TextField
+          label="People per ticket"
+          type="number"
+          min={1}
+          max={20}
+          value={draft.People}
+          onChange={(e) => set({ People: e.target.value })}
+          error={fieldError('People')}
+          hint="A family ticket admits several"
+        />
+        <SelectField
+          label="Must come with"
+          value={draft.Requires}
+          onChange={(e) => set({ Requires: e.target.value })}
+          error={fieldError('Requires')}
+          hint="e.g. a child needs an adult in the same booking"
+        >
           <option value="">No other ticket</option>
           {others.map((other) => (
             <option key={other.Type} value={other.Type}>
@@ -181,7 +242,12 @@ export function TicketTypeForm({
           ))}
         </SelectField>
         <div className="checks">
-          <Checkbox label="Takes a seat" hint="Off for guests who need none, such as infants on a lap" checked={draft.TakesSeat} onChange={(e) => set({ TakesSeat: e.target.checked })} />
+          <Checkbox
+            label="Takes a seat"
+            hint="Off for guests who need none, such as infants on a lap"
+            checked={draft.TakesSeat}
+            onChange={(e) => set({ TakesSeat: e.target.checked })}
+          />
         </div>
         <TextArea
           label="Translated names"

@@ -78,8 +78,8 @@ export function TicketTypesEditor({ activity }: { activity: Activity }) {
       }
     >
       <p className="muted card-intro">
-        What a booking can buy, at what price. Capacity counts seats: a ticket that takes no seat (an infant on a lap) leaves them for others. The default type is what a
-        booking of a number of participants buys; its price is the activity's price per person.
+        What a booking can buy, at what price. Capacity counts seats: a ticket that takes no seat (an infant on a lap) leaves them for others. The
+        default type is what a booking of a number of participants buys; its price is the activity's price per person.
       </p>
       <ErrorBanner error={types.error ?? (removing ? undefined : error)} onRetry={types.error ? types.reload : undefined} />
       {types.loading && !types.data && <Spinner label="Loading ticket types" />}
@@ -117,20 +117,44 @@ export function TicketTypesEditor({ activity }: { activity: Activity }) {
                 </div>
                 <div className="question-actions">
                   {!type.Default && (
-                    <button type="button" className="btn btn-ghost btn-small" onClick={() => void run(() => api.patch(`/api/v2/admin/ticket-types/${type.ID}`, { Default: true }), `${type.Name} is now the default.`)}>
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-small"
+                      onClick={() =>
+                        void run(() => api.patch(`/api/v2/admin/ticket-types/${type.ID}`, { Default: true }), `${type.Name} is now the default.`)
+                      }
+                    >
                       Make default
                     </button>
                   )}
-                  <button type="button" className="btn btn-icon btn-ghost" aria-label={`Move ${type.Name} up`} disabled={index === 0} onClick={() => void move(index, -1)}>
+                  <button
+                    type="button"
+                    className="btn btn-icon btn-ghost"
+                    aria-label={`Move ${type.Name} up`}
+                    disabled={index === 0}
+                    onClick={() => void move(index, -1)}
+                  >
                     <Icon name="up" />
                   </button>
-                  <button type="button" className="btn btn-icon btn-ghost" aria-label={`Move ${type.Name} down`} disabled={index === list.length - 1} onClick={() => void move(index, 1)}>
+                  <button
+                    type="button"
+                    className="btn btn-icon btn-ghost"
+                    aria-label={`Move ${type.Name} down`}
+                    disabled={index === list.length - 1}
+                    onClick={() => void move(index, 1)}
+                  >
                     <Icon name="down" />
                   </button>
                   <button type="button" className="btn btn-icon btn-ghost" aria-label={`Edit ${type.Name}`} onClick={() => setEditing(type.ID)}>
                     <Icon name="edit" />
                   </button>
-                  <button type="button" className="btn btn-icon btn-ghost btn-danger-text" aria-label={`Remove ${type.Name}`} disabled={type.Default} onClick={() => setRemoving(type)}>
+                  <button
+                    type="button"
+                    className="btn btn-icon btn-ghost btn-danger-text"
+                    aria-label={`Remove ${type.Name}`}
+                    disabled={type.Default}
+                    onClick={() => setRemoving(type)}
+                  >
                     <Icon name="trash" />
                   </button>
                 </div>

@@ -43,7 +43,11 @@ export function TimeslotCalendar({ activity }: { activity: Activity }) {
     return map;
   }, [slots.data]);
   const inMonth = (slots.data ?? []).filter((slot) => slot.Date.startsWith(month.slice(0, 7)));
-  const totals = inMonth.reduce((t, s) => ({ capacity: t.capacity + s.Capacity, booked: t.booked + s.Booked, free: t.free + s.Free }), { capacity: 0, booked: 0, free: 0 });
+  const totals = inMonth.reduce((t, s) => ({ capacity: t.capacity + s.Capacity, booked: t.booked + s.Booked, free: t.free + s.Free }), {
+    capacity: 0,
+    booked: 0,
+    free: 0,
+  });
   const days = Array.from({ length: daysBetween(gridStart, gridEnd) + 1 }, (_, i) => addDays(gridStart, i));
 
   return (
@@ -51,11 +55,21 @@ export function TimeslotCalendar({ activity }: { activity: Activity }) {
       className="calendar-card"
       title={
         <span className="calendar-title">
-          <button type="button" className="btn btn-icon btn-ghost" aria-label="Previous month" onClick={() => setQuery({ month: shiftMonth(month, -1).slice(0, 7) })}>
+          <button
+            type="button"
+            className="btn btn-icon btn-ghost"
+            aria-label="Previous month"
+            onClick={() => setQuery({ month: shiftMonth(month, -1).slice(0, 7) })}
+          >
             <Icon name="left" />
           </button>
           <span aria-live="polite">{formatMonth(month)}</span>
-          <button type="button" className="btn btn-icon btn-ghost" aria-label="Next month" onClick={() => setQuery({ month: shiftMonth(month, 1).slice(0, 7) })}>
+          <button
+            type="button"
+            className="btn btn-icon btn-ghost"
+            aria-label="Next month"
+            onClick={() => setQuery({ month: shiftMonth(month, 1).slice(0, 7) })}
+          >
             <Icon name="right" />
           </button>
           {month !== monthStart(today) && (
@@ -86,7 +100,8 @@ export function TimeslotCalendar({ activity }: { activity: Activity }) {
           <strong>{totals.free}</strong> free
         </span>
         <span className="legend" aria-hidden="true">
-          <i className="dot dot-free" /> free <i className="dot dot-some" /> selling <i className="dot dot-busy" /> almost full <i className="dot dot-full" /> full
+          <i className="dot dot-free" /> free <i className="dot dot-some" /> selling <i className="dot dot-busy" /> almost full{' '}
+          <i className="dot dot-full" /> full
         </span>
       </div>
       <ErrorBanner error={slots.error} onRetry={slots.reload} />
@@ -168,7 +183,17 @@ export function TimeslotCalendar({ activity }: { activity: Activity }) {
   );
 }
 
-function TimeslotDialog({ slot, activity, onClose, onChanged }: { slot?: Timeslot; activity: Activity; onClose: () => void; onChanged: (slot: Timeslot) => void }) {
+function TimeslotDialog({
+  slot,
+  activity,
+  onClose,
+  onChanged,
+}: {
+  slot?: Timeslot;
+  activity: Activity;
+  onClose: () => void;
+  onChanged: (slot: Timeslot) => void;
+}) {
   const toast = useToast();
   const [capacity, setCapacity] = useState('');
   const [busy, setBusy] = useState(false);
@@ -275,7 +300,8 @@ function AddTimeslotsDialog({
 
   const validTimes = [...new Set(times.filter((t) => /^\d{2}:\d{2}$/.test(t)))].sort();
   const span = from && to && to >= from ? daysBetween(from, to) + 1 : 0;
-  const dates = span > 0 && span <= 367 ? Array.from({ length: span }, (_, i) => addDays(from, i)).filter((d) => weekdays.includes(weekday(d))).length : 0;
+  const dates =
+    span > 0 && span <= 367 ? Array.from({ length: span }, (_, i) => addDays(from, i)).filter((d) => weekdays.includes(weekday(d))).length : 0;
   const upTo = dates * validTimes.length;
 
   async function submit(event: FormEvent) {
@@ -288,7 +314,13 @@ function AddTimeslotsDialog({
         await api.post(path, { Date: date, Time: time, Capacity: Number(capacity) });
         toast(`Added ${time} on ${formatDate(date)}.`);
       } else {
-        const created = await api.post<unknown[]>(path, { From: from, To: to, Weekdays: [...weekdays].sort(), Times: validTimes, Capacity: Number(capacity) });
+        const created = await api.post<unknown[]>(path, {
+          From: from,
+          To: to,
+          Weekdays: [...weekdays].sort(),
+          Times: validTimes,
+          Capacity: Number(capacity),
+        });
         const skipped = upTo - created.length;
         toast(`Added ${created.length} timeslots${skipped > 0 ? ` (${skipped} existed already or fell into a clock change)` : ''}.`);
       }
@@ -317,15 +349,44 @@ function AddTimeslotsDialog({
         {mode === 'one' ? (
           <div className="form-grid form-grid-3">
             <TextField label="Date" type="date" value={date} onChange={(e) => setDate(e.target.value)} error={fieldError('Date')} />
-            <TextField label="Start time" type="time" value={time} onChange={(e) => setTime(e.target.value)} error={fieldError('Time')} hint={activity.Timezone} />
-            <TextField label="Capacity" type="number" min={1} value={capacity} onChange={(e) => setCapacity(e.target.value)} error={fieldError('Capacity')} />
+            <TextField
+              label="Start time"
+              type="time"
+              value={time}
+              onChange={(e) => setTime(e.target.value)}
+              error={fieldError('Time')}
+              hint={activity.Timezone}
+            />
+            <TextField
+              label="Capacity"
+              type="number"
+              min={1}
+              value={capacity}
+              onChange={(e) => setCapacity(e.target.value)}
+              error={fieldError('Capacity')}
+            />
           </div>
         ) : (
           <>
             <div className="form-grid form-grid-3">
               <TextField label="From" type="date" value={from} onChange={(e) => setFrom(e.target.value)} error={fieldError('From')} />
-              <TextField label="To" type="date" value={to} min={from} onChange={(e) => setTo(e.target.value)} error={fieldError('To')} hint="At most a year after From" />
-              <TextField label="Capacity of each" type="number" min={1} value={capacity} onChange={(e) => setCapacity(e.target.value)} error={fieldError('Capacity')} />
+              <TextField
+                label="To"
+                type="date"
+                value={to}
+                min={from}
+                onChange={(e) => setTo(e.target.value)}
+                error={fieldError('To')}
+                hint="At most a year after From"
+              />
+              <TextField
+                label="Capacity of each"
+                type="number"
+                min={1}
+                value={capacity}
+                onChange={(e) => setCapacity(e.target.value)}
+                error={fieldError('Capacity')}
+              />
             </div>
             <fieldset className="fieldset">
               <legend>On these days</legend>
@@ -348,15 +409,29 @@ function AddTimeslotsDialog({
               <div className="times-list">
                 {times.map((t, index) => (
                   <div key={index} className="time-item">
-                    <input type="time" aria-label={`Start time ${index + 1}`} value={t} onChange={(e) => setTimes(times.map((old, i) => (i === index ? e.target.value : old)))} />
+                    <input
+                      type="time"
+                      aria-label={`Start time ${index + 1}`}
+                      value={t}
+                      onChange={(e) => setTimes(times.map((old, i) => (i === index ? e.target.value : old)))}
+                    />
                     {times.length > 1 && (
-                      <button type="button" className="btn btn-icon btn-ghost" aria-label={`Remove ${t}`} onClick={() => setTimes(times.filter((_, i) => i !== index))}>
+                      <button
+                        type="button"
+                        className="btn btn-icon btn-ghost"
+                        aria-label={`Remove ${t}`}
+                        onClick={() => setTimes(times.filter((_, i) => i !== index))}
+                      >
                         <Icon name="x" size={16} />
                       </button>
                     )}
                   </div>
                 ))}
-                <button type="button" className="btn btn-secondary btn-sm" onClick={() => setTimes([...times, times.length ? nextTime(times[times.length - 1]!) : '10:00'])}>
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-sm"
+                  onClick={() => setTimes([...times, times.length ? nextTime(times[times.length - 1]!) : '10:00'])}
+                >
                   <Icon name="plus" size={16} /> Add a time
                 </button>
               </div>
@@ -365,7 +440,8 @@ function AddTimeslotsDialog({
             <p className="preview" aria-live="polite">
               {upTo > 0 ? (
                 <>
-                  Up to <strong>{upTo}</strong> timeslots: {validTimes.join(', ')} on {dates} days from {formatDate(from)} to {formatDate(to)}. Existing ones are kept.
+                  Up to <strong>{upTo}</strong> timeslots: {validTimes.join(', ')} on {dates} days from {formatDate(from)} to {formatDate(to)}.
+                  Existing ones are kept.
                 </>
               ) : (
                 'Choose a date range, at least one day and one time.'

@@ -80,7 +80,15 @@ export function TimeslotHolds({ slot, onChanged }: { slot: Timeslot; onChanged: 
   return (
     <section className="holds" aria-labelledby={`holds-${slot.ID}`}>
       <div className="holds-header">
-        <h3 id={`holds-${slot.ID}`}>Held seats{list.length > 0 && <span className="muted"> · {seats(held)} in {list.length} {list.length === 1 ? 'hold' : 'holds'}</span>}</h3>
+        <h3 id={`holds-${slot.ID}`}>
+          Held seats
+          {list.length > 0 && (
+            <span className="muted">
+              {' '}
+              · {seats(held)} in {list.length} {list.length === 1 ? 'hold' : 'holds'}
+            </span>
+          )}
+        </h3>
         {list.length > 1 &&
           (asking === 'all' ? (
             confirm('all', `Release all ${list.length} holds?`)
@@ -110,7 +118,12 @@ export function TimeslotHolds({ slot, onChanged }: { slot: Timeslot; onChanged: 
               {asking === hold.BookingReference ? (
                 confirm(hold.BookingReference, `Release hold ${hold.BookingReference}?`)
               ) : (
-                <button type="button" className="btn btn-secondary btn-sm" aria-label={`Release hold ${hold.BookingReference}`} onClick={() => setAsking(hold.BookingReference)}>
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-sm"
+                  aria-label={`Release hold ${hold.BookingReference}`}
+                  onClick={() => setAsking(hold.BookingReference)}
+                >
                   Release
                 </button>
               )}

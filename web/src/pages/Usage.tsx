@@ -38,7 +38,10 @@ export function UsagePage() {
   const to = search.get('to') ?? fallback.to;
   const rangeError = to < from ? 'The end is before the start.' : daysBetween(from, to) >= MAX_DAYS ? 'Choose at most a year.' : undefined;
 
-  const summary = useLoad((signal) => (rangeError ? Promise.resolve(undefined) : api.get<UsageSummary>('/api/v2/usage/meters', { from, to }, signal)), [from, to, rangeError]);
+  const summary = useLoad(
+    (signal) => (rangeError ? Promise.resolve(undefined) : api.get<UsageSummary>('/api/v2/usage/meters', { from, to }, signal)),
+    [from, to, rangeError],
+  );
   const daily = useLoad<Daily | undefined>(
     async (signal) => {
       if (rangeError) return undefined;
@@ -74,7 +77,10 @@ export function UsagePage() {
 
   function downloadSummary() {
     if (!summary.data) return;
-    downloadCsv(`slotbook-usage-${from}-to-${to}.csv`, csv([['Meter', 'TotalUsage', 'EventCount'], ...meters.map((m) => [m.Meter, m.TotalUsage, m.EventCount])]));
+    downloadCsv(
+      `slotbook-usage-${from}-to-${to}.csv`,
+      csv([['Meter', 'TotalUsage', 'EventCount'], ...meters.map((m) => [m.Meter, m.TotalUsage, m.EventCount])]),
+    );
   }
   function downloadDaily() {
     if (!daily.data?.available) return;
@@ -106,8 +112,21 @@ export function UsagePage() {
       <Card className="filters-card">
         <RangePresets presets={PRESETS} from={from} to={to} label="Period" onPick={setQuery} />
         <div className="filters filters-narrow">
-          <TextField label="From (UTC)" type="date" value={from} max={to} onChange={(e) => e.target.value && setQuery({ from: e.target.value, to })} />
-          <TextField label="To (UTC)" type="date" value={to} min={from} onChange={(e) => e.target.value && setQuery({ from, to: e.target.value })} error={rangeError} />
+          <TextField
+            label="From (UTC)"
+            type="date"
+            value={from}
+            max={to}
+            onChange={(e) => e.target.value && setQuery({ from: e.target.value, to })}
+          />
+          <TextField
+            label="To (UTC)"
+            type="date"
+            value={to}
+            min={from}
+            onChange={(e) => e.target.value && setQuery({ from, to: e.target.value })}
+            error={rangeError}
+          />
         </div>
       </Card>
       <ErrorBanner error={summary.error} onRetry={summary.reload} />
@@ -118,7 +137,9 @@ export function UsagePage() {
           <span className="stat-value" data-testid="total-usage">
             {summary.data ? formatNumber(summary.data.Totals.Usage) : '–'}
           </span>
-          <span className="stat-sub">all meters, {formatShortDate(from)} – {formatShortDate(to)}</span>
+          <span className="stat-sub">
+            all meters, {formatShortDate(from)} – {formatShortDate(to)}
+          </span>
         </div>
         <div className="stat-card">
           <span className="stat-label">Events</span>
@@ -139,7 +160,8 @@ export function UsagePage() {
         <ErrorBanner error={daily.error} onRetry={daily.reload} />
         {daily.data && !daily.data.available ? (
           <EmptyState icon="usage" title="Daily figures are not available on this server">
-            This slotbook does not offer <code>GET /api/v2/usage/meters/daily</code> yet, so there is no chart. The totals and the table below are complete.
+            This slotbook does not offer <code>GET /api/v2/usage/meters/daily</code> yet, so there is no chart. The totals and the table below are
+            complete.
           </EmptyState>
         ) : summary.data && meters.length === 0 ? (
           <EmptyState icon="usage" title="No usage in this period">
@@ -149,7 +171,13 @@ export function UsagePage() {
           daily.data?.available && (
             <div className="charts">
               {meters.map((meter) => (
-                <MeterChart key={meter.Meter} meter={meter} color={colorOf(meter.Meter)} days={days} values={perMeter.get(meter.Meter) ?? new Map()} />
+                <MeterChart
+                  key={meter.Meter}
+                  meter={meter}
+                  color={colorOf(meter.Meter)}
+                  days={days}
+                  values={perMeter.get(meter.Meter) ?? new Map()}
+                />
               ))}
             </div>
           )
@@ -279,7 +307,13 @@ function MeterChart({ meter, color, days, values }: { meter: MeterTotal; color: 
           )}
         </span>
       </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} className="chart-svg" role="img" aria-label={`${meter.Meter} per day: total ${formatNumber(meter.TotalUsage)}, highest day ${formatNumber(max)}`} onMouseLeave={() => setActive(undefined)}>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        className="chart-svg"
+        role="img"
+        aria-label={`${meter.Meter} per day: total ${formatNumber(meter.TotalUsage)}, highest day ${formatNumber(max)}`}
+        onMouseLeave={() => setActive(undefined)}
+      >
         {[0, 0.5, 1].map((f) => {
           const y = PAD.top + innerH * (1 - f);
           return (
@@ -311,11 +345,13 @@ function MeterChart({ meter, color, days, values }: { meter: MeterTotal; color: 
               >
                 <title>{`${formatDate(day)}: ${formatNumber(value)}`}</title>
               </rect>
-              {(index % labelEvery === 0 || index === days.length - 1) && days.length > 1 && index + labelEvery / 2 <= days.length - 1 + (index === days.length - 1 ? 1 : 0) && (
-                <text x={PAD.left + index * step + step / 2} y={H - 6} textAnchor="middle" className="chart-axis">
-                  {formatShortDate(day)}
-                </text>
-              )}
+              {(index % labelEvery === 0 || index === days.length - 1) &&
+                days.length > 1 &&
+                index + labelEvery / 2 <= days.length - 1 + (index === days.length - 1 ? 1 : 0) && (
+                  <text x={PAD.left + index * step + step / 2} y={H - 6} textAnchor="middle" className="chart-axis">
+                    {formatShortDate(day)}
+                  </text>
+                )}
             </g>
           );
         })}

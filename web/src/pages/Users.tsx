@@ -5,13 +5,26 @@ import { api, type ApiError, ROLE_LABELS, ROLES, type Role, type StaffUser } fro
 import { formatClock, formatInstant } from '../format';
 import { usePageTitle } from '../router';
 import { useSession } from '../session';
-import { Badge, Card, ConfirmDialog, DataTable, EmptyState, ErrorBanner, PageHeader, SelectField, Spinner, TextField, useLoad, useToast } from '../ui';
+import {
+  Badge,
+  Card,
+  ConfirmDialog,
+  DataTable,
+  EmptyState,
+  ErrorBanner,
+  PageHeader,
+  SelectField,
+  Spinner,
+  TextField,
+  useLoad,
+  useToast,
+} from '../ui';
 
 const ROLE_HINTS: Record<Role, string> = {
   owner: 'Everything, including users and API keys',
   manager: 'Everything but users and API keys',
   'front-desk': 'Bookings, point of sale, check-in and waitlists',
-  guide: 'Today\'s manifests and check-in',
+  guide: "Today's manifests and check-in",
 };
 
 export function UsersPage() {
@@ -42,18 +55,29 @@ export function UsersPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Users" description="Your team's accounts. Each person signs in with their own e-mail address; their role decides what they see and may change." />
+      <PageHeader
+        title="Users"
+        description="Your team's accounts. Each person signs in with their own e-mail address; their role decides what they see and may change."
+      />
       <div className="keys-layout">
         <Card title="Invite someone" className="keys-create">
-          <InviteForm onInvited={(user) => {
-            toast(`Invitation sent to ${user.Email}.`);
-            users.reload();
-          }} />
+          <InviteForm
+            onInvited={(user) => {
+              toast(`Invitation sent to ${user.Email}.`);
+              users.reload();
+            }}
+          />
         </Card>
         <Card title="Your team" className="keys-list">
           <ErrorBanner error={users.error ?? error} onRetry={users.error ? users.reload : undefined} />
           {users.loading && !users.data && <Spinner label="Loading users" />}
-          <DataTable rows={users.data} columns={['Name', 'Role', 'Status']} actions="Actions" className="stacked-table users-table" empty={<EmptyState icon="user" title="No users yet" />}>
+          <DataTable
+            rows={users.data}
+            columns={['Name', 'Role', 'Status']}
+            actions="Actions"
+            className="stacked-table users-table"
+            empty={<EmptyState icon="user" title="No users yet" />}
+          >
             {(user) => (
               <tr key={user.ID}>
                 <td data-label="Name">
@@ -66,7 +90,12 @@ export function UsersPage() {
                     aria-label={`Role of ${user.Email}`}
                     value={user.Role}
                     disabled={busy}
-                    onChange={(e) => void act(() => api.patch(`/api/v2/admin/users/${user.ID}`, { Role: e.target.value }), `${user.Email} is now ${ROLE_LABELS[e.target.value as Role].toLowerCase()}.`)}
+                    onChange={(e) =>
+                      void act(
+                        () => api.patch(`/api/v2/admin/users/${user.ID}`, { Role: e.target.value }),
+                        `${user.Email} is now ${ROLE_LABELS[e.target.value as Role].toLowerCase()}.`,
+                      )
+                    }
                   >
                     {ROLES.map((role) => (
                       <option key={role} value={role}>
@@ -85,31 +114,63 @@ export function UsersPage() {
                   ) : (
                     <Badge tone="success">Active</Badge>
                   )}
-                  {user.TwoFactor && <Badge tone="info" title="Two-factor authentication is on">2FA</Badge>}
+                  {user.TwoFactor && (
+                    <Badge tone="info" title="Two-factor authentication is on">
+                      2FA
+                    </Badge>
+                  )}
                   <div className="muted">since {formatInstant(user.CreatedAt)}</div>
                 </td>
                 <td className="actions">
                   {user.Status === 'invited' && (
-                    <button type="button" className="btn btn-sm btn-ghost" disabled={busy} onClick={() => void act(() => api.post(`/api/v2/admin/users/${user.ID}/invitation`), `A new invitation went to ${user.Email}.`)}>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-ghost"
+                      disabled={busy}
+                      onClick={() => void act(() => api.post(`/api/v2/admin/users/${user.ID}/invitation`), `A new invitation went to ${user.Email}.`)}
+                    >
                       Resend invitation
                     </button>
                   )}
                   {user.LockedUntil && (
-                    <button type="button" className="btn btn-sm btn-ghost" disabled={busy} aria-label={`Unlock ${user.Email}`} onClick={() => void act(() => api.post(`/api/v2/admin/users/${user.ID}/unlock`), `${user.Email} can sign in again.`)}>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-ghost"
+                      disabled={busy}
+                      aria-label={`Unlock ${user.Email}`}
+                      onClick={() => void act(() => api.post(`/api/v2/admin/users/${user.ID}/unlock`), `${user.Email} can sign in again.`)}
+                    >
                       Unlock
                     </button>
                   )}
                   {user.Status === 'active' && user.ID !== me.User.ID && (
-                    <button type="button" className="btn btn-sm btn-ghost" disabled={busy} onClick={() => void act(() => api.del(`/api/v2/admin/users/${user.ID}/sessions`), `${user.Email} is signed out everywhere.`)}>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-ghost"
+                      disabled={busy}
+                      onClick={() => void act(() => api.del(`/api/v2/admin/users/${user.ID}/sessions`), `${user.Email} is signed out everywhere.`)}
+                    >
                       Sign out everywhere
                     </button>
                   )}
                   {user.TwoFactor && user.ID !== me.User.ID && (
-                    <button type="button" className="btn btn-sm btn-ghost" disabled={busy} aria-label={`Turn off two-factor for ${user.Email}`} onClick={() => setResettingTotp(user)}>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-ghost"
+                      disabled={busy}
+                      aria-label={`Turn off two-factor for ${user.Email}`}
+                      onClick={() => setResettingTotp(user)}
+                    >
                       Turn off two-factor
                     </button>
                   )}
-                  <button type="button" className="btn btn-sm btn-ghost btn-danger-text" disabled={busy} onClick={() => setRemoving(user)} aria-label={`Remove ${user.Email}`}>
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-ghost btn-danger-text"
+                    disabled={busy}
+                    onClick={() => setRemoving(user)}
+                    aria-label={`Remove ${user.Email}`}
+                  >
                     Remove
                   </button>
                 </td>
@@ -141,10 +202,13 @@ export function UsersPage() {
         onClose={() => setResettingTotp(undefined)}
         onConfirm={() => {
           const user = resettingTotp!;
-          void act(() => api.del(`/api/v2/admin/users/${user.ID}/totp`), `Two-factor is off for ${user.Email}.`).then((ok) => ok && setResettingTotp(undefined));
+          void act(() => api.del(`/api/v2/admin/users/${user.ID}/totp`), `Two-factor is off for ${user.Email}.`).then(
+            (ok) => ok && setResettingTotp(undefined),
+          );
         }}
       >
-        For someone who lost their phone: they sign in with their password alone until they set up two-factor again under My account. They are told by e-mail.
+        For someone who lost their phone: they sign in with their password alone until they set up two-factor again under My account. They are told by
+        e-mail.
       </ConfirmDialog>
     </div>
   );

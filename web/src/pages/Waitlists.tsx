@@ -17,7 +17,8 @@ export function WaitlistsPage() {
   const timeslotParam = search.get('timeslot');
 
   const slots = useLoad(
-    (signal) => (activityId ? api.get<Timeslot[]>(`/api/v2/admin/activities/${activityId}/timeslots`, { From: date, To: date }, signal) : Promise.resolve([])),
+    (signal) =>
+      activityId ? api.get<Timeslot[]>(`/api/v2/admin/activities/${activityId}/timeslots`, { From: date, To: date }, signal) : Promise.resolve([]),
     [activityId, date],
   );
   // The timeslot in the address if it is on the day's list, else the day's first. While the day's
@@ -55,8 +56,18 @@ export function WaitlistsPage() {
               </option>
             ))}
           </SelectField>
-          <TextField label="Date" type="date" value={date} onChange={(e) => e.target.value && setQuery({ date: e.target.value, timeslot: undefined })} />
-          <SelectField label="Timeslot" value={timeslotId ? String(timeslotId) : ''} onChange={(e) => setQuery({ timeslot: e.target.value })} disabled={!slots.data?.length}>
+          <TextField
+            label="Date"
+            type="date"
+            value={date}
+            onChange={(e) => e.target.value && setQuery({ date: e.target.value, timeslot: undefined })}
+          />
+          <SelectField
+            label="Timeslot"
+            value={timeslotId ? String(timeslotId) : ''}
+            onChange={(e) => setQuery({ timeslot: e.target.value })}
+            disabled={!slots.data?.length}
+          >
             {(slots.data ?? []).length === 0 && <option value="">No timeslots this day</option>}
             {(slots.data ?? []).map((s) => (
               <option key={s.ID} value={s.ID}>
@@ -71,16 +82,29 @@ export function WaitlistsPage() {
         {(slots.loading && !slots.data) || (waitlist.loading && !waitlist.data && timeslotId) ? (
           <Spinner label="Loading the waitlist" />
         ) : !timeslotId ? (
-          <EmptyState icon="calendar" title="Choose a timeslot">Pick an activity and a day with timeslots.</EmptyState>
+          <EmptyState icon="calendar" title="Choose a timeslot">
+            Pick an activity and a day with timeslots.
+          </EmptyState>
         ) : waitlist.data && !waitlist.data.available ? (
           <EmptyState icon="waitlist" title="Waitlists are not available yet">
-            This slotbook does not offer waitlists yet (<code>GET /api/v2/admin/waitlists</code> answers 404). They arrive with a later release; nothing is lost meanwhile.
+            This slotbook does not offer waitlists yet (<code>GET /api/v2/admin/waitlists</code> answers 404). They arrive with a later release;
+            nothing is lost meanwhile.
           </EmptyState>
         ) : waitlist.data?.available && waitlist.data.entries.length === 0 ? (
-          <EmptyState icon="waitlist" title="Nobody is waiting">No guest is on the waitlist of this timeslot.</EmptyState>
+          <EmptyState icon="waitlist" title="Nobody is waiting">
+            No guest is on the waitlist of this timeslot.
+          </EmptyState>
         ) : (
           waitlist.data?.available && (
-            <GenericTable label="Waitlist" rows={waitlist.data.entries} columns={columnsOf(waitlist.data.entries, ['ID', 'Customer', 'Participants', 'Status', 'CreatedAt', 'NotifiedAt'], ['TimeslotID', 'ActivityID'])} />
+            <GenericTable
+              label="Waitlist"
+              rows={waitlist.data.entries}
+              columns={columnsOf(
+                waitlist.data.entries,
+                ['ID', 'Customer', 'Participants', 'Status', 'CreatedAt', 'NotifiedAt'],
+                ['TimeslotID', 'ActivityID'],
+              )}
+            />
           )
         )}
       </Card>

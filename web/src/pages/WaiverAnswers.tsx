@@ -2,7 +2,14 @@ import { useState } from 'react';
 import { api, type ApiError, downloadFile, type WaiverAnswer } from '../api';
 import { Card, ErrorBanner, Icon, Spinner, useLoad } from '../ui';
 
-const TYPE_NAMES: Record<string, string> = { 'application/pdf': 'PDF', 'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/webp': 'WebP', 'image/heic': 'HEIC', 'image/heif': 'HEIF' };
+const TYPE_NAMES: Record<string, string> = {
+  'application/pdf': 'PDF',
+  'image/jpeg': 'JPEG',
+  'image/png': 'PNG',
+  'image/webp': 'WebP',
+  'image/heic': 'HEIC',
+  'image/heif': 'HEIF',
+};
 
 function fileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
@@ -46,7 +53,12 @@ export function WaiverAnswersCard({ reference }: { reference: string }) {
               <dt>{answer.Question}</dt>
               <dd>
                 {answer.File ? (
-                  <button type="button" className="btn btn-secondary btn-sm" onClick={() => download(answer.File!)} disabled={busy === answer.File.FileID}>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    onClick={() => download(answer.File!)}
+                    disabled={busy === answer.File.FileID}
+                  >
                     <Icon name="download" size={16} />
                     Download {TYPE_NAMES[answer.File.ContentType] ?? 'file'} ({fileSize(answer.File.Size)})
                   </button>

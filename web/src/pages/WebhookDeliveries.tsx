@@ -36,7 +36,12 @@ export function DeliveryTable({ deliveries, onInspect }: { deliveries: WebhookDe
             {formatInstant(d.CreatedAt)}
           </td>
           <td className="actions">
-            <button type="button" className="btn btn-sm btn-ghost" onClick={() => onInspect(d.ID)} aria-label={`Inspect delivery ${d.ID} (${d.EventType})`}>
+            <button
+              type="button"
+              className="btn btn-sm btn-ghost"
+              onClick={() => onInspect(d.ID)}
+              aria-label={`Inspect delivery ${d.ID} (${d.EventType})`}
+            >
               Inspect
             </button>
           </td>
@@ -46,9 +51,22 @@ export function DeliveryTable({ deliveries, onInspect }: { deliveries: WebhookDe
   );
 }
 
-export function DeliveryDialog({ endpointId, deliveryId, onClose, onReplayed }: { endpointId: number; deliveryId?: number; onClose: () => void; onReplayed: () => void }) {
+export function DeliveryDialog({
+  endpointId,
+  deliveryId,
+  onClose,
+  onReplayed,
+}: {
+  endpointId: number;
+  deliveryId?: number;
+  onClose: () => void;
+  onReplayed: () => void;
+}) {
   const detail = useLoad(
-    (signal) => (deliveryId === undefined ? Promise.resolve(undefined) : api.get<WebhookDeliveryDetail>(`${WEBHOOKS}/${endpointId}/deliveries/${deliveryId}`, undefined, signal)),
+    (signal) =>
+      deliveryId === undefined
+        ? Promise.resolve(undefined)
+        : api.get<WebhookDeliveryDetail>(`${WEBHOOKS}/${endpointId}/deliveries/${deliveryId}`, undefined, signal),
     [endpointId, deliveryId],
   );
   const [busy, setBusy] = useState(false);

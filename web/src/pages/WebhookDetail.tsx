@@ -6,7 +6,15 @@ import { api, type ApiError } from '../api';
 import { formatInstant } from '../format';
 import { Link, navigate, usePageTitle } from '../router';
 import { Card, ConfirmDialog, ErrorBanner, Icon, PageHeader, SelectField, Spinner, useLoad, useToast } from '../ui';
-import { DELIVERY_LABELS, describeTypes, WEBHOOKS, type DeliveryStatus, type WebhookDelivery, type WebhookEndpoint, type WebhookEndpointWithSecret } from '../webhooks';
+import {
+  DELIVERY_LABELS,
+  describeTypes,
+  WEBHOOKS,
+  type DeliveryStatus,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEndpointWithSecret,
+} from '../webhooks';
 import { DeliveryDialog, DeliveryTable } from './WebhookDeliveries';
 import { EndpointStatus, SecretDialog } from './Webhooks';
 import { WebhookForm } from './WebhookForm';
@@ -19,7 +27,10 @@ export function WebhookDetailPage({ id }: { id: number }) {
   const toast = useToast();
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
   const [limit, setLimit] = useState(PAGE);
-  const deliveries = useLoad((signal) => api.get<WebhookDelivery[]>(`${WEBHOOKS}/${id}/deliveries`, { Status: status, Limit: limit }, signal), [id, status, limit]);
+  const deliveries = useLoad(
+    (signal) => api.get<WebhookDelivery[]>(`${WEBHOOKS}/${id}/deliveries`, { Status: status, Limit: limit }, signal),
+    [id, status, limit],
+  );
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<WebhookEndpointWithSecret>();
   const [confirm, setConfirm] = useState<'rotate' | 'delete'>();
@@ -41,7 +52,12 @@ export function WebhookDetailPage({ id }: { id: number }) {
   const sendTest = () =>
     act(async () => {
       const delivery = await api.post<WebhookDelivery>(`${WEBHOOKS}/${id}/test`);
-      toast(delivery.Status === 'delivered' ? `Test event delivered: HTTP ${delivery.LastStatusCode} in ${delivery.LastDurationMs} ms.` : `Test event failed: ${delivery.LastError}`, delivery.Status === 'delivered' ? 'success' : 'error');
+      toast(
+        delivery.Status === 'delivered'
+          ? `Test event delivered: HTTP ${delivery.LastStatusCode} in ${delivery.LastDurationMs} ms.`
+          : `Test event failed: ${delivery.LastError}`,
+        delivery.Status === 'delivered' ? 'success' : 'error',
+      );
       deliveries.reload();
     });
   const setEnabled = (Enabled: boolean) =>
@@ -101,12 +117,21 @@ export function WebhookDetailPage({ id }: { id: number }) {
             <div className="banner banner-error" role="alert">
               <Icon name="alert" />
               <div>
-                slotbook disabled this endpoint {e.DisabledAt ? `on ${formatInstant(e.DisabledAt)} ` : ''}because it failed every delivery for days. Fix it, send a test event, then enable it:
-                the deliveries that wait are sent then, and failed ones can be replayed below.
+                slotbook disabled this endpoint {e.DisabledAt ? `on ${formatInstant(e.DisabledAt)} ` : ''}because it failed every delivery for days.
+                Fix it, send a test event, then enable it: the deliveries that wait are sent then, and failed ones can be replayed below.
               </div>
             </div>
           )}
-          <Card title="Endpoint" actions={!editing && <button type="button" className="btn btn-sm btn-secondary" onClick={() => setEditing(true)}>Edit</button>}>
+          <Card
+            title="Endpoint"
+            actions={
+              !editing && (
+                <button type="button" className="btn btn-sm btn-secondary" onClick={() => setEditing(true)}>
+                  Edit
+                </button>
+              )
+            }
+          >
             {editing ? (
               <WebhookForm
                 endpoint={e}
@@ -151,7 +176,12 @@ export function WebhookDetailPage({ id }: { id: number }) {
             className="keys-list"
             actions={
               <>
-                <SelectField label="Status" value={status} onChange={(event) => setStatus(event.target.value as DeliveryStatus | '')} className="inline-select">
+                <SelectField
+                  label="Status"
+                  value={status}
+                  onChange={(event) => setStatus(event.target.value as DeliveryStatus | '')}
+                  className="inline-select"
+                >
                   <option value="">All</option>
                   {(Object.keys(DELIVERY_LABELS) as DeliveryStatus[]).map((s) => (
                     <option key={s} value={s}>
@@ -198,9 +228,20 @@ export function WebhookDetailPage({ id }: { id: number }) {
         onConfirm={() => void rotate()}
         onClose={() => setConfirm(undefined)}
       >
-        <p>A new secret signs every delivery from now on. For 24 hours the current one signs beside it, so your endpoint keeps verifying while you switch.</p>
+        <p>
+          A new secret signs every delivery from now on. For 24 hours the current one signs beside it, so your endpoint keeps verifying while you
+          switch.
+        </p>
       </ConfirmDialog>
-      <ConfirmDialog open={confirm === 'delete'} title="Delete this endpoint?" confirmLabel="Delete endpoint" busy={busy} error={error} onConfirm={() => void remove()} onClose={() => setConfirm(undefined)}>
+      <ConfirmDialog
+        open={confirm === 'delete'}
+        title="Delete this endpoint?"
+        confirmLabel="Delete endpoint"
+        busy={busy}
+        error={error}
+        onConfirm={() => void remove()}
+        onClose={() => setConfirm(undefined)}
+      >
         <p>Nothing more is sent to it, and its deliveries are forgotten. This cannot be undone.</p>
       </ConfirmDialog>
       <SecretDialog title="The new signing secret" endpoint={secret} onClose={() => setSecret(undefined)} />

@@ -61,15 +61,33 @@ export function WebhookForm({ endpoint, onSaved, onCancel }: Props) {
         hint="Events are POSTed here, signed. https (http only to localhost while developing)."
         error={error?.fieldError('URL')}
       />
-      <TextField label="Description" maxLength={200} value={description} onChange={(e) => setDescription(e.target.value)} placeholder="Accounting sync" error={error?.fieldError('Description')} />
+      <TextField
+        label="Description"
+        maxLength={200}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        placeholder="Accounting sync"
+        error={error?.fieldError('Description')}
+      />
       <fieldset className="fieldset">
         <legend>Events</legend>
         <div className="checks">
-          <Checkbox label="Every event" hint="All event types, new ones included; not usage (choose it below)" checked={all} onChange={(e) => setAll(e.target.checked)} />
+          <Checkbox
+            label="Every event"
+            hint="All event types, new ones included; not usage (choose it below)"
+            checked={all}
+            onChange={(e) => setAll(e.target.checked)}
+          />
           {types.data
             ?.filter((type) => type.OptIn || !all)
             .map((type) => (
-              <Checkbox key={type.Type} label={<code>{type.Type}</code>} hint={type.Description} checked={chosen.includes(type.Type)} onChange={(e) => toggle(type.Type, e.target.checked)} />
+              <Checkbox
+                key={type.Type}
+                label={<code>{type.Type}</code>}
+                hint={type.Description}
+                checked={chosen.includes(type.Type)}
+                onChange={(e) => toggle(type.Type, e.target.checked)}
+              />
             ))}
         </div>
         {typeError && <div className="field-error">{typeError}</div>}

@@ -4,7 +4,21 @@ import { useState, type FormEvent } from 'react';
 import { api, type ApiError } from '../api';
 import { formatInstant } from '../format';
 import { Link, useLocation, usePageTitle } from '../router';
-import { Badge, Card, CopyableSecret, DataTable, Dialog, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, TextField, useLoad, useToast } from '../ui';
+import {
+  Badge,
+  Card,
+  CopyableSecret,
+  DataTable,
+  Dialog,
+  EmptyState,
+  ErrorBanner,
+  Icon,
+  PageHeader,
+  Spinner,
+  TextField,
+  useLoad,
+  useToast,
+} from '../ui';
 import { describeTypes, failingEndpoints, WEBHOOKS, type WebhookEndpoint, type WebhookEndpointWithSecret } from '../webhooks';
 import { WebhookForm } from './WebhookForm';
 
@@ -82,7 +96,12 @@ export function EndpointStatus({ endpoint }: { endpoint: WebhookEndpoint }) {
   if (endpoint.Status === 'disabled') {
     return <Badge tone="danger">{endpoint.DisabledReason === 'failing' ? 'Disabled: failing' : 'Disabled'}</Badge>;
   }
-  if (endpoint.FailingSince) return <Badge tone="warning" title={`Failing since ${formatInstant(endpoint.FailingSince)}`}>Failing</Badge>;
+  if (endpoint.FailingSince)
+    return (
+      <Badge tone="warning" title={`Failing since ${formatInstant(endpoint.FailingSince)}`}>
+        Failing
+      </Badge>
+    );
   return <Badge tone="success">Enabled</Badge>;
 }
 
@@ -162,7 +181,9 @@ function ContactCard() {
     setBusy(true);
     setError(undefined);
     try {
-      settings.setData(await api.patch<{ ContactEmail: string | null }>(`${WEBHOOKS}/settings`, { ContactEmail: value.trim() === '' ? null : value.trim() }));
+      settings.setData(
+        await api.patch<{ ContactEmail: string | null }>(`${WEBHOOKS}/settings`, { ContactEmail: value.trim() === '' ? null : value.trim() }),
+      );
       setEmail(undefined);
       toast('Saved: notices about your webhooks go to that address.');
     } catch (caught) {

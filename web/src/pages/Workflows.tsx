@@ -6,7 +6,22 @@ import { api, type ApiError } from '../api';
 import { formatInstant } from '../format';
 import { usePageTitle } from '../router';
 import { useSession } from '../session';
-import { Badge, Card, Checkbox, DataTable, EmptyState, ErrorBanner, Icon, PageHeader, SelectField, Spinner, TextArea, TextField, useLoad, useToast } from '../ui';
+import {
+  Badge,
+  Card,
+  Checkbox,
+  DataTable,
+  EmptyState,
+  ErrorBanner,
+  Icon,
+  PageHeader,
+  SelectField,
+  Spinner,
+  TextArea,
+  TextField,
+  useLoad,
+  useToast,
+} from '../ui';
 import './workflows.css';
 
 export const WORKFLOW_EVENTS = ['booking-confirmed', 'booking-cancelled', 'reminder', 'follow-up'] as const;
@@ -125,7 +140,17 @@ export function WorkflowsPage() {
       <Card title="Your workflows">
         {workflows.loading && !workflows.data && <Spinner label="Loading workflows" />}
         {workflows.data && list.length === 0 && (
-          <EmptyState icon="mail" title="No workflows yet" action={writable && <button type="button" className="btn btn-secondary" onClick={() => setEditing('new')}>Create the first workflow</button>}>
+          <EmptyState
+            icon="mail"
+            title="No workflows yet"
+            action={
+              writable && (
+                <button type="button" className="btn btn-secondary" onClick={() => setEditing('new')}>
+                  Create the first workflow
+                </button>
+              )
+            }
+          >
             A confirmation e-mail and a reminder the day before are a good start.
           </EmptyState>
         )}
@@ -144,7 +169,12 @@ export function WorkflowsPage() {
                   <div className="workflow-subject small">{workflow.Subject}</div>
                 </div>
                 <div className="workflow-actions">
-                  <button type="button" className="btn btn-sm btn-secondary" onClick={() => setShowing(showing?.ID === workflow.ID ? undefined : workflow)} aria-expanded={showing?.ID === workflow.ID}>
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-secondary"
+                    onClick={() => setShowing(showing?.ID === workflow.ID ? undefined : workflow)}
+                    aria-expanded={showing?.ID === workflow.ID}
+                  >
                     <Icon name="mail" /> E-mails
                   </button>
                   {writable && (
@@ -153,7 +183,12 @@ export function WorkflowsPage() {
                         {workflow.Enabled ? `Pause` : `Enable`}
                         <span className="visually-hidden"> {workflow.Name}</span>
                       </button>
-                      <button type="button" className="btn btn-sm btn-ghost" onClick={() => setEditing(workflow)} aria-label={`Edit ${workflow.Name}`}>
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-ghost"
+                        onClick={() => setEditing(workflow)}
+                        aria-label={`Edit ${workflow.Name}`}
+                      >
                         <Icon name="edit" /> Edit
                       </button>
                     </>
@@ -225,13 +260,24 @@ function WorkflowEditor({ initial, id, onDone }: { initial: Draft; id?: number; 
       <div className="workflow-editor-grid">
         <form onSubmit={submit} noValidate aria-label="Workflow">
           <div className="form-grid">
-            <TextField label="Name" value={draft.Name} onChange={(e) => set({ Name: e.target.value })} error={error?.fieldError('Name')} placeholder="Booking confirmation" autoFocus />
+            <TextField
+              label="Name"
+              value={draft.Name}
+              onChange={(e) => set({ Name: e.target.value })}
+              error={error?.fieldError('Name')}
+              placeholder="Booking confirmation"
+              autoFocus
+            />
             <SelectField
               label="Sent"
               value={draft.Event}
               onChange={(e) => {
                 const next = e.target.value as WorkflowEvent;
-                set({ Event: next, OffsetHours: scheduled(next) ? Math.max(draft.OffsetHours, 24) : 0, PartnerBookings: next === 'booking-confirmed' ? draft.PartnerBookings : true });
+                set({
+                  Event: next,
+                  OffsetHours: scheduled(next) ? Math.max(draft.OffsetHours, 24) : 0,
+                  PartnerBookings: next === 'booking-confirmed' ? draft.PartnerBookings : true,
+                });
               }}
               error={error?.fieldError('Event')}
             >
@@ -269,7 +315,12 @@ function WorkflowEditor({ initial, id, onDone }: { initial: Draft; id?: number; 
               checked={draft.PartnerBookings}
               onChange={(e) => set({ PartnerBookings: e.target.checked })}
             />
-            <Checkbox label="Enabled" hint="Paused workflows send nothing" checked={draft.Enabled} onChange={(e) => set({ Enabled: e.target.checked })} />
+            <Checkbox
+              label="Enabled"
+              hint="Paused workflows send nothing"
+              checked={draft.Enabled}
+              onChange={(e) => set({ Enabled: e.target.checked })}
+            />
           </div>
           <ErrorBanner error={error && !known.some((f) => error.fieldError(f)) ? error : undefined} />
           <div className="form-actions">
@@ -287,12 +338,28 @@ function WorkflowEditor({ initial, id, onDone }: { initial: Draft; id?: number; 
   );
 }
 
-function TemplateFields({ draft, set, error, bodyRef }: { draft: Draft; set: (c: Partial<Draft>) => void; error?: ApiError; bodyRef: RefObject<HTMLDivElement | null> }) {
+function TemplateFields({
+  draft,
+  set,
+  error,
+  bodyRef,
+}: {
+  draft: Draft;
+  set: (c: Partial<Draft>) => void;
+  error?: ApiError;
+  bodyRef: RefObject<HTMLDivElement | null>;
+}) {
   return (
     <>
       <TextField label="Subject" value={draft.Subject} onChange={(e) => set({ Subject: e.target.value })} error={error?.fieldError('Subject')} />
       <div ref={bodyRef}>
-        <TextArea label="Body (plain text)" rows={9} value={draft.Body} onChange={(e) => set({ Body: e.target.value })} error={error?.fieldError('Body')} />
+        <TextArea
+          label="Body (plain text)"
+          rows={9}
+          value={draft.Body}
+          onChange={(e) => set({ Body: e.target.value })}
+          error={error?.fieldError('Body')}
+        />
       </div>
     </>
   );
@@ -387,12 +454,21 @@ const STATUS_TONES: Record<Email['Status'], string> = { sent: 'success', failed:
 /** The workflow's e-mails, newest first, filtered by status. */
 function WorkflowEmails({ workflow }: { workflow: Workflow }) {
   const [status, setStatus] = useState('');
-  const emails = useLoad((signal) => api.get<Email[]>('/api/v2/admin/emails', { WorkflowID: workflow.ID, Status: status, Limit: 50 }, signal), [workflow.ID, status]);
+  const emails = useLoad(
+    (signal) => api.get<Email[]>('/api/v2/admin/emails', { WorkflowID: workflow.ID, Status: status, Limit: 50 }, signal),
+    [workflow.ID, status],
+  );
   return (
     <div className="workflow-emails">
       <div className="presets" role="group" aria-label={`E-mails of ${workflow.Name}`}>
         {STATUS_FILTERS.map((filter) => (
-          <button key={filter.value} type="button" className={`chip ${status === filter.value ? 'chip-active' : ''}`} aria-pressed={status === filter.value} onClick={() => setStatus(filter.value)}>
+          <button
+            key={filter.value}
+            type="button"
+            className={`chip ${status === filter.value ? 'chip-active' : ''}`}
+            aria-pressed={status === filter.value}
+            onClick={() => setStatus(filter.value)}
+          >
             {filter.label}
           </button>
         ))}

@@ -8,7 +8,10 @@ const SOURCE_ICONS = { online: 'globe', pos: 'store', partner: 'handshake' } as 
 export function SourceBadge({ booking }: { booking: Pick<Booking, 'Source' | 'Partner'> }) {
   const label = booking.Source === 'partner' && booking.Partner ? booking.Partner : SOURCE_LABELS[booking.Source];
   return (
-    <span className={`source source-${booking.Source}`} title={booking.Source === 'partner' ? `Partner booking via ${booking.Partner}` : `${SOURCE_LABELS[booking.Source]} booking`}>
+    <span
+      className={`source source-${booking.Source}`}
+      title={booking.Source === 'partner' ? `Partner booking via ${booking.Partner}` : `${SOURCE_LABELS[booking.Source]} booking`}
+    >
       <Icon name={SOURCE_ICONS[booking.Source]} size={14} />
       <span className="source-kind">{booking.Source === 'partner' ? 'Partner' : SOURCE_LABELS[booking.Source]}</span>
       {booking.Source === 'partner' && <span className="source-partner">{label}</span>}
@@ -23,7 +26,8 @@ export function StatusBadge({ status }: { status: Booking['Status'] }) {
 }
 
 /** "2 Adult, 1 Child (4-14)": a booking's ticket mix in a few words. */
-export const ticketSummary = (booking: Pick<Booking, 'Tickets'>): string => booking.Tickets.map((ticket) => `${ticket.Quantity} ${ticket.Name}`).join(', ');
+export const ticketSummary = (booking: Pick<Booking, 'Tickets'>): string =>
+  booking.Tickets.map((ticket) => `${ticket.Quantity} ${ticket.Name}`).join(', ');
 
 export function WaiverBadge({ status }: { status: Booking['WaiverStatus'] }) {
   return status === 'complete' ? <Badge tone="success">Waiver complete</Badge> : <Badge tone="warning">Waiver pending</Badge>;

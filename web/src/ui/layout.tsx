@@ -15,7 +15,17 @@ export function PageHeader({ title, description, actions }: { title: string; des
   );
 }
 
-export function Card({ title, actions, children, className = '' }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
+export function Card({
+  title,
+  actions,
+  children,
+  className = '',
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <section className={`card ${className}`}>
       {(title || actions) && (
@@ -73,7 +83,17 @@ export function ErrorBanner({ error, onRetry }: { error: ApiError | Error | unde
   );
 }
 
-export function EmptyState({ icon = 'inbox', title, children, action }: { icon?: IconName; title: string; children?: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  icon = 'inbox',
+  title,
+  children,
+  action,
+}: {
+  icon?: IconName;
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className="empty">
       <div className="empty-icon" aria-hidden="true">
