@@ -104,11 +104,9 @@ app.post('/insert', async (request, reply) => {
 app.post('/insert-batch', async (request, reply) => {
   const { Entries } = request.body as { Entries: Entry[] };
   const ids = await insertMany(Entries);
-  return reply
-    .code(201)
-    .send({
-      data: { Count: ids.length, Entries: Entries.map((e, i) => ({ ID: ids[i], Meter: e.Meter, Usage: e.Usage, OccurredAt: e.OccurredAt })) },
-    });
+  return reply.code(201).send({
+    data: { Count: ids.length, Entries: Entries.map((e, i) => ({ ID: ids[i], Meter: e.Meter, Usage: e.Usage, OccurredAt: e.OccurredAt })) },
+  });
 });
 
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

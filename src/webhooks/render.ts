@@ -46,19 +46,17 @@ function fieldsOf(entry: OutboxEntry): LongEntry {
 export function expandOutbox(row: { operator_id: number; events: string; created_at: number }): OutboxEvent[] {
   return (JSON.parse(row.events) as OutboxEntry[]).flatMap((entry) => {
     const [types, resource, audience, partner, bookingId, snapshot, data] = fieldsOf(entry);
-    return types
-      .split(' ')
-      .map((type) => ({
-        operatorId: row.operator_id,
-        type,
-        resource,
-        audience,
-        partner,
-        bookingId,
-        snapshot,
-        data,
-        createdAt: Number(row.created_at),
-      }));
+    return types.split(' ').map((type) => ({
+      operatorId: row.operator_id,
+      type,
+      resource,
+      audience,
+      partner,
+      bookingId,
+      snapshot,
+      data,
+      createdAt: Number(row.created_at),
+    }));
   });
 }
 
