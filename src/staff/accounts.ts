@@ -174,10 +174,10 @@ async function me(tx: Db['kysely'], actor: User): Promise<UserRow> {
  * 5 wrong in a row lock the account (429 meanwhile), so a borrowed session cannot guess it.
  */
 async function checkPassword(app: FastifyInstance, user: UserRow, password: string, field: string): Promise<void> {
-  const attempt = await app.db.write((tx) => reserveGuess(tx, user));
+  const attempt = await reserveGuess(app.db.kysely, user);
   if (attempt === undefined) throw await refusedGuess(app.db.kysely, user.id);
   if (user.password_hash !== null && (await verifyPassword(password, user.password_hash))) {
-    await app.db.write((tx) => refundAccountAttempt(tx, user.id));
+    await refundAccountAttempt(app.db.kysely, user.id);
     return;
   }
   await app.db.write((tx) => wrongGuess(tx, app, user, attempt, 'user.password-check-failed'));

@@ -87,15 +87,12 @@ export async function signInWithPassword(
   const candidates = (await findUsersByEmail(app.db.kysely, normaliseEmail(body.Email))).filter(
     (user) => user.status === 'active' && user.password_hash !== null && (body.OperatorID === undefined || user.operator_id === body.OperatorID),
   );
-  // Counted before any hashing: the address (429 while it must wait), unless this browser signed in to
-  // one of these accounts before, and each account (undefined: locked, or 5 guesses on their way).
+  // Counted before any hashing (throttles.ts): the address (429 while it must wait), unless this browser
+  // signed in to one of these accounts before, and each account (undefined: locked, or 5 guesses on their way).
   const known = knownAccounts(request);
-  const { address, attempts } = await app.db.write(async (tx) => {
-    const address = candidates.some((user) => known.includes(user.id)) ? undefined : await takeAddressAttempt(tx, request.ip);
-    const attempts: (number | undefined)[] = [];
-    for (const user of candidates) attempts.push(await reserveGuess(tx, user));
-    return { address, attempts };
-  });
+  const address = candidates.some((user) => known.includes(user.id)) ? undefined : await takeAddressAttempt(app.db.kysely, request.ip);
+  const attempts: (number | undefined)[] = [];
+  for (const user of candidates) attempts.push(await reserveGuess(app.db.kysely, user));
   // The same scrypt work for every account, checked or not, and for an address without one.
   const right: boolean[] = [];
   for (const [i, user] of candidates.entries()) {
@@ -105,11 +102,13 @@ export async function signInWithPassword(
   if (candidates.length === 0) await spendDecoyHash(body.Password);
   const matching = candidates.filter((_, i) => right[i]);
   if (matching.length === 0) {
-    await app.db.write(async (tx) => {
-      if (address) await backoffFailed(tx, address);
-      for (const [i, user] of candidates.entries())
-        if (attempts[i] !== undefined) await wrongGuess(tx, app, user, attempts[i]!, 'session.sign-in-failed', ANONYMOUS);
-    });
+    if (address) await backoffFailed(app.db.kysely, address);
+    const checked = candidates.flatMap((user, i) => (attempts[i] === undefined ? [] : [{ user, attempt: attempts[i]! }]));
+    if (checked.length > 0) {
+      await app.db.write(async (tx) => {
+        for (const { user, attempt } of checked) await wrongGuess(tx, app, user, attempt, 'session.sign-in-failed', ANONYMOUS);
+      });
+    }
     throw new Unauthenticated(WRONG);
   }
   /** The password was right: its guesses are taken back (the address's too), and the run of failures goes on until the sign-in completes. */
@@ -154,7 +153,7 @@ export async function signInWithTotp(
   if (!challenge || !user || user.totp_secret === null) throw invalid();
   // Counted before the code is checked: a locked account, or one with 5 codes on their way, is refused.
   // (No per-address limit here: a challenge takes the right password, which has one.)
-  const attempt = await app.db.write((tx) => reserveGuess(tx, user));
+  const attempt = await reserveGuess(app.db.kysely, user);
   if (attempt === undefined) throw invalid();
   const step =
     body.Code === undefined
@@ -235,7 +234,7 @@ const badLink = () =>
  */
 async function requireLiveToken(request: FastifyRequest, token: string, purpose: StaffTokenPurpose): Promise<void> {
   if (await peekToken(request.server.db.kysely, token, purpose)) return;
-  await request.server.db.write((tx) => takeAddressAttempt(tx, request.ip));
+  await takeAddressAttempt(request.server.db.kysely, request.ip);
   throw badLink();
 }
 

@@ -264,6 +264,10 @@ export function backoffWait(failures: number, policy: BackoffPolicy): number {
   return failures < policy.limit ? 0 : Math.min(policy.firstWaitMs * 2 ** (failures - policy.limit), policy.maxWaitMs);
 }
 
+// The attempt counters below are single statements, atomic by themselves: callers run them on their own,
+// outside a transaction, so that a burst of parallel attempts holds a counter's row for one statement each
+// rather than for a whole transaction (PostgreSQL requests would queue for connections behind that lock).
+
 /** Within the limit a run of failures lasts a window from its first; past it, until a window without one. */
 function liveRun(eb: ExpressionBuilder<Database, 'staff_throttles'>, policy: BackoffPolicy, now: number) {
   return eb.or([
@@ -282,12 +286,12 @@ function waitInSql(eb: ExpressionBuilder<Database, 'staff_throttles'>, policy: B
 }
 
 /**
- * Counts an attempt against `key` before it is made, in one statement, unless the key must still wait:
- * then counts nothing and answers the wait in milliseconds (0 when counted). One statement, so that
- * concurrent attempts in every process are counted one by one and none passes a wait another started.
+ * Counts an attempt against `key` before it is made, unless the key must still wait: then counts nothing
+ * and answers the wait in milliseconds (0 when counted). One statement, so that concurrent attempts in
+ * every process are counted one by one and none passes a wait another started.
  */
-export async function takeBackoffAttempt(tx: Tx, key: string, policy: BackoffPolicy, now = Date.now()): Promise<number> {
-  const counted = await tx
+export async function takeBackoffAttempt(db: Kysely<Database>, key: string, policy: BackoffPolicy, now = Date.now()): Promise<number> {
+  const counted = await db
     .insertInto('staff_throttles')
     .values({ key, count: 1, window_started_at: now, last_at: now })
     .onConflict((oc) =>
@@ -320,18 +324,18 @@ export async function takeBackoffAttempt(tx: Tx, key: string, policy: BackoffPol
     .executeTakeFirst();
   if (counted) return 0;
   // For Retry-After only: the decision above was the statement's.
-  const row = await tx.selectFrom('staff_throttles').select(['count', 'last_at']).where('key', '=', key).executeTakeFirst();
+  const row = await db.selectFrom('staff_throttles').select(['count', 'last_at']).where('key', '=', key).executeTakeFirst();
   return Math.max(1000, Number(row?.last_at ?? now) + backoffWait(Number(row?.count ?? 0), policy) - now);
 }
 
 /** A counted attempt failed: the wait after it runs from its answer (a password takes a while to check). */
-export async function backoffFailed(tx: Tx, key: string, now = Date.now()): Promise<void> {
-  await tx.updateTable('staff_throttles').set({ last_at: now }).where('key', '=', key).where('last_at', '<', now).execute();
+export async function backoffFailed(db: Kysely<Database>, key: string, now = Date.now()): Promise<void> {
+  await db.updateTable('staff_throttles').set({ last_at: now }).where('key', '=', key).where('last_at', '<', now).execute();
 }
 
 /** Takes back a counted attempt that was no failure (a right password). */
-export async function refundBackoffAttempt(tx: Tx, key: string): Promise<void> {
-  await tx
+export async function refundBackoffAttempt(db: Kysely<Database>, key: string): Promise<void> {
+  await db
     .updateTable('staff_throttles')
     .set((eb) => ({ count: eb('count', '-', 1) }))
     .where('key', '=', key)
@@ -344,8 +348,8 @@ export async function refundBackoffAttempt(tx: Tx, key: string): Promise<void> {
  * number in the account's run of failures, or undefined (nothing counted) when the account is locked or
  * `max` guesses are counted already, settled or on their way. So parallel guesses count one by one.
  */
-export async function reserveAccountAttempt(tx: Tx, userId: number, max: number, now = Date.now()): Promise<number | undefined> {
-  const row = await tx
+export async function reserveAccountAttempt(db: Kysely<Database>, userId: number, max: number, now = Date.now()): Promise<number | undefined> {
+  const row = await db
     .updateTable('staff_users')
     .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
     .where('id', '=', userId)
@@ -357,8 +361,8 @@ export async function reserveAccountAttempt(tx: Tx, userId: number, max: number,
 }
 
 /** Takes back a guess that was right, without starting the run of failures afresh (that takes a completed sign-in). */
-export async function refundAccountAttempt(tx: Tx, userId: number): Promise<void> {
-  await tx
+export async function refundAccountAttempt(db: Kysely<Database>, userId: number): Promise<void> {
+  await db
     .updateTable('staff_users')
     .set((eb) => ({ failed_attempts: eb('failed_attempts', '-', 1) }))
     .where('id', '=', userId)

@@ -34,9 +34,9 @@ export class TooManyAttempts extends RetryLater {
 }
 
 /** Counts a failure-to-be of the client's address, answering its throttle's key; 429 (nothing counted) while the address must wait. */
-export async function takeAddressAttempt(tx: Tx, ip: string): Promise<string> {
+export async function takeAddressAttempt(db: Kysely<Database>, ip: string): Promise<string> {
   const key = `failures:${ip}`;
-  const waitMs = await takeBackoffAttempt(tx, key, ADDRESS_FAILURES);
+  const waitMs = await takeBackoffAttempt(db, key, ADDRESS_FAILURES);
   if (waitMs > 0) throw new TooManyAttempts(`Too many failed sign-in attempts from your address; try again in ${inWords(waitMs)}`, waitMs);
   return key;
 }
@@ -45,8 +45,8 @@ export async function takeAddressAttempt(tx: Tx, ip: string): Promise<string> {
  * Counts a guess at the account's password or code before it is checked: its number in the account's run
  * of failures, or undefined when the account is locked or has its 5 guesses on their way already.
  */
-export function reserveGuess(tx: Tx, user: UserRow): Promise<number | undefined> {
-  return reserveAccountAttempt(tx, user.id, MAX_FAILED_ATTEMPTS);
+export function reserveGuess(db: Kysely<Database>, user: UserRow): Promise<number | undefined> {
+  return reserveAccountAttempt(db, user.id, MAX_FAILED_ATTEMPTS);
 }
 
 /** A wrong guess, number `attempt` in a row: audited; the fifth locks the account and e-mails its owner. */
