@@ -43,6 +43,29 @@ async function activityWithSlot() {
   return { activity, slot };
 }
 
+async function newBooking() {
+  const { activity } = await activityWithSlot();
+  return ok('POST', '/api/v2/admin/bookings', { ActivityID: activity.ActivityID, Date: day(3), Time: '10:00', Participants: 1, Customer: customer });
+}
+
+async function newQuestion(required: boolean) {
+  const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
+  return ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/questions`, { Question: 'Can you swim?', Type: 'boolean', Required: required });
+}
+
+async function newTicketType() {
+  const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
+  return ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/ticket-types`, { Type: 'child', Name: 'Child', Price: 500 });
+}
+
+/** A guide with one session of their own, as the owner's sessions list shows it. */
+async function guideSignedIn() {
+  const user = await addUser(t, op.operatorId, 'guide');
+  await signIn(t, user.email);
+  const [session] = (await as(t, owner, 'GET', `/api/v2/admin/users/${user.id}/sessions`)).json().data;
+  return { user, session };
+}
+
 /** How to make each mutating operator route succeed, and the audit action it must write. */
 const CASES: Record<string, () => Promise<{ action: string; resource: string }>> = {
   'POST /api/v2/admin/activities': async () => {
@@ -64,78 +87,35 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     return { action: 'timeslot.update', resource: String(slot.ID) };
   },
   'POST /api/v2/admin/activities/:ActivityID/questions': async () => {
-    const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
-    const question = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/questions`, {
-      Question: 'Can you swim?',
-      Type: 'boolean',
-      Required: true,
-    });
+    const question = await newQuestion(true);
     return { action: 'question.create', resource: String(question.ID) };
   },
   'PATCH /api/v2/admin/questions/:ID': async () => {
-    const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
-    const question = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/questions`, {
-      Question: 'Can you swim?',
-      Type: 'boolean',
-      Required: true,
-    });
+    const question = await newQuestion(true);
     await ok('PATCH', `/api/v2/admin/questions/${question.ID}`, { Required: false });
     return { action: 'question.update', resource: String(question.ID) };
   },
   'DELETE /api/v2/admin/questions/:ID': async () => {
-    const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
-    const question = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/questions`, {
-      Question: 'Can you swim?',
-      Type: 'boolean',
-      Required: false,
-    });
+    const question = await newQuestion(false);
     await ok('DELETE', `/api/v2/admin/questions/${question.ID}`);
     return { action: 'question.delete', resource: String(question.ID) };
   },
   'POST /api/v2/admin/bookings': async () => {
-    const { activity } = await activityWithSlot();
-    const booking = await ok('POST', '/api/v2/admin/bookings', {
-      ActivityID: activity.ActivityID,
-      Date: day(3),
-      Time: '10:00',
-      Participants: 1,
-      Customer: customer,
-    });
+    const booking = await newBooking();
     return { action: 'booking.create', resource: booking.BookingReference };
   },
   'POST /api/v2/admin/bookings/:BookingReference/cancel': async () => {
-    const { activity } = await activityWithSlot();
-    const booking = await ok('POST', '/api/v2/admin/bookings', {
-      ActivityID: activity.ActivityID,
-      Date: day(3),
-      Time: '10:00',
-      Participants: 1,
-      Customer: customer,
-    });
+    const booking = await newBooking();
     await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/cancel`);
     return { action: 'booking.cancel', resource: booking.BookingReference };
   },
   'POST /api/v2/admin/bookings/:BookingReference/check-in': async () => {
-    const { activity } = await activityWithSlot();
-    const booking = await ok('POST', '/api/v2/admin/bookings', {
-      ActivityID: activity.ActivityID,
-      Date: day(3),
-      Time: '10:00',
-      Participants: 1,
-      Customer: customer,
-    });
+    const booking = await newBooking();
     await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/check-in`, {});
     return { action: 'booking.check-in', resource: booking.BookingReference };
   },
   'DELETE /api/v2/admin/bookings/:BookingReference/check-in': async () => {
-    const { activity } = await activityWithSlot();
-    const booking = await ok('POST', '/api/v2/admin/bookings', {
-      ActivityID: activity.ActivityID,
-      Date: day(3),
-      Time: '10:00',
-      Participants: 1,
-      Customer: customer,
-    });
+    const booking = await newBooking();
     await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/check-in`, {});
     await ok('DELETE', `/api/v2/admin/bookings/${booking.BookingReference}/check-in`);
     return { action: 'booking.check-in-undo', resource: booking.BookingReference };
@@ -198,16 +178,12 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     return { action: 'user.invitation-resend', resource: String(user.ID) };
   },
   'DELETE /api/v2/admin/users/:ID/sessions': async () => {
-    const user = await addUser(t, op.operatorId, 'guide');
-    await signIn(t, user.email);
-    const [session] = (await as(t, owner, 'GET', `/api/v2/admin/users/${user.id}/sessions`)).json().data;
+    const { user, session } = await guideSignedIn();
     await ok('DELETE', `/api/v2/admin/users/${user.id}/sessions`);
     return { action: 'session.revoke', resource: String(session.ID) };
   },
   'DELETE /api/v2/admin/users/:ID/sessions/:SessionID': async () => {
-    const user = await addUser(t, op.operatorId, 'guide');
-    await signIn(t, user.email);
-    const [session] = (await as(t, owner, 'GET', `/api/v2/admin/users/${user.id}/sessions`)).json().data;
+    const { user, session } = await guideSignedIn();
     await ok('DELETE', `/api/v2/admin/users/${user.id}/sessions/${session.ID}`);
     return { action: 'session.revoke', resource: String(session.ID) };
   },
@@ -227,19 +203,16 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     return { action: 'user.totp-reset', resource: String(user.ID) };
   },
   'POST /api/v2/admin/activities/:ActivityID/ticket-types': async () => {
-    const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
-    const type = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/ticket-types`, { Type: 'child', Name: 'Child', Price: 500 });
+    const type = await newTicketType();
     return { action: 'ticket-type.create', resource: String(type.ID) };
   },
   'PATCH /api/v2/admin/ticket-types/:ID': async () => {
-    const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
-    const type = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/ticket-types`, { Type: 'child', Name: 'Child', Price: 500 });
+    const type = await newTicketType();
     await ok('PATCH', `/api/v2/admin/ticket-types/${type.ID}`, { Price: 600 });
     return { action: 'ticket-type.update', resource: String(type.ID) };
   },
   'DELETE /api/v2/admin/ticket-types/:ID': async () => {
-    const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
-    const type = await ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/ticket-types`, { Type: 'child', Name: 'Child', Price: 500 });
+    const type = await newTicketType();
     await ok('DELETE', `/api/v2/admin/ticket-types/${type.ID}`);
     return { action: 'ticket-type.delete', resource: String(type.ID) };
   },
