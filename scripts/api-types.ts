@@ -77,9 +77,19 @@ export function withSchemaNames(document: OpenAPI3): OpenAPI3 {
   };
 }
 
+/**
+ * The document with its paths and schemas in alphabetical order (their fields keep the document's order), so
+ * that registering routes or schemas in another order leaves the generated file as it was.
+ */
+export function inNameOrder(document: OpenAPI3): OpenAPI3 {
+  const sorted = <T>(record: Record<string, T> | undefined) =>
+    record && Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return { ...document, paths: sorted(document.paths), components: { ...document.components, schemas: sorted(document.components?.schemas) } };
+}
+
 /** The text of web/src/api-types/openapi.ts: openapi-typescript's types, formatted by Biome as the house formats code. */
 export async function generateApiTypes(): Promise<string> {
-  const nodes = await openapiTS(withSchemaNames(await openApiDocument()), { silent: true });
+  const nodes = await openapiTS(inNameOrder(withSchemaNames(await openApiDocument())), { silent: true });
   const source = HEADER + astToString(nodes);
   return execFileSync(fileURLToPath(new URL('../node_modules/.bin/biome', import.meta.url)), ['format', `--stdin-file-path=${API_TYPES_FILE}`], {
     cwd: ROOT,

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { OpenAPI3 } from 'openapi-typescript';
-import { API_TYPES_FILE, generateApiTypes, withSchemaNames } from '../../scripts/api-types.js';
+import { API_TYPES_FILE, generateApiTypes, inNameOrder, withSchemaNames } from '../../scripts/api-types.js';
 
 describe('the web app API types', () => {
   it('are what `npm run api-types` writes from the current /openapi.json', async () => {
@@ -17,7 +17,7 @@ describe('the web app API types', () => {
     expect(generated === checkedIn, `${API_TYPES_FILE} is not current (${where}): run npm run api-types`).toBe(true);
   });
 
-  it('name the shared schemas by their titles, references included', () => {
+  it('name the shared schemas by their titles, references included, and list them by name', () => {
     const document: OpenAPI3 = {
       openapi: '3.1.0',
       info: { title: 't', version: '1' },
@@ -37,5 +37,6 @@ describe('the web app API types', () => {
     expect(Object.keys(named.components?.schemas ?? {})).toEqual(['Problem', 'Booking']);
     expect(JSON.stringify(named)).not.toContain('def-');
     expect(() => withSchemaNames({ ...document, components: { schemas: { 'def-0': { type: 'object' } } } })).toThrow(/no title/);
+    expect(Object.keys(inNameOrder(named).components?.schemas ?? {})).toEqual(['Booking', 'Problem']);
   });
 });
