@@ -15,7 +15,8 @@ describe('the web app API types', () => {
     const at = lines[0].findIndex((line, index) => line !== lines[1][index]);
     const where = at === -1 ? 'it ends early' : `line ${at + 1} is "${lines[0][at]?.trim()}", generated "${lines[1][at]?.trim()}"`;
     expect(generated === checkedIn, `${API_TYPES_FILE} is not current (${where}): run npm run api-types`).toBe(true);
-  });
+    // Building the whole app and its migrations takes seconds, many more while the suite fills the machine.
+  }, 120_000);
 
   it('name the shared schemas by their titles, references included, and list them by name', () => {
     const document: OpenAPI3 = {
