@@ -2,6 +2,7 @@
 // scripts never see it). Changes carry the session's CSRF token, which the sign-in and GET
 // /api/v2/staff/me give; a 401 anywhere means the session ended and shows the sign-in page.
 
+import type { Answer, RequestBody, Schemas } from './api-types';
 import { saveBlob } from './download';
 
 let csrfToken: string | null = null;
@@ -127,168 +128,59 @@ export const api = {
   del: (path: string) => request<void>('DELETE', path),
 };
 
-// ---- The API's records (see /openapi.json) ----
+// ---- The API's records: aliases of the types generated from /openapi.json (web/src/api-types) ----
 
-export type Source = 'partner' | 'online' | 'pos';
-export type BookingStatus = 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
-
-export interface Customer {
-  FirstName: string;
-  LastName: string;
-  Email: string;
-  Phone: string;
+/**
+ * A union's values as a list for the pages to offer (a select's options), checked against the document:
+ * a value the union lacks, or one of its values left out, is a type error.
+ */
+function everyValue<Union extends string>() {
+  return <const List extends readonly Union[]>(list: List & ([Union] extends [List[number]] ? unknown : never)): List => list;
 }
 
-export interface Booking {
-  BookingReference: string;
-  Status: BookingStatus;
-  Source: Source;
-  Partner: string | null;
-  PaymentReference: string | null;
-  ActivityID: string;
-  Date: string;
-  Time: string;
-  StartsAt?: string;
-  Participants: number;
-  Seats: number;
-  Tickets: BookedTicket[];
-  Currency: string;
-  Total: number;
-  Customer: Customer;
-  WaiverStatus: 'pending' | 'complete';
-  HoldExpiresAt?: string | null;
-  CreatedAt: string;
+export type Booking = Schemas['Booking'];
+export type Source = Booking['Source'];
+export type BookingStatus = Booking['Status'];
+export type Customer = Booking['Customer'];
+export type BookedTicket = Booking['Tickets'][number];
+export type WaiverAnswer = Schemas['BookingWaiverAnswer'];
+
+export type Activity = Schemas['AdminProduct'];
+export type TicketType = Activity['TicketTypes'][number];
+export type AdminTicketType = Schemas['AdminTicketType'];
+/** The categories a ticket type may be given; answers type Category as any string (their description lists them). */
+export type TicketCategory = NonNullable<RequestBody<'/api/v2/admin/activities/{ActivityID}/ticket-types', 'post'>['Category']>;
+export const TICKET_CATEGORIES = everyValue<TicketCategory>()([
+  'adult',
+  'child',
+  'youth',
+  'infant',
+  'senior',
+  'student',
+  'military',
+  'family',
+  'other',
+]);
+/** A ticket type's Category as one of the categories (the server answers no other; "other" if it ever did). */
+export function ticketCategory(category: string): TicketCategory {
+  return TICKET_CATEGORIES.find((known) => known === category) ?? 'other';
 }
 
-export interface WaiverAnswer {
-  QuestionID: number;
-  Question: string;
-  Type: string;
-  Answer: string;
-  File: { FileID: string; ContentType: string; Size: number; Download: string } | null;
-}
+export type Timeslot = Answer<'/api/v2/admin/activities/{ActivityID}/timeslots', 'get'>[number];
 
-export interface BookedTicket {
-  Type: string;
-  Name: string;
-  Quantity: number;
-  UnitPrice: number;
-}
+export type Question = Schemas['AdminQuestion'];
+export type QuestionType = Question['Type'];
+export const QUESTION_TYPES = everyValue<QuestionType>()(['text', 'boolean', 'select', 'date', 'file', 'signature']);
 
-export const TICKET_CATEGORIES = ['adult', 'child', 'youth', 'infant', 'senior', 'student', 'military', 'family', 'other'] as const;
-export type TicketCategory = (typeof TICKET_CATEGORIES)[number];
+export type Scope = RequestBody<'/api/v2/admin/keys', 'post'>['Scopes'][number];
+export const SCOPES = everyValue<Scope>()(['ota', 'usage:read', 'usage:write', 'admin']);
+export type ApiKey = Schemas['ApiKey'];
+export type CreatedKey = Schemas['CreatedApiKey'];
 
-export interface TicketType {
-  Type: string;
-  Name: string;
-  Price: number;
-  Category: TicketCategory;
-  MinAge: number | null;
-  MaxAge: number | null;
-  People: number;
-  TakesSeat: boolean;
-  MinPerBooking: number;
-  MaxPerBooking: number | null;
-  Requires: string | null;
-  Default: boolean;
-}
-
-export interface AdminTicketType extends TicketType {
-  ID: number;
-  ActivityID: string;
-  Position: number;
-  Translations: Record<string, { Name: string }>;
-}
-
-export interface Activity {
-  ID: number;
-  ActivityID: string;
-  Name: string;
-  Description: string;
-  DurationMinutes: number;
-  Timezone: string;
-  Currency: string;
-  UnitPrice: number;
-  MaxParticipantsPerBooking: number;
-  UpdatedAt: string;
-  Archived: boolean;
-  AvailabilityType: 'start_time' | 'opening_hours';
-  TicketTypes: TicketType[];
-  RequiredContactFields: string[];
-  /** Guests may cancel online until this many hours before the start; null: they may not. */
-  GuestCancelHours: number | null;
-}
-
-export interface Timeslot {
-  ID: number;
-  ActivityID: string;
-  Date: string;
-  Time: string;
-  EndTime: string;
-  StartsAt: string;
-  Capacity: number;
-  Booked: number;
-  Available: number;
-  Free: number;
-}
-
-export const QUESTION_TYPES = ['text', 'boolean', 'select', 'date', 'file', 'signature'] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
-
-export interface Question {
-  ID: number;
-  Question: string;
-  Type: QuestionType;
-  Required: boolean;
-  RequiresFileUpload: boolean;
-  Options: string[];
-  Position: number;
-  Translations?: Record<string, { Question: string; Options?: string[] }>;
-}
-
-export const SCOPES = ['ota', 'usage:read', 'usage:write', 'admin'] as const;
-export type Scope = (typeof SCOPES)[number];
-
-export interface ApiKey {
-  ID: number;
-  Name: string;
-  Scopes: string[];
-  Partner: string | null;
-  CreatedAt: string;
-  RevokedAt: string | null;
-}
-
-export interface CreatedKey {
-  ID: number;
-  Key: string;
-  Name: string;
-  Scopes: string[];
-  Partner: string | null;
-}
-
-export interface MeterTotal {
-  Meter: string;
-  TotalUsage: number;
-  EventCount: number;
-}
-
-export interface Period {
-  From: string;
-  To: string;
-  FromTimestamp: number;
-  ToTimestamp: number;
-}
-
-export interface UsageSummary {
-  Period: Period;
-  Totals: { Usage: number; Events: number };
-  Meters: MeterTotal[];
-}
-
-export interface DailyUsage {
-  Period: Period;
-  Days: { Date: string; Meters: MeterTotal[] }[];
-}
+export type UsageSummary = Schemas['UsageSummary'];
+export type DailyUsage = Schemas['DailyUsage'];
+export type MeterTotal = UsageSummary['Meters'][number];
+export type Period = UsageSummary['Period'];
 
 /**
  * Moves the item at `index` of a list ordered by Position one place up (-1) or down (+1), by swapping
@@ -308,62 +200,18 @@ export async function swapPositions(list: { ID: number; Position: number }[], in
 
 // ---- Staff accounts and the audit log ----
 
-export const ROLES = ['owner', 'manager', 'front-desk', 'guide'] as const;
-export type Role = (typeof ROLES)[number];
+export type StaffUser = Schemas['StaffUser'];
+export type Role = StaffUser['Role'];
+export const ROLES = everyValue<Role>()(['owner', 'manager', 'front-desk', 'guide']);
 export const ROLE_LABELS: Record<Role, string> = { owner: 'Owner', manager: 'Manager', 'front-desk': 'Front desk', guide: 'Guide' };
 
-export interface StaffUser {
-  ID: number;
-  Email: string;
-  Name: string;
-  Role: Role;
-  Status: 'invited' | 'active';
-  TwoFactor: boolean;
-  /** Set while sign-in is refused after 5 wrong passwords or codes in a row. */
-  LockedUntil: string | null;
-  CreatedAt: string;
-}
-
-export interface Me {
-  User: StaffUser;
-  Operator: { ID: number; Name: string };
-  Permissions: string[];
-  CsrfToken: string;
-}
-
-export interface SignInResult {
-  Status: 'signed-in' | 'totp-required' | 'choose-operator';
-  Me?: Me;
-  Challenge?: string;
-  Operators?: { OperatorID: number; Name: string }[];
-}
-
-export interface StaffSession {
-  ID: number;
-  CreatedAt: string;
-  LastSeenAt: string;
-  ExpiresAt: string;
-  Address: string;
-  UserAgent: string;
-  Current: boolean;
-}
-
-export interface AuditEntry {
-  ID: number;
-  At: string;
-  Actor: { Type: 'user' | 'key' | 'system' | 'anonymous'; ID: number | null; Label: string };
-  Address: string | null;
-  Action: string;
-  Resource: { Type: string; ID: string | null };
-  Before: unknown;
-  After: unknown;
-}
-
-export interface AuditVocabulary {
-  Actions: string[];
-  ResourceTypes: string[];
-  Actors: { Actor: string; Label: string }[];
-}
+export type Me = Answer<'/api/v2/staff/me', 'get'>;
+/** What a role may do (src/auth/permissions.ts); the pages ask the session's `can`. */
+export type Permission = Me['Permissions'][number];
+export type SignInResult = Answer<'/api/v2/staff/sign-in', 'post'>;
+export type StaffSession = Schemas['StaffSession'];
+export type AuditEntry = Schemas['AuditEntry'];
+export type AuditVocabulary = Answer<'/api/v2/admin/audit/vocabulary', 'get'>;
 
 /** The headers a change needs besides its body (for uploads of raw bytes, which `request` does not send). */
 export function csrfHeaders(): Record<string, string> {

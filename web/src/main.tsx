@@ -1,7 +1,7 @@
 import { StrictMode, useCallback, useEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles.css';
-import { onUnauthorized, request, setCsrfToken, type Me } from './api';
+import { onUnauthorized, type Permission, request, setCsrfToken, type Me } from './api';
 import { ActivitiesProvider } from './activities';
 import { Link, navigate, useLocation } from './router';
 import { Icon, Spinner, ToastProvider, type IconName } from './ui';
@@ -29,7 +29,7 @@ import { SettingsPage } from './pages/Settings';
 // ---- Shell ----
 
 // Each page with the permission it needs (the server's, src/auth/permissions.ts): a role sees only what it may use.
-const NAV: { href: string; label: string; icon: IconName; permission: string }[] = [
+const NAV: { href: string; label: string; icon: IconName; permission: Permission }[] = [
   { href: '/bookings', label: 'Bookings', icon: 'bookings', permission: 'bookings:read' },
   { href: '/manifests', label: 'Manifests', icon: 'list', permission: 'manifests:today' },
   { href: '/activities', label: 'Activities', icon: 'activities', permission: 'activities:read' },
@@ -45,7 +45,7 @@ const NAV: { href: string; label: string; icon: IconName; permission: string }[]
   { href: '/settings', label: 'Shop settings', icon: 'store', permission: 'settings:manage' },
 ];
 
-function homeOf(can: (permission: string) => boolean): string {
+function homeOf(can: (permission: Permission) => boolean): string {
   return NAV.find((item) => can(item.permission))?.href ?? '/account';
 }
 

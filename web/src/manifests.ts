@@ -1,64 +1,15 @@
-// The manifest and check-in records of the API (src/manifests/schemas.ts) and the calls the pages make.
-import { api, request, type Customer, type WaiverAnswer } from './api';
+// The manifest and check-in records of the API (generated from /openapi.json: web/src/api-types) and the
+// calls the pages make.
+import { api, request } from './api';
+import type { Answer, Schemas } from './api-types';
 
-export type Attendance = 'not-arrived' | 'partial' | 'checked-in' | 'no-show';
-
-export interface ManifestTimeslot {
-  TimeslotID: number;
-  ActivityID: string;
-  ActivityName: string;
-  Date: string;
-  Time: string;
-  StartsAt: string;
-  EndsAt: string;
-  Ended: boolean;
-  Capacity: number;
-  Bookings: number;
-  Guests: number;
-  CheckedIn: number;
-  NoShows: number;
-}
-
-export interface ManifestTicket {
-  Type: string;
-  Name: string;
-  Quantity: number;
-  People: number;
-  CheckedIn: number;
-}
-
-export interface ManifestEntry {
-  BookingReference: string;
-  Status: string;
-  Customer: Customer;
-  Participants: number;
-  Tickets: ManifestTicket[];
-  CheckedIn: number;
-  CheckedInAt: string | null;
-  Attendance: Attendance;
-  Source: string;
-  Channel: string;
-  Partner: string | null;
-  WaiverStatus: 'pending' | 'complete';
-  WaiverAnswers: WaiverAnswer[];
-  Notes: string | null;
-}
-
-export interface ManifestDay {
-  Date: string;
-  Timeslots: ManifestTimeslot[];
-}
-
-export interface TimeslotManifest {
-  Timeslot: ManifestTimeslot;
-  Entries: ManifestEntry[];
-}
-
-export interface CheckinAnswer {
-  Timeslot: ManifestTimeslot;
-  Booking: ManifestEntry;
-  Changed: boolean;
-}
+export type ManifestTimeslot = Schemas['ManifestTimeslot'];
+export type ManifestEntry = Schemas['ManifestEntry'];
+export type ManifestTicket = ManifestEntry['Tickets'][number];
+export type Attendance = ManifestEntry['Attendance'];
+export type ManifestDay = Answer<'/api/v2/admin/manifests', 'get'>;
+export type TimeslotManifest = Answer<'/api/v2/admin/manifests/{TimeslotID}', 'get'>;
+export type CheckinAnswer = Answer<'/api/v2/admin/check-in/{BookingReference}', 'get'>;
 
 export const ATTENDANCE_LABELS: Record<Attendance, string> = {
   'not-arrived': 'Not arrived',

@@ -1,57 +1,13 @@
-// The webhook records of the admin API (/api/v2/admin/webhooks, see /openapi.json) and the words the
-// dashboard shows for them.
+// The webhook records of the admin API (/api/v2/admin/webhooks; generated from /openapi.json: web/src/api-types)
+// and the words the dashboard shows for them.
+import type { Schemas } from './api-types';
 
-export interface WebhookEndpoint {
-  ID: number;
-  URL: string;
-  Description: string;
-  EventTypes: string[];
-  Partner: string | null;
-  Status: 'enabled' | 'disabled';
-  DisabledReason: 'manual' | 'failing' | null;
-  DisabledAt: string | null;
-  FailingSince: string | null;
-  LastSuccessAt: string | null;
-  PreviousSecretExpiresAt: string | null;
-  CreatedAt: string;
-  UpdatedAt: string;
-}
-
-export interface WebhookEndpointWithSecret extends WebhookEndpoint {
-  Secret: string;
-}
-
-export interface WebhookEventType {
-  Type: string;
-  Description: string;
-  OptIn: boolean;
-  Marketplaces: boolean;
-}
-
-export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
-
-export interface WebhookDelivery {
-  ID: number;
-  EndpointID: number;
-  EventID: string;
-  EventType: string;
-  Status: DeliveryStatus;
-  Attempts: number;
-  NextAttemptAt: string | null;
-  LastAttemptAt: string | null;
-  LastStatusCode: number | null;
-  LastDurationMs: number | null;
-  LastError: string | null;
-  ReplayOf: number | null;
-  Test: boolean;
-  CreatedAt: string;
-  DeliveredAt: string | null;
-}
-
-export interface WebhookDeliveryDetail extends WebhookDelivery {
-  Event: unknown;
-  AttemptLog: { AttemptedAt: string; StatusCode: number | null; DurationMs: number; Error: string | null; ResponseBody: string | null }[];
-}
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type WebhookEventType = Schemas['WebhookEventType'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type DeliveryStatus = WebhookDelivery['Status'];
+export type WebhookDeliveryDetail = Schemas['WebhookDeliveryDetail'];
 
 export const WEBHOOKS = '/api/v2/admin/webhooks';
 

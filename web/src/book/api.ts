@@ -1,5 +1,7 @@
 // The booking pages' only way to the service: the public shop API (/api/v2/shop/{OperatorID}), the same
 // one any storefront could use. Problems (RFC 7807) become ShopError with their status and field errors.
+import type { Schemas } from '../api-types';
+
 export interface FieldError {
   field: string;
   message: string;
@@ -53,7 +55,7 @@ export function upload(token: string, file: File, progress: (fraction: number) =
     request.upload.onprogress = (event) => event.lengthComputable && progress(event.loaded / event.total);
     request.onerror = () => reject(new ShopError(0, '', 'network'));
     request.onload = () => {
-      const parsed = JSON.parse(request.responseText || '{}') as { data?: { FileID: string }; detail?: string; type?: string };
+      const parsed = JSON.parse(request.responseText || '{}') as { data?: Schemas['Upload']; detail?: string; type?: string };
       if (request.status === 201 && parsed.data) resolve(parsed.data.FileID);
       else reject(new ShopError(request.status, parsed.detail ?? '', (parsed.type ?? '').split('/').pop() ?? ''));
     };
@@ -61,104 +63,17 @@ export function upload(token: string, file: File, progress: (fraction: number) =
   });
 }
 
-export interface TicketType {
-  Type: string;
-  Name: string;
-  Price: number;
-  People: number;
-  TakesSeat: boolean;
-  MinPerBooking: number;
-  MaxPerBooking: number | null;
-  Default: boolean;
-}
+// ---- The shop API's records: aliases of the types generated from /openapi.json (web/src/api-types) ----
 
-export interface Activity {
-  ActivityID: string;
-  Name: string;
-  Description: string;
-  DurationMinutes: number;
-  Timezone: string;
-  Currency: string;
-  UnitPrice: number;
-  MaxParticipantsPerBooking: number;
-  TicketTypes: TicketType[];
-  PriceFrom: number;
-  NextAvailableDate: string | null;
-}
-
-export interface Profile {
-  Name: string;
-  Slug: string;
-  BrandColour: string | null;
-  LogoUrl: string | null;
-}
-
-export interface CalendarDay {
-  Date: string;
-  Timeslots: number;
-  Available: number;
-  SoldOut: boolean;
-}
-
-export interface Timeslot {
-  Time: string;
-  EndTime: string;
-  StartsAt: string;
-  Available: number;
-}
-
-export interface Question {
-  ID: number;
-  Question: string;
-  Type: 'text' | 'boolean' | 'select' | 'date' | 'file' | 'signature';
-  Required: boolean;
-  Options: string[];
-}
-
-export interface Customer {
-  FirstName: string;
-  LastName: string;
-  Email: string;
-  Phone: string;
-}
-
-export interface BasketItem {
-  BookingReference: string;
-  ActivityID: string;
-  ActivityName: string;
-  Date: string;
-  Time: string;
-  /** ISO 8601 with the activity's offset that day, e.g. 2026-12-04T09:00:00+01:00. */
-  StartsAt: string;
-  Participants: number;
-  Tickets: { Type: string; Name?: string; Quantity: number; Amount: number }[];
-  Amount: number;
-  Status: string;
-  HoldExpiresAt: string | null;
-}
-
-export interface Basket {
-  BasketToken: string;
-  Status: 'open' | 'paid';
-  Currency: string | null;
-  Total: number;
-  Customer: Customer;
-  Items: BasketItem[];
-  PaymentReference: string | null;
-  CheckoutStartedAt: string | null;
-  PaidAt: string | null;
-}
-
-export interface ManagedBooking {
-  BookingReference: string;
-  Status: string;
-  ActivityName: string;
-  Timezone: string;
-  Date: string;
-  Time: string;
-  StartsAt: string;
-  Participants: number;
-  Currency: string;
-  Total: number;
-  Cancellation: { Allowed: boolean; Until: string | null; Refusal: 'not-confirmed' | 'not-allowed' | 'too-late' | null };
-}
+export type Storefront = Schemas['Storefront'];
+export type Profile = Schemas['StorefrontProfile'];
+export type Activity = Storefront['Activities'][number];
+export type TicketType = Activity['TicketTypes'][number];
+export type CalendarDay = Schemas['CalendarDay'];
+export type Timeslot = Schemas['Timeslot'];
+export type Question = Schemas['Question'];
+export type Basket = Schemas['Basket'];
+export type BasketItem = Basket['Items'][number];
+export type Customer = Basket['Customer'];
+export type ManageLink = Schemas['ManageLink'];
+export type ManagedBooking = Schemas['ManagedBooking'];

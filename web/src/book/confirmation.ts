@@ -1,6 +1,6 @@
 // The confirmation: a paid basket's references, at an address the guest can bookmark (the basket token
 // is its key). An unpaid basket's address shows the basket instead.
-import { shop, type Basket } from './api';
+import { shop, type Basket, type ManageLink } from './api';
 import { go, linkProps, localTime, longDate, money, t } from './app';
 import { h } from './dom';
 import { showPage } from './ui';
@@ -9,12 +9,7 @@ export async function renderConfirmation(token: string): Promise<void> {
   const basket = await shop<Basket>('GET', `/baskets/${token}`);
   if (basket.Status !== 'paid') return go(`/basket/${token}`, true);
   // Each booking's own page (view, cancel where allowed), also when the operator's e-mails do not link it.
-  const links = new Map(
-    (await shop<{ BookingReference: string; ManageToken: string }[]>('GET', `/baskets/${token}/manage-links`)).map((link) => [
-      link.BookingReference,
-      link.ManageToken,
-    ]),
-  );
+  const links = new Map((await shop<ManageLink[]>('GET', `/baskets/${token}/manage-links`)).map((link) => [link.BookingReference, link.ManageToken]));
   const currency = basket.Currency ?? 'EUR';
   showPage(
     t.confirmedHeading,

@@ -1,14 +1,9 @@
 // The first page: the operator's activities with duration, price from and the next free date.
-import { shop, type Activity, type Profile } from './api';
+import { shop, type Storefront } from './api';
 import { boot, linkProps, longDate, money, t } from './app';
 import { h } from './dom';
 import { showPage } from './ui';
 import { basketLink } from './basket';
-
-export interface Storefront {
-  Profile: Profile;
-  Activities: Activity[];
-}
 
 let cached: Storefront | undefined;
 export async function loadStorefront(): Promise<Storefront> {

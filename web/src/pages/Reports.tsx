@@ -3,6 +3,7 @@
 // shown per currency, never added across currencies (docs/reports.md).
 import { useState } from 'react';
 import { api, withQuery } from '../api';
+import type { Schemas } from '../api-types';
 import { addDays, formatDate, formatNumber, formatShortDate, formatMoney, todayIso } from '../format';
 import { setQuery, useLocation, usePageTitle } from '../router';
 import {
@@ -22,26 +23,9 @@ import {
 } from '../ui';
 import './reports.css';
 
-interface Money {
-  Currency: string;
-  Amount: number;
-}
-interface Group {
-  Key: string;
-  Label: string;
-  Bookings: number;
-  Guests: number;
-  Revenue: Money[];
-  CancelledBookings: number;
-}
-interface Report {
-  From: string;
-  To: string;
-  Totals: Omit<Group, 'Key' | 'Label'>;
-  ByDay: Group[];
-  ByActivity: Group[];
-  ByChannel: Group[];
-}
+type Report = Schemas['BookingReport'];
+type Group = Report['ByDay'][number];
+type Money = Group['Revenue'][number];
 
 const PRESETS: RangePreset[] = [
   { id: 'last7', label: 'Last 7 days', range: () => ({ from: addDays(todayIso(), -6), to: todayIso() }) },

@@ -3,22 +3,12 @@
 // snippet to copy and a link to preview the booking pages.
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { api, type ApiError, csrfHeaders, request } from '../api';
+import type { Schemas } from '../api-types';
 import { Card, Checkbox, ErrorBanner, Icon, PageHeader, Spinner, TextArea, TextField, useLoad, useToast } from '../ui';
 
 const SETTINGS = '/api/v2/admin/settings';
 
-interface OperatorSettings {
-  ShopName: string | null;
-  DisplayName: string;
-  Slug: string;
-  ContactEmail: string | null;
-  BrandColour: string | null;
-  LogoUrl: string | null;
-  AllowedEmbedOrigins: string[];
-  BookingPageUrl: string;
-  EmbedScriptUrl: string;
-  EmbedSnippet: string;
-}
+type OperatorSettings = Schemas['OperatorSettings'];
 
 interface Draft {
   ShopName: string;
@@ -55,12 +45,7 @@ export function SettingsPage() {
   );
 }
 
-interface ShopSettings {
-  Open: boolean;
-  TestMode: boolean;
-  /** Who charges checkouts: test (no real money), or null: nobody, so the shop cannot open. */
-  PaymentProvider: string | null;
-}
+type ShopSettings = Schemas['ShopSettings'];
 
 const SHOP = '/api/v2/admin/shop';
 

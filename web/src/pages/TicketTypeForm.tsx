@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { type ApiError, TICKET_CATEGORIES, type AdminTicketType, type TicketCategory } from '../api';
+import { type ApiError, TICKET_CATEGORIES, type AdminTicketType, type TicketCategory, ticketCategory } from '../api';
 import { Checkbox, ErrorBanner, SelectField, TextArea, TextField } from '../ui';
 import { currencyDigits } from './ActivityForm';
 
@@ -50,7 +50,7 @@ export function toDraft(type: AdminTicketType, digits: number): Draft {
     Type: type.Type,
     Name: type.Name,
     Price: String(type.Price / 10 ** digits),
-    Category: type.Category,
+    Category: ticketCategory(type.Category),
     MinAge: type.MinAge === null ? '' : String(type.MinAge),
     MaxAge: type.MaxAge === null ? '' : String(type.MaxAge),
     People: String(type.People),

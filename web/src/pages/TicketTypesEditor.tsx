@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, type ApiError, swapPositions, type Activity, type AdminTicketType } from '../api';
+import { api, type ApiError, swapPositions, type Activity, type AdminTicketType, ticketCategory } from '../api';
 import { useActivities } from '../activities';
 import { formatMoney } from '../format';
 import { Badge, Card, ConfirmDialog, ErrorBanner, Icon, Spinner, useLoad, useToast } from '../ui';
@@ -109,7 +109,7 @@ export function TicketTypesEditor({ activity }: { activity: Activity }) {
                   <div className="question-tags">
                     <span className="ticket-price">{formatMoney(type.Price, activity.Currency)}</span>
                     {type.Default && <Badge tone="success">Default</Badge>}
-                    <Badge tone="info">{CATEGORY_LABELS[type.Category]}</Badge>
+                    <Badge tone="info">{CATEGORY_LABELS[ticketCategory(type.Category)]}</Badge>
                     {rulesOf(type, list).map((rule) => (
                       <Badge key={rule}>{rule}</Badge>
                     ))}

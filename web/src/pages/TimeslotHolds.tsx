@@ -1,20 +1,12 @@
 import { useState } from 'react';
 import { api, type ApiError, type Timeslot } from '../api';
+import type { Schemas } from '../api-types';
 import { formatInstant } from '../format';
 import { Link } from '../router';
 import { ErrorBanner, Spinner, useLoad, useToast } from '../ui';
 
 /** A live hold, as GET /api/v2/admin/holds lists it. */
-interface Hold {
-  BookingReference: string;
-  Participants: number;
-  Seats: number;
-  Channel: 'shop' | 'waitlist-offer' | 'partner-api' | 'octo' | 'pos';
-  Partner: string | null;
-  Client: string | null;
-  CheckoutStarted: boolean;
-  HoldExpiresAt: string;
-}
+type Hold = Schemas['Hold'];
 
 function holder(hold: Hold): string {
   switch (hold.Channel) {

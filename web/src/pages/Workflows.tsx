@@ -3,6 +3,7 @@
 // booking, or a labelled sample); each workflow's sent and failed e-mails are one click away.
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { api, type ApiError } from '../api';
+import type { Schemas } from '../api-types';
 import { formatInstant } from '../format';
 import { usePageTitle } from '../router';
 import { useSession } from '../session';
@@ -35,39 +36,13 @@ const EVENT_LABELS: Record<WorkflowEvent, string> = {
   'follow-up': 'Follow-up after the activity',
 };
 
-export interface Workflow {
-  ID: number;
-  Name: string;
-  Event: WorkflowEvent;
-  OffsetHours: number;
-  Subject: string;
-  Body: string;
-  PartnerBookings: boolean;
-  Enabled: boolean;
-  UpdatedAt: string;
-}
+export type Workflow = Schemas['Workflow'];
 
-interface Preview {
-  Sample: boolean;
-  BookingReference: string | null;
-  To: string | null;
-  Subject: string;
-  Body: string;
-}
+type Preview = Schemas['WorkflowPreview'];
 
-interface Email {
-  ID: number;
-  To: string;
-  Subject: string;
-  Status: 'queued' | 'sending' | 'sent' | 'failed' | 'cancelled';
-  BookingReference: string | null;
-  ScheduledFor: string;
-  SentAt: string | null;
-  LastError: string | null;
-  Attempts: number;
-}
+type Email = Schemas['Email'];
 
-type Draft = Omit<Workflow, 'ID' | 'UpdatedAt'>;
+type Draft = Omit<Workflow, 'ID' | 'CreatedAt' | 'UpdatedAt'>;
 const NEW_DRAFT: Draft = {
   Name: '',
   Event: 'booking-confirmed',
