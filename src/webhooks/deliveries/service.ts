@@ -2,18 +2,18 @@
 // replayed; and "test an endpoint", which sends a webhook.test event at once and answers how it went.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Db } from '../db/connection.js';
-import type { Database } from '../db/schema.js';
-import { NotFound } from '../http/errors.js';
-import { unixNow } from '../lib/clock.js';
-import { TEST_EVENT_TYPE } from './subscriptions.js';
+import type { Db } from '../../db/connection.js';
+import type { Database } from '../../db/schema.js';
+import { NotFound } from '../../http/errors.js';
+import { unixNow } from '../../lib/clock.js';
+import { TEST_EVENT_TYPE } from '../endpoints/subscriptions.js';
 import { eventBody, newEventId } from './render.js';
 import { deliverClaimed, CLAIM_SECONDS, type DeliveryDeps } from './deliver.js';
-import { loadOutgoing } from './delivery-store.js';
-import { findDelivery, insertDelivery, listAttempts, listDeliveries, type DeliveryRecord } from './store.js';
-import { requireEndpoint, type Owner } from './service.js';
-import type { DeliveryListQuery, WebhookDelivery, WebhookDeliveryDetail } from './schemas.js';
-import { audit } from '../audit/log.js';
+import { loadOutgoing } from './store.js';
+import { findDelivery, insertDelivery, listAttempts, listDeliveries, type DeliveryRecord } from '../endpoints/store.js';
+import { requireEndpoint, type Owner } from '../endpoints/service.js';
+import type { DeliveryListQuery, WebhookDelivery, WebhookDeliveryDetail } from '../endpoints/schemas.js';
+import { audit } from '../../audit/log.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 

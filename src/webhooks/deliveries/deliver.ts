@@ -10,14 +10,14 @@
 // delivery is sent again (same webhook-id, so receivers can drop the repeat). Never twice at the same
 // time: a claim lasts far longer than an attempt may (CLAIM_SECONDS against what a lane holds times the
 // attempt's time limit).
-import type { Db, Tx } from '../db/connection.js';
-import type { InstanceKeys } from '../secrets/keys.js';
-import { unixNow } from '../lib/clock.js';
-import { queueEmail } from '../emails/outbox.js';
+import type { Db, Tx } from '../../db/connection.js';
+import type { InstanceKeys } from '../../secrets/keys.js';
+import { unixNow } from '../../lib/clock.js';
+import { queueEmail } from '../../emails/outbox.js';
 import { eventBody } from './render.js';
-import { signedHeaders } from './signing.js';
+import { signedHeaders } from '../endpoints/signing.js';
 import type { AttemptResult, Transport } from './transport.js';
-import { endpointKind } from './address.js';
+import { endpointKind } from '../endpoints/address.js';
 import {
   claimDue,
   disableFailingEndpoint,
@@ -28,8 +28,8 @@ import {
   settleDeliveries,
   type Outcome,
   type Outgoing,
-} from './delivery-store.js';
-import { operatorContact } from './store.js';
+} from './store.js';
+import { operatorContact } from '../endpoints/store.js';
 
 /** Seconds after the 1st, 2nd, ... failed attempt (before jitter): about three days in all, 11 attempts. */
 export const RETRY_DELAYS = [5, 60, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 14 * 3600, 20 * 3600, 20 * 3600] as const;

@@ -2,8 +2,8 @@
 // An endpoint is found only through its operator, and a marketplace's key only finds its marketplace's
 // endpoints: everything else is simply not found.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Tx } from '../db/connection.js';
-import type { Database, WebhookDeliveryTable, WebhookEndpointTable } from '../db/schema.js';
+import type { Tx } from '../../db/connection.js';
+import type { Database, WebhookDeliveryTable, WebhookEndpointTable } from '../../db/schema.js';
 
 export type EndpointRow = Selectable<WebhookEndpointTable>;
 

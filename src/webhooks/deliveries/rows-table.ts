@@ -4,7 +4,7 @@
 // JavaScript, which for a thousand events' bodies cost more than the statement (bench/notes.md);
 // JSON.stringify is native.
 import { sql, type RawBuilder } from 'kysely';
-import { dialectOf, type Tx } from '../db/connection.js';
+import { dialectOf, type Tx } from '../../db/connection.js';
 
 export interface Column {
   name: string;

@@ -1,7 +1,7 @@
 // Which events a webhook endpoint can subscribe to, and who may receive each: the endpoint schemas
 // (which types an endpoint may name), the fan-out (who gets what) and the OpenAPI document's `webhooks`
 // section (webhooks/openapi.ts) all read these rules. The events themselves are events/types.ts.
-import { EVENT_TYPES, type Audience, type EventType } from '../events/types.js';
+import { EVENT_TYPES, type Audience, type EventType } from '../../events/types.js';
 
 /** Sent by "test an endpoint" only; nobody subscribes to it. */
 export const TEST_EVENT_TYPE = 'webhook.test';

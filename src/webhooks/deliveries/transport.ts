@@ -7,7 +7,15 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { AddressRefused, checkedLookup, refusalOf, type AddressPolicies, type AddressPolicy, type EndpointKind, type Resolver } from './address.js';
+import {
+  AddressRefused,
+  checkedLookup,
+  refusalOf,
+  type AddressPolicies,
+  type AddressPolicy,
+  type EndpointKind,
+  type Resolver,
+} from '../endpoints/address.js';
 
 /** What an attempt came to; `statusCode` null when no answer arrived (refused, timed out, connection failed). */
 export interface AttemptResult {

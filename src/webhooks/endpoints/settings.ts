@@ -1,11 +1,11 @@
 // The operator's webhook settings: for now where slotbook e-mails it about its endpoints (operators'
 // contact_email, which an operator settings page may later show among its other details).
 import type { Kysely } from 'kysely';
-import type { Db } from '../db/connection.js';
-import type { Database } from '../db/schema.js';
+import type { Db } from '../../db/connection.js';
+import type { Database } from '../../db/schema.js';
 import { operatorContact, setOperatorContact } from './store.js';
 import type { WebhookSettings } from './schemas.js';
-import { audit } from '../audit/log.js';
+import { audit } from '../../audit/log.js';
 
 export async function getSettings(db: Kysely<Database>, operatorId: number): Promise<WebhookSettings> {
   return { ContactEmail: (await operatorContact(db, operatorId))?.contact_email ?? null };

@@ -1,18 +1,18 @@
 // Webhook endpoints: the rules of adding, changing, disabling, deleting, rotating and testing them, for the
 // operator (admin API, dashboard) and for a marketplace (its ota key, its own endpoints only).
 import type { Kysely } from 'kysely';
-import type { Db } from '../db/connection.js';
-import type { Database } from '../db/schema.js';
-import type { InstanceKeys } from '../secrets/keys.js';
-import { Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
-import { MARKETPLACE_PATTERN } from '../auth/service.js';
-import { unixNow } from '../lib/clock.js';
-import { EVENT_TYPES } from '../events/types.js';
+import type { Db } from '../../db/connection.js';
+import type { Database } from '../../db/schema.js';
+import type { InstanceKeys } from '../../secrets/keys.js';
+import { Conflict, NotFound, ValidationFailed, type FieldError } from '../../http/errors.js';
+import { MARKETPLACE_PATTERN } from '../../auth/service.js';
+import { unixNow } from '../../lib/clock.js';
+import { EVENT_TYPES } from '../../events/types.js';
 import { MARKETPLACE_TYPES } from './subscriptions.js';
-import { checkEndpointUrl, type UrlRules } from './endpoint-url.js';
+import { checkEndpointUrl, type UrlRules } from './url.js';
 import { endpointKind } from './address.js';
 import { newSigningSecret } from './signing.js';
-import { SECRET_PURPOSE } from './deliver.js';
+import { SECRET_PURPOSE } from '../deliveries/deliver.js';
 import {
   countEndpoints,
   deleteEndpoint,
@@ -25,7 +25,7 @@ import {
   type Owner,
 } from './store.js';
 import type { CreateEndpointBody, UpdateEndpointBody, WebhookEndpoint, WebhookEndpointWithSecret } from './schemas.js';
-import { audit } from '../audit/log.js';
+import { audit } from '../../audit/log.js';
 
 export type { Owner } from './store.js';
 

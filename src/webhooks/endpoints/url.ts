@@ -1,7 +1,7 @@
 // The rules of an endpoint's URL, checked when it is saved (the address is checked again at every
 // delivery, address.ts): https; http only to this machine and only outside production; no credentials
 // or fragment; and an address that the endpoint's kind (the operator's, a marketplace's) may reach.
-import { ValidationFailed } from '../http/errors.js';
+import { ValidationFailed } from '../../http/errors.js';
 import { AddressRefused, resolveAllowed, type AddressPolicies, type EndpointKind, type Resolver } from './address.js';
 import { MAX_URL_LENGTH } from './schemas.js';
 

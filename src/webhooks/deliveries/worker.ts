@@ -14,14 +14,14 @@
 // that the two take about a tenth of the process and the backlog still drains (docs/webhooks.md,
 // "Delivery").
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/connection.js';
-import type { InstanceKeys } from '../secrets/keys.js';
-import type { RequestGauge } from '../http/request-gauge.js';
-import { unixNow } from '../lib/clock.js';
-import { newWorkerId } from '../emails/worker.js';
+import type { Db } from '../../db/connection.js';
+import type { InstanceKeys } from '../../secrets/keys.js';
+import type { RequestGauge } from '../../http/request-gauge.js';
+import { unixNow } from '../../lib/clock.js';
+import { newWorkerId } from '../../emails/worker.js';
 import { dispatchEvents } from './dispatch.js';
 import { runDueDeliveries, type DeliveryDeps } from './deliver.js';
-import { purgeOldDeliveries } from './delivery-store.js';
+import { purgeOldDeliveries } from './store.js';
 import type { Transport } from './transport.js';
 
 const IDLE_MS = 1_000;

@@ -1,8 +1,8 @@
 // The API types of webhook endpoints, their deliveries and the operator's webhook settings.
 import { Type, type Static } from '@sinclair/typebox';
-import { RowId } from '../http/schemas.js';
-import { MAX_LIST_LIMIT } from '../bookings/schemas.js';
-import { EVENT_TYPES } from '../events/types.js';
+import { RowId } from '../../http/schemas.js';
+import { MAX_LIST_LIMIT } from '../../bookings/schemas.js';
+import { EVENT_TYPES } from '../../events/types.js';
 
 export const MAX_URL_LENGTH = 2048;
 const Instant = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });

@@ -4,16 +4,16 @@
 // activity facts that never change for it), a timeslot as it is when its availability.changed is made.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { toBooking } from '../bookings/view.js';
-import type { ActivityRow } from '../catalog/store.js';
-import { toAdminProduct } from '../catalog/service.js';
-import { toAdminTimeslot } from '../availability/service.js';
-import { findZonedTimeslotsById } from '../availability/store.js';
-import { bookingTicketsOf, ticketTypesByActivity } from '../catalog/tickets/store.js';
-import type { BookingRow } from '../bookings/store.js';
-import { bookingEventFields, unpackBooking } from '../events/outbox.js';
-import type { Audience } from '../events/types.js';
+import type { Database } from '../../db/schema.js';
+import { toBooking } from '../../bookings/view.js';
+import type { ActivityRow } from '../../catalog/store.js';
+import { toAdminProduct } from '../../catalog/service.js';
+import { toAdminTimeslot } from '../../availability/service.js';
+import { findZonedTimeslotsById } from '../../availability/store.js';
+import { bookingTicketsOf, ticketTypesByActivity } from '../../catalog/tickets/store.js';
+import type { BookingRow } from '../../bookings/store.js';
+import { bookingEventFields, unpackBooking } from '../../events/outbox.js';
+import type { Audience } from '../../events/types.js';
 
 /** One event read from the outbox (a row holds the events of one transaction, an entry one per type). */
 export interface OutboxEvent {

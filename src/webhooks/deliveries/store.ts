@@ -7,10 +7,10 @@
 // due deliveries, oldest first, so a large history, or one endpoint's backlog, is never read to find
 // another endpoint's work.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Db, Tx } from '../db/connection.js';
-import { dialectOf } from '../db/connection.js';
+import type { Db, Tx } from '../../db/connection.js';
+import { dialectOf } from '../../db/connection.js';
 import { rowsTable } from './rows-table.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../../db/schema.js';
 
 /** What sending a claimed delivery takes: its endpoint, its secrets (sealed), its event and its resource. */
 export interface Outgoing {

@@ -12,10 +12,10 @@
 // PostgreSQL advisory lock, skipped by the others), so an event is fanned out once and a timeslot's
 // notices are never raced.
 import { sql } from 'kysely';
-import { dialectOf, type Db, type Tx } from '../db/connection.js';
-import { releaseLapsedHolds } from '../availability/seat-ledger.js';
-import type { Audience } from '../events/types.js';
-import { reaches, subscribes } from './subscriptions.js';
+import { dialectOf, type Db, type Tx } from '../../db/connection.js';
+import { releaseLapsedHolds } from '../../availability/seat-ledger.js';
+import type { Audience } from '../../events/types.js';
+import { reaches, subscribes } from '../endpoints/subscriptions.js';
 import { expandOutbox, newEventId, renderEvents, renderTimeslots, type OutboxEvent } from './render.js';
 import { rowsTable } from './rows-table.js';
 
