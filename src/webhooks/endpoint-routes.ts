@@ -12,17 +12,8 @@ import { changeEndpoint, createEndpoint, getEndpoint, getEndpoints, removeEndpoi
 import { getDeliveries, getDelivery, replayDelivery, testEndpoint } from './deliveries/service.js';
 import { newWorkerId } from '../emails/worker.js';
 import { requires } from '../access/permissions.js';
-import {
-  CreateEndpointBody,
-  DeliveryListQuery,
-  EventTypeInfo,
-  UpdateEndpointBody,
-  WebhookDelivery,
-  WebhookDeliveryDetail,
-  WebhookEndpoint,
-  WebhookEndpointWithSecret,
-  type DeliveryListQuery as ListQuery,
-} from './endpoints/schemas.js';
+import { CreateEndpointBody, EventTypeInfo, UpdateEndpointBody, WebhookEndpoint, WebhookEndpointWithSecret } from './endpoints/schemas.js';
+import { DeliveryListQuery, WebhookDelivery, WebhookDeliveryDetail, type DeliveryListQuery as ListQuery } from './deliveries/schemas.js';
 
 export interface EndpointRouteOptions {
   scope: 'admin' | 'ota';

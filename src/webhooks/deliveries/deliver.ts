@@ -15,21 +15,12 @@ import type { InstanceKeys } from '../../secrets/keys.js';
 import { unixNow } from '../../lib/clock.js';
 import { queueEmail } from '../../emails/outbox.js';
 import { eventBody } from './render.js';
-import { signedHeaders } from '../endpoints/signing.js';
+import { SECRET_PURPOSE, signedHeaders } from '../endpoints/signing.js';
 import type { AttemptResult, Transport } from './transport.js';
 import { endpointKind } from '../endpoints/address.js';
-import {
-  claimDue,
-  disableFailingEndpoint,
-  markEndpointFailing,
-  markEndpointHealthy,
-  postponeSuccessors,
-  releaseLapsedClaims,
-  settleDeliveries,
-  type Outcome,
-  type Outgoing,
-} from './store.js';
-import { operatorContact } from '../endpoints/store.js';
+import { claimDue, postponeSuccessors, releaseLapsedClaims, settleDeliveries, type Outcome, type Outgoing } from './store.js';
+import { disableFailingEndpoint, markEndpointFailing, markEndpointHealthy } from '../endpoints/store.js';
+import { readSettingsRow } from '../../settings/store.js';
 
 /** Seconds after the 1st, 2nd, ... failed attempt (before jitter): about three days in all, 11 attempts. */
 export const RETRY_DELAYS = [5, 60, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 14 * 3600, 20 * 3600, 20 * 3600] as const;
@@ -55,8 +46,6 @@ export const CLAIM_SECONDS = 300;
 export const DEFAULT_ROOM = 1_000;
 /** Outcomes gather this long before the first group is written (later ones gather while the one before is). */
 const SETTLE_AFTER_MS = 10;
-
-export const SECRET_PURPOSE = 'webhook-signing-secret';
 
 export interface DeliveryDeps {
   transport: Transport;
@@ -329,7 +318,7 @@ async function settle(tx: Tx, worker: string, group: Settling[], now: number, re
 }
 
 async function tellOperator(tx: Tx, operatorId: number, url: string, now: number): Promise<void> {
-  const operator = await operatorContact(tx, operatorId);
+  const operator = await readSettingsRow(tx, operatorId);
   if (!operator?.contact_email) return;
   await queueEmail(tx, {
     operatorId,

@@ -11,16 +11,27 @@
 // Steps 2 and 3 run in write transactions that one process at a time may enter (SQLite's write lock; a
 // PostgreSQL advisory lock, skipped by the others), so an event is fanned out once and a timeslot's
 // notices are never raced.
-import { sql } from 'kysely';
-import { dialectOf, type Db, type Tx } from '../../db/connection.js';
+import type { Db, Tx } from '../../db/connection.js';
 import { releaseLapsedHolds } from '../../availability/seat-ledger.js';
 import type { Audience } from '../../events/types.js';
 import { reaches, subscribes } from '../endpoints/subscriptions.js';
 import { expandOutbox, newEventId, renderEvents, renderTimeslots, type OutboxEvent } from './render.js';
-import { rowsTable } from './rows-table.js';
+import {
+  appendOutboxRow,
+  availabilityNotices,
+  changedTimeslots,
+  deleteOutboxRows,
+  forgetTimeslotChanges,
+  insertDeliveries,
+  insertEvents,
+  readOutbox,
+  recordAvailabilityNotices,
+  timeslotsWithLapsedHolds,
+  tryDispatchLock,
+} from './store.js';
+import { enabledEndpointsOf } from '../endpoints/store.js';
 
 export const AVAILABILITY_COALESCE_MS = 5_000;
-const DISPATCH_LOCK = 74_231_011;
 
 export interface DispatchReport {
   expired: number;
@@ -55,10 +66,7 @@ export async function dispatchEvents(db: Db, now: number, batch = 500, maxBatche
 async function exclusively<T>(db: Db, step: (tx: Tx) => Promise<T>): Promise<T | undefined> {
   return db.write(
     async (tx) => {
-      if (dialectOf(tx) === 'postgres') {
-        const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(${DISPATCH_LOCK}) AS locked`.execute(tx);
-        if (!rows[0]?.locked) return undefined;
-      }
+      if (!(await tryDispatchLock(tx))) return undefined;
       return step(tx);
     },
     { durable: false },
@@ -67,43 +75,18 @@ async function exclusively<T>(db: Db, step: (tx: Tx) => Promise<T>): Promise<T |
 
 /** Releases the lapsed holds of operators that have endpoints; returns the timeslots swept. */
 async function expireLapsedHolds(db: Db, now: number, batch: number): Promise<number> {
-  // Literal 'on_hold', so that both databases use the partial index of holds (migration 011).
-  const slots = await db.kysely
-    .selectFrom('bookings')
-    .select('bookings.timeslot_id')
-    .distinct()
-    .where('bookings.status', '=', sql.lit('on_hold'))
-    .where('bookings.hold_expires_at', '<=', now)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('webhook_endpoints')
-          .select('webhook_endpoints.id')
-          .whereRef('webhook_endpoints.operator_id', '=', 'bookings.operator_id')
-          .where('webhook_endpoints.status', '=', 'enabled'),
-      ),
-    )
-    .limit(batch)
-    .execute();
-  for (const slot of slots) await db.write((tx) => releaseLapsedHolds(tx, slot.timeslot_id, now));
+  const slots = await timeslotsWithLapsedHolds(db.kysely, now, batch);
+  for (const slot of slots) await db.write((tx) => releaseLapsedHolds(tx, slot, now));
   return slots.length;
 }
 
 async function coalesceAvailability(tx: Tx, now: number, batch: number): Promise<number> {
   const nowMs = now * 1000;
-  const changed = await tx
-    .selectFrom('webhook_timeslot_changes')
-    .select(['timeslot_id', (eb) => eb.fn.max('id').as('last_id')])
-    .groupBy('timeslot_id')
-    .orderBy((eb) => eb.fn.min('id'))
-    .limit(batch)
-    .execute();
+  const changed = await changedTimeslots(tx, batch);
   if (changed.length === 0) return 0;
-  const ids = changed.map((row) => row.timeslot_id);
-  const notices = new Map(
-    (await tx.selectFrom('webhook_availability_notices').selectAll().where('timeslot_id', 'in', ids).execute()).map((row) => [
-      row.timeslot_id,
-      Number(row.notified_at),
-    ]),
+  const notices = await availabilityNotices(
+    tx,
+    changed.map((row) => row.timeslot_id),
   );
   // A timeslot notified less than the window ago keeps its notes for a later pass.
   const due = changed.filter((row) => (notices.get(row.timeslot_id) ?? -Infinity) <= nowMs - AVAILABILITY_COALESCE_MS);
@@ -121,20 +104,15 @@ async function coalesceAvailability(tx: Tx, now: number, batch: number): Promise
       const entries = byOperator.get(slot.operatorId) ?? byOperator.set(slot.operatorId, []).get(slot.operatorId)!;
       entries.push(['availability.changed', `timeslot:${row.timeslot_id}`, audience, null, null, null, JSON.parse(slot.data)]);
     }
-    await tx.deleteFrom('webhook_timeslot_changes').where('timeslot_id', '=', row.timeslot_id).where('id', '<=', Number(row.last_id)).execute();
+    await forgetTimeslotChanges(tx, row.timeslot_id, row.last_id);
   }
   // Into the outbox like any event, so that the fan-out below treats it the same way.
-  for (const [operatorId, entries] of byOperator) {
-    await tx
-      .insertInto('webhook_outbox')
-      .values({ operator_id: operatorId, events: JSON.stringify(entries), created_at: nowMs })
-      .execute();
-  }
-  await tx
-    .insertInto('webhook_availability_notices')
-    .values(due.map((row) => ({ timeslot_id: row.timeslot_id, notified_at: nowMs })))
-    .onConflict((oc) => oc.column('timeslot_id').doUpdateSet({ notified_at: nowMs }))
-    .execute();
+  for (const [operatorId, entries] of byOperator) await appendOutboxRow(tx, operatorId, entries, nowMs);
+  await recordAvailabilityNotices(
+    tx,
+    due.map((row) => row.timeslot_id),
+    nowMs,
+  );
   return [...byOperator.values()].reduce((sum, entries) => sum + entries.length, 0);
 }
 
@@ -144,7 +122,7 @@ async function coalesceAvailability(tx: Tx, now: number, batch: number): Promise
  * events fit `batch`; the rows are deleted in the same transaction.
  */
 async function fanOut(tx: Tx, now: number, batch: number): Promise<{ events: number; deliveries: number; more: boolean }> {
-  const rows = await tx.selectFrom('webhook_outbox').selectAll().orderBy('id').limit(batch).execute();
+  const rows = await readOutbox(tx, batch);
   const events: OutboxEvent[] = [];
   const taken: number[] = [];
   for (const row of rows) {
@@ -156,14 +134,19 @@ async function fanOut(tx: Tx, now: number, batch: number): Promise<{ events: num
   if (taken.length === 0) return { events: 0, deliveries: 0, more: false };
   const rendered = await renderEvents(tx, events);
   const operators = [...new Set(events.map((event) => event.operatorId))];
-  const endpoints = await tx
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'operator_id', 'event_types', 'partner', 'created_at'])
-    .where('operator_id', 'in', operators)
-    .where('status', '=', 'enabled')
-    .execute();
+  const endpoints = await enabledEndpointsOf(tx, operators);
   const sent = events.flatMap((event, index) => (rendered[index] === null ? [] : [{ event, publicId: newEventId(), data: rendered[index]! }])); // a resource gone: nothing to tell
-  const ids = await insertEvents(tx, sent);
+  const ids = await insertEvents(
+    tx,
+    sent.map(({ event, publicId, data }) => ({
+      publicId,
+      operatorId: event.operatorId,
+      type: event.type,
+      resource: event.resource,
+      data,
+      createdAt: event.createdAt,
+    })),
+  );
   const deliveries: unknown[][] = [];
   sent.forEach(({ event }, index) => {
     for (const endpoint of endpoints) {
@@ -174,57 +157,7 @@ async function fanOut(tx: Tx, now: number, batch: number): Promise<{ events: num
     }
   });
   await insertDeliveries(tx, deliveries);
-  await tx.deleteFrom('webhook_outbox').where('id', 'in', taken).execute();
+  await deleteOutboxRows(tx, taken);
   // Rows were left for the next transaction: those beyond `batch` events, or beyond the rows read.
   return { events: sent.length, deliveries: deliveries.length, more: taken.length < rows.length || rows.length === batch };
-}
-
-/** The events, in order, in one statement; their IDs in the same order. */
-async function insertEvents(tx: Tx, sent: { event: OutboxEvent; publicId: string; data: string }[]): Promise<number[]> {
-  if (sent.length === 0) return [];
-  const values = rowsTable(
-    tx,
-    'v',
-    [
-      { name: 'public_id', type: 'text' },
-      { name: 'operator_id', type: 'integer' },
-      { name: 'type', type: 'text' },
-      { name: 'resource', type: 'text' },
-      { name: 'data', type: 'text' },
-      { name: 'created_at', type: 'bigint' },
-    ],
-    sent.map(({ event, publicId, data }) => [publicId, event.operatorId, event.type, event.resource, data, event.createdAt]),
-  );
-  const { rows } = await sql<{ id: number; public_id: string }>`WITH ${values}
-    INSERT INTO webhook_events (public_id, operator_id, type, resource, data, created_at)
-    SELECT public_id, operator_id, type, resource, data, created_at FROM v
-    RETURNING id, public_id`.execute(tx);
-  const byPublicId = new Map(rows.map((row) => [row.public_id, Number(row.id)]));
-  return sent.map(({ publicId }) => byPublicId.get(publicId)!);
-}
-
-/** New deliveries, pending and due at once: [operator, endpoint, event, resource, due, created] each. */
-async function insertDeliveries(tx: Tx, rows: unknown[][]): Promise<void> {
-  if (rows.length === 0) return;
-  const values = rowsTable(
-    tx,
-    'v',
-    [
-      { name: 'operator_id', type: 'integer' },
-      { name: 'endpoint_id', type: 'integer' },
-      { name: 'event_id', type: 'bigint' },
-      { name: 'resource', type: 'text' },
-      { name: 'next_attempt_at', type: 'bigint' },
-      { name: 'created_at', type: 'bigint' },
-    ],
-    rows,
-  );
-  // Due no earlier than a delivery of the same resource that waits for its retry (it must go first anyway):
-  // behind a failing endpoint, new deliveries then wait out of the claim's way (delivery-store.ts).
-  await sql`WITH ${values} INSERT INTO webhook_deliveries (operator_id, endpoint_id, event_id, resource, status, next_attempt_at, created_at)
-    SELECT v.operator_id, v.endpoint_id, v.event_id, v.resource, 'pending',
-      coalesce((SELECT max(earlier.next_attempt_at) FROM webhook_deliveries earlier
-        WHERE earlier.endpoint_id = v.endpoint_id AND earlier.resource = v.resource AND earlier.status IN ('pending', 'sending')
-          AND earlier.next_attempt_at > v.next_attempt_at), v.next_attempt_at),
-      v.created_at FROM v`.execute(tx);
 }

@@ -14,6 +14,7 @@ import { bookingTicketsOf, ticketTypesByActivity } from '../../catalog/tickets/s
 import type { BookingRow } from '../../bookings/store.js';
 import { bookingEventFields, unpackBooking } from '../../events/outbox.js';
 import type { Audience } from '../../events/types.js';
+import { bookingsById } from './store.js';
 
 /** One event read from the outbox (a row holds the events of one transaction, an entry one per type). */
 export interface OutboxEvent {
@@ -81,9 +82,7 @@ async function inChunks<T>(ids: number[], read: (chunk: number[]) => Promise<T[]
 export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[]): Promise<(string | null)[]> {
   // Bookings whose event kept no row: states that never change again (expired), read as they are now.
   const unsnapped = [...new Set(events.filter((e) => e.data === null && e.snapshot === null && e.bookingId !== null).map((e) => e.bookingId!))];
-  const current = new Map(
-    (await inChunks(unsnapped, (chunk) => db.selectFrom('bookings').selectAll().where('id', 'in', chunk).execute())).map((row) => [row.id, row]),
-  );
+  const current = new Map((await inChunks(unsnapped, (chunk) => bookingsById(db, chunk))).map((row) => [row.id, row]));
   // The events of one change (booking.created and booking.confirmed) share their snapshot, and so one row.
   const unpacked = new Map<unknown, BookingRow>();
   const bookings = events.map((event) => {

@@ -9,33 +9,13 @@ import { unixNow } from '../../lib/clock.js';
 import { TEST_EVENT_TYPE } from '../endpoints/subscriptions.js';
 import { eventBody, newEventId } from './render.js';
 import { deliverClaimed, CLAIM_SECONDS, type DeliveryDeps } from './deliver.js';
-import { loadOutgoing } from './store.js';
-import { findDelivery, insertDelivery, listAttempts, listDeliveries, type DeliveryRecord } from '../endpoints/store.js';
+import { findDelivery, insertDelivery, insertEvent, listAttempts, listDeliveries, loadOutgoing } from './store.js';
+import { toDelivery } from './view.js';
 import { requireEndpoint, type Owner } from '../endpoints/service.js';
-import type { DeliveryListQuery, WebhookDelivery, WebhookDeliveryDetail } from '../endpoints/schemas.js';
+import type { DeliveryListQuery, WebhookDelivery, WebhookDeliveryDetail } from './schemas.js';
 import { audit } from '../../audit/log.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
-
-function toDelivery(row: DeliveryRecord): WebhookDelivery {
-  return {
-    ID: Number(row.id),
-    EndpointID: row.endpoint_id,
-    EventID: row.event_public_id,
-    EventType: row.event_type,
-    Status: row.status,
-    Attempts: row.attempts,
-    NextAttemptAt: row.status === 'pending' ? iso(Number(row.next_attempt_at) * 1000) : null,
-    LastAttemptAt: iso(row.last_attempt_at),
-    LastStatusCode: row.last_status_code,
-    LastDurationMs: row.last_duration_ms,
-    LastError: row.last_error,
-    ReplayOf: row.replay_of === null ? null : Number(row.replay_of),
-    Test: row.is_test === 1,
-    CreatedAt: iso(row.created_at)!,
-    DeliveredAt: iso(row.delivered_at),
-  };
-}
 
 export async function getDeliveries(db: Kysely<Database>, owner: Owner, endpointId: number, query: DeliveryListQuery): Promise<WebhookDelivery[]> {
   const endpoint = await requireEndpoint(db, owner, endpointId);
@@ -120,24 +100,20 @@ export async function testEndpoint(db: Db, deps: DeliveryDeps, owner: Owner, end
     Message: 'A test event from slotbook: your endpoint received it, and its signature can be verified.',
   });
   const deliveryId = await db.write(async (tx) => {
-    const event = await tx
-      .insertInto('webhook_events')
-      .values({
-        public_id: newEventId(),
-        operator_id: owner.operatorId,
-        type: TEST_EVENT_TYPE,
-        resource: `test:${endpoint.id}:${createdAt}`,
-        data,
-        created_at: createdAt,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const eventId = await insertEvent(tx, {
+      publicId: newEventId(),
+      operatorId: owner.operatorId,
+      type: TEST_EVENT_TYPE,
+      resource: `test:${endpoint.id}:${createdAt}`,
+      data,
+      createdAt,
+    });
     await audit(tx, { operatorId: owner.operatorId, action: 'webhook.test', resource: { type: 'webhook-endpoint', id: endpoint.id } });
     // Claimed by this request from the start: no worker sends it too.
     return insertDelivery(tx, {
       operator_id: owner.operatorId,
       endpoint_id: endpoint.id,
-      event_id: Number(event.id),
+      event_id: eventId,
       resource: `test:${endpoint.id}:${createdAt}`,
       status: 'sending',
       attempts: 1,

@@ -11,8 +11,8 @@ import { EVENT_TYPES } from '../../events/types.js';
 import { MARKETPLACE_TYPES } from './subscriptions.js';
 import { checkEndpointUrl, type UrlRules } from './url.js';
 import { endpointKind } from './address.js';
-import { newSigningSecret } from './signing.js';
-import { SECRET_PURPOSE } from '../deliveries/deliver.js';
+import { newSigningSecret, SECRET_PURPOSE } from './signing.js';
+import { toEndpoint } from './view.js';
 import {
   countEndpoints,
   deleteEndpoint,
@@ -34,27 +34,6 @@ export const MAX_ENDPOINTS = 20;
 export const MAX_MARKETPLACE_ENDPOINTS = 5;
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const PREVIOUS_SECRET_SECONDS = 24 * 3600;
-
-const isoSeconds = (s: number | null) => (s === null ? null : new Date(Number(s) * 1000).toISOString());
-
-export function toEndpoint(row: EndpointRow, now = unixNow()): WebhookEndpoint {
-  const previousLive = row.previous_secret_expires_at !== null && Number(row.previous_secret_expires_at) > now;
-  return {
-    ID: row.id,
-    URL: row.url,
-    Description: row.description,
-    EventTypes: row.event_types.split(' '),
-    Partner: row.partner,
-    Status: row.status,
-    DisabledReason: row.status === 'disabled' ? row.disabled_reason : null,
-    DisabledAt: row.status === 'disabled' ? isoSeconds(row.disabled_at) : null,
-    FailingSince: isoSeconds(row.failing_since),
-    LastSuccessAt: isoSeconds(row.last_success_at),
-    PreviousSecretExpiresAt: previousLive ? isoSeconds(row.previous_secret_expires_at) : null,
-    CreatedAt: new Date(Number(row.created_at)).toISOString(),
-    UpdatedAt: new Date(Number(row.updated_at)).toISOString(),
-  };
-}
 
 /** The event types an endpoint may name: a marketplace's only those about its bookings and the public catalogue. */
 function checkEventTypes(types: string[], marketplace: boolean): FieldError[] {

@@ -5,6 +5,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 const PREFIX = 'whsec_';
+/** What an endpoint's secrets are sealed under (secrets/keys.ts): sealed when made, opened to sign. */
+export const SECRET_PURPOSE = 'webhook-signing-secret';
 const SECRET_BYTES = 32;
 
 export const newSigningSecret = (): string => PREFIX + randomBytes(SECRET_BYTES).toString('base64');

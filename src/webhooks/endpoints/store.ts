@@ -1,9 +1,9 @@
-// SQL of webhook endpoints and of reading their deliveries (the worker's side is delivery-store.ts).
+// SQL of webhook endpoints (webhook_endpoints): registration, and the health the delivery worker records.
 // An endpoint is found only through its operator, and a marketplace's key only finds its marketplace's
 // endpoints: everything else is simply not found.
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Tx } from '../../db/connection.js';
-import type { Database, WebhookDeliveryTable, WebhookEndpointTable } from '../../db/schema.js';
+import type { Database, WebhookEndpointTable } from '../../db/schema.js';
 
 export type EndpointRow = Selectable<WebhookEndpointTable>;
 
@@ -46,7 +46,12 @@ export async function updateEndpoint(tx: Tx, id: number, changes: Updateable<Web
   return tx.updateTable('webhook_endpoints').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-/** The endpoint with its deliveries and their attempts (events stay: other endpoints may have them). */
+/**
+ * The endpoint with its deliveries and their attempts (events stay: other endpoints may have them). The
+ * deliveries' tables (webhook_deliveries, webhook_attempts) are deliveries/store.ts's; their rows go with
+ * their endpoint here, in its transaction, as a cascading foreign key would take them (deliveries/ builds
+ * on endpoints/, so endpoints/ does not call into it).
+ */
 export async function deleteEndpoint(tx: Tx, id: number): Promise<void> {
   await tx
     .deleteFrom('webhook_attempts')
@@ -56,7 +61,10 @@ export async function deleteEndpoint(tx: Tx, id: number): Promise<void> {
   await tx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
 }
 
-/** Re-enabling an endpoint makes its pending deliveries due at once (they waited while it was disabled). */
+/**
+ * Re-enabling an endpoint makes its pending deliveries due at once (they waited while it was disabled).
+ * Writes webhook_deliveries (deliveries/store.ts's table), for the reason deleteEndpoint says.
+ */
 export async function makePendingDue(tx: Tx, endpointId: number, now: number): Promise<void> {
   await tx
     .updateTable('webhook_deliveries')
@@ -66,68 +74,38 @@ export async function makePendingDue(tx: Tx, endpointId: number, now: number): P
     .execute();
 }
 
-/** What a delivery shows in a list; the start of the latest answer (up to 4 KiB) only its detail shows. */
-function selectDeliveries(db: Kysely<Database>) {
+/** The enabled endpoints of these operators, with what the fan-out needs to choose who gets an event. */
+export async function enabledEndpointsOf(db: Kysely<Database>, operatorIds: number[]) {
   return db
-    .selectFrom('webhook_deliveries')
-    .innerJoin('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
-    .select([
-      'webhook_deliveries.id',
-      'webhook_deliveries.endpoint_id',
-      'webhook_deliveries.status',
-      'webhook_deliveries.attempts',
-      'webhook_deliveries.next_attempt_at',
-      'webhook_deliveries.last_attempt_at',
-      'webhook_deliveries.last_status_code',
-      'webhook_deliveries.last_duration_ms',
-      'webhook_deliveries.last_error',
-      'webhook_deliveries.replay_of',
-      'webhook_deliveries.is_test',
-      'webhook_deliveries.created_at',
-      'webhook_deliveries.delivered_at',
-    ])
-    .select(['webhook_events.public_id as event_public_id', 'webhook_events.type as event_type']);
-}
-export type DeliveryRecord = Awaited<ReturnType<ReturnType<typeof selectDeliveries>['execute']>>[number];
-
-export interface DeliveryFilter {
-  status?: WebhookDeliveryTable['status'];
-  eventType?: string;
-  limit: number;
-  offset: number;
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'operator_id', 'event_types', 'partner', 'created_at'])
+    .where('operator_id', 'in', operatorIds)
+    .where('status', '=', 'enabled')
+    .execute();
 }
 
-/** The endpoint's deliveries, newest first. */
-export async function listDeliveries(db: Kysely<Database>, endpointId: number, filter: DeliveryFilter): Promise<DeliveryRecord[]> {
-  let query = selectDeliveries(db).where('webhook_deliveries.endpoint_id', '=', endpointId);
-  if (filter.status !== undefined) query = query.where('webhook_deliveries.status', '=', filter.status);
-  if (filter.eventType !== undefined) query = query.where('webhook_events.type', '=', filter.eventType);
-  return query.orderBy('webhook_deliveries.id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+/** An endpoint accepted a delivery: it is not failing. */
+export async function markEndpointHealthy(tx: Tx, endpointId: number, now: number): Promise<void> {
+  await tx.updateTable('webhook_endpoints').set({ failing_since: null, last_success_at: now }).where('id', '=', endpointId).execute();
 }
 
-export async function findDelivery(db: Kysely<Database>, endpointId: number, id: number) {
-  return selectDeliveries(db)
-    .select(['webhook_deliveries.operator_id', 'webhook_deliveries.event_id', 'webhook_deliveries.resource', 'webhook_deliveries.last_response_body'])
-    .select(['webhook_events.data as event_data', 'webhook_events.created_at as event_created_at'])
-    .where('webhook_deliveries.id', '=', id)
-    .where('webhook_deliveries.endpoint_id', '=', endpointId)
+/** An endpoint refused or missed a delivery: failing since its first failure after the last success. */
+export async function markEndpointFailing(tx: Tx, endpointId: number, now: number): Promise<void> {
+  await tx
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: sql`coalesce(failing_since, ${now})` })
+    .where('id', '=', endpointId)
+    .execute();
+}
+
+/** Disables an enabled endpoint that has accepted nothing since `failingBefore` or earlier; the row when it did. */
+export async function disableFailingEndpoint(tx: Tx, endpointId: number, failingBefore: number, now: number) {
+  return tx
+    .updateTable('webhook_endpoints')
+    .set({ status: 'disabled', disabled_reason: 'failing', disabled_at: now, updated_at: Date.now() })
+    .where('id', '=', endpointId)
+    .where('status', '=', 'enabled')
+    .where('failing_since', '<=', failingBefore)
+    .returningAll()
     .executeTakeFirst();
-}
-
-export async function listAttempts(db: Kysely<Database>, deliveryId: number) {
-  return db.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('id').execute();
-}
-
-/** A new delivery of an event already delivered (or not) to the endpoint, due now. */
-export async function insertDelivery(tx: Tx, row: Omit<Insertable<WebhookDeliveryTable>, 'id'>): Promise<number> {
-  const inserted = await tx.insertInto('webhook_deliveries').values(row).returning('id').executeTakeFirstOrThrow();
-  return Number(inserted.id);
-}
-
-export async function operatorContact(db: Kysely<Database>, operatorId: number): Promise<{ name: string; contact_email: string | null } | undefined> {
-  return db.selectFrom('operators').select(['name', 'contact_email']).where('id', '=', operatorId).executeTakeFirst();
-}
-
-export async function setOperatorContact(tx: Tx, operatorId: number, email: string | null): Promise<void> {
-  await tx.updateTable('operators').set({ contact_email: email }).where('id', '=', operatorId).execute();
 }
