@@ -1,5 +1,5 @@
 // One webhook attempt over HTTP(S): a POST with the signed headers, through a socket whose address our
-// lookup checked (address.ts), with a hard time limit for the whole exchange, no redirects followed (a 3xx
+// lookup checked (endpoints/address.ts), with a hard time limit for the whole exchange, no redirects followed (a 3xx
 // is a failed attempt), and at most a few kilobytes of the answer read. Keep-alive sockets are reused, so a
 // busy endpoint costs one connection, not one per event; each kind of endpoint (the operator's, a
 // marketplace's) has sockets of its own, so a marketplace's request never rides a connection that only
