@@ -1,8 +1,8 @@
 // Pieces every /octo route declares: the OCTo tag, the error responses and the reseller calling.
 import type { FastifyRequest } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
-import { OctoErrorBody } from './schemas.js';
-import type { Reseller } from './bookings.js';
+import { OctoErrorBody } from './catalog/schemas.js';
+import type { Reseller } from './bookings/service.js';
 
 export const tags = ['OCTo'];
 

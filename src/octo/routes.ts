@@ -2,8 +2,8 @@
 // Octo-Capabilities) are set on this plugin only; the partner API beside it keeps RFC 7807.
 import type { FastifyPluginAsync } from 'fastify';
 import { registerOctoConventions } from './http.js';
-import { octoCatalogRoutes } from './catalog-routes.js';
-import { octoBookingRoutes } from './booking-routes.js';
+import { octoCatalogRoutes } from './catalog/routes.js';
+import { octoBookingRoutes } from './bookings/routes.js';
 
 export const octoRoutes: FastifyPluginAsync = async (app) => {
   registerOctoConventions(app);

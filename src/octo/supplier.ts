@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { SUPPORTED_CAPABILITIES } from './http.js';
-import type { Capability, Supplier } from './schemas.js';
+import type { Capability, Supplier } from './catalog/schemas.js';
 
 export async function getSupplier(db: Kysely<Database>, operatorId: number, publicUrl: string): Promise<Supplier> {
   const operator = await db.selectFrom('operators').select(['id', 'name']).where('id', '=', operatorId).executeTakeFirstOrThrow();

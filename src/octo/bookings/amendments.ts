@@ -3,26 +3,26 @@
 // as the new details, so the new seats are taken and the old ones freed in one commit (never overbooked,
 // never a moment with both or neither). A request states what the booking should be, so its retry finds
 // it so already and changes nothing.
-import type { Db } from '../db/connection.js';
-import type { ActivityRow } from '../catalog/store.js';
-import { unixNow } from '../lib/clock.js';
-import { amendBooking, type AmendmentTarget } from '../bookings/amendment.js';
-import { confirmInTransaction, extendHold, throwUnlessConfirmed } from '../bookings/service.js';
-import { changeBookingDetails } from '../bookings/store.js';
-import { effectiveStatus } from '../bookings/view.js';
-import { checkMix, type TicketMix } from '../catalog/tickets/mix.js';
-import { listTicketTypes, type TicketTypeRow } from '../catalog/tickets/store.js';
-import { resolveAvailability } from './availability.js';
-import { getOctoBooking, holdMinutes, partsOf, requireLink, type HoldTerms, type Reseller } from './bookings.js';
+import type { Db } from '../../db/connection.js';
+import type { ActivityRow } from '../../catalog/store.js';
+import { unixNow } from '../../lib/clock.js';
+import { amendBooking, type AmendmentTarget } from '../../bookings/amendment.js';
+import { confirmInTransaction, extendHold, throwUnlessConfirmed } from '../../bookings/service.js';
+import { changeBookingDetails } from '../../bookings/store.js';
+import { effectiveStatus } from '../../bookings/view.js';
+import { checkMix, type TicketMix } from '../../catalog/tickets/mix.js';
+import { listTicketTypes, type TicketTypeRow } from '../../catalog/tickets/store.js';
+import { resolveAvailability } from '../catalog/availability.js';
+import { getOctoBooking, holdMinutes, partsOf, requireLink, type HoldTerms, type Reseller } from './service.js';
 import { extrasColumn, guestColumns, guestOf, requireContactFields, withContact } from './contact.js';
-import { OctoError } from './errors.js';
-import type { Wants } from './http.js';
-import { requireOption, requireProduct } from './products.js';
-import { applyAnswers } from './questions.js';
+import { OctoError } from '../errors.js';
+import type { Wants } from '../http.js';
+import { requireOption, requireProduct } from '../catalog/products.js';
+import { applyAnswers } from './answers.js';
 import { parseUnitItems, updateOctoBooking, type StoredUnitItem } from './store.js';
 import { replaceUnitItems, ticketsOf } from './unit-items.js';
-import type { OctoBooking } from './schemas.js';
-import type { ConfirmationBody, UpdateBody } from './request-schemas.js';
+import type { OctoBooking } from '../catalog/schemas.js';
+import type { ConfirmationBody, UpdateBody } from './schemas.js';
 
 /** The mix the unit items make, checked per ticket type (limits, Requires, the booking's maximum). */
 function mixOf(types: TicketTypeRow[], items: StoredUnitItem[], activity: ActivityRow): TicketMix {

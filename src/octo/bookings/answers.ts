@@ -3,16 +3,16 @@
 // so the dashboard shows an OCTo booking's waiver like any other. Answers may come with the reservation,
 // an update or the confirmation; each replaces an earlier answer to the same question.
 import type { Kysely } from 'kysely';
-import type { Tx } from '../db/connection.js';
-import type { Database } from '../db/schema.js';
-import { ValidationFailed } from '../http/errors.js';
-import { rowOptions } from '../questions/view.js';
-import { checkSomeWaiverAnswers, fileScopeOf } from '../questions/service.js';
-import { keepBookingFiles } from '../questions/upload-store.js';
-import { listActivityQuestions, type QuestionRow } from '../questions/store.js';
-import { findBooking, replaceWaiverAnswers, setWaiverStatus, waiverAnswersOf } from '../bookings/store.js';
-import { OctoError } from './errors.js';
-import type { OctoQuestion, QuestionAnswer } from './schemas.js';
+import type { Tx } from '../../db/connection.js';
+import type { Database } from '../../db/schema.js';
+import { ValidationFailed } from '../../http/errors.js';
+import { rowOptions } from '../../questions/view.js';
+import { checkSomeWaiverAnswers, fileScopeOf } from '../../questions/service.js';
+import { keepBookingFiles } from '../../questions/upload-store.js';
+import { listActivityQuestions, type QuestionRow } from '../../questions/store.js';
+import { findBooking, replaceWaiverAnswers, setWaiverStatus, waiverAnswersOf } from '../../bookings/store.js';
+import { OctoError } from '../errors.js';
+import type { OctoQuestion, QuestionAnswer } from '../catalog/schemas.js';
 
 const YES_NO = [
   { label: 'Yes', value: 'true' },

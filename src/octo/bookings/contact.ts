@@ -2,13 +2,13 @@
 // dashboard shows OCTo bookings like any other); the contact fields bookings has no column for (notes,
 // country, postal code, locales) in octo_bookings.contact. OCTo sends contact details piecemeal (some at
 // reservation, the rest at confirmation or in an update), so each call changes only the fields it names.
-import type { BookingDetails, BookingRecord } from '../bookings/store.js';
-import { requiredContactFieldsOf } from '../catalog/service.js';
-import type { ActivityRow } from '../catalog/store.js';
-import { OctoError } from './errors.js';
+import type { BookingDetails, BookingRecord } from '../../bookings/store.js';
+import { requiredContactFieldsOf } from '../../catalog/service.js';
+import type { ActivityRow } from '../../catalog/store.js';
+import { OctoError } from '../errors.js';
 import type { OctoBookingRow } from './store.js';
-import type { Contact } from './schemas.js';
-import type { BookingContactBody } from './request-schemas.js';
+import type { Contact } from '../catalog/schemas.js';
+import type { BookingContactBody } from './schemas.js';
 
 /** The customer columns' values ('' where the reseller has not said yet) and the other contact fields. */
 export interface Guest {

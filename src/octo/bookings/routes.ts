@@ -1,11 +1,11 @@
 // OCTo: reserve, confirm, extend, update, cancel, get and list bookings.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { cancel, extend, getOctoBooking, listOctoBookings, reserve } from './bookings.js';
+import { cancel, extend, getOctoBooking, listOctoBookings, reserve } from './service.js';
 import { confirm, update } from './amendments.js';
-import { wantsOf } from './http.js';
-import { octoErrors, resellerOf, tags } from './route-schemas.js';
-import { OctoBooking } from './schemas.js';
+import { wantsOf } from '../http.js';
+import { octoErrors, resellerOf, tags } from '../route-schemas.js';
+import { OctoBooking } from '../catalog/schemas.js';
 import {
   BookingsQuery,
   CancellationBody,
@@ -15,7 +15,7 @@ import {
   ReservationBody,
   UpdateBody,
   UuidParams,
-} from './request-schemas.js';
+} from './schemas.js';
 
 const config = { scope: 'ota' as const };
 const response = { 200: OctoBooking, ...octoErrors() };

@@ -1,8 +1,8 @@
 // OCTo request schemas (TypeBox): they validate the requests of /octo and feed /openapi.json under the tag
 // "OCTo". The responses' are in schemas.ts.
 import { Type, type Static } from '@sinclair/typebox';
-import { LocalDate } from '../http/schemas.js';
-import { Notes, Nullable, Text, Uuid } from './schemas.js';
+import { LocalDate } from '../../http/schemas.js';
+import { Notes, Nullable, Text, Uuid } from '../catalog/schemas.js';
 
 export const CapabilityHeaders = Type.Object({
   'octo-capabilities': Type.Optional(

@@ -7,29 +7,29 @@
 // own: another reseller's uuid is neither visible nor in the way.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Db } from '../db/connection.js';
-import type { Database } from '../db/schema.js';
-import { findActivity } from '../catalog/store.js';
-import { findZonedTimeslot, type TimeslotRow } from '../availability/store.js';
-import { unixNow } from '../lib/clock.js';
-import { cancelBooking, extendHold, prepareBooking, type BookingRequest } from '../bookings/service.js';
-import { placeBooking } from '../bookings/placement.js';
-import { findBooking } from '../bookings/store.js';
-import { effectiveStatus } from '../bookings/view.js';
-import { bookingTicketsOf, listTicketTypes } from '../catalog/tickets/store.js';
-import { checkinsOf } from '../bookings/checkin.js';
-import { checkCurrency, resolveAvailability } from './availability.js';
-import { toOctoBooking, type OctoBookingParts } from './booking-view.js';
+import type { Db } from '../../db/connection.js';
+import type { Database } from '../../db/schema.js';
+import { findActivity } from '../../catalog/store.js';
+import { findZonedTimeslot, type TimeslotRow } from '../../availability/store.js';
+import { unixNow } from '../../lib/clock.js';
+import { cancelBooking, extendHold, prepareBooking, type BookingRequest } from '../../bookings/service.js';
+import { placeBooking } from '../../bookings/placement.js';
+import { findBooking } from '../../bookings/store.js';
+import { effectiveStatus } from '../../bookings/view.js';
+import { bookingTicketsOf, listTicketTypes } from '../../catalog/tickets/store.js';
+import { checkinsOf } from '../../bookings/checkin.js';
+import { checkCurrency, resolveAvailability } from '../catalog/availability.js';
+import { toOctoBooking, type OctoBookingParts } from './view.js';
 import { extrasColumn, NO_GUEST, withContact } from './contact.js';
-import { OctoError } from './errors.js';
-import type { Wants } from './http.js';
-import { requireOption, requireProduct } from './products.js';
-import { applyAnswers, questionAnswersOf } from './questions.js';
+import { OctoError } from '../errors.js';
+import type { Wants } from '../http.js';
+import { requireOption, requireProduct } from '../catalog/products.js';
+import { applyAnswers, questionAnswersOf } from './answers.js';
 import { findByReferences, findByUuid, insertOctoBooking, updateOctoBooking, type OctoBookingLink } from './store.js';
 import { newUnitItems, ticketsOf } from './unit-items.js';
-import type { OctoBooking } from './schemas.js';
-import type { BookingsQuery, CancellationBody, ExtendBody, ReservationBody } from './request-schemas.js';
-import { DEFAULT_HOLD_MINUTES, MAX_HOLD_MINUTES } from './terms.js';
+import type { OctoBooking } from '../catalog/schemas.js';
+import type { BookingsQuery, CancellationBody, ExtendBody, ReservationBody } from './schemas.js';
+import { DEFAULT_HOLD_MINUTES, MAX_HOLD_MINUTES } from '../terms.js';
 
 /** Who calls: the operator of the API key and the marketplace it sells for. */
 export interface Reseller {

@@ -1,8 +1,8 @@
 // octo_bookings: the reseller's uuid, notes, unit items and contact extras beside a booking (migrations 003, 008, 010).
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database, OctoBookingTable } from '../db/schema.js';
-import type { Tx } from '../db/connection.js';
-import type { Contact } from './schemas.js';
+import type { Database, OctoBookingTable } from '../../db/schema.js';
+import type { Tx } from '../../db/connection.js';
+import type { Contact } from '../catalog/schemas.js';
 
 export type OctoBookingRow = Selectable<OctoBookingTable>;
 /** The OCTo row with the booking's reference, for reading the booking through the bookings store. */

@@ -3,12 +3,12 @@
 // booking's tickets (booking_tickets) are their counts per type, which only placeBooking and
 // amendBooking write, together with the items.
 import { randomUUID } from 'node:crypto';
-import type { TicketRequest } from '../catalog/tickets/schemas.js';
-import type { TicketTypeRow } from '../catalog/tickets/store.js';
+import type { TicketRequest } from '../../catalog/tickets/schemas.js';
+import type { TicketTypeRow } from '../../catalog/tickets/store.js';
 import { NO_GUEST, toContact, withContact } from './contact.js';
-import { OctoError } from './errors.js';
+import { OctoError } from '../errors.js';
 import type { StoredUnitItem } from './store.js';
-import type { BookingUnitItemBody } from './request-schemas.js';
+import type { BookingUnitItemBody } from './schemas.js';
 
 function checkUnits(items: BookingUnitItemBody[], types: TicketTypeRow[]): void {
   const codes = new Set(types.map((type) => type.code));

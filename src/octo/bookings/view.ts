@@ -1,19 +1,19 @@
 // A slotbook booking as an OCTo Booking. The seats, status, tickets and customer are the booking's own
 // (so the dashboard, the partner API and OCTo always tell the same story); the uuid, notes, unit items
 // and the contact fields without a column come from octo_bookings.
-import type { ActivityRow } from '../catalog/store.js';
-import type { LiveTimeslotRow } from '../availability/store.js';
-import type { BookingRecord } from '../bookings/store.js';
-import { effectiveStatus } from '../bookings/view.js';
-import type { BookingTicketRow, TicketTypeRow } from '../catalog/tickets/store.js';
-import { checkinLines, firstCheckinAt, type BookingCheckinRow, type CheckinLine } from '../bookings/checkin.js';
-import { toAvailability } from './availability.js';
+import type { ActivityRow } from '../../catalog/store.js';
+import type { LiveTimeslotRow } from '../../availability/store.js';
+import type { BookingRecord } from '../../bookings/store.js';
+import { effectiveStatus } from '../../bookings/view.js';
+import type { BookingTicketRow, TicketTypeRow } from '../../catalog/tickets/store.js';
+import { checkinLines, firstCheckinAt, type BookingCheckinRow, type CheckinLine } from '../../bookings/checkin.js';
+import { toAvailability } from '../catalog/availability.js';
 import { guestOf, toContact } from './contact.js';
-import type { Wants } from './http.js';
-import { pricing } from './pricing.js';
+import type { Wants } from '../http.js';
+import { pricing } from '../catalog/pricing.js';
 import { parseUnitItems, type OctoBookingRow } from './store.js';
-import type { Contact, OctoBooking, QuestionAnswer } from './schemas.js';
-import { DELIVERY_FORMAT, DELIVERY_METHOD, OPTION_ID, REDEMPTION_METHOD } from './terms.js';
+import type { Contact, OctoBooking, QuestionAnswer } from '../catalog/schemas.js';
+import { DELIVERY_FORMAT, DELIVERY_METHOD, OPTION_ID, REDEMPTION_METHOD } from '../terms.js';
 
 const STATUS = { on_hold: 'ON_HOLD', confirmed: 'CONFIRMED', cancelled: 'CANCELLED', expired: 'EXPIRED' } as const;
 

@@ -6,20 +6,20 @@
 // computed by the partner API's own toTimeslot, over the same rows, so both APIs always show the same.
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
-import type { Database } from '../db/schema.js';
-import type { ActivityRow } from '../catalog/store.js';
-import { toTimeslot } from '../availability/service.js';
-import { findTimeslotAt, listTimeslots, type LiveTimeslotRow, type TimeslotRow } from '../availability/store.js';
-import { MAX_RANGE_DAYS } from '../availability/schemas.js';
-import { unixNow } from '../lib/clock.js';
-import { daysBetween, eachDate, nextDate, startOfDayUnix, unixToZonedIso } from '../calendar/zoned-time.js';
-import { listTicketTypes, type TicketTypeRow } from '../catalog/tickets/store.js';
-import { OctoError } from './errors.js';
-import type { Wants } from './http.js';
+import type { Database } from '../../db/schema.js';
+import type { ActivityRow } from '../../catalog/store.js';
+import { toTimeslot } from '../../availability/service.js';
+import { findTimeslotAt, listTimeslots, type LiveTimeslotRow, type TimeslotRow } from '../../availability/store.js';
+import { MAX_RANGE_DAYS } from '../../availability/schemas.js';
+import { unixNow } from '../../lib/clock.js';
+import { daysBetween, eachDate, nextDate, startOfDayUnix, unixToZonedIso } from '../../calendar/zoned-time.js';
+import { listTicketTypes, type TicketTypeRow } from '../../catalog/tickets/store.js';
+import { OctoError } from '../errors.js';
+import type { Wants } from '../http.js';
 import { unitPricingOf } from './pricing.js';
 import { isOpeningHours, requireOption, requireProduct } from './products.js';
 import type { Availability, AvailabilityCalendarDay } from './schemas.js';
-import type { AvailabilityCalendarBody, AvailabilityCheckBody } from './request-schemas.js';
+import type { AvailabilityCalendarBody, AvailabilityCheckBody } from '../bookings/schemas.js';
 
 type Status = 'AVAILABLE' | 'LIMITED' | 'SOLD_OUT' | 'CLOSED';
 

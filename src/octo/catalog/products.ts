@@ -2,18 +2,18 @@
 // whose units are the activity's ticket types. START_TIME products (every timeslot is an availability)
 // or OPENING_HOURS ones (every day's opening hours are one: an attraction with a daily capacity).
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { listActivities, findActivity, type ActivityRow } from '../catalog/store.js';
-import { availabilityTypeOf, requiredContactFieldsOf } from '../catalog/service.js';
-import { unixNow } from '../lib/clock.js';
-import { questionsByActivity, type QuestionRow } from '../questions/store.js';
-import { ticketTypesByActivity, type TicketTypeRow } from '../catalog/tickets/store.js';
-import { OctoError } from './errors.js';
-import type { Wants } from './http.js';
+import type { Database } from '../../db/schema.js';
+import { listActivities, findActivity, type ActivityRow } from '../../catalog/store.js';
+import { availabilityTypeOf, requiredContactFieldsOf } from '../../catalog/service.js';
+import { unixNow } from '../../lib/clock.js';
+import { questionsByActivity, type QuestionRow } from '../../questions/store.js';
+import { ticketTypesByActivity, type TicketTypeRow } from '../../catalog/tickets/store.js';
+import { OctoError } from '../errors.js';
+import type { Wants } from '../http.js';
 import { lowestPriceOf, pricing } from './pricing.js';
-import { toOctoQuestion } from './questions.js';
+import { toOctoQuestion } from '../bookings/answers.js';
 import type { Option, Product, Unit } from './schemas.js';
-import { DELIVERY_FORMAT, DELIVERY_METHOD, OPTION_ID, REDEMPTION_METHOD, UNIT_TYPE } from './terms.js';
+import { DELIVERY_FORMAT, DELIVERY_METHOD, OPTION_ID, REDEMPTION_METHOD, UNIT_TYPE } from '../terms.js';
 
 /** The operator's live activity by product id; anything else (archived, another operator's, malformed) is INVALID_PRODUCT_ID. */
 export async function requireProduct(db: Kysely<Database>, operatorId: number, productId: string): Promise<ActivityRow> {

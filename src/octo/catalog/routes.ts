@@ -2,12 +2,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { availabilityCalendar, checkAvailability } from './availability.js';
-import { wantsOf } from './http.js';
+import { wantsOf } from '../http.js';
 import { getOctoProduct, listOctoProducts } from './products.js';
-import { octoErrors, tags } from './route-schemas.js';
+import { octoErrors, tags } from '../route-schemas.js';
 import { Availability, AvailabilityCalendarDay, Capability, Product, Supplier } from './schemas.js';
-import { AvailabilityCalendarBody, AvailabilityCheckBody, CapabilityHeaders, ProductParams } from './request-schemas.js';
-import { CAPABILITIES, getSupplier } from './supplier.js';
+import { AvailabilityCalendarBody, AvailabilityCheckBody, CapabilityHeaders, ProductParams } from '../bookings/schemas.js';
+import { CAPABILITIES, getSupplier } from '../supplier.js';
 
 const config = { scope: 'ota' as const };
 
