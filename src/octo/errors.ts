@@ -6,7 +6,7 @@
 import type { FastifyError } from 'fastify';
 import { DomainError } from '../http/errors.js';
 import { fieldErrors } from '../http/validation.js';
-import type { OctoErrorBody } from './catalog/schemas.js';
+import type { OctoErrorBody } from './schemas.js';
 import { CommitOutcomeUnknown } from '../db/connection.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 

@@ -21,8 +21,7 @@ import { requireOption, requireProduct } from '../catalog/products.js';
 import { applyAnswers } from './answers.js';
 import { parseUnitItems, updateOctoBooking, type StoredUnitItem } from './store.js';
 import { replaceUnitItems, ticketsOf } from './unit-items.js';
-import type { OctoBooking } from '../catalog/schemas.js';
-import type { ConfirmationBody, UpdateBody } from './schemas.js';
+import type { ConfirmationBody, OctoBooking, UpdateBody } from './schemas.js';
 
 /** The mix the unit items make, checked per ticket type (limits, Requires, the booking's maximum). */
 function mixOf(types: TicketTypeRow[], items: StoredUnitItem[], activity: ActivityRow): TicketMix {

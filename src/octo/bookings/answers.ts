@@ -6,36 +6,13 @@ import type { Kysely } from 'kysely';
 import type { Tx } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
 import { ValidationFailed } from '../../http/errors.js';
-import { rowOptions } from '../../questions/view.js';
 import { checkSomeWaiverAnswers, fileScopeOf } from '../../questions/service.js';
 import { keepBookingFiles } from '../../questions/upload-store.js';
-import { listActivityQuestions, type QuestionRow } from '../../questions/store.js';
+import { listActivityQuestions } from '../../questions/store.js';
 import { findBooking, replaceWaiverAnswers, setWaiverStatus, waiverAnswersOf } from '../../bookings/store.js';
 import { OctoError } from '../errors.js';
-import type { OctoQuestion, QuestionAnswer } from '../catalog/schemas.js';
-
-const YES_NO = [
-  { label: 'Yes', value: 'true' },
-  { label: 'No', value: 'false' },
-];
-
-export function toOctoQuestion(row: QuestionRow): OctoQuestion {
-  const options = row.type === 'select' ? rowOptions(row).map((option) => ({ label: option, value: option })) : row.type === 'boolean' ? YES_NO : [];
-  const inputType =
-    row.type === 'file' || row.requires_file_upload === 1 ? 'file' : row.type === 'date' ? 'date' : options.length > 0 ? 'select' : 'text';
-  return {
-    id: String(row.id),
-    required: row.required === 1,
-    label: row.question,
-    description: inputType === 'file' ? 'Answer with the FileID of a file uploaded with POST /api/v2/ota/{partner}/uploads' : null,
-    inputType,
-    selectOptions: options,
-  };
-}
-
-export async function octoQuestionsOf(db: Kysely<Database>, operatorId: number, activityRowId: number): Promise<OctoQuestion[]> {
-  return (await listActivityQuestions(db, operatorId, activityRowId)).map(toOctoQuestion);
-}
+import { toOctoQuestion } from '../catalog/view.js';
+import type { QuestionAnswer } from './schemas.js';
 
 /** Every question of the activity with the booking's answer, or null. */
 export async function questionAnswersOf(

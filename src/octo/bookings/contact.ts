@@ -7,8 +7,7 @@ import { requiredContactFieldsOf } from '../../catalog/service.js';
 import type { ActivityRow } from '../../catalog/store.js';
 import { OctoError } from '../errors.js';
 import type { OctoBookingRow } from './store.js';
-import type { Contact } from '../catalog/schemas.js';
-import type { BookingContactBody } from './schemas.js';
+import type { BookingContactBody, Contact } from './schemas.js';
 
 /** The customer columns' values ('' where the reseller has not said yet) and the other contact fields. */
 export interface Guest {

@@ -1,24 +1,22 @@
 // OCTo: reserve, confirm, extend, update, cancel, get and list bookings.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { cancel, extend, getOctoBooking, listOctoBookings, reserve } from './service.js';
+import type { FastifyRequest } from 'fastify';
+import { cancel, extend, getOctoBooking, listOctoBookings, reserve, type Reseller } from './service.js';
 import { confirm, update } from './amendments.js';
 import { wantsOf } from '../http.js';
-import { octoErrors, resellerOf, tags } from '../route-schemas.js';
-import { OctoBooking } from '../catalog/schemas.js';
-import {
-  BookingsQuery,
-  CancellationBody,
-  CapabilityHeaders,
-  ConfirmationBody,
-  ExtendBody,
-  ReservationBody,
-  UpdateBody,
-  UuidParams,
-} from './schemas.js';
+import { octoErrors, tags } from '../route-schemas.js';
+import { CapabilityHeaders } from '../schemas.js';
+import { BookingsQuery, CancellationBody, ConfirmationBody, ExtendBody, OctoBooking, ReservationBody, UpdateBody, UuidParams } from './schemas.js';
 
 const config = { scope: 'ota' as const };
 const response = { 200: OctoBooking, ...octoErrors() };
+
+/** The operator of the key and its marketplace (an ota key always names one). */
+const resellerOf = (request: FastifyRequest): Reseller => ({
+  operatorId: request.caller.operatorId,
+  partner: request.caller.partner ?? '',
+});
 
 export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const holdTerms = { maxLifetimeMinutes: app.config.holdMaxLifetimeMinutes };

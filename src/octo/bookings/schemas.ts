@@ -1,55 +1,89 @@
-// OCTo request schemas (TypeBox): they validate the requests of /octo and feed /openapi.json under the tag
-// "OCTo". The responses' are in schemas.ts.
+// OCTo bookings (TypeBox): the replies, then the requests (see ../schemas.ts for what all of /octo shares).
 import { Type, type Static } from '@sinclair/typebox';
-import { LocalDate } from '../../http/schemas.js';
-import { Notes, Nullable, Text, Uuid } from '../catalog/schemas.js';
+import { Notes, Nullable, Text, Uuid } from '../schemas.js';
+import { AvailabilityRef, Availability, OctoQuestion, OptionRef, Pricing, ProductRef, UnitRef } from '../catalog/schemas.js';
 
-export const CapabilityHeaders = Type.Object({
-  'octo-capabilities': Type.Optional(
-    Type.String({
-      maxLength: 1000,
-      description: 'Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied.',
-    }),
-  ),
+// ---- responses ----------------------------------------------------------------------------------------
+
+export const QuestionAnswer = Type.Object({
+  questionId: Type.String(),
+  question: OctoQuestion,
+  value: Nullable(Type.String(), 'null until answered'),
+});
+export type QuestionAnswer = Static<typeof QuestionAnswer>;
+
+export const Contact = Type.Object({
+  fullName: Nullable(Type.String()),
+  firstName: Nullable(Type.String()),
+  lastName: Nullable(Type.String()),
+  emailAddress: Nullable(Type.String()),
+  phoneNumber: Nullable(Type.String()),
+  locales: Type.Array(Type.String()),
+  postalCode: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+  notes: Nullable(Type.String()),
+});
+export type Contact = Static<typeof Contact>;
+
+const Ticket = Type.Object({
+  redemptionMethod: Type.String(),
+  utcRedeemedAt: Nullable(Type.String()),
+  deliveryOptions: Type.Array(Type.Object({ deliveryFormat: Type.String(), deliveryValue: Type.String() })),
 });
 
-export const ProductParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The product id (ActivityID)' }) });
+export const UnitItem = Type.Object({
+  uuid: Type.String(),
+  resellerReference: Nullable(Type.String()),
+  supplierReference: Nullable(Type.String()),
+  unitId: Type.String(),
+  status: Type.String(),
+  utcRedeemedAt: Nullable(Type.String()),
+  contact: Contact,
+  ticket: Nullable(Ticket),
+  pricing: Type.Optional(Pricing),
+  questionAnswers: Type.Optional(Type.Array(QuestionAnswer)),
+});
+export type UnitItem = Static<typeof UnitItem>;
+
+export const OctoBooking = Type.Object({
+  id: Type.String({ description: 'The slotbook BookingReference' }),
+  uuid: Type.String({ description: "The reseller's uuid (or the one generated at reservation)" }),
+  testMode: Type.Boolean(),
+  resellerReference: Nullable(Type.String(), "Shown in the dashboard as the booking's PaymentReference"),
+  supplierReference: Nullable(Type.String(), 'The BookingReference'),
+  status: Type.String({ description: 'ON_HOLD, CONFIRMED, REDEEMED (someone was checked in at the door), EXPIRED or CANCELLED' }),
+  utcCreatedAt: Type.String(),
+  utcUpdatedAt: Type.String(),
+  utcExpiresAt: Nullable(Type.String()),
+  utcRedeemedAt: Nullable(Type.String()),
+  utcConfirmedAt: Nullable(Type.String()),
+  productId: Type.String(),
+  optionId: Type.String(),
+  cancellable: Type.Boolean(),
+  cancellation: Nullable(Type.Object({ refund: Type.String(), reason: Nullable(Type.String()), utcCancelledAt: Type.String() })),
+  freesale: Type.Boolean(),
+  availabilityId: Nullable(Type.String()),
+  availability: Nullable(Availability),
+  contact: Contact,
+  notes: Nullable(Type.String()),
+  deliveryMethods: Type.Array(Type.String()),
+  voucher: Nullable(Ticket),
+  unitItems: Type.Array(UnitItem),
+  pricing: Type.Optional(Pricing),
+  questionAnswers: Type.Optional(Type.Array(QuestionAnswer, { description: 'octo/questions: every waiver question, with its answer or null' })),
+});
+export type OctoBooking = Static<typeof OctoBooking>;
+
+// ---- requests -----------------------------------------------------------------------------------------
+
 export const UuidParams = Type.Object({ uuid: Uuid('The booking uuid') });
 
-const ProductRef = Type.String({ maxLength: 64, description: 'The product id (ActivityID)' });
-const OptionRef = Type.String({ maxLength: 64, description: 'DEFAULT' });
-const UnitRef = Type.String({ maxLength: 64, description: "The unit id: a ticket type's code, e.g. adult" });
-const AvailabilityRef = Type.String({ maxLength: 64, description: 'An availability id from /availability' });
 const ExpirationMinutes = Type.Integer({
   minimum: 1,
   maximum: 10_080,
   description: 'Minutes to hold the seats: default 30, at most 60 (longer requests are held 60)',
 });
 const ResellerReference = Nullable(Text(255, 'Your reference (voucher number); shown to the operator as the payment reference'));
-
-const AvailabilityUnit = Type.Object({ id: UnitRef, quantity: Type.Integer({ minimum: 0, maximum: 1000 }) });
-
-export const AvailabilityCheckBody = Type.Object({
-  productId: ProductRef,
-  optionId: OptionRef,
-  localDate: Type.Optional(LocalDate),
-  localDateStart: Type.Optional(LocalDate),
-  localDateEnd: Type.Optional(LocalDate),
-  availabilityIds: Type.Optional(Type.Array(AvailabilityRef, { maxItems: 500 })),
-  units: Type.Optional(Type.Array(AvailabilityUnit, { maxItems: 20 })),
-  currency: Type.Optional(Nullable(Type.String({ maxLength: 3 }))),
-});
-export type AvailabilityCheckBody = Static<typeof AvailabilityCheckBody>;
-
-export const AvailabilityCalendarBody = Type.Object({
-  productId: ProductRef,
-  optionId: OptionRef,
-  localDateStart: LocalDate,
-  localDateEnd: LocalDate,
-  units: Type.Optional(Type.Array(AvailabilityUnit, { maxItems: 20 })),
-  currency: Type.Optional(Nullable(Type.String({ maxLength: 3 }))),
-});
-export type AvailabilityCalendarBody = Static<typeof AvailabilityCalendarBody>;
 
 export const BookingContactBody = Type.Object({
   fullName: Type.Optional(Nullable(Text(201))),

@@ -27,8 +27,7 @@ import { requireOption, requireProduct } from '../catalog/products.js';
 import { applyAnswers, questionAnswersOf } from './answers.js';
 import { findByReferences, findByUuid, insertOctoBooking, updateOctoBooking, type OctoBookingLink } from './store.js';
 import { newUnitItems, ticketsOf } from './unit-items.js';
-import type { OctoBooking } from '../catalog/schemas.js';
-import type { BookingsQuery, CancellationBody, ExtendBody, ReservationBody } from './schemas.js';
+import type { BookingsQuery, CancellationBody, ExtendBody, OctoBooking, ReservationBody } from './schemas.js';
 import { DEFAULT_HOLD_MINUTES, MAX_HOLD_MINUTES } from '../terms.js';
 
 /** Who calls: the operator of the API key and the marketplace it sells for. */

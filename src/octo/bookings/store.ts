@@ -2,7 +2,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, OctoBookingTable } from '../../db/schema.js';
 import type { Tx } from '../../db/connection.js';
-import type { Contact } from '../catalog/schemas.js';
+import type { Contact } from './schemas.js';
 
 export type OctoBookingRow = Selectable<OctoBookingTable>;
 /** The OCTo row with the booking's reference, for reading the booking through the bookings store. */

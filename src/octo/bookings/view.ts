@@ -7,12 +7,12 @@ import type { BookingRecord } from '../../bookings/store.js';
 import { effectiveStatus } from '../../bookings/view.js';
 import type { BookingTicketRow, TicketTypeRow } from '../../catalog/tickets/store.js';
 import { checkinLines, firstCheckinAt, type BookingCheckinRow, type CheckinLine } from '../../bookings/checkin.js';
-import { toAvailability } from '../catalog/availability.js';
+import { toAvailability } from '../catalog/view.js';
 import { guestOf, toContact } from './contact.js';
 import type { Wants } from '../http.js';
 import { pricing } from '../catalog/pricing.js';
 import { parseUnitItems, type OctoBookingRow } from './store.js';
-import type { Contact, OctoBooking, QuestionAnswer } from '../catalog/schemas.js';
+import type { Contact, OctoBooking, QuestionAnswer } from './schemas.js';
 import { DELIVERY_FORMAT, DELIVERY_METHOD, OPTION_ID, REDEMPTION_METHOD } from '../terms.js';
 
 const STATUS = { on_hold: 'ON_HOLD', confirmed: 'CONFIRMED', cancelled: 'CANCELLED', expired: 'EXPIRED' } as const;

@@ -8,35 +8,18 @@ import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Database } from '../../db/schema.js';
 import type { ActivityRow } from '../../catalog/store.js';
-import { toTimeslot } from '../../availability/service.js';
-import { findTimeslotAt, listTimeslots, type LiveTimeslotRow, type TimeslotRow } from '../../availability/store.js';
+import { findTimeslotAt, listTimeslots, type TimeslotRow } from '../../availability/store.js';
 import { MAX_RANGE_DAYS } from '../../availability/schemas.js';
 import { unixNow } from '../../lib/clock.js';
-import { daysBetween, eachDate, nextDate, startOfDayUnix, unixToZonedIso } from '../../calendar/zoned-time.js';
+import { daysBetween, eachDate } from '../../calendar/zoned-time.js';
 import { listTicketTypes, type TicketTypeRow } from '../../catalog/tickets/store.js';
 import { OctoError } from '../errors.js';
 import type { Wants } from '../http.js';
 import { unitPricingOf } from './pricing.js';
-import { isOpeningHours, requireOption, requireProduct } from './products.js';
-import type { Availability, AvailabilityCalendarDay } from './schemas.js';
-import type { AvailabilityCalendarBody, AvailabilityCheckBody } from '../bookings/schemas.js';
-
-type Status = 'AVAILABLE' | 'LIMITED' | 'SOLD_OUT' | 'CLOSED';
-
-/** CLOSED once it takes no bookings or without capacity; LIMITED under half the seats left, as OCTo defines it. */
-function statusOf(capacity: number, left: number, closed: boolean): Status {
-  if (closed || capacity === 0) return 'CLOSED';
-  if (left === 0) return 'SOLD_OUT';
-  return left * 2 < capacity ? 'LIMITED' : 'AVAILABLE';
-}
-
-const utcSeconds = (seconds: number): string => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
-
-/** What a request's units ask for: seats of the capacity and people of the booking's maximum. */
-interface Wanted {
-  seats: number;
-  people: number;
-}
+import { requireOption, requireProduct } from './products.js';
+import { findDayTimeslot } from './store.js';
+import { isOpeningHours, toAvailability, type Status, type Wanted } from './view.js';
+import type { Availability, AvailabilityCalendarBody, AvailabilityCalendarDay, AvailabilityCheckBody } from './schemas.js';
 
 /** The product, its option and currency checked; its ticket types (the units). */
 async function productOf(db: Kysely<Database>, operatorId: number, body: { productId: string; optionId: string; currency?: string | null }) {
@@ -44,35 +27,6 @@ async function productOf(db: Kysely<Database>, operatorId: number, body: { produ
   requireOption(body.optionId);
   checkCurrency(activity, body.currency);
   return { activity, types: await listTicketTypes(db, [activity.id]) };
-}
-
-export function toAvailability(
-  row: LiveTimeslotRow,
-  activity: ActivityRow,
-  types: TicketTypeRow[],
-  now: number,
-  wants: Pick<Wants, 'pricing'>,
-  wanted: Wanted = { seats: 1, people: 1 },
-): Availability {
-  const slot = toTimeslot(row, activity.timezone, now);
-  const allDay = isOpeningHours(activity);
-  const dayStart = allDay ? unixToZonedIso(startOfDayUnix(row.date, activity.timezone), activity.timezone) : slot.StartsAt;
-  return {
-    id: dayStart,
-    localDateTimeStart: dayStart,
-    localDateTimeEnd: allDay
-      ? unixToZonedIso(startOfDayUnix(nextDate(row.date), activity.timezone), activity.timezone)
-      : unixToZonedIso(row.ends_at, activity.timezone),
-    utcCutoffAt: utcSeconds(row.bookable_until),
-    allDay,
-    available: slot.Available > 0 && slot.Available >= wanted.seats && wanted.people <= activity.max_participants_per_booking,
-    status: statusOf(slot.Capacity, slot.Available, row.bookable_until <= now),
-    vacancies: slot.Available,
-    capacity: slot.Capacity,
-    maxUnits: activity.max_participants_per_booking,
-    openingHours: allDay ? [{ from: row.time, to: slot.EndTime }] : [],
-    ...(wants.pricing && { unitPricing: unitPricingOf(activity, types) }),
-  };
 }
 
 /**
@@ -86,12 +40,7 @@ export async function resolveAvailability(db: Kysely<Database>, activity: Activi
   }
   const local = instant.setZone(activity.timezone);
   if (isOpeningHours(activity)) {
-    const day = await db
-      .selectFrom('timeslots')
-      .selectAll()
-      .where('activity_id', '=', activity.id)
-      .where('date', '=', local.toISODate()!)
-      .executeTakeFirst();
+    const day = await findDayTimeslot(db, activity.id, local.toISODate()!);
     if (!day) throw OctoError.invalidAvailability(availabilityId, `is not a day product ${activity.public_id} is open`);
     return day;
   }

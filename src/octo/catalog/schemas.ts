@@ -1,59 +1,10 @@
-// OCTo response schemas (TypeBox; the requests' are in request-schemas.ts), modelled on the components of
-// the OCTo OpenAPI document (../shared/spec/octo/openapi.yaml). They serialize responses (a field missing
-// here would be dropped from the reply) and feed /openapi.json under the tag "OCTo"; test/octo checks
-// every reply against the OCTo document itself.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-
-export const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
-
-// Free text from a reseller: no control characters (PostgreSQL refuses NUL; none has a use here).
-export const Text = (maxLength: number, description?: string) =>
-  Type.String({ maxLength, pattern: '^[^\\u0000-\\u001F\\u007F]*$', ...(description && { description }) });
-export const Notes = (description: string) => Type.String({ maxLength: 2000, pattern: '^[^\\u0000]*$', description });
-
-export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-export const Uuid = (description: string) => Type.String({ pattern: UUID_PATTERN, description });
+// OCTo products and availability (TypeBox): the replies, then the requests (see ../schemas.ts for what
+// all of /octo shares).
+import { Type, type Static } from '@sinclair/typebox';
+import { LocalDate } from '../../http/schemas.js';
+import { Nullable } from '../schemas.js';
 
 // ---- responses ----------------------------------------------------------------------------------------
-
-export const OctoErrorBody = Type.Object(
-  {
-    error: Type.String({
-      description:
-        'INVALID_PRODUCT_ID, INVALID_OPTION_ID, INVALID_UNIT_ID, INVALID_AVAILABILITY_ID, INVALID_BOOKING_UUID, BAD_REQUEST, UNPROCESSABLE_ENTITY, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, INTERNAL_SERVER_ERROR',
-    }),
-    errorMessage: Type.String(),
-    productId: Type.Optional(Type.String()),
-    optionId: Type.Optional(Type.String()),
-    unitId: Type.Optional(Type.String()),
-    availabilityId: Type.Optional(Type.String()),
-    uuid: Type.Optional(Type.String()),
-  },
-  { description: 'An OCTo error (application/json, not RFC 7807)' },
-);
-export type OctoErrorBody = Static<typeof OctoErrorBody>;
-
-export const Capability = Type.Object({
-  id: Type.String(),
-  revision: Type.Integer(),
-  required: Type.Boolean(),
-  dependencies: Type.Array(Type.String()),
-  docs: Nullable(Type.String()),
-});
-export type Capability = Static<typeof Capability>;
-
-export const Supplier = Type.Object({
-  id: Type.String({ description: 'The operator' }),
-  name: Type.String(),
-  endpoint: Type.String({ description: 'The base URL of this OCTo interface' }),
-  contact: Type.Object({
-    website: Nullable(Type.String()),
-    email: Nullable(Type.String()),
-    telephone: Nullable(Type.String()),
-    address: Nullable(Type.String()),
-  }),
-});
-export type Supplier = Static<typeof Supplier>;
 
 const Tax = Type.Object({ name: Type.String(), retail: Type.Integer(), original: Type.Integer(), net: Nullable(Type.Integer()) });
 
@@ -82,13 +33,6 @@ export const OctoQuestion = Type.Object({
   selectOptions: Type.Array(Type.Object({ label: Type.String(), value: Type.String() })),
 });
 export type OctoQuestion = Static<typeof OctoQuestion>;
-
-export const QuestionAnswer = Type.Object({
-  questionId: Type.String(),
-  question: OctoQuestion,
-  value: Nullable(Type.String(), 'null until answered'),
-});
-export type QuestionAnswer = Static<typeof QuestionAnswer>;
 
 export const Unit = Type.Object({
   id: Type.String({ description: "The ticket type's code" }),
@@ -181,64 +125,33 @@ export const AvailabilityCalendarDay = Type.Object({
 });
 export type AvailabilityCalendarDay = Static<typeof AvailabilityCalendarDay>;
 
-export const Contact = Type.Object({
-  fullName: Nullable(Type.String()),
-  firstName: Nullable(Type.String()),
-  lastName: Nullable(Type.String()),
-  emailAddress: Nullable(Type.String()),
-  phoneNumber: Nullable(Type.String()),
-  locales: Type.Array(Type.String()),
-  postalCode: Nullable(Type.String()),
-  country: Nullable(Type.String()),
-  notes: Nullable(Type.String()),
-});
-export type Contact = Static<typeof Contact>;
+// ---- requests -----------------------------------------------------------------------------------------
 
-const Ticket = Type.Object({
-  redemptionMethod: Type.String(),
-  utcRedeemedAt: Nullable(Type.String()),
-  deliveryOptions: Type.Array(Type.Object({ deliveryFormat: Type.String(), deliveryValue: Type.String() })),
-});
+export const ProductParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The product id (ActivityID)' }) });
+export const ProductRef = Type.String({ maxLength: 64, description: 'The product id (ActivityID)' });
+export const OptionRef = Type.String({ maxLength: 64, description: 'DEFAULT' });
+export const UnitRef = Type.String({ maxLength: 64, description: "The unit id: a ticket type's code, e.g. adult" });
+export const AvailabilityRef = Type.String({ maxLength: 64, description: 'An availability id from /availability' });
+const AvailabilityUnit = Type.Object({ id: UnitRef, quantity: Type.Integer({ minimum: 0, maximum: 1000 }) });
 
-export const UnitItem = Type.Object({
-  uuid: Type.String(),
-  resellerReference: Nullable(Type.String()),
-  supplierReference: Nullable(Type.String()),
-  unitId: Type.String(),
-  status: Type.String(),
-  utcRedeemedAt: Nullable(Type.String()),
-  contact: Contact,
-  ticket: Nullable(Ticket),
-  pricing: Type.Optional(Pricing),
-  questionAnswers: Type.Optional(Type.Array(QuestionAnswer)),
+export const AvailabilityCheckBody = Type.Object({
+  productId: ProductRef,
+  optionId: OptionRef,
+  localDate: Type.Optional(LocalDate),
+  localDateStart: Type.Optional(LocalDate),
+  localDateEnd: Type.Optional(LocalDate),
+  availabilityIds: Type.Optional(Type.Array(AvailabilityRef, { maxItems: 500 })),
+  units: Type.Optional(Type.Array(AvailabilityUnit, { maxItems: 20 })),
+  currency: Type.Optional(Nullable(Type.String({ maxLength: 3 }))),
 });
-export type UnitItem = Static<typeof UnitItem>;
+export type AvailabilityCheckBody = Static<typeof AvailabilityCheckBody>;
 
-export const OctoBooking = Type.Object({
-  id: Type.String({ description: 'The slotbook BookingReference' }),
-  uuid: Type.String({ description: "The reseller's uuid (or the one generated at reservation)" }),
-  testMode: Type.Boolean(),
-  resellerReference: Nullable(Type.String(), "Shown in the dashboard as the booking's PaymentReference"),
-  supplierReference: Nullable(Type.String(), 'The BookingReference'),
-  status: Type.String({ description: 'ON_HOLD, CONFIRMED, REDEEMED (someone was checked in at the door), EXPIRED or CANCELLED' }),
-  utcCreatedAt: Type.String(),
-  utcUpdatedAt: Type.String(),
-  utcExpiresAt: Nullable(Type.String()),
-  utcRedeemedAt: Nullable(Type.String()),
-  utcConfirmedAt: Nullable(Type.String()),
-  productId: Type.String(),
-  optionId: Type.String(),
-  cancellable: Type.Boolean(),
-  cancellation: Nullable(Type.Object({ refund: Type.String(), reason: Nullable(Type.String()), utcCancelledAt: Type.String() })),
-  freesale: Type.Boolean(),
-  availabilityId: Nullable(Type.String()),
-  availability: Nullable(Availability),
-  contact: Contact,
-  notes: Nullable(Type.String()),
-  deliveryMethods: Type.Array(Type.String()),
-  voucher: Nullable(Ticket),
-  unitItems: Type.Array(UnitItem),
-  pricing: Type.Optional(Pricing),
-  questionAnswers: Type.Optional(Type.Array(QuestionAnswer, { description: 'octo/questions: every waiver question, with its answer or null' })),
+export const AvailabilityCalendarBody = Type.Object({
+  productId: ProductRef,
+  optionId: OptionRef,
+  localDateStart: LocalDate,
+  localDateEnd: LocalDate,
+  units: Type.Optional(Type.Array(AvailabilityUnit, { maxItems: 20 })),
+  currency: Type.Optional(Nullable(Type.String({ maxLength: 3 }))),
 });
-export type OctoBooking = Static<typeof OctoBooking>;
+export type AvailabilityCalendarBody = Static<typeof AvailabilityCalendarBody>;
