@@ -1,9 +1,9 @@
 // The operator's ticket types: every activity starts with Adult at its UnitPrice, types are checked field
 // by field, exactly one is the default (whose price is the UnitPrice), and partners read them on products.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
-import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
-import { customer } from '../octo/fixtures.js';
+import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../../helpers/app.js';
+import { createActivity, createTimeslot, dateFromToday } from '../../availability/fixtures.js';
+import { customer } from '../../octo/fixtures.js';
 import { addTicketType, CHILD, INFANT, type AdminTicketType } from './fixtures.js';
 
 let t: TestApp;

@@ -1,8 +1,8 @@
 // Ticket types for the tests: a cruise-like activity selling adults (default), children who need an
 // adult, infants who need an adult and take no seat, and a family ticket admitting four.
 import { expect } from 'vitest';
-import { call, type TestApp } from '../helpers/app.js';
-import type { AdminTicketType } from '../../src/catalog/tickets/schemas.js';
+import { call, type TestApp } from '../../helpers/app.js';
+import type { AdminTicketType } from '../../../src/catalog/tickets/schemas.js';
 
 export type { AdminTicketType };
 

@@ -3,14 +3,14 @@
 // seat each: nothing that worked before changes.
 import { sql } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { migrate } from '../../src/db/migrate.js';
-import { createApiKey } from '../../src/auth/service.js';
-import { call, PUBLIC_URL } from '../helpers/app.js';
-import { createTestDatabase, migrateBefore } from '../helpers/database.js';
-import { openDatabase } from '../../src/db/connection.js';
-import { customer } from '../octo/fixtures.js';
+import { buildApp } from '../../../src/app.js';
+import { loadConfig } from '../../../src/config.js';
+import { migrate } from '../../../src/db/migrate.js';
+import { createApiKey } from '../../../src/auth/service.js';
+import { call, PUBLIC_URL } from '../../helpers/app.js';
+import { createTestDatabase, migrateBefore } from '../../helpers/database.js';
+import { openDatabase } from '../../../src/db/connection.js';
+import { customer } from '../../octo/fixtures.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
