@@ -4,7 +4,7 @@
 // receiver; no database, no claims, no records. Prints {"rate": requests per second} and exits.
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
-import { signedHeaders } from '../src/webhooks/signing.js';
+import { signedHeaders } from '../src/webhooks/endpoints/signing.js';
 
 const url = new URL(process.env.HOOK_URL!);
 const body = process.env.HOOK_BODY!;

@@ -10,7 +10,7 @@
 import { openDatabase } from '../src/db/connection.js';
 import type { BenchDatabase } from './database.js';
 import { runLoad, warmUp, type LoadResult, type LoadSpec } from './load.js';
-import { PER_ENDPOINT_AT_ONCE } from '../src/webhooks/deliver.js';
+import { PER_ENDPOINT_AT_ONCE } from '../src/webhooks/deliveries/deliver.js';
 import { runBareSender, startWebhookReceiver, type Child } from './processes.js';
 import type { Row } from './report.js';
 import { bookingBody, partnerPath } from './requests.js';

@@ -13,7 +13,7 @@ import { purgeExpiredKeys } from './idempotency/service.js';
 import { startEmailWorker } from './emails/worker.js';
 import { startWaitlistOffers } from './waitlists/jobs.js';
 import { startUploadSweep } from './questions/upload-sweep.js';
-import { startWebhookWorker } from './webhooks/worker.js';
+import { startWebhookWorker } from './webhooks/deliveries/worker.js';
 import { watchRequests } from './http/request-gauge.js';
 
 // After the grace period: how long the cut connections' handlers and the database get to finish.

@@ -1,7 +1,8 @@
 // The house's one rule, kept by a test: every import points down a layer or sideways within one, and no
 // files or folders import each other in a circle. The layers are declared here, once, lowest first, and
-// drawn in docs/architecture.md. Imports are read with TypeScript's parser, as in dependencies.test.ts;
-// `import type` counts too, since a type that climbs a layer ties the lower one to the higher just the same.
+// drawn in docs/architecture.md. Inside a folder, its sub-folders keep one direction between them too.
+// Imports are read with TypeScript's parser, as in dependencies.test.ts; `import type` counts too, since a
+// type that climbs a layer ties the lower one to the higher just the same.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -144,7 +145,38 @@ interface Findings {
   climbs: string[];
   fileCycles: string[];
   folderCycles: string[];
+  subfolderCycles: string[];
   unplaced: string[];
+}
+
+/**
+ * Inside every folder, its sub-folders (and its files) must not import each other in a circle either: a
+ * folder split into sub-folders (webhooks/endpoints and webhooks/deliveries) keeps one direction between them.
+ */
+function subfolderCycles(root: string, graph: Graph): string[] {
+  const byFolder = new Map<string, Map<string, Set<string>>>();
+  for (const [file, targets] of graph.files) {
+    const from = relative(root, join(ROOT, file)).split('/');
+    for (const target of targets) {
+      const to = relative(root, join(ROOT, target)).split('/');
+      // Every folder holding both files, below the top level (checked above): their children there must not circle.
+      for (let depth = 1; depth < Math.min(from.length, to.length) && from[depth - 1] === to[depth - 1]; depth++) {
+        if (from[depth] === to[depth]) continue;
+        const folder = from.slice(0, depth).join('/');
+        const edges = byFolder.get(folder) ?? byFolder.set(folder, new Map()).get(folder)!;
+        if (!edges.has(from[depth]!)) edges.set(from[depth]!, new Set());
+        edges.get(from[depth]!)!.add(to[depth]!);
+        break;
+      }
+    }
+  }
+  // A circle of files alone is a file cycle, reported as such.
+  const isFile = (unit: string) => /\.tsx?$/.test(unit);
+  return [...byFolder].flatMap(([folder, edges]) =>
+    cycles(edges)
+      .filter((cycle) => !cycle.every(isFile))
+      .map((cycle) => `folder cycle: ${relative(ROOT, join(root, folder))}/{${cycle.join(',')}}`),
+  );
 }
 
 function check(rootRelative: string, layers: readonly (readonly string[])[]): Findings {
@@ -169,6 +201,7 @@ function check(rootRelative: string, layers: readonly (readonly string[])[]): Fi
     climbs,
     fileCycles: cycles(graph.files).map((cycle) => `file cycle: ${cycle.join(' ')}`),
     folderCycles: cycles(folders).map((cycle) => `folder cycle: ${rootRelative}/{${cycle.join(',')}}`),
+    subfolderCycles: subfolderCycles(root, graph),
     unplaced: [...unplaced].map((unit) => `not in a layer: ${rootRelative}/${unit}`),
   };
 }
@@ -176,7 +209,9 @@ function check(rootRelative: string, layers: readonly (readonly string[])[]): Fi
 function violations(): string[] {
   const server = check('src', SERVER_LAYERS);
   const web = check('web/src', WEB_LAYERS);
-  return [server, web].flatMap((found) => [...found.unplaced, ...found.climbs, ...found.fileCycles, ...found.folderCycles]).sort();
+  return [server, web]
+    .flatMap((found) => [...found.unplaced, ...found.climbs, ...found.fileCycles, ...found.folderCycles, ...found.subfolderCycles])
+    .sort();
 }
 
 describe('the layers', () => {
@@ -209,5 +244,11 @@ describe('the layers', () => {
         ]),
       ),
     ).toEqual([]);
+    const files = new Map([
+      ['src/x/a/f.ts', ['src/x/b/g.ts']],
+      ['src/x/b/g.ts', ['src/x/a/h.ts']],
+      ['src/x/a/h.ts', []],
+    ]);
+    expect(subfolderCycles(join(ROOT, 'src'), { files })).toEqual(['folder cycle: src/x/{a,b}']);
   });
 });

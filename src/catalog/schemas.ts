@@ -11,7 +11,7 @@ const AvailabilityTypeField = Type.Unsafe<AvailabilityType>({
     "(Time to EndTime, one per date) with the day's capacity, bookable until it closes (an attraction)",
 });
 
-/** OCTo contact fields a confirmation can be made to require (src/octo/contact.ts). */
+/** OCTo contact fields a confirmation can be made to require (src/octo/bookings/contact.ts). */
 export const CONTACT_FIELDS = ['firstName', 'lastName', 'emailAddress', 'phoneNumber', 'country', 'postalCode', 'locales', 'notes'] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 

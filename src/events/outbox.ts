@@ -1,7 +1,7 @@
 // The outbox: domains write their events here, inside the transaction of the change that causes them, so
 // an event commits exactly when its change does (no event without its change, no change without its
 // event). The domain code calls these at its lowest shared points (docs/webhooks.md lists them); the
-// webhook dispatcher (webhooks/dispatch.ts) turns the rows into deliveries later.
+// webhook dispatcher (webhooks/deliveries/dispatch.ts) turns the rows into deliveries later.
 //
 // Cheap by design, as bookings call them: nothing is written while the operator has no enabled endpoint
 // (one indexed read per transaction, shared by a group of bookings), and a transaction writes one outbox

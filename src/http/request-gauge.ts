@@ -1,5 +1,5 @@
 // How many requests the server is serving, as a moving average: the background workers ask it whether
-// requests are there to be slowed down, and step back while they are (src/webhooks/worker.ts). Counted on
+// requests are there to be slowed down, and step back while they are (src/webhooks/deliveries/worker.ts). Counted on
 // the HTTP server itself, so a worker's own work never reads as load (as the event loop's utilisation
 // does, and as a profiler's sampling does too).
 import type { Server } from 'node:http';

@@ -1,8 +1,6 @@
-// Pieces every /octo route declares: the OCTo tag, the error responses and the reseller calling.
-import type { FastifyRequest } from 'fastify';
+// Pieces every /octo route declares: the OCTo tag and the error responses.
 import type { TSchema } from '@sinclair/typebox';
 import { OctoErrorBody } from './schemas.js';
-import type { Reseller } from './bookings.js';
 
 export const tags = ['OCTo'];
 
@@ -18,9 +16,3 @@ const DESCRIPTIONS: Record<number, string> = {
 export function octoErrors(): Record<number, TSchema> {
   return Object.fromEntries(Object.entries(DESCRIPTIONS).map(([status, description]) => [status, { ...OctoErrorBody, description }]));
 }
-
-/** The operator of the key and its marketplace (an ota key always names one). */
-export const resellerOf = (request: FastifyRequest): Reseller => ({
-  operatorId: request.caller.operatorId,
-  partner: request.caller.partner ?? '',
-});

@@ -4,8 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { endpointRoutes } from './endpoint-routes.js';
-import { WebhookSettings } from './schemas.js';
-import { changeSettings, getSettings } from './settings.js';
+import { WebhookSettings } from './endpoints/schemas.js';
+import { changeSettings, getSettings } from './endpoints/settings.js';
 import { requires } from '../access/permissions.js';
 
 const tags = ['Operator API: webhooks'];

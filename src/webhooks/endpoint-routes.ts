@@ -7,22 +7,13 @@ import { Type, type TObject } from '@sinclair/typebox';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES } from '../events/types.js';
-import { MARKETPLACE_TYPES, OPT_IN_TYPES } from './subscriptions.js';
-import { changeEndpoint, createEndpoint, getEndpoint, getEndpoints, removeEndpoint, rotateSecret, type Owner } from './service.js';
-import { getDeliveries, getDelivery, replayDelivery, testEndpoint } from './deliveries.js';
+import { MARKETPLACE_TYPES, OPT_IN_TYPES } from './endpoints/subscriptions.js';
+import { changeEndpoint, createEndpoint, getEndpoint, getEndpoints, removeEndpoint, rotateSecret, type Owner } from './endpoints/service.js';
+import { getDeliveries, getDelivery, replayDelivery, testEndpoint } from './deliveries/service.js';
 import { newWorkerId } from '../emails/worker.js';
 import { requires } from '../access/permissions.js';
-import {
-  CreateEndpointBody,
-  DeliveryListQuery,
-  EventTypeInfo,
-  UpdateEndpointBody,
-  WebhookDelivery,
-  WebhookDeliveryDetail,
-  WebhookEndpoint,
-  WebhookEndpointWithSecret,
-  type DeliveryListQuery as ListQuery,
-} from './schemas.js';
+import { CreateEndpointBody, EventTypeInfo, UpdateEndpointBody, WebhookEndpoint, WebhookEndpointWithSecret } from './endpoints/schemas.js';
+import { DeliveryListQuery, WebhookDelivery, WebhookDeliveryDetail, type DeliveryListQuery as ListQuery } from './deliveries/schemas.js';
 
 export interface EndpointRouteOptions {
   scope: 'admin' | 'ota';

@@ -11,7 +11,7 @@ import { Basket } from '../shop/schemas.js';
 import { WaitlistEntry } from '../waitlists/schemas.js';
 import { StoredUsageEntry } from '../usage/schemas.js';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../events/types.js';
-import { MARKETPLACE_TYPES, OPT_IN_TYPES, TEST_EVENT_TYPE } from './subscriptions.js';
+import { MARKETPLACE_TYPES, OPT_IN_TYPES, TEST_EVENT_TYPE } from './endpoints/subscriptions.js';
 
 /** A paid basket as order.completed carries it: the shop's Basket without its token, with its ID. */
 export const Order = Type.Composite([

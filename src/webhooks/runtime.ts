@@ -2,9 +2,9 @@
 // not, the networks each kind of endpoint may reach, the resolver) and the HTTP transport that test sends
 // go through. Tests pass their own resolver (DNS rebinding) or transport.
 import type { Config } from '../config.js';
-import { parseNetworks, systemResolver, type AddressPolicies, type Resolver } from './address.js';
-import type { UrlRules } from './endpoint-url.js';
-import { createTransport, type Transport } from './transport.js';
+import { parseNetworks, systemResolver, type AddressPolicies, type Resolver } from './endpoints/address.js';
+import type { UrlRules } from './endpoints/url.js';
+import { createTransport, type Transport } from './deliveries/transport.js';
 
 export interface WebhookRuntime {
   rules: UrlRules;

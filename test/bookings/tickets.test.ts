@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday, getTimeslot, type AdminTimeslot } from '../availability/fixtures.js';
 import { customer } from '../octo/fixtures.js';
-import { addFamilyTypes, type AdminTicketType } from '../tickets/fixtures.js';
+import { addFamilyTypes, type AdminTicketType } from '../catalog/tickets/fixtures.js';
 
 let t: TestApp;
 let op: TestOperator;

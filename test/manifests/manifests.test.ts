@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { as, userSession, type Session } from '../staff/fixtures.js';
-import { addTicketType, CHILD } from '../tickets/fixtures.js';
+import { addTicketType, CHILD } from '../catalog/tickets/fixtures.js';
 import { fileIdOf, PDF, uploadAs } from '../questions/files.js';
 import { octoClient, contact } from '../octo/fixtures.js';
 import { octoBody, octoError } from '../octo/spec.js';

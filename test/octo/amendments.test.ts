@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday, getTimeslot, type AdminTimeslot } from '../availability/fixtures.js';
-import { addFamilyTypes } from '../tickets/fixtures.js';
+import { addFamilyTypes } from '../catalog/tickets/fixtures.js';
 import { contact, customer, octoClient, type OctoCall } from './fixtures.js';
 import { octoBody, octoError } from './spec.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 import { customer } from '../emails/fixtures.js';
-import { addFamilyTypes, addTicketType } from '../tickets/fixtures.js';
+import { addFamilyTypes, addTicketType } from '../catalog/tickets/fixtures.js';
 import { openShop } from './fixtures.js';
 
 let t: TestApp;

@@ -4,8 +4,8 @@
 // through `now`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp } from '../helpers/app.js';
-import { dispatchEvents } from '../../src/webhooks/dispatch.js';
-import { JITTER, MAX_ATTEMPTS, RETRY_DELAYS, retryDelay, runDueDeliveries } from '../../src/webhooks/deliver.js';
+import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
+import { JITTER, MAX_ATTEMPTS, RETRY_DELAYS, retryDelay, runDueDeliveries } from '../../src/webhooks/deliveries/deliver.js';
 import { deliveryDeps, nowSeconds, oneEndpoint } from './fixtures.js';
 import { startReceiver, type Receiver } from './receiver.js';
 

@@ -7,8 +7,8 @@ import { call, createTestApp, LOOPBACK_NETWORKS, problemOf, type TestApp, type T
 import { buildApp } from '../../src/app.js';
 import { createApiKey } from '../../src/auth/service.js';
 import { EVENT_TYPES } from '../../src/events/types.js';
-import { SECRET_PURPOSE } from '../../src/webhooks/deliver.js';
-import { MAX_ENDPOINTS, MAX_MARKETPLACE_ENDPOINTS } from '../../src/webhooks/service.js';
+import { SECRET_PURPOSE } from '../../src/webhooks/endpoints/signing.js';
+import { MAX_ENDPOINTS, MAX_MARKETPLACE_ENDPOINTS } from '../../src/webhooks/endpoints/service.js';
 import { addEndpoint } from './fixtures.js';
 
 let t: TestApp;

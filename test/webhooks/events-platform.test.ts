@@ -207,7 +207,7 @@ describe('the dispatcher', () => {
   it('goes on until the outbox is empty, however its events fall into batches', async () => {
     const slot = await newSlot(50);
     for (let i = 0; i < 10; i++) await partnerBook(slot, { Participants: 1 });
-    const { dispatchEvents } = await import('../../src/webhooks/dispatch.js');
+    const { dispatchEvents } = await import('../../src/webhooks/deliveries/dispatch.js');
     const report = await dispatchEvents(t.db, clock(), 3);
     expect(report.events).toBeGreaterThanOrEqual(20);
     expect(

@@ -4,8 +4,8 @@ import { expect } from 'vitest';
 import { call, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday, type AdminTimeslot } from '../availability/fixtures.js';
 import { startReceiver, type Receiver } from './receiver.js';
-import { dispatchEvents } from '../../src/webhooks/dispatch.js';
-import { runDueDeliveries, type DeliveryDeps } from '../../src/webhooks/deliver.js';
+import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
+import { runDueDeliveries, type DeliveryDeps } from '../../src/webhooks/deliveries/deliver.js';
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 

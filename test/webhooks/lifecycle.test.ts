@@ -3,8 +3,8 @@
 // driven through `now`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp } from '../helpers/app.js';
-import { dispatchEvents } from '../../src/webhooks/dispatch.js';
-import { MAX_ATTEMPTS, RETRY_DELAYS, runDueDeliveries } from '../../src/webhooks/deliver.js';
+import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
+import { MAX_ATTEMPTS, RETRY_DELAYS, runDueDeliveries } from '../../src/webhooks/deliveries/deliver.js';
 import { deliveryDeps, nowSeconds, oneEndpoint } from './fixtures.js';
 import type { Receiver } from './receiver.js';
 
@@ -188,7 +188,7 @@ describe('retention', () => {
       );
     expect(await attempts()).toBe(2);
 
-    const { purgeOldDeliveries } = await import('../../src/webhooks/delivery-store.js');
+    const { purgeOldDeliveries } = await import('../../src/webhooks/deliveries/store.js');
     await purgeOldDeliveries(t.db, Date.now() - 30 * 86_400_000);
     expect((await s.deliveries()).map((d) => d.ID)).toEqual([pending!.ID, delivered!.ID]);
     await purgeOldDeliveries(t.db, Date.now() + 1000);

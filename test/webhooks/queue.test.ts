@@ -4,9 +4,9 @@
 // way; and the worker keeps delivering while the server is busy, at its share, and at full speed otherwise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
-import { dispatchEvents } from '../../src/webhooks/dispatch.js';
-import { MAX_ATTEMPTS, RETRY_DELAYS, runDueDeliveries } from '../../src/webhooks/deliver.js';
-import { restAfter, startWebhookWorker } from '../../src/webhooks/worker.js';
+import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
+import { MAX_ATTEMPTS, RETRY_DELAYS, runDueDeliveries } from '../../src/webhooks/deliveries/deliver.js';
+import { restAfter, startWebhookWorker } from '../../src/webhooks/deliveries/worker.js';
 import { deliveryDeps, nowSeconds, oneEndpoint, type Setup } from './fixtures.js';
 import type { Receiver } from './receiver.js';
 

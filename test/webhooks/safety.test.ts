@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
-import { parseNetworks, refusalOf, type Resolver } from '../../src/webhooks/address.js';
-import { createTransport } from '../../src/webhooks/transport.js';
+import { parseNetworks, refusalOf, type Resolver } from '../../src/webhooks/endpoints/address.js';
+import { createTransport } from '../../src/webhooks/deliveries/transport.js';
 import { addressPolicies } from '../../src/webhooks/runtime.js';
-import { dispatchEvents } from '../../src/webhooks/dispatch.js';
-import { runDueDeliveries } from '../../src/webhooks/deliver.js';
+import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
+import { runDueDeliveries } from '../../src/webhooks/deliveries/deliver.js';
 import { addEndpoint, deliveryDeps, nowSeconds } from './fixtures.js';
 import { startReceiver, type Receiver } from './receiver.js';
 

@@ -7,12 +7,12 @@ import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/d
 import { runCli, startServerProcess, TEST_SECRET_KEY, type ServerProcess } from '../helpers/server-process.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { loadInstanceKeys } from '../../src/secrets/keys.js';
-import { createTransport } from '../../src/webhooks/transport.js';
+import { createTransport } from '../../src/webhooks/deliveries/transport.js';
 import { addressPolicies } from '../../src/webhooks/runtime.js';
 import { loadConfig } from '../../src/config.js';
 import { LOOPBACK_NETWORKS } from '../helpers/app.js';
-import { systemResolver } from '../../src/webhooks/address.js';
-import { CLAIM_SECONDS, runDueDeliveries, type DeliveryDeps } from '../../src/webhooks/deliver.js';
+import { systemResolver } from '../../src/webhooks/endpoints/address.js';
+import { CLAIM_SECONDS, runDueDeliveries, type DeliveryDeps } from '../../src/webhooks/deliveries/deliver.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 let database: TestDatabase;

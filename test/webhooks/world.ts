@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { call, createTestApp, LOOPBACK_NETWORKS, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday, type AdminTimeslot } from '../availability/fixtures.js';
 import { createApiKey } from '../../src/auth/service.js';
-import type { DeliveryDeps } from '../../src/webhooks/deliver.js';
+import type { DeliveryDeps } from '../../src/webhooks/deliveries/deliver.js';
 import { addEndpoint, deliveryDeps, flush, testClock, type Endpoint } from './fixtures.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { openShopQuietly } from '../shop/fixtures.js';
