@@ -36,6 +36,18 @@ export async function findBooking(db: Kysely<Database>, operatorId: number, refe
   return query.executeTakeFirst();
 }
 
+/** The references of these of the operator's bookings, by booking ID (a published read: the e-mail outbox's listing). */
+export async function bookingReferences(db: Kysely<Database>, operatorId: number, bookingIds: number[]): Promise<Map<number, string>> {
+  if (bookingIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('bookings')
+    .select(['id', 'reference'])
+    .where('operator_id', '=', operatorId)
+    .where('id', 'in', [...new Set(bookingIds)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.reference]));
+}
+
 /** The timeslot a booking is placed on, as far as placing it needs. */
 export type BookableTimeslot = Pick<Selectable<TimeslotTable>, 'id' | 'date' | 'time' | 'starts_at' | 'bookable_until'>;
 
