@@ -4,7 +4,6 @@ import type { Tx } from '../db/connection.js';
 import type { BookingSource, BookingStatus } from './schemas.js';
 import { recordBookingEvents } from '../events/outbox.js';
 import { anyReactionInterested } from '../events/reactions.js';
-import { keepBookingFiles } from '../questions/upload-store.js';
 
 export type BookingRow = Selectable<BookingTable>;
 
@@ -46,6 +45,79 @@ export async function bookingReferences(db: Kysely<Database>, operatorId: number
     .where('id', 'in', [...new Set(bookingIds)])
     .execute();
   return new Map(rows.map((row) => [row.id, row.reference]));
+}
+
+/** The ID of the operator's booking with this reference. */
+export async function findBookingId(db: Kysely<Database>, operatorId: number, reference: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('bookings')
+    .select('id')
+    .where('operator_id', '=', operatorId)
+    .where('reference', '=', reference)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** The ID of the operator's newest confirmed booking (through bookings_operator_created; a few cancelled or held ones on top are skipped). */
+export async function newestConfirmedBookingId(db: Kysely<Database>, operatorId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('bookings')
+    .select('id')
+    .where('operator_id', '=', operatorId)
+    .where('status', '=', 'confirmed')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** What a guest e-mail about a booking says of it: its guest, timeslot, activity and the operator's names. */
+export interface BookingForEmail {
+  reference: string;
+  source: string;
+  participants: number;
+  customer_first_name: string;
+  customer_last_name: string;
+  customer_email: string;
+  date: string;
+  time: string;
+  starts_at: number;
+  ends_at: number;
+  activity_name: string;
+  operator_name: string;
+  shop_name: string | null;
+}
+
+/**
+ * A published read for the workflows' e-mails, in one query: it runs inside the transaction that confirms
+ * a booking, for every booking of an operator with workflows, so the timeslot, the activity and the
+ * operator's names (the operators table, the settings' columns) are joined here rather than asked apart.
+ */
+export async function findBookingForEmail(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<BookingForEmail | undefined> {
+  return db
+    .selectFrom('bookings')
+    .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .innerJoin('operators', 'operators.id', 'bookings.operator_id')
+    .select([
+      'bookings.reference',
+      'bookings.source',
+      'bookings.participants',
+      'bookings.customer_first_name',
+      'bookings.customer_last_name',
+      'bookings.customer_email',
+      'timeslots.date',
+      'timeslots.time',
+      'timeslots.starts_at',
+      'timeslots.ends_at',
+      'activities.name as activity_name',
+      'operators.name as operator_name',
+      'operators.shop_name',
+    ])
+    .where('bookings.id', '=', bookingId)
+    .where('bookings.operator_id', '=', operatorId)
+    .executeTakeFirst();
 }
 
 /** The timeslot a booking is placed on, as far as placing it needs. */
@@ -113,38 +185,8 @@ export async function insertBooking(tx: Tx, row: Omit<Insertable<BookingTable>, 
   return booking;
 }
 
-export async function insertWaiverAnswers(tx: Tx, bookingId: number, answers: { questionId: number; answer: string }[]): Promise<void> {
-  if (answers.length === 0) return;
-  await tx
-    .insertInto('waiver_answers')
-    .values(answers.map((a) => ({ booking_id: bookingId, question_id: a.questionId, answer: a.answer })))
-    .execute();
-}
-
-/** The booking's waiver answers by question. */
-export async function waiverAnswersOf(db: Kysely<Database>, bookingId: number): Promise<Map<number, string>> {
-  const rows = await db.selectFrom('waiver_answers').select(['question_id', 'answer']).where('booking_id', '=', bookingId).execute();
-  return new Map(rows.map((row) => [row.question_id, row.answer]));
-}
-
-/** Answers given after booking (OCTo): each replaces an earlier answer to its question. */
-export async function replaceWaiverAnswers(tx: Tx, bookingId: number, answers: { questionId: number; answer: string }[]): Promise<void> {
-  for (const { questionId, answer } of answers) {
-    await tx
-      .insertInto('waiver_answers')
-      .values({ booking_id: bookingId, question_id: questionId, answer })
-      .onConflict((oc) => oc.columns(['booking_id', 'question_id']).doUpdateSet({ answer }))
-      .execute();
-  }
-}
-
 export async function setWaiverStatus(tx: Tx, bookingId: number, status: 'pending' | 'complete'): Promise<void> {
   await tx.updateTable('bookings').set({ waiver_status: status }).where('id', '=', bookingId).execute();
-}
-
-/** A booking that moved to another activity answers its questions anew. */
-export async function deleteWaiverAnswers(tx: Tx, bookingId: number): Promise<void> {
-  await tx.deleteFrom('waiver_answers').where('booking_id', '=', bookingId).execute();
 }
 
 /** The webhook event of a booking that moved to `status`. */
@@ -153,11 +195,10 @@ const STATUS_EVENTS = { confirmed: 'booking.confirmed', cancelled: 'booking.canc
 /**
  * Moves the booking to `to` only if it is still in one of `from`, and returns it when it did, with the
  * webhook event of its new status. The condition makes a repeated cancel or confirm a no-op, and makes
- * exactly one of two racing writers the one that frees the seats (and writes the event). A booking that
- * becomes confirmed attaches the files its answers name for good; its hold kept them from the sweep until
- * now (it was live), so none is gone.
+ * exactly one of two racing writers the one that frees the seats (and writes the event). Callers go
+ * through status.ts's changeStatus, which keeps the files of a booking that became confirmed.
  */
-export async function changeStatus(
+export async function updateStatus(
   tx: Tx,
   bookingId: number,
   from: BookingStatus[],
@@ -171,7 +212,6 @@ export async function changeStatus(
     .returningAll()
     .executeTakeFirst();
   if (changed) await recordBookingEvents(tx, changed, [STATUS_EVENTS[changes.status]]);
-  if (changed?.status === 'confirmed') await keepBookingFiles(tx, changed, Date.now());
   return changed;
 }
 
@@ -258,11 +298,11 @@ export async function changeBookingDetails(tx: Tx, bookingId: number, details: B
 }
 
 /**
- * Moves a live hold's expiry to `until`. Only a hold that is still on hold and has not lapsed at `now`
- * moves: a lapsed hold's seats may already be someone else's, so it cannot be revived. The files it names
- * are kept from the sweep until the new expiry. True when it moved.
+ * Moves a live hold's expiry to `until`, and returns the hold when it moved. Only a hold that is still on
+ * hold and has not lapsed at `now` moves: a lapsed hold's seats may already be someone else's, so it
+ * cannot be revived. Callers go through status.ts's extendHoldUntil, which keeps the hold's files.
  */
-export async function extendHoldUntil(tx: Tx, bookingId: number, until: number, now: number): Promise<boolean> {
+export async function updateHoldExpiry(tx: Tx, bookingId: number, until: number, now: number): Promise<BookingRow | undefined> {
   const extended = await tx
     .updateTable('bookings')
     .set({ hold_expires_at: until })
@@ -271,9 +311,6 @@ export async function extendHoldUntil(tx: Tx, bookingId: number, until: number, 
     .where('hold_expires_at', '>', now)
     .returningAll()
     .executeTakeFirst();
-  if (extended) {
-    await recordBookingEvents(tx, extended, ['booking.updated']);
-    await keepBookingFiles(tx, extended, Date.now());
-  }
-  return extended !== undefined;
+  if (extended) await recordBookingEvents(tx, extended, ['booking.updated']);
+  return extended;
 }

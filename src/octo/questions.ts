@@ -9,8 +9,8 @@ import { ValidationFailed } from '../http/errors.js';
 import { rowOptions } from '../questions/view.js';
 import { checkSomeWaiverAnswers, fileScopeOf } from '../questions/service.js';
 import { keepBookingFiles } from '../questions/upload-store.js';
-import { listActivityQuestions, type QuestionRow } from '../questions/store.js';
-import { findBooking, replaceWaiverAnswers, setWaiverStatus, waiverAnswersOf } from '../bookings/store.js';
+import { listActivityQuestions, replaceWaiverAnswers, waiverAnswersOf, type QuestionRow } from '../questions/store.js';
+import { findBooking, setWaiverStatus } from '../bookings/store.js';
 import { OctoError } from './errors.js';
 import type { OctoQuestion, QuestionAnswer } from './schemas.js';
 
