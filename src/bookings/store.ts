@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool } from 'kysely';
-import type { ActivityTable, BookingTable, Database, TimeslotTable } from '../db/schema.js';
+import type { ActivityTable, BookingCheckinTable, BookingTable, Database, TimeslotTable } from '../db/schema.js';
 import type { Tx } from '../db/connection.js';
 import type { BookingSource, BookingStatus } from './schemas.js';
 import { recordBookingEvents } from '../events/outbox.js';
@@ -313,4 +313,72 @@ export async function updateHoldExpiry(tx: Tx, bookingId: number, until: number,
     .executeTakeFirst();
   if (extended) await recordBookingEvents(tx, extended, ['booking.updated']);
   return extended;
+}
+
+/** The booking row, locked until the transaction ends (an UPDATE that changes nothing, on both dialects). */
+export async function lockBooking(tx: Tx, bookingId: number): Promise<BookingRow | undefined> {
+  return tx.updateTable('bookings').set({ status: sql`status` }).where('id', '=', bookingId).returningAll().executeTakeFirst();
+}
+
+/** The columns an amendment changes: where the booking is, how many it is for, and its waiver. */
+export interface BookingMove {
+  timeslot_id: number;
+  participants: number;
+  seats: number;
+  waiver_status?: 'pending';
+}
+
+/** Moves the booking (amendment.ts, under lockBooking's lock), with booking.updated. */
+export async function moveBooking(tx: Tx, bookingId: number, move: BookingMove): Promise<BookingRow> {
+  const moved = await tx.updateTable('bookings').set(move).where('id', '=', bookingId).returningAll().executeTakeFirstOrThrow();
+  await recordBookingEvents(tx, moved, ['booking.updated']);
+  return moved;
+}
+
+// ---- check-in at the door (checkin.ts): booking_checkins ----
+
+export type BookingCheckinRow = Selectable<BookingCheckinTable>;
+
+/** The check-in rows of these bookings (one query), by booking. */
+export async function checkinsOf(db: Kysely<Database>, bookingIds: number[]): Promise<Map<number, BookingCheckinRow[]>> {
+  const byBooking = new Map<number, BookingCheckinRow[]>(bookingIds.map((id) => [id, []]));
+  if (bookingIds.length === 0) return byBooking;
+  const rows = await db.selectFrom('booking_checkins').selectAll().where('booking_id', 'in', bookingIds).execute();
+  for (const row of rows) byBooking.get(Number(row.booking_id))?.push({ ...row, checked_in_at: Number(row.checked_in_at) });
+  return byBooking;
+}
+
+/** The lock and the status gate in one statement: an UPDATE that changes nothing, of a confirmed booking only. */
+export async function lockConfirmed(tx: Tx, bookingId: number): Promise<boolean> {
+  const row = await tx
+    .updateTable('bookings')
+    .set({ status: sql`status` })
+    .where('id', '=', bookingId)
+    .where('status', '=', 'confirmed')
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The booking's status as it is now (the effective one needs the hold's expiry too). */
+export async function currentStatus(db: Kysely<Database>, bookingId: number): Promise<Pick<BookingRow, 'status' | 'hold_expires_at'> | undefined> {
+  return db.selectFrom('bookings').select(['status', 'hold_expires_at']).where('id', '=', bookingId).executeTakeFirst();
+}
+
+/** Sets one ticket line's check-in count; 0 deletes the line's row (the first check-in's time stays while it is above 0). */
+export async function setCheckinCount(
+  tx: Tx,
+  line: { bookingId: number; ticketTypeId: number; operatorId: number },
+  count: number,
+  nowMs: number,
+): Promise<void> {
+  if (count === 0) {
+    await tx.deleteFrom('booking_checkins').where('booking_id', '=', line.bookingId).where('ticket_type_id', '=', line.ticketTypeId).execute();
+    return;
+  }
+  await tx
+    .insertInto('booking_checkins')
+    .values({ booking_id: line.bookingId, ticket_type_id: line.ticketTypeId, operator_id: line.operatorId, checked_in: count, checked_in_at: nowMs })
+    .onConflict((oc) => oc.columns(['booking_id', 'ticket_type_id']).doUpdateSet({ checked_in: count }))
+    .execute();
 }
