@@ -16,6 +16,8 @@ export type BookingRecord = BookingRow & {
   starts_at: number;
 };
 
+// The timeslot's and activity's columns are joined in rather than asked of availability and the catalog:
+// the lists filter and page by them (date, activity), which only one query can do.
 function selectRecords(db: Kysely<Database>) {
   return db
     .selectFrom('bookings')

@@ -21,6 +21,7 @@ export async function insertEntry(tx: Tx, row: Omit<Insertable<WaitlistEntryTabl
   );
 }
 
+/** Entries with their timeslot's date and time and activity's ID, joined in: the lists order and page in one query. */
 export function selectEntries(db: Kysely<Database>) {
   return db
     .selectFrom('waitlist_entries')
@@ -80,7 +81,7 @@ export async function countActivePlaces(
   return Number((await query.executeTakeFirst())?.places ?? 0);
 }
 
-/** The entry a confirmation link names, with what its page shows. */
+/** The entry a confirmation link names, with what its page shows (its timeslot, activity and operator, in one query). */
 export async function findByConfirmToken(db: Kysely<Database>, tokenHash: string) {
   return db
     .selectFrom('waitlist_entries')
