@@ -19,6 +19,10 @@
 //   are always taken in the same order and two booking writers cannot deadlock each other.
 // - Webhooks: every change of seats notes the timeslot for availability.changed, and every released hold
 //   writes its booking.expired, in the same transaction (src/events/outbox.ts).
+//
+// The ledger is availability's second store: its statements stay here, together with when they run, and
+// it writes the bookings rows it releases itself, since on PostgreSQL the release and the take are one
+// statement (docs/concurrency.md).
 import { sql, type Kysely } from 'kysely';
 import { atCommitValue, dialectOf, firstInTransaction, runAtCommit, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';

@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selecta
 import type { Database, TimeslotTable } from '../db/schema.js';
 import { dialectOf, type Tx } from '../db/connection.js';
 import { noteSeatsChanged } from '../events/outbox.js';
+import { lockActivity } from '../catalog/store.js';
 
 export type TimeslotRow = Selectable<TimeslotTable>;
 
@@ -14,8 +15,9 @@ export type ZonedTimeslotRow = LiveTimeslotRow & { activity_public_id: string; t
 /**
  * `timeslots.booked` still counts a hold whose time ran out until a booking write releases it. Readers
  * subtract those seats here, so a lapsed hold never blocks a seat, with no background job at all.
+ * Published for queries of other domains over timeslots that must stay one query (waitlists/store.ts).
  */
-function lapsedHoldSeatsOf(eb: ExpressionBuilder<Database, 'timeslots'>, now: number) {
+export function lapsedHoldSeatsOf(eb: ExpressionBuilder<Database, 'timeslots'>, now: number) {
   return eb
     .selectFrom('bookings')
     .select((b) => b.fn.coalesce(b.fn.sum<number>('bookings.seats'), b.lit(0)).as('seats'))
@@ -125,6 +127,40 @@ export async function findZonedTimeslotsById(db: Kysely<Database>, ids: number[]
   return rows.map(live);
 }
 
+/** A timeslot by ID; with `operatorId`, only that operator's (another's is not found). */
+export async function findTimeslotById(db: Kysely<Database>, id: number, operatorId?: number): Promise<TimeslotRow | undefined> {
+  let query = db.selectFrom('timeslots').selectAll().where('id', '=', id);
+  if (operatorId !== undefined) query = query.where('operator_id', '=', operatorId);
+  return query.executeTakeFirst();
+}
+
+/**
+ * On PostgreSQL, locks the timeslot's row until the transaction ends, so that the seats counted after it
+ * stay the caller's to give (the waitlist's offers); SQLite's write transaction already holds the database.
+ */
+export async function lockTimeslot(tx: Tx, id: number): Promise<void> {
+  if (dialectOf(tx) === 'postgres') await sql`SELECT id FROM timeslots WHERE id = ${id} FOR UPDATE`.execute(tx);
+}
+
+/** A timeslot with its activity's public ID, name and zone, in one query (a published read: the waitlist's offers). */
+export async function findTimeslotWithActivity(db: Kysely<Database>, id: number) {
+  return db
+    .selectFrom('timeslots')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .select([
+      'timeslots.capacity',
+      'timeslots.booked',
+      'timeslots.date',
+      'timeslots.time',
+      'timeslots.bookable_until',
+      'activities.public_id',
+      'activities.name',
+      'activities.timezone',
+    ])
+    .where('timeslots.id', '=', id)
+    .executeTakeFirst();
+}
+
 /** The activity's timeslot at a wall-clock date and time, if there is one. */
 export async function findTimeslotAt(db: Kysely<Database>, activityRowId: number, date: string, time: string): Promise<TimeslotRow | undefined> {
   return db
@@ -143,7 +179,7 @@ export type NewTimeslot = Omit<Insertable<TimeslotTable>, 'id' | 'booked'>;
  * that two writers adding one timeslot a day (opening hours) cannot both find a date free.
  */
 export async function datesWithTimeslots(tx: Tx, activityRowId: number, dates: string[]): Promise<Set<string>> {
-  if (dialectOf(tx) === 'postgres') await sql`SELECT id FROM activities WHERE id = ${activityRowId} FOR UPDATE`.execute(tx);
+  await lockActivity(tx, activityRowId);
   if (dates.length === 0) return new Set();
   const found = new Set<string>();
   for (let i = 0; i < dates.length; i += INSERT_CHUNK) {

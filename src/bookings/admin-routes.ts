@@ -7,10 +7,14 @@ import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
 import { audit } from '../audit/log.js';
 import { bookTimeslot, timeslotGroup, cancelBooking, getBooking, listOperatorBookings } from './service.js';
 import { requires } from '../access/permissions.js';
+import { answerAdminRoutes } from './answer-routes.js';
 
 /** Operator API: the bookings dashboard (every source) and point-of-sale bookings. */
 export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Operator API: bookings'];
+
+  // A booking's waiver answers and their files; registered first, so /openapi.json lists them where it always has.
+  await app.register(answerAdminRoutes);
 
   app.get('/bookings', {
     config: requires('bookings:read'),

@@ -4,29 +4,24 @@
 // transaction's last statements (changeSeatsAtCommit): the new ones are taken and the old ones given back
 // in the same commit, so the booking never holds both, never neither, and a timeslot never overbooks.
 // The amendment states where the booking should be, so repeating it changes nothing: a retry is safe.
-import { sql } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import { Conflict } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/store.js';
 import { changeSeatsAtCommit } from '../availability/seat-ledger.js';
+import { findTimeslotById } from '../availability/store.js';
 import { refuseSeats, requireBookable } from './placement.js';
-import { deleteWaiverAnswers, type BookableTimeslot, type BookingRow } from './store.js';
+import { lockBooking, moveBooking, type BookableTimeslot } from './store.js';
+import { deleteWaiverAnswers } from '../questions/store.js';
 import { effectiveStatus } from './view.js';
 import { publishBookingChange } from '../events/reactions.js';
 import { sameTickets, ticketRows, type TicketMix } from '../catalog/tickets/mix.js';
 import { bookingTicketsOf, deleteBookingTickets, insertBookingTickets } from '../catalog/tickets/store.js';
-import { recordBookingEvents } from '../events/outbox.js';
 
 /** Where the booking should be: the timeslot (of `activity`) and its tickets. */
 export interface AmendmentTarget {
   activity: ActivityRow;
   timeslot: BookableTimeslot;
   mix: TicketMix;
-}
-
-/** The booking row, locked until the transaction ends (an UPDATE that changes nothing, on both dialects). */
-async function lockBooking(tx: Tx, bookingId: number): Promise<BookingRow | undefined> {
-  return tx.updateTable('bookings').set({ status: sql`status` }).where('id', '=', bookingId).returningAll().executeTakeFirst();
 }
 
 /**
@@ -41,11 +36,8 @@ export async function amendBooking(tx: Tx, bookingId: number, target: AmendmentT
   if (!booking) throw new Error(`Booking ${bookingId} vanished`);
   const status = effectiveStatus(booking, now);
   if (status !== 'on_hold' && status !== 'confirmed') throw new Conflict(`Booking ${booking.reference} is ${status} and can no longer be changed`);
-  const current = await tx
-    .selectFrom('timeslots')
-    .select(['activity_id', 'bookable_until'])
-    .where('id', '=', booking.timeslot_id)
-    .executeTakeFirstOrThrow();
+  const current = await findTimeslotById(tx, booking.timeslot_id);
+  if (!current) throw new Error(`Timeslot ${booking.timeslot_id} of booking ${booking.reference} vanished`);
   if (current.bookable_until <= now) throw new Conflict(`Booking ${booking.reference} has started and can no longer be changed`);
   requireBookable(target.timeslot, now);
 
@@ -55,18 +47,12 @@ export async function amendBooking(tx: Tx, bookingId: number, target: AmendmentT
   const sameMix = sameActivity && sameTickets(tickets, target.mix);
   if (sameTimeslot && sameMix) return false;
 
-  const moved = await tx
-    .updateTable('bookings')
-    .set({
-      timeslot_id: target.timeslot.id,
-      participants: target.mix.people,
-      seats: target.mix.seats,
-      ...(!sameActivity && { waiver_status: 'pending' }),
-    })
-    .where('id', '=', booking.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await recordBookingEvents(tx, moved, ['booking.updated']);
+  await moveBooking(tx, booking.id, {
+    timeslot_id: target.timeslot.id,
+    participants: target.mix.people,
+    seats: target.mix.seats,
+    ...(!sameActivity && { waiver_status: 'pending' as const }),
+  });
   if (!sameActivity) await deleteWaiverAnswers(tx, booking.id);
   if (!sameMix) {
     await deleteBookingTickets(tx, booking.id);

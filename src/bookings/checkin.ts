@@ -3,16 +3,16 @@
 // write on its row: a check-in and a cancellation of the same booking serialize on that row, so a
 // booking is never checked in after (or while) it is cancelled. Counts are absolute ("2 adults are in"),
 // so a double tap or a retry writes nothing new. docs/checkin.md.
-import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
-import type { BookingCheckinTable, Database } from '../db/schema.js';
 import { Conflict, ValidationFailed, type FieldError } from '../http/errors.js';
 import type { BookingTicketRow } from '../catalog/tickets/store.js';
 import { bookingTicketsOf } from '../catalog/tickets/store.js';
 import { effectiveStatus } from './view.js';
-import type { BookingRecord } from './store.js';
+import { checkinsOf, currentStatus, lockConfirmed, setCheckinCount, type BookingCheckinRow, type BookingRecord } from './store.js';
 
-export type BookingCheckinRow = Selectable<BookingCheckinTable>;
+export type { BookingCheckinRow };
+/** Other domains read check-ins here, the check-in's own module. */
+export { checkinsOf };
 
 /** One ticket line of a booking with its check-in: `checkedIn` of `quantity` have arrived. */
 export interface CheckinLine {
@@ -23,15 +23,6 @@ export interface CheckinLine {
   checkedIn: number;
   /** Unix ms of the line's first check-in; null while nobody on it is in. */
   checkedInAt: number | null;
-}
-
-/** The check-in rows of these bookings (one query), by booking. */
-export async function checkinsOf(db: Kysely<Database>, bookingIds: number[]): Promise<Map<number, BookingCheckinRow[]>> {
-  const byBooking = new Map<number, BookingCheckinRow[]>(bookingIds.map((id) => [id, []]));
-  if (bookingIds.length === 0) return byBooking;
-  const rows = await db.selectFrom('booking_checkins').selectAll().where('booking_id', 'in', bookingIds).execute();
-  for (const row of rows) byBooking.get(Number(row.booking_id))?.push({ ...row, checked_in_at: Number(row.checked_in_at) });
-  return byBooking;
 }
 
 /**
@@ -61,18 +52,6 @@ export function firstCheckinAt(lines: CheckinLine[]): number | null {
 
 /** What to check in: every ticket (`all`), nobody (`none`: undo), or a count per ticket type code. */
 export type CheckinRequest = { kind: 'all' } | { kind: 'none' } | { kind: 'counts'; tickets: { Type: string; CheckedIn: number }[] };
-
-/** The lock and the status gate in one statement: an UPDATE that changes nothing, of a confirmed booking only. */
-async function lockConfirmed(tx: Tx, bookingId: number): Promise<boolean> {
-  const row = await tx
-    .updateTable('bookings')
-    .set({ status: sql`status` })
-    .where('id', '=', bookingId)
-    .where('status', '=', 'confirmed')
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
-}
 
 /** The wanted count per ticket type ID; a count above a line's quantity or an unknown type is a 422 naming the field. */
 function wantedCounts(tickets: BookingTicketRow[], request: CheckinRequest): Map<number, number> {
@@ -113,8 +92,7 @@ export interface CheckinOutcome {
  */
 export async function setCheckin(tx: Tx, booking: BookingRecord, request: CheckinRequest, nowMs: number): Promise<CheckinOutcome> {
   if (!(await lockConfirmed(tx, booking.id))) {
-    const current =
-      (await tx.selectFrom('bookings').select(['status', 'hold_expires_at']).where('id', '=', booking.id).executeTakeFirst()) ?? booking;
+    const current = (await currentStatus(tx, booking.id)) ?? booking;
     const status = effectiveStatus(current, Math.floor(nowMs / 1000));
     throw new Conflict(
       `Booking ${booking.reference} is ${status === 'on_hold' ? 'on hold' : status}: only a confirmed booking can be checked in or undone`,
@@ -128,21 +106,7 @@ export async function setCheckin(tx: Tx, booking: BookingRecord, request: Checki
     const count = wanted.get(line.ticketTypeId);
     if (count === undefined || count === line.checkedIn) continue;
     changed = true;
-    if (count === 0) {
-      await tx.deleteFrom('booking_checkins').where('booking_id', '=', booking.id).where('ticket_type_id', '=', line.ticketTypeId).execute();
-    } else {
-      await tx
-        .insertInto('booking_checkins')
-        .values({
-          booking_id: booking.id,
-          ticket_type_id: line.ticketTypeId,
-          operator_id: booking.operator_id,
-          checked_in: count,
-          checked_in_at: nowMs,
-        })
-        .onConflict((oc) => oc.columns(['booking_id', 'ticket_type_id']).doUpdateSet({ checked_in: count }))
-        .execute();
-    }
+    await setCheckinCount(tx, { bookingId: booking.id, ticketTypeId: line.ticketTypeId, operatorId: booking.operator_id }, count, nowMs);
   }
   const after = changed ? checkinLines(tickets, (await checkinsOf(tx, [booking.id])).get(booking.id) ?? []) : before;
   return { before, after, changed };

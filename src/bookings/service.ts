@@ -7,16 +7,8 @@ import { unixNow } from '../lib/clock.js';
 import { fileScopeOf, validateWaiverAnswers } from '../questions/service.js';
 import { giveBackSeats, releaseLapsedHolds } from '../availability/seat-ledger.js';
 import { placeBooking, type BookingDraft } from './placement.js';
-import {
-  changeStatus,
-  extendHoldUntil,
-  findBooking,
-  findBookingTarget,
-  listBookings,
-  type BookableTimeslot,
-  type BookingRecord,
-  type BookingRow,
-} from './store.js';
+import { changeStatus, extendHoldUntil } from './status.js';
+import { findBooking, findBookingTarget, listBookings, type BookableTimeslot, type BookingRecord, type BookingRow } from './store.js';
 import { effectiveStatus, toBooking } from './view.js';
 import { publishBookingChange } from '../events/reactions.js';
 import { requestedMix } from '../catalog/tickets/mix.js';

@@ -1,10 +1,9 @@
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool } from 'kysely';
-import type { ActivityTable, BookingTable, Database, TimeslotTable } from '../db/schema.js';
+import type { ActivityTable, BookingCheckinTable, BookingTable, Database, TimeslotTable } from '../db/schema.js';
 import type { Tx } from '../db/connection.js';
 import type { BookingSource, BookingStatus } from './schemas.js';
 import { recordBookingEvents } from '../events/outbox.js';
 import { anyReactionInterested } from '../events/reactions.js';
-import { keepBookingFiles } from '../questions/upload-store.js';
 
 export type BookingRow = Selectable<BookingTable>;
 
@@ -17,6 +16,8 @@ export type BookingRecord = BookingRow & {
   starts_at: number;
 };
 
+// The timeslot's and activity's columns are joined in rather than asked of availability and the catalog:
+// the lists filter and page by them (date, activity), which only one query can do.
 function selectRecords(db: Kysely<Database>) {
   return db
     .selectFrom('bookings')
@@ -34,6 +35,91 @@ export async function findBooking(db: Kysely<Database>, operatorId: number, refe
   let query = selectRecords(db).where('bookings.reference', '=', reference).where('bookings.operator_id', '=', operatorId);
   if (partner !== undefined) query = query.where('bookings.source', '=', 'partner').where('bookings.partner', '=', partner);
   return query.executeTakeFirst();
+}
+
+/** The references of these of the operator's bookings, by booking ID (a published read: the e-mail outbox's listing). */
+export async function bookingReferences(db: Kysely<Database>, operatorId: number, bookingIds: number[]): Promise<Map<number, string>> {
+  if (bookingIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('bookings')
+    .select(['id', 'reference'])
+    .where('operator_id', '=', operatorId)
+    .where('id', 'in', [...new Set(bookingIds)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.reference]));
+}
+
+/** The ID of the operator's booking with this reference. */
+export async function findBookingId(db: Kysely<Database>, operatorId: number, reference: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('bookings')
+    .select('id')
+    .where('operator_id', '=', operatorId)
+    .where('reference', '=', reference)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** The ID of the operator's newest confirmed booking (through bookings_operator_created; a few cancelled or held ones on top are skipped). */
+export async function newestConfirmedBookingId(db: Kysely<Database>, operatorId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('bookings')
+    .select('id')
+    .where('operator_id', '=', operatorId)
+    .where('status', '=', 'confirmed')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** What a guest e-mail about a booking says of it: its guest, timeslot, activity and the operator's names. */
+export interface BookingForEmail {
+  reference: string;
+  source: string;
+  participants: number;
+  customer_first_name: string;
+  customer_last_name: string;
+  customer_email: string;
+  date: string;
+  time: string;
+  starts_at: number;
+  ends_at: number;
+  activity_name: string;
+  operator_name: string;
+  shop_name: string | null;
+}
+
+/**
+ * A published read for the workflows' e-mails, in one query: it runs inside the transaction that confirms
+ * a booking, for every booking of an operator with workflows, so the timeslot, the activity and the
+ * operator's names (the operators table, the settings' columns) are joined here rather than asked apart.
+ */
+export async function findBookingForEmail(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<BookingForEmail | undefined> {
+  return db
+    .selectFrom('bookings')
+    .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .innerJoin('operators', 'operators.id', 'bookings.operator_id')
+    .select([
+      'bookings.reference',
+      'bookings.source',
+      'bookings.participants',
+      'bookings.customer_first_name',
+      'bookings.customer_last_name',
+      'bookings.customer_email',
+      'timeslots.date',
+      'timeslots.time',
+      'timeslots.starts_at',
+      'timeslots.ends_at',
+      'activities.name as activity_name',
+      'operators.name as operator_name',
+      'operators.shop_name',
+    ])
+    .where('bookings.id', '=', bookingId)
+    .where('bookings.operator_id', '=', operatorId)
+    .executeTakeFirst();
 }
 
 /** The timeslot a booking is placed on, as far as placing it needs. */
@@ -101,38 +187,8 @@ export async function insertBooking(tx: Tx, row: Omit<Insertable<BookingTable>, 
   return booking;
 }
 
-export async function insertWaiverAnswers(tx: Tx, bookingId: number, answers: { questionId: number; answer: string }[]): Promise<void> {
-  if (answers.length === 0) return;
-  await tx
-    .insertInto('waiver_answers')
-    .values(answers.map((a) => ({ booking_id: bookingId, question_id: a.questionId, answer: a.answer })))
-    .execute();
-}
-
-/** The booking's waiver answers by question. */
-export async function waiverAnswersOf(db: Kysely<Database>, bookingId: number): Promise<Map<number, string>> {
-  const rows = await db.selectFrom('waiver_answers').select(['question_id', 'answer']).where('booking_id', '=', bookingId).execute();
-  return new Map(rows.map((row) => [row.question_id, row.answer]));
-}
-
-/** Answers given after booking (OCTo): each replaces an earlier answer to its question. */
-export async function replaceWaiverAnswers(tx: Tx, bookingId: number, answers: { questionId: number; answer: string }[]): Promise<void> {
-  for (const { questionId, answer } of answers) {
-    await tx
-      .insertInto('waiver_answers')
-      .values({ booking_id: bookingId, question_id: questionId, answer })
-      .onConflict((oc) => oc.columns(['booking_id', 'question_id']).doUpdateSet({ answer }))
-      .execute();
-  }
-}
-
 export async function setWaiverStatus(tx: Tx, bookingId: number, status: 'pending' | 'complete'): Promise<void> {
   await tx.updateTable('bookings').set({ waiver_status: status }).where('id', '=', bookingId).execute();
-}
-
-/** A booking that moved to another activity answers its questions anew. */
-export async function deleteWaiverAnswers(tx: Tx, bookingId: number): Promise<void> {
-  await tx.deleteFrom('waiver_answers').where('booking_id', '=', bookingId).execute();
 }
 
 /** The webhook event of a booking that moved to `status`. */
@@ -141,11 +197,10 @@ const STATUS_EVENTS = { confirmed: 'booking.confirmed', cancelled: 'booking.canc
 /**
  * Moves the booking to `to` only if it is still in one of `from`, and returns it when it did, with the
  * webhook event of its new status. The condition makes a repeated cancel or confirm a no-op, and makes
- * exactly one of two racing writers the one that frees the seats (and writes the event). A booking that
- * becomes confirmed attaches the files its answers name for good; its hold kept them from the sweep until
- * now (it was live), so none is gone.
+ * exactly one of two racing writers the one that frees the seats (and writes the event). Callers go
+ * through status.ts's changeStatus, which keeps the files of a booking that became confirmed.
  */
-export async function changeStatus(
+export async function updateStatus(
   tx: Tx,
   bookingId: number,
   from: BookingStatus[],
@@ -159,7 +214,6 @@ export async function changeStatus(
     .returningAll()
     .executeTakeFirst();
   if (changed) await recordBookingEvents(tx, changed, [STATUS_EVENTS[changes.status]]);
-  if (changed?.status === 'confirmed') await keepBookingFiles(tx, changed, Date.now());
   return changed;
 }
 
@@ -246,11 +300,11 @@ export async function changeBookingDetails(tx: Tx, bookingId: number, details: B
 }
 
 /**
- * Moves a live hold's expiry to `until`. Only a hold that is still on hold and has not lapsed at `now`
- * moves: a lapsed hold's seats may already be someone else's, so it cannot be revived. The files it names
- * are kept from the sweep until the new expiry. True when it moved.
+ * Moves a live hold's expiry to `until`, and returns the hold when it moved. Only a hold that is still on
+ * hold and has not lapsed at `now` moves: a lapsed hold's seats may already be someone else's, so it
+ * cannot be revived. Callers go through status.ts's extendHoldUntil, which keeps the hold's files.
  */
-export async function extendHoldUntil(tx: Tx, bookingId: number, until: number, now: number): Promise<boolean> {
+export async function updateHoldExpiry(tx: Tx, bookingId: number, until: number, now: number): Promise<BookingRow | undefined> {
   const extended = await tx
     .updateTable('bookings')
     .set({ hold_expires_at: until })
@@ -259,9 +313,74 @@ export async function extendHoldUntil(tx: Tx, bookingId: number, until: number, 
     .where('hold_expires_at', '>', now)
     .returningAll()
     .executeTakeFirst();
-  if (extended) {
-    await recordBookingEvents(tx, extended, ['booking.updated']);
-    await keepBookingFiles(tx, extended, Date.now());
+  if (extended) await recordBookingEvents(tx, extended, ['booking.updated']);
+  return extended;
+}
+
+/** The booking row, locked until the transaction ends (an UPDATE that changes nothing, on both dialects). */
+export async function lockBooking(tx: Tx, bookingId: number): Promise<BookingRow | undefined> {
+  return tx.updateTable('bookings').set({ status: sql`status` }).where('id', '=', bookingId).returningAll().executeTakeFirst();
+}
+
+/** The columns an amendment changes: where the booking is, how many it is for, and its waiver. */
+export interface BookingMove {
+  timeslot_id: number;
+  participants: number;
+  seats: number;
+  waiver_status?: 'pending';
+}
+
+/** Moves the booking (amendment.ts, under lockBooking's lock), with booking.updated. */
+export async function moveBooking(tx: Tx, bookingId: number, move: BookingMove): Promise<BookingRow> {
+  const moved = await tx.updateTable('bookings').set(move).where('id', '=', bookingId).returningAll().executeTakeFirstOrThrow();
+  await recordBookingEvents(tx, moved, ['booking.updated']);
+  return moved;
+}
+
+// ---- check-in at the door (checkin.ts): booking_checkins ----
+
+export type BookingCheckinRow = Selectable<BookingCheckinTable>;
+
+/** The check-in rows of these bookings (one query), by booking. */
+export async function checkinsOf(db: Kysely<Database>, bookingIds: number[]): Promise<Map<number, BookingCheckinRow[]>> {
+  const byBooking = new Map<number, BookingCheckinRow[]>(bookingIds.map((id) => [id, []]));
+  if (bookingIds.length === 0) return byBooking;
+  const rows = await db.selectFrom('booking_checkins').selectAll().where('booking_id', 'in', bookingIds).execute();
+  for (const row of rows) byBooking.get(Number(row.booking_id))?.push({ ...row, checked_in_at: Number(row.checked_in_at) });
+  return byBooking;
+}
+
+/** The lock and the status gate in one statement: an UPDATE that changes nothing, of a confirmed booking only. */
+export async function lockConfirmed(tx: Tx, bookingId: number): Promise<boolean> {
+  const row = await tx
+    .updateTable('bookings')
+    .set({ status: sql`status` })
+    .where('id', '=', bookingId)
+    .where('status', '=', 'confirmed')
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The booking's status as it is now (the effective one needs the hold's expiry too). */
+export async function currentStatus(db: Kysely<Database>, bookingId: number): Promise<Pick<BookingRow, 'status' | 'hold_expires_at'> | undefined> {
+  return db.selectFrom('bookings').select(['status', 'hold_expires_at']).where('id', '=', bookingId).executeTakeFirst();
+}
+
+/** Sets one ticket line's check-in count; 0 deletes the line's row (the first check-in's time stays while it is above 0). */
+export async function setCheckinCount(
+  tx: Tx,
+  line: { bookingId: number; ticketTypeId: number; operatorId: number },
+  count: number,
+  nowMs: number,
+): Promise<void> {
+  if (count === 0) {
+    await tx.deleteFrom('booking_checkins').where('booking_id', '=', line.bookingId).where('ticket_type_id', '=', line.ticketTypeId).execute();
+    return;
   }
-  return extended !== undefined;
+  await tx
+    .insertInto('booking_checkins')
+    .values({ booking_id: line.bookingId, ticket_type_id: line.ticketTypeId, operator_id: line.operatorId, checked_in: count, checked_in_at: nowMs })
+    .onConflict((oc) => oc.columns(['booking_id', 'ticket_type_id']).doUpdateSet({ checked_in: count }))
+    .execute();
 }

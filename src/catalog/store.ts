@@ -1,4 +1,5 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { dialectOf, type Tx } from '../db/connection.js';
 import type { ActivityTable, Database } from '../db/schema.js';
 
 export type ActivityRow = Selectable<ActivityTable>;
@@ -32,7 +33,36 @@ export async function updateActivity(
   return db.updateTable('activities').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * Whether the activity has any timeslot. It reads availability's table: availability builds on the catalog
+ * (it imports it), so the catalog cannot ask availability without closing a circle, and it needs only this.
+ */
 export async function hasTimeslots(db: Kysely<Database>, activityId: number): Promise<boolean> {
   const row = await db.selectFrom('timeslots').select('id').where('activity_id', '=', activityId).limit(1).executeTakeFirst();
   return row !== undefined;
+}
+
+/** The activity's public ID by its row ID. */
+export async function activityPublicId(db: Kysely<Database>, id: number): Promise<string> {
+  const row = await db.selectFrom('activities').select('public_id').where('id', '=', id).executeTakeFirstOrThrow();
+  return row.public_id;
+}
+
+/**
+ * Marks the operator's activity as changed now (and sets its UnitPrice when given), which locks its row
+ * until the transaction ends; the row as it then is, or undefined when the operator has no such activity.
+ */
+export async function touchActivity(tx: Tx, operatorId: number, id: number, unitPrice?: number): Promise<ActivityRow | undefined> {
+  return tx
+    .updateTable('activities')
+    .set({ updated_at: Date.now(), ...(unitPrice !== undefined && { unit_price: unitPrice }) })
+    .where('id', '=', id)
+    .where('operator_id', '=', operatorId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** On PostgreSQL, locks the activity's row until the transaction ends (SQLite's write transaction holds the database). */
+export async function lockActivity(tx: Tx, id: number): Promise<void> {
+  if (dialectOf(tx) === 'postgres') await sql`SELECT id FROM activities WHERE id = ${id} FOR UPDATE`.execute(tx);
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { Email, EmailListQuery } from './schemas.js';
-import { listEmails } from './store.js';
+import { listOutbox } from './service.js';
 import { requires } from '../access/permissions.js';
 import { hooksOf } from './kinds.js';
 
@@ -22,7 +22,7 @@ export const emailAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: envelope(Type.Array(Email)), ...problems(...AUTH_ERRORS, 422) },
     },
     handler: async (request) => {
-      const rows = await listEmails(app.db.kysely, request.caller.operatorId, {
+      const rows = await listOutbox(app.db.kysely, request.caller.operatorId, {
         status: request.query.Status,
         workflowId: request.query.WorkflowID,
         limit: request.query.Limit,

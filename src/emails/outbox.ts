@@ -1,9 +1,10 @@
 // Putting e-mails into the outbox. The outbox table is the source of truth of every e-mail slotbook sends:
 // a platform event queues its e-mail here, in the event's own transaction, and the worker (worker.ts)
-// delivers it later. So an e-mail exists exactly when its event committed, and survives restarts.
+// delivers it later. Other domains queue and withdraw e-mails here, never through the store. So an e-mail exists exactly when its event committed, and survives restarts.
 import type { Tx } from '../db/connection.js';
 import type { BuiltInMeter } from '../usage/meters.js';
 import type { EmailKind } from '../db/schema.js';
+import { cancelQueuedEmails, deleteQueuedEmails, insertQueuedEmail } from './store.js';
 
 export interface NewEmail {
   operatorId: number;
@@ -26,28 +27,22 @@ export interface NewEmail {
  * (workflow, booking) makes a repeated event a no-op instead of a second e-mail).
  */
 export async function queueEmail(tx: Tx, email: NewEmail): Promise<boolean> {
-  const inserted = await tx
-    .insertInto('emails')
-    .values({
-      operator_id: email.operatorId,
-      kind: email.kind,
-      workflow_id: email.workflowId ?? null,
-      booking_id: email.bookingId ?? null,
-      waitlist_entry_id: email.waitlistEntryId ?? null,
-      to_address: email.to,
-      subject: email.subject,
-      body: email.body,
-      status: 'queued',
-      scheduled_for: email.sendAt,
-      next_attempt_at: email.sendAt,
-      meter: email.meter,
-      meter_extra_info: email.meterExtraInfo,
-      created_at: Date.now(),
-    })
-    .onConflict((oc) => oc.columns(['workflow_id', 'booking_id']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return inserted !== undefined;
+  return insertQueuedEmail(tx, {
+    operator_id: email.operatorId,
+    kind: email.kind,
+    workflow_id: email.workflowId ?? null,
+    booking_id: email.bookingId ?? null,
+    waitlist_entry_id: email.waitlistEntryId ?? null,
+    to_address: email.to,
+    subject: email.subject,
+    body: email.body,
+    status: 'queued',
+    scheduled_for: email.sendAt,
+    next_attempt_at: email.sendAt,
+    meter: email.meter,
+    meter_extra_info: email.meterExtraInfo,
+    created_at: Date.now(),
+  });
 }
 
 /**
@@ -55,5 +50,13 @@ export async function queueEmail(tx: Tx, email: NewEmail): Promise<boolean> {
  * One that a worker is sending right now goes out (it was due); nothing is metered for withdrawn ones.
  */
 export async function withdrawQueuedEmails(tx: Tx, bookingId: number): Promise<void> {
-  await tx.updateTable('emails').set({ status: 'cancelled' }).where('booking_id', '=', bookingId).where('status', '=', 'queued').execute();
+  await cancelQueuedEmails(tx, bookingId);
+}
+
+/**
+ * Deletes the booking's e-mails of these workflows that have not gone out yet, so that they can be
+ * queued anew (a moved booking's reminder and follow-up); those already sent stay.
+ */
+export async function dropQueuedEmails(tx: Tx, bookingId: number, workflowIds: number[]): Promise<void> {
+  await deleteQueuedEmails(tx, bookingId, workflowIds);
 }

@@ -1,10 +1,33 @@
-// SQL of the outbox's delivery side. Every change of an e-mail's status is a conditional update, so that
-// two workers (two server processes on one database) can never both own, or both settle, one e-mail.
-import type { Kysely, Selectable } from 'kysely';
+// SQL of the e-mail outbox: queueing (called through outbox.ts) and the delivery side. Every change of an
+// e-mail's status is a conditional update, so that two workers (two server processes on one database) can
+// never both own, or both settle, one e-mail.
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, EmailTable } from '../db/schema.js';
 
 export type EmailRow = Selectable<EmailTable>;
+
+/** Inserts the e-mail unless its workflow already e-mailed its booking (the unique key); true when inserted. */
+export async function insertQueuedEmail(tx: Tx, row: Omit<Insertable<EmailTable>, 'id'>): Promise<boolean> {
+  const inserted = await tx
+    .insertInto('emails')
+    .values(row)
+    .onConflict((oc) => oc.columns(['workflow_id', 'booking_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** The booking's e-mails still waiting become cancelled (one being sent is no longer `queued`). */
+export async function cancelQueuedEmails(tx: Tx, bookingId: number): Promise<void> {
+  await tx.updateTable('emails').set({ status: 'cancelled' }).where('booking_id', '=', bookingId).where('status', '=', 'queued').execute();
+}
+
+/** Deletes the booking's e-mails of these workflows that are still waiting. */
+export async function deleteQueuedEmails(tx: Tx, bookingId: number, workflowIds: number[]): Promise<void> {
+  if (workflowIds.length === 0) return;
+  await tx.deleteFrom('emails').where('booking_id', '=', bookingId).where('status', '=', 'queued').where('workflow_id', 'in', workflowIds).execute();
+}
 
 /** IDs of e-mails that are due: queued and past their next attempt, or claimed by a worker that vanished. */
 export async function findDueEmailIds(db: Kysely<Database>, now: number, limit: number): Promise<number[]> {
@@ -71,7 +94,11 @@ export async function markAttemptFailed(
     .execute();
 }
 
-/** The sender's name: to guests the shop's name (shop settings), else and to staff the operator's. */
+/**
+ * The sender's name: to guests the shop's name (shop settings), else and to staff the operator's. It reads
+ * the operators table, which is not the outbox's: the settings' profile (settings/profile.ts) says the same,
+ * but settings sit above e-mails (operators -> staff -> emails), so asking them would close a circle.
+ */
 export async function operatorName(db: Kysely<Database>, operatorId: number, toGuest = false): Promise<string> {
   const row = await db.selectFrom('operators').select(['name', 'shop_name']).where('id', '=', operatorId).executeTakeFirst();
   return (toGuest ? row?.shop_name : undefined) ?? row?.name ?? 'slotbook';
@@ -84,15 +111,10 @@ export interface EmailFilter {
   offset: number;
 }
 
-/** The operator's e-mails, newest first, with the booking reference they concern. */
-export async function listEmails(db: Kysely<Database>, operatorId: number, filter: EmailFilter) {
-  let query = db
-    .selectFrom('emails')
-    .leftJoin('bookings', 'bookings.id', 'emails.booking_id')
-    .selectAll('emails')
-    .select('bookings.reference as booking_reference')
-    .where('emails.operator_id', '=', operatorId);
-  if (filter.status !== undefined) query = query.where('emails.status', '=', filter.status);
-  if (filter.workflowId !== undefined) query = query.where('emails.workflow_id', '=', filter.workflowId);
-  return query.orderBy('emails.id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+/** The operator's e-mails, newest first. */
+export async function listEmails(db: Kysely<Database>, operatorId: number, filter: EmailFilter): Promise<EmailRow[]> {
+  let query = db.selectFrom('emails').selectAll().where('operator_id', '=', operatorId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.workflowId !== undefined) query = query.where('workflow_id', '=', filter.workflowId);
+  return query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
 }

@@ -8,7 +8,7 @@ import { requires } from '../access/permissions.js';
 import { ReferenceParams } from '../http/schemas.js';
 import { FileIdParams } from '../questions/schemas.js';
 import { ALLOWED_FILE_TYPES } from '../questions/file-types.js';
-import { sendAnsweredFile } from '../questions/answer-routes.js';
+import { sendAnsweredFile } from '../bookings/answer-routes.js';
 import { NotFound } from '../http/errors.js';
 import { findBooking } from '../bookings/store.js';
 import { CheckinAnswer, CheckinBody, ManifestDay, ManifestDayQuery, NoShowQuery, NoShowReport, TimeslotManifest, TimeslotParams } from './schemas.js';

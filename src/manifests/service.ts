@@ -292,7 +292,7 @@ export async function manifestFile(
   const booking = await findBooking(db, operatorId, reference);
   if (!booking) throw new NotFound(`Booking ${reference} has no file ${fileId}`);
   assertDayAllowed(actor, booking, nowMs);
-  const file = await findAnsweredFile(db, operatorId, reference, fileId);
+  const file = await findAnsweredFile(db, operatorId, booking.id, fileId);
   if (!file) throw new NotFound(`Booking ${reference} has no file ${fileId}`);
   return file;
 }

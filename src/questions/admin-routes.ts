@@ -3,7 +3,6 @@ import { Type } from '@sinclair/typebox';
 import { ActivityIdParams, AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { AdminQuestion, CreateQuestionBody, QuestionIdParams, UpdateQuestionBody } from './schemas.js';
 import { changeQuestion, createQuestion, listAdminQuestions, removeQuestion } from './service.js';
-import { answerAdminRoutes } from './answer-routes.js';
 import { requires } from '../access/permissions.js';
 
 /** Operator API: the waiver questions of each activity, with their translations. */
@@ -66,7 +65,4 @@ export const questionAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(204).send(null);
     },
   });
-
-  // A booking's answers and their files.
-  await app.register(answerAdminRoutes);
 };

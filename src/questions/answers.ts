@@ -1,29 +1,19 @@
 // A booking's waiver answers as the operator reads them: each with its question, and a file answer with
-// the file's type, size and the address to download it from (answer-routes.ts).
+// the file's type, size and the address to download it from (bookings/answer-routes.ts, which finds the
+// booking by its reference first).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { NotFound } from '../http/errors.js';
 import { answersWithFile } from './view.js';
 import type { BookingWaiverAnswer } from './schemas.js';
+import { answersWithQuestions } from './store.js';
 import { findUploadSummaries } from './upload-store.js';
 
-export async function listBookingAnswers(db: Kysely<Database>, operatorId: number, reference: string): Promise<BookingWaiverAnswer[]> {
-  const booking = await db
-    .selectFrom('bookings')
-    .select('id')
-    .where('operator_id', '=', operatorId)
-    .where('reference', '=', reference)
-    .executeTakeFirst();
-  if (!booking) throw new NotFound(`No booking ${reference}`);
-  const rows = await db
-    .selectFrom('waiver_answers')
-    .innerJoin('questions', 'questions.id', 'waiver_answers.question_id')
-    .selectAll('questions')
-    .select('waiver_answers.answer')
-    .where('waiver_answers.booking_id', '=', booking.id)
-    .orderBy('questions.position')
-    .orderBy('questions.id')
-    .execute();
+export async function bookingAnswers(
+  db: Kysely<Database>,
+  operatorId: number,
+  booking: { id: number; reference: string },
+): Promise<BookingWaiverAnswer[]> {
+  const rows = await answersWithQuestions(db, booking.id);
   const fileIds = rows.filter((row) => answersWithFile(row)).map((row) => row.answer);
   const files = new Map((await findUploadSummaries(db, operatorId, fileIds)).map((file) => [file.public_id, file]));
   return rows.map((row) => {
@@ -38,7 +28,7 @@ export async function listBookingAnswers(db: Kysely<Database>, operatorId: numbe
             FileID: file.public_id,
             ContentType: file.content_type,
             Size: file.size,
-            Download: `/api/v2/admin/bookings/${reference}/files/${file.public_id}`,
+            Download: `/api/v2/admin/bookings/${booking.reference}/files/${file.public_id}`,
           }
         : null,
     };

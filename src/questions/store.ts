@@ -68,3 +68,48 @@ export async function questionsByActivity(db: Kysely<Database>, operatorId: numb
   for (const row of rows) byActivity.get(row.activity_id)?.push(row);
   return byActivity;
 }
+
+// ---- the answers bookings give to the questions (waiver_answers) ----
+
+export async function insertWaiverAnswers(tx: Tx, bookingId: number, answers: { questionId: number; answer: string }[]): Promise<void> {
+  if (answers.length === 0) return;
+  await tx
+    .insertInto('waiver_answers')
+    .values(answers.map((a) => ({ booking_id: bookingId, question_id: a.questionId, answer: a.answer })))
+    .execute();
+}
+
+/** The booking's waiver answers by question. */
+export async function waiverAnswersOf(db: Kysely<Database>, bookingId: number): Promise<Map<number, string>> {
+  const rows = await db.selectFrom('waiver_answers').select(['question_id', 'answer']).where('booking_id', '=', bookingId).execute();
+  return new Map(rows.map((row) => [row.question_id, row.answer]));
+}
+
+/** Answers given after booking (OCTo): each replaces an earlier answer to its question. */
+export async function replaceWaiverAnswers(tx: Tx, bookingId: number, answers: { questionId: number; answer: string }[]): Promise<void> {
+  for (const { questionId, answer } of answers) {
+    await tx
+      .insertInto('waiver_answers')
+      .values({ booking_id: bookingId, question_id: questionId, answer })
+      .onConflict((oc) => oc.columns(['booking_id', 'question_id']).doUpdateSet({ answer }))
+      .execute();
+  }
+}
+
+/** A booking that moved to another activity answers its questions anew. */
+export async function deleteWaiverAnswers(tx: Tx, bookingId: number): Promise<void> {
+  await tx.deleteFrom('waiver_answers').where('booking_id', '=', bookingId).execute();
+}
+
+/** The booking's answers, each with its question, in the questions' order. */
+export async function answersWithQuestions(db: Kysely<Database>, bookingId: number): Promise<(QuestionRow & { answer: string })[]> {
+  return db
+    .selectFrom('waiver_answers')
+    .innerJoin('questions', 'questions.id', 'waiver_answers.question_id')
+    .selectAll('questions')
+    .select('waiver_answers.answer')
+    .where('waiver_answers.booking_id', '=', bookingId)
+    .orderBy('questions.position')
+    .orderBy('questions.id')
+    .execute();
+}

@@ -184,8 +184,8 @@ export async function deleteUnattachedBefore(tx: Tx, cutoff: number, limit: numb
   return Number(result.numDeletedRows);
 }
 
-/** The file, if the operator's booking answered a question with it. */
-export async function findAnsweredFile(db: Kysely<Database>, operatorId: number, reference: string, fileId: string): Promise<UploadRow | undefined> {
+/** The file, if the operator's booking (`bookingId`, found by the caller) answered a question with it. */
+export async function findAnsweredFile(db: Kysely<Database>, operatorId: number, bookingId: number, fileId: string): Promise<UploadRow | undefined> {
   return db
     .selectFrom('uploads')
     .selectAll('uploads')
@@ -195,10 +195,8 @@ export async function findAnsweredFile(db: Kysely<Database>, operatorId: number,
       eb.exists(
         eb
           .selectFrom('waiver_answers')
-          .innerJoin('bookings', 'bookings.id', 'waiver_answers.booking_id')
           .select('waiver_answers.booking_id')
-          .where('bookings.operator_id', '=', operatorId)
-          .where('bookings.reference', '=', reference)
+          .where('waiver_answers.booking_id', '=', bookingId)
           .where('waiver_answers.answer', '=', fileId),
       ),
     )

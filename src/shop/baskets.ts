@@ -11,7 +11,7 @@ import { unixNow } from '../lib/clock.js';
 import { unixToZonedIso } from '../calendar/zoned-time.js';
 import { placeBooking } from '../bookings/placement.js';
 import { holdCeiling, prepareBooking } from '../bookings/service.js';
-import { extendHoldUntil } from '../bookings/store.js';
+import { extendHoldUntil } from '../bookings/status.js';
 import { effectiveStatus } from '../bookings/view.js';
 import { checkBasketQuota, checkHoldLimits, lockClient, type ShopLimits } from './limits.js';
 import {

@@ -16,7 +16,7 @@ import type { Db, Tx } from '../db/connection.js';
 import { tryLockForTransaction } from '../db/advisory-lock.js';
 import { Conflict, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
-import { changeStatus } from '../bookings/store.js';
+import { changeStatus } from '../bookings/status.js';
 import { runIdempotently, type WriteResult } from '../idempotency/service.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { recordUsage } from '../usage/service.js';

@@ -9,11 +9,10 @@
 // (the multi-booking), hold their seats in it for the claim window (a booking of Source online, on hold),
 // and queue the e-mail that tells them; its sending writes the waitlist-notified entry (worker.ts).
 // Parties too large for the seats left keep their place, and smaller parties behind them are offered.
-import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/connection.js';
-import type { Database } from '../db/schema.js';
 import { releaseLapsedHolds } from '../availability/seat-ledger.js';
+import { findTimeslotWithActivity, lockTimeslot } from '../availability/store.js';
 import { holdItem } from '../shop/baskets.js';
 import { requireShopProfile } from '../settings/profile.js';
 import { claimPageUrl } from '../settings/links.js';
@@ -21,55 +20,14 @@ import { insertBasket } from '../shop/store.js';
 import { queueEmail } from '../emails/outbox.js';
 import { invalidatePartnerReads } from '../http/answer-cache.js';
 import { operatorListens, recordEvents } from '../events/outbox.js';
-import { expireLapsedOffers, markOffered, selectEntries, waitingEntries, type WaitlistEntryRow } from './store.js';
+import { expireLapsedOffers, markOffered, selectEntries, timeslotsToOffer, waitingEntries, type WaitlistEntryRow } from './store.js';
 import { toEntry } from './service.js';
-
-/** Timeslots (not yet started) with a waiting party that fits the live free seats, or an offer that lapsed. */
-async function timeslotsToOffer(db: Kysely<Database>, now: number): Promise<{ id: number; operatorId: number }[]> {
-  const rows = await db
-    .selectFrom('timeslots')
-    .select(['timeslots.id', 'timeslots.operator_id', 'timeslots.capacity', 'timeslots.booked'])
-    .select((eb) =>
-      eb
-        .selectFrom('bookings')
-        .select((b) => b.fn.coalesce(b.fn.sum<number>('bookings.seats'), b.lit(0)).as('seats'))
-        .whereRef('bookings.timeslot_id', '=', 'timeslots.id')
-        .where('bookings.status', '=', 'on_hold')
-        .where('bookings.hold_expires_at', '<=', now)
-        .as('lapsed_hold_seats'),
-    )
-    .select((eb) =>
-      eb
-        .selectFrom('waitlist_entries')
-        .select((w) => w.fn.min<number>('waitlist_entries.participants').as('smallest'))
-        .whereRef('waitlist_entries.timeslot_id', '=', 'timeslots.id')
-        .where('waitlist_entries.status', '=', 'waiting')
-        .where('waitlist_entries.confirmed_at', 'is not', null)
-        .as('smallest_party'),
-    )
-    .where('timeslots.bookable_until', '>', now)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('waitlist_entries')
-          .select('waitlist_entries.id')
-          .whereRef('waitlist_entries.timeslot_id', '=', 'timeslots.id')
-          .where('waitlist_entries.status', '=', 'waiting')
-          .where('waitlist_entries.confirmed_at', 'is not', null),
-      ),
-    )
-    .orderBy('timeslots.id')
-    .execute();
-  return rows
-    .filter((row) => row.smallest_party !== null && row.capacity - row.booked + Number(row.lapsed_hold_seats ?? 0) >= Number(row.smallest_party))
-    .map((row) => ({ id: row.id, operatorId: row.operator_id }));
-}
 
 /** Offers the free seats of every timeslot that has room for someone waiting. Returns the offers made. */
 export async function offerFreedSeats(db: Db, config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, now: number): Promise<number> {
   let offers = 0;
   for (const slot of await timeslotsToOffer(db.kysely, now)) {
-    const made = await db.write((tx) => offerSeats(tx, db.dialect, config, slot.id, now));
+    const made = await db.write((tx) => offerSeats(tx, config, slot.id, now));
     // The offers hold seats: partners' cached availability of this process must show it at once.
     if (made > 0) invalidatePartnerReads(db, slot.operatorId);
     offers += made;
@@ -77,34 +35,13 @@ export async function offerFreedSeats(db: Db, config: Pick<Config, 'waitlistClai
   return offers;
 }
 
-async function offerSeats(
-  tx: Tx,
-  dialect: Db['dialect'],
-  config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>,
-  timeslotId: number,
-  now: number,
-): Promise<number> {
+async function offerSeats(tx: Tx, config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, timeslotId: number, now: number): Promise<number> {
   // Bookings rows first, the timeslot row after: the lock order of every booking writer (capacity.ts).
   await releaseLapsedHolds(tx, timeslotId, now);
   await expireLapsedOffers(tx, timeslotId, now);
-  // On PostgreSQL, lock the timeslot so that the seats counted below stay ours to offer; SQLite's write
-  // transaction already holds the database.
-  if (dialect === 'postgres') await sql`SELECT id FROM timeslots WHERE id = ${timeslotId} FOR UPDATE`.execute(tx);
-  const slot = await tx
-    .selectFrom('timeslots')
-    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
-    .select([
-      'timeslots.capacity',
-      'timeslots.booked',
-      'timeslots.date',
-      'timeslots.time',
-      'timeslots.bookable_until',
-      'activities.public_id',
-      'activities.name',
-      'activities.timezone',
-    ])
-    .where('timeslots.id', '=', timeslotId)
-    .executeTakeFirstOrThrow();
+  await lockTimeslot(tx, timeslotId);
+  const slot = await findTimeslotWithActivity(tx, timeslotId);
+  if (!slot) throw new Error(`Timeslot ${timeslotId} vanished`);
   if (slot.bookable_until <= now) return 0;
   let free = slot.capacity - slot.booked;
   let offers = 0;

@@ -5,6 +5,7 @@ import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
+import { findTimeslotById } from '../availability/store.js';
 import { markRemoved, selectEntries, type WaitlistEntryRecord } from './store.js';
 import { audit } from '../audit/log.js';
 import type { WaitlistEntry, WaitlistStatus } from './schemas.js';
@@ -47,7 +48,7 @@ export function toEntry(row: WaitlistEntryRecord, now: number, position: number 
  * queue, which is the order they confirmed their address in (offers.ts offers in that order).
  */
 export async function listWaitlist(db: Kysely<Database>, operatorId: number, timeslotId: number, now = unixNow()): Promise<WaitlistEntry[]> {
-  const slot = await db.selectFrom('timeslots').select('id').where('id', '=', timeslotId).where('operator_id', '=', operatorId).executeTakeFirst();
+  const slot = await findTimeslotById(db, timeslotId, operatorId);
   if (!slot) throw new NotFound(`No timeslot ${timeslotId}`);
   const rows = await selectEntries(db).where('waitlist_entries.timeslot_id', '=', timeslotId).orderBy('waitlist_entries.id').execute();
   const queue = rows

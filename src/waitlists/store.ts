@@ -4,6 +4,7 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, WaitlistEntryTable } from '../db/schema.js';
+import { lapsedHoldSeatsOf } from '../availability/store.js';
 
 export type WaitlistEntryRow = Selectable<WaitlistEntryTable>;
 
@@ -20,6 +21,7 @@ export async function insertEntry(tx: Tx, row: Omit<Insertable<WaitlistEntryTabl
   );
 }
 
+/** Entries with their timeslot's date and time and activity's ID, joined in: the lists order and page in one query. */
 export function selectEntries(db: Kysely<Database>) {
   return db
     .selectFrom('waitlist_entries')
@@ -79,7 +81,7 @@ export async function countActivePlaces(
   return Number((await query.executeTakeFirst())?.places ?? 0);
 }
 
-/** The entry a confirmation link names, with what its page shows. */
+/** The entry a confirmation link names, with what its page shows (its timeslot, activity and operator, in one query). */
 export async function findByConfirmToken(db: Kysely<Database>, tokenHash: string) {
   return db
     .selectFrom('waitlist_entries')
@@ -158,4 +160,41 @@ export async function markRemoved(tx: Tx, operatorId: number, id: number): Promi
 /** The guest was e-mailed their offer (called as the e-mail is marked sent). */
 export async function markNotified(tx: Tx, id: number): Promise<void> {
   await tx.updateTable('waitlist_entries').set({ notified_at: Date.now() }).where('id', '=', id).execute();
+}
+
+/**
+ * Timeslots (not yet started) with a waiting party that fits the live free seats (offers.ts). One query over
+ * the timeslots, which are availability's (the lapsed holds' seats are its published expression): the
+ * worker runs it every few seconds for every operator, so it is not split into a query per timeslot.
+ */
+export async function timeslotsToOffer(db: Kysely<Database>, now: number): Promise<{ id: number; operatorId: number }[]> {
+  const rows = await db
+    .selectFrom('timeslots')
+    .select(['timeslots.id', 'timeslots.operator_id', 'timeslots.capacity', 'timeslots.booked'])
+    .select((eb) => lapsedHoldSeatsOf(eb, now).as('lapsed_hold_seats'))
+    .select((eb) =>
+      eb
+        .selectFrom('waitlist_entries')
+        .select((w) => w.fn.min<number>('waitlist_entries.participants').as('smallest'))
+        .whereRef('waitlist_entries.timeslot_id', '=', 'timeslots.id')
+        .where('waitlist_entries.status', '=', 'waiting')
+        .where('waitlist_entries.confirmed_at', 'is not', null)
+        .as('smallest_party'),
+    )
+    .where('timeslots.bookable_until', '>', now)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('waitlist_entries')
+          .select('waitlist_entries.id')
+          .whereRef('waitlist_entries.timeslot_id', '=', 'timeslots.id')
+          .where('waitlist_entries.status', '=', 'waiting')
+          .where('waitlist_entries.confirmed_at', 'is not', null),
+      ),
+    )
+    .orderBy('timeslots.id')
+    .execute();
+  return rows
+    .filter((row) => row.smallest_party !== null && row.capacity - row.booked + Number(row.lapsed_hold_seats ?? 0) >= Number(row.smallest_party))
+    .map((row) => ({ id: row.id, operatorId: row.operator_id }));
 }

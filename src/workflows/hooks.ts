@@ -4,10 +4,10 @@
 // restarts, and the worker sends them when due.
 import type { Tx } from '../db/connection.js';
 import type { BookingChange, BookingReaction, ChangedBooking } from '../events/reactions.js';
-import { queueEmail, withdrawQueuedEmails } from '../emails/outbox.js';
+import { dropQueuedEmails, queueEmail, withdrawQueuedEmails } from '../emails/outbox.js';
 import { renderTemplate } from './templates.js';
 import { bookingTemplateValues } from './values.js';
-import { dropQueuedTimedEmails, enabledWorkflowExists, enabledWorkflows, type WorkflowRow } from './store.js';
+import { enabledWorkflowExists, enabledWorkflows, workflowIdsOn, type WorkflowRow } from './store.js';
 
 const HOUR = 3600;
 
@@ -28,7 +28,7 @@ async function queueWorkflowEmails(tx: Tx, booking: ChangedBooking, event: Booki
   if (event === 'cancelled') await withdrawQueuedEmails(tx, booking.id);
   // A moved booking's reminder and follow-up that still wait were written for the old time: they are
   // queued again below, for the new one (those already sent stay sent: a workflow e-mails a booking once).
-  if (event === 'rescheduled') await dropQueuedTimedEmails(tx, booking.id);
+  if (event === 'rescheduled') await dropQueuedEmails(tx, booking.id, await workflowIdsOn(tx, booking.operator_id, ['reminder', 'follow-up']));
   const events = EVENTS[event];
   // New bookings skip this call when the operator has no enabled workflow (`interested`, which the
   // booking's first query folds in); other changes pay this one query.

@@ -6,6 +6,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
+import { findBookingId, newestConfirmedBookingId } from '../bookings/store.js';
+import { requireShopProfile } from '../settings/profile.js';
 import { renderTemplate, templateErrors, type Placeholder } from './templates.js';
 import { bookingTemplateValues } from './values.js';
 import type { WorkflowPreview, WorkflowPreviewBody } from './schemas.js';
@@ -34,8 +36,9 @@ export async function previewWorkflow(db: Kysely<Database>, operatorId: number, 
     values = { ...booking.values, ManageBookingUrl: MANAGE_LINK_IN_PREVIEW };
     reference = booking.values.BookingReference;
   } else {
-    const operator = await db.selectFrom('operators').select(['name', 'shop_name']).where('id', '=', operatorId).executeTakeFirstOrThrow();
-    values = { ...SAMPLE_VALUES, OperatorName: operator.shop_name ?? operator.name, ManageBookingUrl: MANAGE_LINK_IN_PREVIEW };
+    // The name guests know the shop by: the one profile's (no link in it is shown, so no public URL is needed).
+    const profile = await requireShopProfile(db, operatorId, '');
+    values = { ...SAMPLE_VALUES, OperatorName: profile.name, ManageBookingUrl: MANAGE_LINK_IN_PREVIEW };
   }
   return {
     Sample: booking === undefined,
@@ -48,14 +51,11 @@ export async function previewWorkflow(db: Kysely<Database>, operatorId: number, 
 
 /** The booking asked for (404 when it is not the operator's), else the operator's newest confirmed one. */
 async function previewBooking(db: Kysely<Database>, operatorId: number, reference: string | undefined) {
-  let query = db.selectFrom('bookings').select('id').where('operator_id', '=', operatorId);
   if (reference !== undefined) {
-    const row = await query.where('reference', '=', reference).executeTakeFirst();
-    if (!row) throw new NotFound(`No booking ${reference}`);
-    return bookingTemplateValues(db, operatorId, row.id);
+    const id = await findBookingId(db, operatorId, reference);
+    if (id === undefined) throw new NotFound(`No booking ${reference}`);
+    return bookingTemplateValues(db, operatorId, id);
   }
-  // Newest first through bookings_operator_created; a few cancelled or held ones on top are skipped.
-  query = query.where('status', '=', 'confirmed');
-  const newest = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
-  return newest ? bookingTemplateValues(db, operatorId, newest.id) : undefined;
+  const newest = await newestConfirmedBookingId(db, operatorId);
+  return newest === undefined ? undefined : bookingTemplateValues(db, operatorId, newest);
 }

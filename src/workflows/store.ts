@@ -40,12 +40,8 @@ export async function enabledWorkflows(db: Kysely<Database>, operatorId: number,
     .execute();
 }
 
-/** Deletes the booking's reminder and follow-up e-mails that have not gone out yet (so they can be queued anew). */
-export async function dropQueuedTimedEmails(tx: Tx, bookingId: number): Promise<void> {
-  await tx
-    .deleteFrom('emails')
-    .where('booking_id', '=', bookingId)
-    .where('status', '=', 'queued')
-    .where('workflow_id', 'in', (eb) => eb.selectFrom('workflows').select('id').where('event', 'in', ['reminder', 'follow-up']))
-    .execute();
+/** IDs of the operator's workflows on these events, enabled or not. */
+export async function workflowIdsOn(db: Kysely<Database>, operatorId: number, events: WorkflowRow['event'][]): Promise<number[]> {
+  const rows = await db.selectFrom('workflows').select('id').where('operator_id', '=', operatorId).where('event', 'in', events).execute();
+  return rows.map((row) => row.id);
 }

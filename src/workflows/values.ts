@@ -2,6 +2,7 @@
 // dashboard's preview (preview.ts) both read them here, so a preview shows exactly what would be sent.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { findBookingForEmail } from '../bookings/store.js';
 import { MANAGE_BOOKING_MARKER, type Placeholder } from './templates.js';
 
 export interface BookingForTemplate {
@@ -14,29 +15,7 @@ export interface BookingForTemplate {
 
 /** The booking's placeholder values; undefined when the operator has no such booking. */
 export async function bookingTemplateValues(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<BookingForTemplate | undefined> {
-  const details = await db
-    .selectFrom('bookings')
-    .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
-    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
-    .innerJoin('operators', 'operators.id', 'bookings.operator_id')
-    .select([
-      'bookings.reference',
-      'bookings.source',
-      'bookings.participants',
-      'bookings.customer_first_name',
-      'bookings.customer_last_name',
-      'bookings.customer_email',
-      'timeslots.date',
-      'timeslots.time',
-      'timeslots.starts_at',
-      'timeslots.ends_at',
-      'activities.name as activity_name',
-      'operators.name as operator_name',
-      'operators.shop_name',
-    ])
-    .where('bookings.id', '=', bookingId)
-    .where('bookings.operator_id', '=', operatorId)
-    .executeTakeFirst();
+  const details = await findBookingForEmail(db, operatorId, bookingId);
   if (!details) return undefined;
   return {
     values: {

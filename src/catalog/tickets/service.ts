@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../../http/errors.js';
-import { findActivity, type ActivityRow } from '../store.js';
+import { activityPublicId, findActivity, touchActivity as touchActivityRow, type ActivityRow } from '../store.js';
 import { toAdminTicketType, toColumns, toFields } from './view.js';
 import { categoryOf, checkTicketType, dependentsOf, type TicketFields } from './rules.js';
 import type { AdminTicketType, CreateTicketTypeBody, UpdateTicketTypeBody } from './schemas.js';
@@ -20,6 +20,7 @@ import {
   listTicketTypes,
   nextTicketPosition,
   removeTicketType,
+  setDefaultTypePrice,
   updateTicketType,
   type TicketTypeRow,
 } from './store.js';
@@ -48,13 +49,7 @@ const NEW_TYPE: Omit<TicketFields, 'code' | 'name' | 'price' | 'category' | 'isD
 
 /** The operator's activity (archived or not), locked for this transaction and marked as changed. */
 async function touchActivity(tx: Tx, operatorId: number, activityRowId: number, unitPrice?: number): Promise<void> {
-  const touched = await tx
-    .updateTable('activities')
-    .set({ updated_at: Date.now(), ...(unitPrice !== undefined && { unit_price: unitPrice }) })
-    .where('id', '=', activityRowId)
-    .where('operator_id', '=', operatorId)
-    .returningAll()
-    .executeTakeFirst();
+  const touched = await touchActivityRow(tx, operatorId, activityRowId, unitPrice);
   // The product partners read changes with its ticket types: product.updated, once per transaction (with
   // the row as it then is; a second touch, of the default's price, comes right after in the same change).
   if (touched && unitPrice === undefined) await recordProductEvent(tx, touched, 'product.updated');
@@ -64,11 +59,6 @@ async function ownActivity(db: Kysely<Database>, operatorId: number, activityId:
   const activity = await findActivity(db, operatorId, activityId);
   if (!activity) throw new NotFound(`No activity ${activityId}`);
   return activity;
-}
-
-async function publicIdOf(db: Kysely<Database>, activityRowId: number): Promise<string> {
-  const row = await db.selectFrom('activities').select('public_id').where('id', '=', activityRowId).executeTakeFirstOrThrow();
-  return row.public_id;
 }
 
 export async function listAdminTicketTypes(db: Kysely<Database>, operatorId: number, activityId: string): Promise<AdminTicketType[]> {
@@ -138,7 +128,7 @@ export async function changeTicketType(db: Db, operatorId: number, id: number, b
       'Type cannot change: partners and resellers book by it. Create a new ticket type and remove this one instead',
     );
   }
-  const activityId = await publicIdOf(db.kysely, found.activity_id);
+  const activityId = await activityPublicId(db.kysely, found.activity_id);
   const row = await db.write(async (tx) => {
     await touchActivity(tx, operatorId, found.activity_id);
     const rows = await listTicketTypes(tx, [found.activity_id]);
@@ -212,11 +202,5 @@ export async function deleteTicketType(db: Db, operatorId: number, id: number): 
 
 /** PATCH /activities/{ID} with UnitPrice: it is the default type's price, so it changes that type. */
 export async function setDefaultTicketPrice(tx: Tx, activityRowId: number, price: number): Promise<void> {
-  await tx
-    .updateTable('ticket_types')
-    .set({ price, updated_at: Date.now() })
-    .where('activity_id', '=', activityRowId)
-    .where('is_default', '=', 1)
-    .where('archived', '=', 0)
-    .execute();
+  await setDefaultTypePrice(tx, activityRowId, price);
 }

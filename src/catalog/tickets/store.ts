@@ -81,9 +81,15 @@ export async function removeTicketType(tx: Tx, id: number): Promise<void> {
   }
 }
 
-/** Keeps the activity's UnitPrice equal to its default type's price (docs/decisions.md). */
-export async function setActivityUnitPrice(tx: Tx, activityId: number, price: number): Promise<void> {
-  await tx.updateTable('activities').set({ unit_price: price, updated_at: Date.now() }).where('id', '=', activityId).execute();
+/** The price of the activity's live default type (the activity's UnitPrice, changed with it). */
+export async function setDefaultTypePrice(tx: Tx, activityId: number, price: number): Promise<void> {
+  await tx
+    .updateTable('ticket_types')
+    .set({ price, updated_at: Date.now() })
+    .where('activity_id', '=', activityId)
+    .where('is_default', '=', 1)
+    .where('archived', '=', 0)
+    .execute();
 }
 
 // ---- the tickets of bookings ----

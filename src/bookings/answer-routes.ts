@@ -3,12 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { requires } from '../access/permissions.js';
-import { NotFound } from '../http/errors.js';
 import { ReferenceParams } from '../http/schemas.js';
-import { BookingWaiverAnswer, FileIdParams } from './schemas.js';
-import { listBookingAnswers } from './answers.js';
-import { ALLOWED_FILE_TYPES, servedType } from './file-types.js';
-import { findAnsweredFile, type UploadRow } from './upload-store.js';
+import { BookingWaiverAnswer, FileIdParams } from '../questions/schemas.js';
+import { ALLOWED_FILE_TYPES, servedType } from '../questions/file-types.js';
+import type { UploadRow } from '../questions/upload-store.js';
+import { findAnswerFile, listBookingAnswers } from './answers.js';
 import type { FastifyReply } from 'fastify';
 
 /**
@@ -68,8 +67,7 @@ export const answerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       const { BookingReference, FileID } = request.params;
-      const file = await findAnsweredFile(app.db.kysely, request.caller.operatorId, BookingReference, FileID);
-      if (!file) throw new NotFound(`Booking ${BookingReference} has no file ${FileID}`);
+      const file = await findAnswerFile(app.db.kysely, request.caller.operatorId, BookingReference, FileID);
       return sendAnsweredFile(reply, BookingReference, file);
     },
   });
