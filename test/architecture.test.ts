@@ -23,6 +23,7 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
     'bookings',
     'staff',
     'workflows',
+    'payments',
     'shop',
     'operators',
     'settings',
