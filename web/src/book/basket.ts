@@ -1,19 +1,28 @@
-// The basket: its items with the hold countdown, then payment with the test provider. The same page is
-// the waitlist claim page (the offer e-mail links to /basket/{token}): held seats, time left, pay.
-// A lapsed hold is explained; a declined card shows the provider's reason and keeps the basket; "Pay"
-// sends one Idempotency-Key per attempt, so a double click (or a retry after a lost answer) charges once.
+// The basket: its items with the hold countdown, then payment: with the test provider a card field here,
+// with Stripe a button to Stripe's own payment page (the card never reaches slotbook), which sends the
+// guest back to the confirmation (confirmation.ts waits for Stripe's webhook) or, cancelled, to this page,
+// where "Pay" answers the same payment page while it lasts. The same page is the waitlist claim page (the
+// offer e-mail links to /basket/{token}): held seats, time left, pay. A lapsed hold is explained; a
+// declined test card shows the provider's reason and keeps the basket; "Pay" sends one Idempotency-Key per
+// attempt, so a double click (or a retry after a lost answer) charges once.
 import { shop, ShopError, type Basket, type BasketItem } from './api';
 import { basketToken, boot, go, linkProps, localTime, longDate, money, t } from './app';
 import { announce, field, h, replace } from './dom';
 import { errorText, showPage } from './ui';
 
+/** The basket as the shop answers it with Stripe: awaiting payment while the guest is on Stripe's page. */
+export type PayableBasket = Omit<Basket, 'Status'> & {
+  Status: 'open' | 'awaiting_payment' | 'paid';
+  Payment?: { Provider: 'stripe'; Status: string; RedirectURL: string | null; ExpiresAt: string | null };
+};
+
 /** A link to the guest's basket while it holds seats; nothing otherwise. */
 export async function basketLink(): Promise<HTMLElement | null> {
   const token = basketToken.get();
   if (!token) return null;
-  const basket = await shop<Basket>('GET', `/baskets/${token}`).catch(() => undefined);
+  const basket = await shop<PayableBasket>('GET', `/baskets/${token}`).catch(() => undefined);
   const live = basket?.Items.filter((item) => item.Status === 'on_hold').length ?? 0;
-  if (basket?.Status !== 'open' || live === 0) return null;
+  if (basket === undefined || basket.Status === 'paid' || live === 0) return null;
   return h('p', { class: 'basket-link' }, h('a', linkProps(`/basket/${token}`), `${t.basket} (${live})`));
 }
 
@@ -50,7 +59,7 @@ function itemView(item: BasketItem, currency: string): HTMLElement {
 
 export async function renderBasket(token: string): Promise<void> {
   window.clearInterval(timer);
-  const basket = await shop<Basket>('GET', `/baskets/${token}`);
+  const basket = await shop<PayableBasket>('GET', `/baskets/${token}`);
   if (basket.Status === 'paid') return go(`/confirmation/${token}`, true);
   if (basket.CheckoutStartedAt === null) basketToken.set(token);
   const currency = basket.Currency ?? 'EUR';
@@ -120,7 +129,34 @@ export async function renderBasket(token: string): Promise<void> {
     );
     return;
   }
-  replace(payment, paymentForm(basket, alert));
+  replace(payment, boot.PaymentProvider === 'stripe' && basket.Total > 0 ? stripeForm(basket, alert) : paymentForm(basket, alert));
+}
+
+/** Stripe: one button to Stripe's payment page; a second click (or the way back from it) answers the same page. */
+function stripeForm(basket: PayableBasket, alert: HTMLElement): HTMLElement {
+  const currency = basket.Currency ?? 'EUR';
+  const label = t.payWithStripe(money(basket.Total, currency));
+  const pay = h('button', { type: 'submit' }, label);
+  const form = h('form', { 'aria-labelledby': 'payment-heading' }, h('h2', { id: 'payment-heading' }, t.payment), h('p', null, t.stripeExplain), pay);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (pay.disabled) return;
+    pay.disabled = true;
+    pay.textContent = t.toStripe;
+    replace(alert);
+    void (async () => {
+      try {
+        const answered = await shop<PayableBasket>('POST', `/baskets/${basket.BasketToken}/checkout`, { Payment: { Provider: 'stripe' } });
+        if (answered.Status === 'paid') return go(`/confirmation/${basket.BasketToken}`);
+        location.assign(answered.Payment!.RedirectURL!);
+      } catch (error) {
+        pay.disabled = false;
+        pay.textContent = label;
+        replace(alert, h('p', { class: 'error' }, lapsedOr(error)));
+      }
+    })();
+  });
+  return form;
 }
 
 /** A 409 at checkout means a hold lapsed (or the basket was paid meanwhile): explain it, not a generic error. */
@@ -129,7 +165,7 @@ function lapsedOr(error: unknown): string {
   return errorText(error);
 }
 
-function paymentForm(basket: Basket, alert: HTMLElement): HTMLElement {
+function paymentForm(basket: PayableBasket, alert: HTMLElement): HTMLElement {
   const currency = basket.Currency ?? 'EUR';
   const needsCard = basket.Total > 0;
   const card = h('input', { id: 'card-number', name: 'card', inputmode: 'numeric', autocomplete: 'cc-number', required: true });
