@@ -87,6 +87,7 @@ export class StripeTestServer {
   private readonly sessionAccount = new Map<string, StripeTestAccount>();
   private readonly idempotent = new Map<string, { body: string; status: number; answer: string }>();
   private server!: Server;
+  private readonly inFlight: Promise<unknown>[] = [];
   base = '';
   deliver: Deliver = httpDeliver;
 
@@ -113,6 +114,11 @@ export class StripeTestServer {
     };
     this.accounts.set(account.secretKey, account);
     return account;
+  }
+
+  /** Waits for the events that the payment page sent. */
+  async settled(): Promise<void> {
+    await Promise.all(this.inFlight);
   }
 
   // ---- what a guest or Stripe does ----
@@ -406,7 +412,8 @@ export class StripeTestServer {
     if (method === 'POST') {
       const action = new URLSearchParams(body).get('action');
       if (action === 'pay' && session.status === 'open') {
-        await this.pay(sessionId);
+        // As Stripe does, the event goes out on its own: the guest may be back before it arrives.
+        this.inFlight.push(this.pay(sessionId).then(() => undefined));
         const back = String(session.success_url).replace('{CHECKOUT_SESSION_ID}', sessionId);
         response.writeHead(303, { location: back }).end();
         return;
