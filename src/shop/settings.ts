@@ -62,7 +62,7 @@ class NoPaymentProvider extends DomainError {
   constructor() {
     super(
       'conflict',
-      'The shop cannot be open without a payment provider: in production a shop opens once its Stripe account is connected (PUT /api/v2/admin/settings/stripe), or as a test shop (the test provider takes no money)',
+      'The shop cannot be open without a payment provider: in production only a shop in test mode opens (the test provider takes no money), or one whose Stripe account is connected (PUT /api/v2/admin/settings/stripe)',
       [
         {
           field: 'TestMode',
