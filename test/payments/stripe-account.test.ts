@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, problemOf, type TestOperator } from '../helpers/app.js';
 import { addUser, as, signIn } from '../staff/fixtures.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { connectStripe, stripeWorld, webhookUrl, type StripeWorld } from './fixtures.js';
 
 const STRIPE = '/api/v2/admin/settings/stripe';
@@ -133,5 +134,14 @@ describe('the Stripe account', () => {
     } finally {
       await production.close();
     }
+  });
+});
+
+describe('STRIPE_API_BASE', () => {
+  it("is Stripe's own API by default, an origin when set, and refused with a path or another scheme", () => {
+    expect(loadConfig({}).stripeApiBase).toBe('https://api.stripe.com');
+    expect(loadConfig({ STRIPE_API_BASE: 'http://127.0.0.1:12111/' }).stripeApiBase).toBe('http://127.0.0.1:12111');
+    expect(() => loadConfig({ STRIPE_API_BASE: 'http://127.0.0.1:12111/v1' })).toThrow(ConfigError);
+    expect(() => loadConfig({ STRIPE_API_BASE: 'ftp://stripe.example' })).toThrow(/STRIPE_API_BASE/);
   });
 });
