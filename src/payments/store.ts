@@ -70,11 +70,19 @@ export async function findPayment(db: Kysely<Database>, operatorId: number, paym
   return db.selectFrom('payments').selectAll().where('operator_id', '=', operatorId).where('id', '=', paymentId).executeTakeFirst();
 }
 
-/** The operator's payment for a Checkout Session, locked until the transaction ends (PostgreSQL). */
-export async function findPaymentBySession(tx: Tx, operatorId: number, sessionId: string): Promise<PaymentRow | undefined> {
-  let query = tx.selectFrom('payments').selectAll().where('operator_id', '=', operatorId).where('checkout_session_id', '=', sessionId);
+/** The operator's payment for a Checkout Session. */
+export async function findPaymentBySession(db: Kysely<Database>, operatorId: number, sessionId: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('operator_id', '=', operatorId).where('checkout_session_id', '=', sessionId).executeTakeFirst();
+}
+
+/**
+ * The payment again, locked until the transaction ends (PostgreSQL; SQLite's write transaction holds the
+ * database already). Callers lock its basket first, as checkout does, so two writers never wait on each other.
+ */
+export async function lockPayment(tx: Tx, paymentId: number): Promise<PaymentRow> {
+  let query = tx.selectFrom('payments').selectAll().where('id', '=', paymentId);
   if (dialectOf(tx) === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
+  return query.executeTakeFirstOrThrow();
 }
 
 /** The session Stripe made for a pending payment: how a retried checkout answers the same one. */

@@ -11,7 +11,7 @@
 // - A session of another operator or an unknown basket changes nothing (acknowledged, so Stripe stops).
 import type { Tx } from '../db/connection.js';
 import type { StripeEventContext, StripeEventHandler } from '../payments/stripe-events.js';
-import { changePaymentStatus, findPayment, findPaymentBySession, recordCheckoutSession, type PaymentRow } from '../payments/store.js';
+import { changePaymentStatus, findPayment, findPaymentBySession, lockPayment, recordCheckoutSession, type PaymentRow } from '../payments/store.js';
 import { createRefund, type CheckoutSession } from '../payments/stripe.js';
 import { completeOrder } from './completion.js';
 import { findBasketById, listBasketItems, lockBasket } from './store.js';
@@ -53,15 +53,17 @@ export const settleStripeCheckout: StripeEventHandler = async (tx, context) => {
     context.ignore(`the session is ${session.payment_status}, not paid yet`);
     return undefined;
   }
-  const payment = await paymentOfSession(tx, context, session);
-  if (!payment) return undefined;
+  const found = await paymentOfSession(tx, context, session);
+  if (!found) return undefined;
+  // The basket first, then its payment: the order checkout locks them in.
+  await lockBasket(tx, found.basket_id!);
+  const payment = await lockPayment(tx, found.id);
   if (payment.status === 'refunding') return refundFollowUp(context, payment);
   if (payment.status !== 'pending' && payment.status !== 'expired') {
     context.ignore(`the payment is ${payment.status} already`);
     return undefined;
   }
   const paymentIntent = paymentIntentOf(session);
-  await lockBasket(tx, payment.basket_id!);
   const basket = (await findBasketById(tx, context.operatorId, payment.basket_id!))!;
   const items = await listBasketItems(tx, basket.id);
   // Still counted for the guest: on hold in the database. A lapsed hold is released (expired) by the
