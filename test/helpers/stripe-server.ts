@@ -88,6 +88,8 @@ export class StripeTestServer {
   private readonly idempotent = new Map<string, { body: string; status: number; answer: string }>();
   private server!: Server;
   private readonly inFlight: Promise<unknown>[] = [];
+  /** Requests to answer with Stripe's 500 (`api_error`) before answering again: path prefix -> how many. */
+  private readonly outages = new Map<string, number>();
   base = '';
   deliver: Deliver = httpDeliver;
 
@@ -114,6 +116,11 @@ export class StripeTestServer {
     };
     this.accounts.set(account.secretKey, account);
     return account;
+  }
+
+  /** The next `times` API requests whose path starts with `pathPrefix` fail as Stripe's own errors do (500). */
+  failNext(pathPrefix: string, times: number): void {
+    this.outages.set(pathPrefix, times);
   }
 
   /** Waits for the events that the payment page sent. */
@@ -231,6 +238,12 @@ export class StripeTestServer {
       const account = this.accounts.get(key);
       const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
       this.requests.push({ method: request.method ?? 'GET', path: url.pathname, key, idempotencyKey });
+      for (const [prefix, left] of this.outages) {
+        if (left > 0 && url.pathname.startsWith(prefix)) {
+          this.outages.set(prefix, left - 1);
+          throw new StripeHttpError(500, 'api_error', 'An unknown error occurred');
+        }
+      }
       if (!account) {
         throw new StripeHttpError(
           401,

@@ -302,6 +302,35 @@ describe("Stripe's webhook", () => {
     expect([...world.stripe.refunds.values()].filter((refund) => refund.payment_intent === refunds[0]!.payment_intent)).toHaveLength(1);
   });
 
+  it('answers 502 when the refund fails, and refunds once when Stripe delivers the event again', async () => {
+    const small = await createTimeslot(world.t, op.adminKey, kayak, { Date: date, Time: '17:00', Capacity: 1 });
+    const basket = await basketWith(1, '17:00');
+    const { sessionId } = await awaitingPayment(basket.BasketToken);
+    const row = await basketRow(basket.BasketToken);
+    await world.t.db.kysely
+      .updateTable('bookings')
+      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .where('reference', '=', basket.Items[0]!.BookingReference)
+      .execute();
+    await basketWith(1, '17:00');
+    // Stripe fails every try of the SDK (it retries twice with the same key).
+    world.stripe.failNext('/v1/refunds', 3);
+    const event = await world.stripe.pay(sessionId);
+    const failed = world.stripe.deliveries.at(-1)!;
+    expect(failed.status, failed.body).toBe(502);
+    const pending = await world.t.db.kysely.selectFrom('payments').selectAll().where('basket_id', '=', row.id).executeTakeFirstOrThrow();
+    expect(pending).toMatchObject({ status: 'refunding', refund_reference: null });
+    // Stripe delivers it again (it retries what was not 2xx): the refund is made, once.
+    const again = await world.stripe.send(account, event);
+    expect(again.status, again.body).toBe(200);
+    const intent = world.stripe.requireSession(sessionId).payment_intent;
+    expect([...world.stripe.refunds.values()].filter((refund) => refund.payment_intent === intent)).toHaveLength(1);
+    expect(await world.t.db.kysely.selectFrom('payments').selectAll().where('basket_id', '=', row.id).executeTakeFirstOrThrow()).toMatchObject({
+      status: 'refunded',
+    });
+    expect((await getTimeslot(world.t, op.adminKey, small.ID)).Booked).toBe(1);
+  });
+
   it('lets an expired session go without releasing anything early; the basket can be paid with a new session', async () => {
     const basket = await basketWith(1, '14:00');
     const { sessionId } = await awaitingPayment(basket.BasketToken);
