@@ -1,23 +1,14 @@
 // Stripe Checkout in a browser (issue 25): from the booking pages' basket to the payment page of the local
 // Stripe-compatible server, and back to the confirmation, which waits for Stripe's webhook and says so,
 // then shows the confirmed booking. Every page axe-clean. SQLite only, like the other browser tests.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp, type TestOperator } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
+import { freePort } from '../helpers/local.js';
 import { startStripeServer, type Deliver, type StripeTestServer } from '../helpers/stripe-server.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 import { customer } from '../emails/fixtures.js';
 import { axeViolations, ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, type Browser } from './browser.js';
-
-/** A port nobody listens on now: the app's PUBLIC_URL must name it before it listens (Stripe sends guests back there). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('paying with Stripe from the booking pages', { timeout: 120_000 }, () => {
   let t: TestApp;
@@ -31,6 +22,7 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('paying with Stripe 
   beforeAll(async () => {
     ensureDashboardBuilt();
     stripe = await startStripeServer();
+    // PUBLIC_URL must name the port before the app listens: Stripe sends the guest back there.
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     t = await createTestApp({ PUBLIC_URL: base, STRIPE_API_BASE: stripe.base });
