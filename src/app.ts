@@ -60,6 +60,8 @@ import { brandingRoutes } from './settings/routes.js';
 import { embedRoutes } from './embed/routes.js';
 import { storefrontApiRoutes } from './storefront/api-routes.js';
 import { storefrontRoutes } from './storefront/routes.js';
+import { paymentAdminRoutes } from './payments/admin-routes.js';
+import { stripeWebhookRoutes } from './payments/routes.js';
 import { wireReactions } from './reactions.js';
 
 declare module 'fastify' {
@@ -189,6 +191,8 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(storefrontApiRoutes, { prefix: '/api/v2/shop/:OperatorID' });
   await app.register(waitlistPageRoutes);
   await app.register(settingsAdminRoutes, { prefix: admin });
+  await app.register(paymentAdminRoutes, { prefix: admin });
+  await app.register(stripeWebhookRoutes, { prefix: '/api/v2' });
   await app.register(brandingRoutes);
   await app.register(embedRoutes);
   await app.register(storefrontRoutes);

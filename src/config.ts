@@ -69,6 +69,11 @@ export interface Config {
   readonly webhookAllowedNetworks: readonly string[];
   /** The same for marketplaces' endpoints (their ota key chooses the URL): none unless listed here. */
   readonly webhookAllowedNetworksForPartners: readonly string[];
+  /**
+   * Where the Stripe SDK sends its requests (protocol, host and port; default Stripe's own API). Tests point
+   * it at a local Stripe-compatible server; nothing else should change it (docs/payments.md).
+   */
+  readonly stripeApiBase: string;
 }
 
 export interface UploadLimits {
@@ -145,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     webhookAllowedNetworks: networksSetting(env, 'WEBHOOK_ALLOWED_NETWORKS'),
     webhookAllowedNetworksForPartners: networksSetting(env, 'WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS'),
+    stripeApiBase: stripeApiBaseSetting(env),
   });
 }
 
@@ -244,6 +250,16 @@ function emailSetting(env: Env, name: string): string | undefined {
   if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(raw))
     throw new ConfigError(`${name} must be a plain e-mail address such as bookings@example.com; got "${raw}"`);
   return raw;
+}
+
+/** An origin only (the SDK takes protocol, host and port; a path would be silently dropped). */
+function stripeApiBaseSetting(env: Env): string {
+  const raw = urlSetting(env, 'STRIPE_API_BASE') ?? 'https://api.stripe.com';
+  const url = new URL(raw);
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new ConfigError(`STRIPE_API_BASE must be an origin such as https://api.stripe.com, without a path; got "${raw}"`);
+  }
+  return url.origin;
 }
 
 function urlSetting(env: Env, name: string): string | undefined {

@@ -4,6 +4,8 @@
 // the table.
 import { defineEmailKind } from './emails/kinds.js';
 import { reactToBookings, reactToPaidBaskets } from './events/reactions.js';
+import { handleStripeEvents } from './payments/stripe-events.js';
+import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
 import { claimOffer, waitlistOfferEmail } from './waitlists/hooks.js';
@@ -14,6 +16,9 @@ export function wireReactions(): void {
   reactToBookings('workflows', workflowEmails);
   // A basket paid: a waitlist offer held in it is claimed.
   reactToPaidBaskets('waitlists', claimOffer);
+  // Stripe's Checkout events (received by payments/routes.ts): a paid session completes its basket, once.
+  handleStripeEvents(PAID_SESSION_EVENTS, settleStripeCheckout);
+  handleStripeEvents(EXPIRED_SESSION_EVENTS, expireStripeCheckout);
   // Sending an e-mail: a staff e-mail's sealed body is opened (and hidden in the outbox listing), a
   // workflow e-mail's manage link filled in, a waitlist offer's guest marked as told.
   defineEmailKind('staff', { textAtSending: ({ keys }, email) => openStaffEmailBody(keys, email.body), hiddenBody: HIDDEN_BODY });

@@ -24,6 +24,7 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
     'bookings',
     'staff',
     'workflows',
+    'payments',
     'shop',
     'operators',
     'settings',

@@ -22,6 +22,7 @@ export const PERMISSIONS = [
   'audit:read',
   'settings:manage', // the operator's own settings (the online shop)
   'webhooks:manage', // webhook endpoints, their deliveries and secrets
+  'payments:manage', // the operator's Stripe account: where the money goes (owners and admin keys only)
   'keys:manage',
   'users:manage',
 ] as const;
@@ -42,7 +43,7 @@ const FRONT_DESK: Permission[] = [
 
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
-  manager: PERMISSIONS.filter((p) => p !== 'users:manage' && p !== 'keys:manage'),
+  manager: PERMISSIONS.filter((p) => p !== 'users:manage' && p !== 'keys:manage' && p !== 'payments:manage'),
   'front-desk': FRONT_DESK,
   guide: ['manifests:today', 'checkin'],
 };

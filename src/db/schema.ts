@@ -22,6 +22,8 @@ export interface Database {
   baskets: BasketTable;
   basket_items: BasketItemTable;
   payments: PaymentTable;
+  stripe_accounts: StripeAccountTable;
+  stripe_events: StripeEventTable;
   waitlist_entries: WaitlistEntryTable;
   workflows: WorkflowTable;
   emails: EmailTable;
@@ -295,19 +297,54 @@ export interface BasketItemTable {
   client_hmac: string | null;
 }
 
+/** Migration 022: a Stripe Checkout is pending until paid or expired; one that could not be honoured is refunded. */
+export type PaymentStatus = 'pending' | 'succeeded' | 'declined' | 'expired' | 'refunding' | 'refunded';
+
 export interface PaymentTable {
   id: Generated<number>;
   operator_id: number;
-  basket_id: number;
+  /** The basket paid; null for payments of a booking outside the shop (migration 022). */
+  basket_id: number | null;
+  booking_id: number | null;
   provider: string;
-  status: 'succeeded' | 'declined';
+  status: PaymentStatus;
   amount: number;
   currency: string;
+  /** The provider's reference of the money moved (test_..., Stripe's PaymentIntent pi_...), once paid. */
   provider_reference: string | null;
   failure: string | null;
   created_at: number;
   /** HMAC of the paying client's address (migration 008): declines are slowed per address. */
   client_hmac: string | null;
+  /** Stripe: the Checkout Session (cs_...), its address and expiry (Unix seconds); migration 022. */
+  checkout_session_id: string | null;
+  redirect_url: string | null;
+  session_expires_at: number | null;
+  /** Stripe: the refund (re_...) of a payment that could not be honoured. */
+  refund_reference: string | null;
+  /** Unix milliseconds of the last change of status. */
+  updated_at: number | null;
+}
+
+/** The operator's own Stripe account (migration 022): sealed secrets, and what may be shown of them. */
+export interface StripeAccountTable {
+  operator_id: number;
+  secret_key_sealed: string;
+  webhook_secret_sealed: string;
+  key_last4: string;
+  /** 1: a live key (sk_live_/rk_live_), 0: a test-mode key. */
+  live_mode: number;
+  account_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Stripe event ids received per operator (migration 022): a second delivery does nothing. */
+export interface StripeEventTable {
+  operator_id: number;
+  event_id: string;
+  type: string;
+  received_at: number;
 }
 
 export interface WaitlistEntryTable {

@@ -101,6 +101,12 @@ export const PROBLEM_KINDS = {
     about:
       'The service cannot serve the request right now: its database does not answer or refuses writes, or this instance is shutting down. Nothing was written; retry after the seconds in Retry-After (with the same Idempotency-Key).',
   },
+  'payment-provider-unavailable': {
+    status: 502,
+    title: 'Bad Gateway',
+    about:
+      'The payment provider (Stripe) could not be reached, or failed to answer. Nothing was charged or booked; the seats stay held while they last. Try again in a moment.',
+  },
   'outcome-unknown': {
     status: 500,
     title: 'Internal Server Error',

@@ -1,11 +1,11 @@
 // Operator API: whether the operator's public shop answers, and whether it is a test shop. New operators'
-// shops are closed until opened; in production a shop opens only with a payment provider (test mode).
+// shops are closed until opened; in production a shop opens only with a payment provider (Stripe, or test mode).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { requires } from '../access/permissions.js';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { changeShop, shopState, type ShopState } from './settings.js';
-import { PAYMENT_PROVIDERS, type PaymentProviderName } from './schemas.js';
+import { PAYMENT_PROVIDERS, type PaymentProviderName } from '../payments/schemas.js';
 
 const ShopSettings = Type.Object(
   {
@@ -17,12 +17,12 @@ const ShopSettings = Type.Object(
     TestMode: Type.Boolean({
       description:
         'A test shop: the test provider charges its checkouts (test cards such as 4242424242424242; no money moves), in production too, ' +
-        'and its booking pages say "test mode" on every page. Until a real payment provider exists, a shop opens in production only in test mode.',
+        'and its booking pages say "test mode" on every page, even with a Stripe account connected. In production a shop opens with a Stripe account, or in test mode.',
     }),
     PaymentProvider: Type.Union([Type.Unsafe<PaymentProviderName>({ type: 'string', enum: [...PAYMENT_PROVIDERS] }), Type.Null()], {
       description:
-        "Who charges the shop's checkouts: test (no real money; always outside production, in production in test mode), " +
-        'or null: nobody (production without test mode), so the shop cannot open',
+        "Who charges the shop's checkouts: stripe (the operator's Stripe account, PUT /api/v2/admin/settings/stripe; not in test mode), " +
+        'test (no real money; in test mode, or outside production without Stripe), or null: nobody (production without either), so the shop cannot open',
     }),
     URL: Type.String({ description: "The public address of the shop's API" }),
     UpdatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
@@ -65,7 +65,7 @@ export const shopAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         "A new operator's shop is closed: nobody can open baskets, list timeslots or join waitlists there, and its address answers 404 like one that does not exist. " +
         'Open it when the shop should sell. Closing it later stops new baskets and waitlist places; baskets that already hold seats can still be read and paid by their guests. ' +
-        'Only the fields sent change. In production a shop needs a payment provider to open: until a real one exists, only a test-mode shop opens; ' +
+        'Only the fields sent change. In production a shop needs a payment provider to open: a connected Stripe account, or test mode; ' +
         'opening one otherwise, or ending test mode while it is open, is 409 on TestMode.',
       body: ShopSettingsBody,
       response: { 200: envelope(ShopSettings), ...problems(...AUTH_ERRORS, 409, 413, 415, 422) },

@@ -27,6 +27,8 @@ import {
 } from './store.js';
 import type { AddItemBody, Basket, BasketItem, CreateBasketBody } from './schemas.js';
 import { toBookedTicket } from '../catalog/tickets/view.js';
+import { latestBasketPayment } from '../payments/store.js';
+import { basketPaymentView } from '../payments/view.js';
 import { bookingTicketsOf, type BookingTicketRow } from '../catalog/tickets/store.js';
 
 export type HoldSettings = Pick<Config, 'basketHoldMinutes' | 'checkoutHoldMinutes' | 'holdMaxLifetimeMinutes'> & ShopLimits;
@@ -70,9 +72,11 @@ export async function basketView(db: Kysely<Database>, basket: BasketRow, now = 
     rows.map((row) => row.booking_id),
   );
   const items = rows.map((row) => toItem(row, tickets.get(row.booking_id) ?? [], now));
+  const payment = await latestBasketPayment(db, basket.id, 'stripe');
+  const shown = payment ? basketPaymentView(payment, now) : undefined;
   return {
     BasketToken: basket.token,
-    Status: basket.status,
+    Status: basket.status === 'open' && shown?.RedirectURL ? 'awaiting_payment' : basket.status,
     Currency: basket.currency,
     Total: payableTotal(items),
     Customer: {
@@ -86,6 +90,7 @@ export async function basketView(db: Kysely<Database>, basket: BasketRow, now = 
     CheckoutStartedAt: basket.checkout_started_at === null ? null : new Date(Number(basket.checkout_started_at) * 1000).toISOString(),
     CreatedAt: new Date(Number(basket.created_at)).toISOString(),
     PaidAt: basket.paid_at === null ? null : new Date(Number(basket.paid_at)).toISOString(),
+    ...(shown && { Payment: shown }),
   };
 }
 

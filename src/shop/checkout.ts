@@ -8,34 +8,26 @@
 //   2. every item must still hold its seats (a lapsed hold: 409, nothing confirmed);
 //   3. after repeated declines, wait (declines.ts: 429 with a growing Retry-After);
 //   4. charge through the payment provider; declined: the attempt alone is recorded, then 422;
-//   5. confirm the bookings (and queue the operator's confirmation workflows), record the payment, mark
-//      the basket paid, close the waitlist offer the basket carried, and write the order-completed entry.
-// Calling a provider inside a transaction suits the local `test` provider; a networked provider would
-// authorise before and capture after the commit (docs/platform-events.md).
+//   5. record the payment and complete the order (completion.ts, the same as Stripe's webhook does: confirm
+//      the bookings, mark the basket paid, claim its waitlist offer, write the order-completed entry).
+// Calling a provider inside a transaction suits the local `test` provider only. Stripe is paid on Stripe's
+// page and confirmed by its webhook: a checkout naming it goes to stripe-checkout.ts (docs/payments.md).
 import type { Db, Tx } from '../db/connection.js';
 import { tryLockForTransaction } from '../db/advisory-lock.js';
 import { Conflict, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
-import { changeStatus } from '../bookings/status.js';
 import { runIdempotently, type WriteResult } from '../idempotency/service.js';
 import type { InstanceKeys } from '../secrets/keys.js';
-import { recordUsage } from '../usage/service.js';
-import { publishBasketPaid, publishBookingChange } from '../events/reactions.js';
-import { operatorListens, recordEvents } from '../events/outbox.js';
-import { basketView, requireBasket } from './baskets.js';
+import { insertPayment } from '../payments/store.js';
+import { PaymentDeclined } from '../payments/providers.js';
+import type { StripeSettings } from '../payments/stripe.js';
+import type { PaymentConfig } from '../payments/providers.js';
+import { basketView, requireBasket, type HoldSettings } from './baskets.js';
 import { refuseWhileDeclining } from './declines.js';
-import { PaymentDeclined, type PaymentConfig } from './payments.js';
 import { shopState } from './settings.js';
-import {
-  basketAmount,
-  findBasket,
-  insertPayment,
-  listBasketItems,
-  lockBasket,
-  markBasketPaid,
-  setPaymentReference,
-  type BasketRow,
-} from './store.js';
+import { basketAmount, listBasketItems, lockBasket, type BasketRow } from './store.js';
+import { completeOrder } from './completion.js';
+import { stripeCheckout } from './stripe-checkout.js';
 import type { CheckoutBody } from './schemas.js';
 
 export interface CheckoutResult {
@@ -52,15 +44,30 @@ export interface Payer {
   route: string;
 }
 
+/** What checkout needs of the configuration: who charges, how long seats may be held, where Stripe is. */
+export type CheckoutConfig = PaymentConfig & HoldSettings & StripeSettings & { publicUrl: string };
+
 export async function checkout(
   db: Db,
   keys: InstanceKeys,
-  config: PaymentConfig,
+  config: CheckoutConfig,
   operatorId: number,
   token: string,
   body: CheckoutBody,
   payer: Payer,
 ): Promise<CheckoutResult> {
+  // Stripe's checkout answers a session to pay on Stripe's page, made outside any transaction; a retry
+  // answers the same session (stripe-checkout.ts), so it needs no idempotency record of its own.
+  if (body.Payment?.Provider === 'stripe') {
+    return {
+      result: { statusCode: 200, body: { data: await stripeCheckout(db, keys, config, operatorId, token, payer.clientHmac) } },
+      replayed: false,
+    };
+  }
+  // The test provider's card is part of the request's shape, refused before anything is looked at, as when
+  // the schema required it (only Stripe's checkout goes without one).
+  if (body.Payment !== undefined && body.Payment.CardNumber === undefined)
+    throw ValidationFailed.field('Payment.CardNumber', 'CardNumber is required with the test provider');
   const basket = await requireBasket(db.kysely, operatorId, token);
   const now = unixNow();
   // The shop has no API key: an Idempotency-Key counts within its basket, so two shoppers who pick the same
@@ -121,10 +128,10 @@ async function payBasket(
   if (amount > 0) {
     if (!body.Payment)
       throw ValidationFailed.field('Payment', `Payment is required: the basket costs ${amount} (minor units of ${current.currency})`);
-    if (body.Payment.Provider !== provider.name)
+    if (body.Payment.Provider !== provider.name || provider.name !== 'test')
       throw ValidationFailed.field('Payment.Provider', `This shop takes payments through ${provider.name}`);
     await refuseWhileDeclining(tx, basket.id, clientHmac, Date.now());
-    const charge = await provider.charge({ amount, currency, cardNumber: body.Payment.CardNumber, description: `Basket ${basket.id}` });
+    const charge = await provider.charge({ amount, currency, cardNumber: body.Payment.CardNumber ?? '', description: `Basket ${basket.id}` });
     const attempt = { operatorId: basket.operator_id, basketId: basket.id, provider: provider.name, amount, currency, clientHmac };
     if (charge.status === 'declined') {
       await insertPayment(tx, { ...attempt, status: 'declined', reference: null, failure: charge.reason });
@@ -134,33 +141,6 @@ async function payBasket(
     await insertPayment(tx, { ...attempt, status: 'succeeded', reference, failure: null });
   }
 
-  if (!(await markBasketPaid(tx, basket.id))) throw new Conflict('This basket is already paid; a basket is paid once');
-  for (const item of items) {
-    const confirmed = await changeStatus(tx, item.booking_id, ['on_hold'], { status: 'confirmed', hold_expires_at: null });
-    // Only a concurrent cancellation of the hold gets here; the whole payment rolls back with it.
-    if (!confirmed) throw new Conflict(`Booking ${item.reference} was cancelled meanwhile; nothing was charged`);
-    await publishBookingChange(tx, { id: item.booking_id, operator_id: basket.operator_id }, 'confirmed', now);
-  }
-  await setPaymentReference(tx, basket.id, reference);
-  await publishBasketPaid(tx, basket);
-  await recordUsage(tx, basket.operator_id, {
-    meter: 'order-completed',
-    micros: 1_000_000n,
-    extraInfo: JSON.stringify({ BasketID: basket.id }),
-    occurredAt: now,
-  });
-  await recordOrderCompleted(tx, basket, now);
+  await completeOrder(tx, basket, items, reference, now);
   return undefined;
-}
-
-/**
- * order.completed (webhooks): the paid basket as the shop shows it, with its ID (as in order-completed) and
- * without its token, which is the customer's key to it and no business of the operator's systems.
- */
-async function recordOrderCompleted(tx: Tx, basket: BasketRow, now: number): Promise<void> {
-  if (!(await operatorListens(tx, basket.operator_id))) return;
-  const { BasketToken: _token, ...order } = await basketView(tx, (await findBasket(tx, basket.operator_id, basket.token))!, now);
-  await recordEvents(tx, basket.operator_id, [
-    { type: 'order.completed', resource: `order:${basket.id}`, audience: 'operator', data: JSON.stringify({ BasketID: basket.id, ...order }) },
-  ]);
 }

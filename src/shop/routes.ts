@@ -202,12 +202,16 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
         "Payment is required when the total is above 0. Accepts Idempotency-Key (it counts within the basket; the card number is no part of the request's fingerprint): " +
         "a retry answers the first payment's response. After 3 declines in 24 hours for the basket or from the address, each further attempt waits, " +
         '30 seconds after the 3rd and twice as long after each next one, at most an hour (429 too-many-declines, Retry-After). ' +
-        '409 also when another payment from the same address is in progress, and when the shop takes no payments (in production, a shop not in test mode: ' +
-        'nothing is charged or confirmed).',
+        '409 also when another payment from the same address is in progress, and when the shop takes no payments (in production, a shop without Stripe ' +
+        'and not in test mode: nothing is charged or confirmed). ' +
+        'With Stripe (the operator connected its account; Payment.Provider stripe, no card): 200 with the basket awaiting_payment and Payment.RedirectURL, ' +
+        "Stripe's Checkout page for it, where the guest pays; Stripe's webhook then confirms the basket (GET the basket until Status is paid). " +
+        'The seats are held until the session expires (30 minutes) and 5 minutes more: 409 when they cannot be held that long (HOLD_MAX_LIFETIME_MINUTES). ' +
+        'Calling again answers the same session while it lasts; 502 when Stripe cannot be reached (nothing charged, the seats stay held). See docs/payments.md.',
       params: BasketParams,
       headers: IdempotencyHeaders,
       body: CheckoutBody,
-      response: { 200: envelope(Basket), ...problems(400, 404, 409, 413, 415, 422, ...PUBLIC_ERRORS) },
+      response: { 200: envelope(Basket), ...problems(400, 404, 409, 413, 415, 422, ...PUBLIC_ERRORS, 502) },
     },
     handler: async (request, reply) => {
       const payer = { clientHmac: clientFingerprint(request), idempotencyKey: idempotencyKeyOf(request), route: routeOf(request) };

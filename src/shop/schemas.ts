@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate, RowId } from '../http/schemas.js';
 import { Customer, PosBookingBody } from '../bookings/schemas.js';
 import { BookedTicket } from '../catalog/tickets/schemas.js';
+import { BasketPayment, PaymentProviderField } from '../payments/schemas.js';
 
 export const ShopParams = Type.Object({
   OperatorID: RowId('The operator whose shop this is (the shop is public: no API key)'),
@@ -34,22 +35,18 @@ export type CreateBasketBody = Static<typeof CreateBasketBody>;
 export const AddItemBody = Type.Omit(PosBookingBody, ['Customer', 'PaymentReference']);
 export type AddItemBody = Static<typeof AddItemBody>;
 
-export const PAYMENT_PROVIDERS = ['test'] as const;
-export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
-
 export const CheckoutBody = Type.Object({
   Payment: Type.Optional(
     Type.Object({
-      Provider: Type.Unsafe<PaymentProviderName>({
-        type: 'string',
-        enum: [...PAYMENT_PROVIDERS],
-        description: "The shop's payment provider; `test` is the built-in test provider (no money moves)",
-      }),
-      CardNumber: Type.String({
-        pattern: '^[0-9]{12,19}$',
-        description:
-          'Card number, digits only. Test mode: 4242424242424242 succeeds, 4000000000000002 is declined, 4000000000009995 has insufficient funds',
-      }),
+      Provider: PaymentProviderField,
+      CardNumber: Type.Optional(
+        Type.String({
+          pattern: '^[0-9]{12,19}$',
+          description:
+            'The test provider only (required there; never sent with stripe, whose page takes the card): digits only. ' +
+            '4242424242424242 succeeds, 4000000000000002 is declined, 4000000000009995 has insufficient funds',
+        }),
+      ),
     }),
   ),
 });
@@ -81,10 +78,17 @@ const BasketItem = Type.Object({
   HoldExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
+export type BasketStatus = 'open' | 'awaiting_payment' | 'paid';
+
 export const Basket = Type.Object(
   {
     BasketToken: Type.String(),
-    Status: Type.Unsafe<'open' | 'paid'>({ type: 'string', enum: ['open', 'paid'], description: 'open until paid; a basket is paid once' }),
+    Status: Type.Unsafe<BasketStatus>({
+      type: 'string',
+      enum: ['open', 'awaiting_payment', 'paid'],
+      description:
+        "open until paid; a basket is paid once. awaiting_payment: the guest is paying on Stripe's page (Payment.RedirectURL); Stripe's webhook makes it paid",
+    }),
     Currency: Type.Union([Type.String(), Type.Null()], { description: 'Set by the first item; every item is in this currency' }),
     Total: Type.Integer({ description: 'Minor units: the items on live hold (before payment) or confirmed (after)' }),
     Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String(), Email: Type.String(), Phone: Type.String() }),
@@ -95,6 +99,11 @@ export const Basket = Type.Object(
     }),
     CreatedAt: Type.String({ format: 'date-time' }),
     PaidAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    Payment: Type.Optional(
+      Type.Composite([BasketPayment], {
+        description: 'The latest payment through Stripe, once checkout with Provider stripe began (absent for the test provider)',
+      }),
+    ),
   },
   { $id: 'Basket' },
 );

@@ -1,14 +1,15 @@
 // Whether an operator's public shop answers. A shop is closed until its operator opens it (the admin API;
 // the demo operator's is open), so that walking the numeric shop addresses finds only shops that are
 // public by intent: a closed shop is a 404 exactly like one that does not exist. A shop also needs a
-// payment provider to answer (payments.ts): in production that means test mode until a real provider
-// exists, so a shop opened without one answers as closed, and opening one is refused.
+// payment provider to answer (payments/providers.ts): in production that means a connected Stripe account
+// or test mode, so a shop opened without either answers as closed, and opening one is refused.
 import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { DomainError, NotFound } from '../http/errors.js';
 import { audit } from '../audit/log.js';
-import { shopPaymentProvider, type PaymentConfig, type PaymentProvider } from './payments.js';
+import { shopPaymentProvider, type PaymentConfig, type PaymentProvider } from '../payments/providers.js';
+import { findStripeAccount } from '../payments/store.js';
 
 export interface ShopState {
   /** Whether the public shop answers: opened by its operator, with a provider to charge its checkouts. */
@@ -35,8 +36,13 @@ export async function shopState(db: Kysely<Database>, operatorId: number, config
     .executeTakeFirst();
   const opened = Number(row?.is_open ?? 0) === 1;
   const testMode = Number(row?.test_mode ?? 0) === 1;
-  const provider = shopPaymentProvider(config, { testMode });
+  const provider = shopPaymentProvider(config, { testMode, ...(await stripeSetup(db, operatorId)) });
   return { open: opened && provider !== undefined, opened, testMode, provider, updatedAt: row ? Number(row.updated_at) : null };
+}
+
+async function stripeSetup(db: Kysely<Database>, operatorId: number) {
+  const account = await findStripeAccount(db, operatorId);
+  return account ? { stripe: { liveMode: Number(account.live_mode) === 1 } } : {};
 }
 
 /** Whether the shop's payments move no money (the test provider): its booking pages announce test mode. */
@@ -56,11 +62,12 @@ class NoPaymentProvider extends DomainError {
   constructor() {
     super(
       'conflict',
-      'The shop cannot be open without a payment provider: in production only a shop in test mode opens (the test provider takes no money), as no real payment provider is configured',
+      'The shop cannot be open without a payment provider: in production only a shop in test mode opens (the test provider takes no money), or one whose Stripe account is connected (PUT /api/v2/admin/settings/stripe)',
       [
         {
           field: 'TestMode',
-          message: 'Turn test mode on (TestMode: true) to open the shop as a test shop whose pages say so, or close it (Open: false)',
+          message:
+            'Connect a Stripe account, or turn test mode on (TestMode: true) to open the shop as a test shop whose pages say so, or close it (Open: false)',
         },
       ],
     );
@@ -83,7 +90,7 @@ export async function changeShop(db: Db, config: PaymentConfig, operatorId: numb
     const before = await shopState(tx, operatorId, config);
     const opened = change.open ?? before.opened;
     const testMode = change.testMode ?? before.testMode;
-    if (opened && shopPaymentProvider(config, { testMode }) === undefined) throw new NoPaymentProvider();
+    if (opened && shopPaymentProvider(config, { testMode, ...(await stripeSetup(tx, operatorId)) }) === undefined) throw new NoPaymentProvider();
     await setShopOpen(tx, operatorId, opened, testMode);
     await audit(tx, {
       operatorId,

@@ -1,4 +1,4 @@
-// SQL of baskets, their items (bookings on hold until paid) and payment attempts.
+// SQL of baskets and their items (bookings on hold until paid). Payments are the payments domain's.
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { dialectOf, type Tx } from '../db/connection.js';
@@ -41,6 +41,10 @@ export async function insertBasket(tx: Tx, basket: NewBasket): Promise<BasketRow
 
 export async function findBasket(db: Kysely<Database>, operatorId: number, token: string): Promise<BasketRow | undefined> {
   return db.selectFrom('baskets').selectAll().where('token', '=', token).where('operator_id', '=', operatorId).executeTakeFirst();
+}
+
+export async function findBasketById(db: Kysely<Database>, operatorId: number, basketId: number): Promise<BasketRow | undefined> {
+  return db.selectFrom('baskets').selectAll().where('id', '=', basketId).where('operator_id', '=', operatorId).executeTakeFirst();
 }
 
 /**
@@ -136,35 +140,4 @@ export async function markBasketPaid(tx: Tx, basketId: number): Promise<boolean>
 
 export async function setPaymentReference(tx: Tx, basketId: number, reference: string | null): Promise<void> {
   await tx.updateTable('baskets').set({ payment_reference: reference }).where('id', '=', basketId).execute();
-}
-
-export async function insertPayment(
-  tx: Tx,
-  payment: {
-    operatorId: number;
-    basketId: number;
-    provider: string;
-    status: 'succeeded' | 'declined';
-    amount: number;
-    currency: string;
-    reference: string | null;
-    failure: string | null;
-    clientHmac: string;
-  },
-): Promise<void> {
-  await tx
-    .insertInto('payments')
-    .values({
-      operator_id: payment.operatorId,
-      basket_id: payment.basketId,
-      provider: payment.provider,
-      status: payment.status,
-      amount: payment.amount,
-      currency: payment.currency,
-      provider_reference: payment.reference,
-      failure: payment.failure,
-      created_at: Date.now(),
-      client_hmac: payment.clientHmac,
-    })
-    .execute();
 }

@@ -18,6 +18,8 @@ export interface Boot {
   Profile: StorefrontProfile;
   /** The shop takes no real payments (the test provider): every page says "test mode" (web/src/book/main.ts). */
   TestMode: boolean;
+  /** Who takes the shop's payments: the test provider's card field, or Stripe's page (docs/payments.md). */
+  PaymentProvider?: 'test' | 'stripe' | null;
 }
 
 const escapeHtml = (text: string): string =>

@@ -79,7 +79,14 @@ export const storefrontRoutes: FastifyPluginAsync<StorefrontOptions> = async (ap
     const locale = pickLocale(request.query.lang, request.headers['accept-language']);
     const profile = toStorefrontProfile(await requireShopProfile(app.db.kysely, operatorId, ''));
     const shell = renderShell(
-      { OperatorID: operatorId, Base: `/book/${shop}`, Locale: locale, Profile: profile, TestMode: takesTestPayments(state) },
+      {
+        OperatorID: operatorId,
+        Base: `/book/${shop}`,
+        Locale: locale,
+        Profile: profile,
+        TestMode: takesTestPayments(state),
+        PaymentProvider: state.provider?.name ?? null,
+      },
       assets,
     );
     // Who may frame the pages (the embed): any site until the operator lists some (src/embed/frame-ancestors.ts).

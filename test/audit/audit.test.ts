@@ -9,25 +9,31 @@ import { csvCell } from '../../src/audit/csv.js';
 import { openShop } from '../shop/fixtures.js';
 import { joinConfirmed } from '../waitlists/fixtures.js';
 import { PNG } from '../questions/files.js';
+import { startStripeServer, type StripeTestServer } from '../helpers/stripe-server.js';
 
 let t: TestApp;
 let op: TestOperator;
 let owner: Session;
 let ownerEmail: string;
+let stripe: StripeTestServer;
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const activityBody = { Name: 'Kayak', DurationMinutes: 60, Timezone: 'Europe/Berlin', Currency: 'EUR', UnitPrice: 1000 };
 const customer = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  stripe = await startStripeServer();
+  t = await createTestApp({ STRIPE_API_BASE: stripe.base });
   op = await t.newOperator();
   const user = await addUser(t, op.operatorId, 'owner');
   ownerEmail = user.email;
   owner = await signIn(t, user.email);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await stripe.stop();
+});
 
-async function ok(method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) {
+async function ok(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown) {
   const response = await as(t, owner, method, url, body);
   expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
   return response.statusCode === 204 ? undefined : response.json().data;
@@ -219,6 +225,17 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
   'PATCH /api/v2/admin/shop': async () => {
     await ok('PATCH', '/api/v2/admin/shop', { Open: true });
     return { action: 'shop.update', resource: String(op.operatorId) };
+  },
+  'PUT /api/v2/admin/settings/stripe': async () => {
+    const account = stripe.addAccount();
+    await ok('PUT', '/api/v2/admin/settings/stripe', { SecretKey: account.secretKey, WebhookSecret: account.webhookSecret });
+    return { action: 'stripe.connect', resource: String(op.operatorId) };
+  },
+  'DELETE /api/v2/admin/settings/stripe': async () => {
+    const account = stripe.addAccount();
+    await ok('PUT', '/api/v2/admin/settings/stripe', { SecretKey: account.secretKey, WebhookSecret: account.webhookSecret });
+    await ok('DELETE', '/api/v2/admin/settings/stripe');
+    return { action: 'stripe.disconnect', resource: String(op.operatorId) };
   },
   'PATCH /api/v2/admin/settings': async () => {
     await ok('PATCH', '/api/v2/admin/settings', { ShopName: 'Audited shop', BrandColour: '#0b5cad' });

@@ -4652,6 +4652,268 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/settings/stripe': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The connected Stripe account
+     * @description Whether a Stripe account is connected, and what may be shown of it: never the key or the webhook secret.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['StripeAccountSettings'];
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    /**
+     * Connect (or replace) the Stripe account
+     * @description The account's secret or restricted key and the signing secret of the webhook endpoint added in Stripe's dashboard for WebhookURL. The key is checked with Stripe first (it reads the account, or its balance): 422 on SecretKey when Stripe refuses it, nothing saved; 502 when Stripe cannot be reached. Both are then sealed and never shown again. Once connected, the shop takes payments through Stripe (unless in test mode): the guest pays on Stripe's Checkout page.
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description A secret key (sk_...) or restricted key (rk_...) of the account. A restricted key needs write access to Checkout Sessions and Refunds and read access to the account or balance. Checked with Stripe on save */
+            SecretKey: string;
+            /** @description The signing secret (whsec_...) of the webhook endpoint you added in Stripe's dashboard for WebhookURL */
+            WebhookSecret: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['StripeAccountSettings'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Bad Gateway */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /**
+     * Disconnect the Stripe account
+     * @description Forgets the key and the webhook secret. The shop then takes no Stripe payments (in production it closes unless in test mode); sessions already under way can no longer be confirmed here, so disconnect when no guest is paying. 404 when none is connected.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['StripeAccountSettings'];
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/admin/shop': {
     parameters: {
       query?: never;
@@ -4725,7 +4987,7 @@ export interface paths {
     head?: never;
     /**
      * Open or close the online shop, or switch its test mode
-     * @description A new operator's shop is closed: nobody can open baskets, list timeslots or join waitlists there, and its address answers 404 like one that does not exist. Open it when the shop should sell. Closing it later stops new baskets and waitlist places; baskets that already hold seats can still be read and paid by their guests. Only the fields sent change. In production a shop needs a payment provider to open: until a real one exists, only a test-mode shop opens; opening one otherwise, or ending test mode while it is open, is 409 on TestMode.
+     * @description A new operator's shop is closed: nobody can open baskets, list timeslots or join waitlists there, and its address answers 404 like one that does not exist. Open it when the shop should sell. Closing it later stops new baskets and waitlist places; baskets that already hold seats can still be read and paid by their guests. Only the fields sent change. In production a shop needs a payment provider to open: a connected Stripe account, or test mode; opening one otherwise, or ending test mode while it is open, is 409 on TestMode.
      */
     patch: {
       parameters: {
@@ -10727,6 +10989,102 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/payments/stripe/{OperatorID}/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stripe's events for the operator's account
+     * @description Add this address in the operator's Stripe dashboard (Developers, Webhooks) with checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired; its signing secret goes into PUT /api/v2/admin/settings/stripe. Signed by Stripe (Stripe-Signature), verified against that secret: 400 when the signature is missing or does not verify, nothing written. Each event counts once: a paid session confirms its basket exactly once, also when the guest never comes back to the booking pages.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The operator whose Stripe account sends the event */
+          OperatorID: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                EventID: string;
+                /**
+                 * @description handled: its effect is recorded; duplicate: this event was received before, nothing done; ignored: nothing to do for it
+                 * @enum {string}
+                 */
+                Outcome: 'handled' | 'duplicate' | 'ignored';
+              };
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Bad Gateway */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/shop/{OperatorID}/activities': {
     parameters: {
       query?: never;
@@ -11594,7 +11952,7 @@ export interface paths {
     put?: never;
     /**
      * Pay a basket
-     * @description Pays the total and confirms every booking (Source online), in one step: all or nothing. A basket is paid once (409 after). 409 when an item's hold has lapsed (nothing is charged or confirmed); 422 when the card is declined (field Payment.CardNumber). Payment is required when the total is above 0. Accepts Idempotency-Key (it counts within the basket; the card number is no part of the request's fingerprint): a retry answers the first payment's response. After 3 declines in 24 hours for the basket or from the address, each further attempt waits, 30 seconds after the 3rd and twice as long after each next one, at most an hour (429 too-many-declines, Retry-After). 409 also when another payment from the same address is in progress, and when the shop takes no payments (in production, a shop not in test mode: nothing is charged or confirmed).
+     * @description Pays the total and confirms every booking (Source online), in one step: all or nothing. A basket is paid once (409 after). 409 when an item's hold has lapsed (nothing is charged or confirmed); 422 when the card is declined (field Payment.CardNumber). Payment is required when the total is above 0. Accepts Idempotency-Key (it counts within the basket; the card number is no part of the request's fingerprint): a retry answers the first payment's response. After 3 declines in 24 hours for the basket or from the address, each further attempt waits, 30 seconds after the 3rd and twice as long after each next one, at most an hour (429 too-many-declines, Retry-After). 409 also when another payment from the same address is in progress, and when the shop takes no payments (in production, a shop without Stripe and not in test mode: nothing is charged or confirmed). With Stripe (the operator connected its account; Payment.Provider stripe, no card): 200 with the basket awaiting_payment and Payment.RedirectURL, Stripe's Checkout page for it, where the guest pays; Stripe's webhook then confirms the basket (GET the basket until Status is paid). The seats are held until the session expires (30 minutes) and 5 minutes more: 409 when they cannot be held that long (HOLD_MAX_LIFETIME_MINUTES). Calling again answers the same session while it lasts; 502 when Stripe cannot be reached (nothing charged, the seats stay held). See docs/payments.md.
      */
     post: {
       parameters: {
@@ -11616,12 +11974,12 @@ export interface paths {
           'application/json': {
             Payment?: {
               /**
-               * @description The shop's payment provider; `test` is the built-in test provider (no money moves)
+               * @description The shop's payment provider: `stripe` once the operator connected a Stripe account (the guest pays on Stripe's page), `test` the built-in test provider (no money moves; outside production, or in a shop in test mode)
                * @enum {string}
                */
-              Provider: 'test';
-              /** @description Card number, digits only. Test mode: 4242424242424242 succeeds, 4000000000000002 is declined, 4000000000009995 has insufficient funds */
-              CardNumber: string;
+              Provider: 'test' | 'stripe';
+              /** @description The test provider only (required there; never sent with stripe, whose page takes the card): digits only. 4242424242424242 succeeds, 4000000000000002 is declined, 4000000000009995 has insufficient funds */
+              CardNumber?: string;
             };
           };
         };
@@ -11694,6 +12052,15 @@ export interface paths {
         };
         /** @description Too Many Requests */
         429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Bad Gateway */
+        502: {
           headers: {
             [name: string]: unknown;
           };
@@ -12662,6 +13029,7 @@ export interface paths {
                     | 'audit:read'
                     | 'settings:manage'
                     | 'webhooks:manage'
+                    | 'payments:manage'
                     | 'keys:manage'
                     | 'users:manage'
                   )[];
@@ -12797,6 +13165,7 @@ export interface paths {
                   | 'audit:read'
                   | 'settings:manage'
                   | 'webhooks:manage'
+                  | 'payments:manage'
                   | 'keys:manage'
                   | 'users:manage'
                 )[];
@@ -13493,6 +13862,7 @@ export interface paths {
                     | 'audit:read'
                     | 'settings:manage'
                     | 'webhooks:manage'
+                    | 'payments:manage'
                     | 'keys:manage'
                     | 'users:manage'
                   )[];
@@ -13796,6 +14166,7 @@ export interface paths {
                     | 'audit:read'
                     | 'settings:manage'
                     | 'webhooks:manage'
+                    | 'payments:manage'
                     | 'keys:manage'
                     | 'users:manage'
                   )[];
@@ -14050,6 +14421,7 @@ export interface paths {
                     | 'audit:read'
                     | 'settings:manage'
                     | 'webhooks:manage'
+                    | 'payments:manage'
                     | 'keys:manage'
                     | 'users:manage'
                   )[];
@@ -14204,6 +14576,7 @@ export interface paths {
                     | 'audit:read'
                     | 'settings:manage'
                     | 'webhooks:manage'
+                    | 'payments:manage'
                     | 'keys:manage'
                     | 'users:manage'
                   )[];
@@ -19790,10 +20163,10 @@ export interface webhooks {
               /** @description As in the order-completed usage entry */
               BasketID: number;
               /**
-               * @description open until paid; a basket is paid once
+               * @description open until paid; a basket is paid once. awaiting_payment: the guest is paying on Stripe's page (Payment.RedirectURL); Stripe's webhook makes it paid
                * @enum {string}
                */
-              Status: 'open' | 'paid';
+              Status: 'open' | 'awaiting_payment' | 'paid';
               /** @description Set by the first item; every item is in this currency */
               Currency: string | null;
               /** @description Minor units: the items on live hold (before payment) or confirmed (after) */
@@ -19845,6 +20218,23 @@ export interface webhooks {
               /** Format: date-time */
               CreatedAt: string;
               PaidAt: string | null;
+              /** @description The latest payment through Stripe, once checkout with Provider stripe began (absent for the test provider) */
+              Payment?: {
+                /**
+                 * @description The shop's payment provider: `stripe` once the operator connected a Stripe account (the guest pays on Stripe's page), `test` the built-in test provider (no money moves; outside production, or in a shop in test mode)
+                 * @enum {string}
+                 */
+                Provider: 'test' | 'stripe';
+                /**
+                 * @description pending: the guest is paying on Stripe's page (RedirectURL) until the session expires; succeeded: Stripe confirmed the payment and the basket is paid; expired: the session lapsed unpaid (pay again while the seats are held); refunding/refunded: Stripe took the payment after the seats were gone, so it is refunded in full and nothing is booked
+                 * @enum {string}
+                 */
+                Status: 'pending' | 'succeeded' | 'declined' | 'expired' | 'refunding' | 'refunded';
+                /** @description Stripe's Checkout page for this basket: send the guest there. Null once the payment is settled */
+                RedirectURL: string | null;
+                /** @description When the Checkout Session expires */
+                ExpiresAt: string | null;
+              };
             };
           };
         };
@@ -20297,10 +20687,10 @@ export interface components {
     Basket: {
       BasketToken: string;
       /**
-       * @description open until paid; a basket is paid once
+       * @description open until paid; a basket is paid once. awaiting_payment: the guest is paying on Stripe's page (Payment.RedirectURL); Stripe's webhook makes it paid
        * @enum {string}
        */
-      Status: 'open' | 'paid';
+      Status: 'open' | 'awaiting_payment' | 'paid';
       /** @description Set by the first item; every item is in this currency */
       Currency: string | null;
       /** @description Minor units: the items on live hold (before payment) or confirmed (after) */
@@ -20352,6 +20742,23 @@ export interface components {
       /** Format: date-time */
       CreatedAt: string;
       PaidAt: string | null;
+      /** @description The latest payment through Stripe, once checkout with Provider stripe began (absent for the test provider) */
+      Payment?: {
+        /**
+         * @description The shop's payment provider: `stripe` once the operator connected a Stripe account (the guest pays on Stripe's page), `test` the built-in test provider (no money moves; outside production, or in a shop in test mode)
+         * @enum {string}
+         */
+        Provider: 'test' | 'stripe';
+        /**
+         * @description pending: the guest is paying on Stripe's page (RedirectURL) until the session expires; succeeded: Stripe confirmed the payment and the basket is paid; expired: the session lapsed unpaid (pay again while the seats are held); refunding/refunded: Stripe took the payment after the seats were gone, so it is refunded in full and nothing is booked
+         * @enum {string}
+         */
+        Status: 'pending' | 'succeeded' | 'declined' | 'expired' | 'refunding' | 'refunded';
+        /** @description Stripe's Checkout page for this basket: send the guest there. Null once the payment is settled */
+        RedirectURL: string | null;
+        /** @description When the Checkout Session expires */
+        ExpiresAt: string | null;
+      };
     };
     /** Booking */
     Booking: {
@@ -20904,10 +21311,10 @@ export interface components {
     ShopSettings: {
       /** @description Whether the public shop (and its waitlists) answers; a closed shop is 404 to everyone, like one that does not exist. An opened shop without a payment provider (PaymentProvider null) answers as closed. */
       Open: boolean;
-      /** @description A test shop: the test provider charges its checkouts (test cards such as 4242424242424242; no money moves), in production too, and its booking pages say "test mode" on every page. Until a real payment provider exists, a shop opens in production only in test mode. */
+      /** @description A test shop: the test provider charges its checkouts (test cards such as 4242424242424242; no money moves), in production too, and its booking pages say "test mode" on every page, even with a Stripe account connected. In production a shop opens with a Stripe account, or in test mode. */
       TestMode: boolean;
-      /** @description Who charges the shop's checkouts: test (no real money; always outside production, in production in test mode), or null: nobody (production without test mode), so the shop cannot open */
-      PaymentProvider: 'test' | null;
+      /** @description Who charges the shop's checkouts: stripe (the operator's Stripe account, PUT /api/v2/admin/settings/stripe; not in test mode), test (no real money; in test mode, or outside production without Stripe), or null: nobody (production without either), so the shop cannot open */
+      PaymentProvider: ('test' | 'stripe') | null;
       /** @description The public address of the shop's API */
       URL: string;
       /** @description When it was last opened, closed or switched in or out of test mode */
@@ -21037,6 +21444,23 @@ export interface components {
       BrandColour: string | null;
       /** @description The operator's logo, or null */
       LogoUrl: string | null;
+    };
+    /** StripeAccountSettings */
+    StripeAccountSettings: {
+      /** @description Whether a Stripe account is connected: the shop then takes payments through Stripe (unless in test mode) */
+      Connected: boolean;
+      /** @description Stripe's account id (acct_...), when the key may read it */
+      AccountID: string | null;
+      /** @description The last 4 characters of the key, to tell keys apart; the key itself is never shown again */
+      KeyLast4: string | null;
+      /** @description live: real money (sk_live_/rk_live_); test: Stripe's test mode (sk_test_/rk_test_), the booking pages say so */
+      Mode: 'live' | 'test' | null;
+      /**
+       * Format: uri
+       * @description The address to add in Stripe's dashboard as a webhook endpoint, with the events checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired
+       */
+      WebhookURL: string;
+      UpdatedAt: string | null;
     };
     /** Timeslot */
     Timeslot: {

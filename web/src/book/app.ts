@@ -11,6 +11,8 @@ export interface Boot {
   Profile: Profile;
   /** The shop takes no real payments (its test provider): every page says so (main.ts). */
   TestMode: boolean;
+  /** Who takes the payment: the test provider's card field, or Stripe's own page (basket.ts). */
+  PaymentProvider?: 'test' | 'stripe' | null;
 }
 
 export const boot: Boot = JSON.parse(document.getElementById('slotbook-boot')!.textContent!) as Boot;

@@ -1,7 +1,10 @@
-// The basket: its items with the hold countdown, then payment with the test provider. The same page is
-// the waitlist claim page (the offer e-mail links to /basket/{token}): held seats, time left, pay.
-// A lapsed hold is explained; a declined card shows the provider's reason and keeps the basket; "Pay"
-// sends one Idempotency-Key per attempt, so a double click (or a retry after a lost answer) charges once.
+// The basket: its items with the hold countdown, then payment: with the test provider a card field here,
+// with Stripe a button to Stripe's own payment page (the card never reaches slotbook), which sends the
+// guest back to the confirmation (confirmation.ts waits for Stripe's webhook) or, cancelled, to this page,
+// where "Pay" answers the same payment page while it lasts. The same page is the waitlist claim page (the
+// offer e-mail links to /basket/{token}): held seats, time left, pay. A lapsed hold is explained; a
+// declined test card shows the provider's reason and keeps the basket; "Pay" sends one Idempotency-Key per
+// attempt, so a double click (or a retry after a lost answer) charges once.
 import { shop, ShopError, type Basket, type BasketItem } from './api';
 import { basketToken, boot, go, linkProps, localTime, longDate, money, t } from './app';
 import { announce, field, h, replace } from './dom';
@@ -13,7 +16,7 @@ export async function basketLink(): Promise<HTMLElement | null> {
   if (!token) return null;
   const basket = await shop<Basket>('GET', `/baskets/${token}`).catch(() => undefined);
   const live = basket?.Items.filter((item) => item.Status === 'on_hold').length ?? 0;
-  if (basket?.Status !== 'open' || live === 0) return null;
+  if (basket === undefined || basket.Status === 'paid' || live === 0) return null;
   return h('p', { class: 'basket-link' }, h('a', linkProps(`/basket/${token}`), `${t.basket} (${live})`));
 }
 
@@ -120,7 +123,34 @@ export async function renderBasket(token: string): Promise<void> {
     );
     return;
   }
-  replace(payment, paymentForm(basket, alert));
+  replace(payment, boot.PaymentProvider === 'stripe' && basket.Total > 0 ? stripeForm(basket, alert) : paymentForm(basket, alert));
+}
+
+/** Stripe: one button to Stripe's payment page; a second click (or the way back from it) answers the same page. */
+function stripeForm(basket: Basket, alert: HTMLElement): HTMLElement {
+  const currency = basket.Currency ?? 'EUR';
+  const label = t.payWithStripe(money(basket.Total, currency));
+  const pay = h('button', { type: 'submit' }, label);
+  const form = h('form', { 'aria-labelledby': 'payment-heading' }, h('h2', { id: 'payment-heading' }, t.payment), h('p', null, t.stripeExplain), pay);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (pay.disabled) return;
+    pay.disabled = true;
+    pay.textContent = t.toStripe;
+    replace(alert);
+    void (async () => {
+      try {
+        const answered = await shop<Basket>('POST', `/baskets/${basket.BasketToken}/checkout`, { Payment: { Provider: 'stripe' } });
+        if (answered.Status === 'paid') return go(`/confirmation/${basket.BasketToken}`);
+        location.assign(answered.Payment!.RedirectURL!);
+      } catch (error) {
+        pay.disabled = false;
+        pay.textContent = label;
+        replace(alert, h('p', { class: 'error' }, lapsedOr(error)));
+      }
+    })();
+  });
+  return form;
 }
 
 /** A 409 at checkout means a hold lapsed (or the basket was paid meanwhile): explain it, not a generic error. */

@@ -81,6 +81,16 @@ const en = {
   pay: (amount: string) => `Pay ${amount}`,
   paying: 'Paying …',
   declined: (reason: string) => `The payment was declined: ${reason}. Nothing was charged; your basket is kept. Try another card.`,
+  payWithStripe: (amount: string) => `Pay ${amount} with Stripe`,
+  stripeExplain: "You pay on Stripe's secure payment page, then come back here. Your card details never reach this shop.",
+  toStripe: 'Taking you to the payment page …',
+  waitingHeading: 'Waiting for your payment',
+  waitingText:
+    'We are waiting for your payment to be confirmed. This page updates by itself; you can also close it: the confirmation comes by e-mail.',
+  stillWaiting: 'Still waiting for the confirmation of your payment. If you did not finish paying, go back to your basket.',
+  backToBasket: 'Back to your basket',
+  refundedHeading: 'Your payment was refunded',
+  refundedText: 'Your seats were no longer held when your payment arrived, so nothing was booked and the payment has been refunded in full.',
   confirmedHeading: 'Your booking is confirmed',
   confirmedIntro: (email: string) => `We have sent the confirmation to ${email}. Bookmark this page to come back to it.`,
   reference: 'Booking reference',
@@ -198,6 +208,18 @@ const de: Messages = {
   paying: 'Zahlung läuft …',
   declined: (reason) =>
     `Die Zahlung wurde abgelehnt: ${reason}. Es wurde nichts abgebucht; Ihr Warenkorb bleibt erhalten. Versuchen Sie eine andere Karte.`,
+  payWithStripe: (amount) => `${amount} mit Stripe bezahlen`,
+  stripeExplain:
+    'Sie bezahlen auf der sicheren Zahlungsseite von Stripe und kommen danach hierher zurück. Ihre Kartendaten erreichen diesen Shop nie.',
+  toStripe: 'Weiter zur Zahlungsseite …',
+  waitingHeading: 'Wir warten auf Ihre Zahlung',
+  waitingText:
+    'Wir warten auf die Bestätigung Ihrer Zahlung. Diese Seite aktualisiert sich selbst; Sie können sie auch schließen: Die Bestätigung kommt per E-Mail.',
+  stillWaiting: 'Die Bestätigung Ihrer Zahlung steht noch aus. Falls Sie nicht fertig bezahlt haben, kehren Sie zu Ihrem Warenkorb zurück.',
+  backToBasket: 'Zurück zum Warenkorb',
+  refundedHeading: 'Ihre Zahlung wurde erstattet',
+  refundedText:
+    'Als Ihre Zahlung eintraf, waren Ihre Plätze nicht mehr reserviert. Es wurde daher nichts gebucht, und die Zahlung wurde vollständig erstattet.',
   confirmedHeading: 'Ihre Buchung ist bestätigt',
   confirmedIntro: (email) => `Wir haben die Bestätigung an ${email} geschickt. Setzen Sie ein Lesezeichen, um diese Seite wiederzufinden.`,
   reference: 'Buchungsnummer',

@@ -5,6 +5,8 @@ import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react
 import { api, type ApiError, csrfHeaders, request } from '../api';
 import type { Schemas } from '../api-types';
 import { Card, Checkbox, ErrorBanner, Icon, PageHeader, Spinner, TextArea, TextField, useLoad, useToast } from '../ui';
+import { useSession } from '../session';
+import { StripeCard } from './StripeSettings';
 
 const SETTINGS = '/api/v2/admin/settings';
 
@@ -28,6 +30,9 @@ const draftOf = (s: OperatorSettings): Draft => ({
 
 export function SettingsPage() {
   const settings = useLoad((signal) => api.get<OperatorSettings>(SETTINGS, undefined, signal), []);
+  const { can } = useSession();
+  // Connecting or disconnecting Stripe changes who charges the shop: its card reads it again.
+  const [paymentsChanged, setPaymentsChanged] = useState(0);
   return (
     <>
       <PageHeader title="Shop settings" description="How your booking pages look, where they live, and which websites may show them." />
@@ -35,7 +40,8 @@ export function SettingsPage() {
       <ErrorBanner error={settings.error} onRetry={settings.reload} />
       {settings.data && (
         <div className="stack">
-          <ShopOpenCard />
+          <ShopOpenCard version={paymentsChanged} />
+          {can('payments:manage') && <StripeCard onChange={() => setPaymentsChanged((n) => n + 1)} />}
           <DetailsCard settings={settings.data} onSaved={settings.setData} />
           <LogoCard settings={settings.data} onSaved={settings.setData} />
           <EmbedCard settings={settings.data} />
@@ -49,9 +55,9 @@ type ShopSettings = Schemas['ShopSettings'];
 
 const SHOP = '/api/v2/admin/shop';
 
-function ShopOpenCard() {
+function ShopOpenCard({ version }: { version: number }) {
   const toast = useToast();
-  const shop = useLoad((signal) => api.get<ShopSettings>(SHOP, undefined, signal), []);
+  const shop = useLoad((signal) => api.get<ShopSettings>(SHOP, undefined, signal), [version]);
   const [error, setError] = useState<ApiError>();
   async function change(patch: Partial<Pick<ShopSettings, 'Open' | 'TestMode'>>, done: (saved: ShopSettings) => string) {
     const before = shop.data;
@@ -87,8 +93,8 @@ function ShopOpenCard() {
             hint={
               <>
                 A test shop takes no real payments: guests pay with test cards (4242 4242 4242 4242 is accepted) and every booking page says
-                &ldquo;Test mode&rdquo;, yet their bookings are confirmed and e-mailed like real ones. Until a payment provider is set up, a shop can
-                be open on a production server only in test mode.
+                &ldquo;Test mode&rdquo;, yet their bookings are confirmed and e-mailed like real ones. On a production server a shop opens once Stripe
+                is connected, or in test mode.
               </>
             }
             checked={data.TestMode}
@@ -109,10 +115,11 @@ function ShopOpenCard() {
 /** What the shop's payments are, in words: the service decides (PaymentProvider), this only explains it. */
 function paymentStatus(shop: ShopSettings): string {
   if (shop.PaymentProvider === null)
-    return "No payment provider takes this shop's payments, so it cannot open: turn test mode on to open it as a test shop.";
+    return "No payment provider takes this shop's payments, so it cannot open: connect Stripe, or turn test mode on to open it as a test shop.";
   if (shop.TestMode) return 'Payments are test payments: no money is charged.';
   if (shop.PaymentProvider === 'test')
     return 'This server is not in production: every payment is a test payment, and your booking pages say "Test mode" whatever you choose here.';
+  if (shop.PaymentProvider === 'stripe') return "Guests pay on Stripe's page, into your Stripe account.";
   return `Payments go through ${shop.PaymentProvider}.`;
 }
 

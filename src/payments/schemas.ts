@@ -1,0 +1,70 @@
+// The payments API types: the providers a checkout names, a basket's payment as the shop shows it, and
+// the operator's Stripe account settings.
+import { Type, type Static } from '@sinclair/typebox';
+
+export const PAYMENT_PROVIDERS = ['test', 'stripe'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+
+export const PaymentProviderField = Type.Unsafe<PaymentProviderName>({
+  type: 'string',
+  enum: [...PAYMENT_PROVIDERS],
+  description:
+    "The shop's payment provider: `stripe` once the operator connected a Stripe account (the guest pays on Stripe's page), " +
+    '`test` the built-in test provider (no money moves; outside production, or in a shop in test mode)',
+});
+
+export const PAYMENT_STATUSES = ['pending', 'succeeded', 'declined', 'expired', 'refunding', 'refunded'] as const;
+
+/** A basket's payment through Stripe, as the shop answers it. */
+export const BasketPayment = Type.Object({
+  Provider: PaymentProviderField,
+  Status: Type.Unsafe<(typeof PAYMENT_STATUSES)[number]>({
+    type: 'string',
+    enum: [...PAYMENT_STATUSES],
+    description:
+      "pending: the guest is paying on Stripe's page (RedirectURL) until the session expires; succeeded: Stripe confirmed the payment and the basket is paid; " +
+      'expired: the session lapsed unpaid (pay again while the seats are held); refunding/refunded: Stripe took the payment after the seats were gone, ' +
+      'so it is refunded in full and nothing is booked',
+  }),
+  RedirectURL: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+    description: "Stripe's Checkout page for this basket: send the guest there. Null once the payment is settled",
+  }),
+  ExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the Checkout Session expires' }),
+});
+export type BasketPayment = Static<typeof BasketPayment>;
+
+export const StripeAccountSettings = Type.Object(
+  {
+    Connected: Type.Boolean({
+      description: 'Whether a Stripe account is connected: the shop then takes payments through Stripe (unless in test mode)',
+    }),
+    AccountID: Type.Union([Type.String(), Type.Null()], { description: "Stripe's account id (acct_...), when the key may read it" }),
+    KeyLast4: Type.Union([Type.String(), Type.Null()], {
+      description: 'The last 4 characters of the key, to tell keys apart; the key itself is never shown again',
+    }),
+    Mode: Type.Union([Type.Literal('live'), Type.Literal('test'), Type.Null()], {
+      description: "live: real money (sk_live_/rk_live_); test: Stripe's test mode (sk_test_/rk_test_), the booking pages say so",
+    }),
+    WebhookURL: Type.String({
+      format: 'uri',
+      description:
+        "The address to add in Stripe's dashboard as a webhook endpoint, with the events checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired",
+    }),
+    UpdatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'StripeAccountSettings' },
+);
+export type StripeAccountSettings = Static<typeof StripeAccountSettings>;
+
+export const ConnectStripeBody = Type.Object({
+  SecretKey: Type.String({
+    pattern: '^(sk|rk)_(live|test)_[A-Za-z0-9]{8,247}$',
+    description:
+      'A secret key (sk_...) or restricted key (rk_...) of the account. A restricted key needs write access to Checkout Sessions and Refunds and read access to the account or balance. Checked with Stripe on save',
+  }),
+  WebhookSecret: Type.String({
+    pattern: '^whsec_[A-Za-z0-9+/=]{8,247}$',
+    description: "The signing secret (whsec_...) of the webhook endpoint you added in Stripe's dashboard for WebhookURL",
+  }),
+});
+export type ConnectStripeBody = Static<typeof ConnectStripeBody>;

@@ -1,0 +1,155 @@
+// SQL of payments (every attempt, whatever the provider), the operators' Stripe accounts and the Stripe
+// events received. Row types stay here; view.ts maps them to the API.
+import type { Kysely, Selectable } from 'kysely';
+import { dialectOf, type Tx } from '../db/connection.js';
+import type { Database, PaymentStatus, PaymentTable, StripeAccountTable } from '../db/schema.js';
+
+export type PaymentRow = Selectable<PaymentTable>;
+export type StripeAccountRow = Selectable<StripeAccountTable>;
+
+export interface NewPayment {
+  operatorId: number;
+  basketId: number;
+  provider: string;
+  status: 'succeeded' | 'declined' | 'pending';
+  amount: number;
+  currency: string;
+  reference: string | null;
+  failure: string | null;
+  clientHmac: string | null;
+  /** Stripe: when the Checkout Session about to be made will expire (Unix seconds). */
+  sessionExpiresAt?: number;
+}
+
+export async function insertPayment(tx: Tx, payment: NewPayment): Promise<PaymentRow> {
+  const now = Date.now();
+  return tx
+    .insertInto('payments')
+    .values({
+      operator_id: payment.operatorId,
+      basket_id: payment.basketId,
+      booking_id: null,
+      provider: payment.provider,
+      status: payment.status,
+      amount: payment.amount,
+      currency: payment.currency,
+      provider_reference: payment.reference,
+      failure: payment.failure,
+      created_at: now,
+      client_hmac: payment.clientHmac,
+      checkout_session_id: null,
+      redirect_url: null,
+      session_expires_at: payment.sessionExpiresAt ?? null,
+      refund_reference: null,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Declined attempts since `sinceMs` for a basket or from an address: their count and the last one's time. */
+export async function recentDeclines(tx: Tx, by: { basketId: number } | { clientHmac: string }, sinceMs: number) {
+  let query = tx
+    .selectFrom('payments')
+    .select((eb) => [eb.fn.countAll<number>().as('declines'), eb.fn.max<number>('created_at').as('last')])
+    .where('status', '=', 'declined')
+    .where('created_at', '>', sinceMs);
+  query = 'basketId' in by ? query.where('basket_id', '=', by.basketId) : query.where('client_hmac', '=', by.clientHmac);
+  const row = await query.executeTakeFirst();
+  return { declines: Number(row?.declines ?? 0), last: row?.last === null || row?.last === undefined ? null : Number(row.last) };
+}
+
+/** The basket's latest payment through `provider` (its newest attempt), if any. */
+export async function latestBasketPayment(db: Kysely<Database>, basketId: number, provider?: string): Promise<PaymentRow | undefined> {
+  let query = db.selectFrom('payments').selectAll().where('basket_id', '=', basketId);
+  if (provider !== undefined) query = query.where('provider', '=', provider);
+  return query.orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+export async function findPayment(db: Kysely<Database>, operatorId: number, paymentId: number): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('operator_id', '=', operatorId).where('id', '=', paymentId).executeTakeFirst();
+}
+
+/** The operator's payment for a Checkout Session. */
+export async function findPaymentBySession(db: Kysely<Database>, operatorId: number, sessionId: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('operator_id', '=', operatorId).where('checkout_session_id', '=', sessionId).executeTakeFirst();
+}
+
+/**
+ * The payment again, locked until the transaction ends (PostgreSQL; SQLite's write transaction holds the
+ * database already). Callers lock its basket first, as checkout does, so two writers never wait on each other.
+ */
+export async function lockPayment(tx: Tx, paymentId: number): Promise<PaymentRow> {
+  let query = tx.selectFrom('payments').selectAll().where('id', '=', paymentId);
+  if (dialectOf(tx) === 'postgres') query = query.forUpdate();
+  return query.executeTakeFirstOrThrow();
+}
+
+/** The session Stripe made for a pending payment: how a retried checkout answers the same one. */
+export async function recordCheckoutSession(tx: Tx, paymentId: number, session: { id: string; url: string; expiresAt: number }): Promise<void> {
+  await tx
+    .updateTable('payments')
+    .set({ checkout_session_id: session.id, redirect_url: session.url, session_expires_at: session.expiresAt, updated_at: Date.now() })
+    .where('id', '=', paymentId)
+    .execute();
+}
+
+/**
+ * Moves a payment from one of `from` to `status`, with what is known by then; false when it was not in
+ * one of them (another delivery got there first).
+ */
+export async function changePaymentStatus(
+  tx: Tx,
+  paymentId: number,
+  from: PaymentStatus[],
+  status: PaymentStatus,
+  changes: { providerReference?: string | null; refundReference?: string; failure?: string } = {},
+): Promise<boolean> {
+  const result = await tx
+    .updateTable('payments')
+    .set({
+      status,
+      updated_at: Date.now(),
+      ...(changes.providerReference !== undefined && { provider_reference: changes.providerReference }),
+      ...(changes.refundReference !== undefined && { refund_reference: changes.refundReference }),
+      ...(changes.failure !== undefined && { failure: changes.failure }),
+    })
+    .where('id', '=', paymentId)
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function findStripeAccount(db: Kysely<Database>, operatorId: number): Promise<StripeAccountRow | undefined> {
+  return db.selectFrom('stripe_accounts').selectAll().where('operator_id', '=', operatorId).executeTakeFirst();
+}
+
+export async function saveStripeAccount(tx: Tx, row: Omit<StripeAccountRow, 'created_at' | 'updated_at'>): Promise<void> {
+  const now = Date.now();
+  const { operator_id: _operator, ...changes } = row;
+  await tx
+    .insertInto('stripe_accounts')
+    .values({ ...row, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column('operator_id').doUpdateSet({ ...changes, updated_at: now }))
+    .execute();
+}
+
+export async function deleteStripeAccount(tx: Tx, operatorId: number): Promise<boolean> {
+  const result = await tx.deleteFrom('stripe_accounts').where('operator_id', '=', operatorId).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** Records a Stripe event as received for the operator; false when it was received before. */
+export async function recordStripeEvent(tx: Tx, operatorId: number, event: { id: string; type: string }): Promise<boolean> {
+  const inserted = await tx
+    .insertInto('stripe_events')
+    .values({ operator_id: operatorId, event_id: event.id, type: event.type, received_at: Date.now() })
+    .onConflict((oc) => oc.columns(['operator_id', 'event_id']).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+/** Forgets a received event, so that Stripe's next delivery of it is handled again (its follow-up failed). */
+export async function forgetStripeEvent(tx: Tx, operatorId: number, eventId: string): Promise<void> {
+  await tx.deleteFrom('stripe_events').where('operator_id', '=', operatorId).where('event_id', '=', eventId).execute();
+}

@@ -1,0 +1,30 @@
+// Payment rows and Stripe accounts as the API shows them. Secrets never leave the store: an account is
+// shown by its key's last 4 characters and mode only.
+import type { BasketPayment, StripeAccountSettings } from './schemas.js';
+import type { PaymentRow, StripeAccountRow } from './store.js';
+
+const isoSeconds = (seconds: number | null) => (seconds === null ? null : new Date(Number(seconds) * 1000).toISOString());
+
+/** A basket's Stripe payment; a pending session past its expiry shows as expired (Stripe's event may not have come). */
+export function basketPaymentView(payment: PaymentRow, now: number): BasketPayment {
+  const expiresAt = payment.session_expires_at === null ? null : Number(payment.session_expires_at);
+  const lapsed = payment.status === 'pending' && expiresAt !== null && expiresAt <= now;
+  const open = payment.status === 'pending' && !lapsed && payment.redirect_url !== null;
+  return {
+    Provider: 'stripe',
+    Status: lapsed ? 'expired' : payment.status,
+    RedirectURL: open ? payment.redirect_url : null,
+    ExpiresAt: isoSeconds(expiresAt),
+  };
+}
+
+export function stripeAccountView(account: StripeAccountRow | undefined, webhookUrl: string): StripeAccountSettings {
+  return {
+    Connected: account !== undefined,
+    AccountID: account?.account_id ?? null,
+    KeyLast4: account?.key_last4 ?? null,
+    Mode: account === undefined ? null : Number(account.live_mode) === 1 ? 'live' : 'test',
+    WebhookURL: webhookUrl,
+    UpdatedAt: account === undefined ? null : new Date(Number(account.updated_at)).toISOString(),
+  };
+}
