@@ -3,7 +3,8 @@ import { createApiKey } from '../auth/service.js';
 import { uniqueSlug } from './slug.js';
 import { insertOperatorRow } from './store.js';
 
-export { countOperators, operatorExists } from './store.js';
+// What other domains read of an operator (staff e-mails and sign-in name it; the command line checks it).
+export { countOperators, operatorExists, operatorName, operatorNames } from './store.js';
 
 export interface NewOperator {
   operatorId: number;

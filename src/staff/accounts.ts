@@ -6,6 +6,7 @@ import type { StaffRole } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { audit } from '../audit/log.js';
 import type { Actor } from '../access/actor.js';
+import { operatorName } from '../operators/service.js';
 import { linkFor, queueStaffEmail, type Mailing } from './emails.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
 import { matchTotp, newRecoveryCodes, newTotpEnrolment } from './totp.js';
@@ -204,8 +205,7 @@ export async function beginTotp(app: FastifyInstance, actor: User, password: str
   return app.db.write(async (tx) => {
     const user = await me(tx, actor);
     if (user.totp_secret !== null) throw new Conflict('Two-factor authentication is on already; turn it off first to enrol another app');
-    const operator = await tx.selectFrom('operators').select('name').where('id', '=', actor.operatorId).executeTakeFirstOrThrow();
-    const enrolment = newTotpEnrolment(app.instanceKeys, user.email, operator.name);
+    const enrolment = newTotpEnrolment(app.instanceKeys, user.email, await operatorName(tx, actor.operatorId));
     await updateUser(tx, user.id, { totp_pending: enrolment.sealed });
     return { Secret: enrolment.secret, Uri: enrolment.uri, QrSvg: enrolment.qrSvg };
   });

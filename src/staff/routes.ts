@@ -28,6 +28,7 @@ import { clearSessionCookie, csrfTokenOf, foreignOrigin, sessionToken } from './
 import { Forbidden } from '../http/errors.js';
 import { findUser, hashToken } from './store.js';
 import { toStaffUser } from './view.js';
+import { operatorName } from '../operators/service.js';
 
 const tags = ['Staff accounts'];
 const SIGN_IN_ERRORS = problems(400, 401, 413, 415, 422, 429);
@@ -148,15 +149,10 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       const actor = userOf(request);
       const user = (await findUser(app.db.kysely, actor.operatorId, actor.userId))!;
-      const operator = await app.db.kysely
-        .selectFrom('operators')
-        .select(['id', 'name'])
-        .where('id', '=', actor.operatorId)
-        .executeTakeFirstOrThrow();
       return {
         data: {
           User: toStaffUser(user),
-          Operator: { ID: operator.id, Name: operator.name },
+          Operator: { ID: actor.operatorId, Name: await operatorName(app.db.kysely, actor.operatorId) },
           Permissions: [...actor.permissions],
           CsrfToken: csrfTokenOf(app, hashToken(sessionToken(request)!)),
         },

@@ -21,6 +21,16 @@ export async function findUser(db: Kysely<Database>, operatorId: number, id: num
     .executeTakeFirst();
 }
 
+/** An account by its ID alone (a token names it), unless removed. */
+export async function findUserById(db: Kysely<Database>, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('staff_users').selectAll().where('id', '=', id).where('status', '<>', 'removed').executeTakeFirst();
+}
+
+/** An active account by its ID alone (a TOTP challenge names it). */
+export async function findActiveUser(db: Kysely<Database>, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('staff_users').selectAll().where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
+}
+
 /** The accounts (of any operator) with this address that are not removed. */
 export async function findUsersByEmail(db: Kysely<Database>, email: string): Promise<UserRow[]> {
   return db.selectFrom('staff_users').selectAll().where('email', '=', email).where('status', '<>', 'removed').orderBy('id').limit(20).execute();
@@ -66,6 +76,29 @@ export async function updateUser(tx: Tx, id: number, changes: Updateable<StaffUs
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * The second factor of a sign-in used: a TOTP step newer than the last one used, or a recovery code taken
+ * (the codes left replace the codes as the user row had them). Conditional on that, so that of two
+ * requests with the same code only one gets the row; undefined for the other. Starts the run of failures afresh.
+ */
+export async function useSecondFactor(tx: Tx, user: UserRow, used: { step: number } | { remainingCodes: string }): Promise<UserRow | undefined> {
+  return tx
+    .updateTable('staff_users')
+    .set({
+      failed_attempts: 0,
+      ...('step' in used ? { totp_last_step: used.step } : { recovery_codes: used.remainingCodes }),
+      updated_at: Date.now(),
+    })
+    .where('id', '=', user.id)
+    .where((eb) =>
+      'step' in used
+        ? eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', used.step)])
+        : eb('recovery_codes', '=', user.recovery_codes),
+    )
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function countOwners(tx: Tx, operatorId: number): Promise<number> {
@@ -368,6 +401,11 @@ export async function refundAccountAttempt(db: Kysely<Database>, userId: number)
     .where('id', '=', userId)
     .where('failed_attempts', '>', 0)
     .execute();
+}
+
+/** Until when the account is locked (Unix ms; null: not locked). */
+export async function lockedUntil(db: Kysely<Database>, userId: number) {
+  return (await db.selectFrom('staff_users').select('locked_until').where('id', '=', userId).executeTakeFirst())?.locked_until ?? null;
 }
 
 /** Locks the account until `until` unless it is locked already; answers whether this call locked it. */
