@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, type Db } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import { insertOperator, operatorExists, type NewOperator } from './operators/service.js';
-import { createOwner } from './staff/accounts.js';
+import { createOwner } from './staff/accounts/service.js';
 import { createApiKey } from './auth/service.js';
 import { loadInstanceKeys } from './secrets/keys.js';
 import { DomainError } from './http/errors.js';

@@ -4,7 +4,7 @@
 // the table.
 import { defineEmailKind } from './emails/kinds.js';
 import { reactToBookings, reactToPaidBaskets } from './events/reactions.js';
-import { HIDDEN_BODY, openStaffEmailBody } from './staff/emails.js';
+import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
 import { claimOffer, waitlistOfferEmail } from './waitlists/hooks.js';
 import { workflowEmails } from './workflows/hooks.js';

@@ -22,11 +22,11 @@ import {
   TotpEnrolment,
   TotpSignInBody,
 } from './schemas.js';
-import { acceptInvitation, completeReset, sendLinks, signInWithLink, signInWithPassword, signInWithTotp } from './sign-in.js';
-import { beginTotp, changeOwnPassword, confirmTotp, disableTotp, endSessions, signOut, userSessions } from './accounts.js';
-import { clearSessionCookie, csrfTokenOf, foreignOrigin, sessionToken } from './sessions.js';
+import { acceptInvitation, completeReset, sendLinks, signInWithLink, signInWithPassword, signInWithTotp } from './sign-in/service.js';
+import { beginTotp, changeOwnPassword, confirmTotp, disableTotp, endSessions, signOut, userSessions } from './accounts/service.js';
+import { clearSessionCookie, csrfTokenOf, foreignOrigin, sessionToken } from './sessions/service.js';
 import { Forbidden } from '../http/errors.js';
-import { findUser, hashToken } from './store.js';
+import { findUser, hashToken } from './users/store.js';
 import { toStaffUser } from './view.js';
 import { operatorName } from '../operators/service.js';
 

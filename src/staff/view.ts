@@ -1,5 +1,5 @@
 import type { StaffUser } from './schemas.js';
-import type { SessionRow, UserRow } from './store.js';
+import type { SessionRow, UserRow } from './users/store.js';
 
 export function toStaffUser(row: UserRow, now = Date.now()): StaffUser {
   return {

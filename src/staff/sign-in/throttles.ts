@@ -14,12 +14,12 @@
 //   hour, and a browser that signed in to an account before is not held up for it at all (devices.ts).
 // - Made-up e-mailed tokens count as failures of the address too; a real one is never held up.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { Tx } from '../db/connection.js';
-import { RetryLater } from '../http/errors.js';
-import { audit, type AuditActor } from '../audit/log.js';
-import { queueStaffEmail, type Mailing } from './emails.js';
-import { lockAccount, lockedUntil, reserveAccountAttempt, takeBackoffAttempt, type BackoffPolicy, type UserRow } from './store.js';
+import type { Database } from '../../db/schema.js';
+import type { Tx } from '../../db/connection.js';
+import { RetryLater } from '../../http/errors.js';
+import { audit, type AuditActor } from '../../audit/log.js';
+import { queueStaffEmail, type Mailing } from '../users/emails.js';
+import { lockAccount, lockedUntil, reserveAccountAttempt, takeBackoffAttempt, type BackoffPolicy, type UserRow } from '../users/store.js';
 
 export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCK_MS = 15 * 60 * 1000;

@@ -11,14 +11,14 @@
 //   address (quietly dropped).
 // Counters live in the database, so they hold across processes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Tx } from '../db/connection.js';
-import type { StaffTokenPurpose } from '../db/schema.js';
-import { Unauthenticated } from '../http/errors.js';
-import { audit, type AuditActor } from '../audit/log.js';
-import { queueStaffEmail, linkFor } from './emails.js';
-import { checkNewPassword, needsRehash, spendDecoyHash, hashPassword, verifyPassword } from './passwords.js';
-import { matchTotp, useRecoveryCode } from './totp.js';
-import { startSession } from './sessions.js';
+import type { Tx } from '../../db/connection.js';
+import type { StaffTokenPurpose } from '../../db/schema.js';
+import { Unauthenticated } from '../../http/errors.js';
+import { audit, type AuditActor } from '../../audit/log.js';
+import { queueStaffEmail, linkFor } from '../users/emails.js';
+import { checkNewPassword, needsRehash, spendDecoyHash, hashPassword, verifyPassword } from '../users/passwords.js';
+import { matchTotp, useRecoveryCode } from '../users/totp.js';
+import { startSession } from '../sessions/service.js';
 import { knownAccounts, rememberBrowser } from './devices.js';
 import { reserveGuess, takeAddressAttempt, TooManyAttempts, wrongGuess } from './throttles.js';
 import {
@@ -36,10 +36,10 @@ import {
   useSecondFactor,
   useToken,
   type UserRow,
-} from './store.js';
-import { normaliseEmail, toStaffUser } from './view.js';
-import { ROLE_PERMISSIONS } from '../access/permissions.js';
-import { operatorName, operatorNames } from '../operators/service.js';
+} from '../users/store.js';
+import { normaliseEmail, toStaffUser } from '../view.js';
+import { ROLE_PERMISSIONS } from '../../access/permissions.js';
+import { operatorName, operatorNames } from '../../operators/service.js';
 
 export const ADDRESS_EMAILS = { limit: 10, windowMs: 60 * 60 * 1000 };
 export const ACCOUNT_EMAILS = { limit: 3, windowMs: 60 * 60 * 1000 };

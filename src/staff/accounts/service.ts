@@ -1,15 +1,15 @@
 // Staff accounts: the owner's user management (invite, change role, remove, sessions) and each user's own
 // account (password, TOTP, sessions). Every change writes its audit entry in its own transaction.
 import type { FastifyInstance } from 'fastify';
-import type { Db, Tx } from '../db/connection.js';
-import type { StaffRole } from '../db/schema.js';
-import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
-import { audit } from '../audit/log.js';
-import type { Actor } from '../access/actor.js';
-import { operatorName } from '../operators/service.js';
-import { linkFor, queueStaffEmail, type Mailing } from './emails.js';
-import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
-import { matchTotp, newRecoveryCodes, newTotpEnrolment } from './totp.js';
+import type { Db, Tx } from '../../db/connection.js';
+import type { StaffRole } from '../../db/schema.js';
+import { Conflict, NotFound, ValidationFailed } from '../../http/errors.js';
+import { audit } from '../../audit/log.js';
+import type { Actor } from '../../access/actor.js';
+import { operatorName } from '../../operators/service.js';
+import { linkFor, queueStaffEmail, type Mailing } from '../users/emails.js';
+import { checkNewPassword, hashPassword, verifyPassword } from '../users/passwords.js';
+import { matchTotp, newRecoveryCodes, newTotpEnrolment } from '../users/totp.js';
 import {
   countOwners,
   expireTokens,
@@ -22,10 +22,10 @@ import {
   revokeSessions,
   updateUser,
   type UserRow,
-} from './store.js';
-import { refusedGuess, reserveGuess, wrongGuess } from './throttles.js';
-import { normaliseEmail, toStaffSession, toStaffUser } from './view.js';
-import type { StaffUser } from './schemas.js';
+} from '../users/store.js';
+import { refusedGuess, reserveGuess, wrongGuess } from '../sign-in/throttles.js';
+import { normaliseEmail, toStaffSession, toStaffUser } from '../view.js';
+import type { StaffUser } from '../schemas.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 type User = Actor & { kind: 'user' };

@@ -2,8 +2,8 @@
 // are random 256-bit values; only their SHA-256 is stored, so a copy of the database signs nobody in.
 import { createHash, randomBytes } from 'node:crypto';
 import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { Tx } from '../db/connection.js';
-import type { Database, StaffRole, StaffSessionTable, StaffTokenPurpose, StaffUserTable } from '../db/schema.js';
+import type { Tx } from '../../db/connection.js';
+import type { Database, StaffRole, StaffSessionTable, StaffTokenPurpose, StaffUserTable } from '../../db/schema.js';
 
 export type UserRow = Selectable<StaffUserTable>;
 export type SessionRow = Selectable<StaffSessionTable>;
