@@ -22,21 +22,19 @@ import { startSession } from '../sessions/service.js';
 import { knownAccounts, rememberBrowser } from './devices.js';
 import { reserveGuess, takeAddressAttempt, TooManyAttempts, wrongGuess } from './throttles.js';
 import {
-  backoffFailed,
-  countEvent,
   findActiveUser,
   findUserById,
   findUsersByEmail,
   insertToken,
   peekToken,
   refundAccountAttempt,
-  refundBackoffAttempt,
-  revokeSessions,
   updateUser,
   useSecondFactor,
   useToken,
   type UserRow,
 } from '../users/store.js';
+import { revokeSessions } from '../sessions/store.js';
+import { backoffFailed, countEvent, refundBackoffAttempt } from './store.js';
 import { normaliseEmail, toStaffUser } from '../view.js';
 import { ROLE_PERMISSIONS } from '../../access/permissions.js';
 import { operatorName, operatorNames } from '../../operators/service.js';

@@ -19,7 +19,8 @@ import type { Tx } from '../../db/connection.js';
 import { RetryLater } from '../../http/errors.js';
 import { audit, type AuditActor } from '../../audit/log.js';
 import { queueStaffEmail, type Mailing } from '../users/emails.js';
-import { lockAccount, lockedUntil, reserveAccountAttempt, takeBackoffAttempt, type BackoffPolicy, type UserRow } from '../users/store.js';
+import { lockAccount, lockedUntil, reserveAccountAttempt, type UserRow } from '../users/store.js';
+import { takeBackoffAttempt, type BackoffPolicy } from './store.js';
 
 export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCK_MS = 15 * 60 * 1000;
