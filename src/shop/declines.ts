@@ -10,6 +10,7 @@
 // counts are checked apart, the longer wait wins.)
 import type { Tx } from '../db/connection.js';
 import { RetryLater } from '../http/errors.js';
+import { declinesSince } from './store.js';
 
 export const FREE_DECLINES = 3;
 export const FIRST_WAIT_SECONDS = 30;
@@ -22,16 +23,10 @@ export function waitAfter(declines: number): number {
   return Math.min(FIRST_WAIT_SECONDS * 2 ** (declines - FREE_DECLINES), MAX_WAIT_SECONDS);
 }
 
+/** Milliseconds still to wait after the recent declines of the basket or of the address (0 or less: none). */
 async function recentDeclines(tx: Tx, by: { basketId: number } | { clientHmac: string }, nowMs: number) {
-  let query = tx
-    .selectFrom('payments')
-    .select((eb) => [eb.fn.countAll<number>().as('declines'), eb.fn.max<number>('created_at').as('last')])
-    .where('status', '=', 'declined')
-    .where('created_at', '>', nowMs - DECLINE_WINDOW_MS);
-  query = 'basketId' in by ? query.where('basket_id', '=', by.basketId) : query.where('client_hmac', '=', by.clientHmac);
-  const row = await query.executeTakeFirst();
-  const declines = Number(row?.declines ?? 0);
-  return declines === 0 ? 0 : Number(row!.last) + waitAfter(declines) * 1000 - nowMs;
+  const { declines, last } = await declinesSince(tx, by, nowMs - DECLINE_WINDOW_MS);
+  return declines === 0 ? 0 : Number(last) + waitAfter(declines) * 1000 - nowMs;
 }
 
 /** 429 too-many-declines (Retry-After) while the basket or the paying address must still wait. */
