@@ -1,4 +1,4 @@
-// SQL of baskets, their items (bookings on hold until paid), payment attempts and the shop's settings.
+// SQL of baskets, their items (bookings on hold until paid) and payment attempts.
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { dialectOf, type Tx } from '../db/connection.js';
