@@ -36,17 +36,6 @@ export async function findBooking(db: Kysely<Database>, operatorId: number, refe
   return query.executeTakeFirst();
 }
 
-/** The reference of one of the operator's bookings, by row ID (an e-mail names its booking so). */
-export async function bookingReference(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('bookings')
-    .select('reference')
-    .where('id', '=', bookingId)
-    .where('operator_id', '=', operatorId)
-    .executeTakeFirst();
-  return row?.reference;
-}
-
 /** The timeslot a booking is placed on, as far as placing it needs. */
 export type BookableTimeslot = Pick<Selectable<TimeslotTable>, 'id' | 'date' | 'time' | 'starts_at' | 'bookable_until'>;
 
@@ -275,4 +264,15 @@ export async function extendHoldUntil(tx: Tx, bookingId: number, until: number, 
     await keepBookingFiles(tx, extended, Date.now());
   }
   return extended !== undefined;
+}
+
+/** The reference of one of the operator's bookings, by row ID (an e-mail names its booking so). */
+export async function bookingReference(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('bookings')
+    .select('reference')
+    .where('id', '=', bookingId)
+    .where('operator_id', '=', operatorId)
+    .executeTakeFirst();
+  return row?.reference;
 }
