@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, type Db } from './db/connection.js';
 import { migrate } from './db/migrate.js';
-import { createOperator } from './operators/service.js';
+import { insertOperator, operatorExists, type NewOperator } from './operators/service.js';
+import { createOwner } from './staff/accounts/service.js';
 import { createApiKey } from './auth/service.js';
 import { loadInstanceKeys } from './secrets/keys.js';
 import { DomainError } from './http/errors.js';
@@ -86,7 +87,13 @@ async function main(argv: string[]): Promise<void> {
         throw new UsageError(`--email must be an e-mail address; got "${email}"`);
       const created = await withDatabase(config, async (db) => {
         const mailing = { config, instanceKeys: await loadInstanceKeys(db.kysely, config.secretKey) };
-        return createOperator(db, values.name!.trim(), email === undefined ? undefined : { email, mailing });
+        // The operator, its first admin key and (with --email) its owner's account: together or not at all.
+        return db.write(async (tx): Promise<NewOperator & { owner?: { email: string; signInLink: string } }> => {
+          const operator = await insertOperator(tx, values.name!.trim());
+          if (email === undefined) return operator;
+          const { user, link } = await createOwner(tx, operator.operatorId, email, { mailing });
+          return { ...operator, owner: { email: user.email, signInLink: link! } };
+        });
       });
       if (!created.owner) process.stderr.write('slotbook: no --email given, so the operator has no owner yet: the dashboard needs one to sign in\n');
       return print({
@@ -100,8 +107,7 @@ async function main(argv: string[]): Promise<void> {
       if (!Number.isInteger(operatorId) || operatorId < 1) throw new UsageError('key create needs --operator ID (a number)');
       if (!values.name || !values.scopes) throw new UsageError('key create needs --name NAME and --scopes LIST');
       const created = await withDatabase(config, async (db) => {
-        const exists = await db.kysely.selectFrom('operators').select('id').where('id', '=', operatorId).executeTakeFirst();
-        if (!exists) throw new UsageError(`no operator ${operatorId}`);
+        if (!(await operatorExists(db.kysely, operatorId))) throw new UsageError(`no operator ${operatorId}`);
         return db.write((tx) =>
           createApiKey(tx, operatorId, { name: values.name!, scopes: values.scopes!.split(','), partner: values.partner ?? null }),
         );

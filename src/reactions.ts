@@ -6,7 +6,7 @@ import { defineEmailKind } from './emails/kinds.js';
 import { reactToBookings, reactToPaidBaskets } from './events/reactions.js';
 import { handleStripeEvents } from './payments/stripe-events.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
-import { HIDDEN_BODY, openStaffEmailBody } from './staff/emails.js';
+import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
 import { claimOffer, waitlistOfferEmail } from './waitlists/hooks.js';
 import { workflowEmails } from './workflows/hooks.js';

@@ -3,6 +3,7 @@
 // come from the request's context (context.ts); there is no function that changes or deletes an entry.
 import type { Tx } from '../db/connection.js';
 import { currentContext, type Actor } from '../access/actor.js';
+import { insertAuditEntry } from './store.js';
 
 export interface AuditEntry {
   operatorId: number;
@@ -47,20 +48,17 @@ const json = (value: unknown) => (value === undefined ? null : JSON.stringify(re
 export async function audit(tx: Tx, entry: AuditEntry, as?: AuditActor): Promise<void> {
   const context = currentContext();
   const actor = as ?? actorOf(context?.actor);
-  await tx
-    .insertInto('audit_log')
-    .values({
-      operator_id: entry.operatorId,
-      at: Date.now(),
-      actor_type: actor.type,
-      actor_id: actor.id,
-      actor_label: actor.label,
-      address: context?.address ?? null,
-      action: entry.action,
-      resource_type: entry.resource.type,
-      resource_id: entry.resource.id === null ? null : String(entry.resource.id),
-      before_json: json(entry.before),
-      after_json: json(entry.after),
-    })
-    .execute();
+  await insertAuditEntry(tx, {
+    operator_id: entry.operatorId,
+    at: Date.now(),
+    actor_type: actor.type,
+    actor_id: actor.id,
+    actor_label: actor.label,
+    address: context?.address ?? null,
+    action: entry.action,
+    resource_type: entry.resource.type,
+    resource_id: entry.resource.id === null ? null : String(entry.resource.id),
+    before_json: json(entry.before),
+    after_json: json(entry.after),
+  });
 }

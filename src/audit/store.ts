@@ -1,8 +1,14 @@
-// Reading the audit log: filtered, newest first. (Writing is log.ts; nothing updates or deletes.)
-import type { Kysely, Selectable } from 'kysely';
+// SQL of the audit log: appending an entry (services call log.ts's `audit`), and reading, filtered, newest
+// first. Nothing updates or deletes an entry.
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Tx } from '../db/connection.js';
 import type { AuditLogTable, Database } from '../db/schema.js';
 
 export type AuditRow = Selectable<AuditLogTable>;
+
+export async function insertAuditEntry(tx: Tx, entry: Insertable<AuditLogTable>): Promise<void> {
+  await tx.insertInto('audit_log').values(entry).execute();
+}
 
 export interface AuditFilter {
   actorType?: AuditRow['actor_type'];

@@ -384,3 +384,14 @@ export async function setCheckinCount(
     .onConflict((oc) => oc.columns(['booking_id', 'ticket_type_id']).doUpdateSet({ checked_in: count }))
     .execute();
 }
+
+/** The reference of one of the operator's bookings, by row ID (an e-mail names its booking so). */
+export async function bookingReference(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('bookings')
+    .select('reference')
+    .where('id', '=', bookingId)
+    .where('operator_id', '=', operatorId)
+    .executeTakeFirst();
+  return row?.reference;
+}

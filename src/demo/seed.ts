@@ -7,7 +7,7 @@
 import type { Db, Tx } from '../db/connection.js';
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '../auth/service.js';
-import { createOwner } from '../staff/accounts.js';
+import { createOwner } from '../staff/accounts/service.js';
 import { addActivity } from '../catalog/service.js';
 import { countOperators, insertOperator } from '../operators/service.js';
 import { todayIn } from '../calendar/zoned-time.js';

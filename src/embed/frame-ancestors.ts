@@ -7,7 +7,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { parseOrigins } from '../settings/service.js';
+import { profileEmbedOrigins } from '../settings/profile.js';
 
 /** The frame-ancestors sources for this list of allowed origins (already normalised by the settings). */
 export function frameAncestors(origins: readonly string[]): string {
@@ -16,8 +16,7 @@ export function frameAncestors(origins: readonly string[]): string {
 
 /** The operator's frame-ancestors sources (one small read). */
 export async function operatorFrameAncestors(db: Kysely<Database>, operatorId: number): Promise<string> {
-  const row = await db.selectFrom('operators').select('embed_origins').where('id', '=', operatorId).executeTakeFirst();
-  return frameAncestors(parseOrigins(row?.embed_origins ?? '[]'));
+  return frameAncestors(await profileEmbedOrigins(db, operatorId));
 }
 
 /** `policy` with its frame-ancestors directive replaced (or added). */

@@ -7,11 +7,15 @@
 // (one indexed read per transaction, shared by a group of bookings), and a transaction writes one outbox
 // row holding its events, each with the changed row as JSON; rendering them as the API shows them, giving
 // them IDs and fanning them out to endpoints happens in the dispatcher, off the request path.
-import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import { atCommitValue, firstInTransaction, readOncePerTransaction, runAtCommit, type Tx } from '../db/connection.js';
 import type { Selectable } from 'kysely';
 import type { ActivityTable, BookingTable } from '../db/schema.js';
 import type { Audience, EventType } from './types.js';
+import { enabledEndpointExists, insertTimeslotChanges, outboxInsert } from './store.js';
+
+// The seat ledger's statement (availability/seat-ledger.ts) takes the expired holds' events from here too.
+export { expiredEventsCte } from './store.js';
 
 type BookingRow = Selectable<BookingTable>;
 type ActivityRow = Selectable<ActivityTable>;
@@ -48,11 +52,7 @@ export function operatorWantsUsage(tx: Tx, operatorId: number): Promise<boolean>
 }
 
 function hasEnabledEndpoint(tx: Tx, operatorId: number, usage: boolean): Promise<boolean> {
-  return readOncePerTransaction(tx, `webhooks-${usage ? 'usage' : 'listen'}:${operatorId}`, async () => {
-    let query = tx.selectFrom('webhook_endpoints').select('id').where('operator_id', '=', operatorId).where('status', '=', 'enabled');
-    if (usage) query = query.where('partner', 'is', null).where('event_types', 'like', '%usage.recorded%');
-    return (await query.limit(1).executeTakeFirst()) !== undefined;
-  });
+  return readOncePerTransaction(tx, `webhooks-${usage ? 'usage' : 'listen'}:${operatorId}`, () => enabledEndpointExists(tx, operatorId, usage));
 }
 
 /** Writes the events, in order, unless the operator has no enabled endpoint. */
@@ -110,10 +110,7 @@ function outboxOf(tx: Tx): Promise<Outbox> {
 
 /** Run at commit: its values written in on PostgreSQL, parameters on SQLite (atCommitValue). */
 function insertStatement(tx: Tx, byOperator: Map<number, string[]>): CompiledQuery {
-  const value = <V extends number | string>(v: V) => atCommitValue(tx, v);
-  const createdAt = Date.now();
-  const rows = [...byOperator].map(([operatorId, entries]) => sql`(${value(operatorId)}, ${value(`[${entries.join(',')}]`)}, ${value(createdAt)})`);
-  return sql`INSERT INTO webhook_outbox (operator_id, events, created_at) VALUES ${sql.join(rows)}`.compile(tx);
+  return outboxInsert(tx, byOperator, (v) => atCommitValue(tx, v), Date.now());
 }
 
 const bookingAudience = (row: Pick<BookingRow, 'source'>): Audience => (row.source === 'partner' ? 'partner' : 'operator');
@@ -183,22 +180,6 @@ export function unpackBooking(snapshot: unknown): BookingRow {
 }
 
 /**
- * The booking.expired events of the holds a data-modifying CTE named `released` released, as another CTE
- * of the same statement (PostgreSQL: the seat statement run at commit, availability/seat-ledger.ts), an outbox row
- * each. `released` must return id, operator_id, reference, source and partner. An expired booking never
- * changes again, so the dispatcher renders it from the current row (no snapshot).
- */
-export function expiredEventsCte(): RawBuilder<unknown> {
-  return sql`webhook_expired AS (
-    INSERT INTO webhook_outbox (operator_id, events, created_at)
-    SELECT r.operator_id,
-           json_build_array(json_build_array('booking.expired', 'booking:' || r.reference, CASE WHEN r.source = 'partner' THEN 'partner' ELSE 'operator' END, r.partner, r.id, NULL, NULL))::text,
-           ${sql.lit(Date.now())}
-    FROM released r
-    WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.operator_id = r.operator_id AND e.status = 'enabled'))`;
-}
-
-/**
  * Notes that the seats or the capacity of timeslots changed (once per transaction and timeslot). The
  * dispatcher turns notes into availability.changed events, at most one per timeslot every few seconds.
  * One statement that finds the operator itself, so callers need not know it; it writes nothing while the
@@ -210,10 +191,7 @@ export async function noteSeatsChanged(tx: Tx, timeslotIds: number[]): Promise<v
   // A weekly schedule creates thousands of timeslots: well under either database's limit of parameters.
   for (let start = 0; start < ids.length; start += NOTES_PER_STATEMENT) {
     const chunk = ids.slice(start, start + NOTES_PER_STATEMENT);
-    await sql`INSERT INTO webhook_timeslot_changes (operator_id, timeslot_id, changed_at)
-      SELECT t.operator_id, t.id, ${changedAt} FROM timeslots t
-      WHERE t.id IN (${sql.join(chunk)})
-        AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.operator_id = t.operator_id AND e.status = 'enabled')`.execute(tx);
+    await insertTimeslotChanges(tx, chunk, changedAt);
   }
 }
 

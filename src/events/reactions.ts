@@ -2,7 +2,7 @@
 // (a workflow's e-mails, ...) commits exactly when the change does. The domain that changes a booking
 // publishes here and never imports who reacts; the composition (src/reactions.ts) subscribes the
 // reactions, once per process, for the server, the command line and the tests alike.
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { expressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Tx } from '../db/connection.js';
 
 /** `rescheduled`: a confirmed booking moved to another timeslot. */
@@ -39,10 +39,8 @@ export async function publishBookingChange(tx: Tx, booking: ChangedBooking, chan
 
 /** Whether any reaction cares about the operator's new bookings (see BookingReaction.interested). */
 export function anyReactionInterested(operatorId: number): Expression<SqlBool> {
-  const conditions = [...reactions.values()].map((reaction) => reaction.interested(operatorId));
-  // No reaction subscribed: a literal false that both dialects read alike.
-  if (conditions.length === 0) return sql<SqlBool>`1 = 0`;
-  return conditions.length === 1 ? conditions[0]! : sql<SqlBool>`(${sql.join(conditions, sql` OR `)})`;
+  // Kysely's `or`: one condition as it is, several in parentheses, none a literal `1 = 0` (false on both dialects).
+  return expressionBuilder().or([...reactions.values()].map((reaction) => reaction.interested(operatorId)));
 }
 
 /** A shop basket that was just paid (its bookings confirmed in the same transaction). */

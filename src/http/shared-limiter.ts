@@ -13,9 +13,9 @@
 // processes may get up to P leases (P x max / 10) fewer than `max`. A process's clock decides when a window
 // it leased in has passed; clocks a few milliseconds apart shift windows by as much. While the database
 // does not answer, each process counts alone (so N processes allow N x max), and says so in the log.
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
+import { deleteBucketsBefore, leasePermits } from './store.js';
 
 export interface Grant {
   allowed: boolean;
@@ -114,23 +114,13 @@ export class SharedLimiter {
     state.lastLease = want;
     const now = Date.now();
     try {
-      const row = await this.#db.kysely
-        .insertInto('rate_limit_buckets')
-        .values({ bucket, window_start: now, granted: want })
-        .onConflict((conflict) =>
-          conflict.column('bucket').doUpdateSet({
-            granted: sql`CASE WHEN rate_limit_buckets.window_start <= ${now - windowMs} THEN excluded.granted ELSE rate_limit_buckets.granted + excluded.granted END`,
-            window_start: sql`CASE WHEN rate_limit_buckets.window_start <= ${now - windowMs} THEN excluded.window_start ELSE rate_limit_buckets.window_start END`,
-          }),
-        )
-        .returning(['granted', 'window_start'])
-        .executeTakeFirstOrThrow();
-      const windowEnd = Number(row.window_start) + windowMs;
+      const row = await leasePermits(this.#db.kysely, bucket, want, now, windowMs);
+      const windowEnd = row.windowStart + windowMs;
       if (windowEnd !== state.windowEnd) Object.assign(state, { leased: 0, used: 0, exhausted: false, windowEnd });
-      const before = Number(row.granted) - want;
+      const before = row.granted - want;
       const got = Math.max(0, Math.min(want, max - before));
       state.leased += got;
-      state.granted = Number(row.granted);
+      state.granted = row.granted;
       if (got < want) state.exhausted = true;
     } catch (error) {
       // Counting alone until the database answers again: this process keeps to `max` by itself.
@@ -147,10 +137,6 @@ export class SharedLimiter {
 
   /** Rows whose window ended a window ago: nobody leases from them any more. */
   async #purgeOld(windowMs: number): Promise<void> {
-    await this.#db.kysely
-      .deleteFrom('rate_limit_buckets')
-      .where('window_start', '<', Date.now() - 2 * windowMs)
-      .execute()
-      .catch(() => undefined);
+    await deleteBucketsBefore(this.#db.kysely, Date.now() - 2 * windowMs).catch(() => undefined);
   }
 }

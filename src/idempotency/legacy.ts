@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connection.js';
 import { IDEMPOTENCY_WINDOW_MS, type WriteResult } from './window.js';
+import { deleteLegacyRecordsBefore, findLegacyRecord, newestLegacyRecord } from './store.js';
 
 const windows = new WeakMap<Db, Promise<number>>();
 
@@ -17,11 +18,7 @@ const windows = new WeakMap<Db, Promise<number>>();
 function legacyUntil(db: Db): Promise<number> {
   let until = windows.get(db);
   if (!until) {
-    until = db.kysely
-      .selectFrom('idempotency_keys_before_008')
-      .select((eb) => eb.fn.max('created_at').as('newest'))
-      .executeTakeFirst()
-      .then((row) => (row?.newest == null ? 0 : Number(row.newest) + IDEMPOTENCY_WINDOW_MS));
+    until = newestLegacyRecord(db.kysely).then((newest) => (newest === undefined ? 0 : newest + IDEMPOTENCY_WINDOW_MS));
     windows.set(db, until);
   }
   return until;
@@ -34,13 +31,7 @@ export async function legacyAnswer(
 ): Promise<WriteResult | undefined> {
   const now = Date.now();
   if ((await legacyUntil(db)) <= now) return undefined;
-  const record = await db.kysely
-    .selectFrom('idempotency_keys_before_008')
-    .selectAll()
-    .where('operator_id', '=', request.operatorId)
-    .where('idempotency_key', '=', request.key)
-    .where('created_at', '>', now - IDEMPOTENCY_WINDOW_MS)
-    .executeTakeFirst();
+  const record = await findLegacyRecord(db.kysely, request.operatorId, request.key, now - IDEMPOTENCY_WINDOW_MS);
   if (!record) return undefined;
   if (record.request_hash !== createHash('sha256').update(JSON.stringify(request.fingerprint)).digest('hex')) return undefined;
   const marketplace = /^\/api\/v2\/ota\/([^/]+)\//.exec(record.response_location ?? '')?.[1];
@@ -52,8 +43,5 @@ export async function legacyAnswer(
 
 /** Deletes legacy records past the 24-hour window (the table stays, empty, until a later migration drops it). */
 export async function purgeLegacyRecords(db: Db): Promise<void> {
-  await db.kysely
-    .deleteFrom('idempotency_keys_before_008')
-    .where('created_at', '<', Date.now() - IDEMPOTENCY_WINDOW_MS)
-    .execute();
+  await deleteLegacyRecordsBefore(db.kysely, Date.now() - IDEMPOTENCY_WINDOW_MS);
 }

@@ -38,6 +38,32 @@ export async function deleteRecord(tx: Tx, scope: RecordScope): Promise<void> {
     .execute();
 }
 
+// ---- records written before migration 008 (legacy.ts) ----
+
+/** When the newest legacy record was written (Unix ms), or undefined when there are none. */
+export async function newestLegacyRecord(db: Kysely<Database>): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('idempotency_keys_before_008')
+    .select((eb) => eb.fn.max('created_at').as('newest'))
+    .executeTakeFirst();
+  return row?.newest == null ? undefined : Number(row.newest);
+}
+
+/** The operator's legacy record of this key written after `since`, if any. */
+export async function findLegacyRecord(db: Kysely<Database>, operatorId: number, key: string, since: number) {
+  return db
+    .selectFrom('idempotency_keys_before_008')
+    .selectAll()
+    .where('operator_id', '=', operatorId)
+    .where('idempotency_key', '=', key)
+    .where('created_at', '>', since)
+    .executeTakeFirst();
+}
+
+export async function deleteLegacyRecordsBefore(db: Kysely<Database>, createdBefore: number): Promise<void> {
+  await db.deleteFrom('idempotency_keys_before_008').where('created_at', '<', createdBefore).execute();
+}
+
 export async function deleteRecordsBefore(db: Kysely<Database>, createdBefore: number): Promise<number> {
   const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', createdBefore).executeTakeFirst();
   return Number(result.numDeletedRows);

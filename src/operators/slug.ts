@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
+import { operatorIdOfSlug, slugsStartingWith } from './store.js';
 
 export const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){1,39}$';
 const SLUG = new RegExp(SLUG_PATTERN);
@@ -29,14 +30,12 @@ export function slugify(name: string): string {
 /** The name's slug, or the same with "-2", "-3", ... when another operator has it. */
 export async function uniqueSlug(tx: Tx, name: string): Promise<string> {
   const base = slugify(name);
-  const taken = await tx.selectFrom('operators').select('slug').where('slug', 'like', `${base}%`).execute();
-  const used = new Set(taken.map((row) => row.slug));
+  const used = new Set(await slugsStartingWith(tx, base));
   if (!used.has(base)) return base;
   for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
 export async function operatorIdBySlug(db: Kysely<Database>, slug: string): Promise<number | undefined> {
   if (!isSlug(slug)) return undefined;
-  const row = await db.selectFrom('operators').select('id').where('slug', '=', slug).executeTakeFirst();
-  return row?.id;
+  return operatorIdOfSlug(db, slug);
 }

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { NotFound } from '../http/errors.js';
 import { logoPath } from './logo.js';
-import { readSettingsRow } from './store.js';
+import { readEmbedOrigins, readSettingsRow, readSlug } from './store.js';
 import { parseOrigins } from './service.js';
 
 export interface ShopProfile {
@@ -35,4 +35,14 @@ export async function requireShopProfile(db: Kysely<Database>, operatorId: numbe
   const profile = await shopProfile(db, operatorId, publicUrl);
   if (!profile) throw new NotFound(`No shop ${operatorId}`);
   return profile;
+}
+
+/** The slug of the operator's booking pages (its ID when it has none), without the rest of the profile. */
+export async function profileSlug(db: Kysely<Database>, operatorId: number): Promise<string> {
+  return (await readSlug(db, operatorId)) ?? String(operatorId);
+}
+
+/** The websites that may frame the operator's booking pages (empty: any), without the rest of the profile. */
+export async function profileEmbedOrigins(db: Kysely<Database>, operatorId: number): Promise<string[]> {
+  return parseOrigins((await readEmbedOrigins(db, operatorId)) ?? '[]');
 }

@@ -33,6 +33,16 @@ export async function readSettingsRow(db: Kysely<Database>, operatorId: number):
     .executeTakeFirst();
 }
 
+/** The operator's current slug: undefined for no operator, null for a row written by hand without one. */
+export async function readSlug(db: Kysely<Database>, operatorId: number): Promise<string | null | undefined> {
+  return (await db.selectFrom('operators').select('slug').where('id', '=', operatorId).executeTakeFirst())?.slug;
+}
+
+/** The stored list of websites that may frame the booking pages (JSON), alone: one small read. */
+export async function readEmbedOrigins(db: Kysely<Database>, operatorId: number): Promise<string | undefined> {
+  return (await db.selectFrom('operators').select('embed_origins').where('id', '=', operatorId).executeTakeFirst())?.embed_origins;
+}
+
 export type SettingsColumns = Partial<Pick<SettingsRow, 'shop_name' | 'slug' | 'contact_email' | 'brand_colour' | 'embed_origins'>>;
 
 export async function updateSettingsRow(tx: Tx, operatorId: number, values: SettingsColumns): Promise<void> {

@@ -23,6 +23,7 @@ export function waitAfter(declines: number): number {
   return Math.min(FIRST_WAIT_SECONDS * 2 ** (declines - FREE_DECLINES), MAX_WAIT_SECONDS);
 }
 
+/** Milliseconds still to wait after the recent declines of the basket or of the address (0 or less: none). */
 async function recentDeclines(tx: Tx, by: { basketId: number } | { clientHmac: string }, nowMs: number) {
   const { declines, last } = await declinesSince(tx, by, nowMs - DECLINE_WINDOW_MS);
   return declines === 0 || last === null ? 0 : last + waitAfter(declines) * 1000 - nowMs;

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { Tx } from '../db/connection.js';
 import { lockForTransaction } from '../db/advisory-lock.js';
 import { RetryLater, ValidationFailed } from '../http/errors.js';
+import { basketsOpenedSince, liveHeldSeats } from './store.js';
 
 export type ShopLimits = Pick<Config, 'shopMaxSeatsPerBasket' | 'shopMaxHeldSeatsPerClient' | 'shopMaxBasketsPerClientHour'>;
 
@@ -15,22 +16,6 @@ const seatsText = (n: number) => (n === 1 ? '1 seat' : `${n} seats`);
 
 /** Serialises the shop writes of one client of one operator until the transaction ends. */
 export const lockClient = (tx: Tx, operatorId: number, clientHmac: string) => lockForTransaction(tx, `shop-client:${operatorId}:${clientHmac}`);
-
-/** Seats on live hold in one basket, or added by one client in one operator's shop, and when the first lapses. */
-async function liveHeldSeats(tx: Tx, now: number, by: { basketId: number } | { operatorId: number; clientHmac: string }) {
-  let query = tx
-    .selectFrom('basket_items')
-    .innerJoin('bookings', 'bookings.id', 'basket_items.booking_id')
-    .select((eb) => [eb.fn.sum<number>('bookings.seats').as('seats'), eb.fn.min<number>('bookings.hold_expires_at').as('first_lapse')])
-    .where('bookings.status', '=', 'on_hold')
-    .where('bookings.hold_expires_at', '>', now);
-  query =
-    'basketId' in by
-      ? query.where('basket_items.basket_id', '=', by.basketId)
-      : query.where('basket_items.client_hmac', '=', by.clientHmac).where('bookings.operator_id', '=', by.operatorId);
-  const row = await query.executeTakeFirst();
-  return { seats: Number(row?.seats ?? 0), firstLapse: row?.first_lapse == null ? now : Number(row.first_lapse) };
-}
 
 /**
  * Refuses an item of `seats` seats that would take the basket beyond its seats (422 on `field`, the
@@ -57,25 +42,19 @@ export async function checkHoldLimits(
       'quota-exceeded',
       `You already hold ${seatsText(client.seats)} in this shop; one client may hold at most ${seatsText(limits.shopMaxHeldSeatsPerClient)} at once. ` +
         'Pay for a basket, or wait until a hold lapses (Retry-After).',
-      client.firstLapse - now,
+      (client.firstLapse ?? now) - now,
     );
   }
 }
 
 /** Refuses a basket beyond the baskets one client may open per hour in this shop (429, Retry-After). */
 export async function checkBasketQuota(tx: Tx, limits: ShopLimits, operatorId: number, clientHmac: string, nowMs: number): Promise<void> {
-  const row = await tx
-    .selectFrom('baskets')
-    .select((eb) => [eb.fn.countAll<number>().as('opened'), eb.fn.min<number>('created_at').as('oldest')])
-    .where('operator_id', '=', operatorId)
-    .where('client_hmac', '=', clientHmac)
-    .where('created_at', '>', nowMs - HOUR_MS)
-    .executeTakeFirst();
-  if (Number(row?.opened ?? 0) >= limits.shopMaxBasketsPerClientHour) {
+  const { opened, oldest } = await basketsOpenedSince(tx, operatorId, clientHmac, nowMs - HOUR_MS);
+  if (opened >= limits.shopMaxBasketsPerClientHour) {
     throw new RetryLater(
       'quota-exceeded',
       `One client may open at most ${limits.shopMaxBasketsPerClientHour} baskets an hour in this shop. Use a basket you have, or retry later (Retry-After).`,
-      (Number(row!.oldest) + HOUR_MS - nowMs) / 1000,
+      (Number(oldest) + HOUR_MS - nowMs) / 1000,
     );
   }
 }

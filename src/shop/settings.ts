@@ -10,6 +10,7 @@ import { DomainError, NotFound } from '../http/errors.js';
 import { audit } from '../audit/log.js';
 import { shopPaymentProvider, type PaymentConfig, type PaymentProvider } from '../payments/providers.js';
 import { findStripeAccount } from '../payments/store.js';
+import { readShopSettings, saveShopSettings } from './store.js';
 
 export interface ShopState {
   /** Whether the public shop answers: opened by its operator, with a provider to charge its checkouts. */
@@ -29,11 +30,7 @@ export interface ShopChange {
 }
 
 export async function shopState(db: Kysely<Database>, operatorId: number, config: PaymentConfig): Promise<ShopState> {
-  const row = await db
-    .selectFrom('shop_settings')
-    .select(['is_open', 'test_mode', 'updated_at'])
-    .where('operator_id', '=', operatorId)
-    .executeTakeFirst();
+  const row = await readShopSettings(db, operatorId);
   const opened = Number(row?.is_open ?? 0) === 1;
   const testMode = Number(row?.test_mode ?? 0) === 1;
   const provider = shopPaymentProvider(config, { testMode, ...(await stripeSetup(db, operatorId)) });
@@ -77,11 +74,7 @@ class NoPaymentProvider extends DomainError {
 /** Stores the shop's settings (the demo seed and tests use it directly; it checks nothing). */
 export async function setShopOpen(tx: Tx | Kysely<Database>, operatorId: number, open: boolean, testMode?: boolean): Promise<void> {
   const values = { is_open: open ? 1 : 0, ...(testMode !== undefined && { test_mode: testMode ? 1 : 0 }), updated_at: Date.now() };
-  await tx
-    .insertInto('shop_settings')
-    .values({ operator_id: operatorId, ...values })
-    .onConflict((oc) => oc.column('operator_id').doUpdateSet(values))
-    .execute();
+  await saveShopSettings(tx, operatorId, values);
 }
 
 /** The operator opens or closes the shop, or switches its test mode; an open shop must have a payment provider. */

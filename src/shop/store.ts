@@ -86,6 +86,66 @@ export async function setBasketCurrency(tx: Tx, basketId: number, currency: stri
   await tx.updateTable('baskets').set({ currency }).where('id', '=', basketId).where('currency', 'is', null).execute();
 }
 
+// ---- what one client holds, opens and has declined (limits.ts, declines.ts), and the shop's settings ----
+
+/**
+ * Seats on live hold in one basket, or added by one client in one operator's shop, and when the first of
+ * them lapses. One query that joins the items' bookings (their seats and hold), as the check runs in
+ * every add-to-basket transaction.
+ */
+export async function liveHeldSeats(
+  tx: Tx,
+  now: number,
+  by: { basketId: number } | { operatorId: number; clientHmac: string },
+): Promise<{ seats: number; firstLapse: number | null }> {
+  let query = tx
+    .selectFrom('basket_items')
+    .innerJoin('bookings', 'bookings.id', 'basket_items.booking_id')
+    .select((eb) => [eb.fn.sum<number>('bookings.seats').as('seats'), eb.fn.min<number>('bookings.hold_expires_at').as('first_lapse')])
+    .where('bookings.status', '=', 'on_hold')
+    .where('bookings.hold_expires_at', '>', now);
+  query =
+    'basketId' in by
+      ? query.where('basket_items.basket_id', '=', by.basketId)
+      : query.where('basket_items.client_hmac', '=', by.clientHmac).where('bookings.operator_id', '=', by.operatorId);
+  const row = await query.executeTakeFirst();
+  return { seats: Number(row?.seats ?? 0), firstLapse: row?.first_lapse == null ? null : Number(row.first_lapse) };
+}
+
+/** The baskets one client opened in one operator's shop since `since`, and when the oldest of them was. */
+export async function basketsOpenedSince(
+  tx: Tx,
+  operatorId: number,
+  clientHmac: string,
+  since: number,
+): Promise<{ opened: number; oldest: number | null }> {
+  const row = await tx
+    .selectFrom('baskets')
+    .select((eb) => [eb.fn.countAll<number>().as('opened'), eb.fn.min<number>('created_at').as('oldest')])
+    .where('operator_id', '=', operatorId)
+    .where('client_hmac', '=', clientHmac)
+    .where('created_at', '>', since)
+    .executeTakeFirst();
+  return { opened: Number(row?.opened ?? 0), oldest: row?.oldest == null ? null : Number(row.oldest) };
+}
+
+/** The shop's settings row (none until the operator first opens or closes the shop). */
+export async function readShopSettings(db: Kysely<Database>, operatorId: number) {
+  return db.selectFrom('shop_settings').select(['is_open', 'test_mode', 'updated_at']).where('operator_id', '=', operatorId).executeTakeFirst();
+}
+
+export async function saveShopSettings(
+  tx: Tx | Kysely<Database>,
+  operatorId: number,
+  values: { is_open: number; test_mode?: number; updated_at: number },
+): Promise<void> {
+  await tx
+    .insertInto('shop_settings')
+    .values({ operator_id: operatorId, ...values })
+    .onConflict((oc) => oc.column('operator_id').doUpdateSet(values))
+    .execute();
+}
+
 /** The items with their bookings as they are now, in the order they were added. */
 export async function listBasketItems(db: Kysely<Database>, basketId: number) {
   return db

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ROLES, PERMISSIONS } from '../access/permissions.js';
 import { RowId } from '../http/schemas.js';
-import { MAX_PASSWORD_LENGTH } from './passwords.js';
+import { MAX_PASSWORD_LENGTH } from './users/passwords.js';
 
 const Role = Type.Unsafe<(typeof ROLES)[number]>({
   type: 'string',

@@ -1,5 +1,6 @@
 import type { StaffUser } from './schemas.js';
-import type { SessionRow, UserRow } from './store.js';
+import type { UserRow } from './users/store.js';
+import type { SessionRow } from './sessions/store.js';
 
 export function toStaffUser(row: UserRow, now = Date.now()): StaffUser {
   return {

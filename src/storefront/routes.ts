@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_DIST_DIR } from '../dashboard/routes.js';
 import { operatorIdBySlug } from '../operators/slug.js';
+import { operatorExists } from '../operators/service.js';
 import { shopState, takesTestPayments } from '../shop/settings.js';
 import { requireShopProfile } from '../settings/profile.js';
 import { toStorefrontProfile } from './view.js';
@@ -50,8 +51,7 @@ async function operatorOf(request: FastifyRequest, shop: string): Promise<number
   const db = request.server.db.kysely;
   if (/^[1-9][0-9]{0,9}$/.test(shop)) {
     const id = Number(shop);
-    const row = await db.selectFrom('operators').select('id').where('id', '=', id).executeTakeFirst();
-    return row?.id;
+    return (await operatorExists(db, id)) ? id : undefined;
   }
   return operatorIdBySlug(db, shop);
 }

@@ -14,7 +14,7 @@ import { PNG } from '../questions/files.js';
 import { startSmtp, type TestSmtp } from '../emails/smtp.js';
 import { runDueEmails } from '../../src/emails/worker.js';
 import { offerFreedSeats } from '../../src/waitlists/offers.js';
-import { createOwner } from '../../src/staff/accounts.js';
+import { createOwner } from '../../src/staff/accounts/service.js';
 import { axeViolations, ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, signIn, type Browser } from './browser.js';
 import type { Page } from 'playwright-core';
 

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
-import { hashPassword } from '../../src/staff/passwords.js';
-import { insertUser } from '../../src/staff/store.js';
+import { hashPassword } from '../../src/staff/users/passwords.js';
+import { insertUser } from '../../src/staff/users/store.js';
 
 const EMAIL = 'target@example.com';
 const PASSWORD = 'correct horse battery staple';

@@ -5,8 +5,8 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { PUBLIC_URL, type TestApp } from '../helpers/app.js';
 import type { StaffRole } from '../../src/db/schema.js';
-import { hashPassword } from '../../src/staff/passwords.js';
-import { insertUser } from '../../src/staff/store.js';
+import { hashPassword } from '../../src/staff/users/passwords.js';
+import { insertUser } from '../../src/staff/users/store.js';
 import type { RouteInfo } from '../../src/auth/plugin.js';
 
 export const PASSWORD = 'correct horse battery staple';

@@ -7,7 +7,7 @@ import { startSmtp, type TestSmtp } from '../emails/smtp.js';
 import { deliveryFor } from '../emails/fixtures.js';
 import { runDueEmails } from '../../src/emails/worker.js';
 import { addUser, as, post, sessionCookie, signIn, tokenIn, userSession, PASSWORD } from './fixtures.js';
-import { ADDRESS_FAILURES } from '../../src/staff/throttles.js';
+import { ADDRESS_FAILURES } from '../../src/staff/sign-in/throttles.js';
 
 let t: TestApp;
 let smtp: TestSmtp;

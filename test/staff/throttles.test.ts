@@ -12,13 +12,13 @@ import { Secret, TOTP } from 'otpauth';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, PUBLIC_URL, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { addUser, as, PASSWORD, sessionCookie, signIn, userSession, type Session } from './fixtures.js';
-import { insertToken } from '../../src/staff/store.js';
-import { newTotpEnrolment } from '../../src/staff/totp.js';
+import { insertToken } from '../../src/staff/users/store.js';
+import { newTotpEnrolment } from '../../src/staff/users/totp.js';
 
 const hashing = vi.hoisted(() => ({ verified: [] as string[], hashed: 0, codes: 0, inFlight: 0, maxInFlight: 0 }));
 
-vi.mock('../../src/staff/passwords.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/staff/passwords.js')>();
+vi.mock('../../src/staff/users/passwords.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/staff/users/passwords.js')>();
   const timed = async <T>(work: () => Promise<T>): Promise<T> => {
     hashing.inFlight += 1;
     hashing.maxInFlight = Math.max(hashing.maxInFlight, hashing.inFlight);
@@ -42,8 +42,8 @@ vi.mock('../../src/staff/passwords.js', async (importOriginal) => {
   };
 });
 
-vi.mock('../../src/staff/totp.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/staff/totp.js')>();
+vi.mock('../../src/staff/users/totp.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/staff/users/totp.js')>();
   return {
     ...real,
     matchTotp: (...args: Parameters<typeof real.matchTotp>) => {

@@ -11,30 +11,33 @@
 //   address (quietly dropped).
 // Counters live in the database, so they hold across processes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Tx } from '../db/connection.js';
-import type { StaffTokenPurpose } from '../db/schema.js';
-import { Unauthenticated } from '../http/errors.js';
-import { audit, type AuditActor } from '../audit/log.js';
-import { queueStaffEmail, linkFor } from './emails.js';
-import { checkNewPassword, needsRehash, spendDecoyHash, hashPassword, verifyPassword } from './passwords.js';
-import { matchTotp, useRecoveryCode } from './totp.js';
-import { startSession } from './sessions.js';
+import type { Tx } from '../../db/connection.js';
+import type { StaffTokenPurpose } from '../../db/schema.js';
+import { Unauthenticated } from '../../http/errors.js';
+import { audit, type AuditActor } from '../../audit/log.js';
+import { queueStaffEmail, linkFor } from '../users/emails.js';
+import { checkNewPassword, needsRehash, spendDecoyHash, hashPassword, verifyPassword } from '../users/passwords.js';
+import { matchTotp, useRecoveryCode } from '../users/totp.js';
+import { startSession } from '../sessions/service.js';
 import { knownAccounts, rememberBrowser } from './devices.js';
 import { reserveGuess, takeAddressAttempt, TooManyAttempts, wrongGuess } from './throttles.js';
 import {
-  backoffFailed,
-  countEvent,
+  findActiveUser,
+  findUserById,
   findUsersByEmail,
   insertToken,
   peekToken,
   refundAccountAttempt,
-  refundBackoffAttempt,
   updateUser,
+  useSecondFactor,
   useToken,
   type UserRow,
-} from './store.js';
-import { normaliseEmail, toStaffUser } from './view.js';
-import { ROLE_PERMISSIONS } from '../access/permissions.js';
+} from '../users/store.js';
+import { revokeSessions } from '../sessions/store.js';
+import { backoffFailed, countEvent, refundBackoffAttempt } from './store.js';
+import { normaliseEmail, toStaffUser } from '../view.js';
+import { ROLE_PERMISSIONS } from '../../access/permissions.js';
+import { operatorName, operatorNames } from '../../operators/service.js';
 
 export const ADDRESS_EMAILS = { limit: 10, windowMs: 60 * 60 * 1000 };
 export const ACCOUNT_EMAILS = { limit: 3, windowMs: 60 * 60 * 1000 };
@@ -45,11 +48,6 @@ const WRONG = 'The e-mail address or password is not right. After 5 wrong tries 
 const userActor = (user: UserRow): AuditActor => ({ type: 'user', id: user.id, label: user.email });
 const ANONYMOUS: AuditActor = { type: 'anonymous', id: null, label: 'anonymous' };
 
-async function operatorNames(request: FastifyRequest, ids: number[]): Promise<Map<number, string>> {
-  const rows = await request.server.db.kysely.selectFrom('operators').select(['id', 'name']).where('id', 'in', ids).execute();
-  return new Map(rows.map((row) => [row.id, row.name]));
-}
-
 /** The answer that starts a session, for the transaction that signs the user in. */
 async function signInAnswer(tx: Tx, request: FastifyRequest, reply: FastifyReply, user: UserRow, how: string) {
   const { sessionId, csrfToken } = await startSession(tx, request, reply, user);
@@ -59,12 +57,11 @@ async function signInAnswer(tx: Tx, request: FastifyRequest, reply: FastifyReply
     { operatorId: user.operator_id, action: 'session.sign-in', resource: { type: 'session', id: sessionId }, after: { Method: how } },
     userActor(user),
   );
-  const operator = await tx.selectFrom('operators').select(['id', 'name']).where('id', '=', user.operator_id).executeTakeFirstOrThrow();
   return {
     Status: 'signed-in' as const,
     Me: {
       User: toStaffUser(user),
-      Operator: { ID: operator.id, Name: operator.name },
+      Operator: { ID: user.operator_id, Name: await operatorName(tx, user.operator_id) },
       Permissions: [...ROLE_PERMISSIONS[user.role]],
       CsrfToken: csrfToken,
     },
@@ -119,7 +116,7 @@ export async function signInWithPassword(
   if (matching.length > 1) {
     await app.db.write(refund);
     const names = await operatorNames(
-      request,
+      app.db.kysely,
       matching.map((user) => user.operator_id),
     );
     return {
@@ -147,9 +144,7 @@ export async function signInWithTotp(
   const app = request.server;
   const invalid = () => new Unauthenticated('This sign-in has expired or is not valid any more: start again with your password or a new link');
   const challenge = await peekToken(app.db.kysely, body.Challenge, 'totp-challenge');
-  const user =
-    challenge &&
-    (await app.db.kysely.selectFrom('staff_users').selectAll().where('id', '=', challenge.user_id).where('status', '=', 'active').executeTakeFirst());
+  const user = challenge && (await findActiveUser(app.db.kysely, challenge.user_id));
   if (!challenge || !user || user.totp_secret === null) throw invalid();
   // Counted before the code is checked: a locked account, or one with 5 codes on their way, is refused.
   // (No per-address limit here: a challenge takes the right password, which has one.)
@@ -166,18 +161,8 @@ export async function signInWithTotp(
   }
   return app.db.write(async (tx) => {
     if (!(await useToken(tx, body.Challenge, 'totp-challenge'))) throw invalid();
-    // Conditional on the step, so that two requests with the same code cannot both pass.
-    const updated = await tx
-      .updateTable('staff_users')
-      .set({ failed_attempts: 0, ...(step !== undefined ? { totp_last_step: step } : { recovery_codes: remainingCodes! }), updated_at: Date.now() })
-      .where('id', '=', user.id)
-      .where((eb) =>
-        step !== undefined
-          ? eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)])
-          : eb('recovery_codes', '=', user.recovery_codes),
-      )
-      .returningAll()
-      .executeTakeFirst();
+    // Conditional on the step (or the codes left), so that two requests with the same code cannot both pass.
+    const updated = await useSecondFactor(tx, user, step !== undefined ? { step } : { remainingCodes: remainingCodes! });
     if (!updated) throw invalid();
     if (remainingCodes !== undefined) {
       await audit(
@@ -238,15 +223,11 @@ async function requireLiveToken(request: FastifyRequest, token: string, purpose:
   throw badLink();
 }
 
-async function activeUser(tx: Tx, id: number): Promise<UserRow | undefined> {
-  return tx.selectFrom('staff_users').selectAll().where('id', '=', id).where('status', '<>', 'removed').executeTakeFirst();
-}
-
 export async function signInWithLink(request: FastifyRequest, reply: FastifyReply, token: string) {
   await requireLiveToken(request, token, 'sign-in-link');
   return request.server.db.write(async (tx) => {
     const used = await useToken(tx, token, 'sign-in-link');
-    const user = used && (await activeUser(tx, used.user_id));
+    const user = used && (await findUserById(tx, used.user_id));
     if (user?.status !== 'active') throw badLink();
     return afterFirstFactor(tx, request, reply, user, 'e-mail link');
   });
@@ -259,9 +240,9 @@ export async function completeReset(request: FastifyRequest, reply: FastifyReply
   const hash = await hashPassword(password);
   return request.server.db.write(async (tx) => {
     const used = await useToken(tx, token, 'password-reset');
-    const user = used && (await activeUser(tx, used.user_id));
+    const user = used && (await findUserById(tx, used.user_id));
     if (user?.status !== 'active') throw badLink();
-    await tx.updateTable('staff_sessions').set({ revoked_at: Date.now() }).where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
+    await revokeSessions(tx, user.id);
     const updated = await updateUser(tx, user.id, { password_hash: hash, failed_attempts: 0, locked_until: null });
     await audit(tx, { operatorId: user.operator_id, action: 'user.password-reset', resource: { type: 'user', id: user.id } }, userActor(user));
     return afterFirstFactor(tx, request, reply, updated, 'password reset');
@@ -275,7 +256,7 @@ export async function acceptInvitation(request: FastifyRequest, reply: FastifyRe
   const hash = await hashPassword(body.Password);
   return request.server.db.write(async (tx) => {
     const used = await useToken(tx, body.Token, 'invitation');
-    const user = used && (await activeUser(tx, used.user_id));
+    const user = used && (await findUserById(tx, used.user_id));
     if (user?.status !== 'invited') throw badLink();
     const updated = await updateUser(tx, user.id, { status: 'active', password_hash: hash, ...(body.Name && { name: body.Name.trim() }) });
     await audit(

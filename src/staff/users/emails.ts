@@ -2,10 +2,11 @@
 // every e-mail (src/emails): queued in the transaction that made their token, sent by the worker. Their
 // body carries a one-time link, so it is stored sealed (src/secrets) and the outbox listing never shows
 // it; the worker opens it just before sending.
-import type { Config } from '../config.js';
-import type { Tx } from '../db/connection.js';
-import type { InstanceKeys } from '../secrets/keys.js';
-import { queueEmail } from '../emails/outbox.js';
+import type { Config } from '../../config.js';
+import type { Tx } from '../../db/connection.js';
+import type { InstanceKeys } from '../../secrets/keys.js';
+import { queueEmail } from '../../emails/outbox.js';
+import { operatorName } from '../../operators/service.js';
 import type { UserRow } from './store.js';
 
 const PURPOSE = 'staff-email';
@@ -53,8 +54,7 @@ const TEXTS: Record<StaffEmailKind, (operator: string, link: string) => { subjec
 };
 
 export async function queueStaffEmail(tx: Tx, app: Mailing, user: UserRow, kind: StaffEmailKind, link = ''): Promise<void> {
-  const operator = await tx.selectFrom('operators').select('name').where('id', '=', user.operator_id).executeTakeFirstOrThrow();
-  const { subject, body } = TEXTS[kind](operator.name, link);
+  const { subject, body } = TEXTS[kind](await operatorName(tx, user.operator_id), link);
   await queueEmail(tx, {
     operatorId: user.operator_id,
     kind: 'staff',

@@ -3,7 +3,7 @@
 // event loop stays free). The settings are stored with each hash, so they can be raised later: a hash with
 // older settings is replaced at the next successful sign-in.
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { ValidationFailed } from '../http/errors.js';
+import { ValidationFailed } from '../../http/errors.js';
 
 const PARAMS = { N: 2 ** 15, r: 8, p: 3 };
 const KEY_LENGTH = 32;

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
-import { requires } from '../access/permissions.js';
-import { ChangeUserBody, InviteBody, StaffSession, StaffUser, UserIdParams, UserSessionParams } from './schemas.js';
-import { changeUser, endSessions, getUsers, inviteUser, removeUser, resendInvitation, resetTwoFactor, unlockUser, userSessions } from './accounts.js';
+import { AUTH_ERRORS, envelope, problems } from '../../http/schemas.js';
+import { requires } from '../../access/permissions.js';
+import { ChangeUserBody, InviteBody, StaffSession, StaffUser, UserIdParams, UserSessionParams } from '../schemas.js';
+import { changeUser, endSessions, getUsers, inviteUser, removeUser, resendInvitation, resetTwoFactor, unlockUser, userSessions } from './service.js';
 
 /** Operator API: the operator's staff users (owners only). */
 export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {

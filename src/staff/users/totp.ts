@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { renderSVG } from 'uqr';
-import type { InstanceKeys } from '../secrets/keys.js';
+import type { InstanceKeys } from '../../secrets/keys.js';
 import { hashToken, type UserRow } from './store.js';
 
 const PURPOSE = 'staff-totp';

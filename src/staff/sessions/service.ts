@@ -7,11 +7,12 @@
 // if the browser sends one, that is this service's own.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/cookie';
-import { Forbidden, Unauthenticated } from '../http/errors.js';
-import type { Tx } from '../db/connection.js';
-import { ROLE_PERMISSIONS } from '../access/permissions.js';
-import type { Actor } from '../access/actor.js';
-import { findLiveSession, hashToken, insertSession, newToken, touchSession, type UserRow } from './store.js';
+import { Forbidden, Unauthenticated } from '../../http/errors.js';
+import type { Tx } from '../../db/connection.js';
+import { ROLE_PERMISSIONS } from '../../access/permissions.js';
+import type { Actor } from '../../access/actor.js';
+import { hashToken, newToken, type UserRow } from '../users/store.js';
+import { findLiveSession, insertSession, touchSession } from './store.js';
 
 /** A session ends after this long without a request, and at most this long after sign-in. */
 export const IDLE_TIMEOUT_MS = 12 * 60 * 60 * 1000;

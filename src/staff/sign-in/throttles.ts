@@ -14,12 +14,13 @@
 //   hour, and a browser that signed in to an account before is not held up for it at all (devices.ts).
 // - Made-up e-mailed tokens count as failures of the address too; a real one is never held up.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { Tx } from '../db/connection.js';
-import { RetryLater } from '../http/errors.js';
-import { audit, type AuditActor } from '../audit/log.js';
-import { queueStaffEmail, type Mailing } from './emails.js';
-import { lockAccount, reserveAccountAttempt, takeBackoffAttempt, type BackoffPolicy, type UserRow } from './store.js';
+import type { Database } from '../../db/schema.js';
+import type { Tx } from '../../db/connection.js';
+import { RetryLater } from '../../http/errors.js';
+import { audit, type AuditActor } from '../../audit/log.js';
+import { queueStaffEmail, type Mailing } from '../users/emails.js';
+import { lockAccount, lockedUntil, reserveAccountAttempt, type UserRow } from '../users/store.js';
+import { takeBackoffAttempt, type BackoffPolicy } from './store.js';
 
 export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCK_MS = 15 * 60 * 1000;
@@ -60,7 +61,6 @@ export async function wrongGuess(tx: Tx, app: Mailing, user: UserRow, attempt: n
 
 /** The 429 for a signed-in user's guess refused unchecked: the account is locked (for how long), or has its guesses on their way. */
 export async function refusedGuess(db: Kysely<Database>, userId: number): Promise<TooManyAttempts> {
-  const row = await db.selectFrom('staff_users').select('locked_until').where('id', '=', userId).executeTakeFirst();
-  const waitMs = Math.max(1000, Number(row?.locked_until ?? 0) - Date.now());
+  const waitMs = Math.max(1000, Number((await lockedUntil(db, userId)) ?? 0) - Date.now());
   return new TooManyAttempts(`Too many wrong passwords or codes in a row: your account is locked; try again in ${inWords(waitMs)}`, waitMs);
 }

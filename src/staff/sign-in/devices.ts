@@ -5,7 +5,7 @@
 // still applies, and the cookie opens nothing by itself.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { cookieOptions } from './sessions.js';
+import { cookieOptions } from '../sessions/service.js';
 
 const MAX_ACCOUNTS = 10;
 const MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
