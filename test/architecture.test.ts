@@ -253,3 +253,44 @@ describe('the layers', () => {
     expect(subfolderCycles(join(ROOT, 'src'), { files })).toEqual(['folder cycle: src/x/{a,b}']);
   });
 });
+
+/**
+ * SQL lives in stores: outside src/db/ (the database layer itself), only a `store.ts` (or a `*-store.ts` beside
+ * it) builds a query. Kysely's builders and `sql` templates are found with the parser, so a comment or a
+ * string that mentions them does not count.
+ */
+const QUERY_BUILDERS = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto']);
+const SQL_OUTSIDE_STORES_ALLOWED: Record<string, string> = {
+  // The seat ledger is availability's second store: on PostgreSQL releasing lapsed holds and taking seats is
+  // one statement over timeslots and bookings, the capacity invariant itself (docs/concurrency.md).
+  'src/availability/seat-ledger.ts': 'the seat ledger',
+};
+
+export function buildsQueries(file: string, text = readFileSync(file, 'utf8')): boolean {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  let found = false;
+  const visit = (node: ts.Node) => {
+    if (found) return;
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && QUERY_BUILDERS.has(node.expression.name.text)) found = true;
+    else if (ts.isTaggedTemplateExpression(node) && /^sql\b/.test(node.tag.getText(source))) found = true;
+    else ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('SQL lives in stores', () => {
+  it('builds queries only in store.ts files (and src/db/)', () => {
+    const outside = sourceFiles(join(ROOT, 'src'))
+      .map((file) => relative(ROOT, file))
+      .filter((file) => !file.startsWith('src/db/') && !/(^|\/|-)store\.ts$/.test(file) && !(file in SQL_OUTSIDE_STORES_ALLOWED))
+      .filter((file) => buildsQueries(join(ROOT, file)));
+    expect(outside).toEqual([]);
+  });
+
+  it('finds a query builder and a sql template, and not a mention in a comment (the check can fail)', () => {
+    expect(buildsQueries('a.ts', "await tx.selectFrom('bookings').selectAll().execute();")).toBe(true);
+    expect(buildsQueries('a.ts', 'const x = sql<number>`1`;')).toBe(true);
+    expect(buildsQueries('a.ts', '// tx.selectFrom(...) and sql`...` are for stores\nconst s = "selectFrom";')).toBe(false);
+  });
+});
