@@ -37,7 +37,7 @@ export async function findBooking(db: Kysely<Database>, operatorId: number, refe
   return query.executeTakeFirst();
 }
 
-/** The references of these of the operator's bookings, by booking ID (a published read: the e-mail outbox's listing). */
+/** The references of these of the operator's bookings, by booking ID (a published read: the e-mail outbox's listing, a workflow e-mail's manage link). */
 export async function bookingReferences(db: Kysely<Database>, operatorId: number, bookingIds: number[]): Promise<Map<number, string>> {
   if (bookingIds.length === 0) return new Map();
   const rows = await db
@@ -383,15 +383,4 @@ export async function setCheckinCount(
     .values({ booking_id: line.bookingId, ticket_type_id: line.ticketTypeId, operator_id: line.operatorId, checked_in: count, checked_in_at: nowMs })
     .onConflict((oc) => oc.columns(['booking_id', 'ticket_type_id']).doUpdateSet({ checked_in: count }))
     .execute();
-}
-
-/** The reference of one of the operator's bookings, by row ID (an e-mail names its booking so). */
-export async function bookingReference(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('bookings')
-    .select('reference')
-    .where('id', '=', bookingId)
-    .where('operator_id', '=', operatorId)
-    .executeTakeFirst();
-  return row?.reference;
 }

@@ -61,6 +61,21 @@ function toItem(row: BasketItemRecord, tickets: BookingTicketRow[], now: number)
 }
 
 /** What the basket costs: the items that still hold seats (open) or are confirmed (paid). */
+/** The basket's items, each still holding its seats: else 409 and nothing is charged (checkout, either provider). */
+export async function requireHeldItems(tx: Tx, basketId: number, now: number): Promise<BasketItemRecord[]> {
+  const items = await listBasketItems(tx, basketId);
+  if (items.length === 0) throw new Conflict('The basket is empty: add a timeslot before checking out');
+  for (const item of items) {
+    const live = item.status === 'on_hold' && item.hold_expires_at !== null && Number(item.hold_expires_at) > now;
+    if (!live) {
+      throw new Conflict(
+        `The seats of ${item.reference} (${item.activity_name}, ${item.date} ${item.time}) are no longer held for you; nothing was charged. Remove it or start a new basket.`,
+      );
+    }
+  }
+  return items;
+}
+
 export function payableTotal(items: BasketItem[]): number {
   return items.filter((item) => item.Status === 'on_hold' || item.Status === 'confirmed').reduce((sum, item) => sum + item.Amount, 0);
 }

@@ -22,10 +22,10 @@ import { insertPayment } from '../payments/store.js';
 import { PaymentDeclined } from '../payments/providers.js';
 import type { StripeSettings } from '../payments/stripe.js';
 import type { PaymentConfig } from '../payments/providers.js';
-import { basketView, requireBasket, type HoldSettings } from './baskets.js';
+import { basketView, requireBasket, requireHeldItems, type HoldSettings } from './baskets.js';
 import { refuseWhileDeclining } from './declines.js';
 import { shopState } from './settings.js';
-import { basketAmount, listBasketItems, lockBasket, type BasketRow } from './store.js';
+import { basketAmount, lockBasket, type BasketRow } from './store.js';
 import { completeOrder } from './completion.js';
 import { stripeCheckout } from './stripe-checkout.js';
 import type { CheckoutBody } from './schemas.js';
@@ -111,16 +111,7 @@ async function payBasket(
   const { provider } = await shopState(tx, basket.operator_id, config);
   if (!provider) throw new Conflict('This shop takes no payments at the moment; nothing was charged or booked');
 
-  const items = await listBasketItems(tx, basket.id);
-  if (items.length === 0) throw new Conflict('The basket is empty: add a timeslot before checking out');
-  for (const item of items) {
-    const live = item.status === 'on_hold' && item.hold_expires_at !== null && Number(item.hold_expires_at) > now;
-    if (!live) {
-      throw new Conflict(
-        `The seats of ${item.reference} (${item.activity_name}, ${item.date} ${item.time}) are no longer held for you; nothing was charged. Remove it or start a new basket.`,
-      );
-    }
-  }
+  const items = await requireHeldItems(tx, basket.id, now);
 
   const amount = await basketAmount(tx, basket.id);
   const currency = current.currency ?? '';

@@ -30,9 +30,9 @@ import {
   type PaymentRow,
 } from '../payments/store.js';
 import { accountClient, createCheckoutSession, failureOf, type CheckoutSessionRequest, type StripeSettings } from '../payments/stripe.js';
-import { basketView, requireBasket, type HoldSettings } from './baskets.js';
+import { basketView, requireBasket, requireHeldItems, type HoldSettings } from './baskets.js';
 import { shopState } from './settings.js';
-import { basketAmount, listBasketItems, lockBasket, markCheckoutStarted, type BasketItemRecord } from './store.js';
+import { basketAmount, lockBasket, markCheckoutStarted, type BasketItemRecord } from './store.js';
 import { completeOrder } from './completion.js';
 import type { Basket } from './schemas.js';
 
@@ -71,16 +71,7 @@ export async function stripeCheckout(
     if (!provider) throw new Conflict('This shop takes no payments at the moment; nothing was charged or booked');
     if (provider.name !== 'stripe') throw ValidationFailed.field('Payment.Provider', `This shop takes payments through ${provider.name}`);
 
-    const items = await listBasketItems(tx, basket.id);
-    if (items.length === 0) throw new Conflict('The basket is empty: add a timeslot before checking out');
-    for (const item of items) {
-      const live = item.status === 'on_hold' && item.hold_expires_at !== null && Number(item.hold_expires_at) > now;
-      if (!live) {
-        throw new Conflict(
-          `The seats of ${item.reference} (${item.activity_name}, ${item.date} ${item.time}) are no longer held for you; nothing was charged. Remove it or start a new basket.`,
-        );
-      }
-    }
+    const items = await requireHeldItems(tx, basket.id, now);
 
     const latest = await latestBasketPayment(tx, basket.id, 'stripe');
     if (latest?.status === 'pending') {
