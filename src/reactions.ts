@@ -4,6 +4,7 @@
 // the table.
 import { defineEmailKind } from './emails/kinds.js';
 import { reactToBookings, reactToPaidBaskets } from './events/reactions.js';
+import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
 import { handleStripeEvents } from './payments/stripe-events.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
@@ -19,6 +20,9 @@ export function wireReactions(): void {
   // Stripe's Checkout events (received by payments/routes.ts): a paid session completes its basket, once.
   handleStripeEvents(PAID_SESSION_EVENTS, settleStripeCheckout);
   handleStripeEvents(EXPIRED_SESSION_EVENTS, expireStripeCheckout);
+  // Stripe's word on a refund moves its status (pending -> succeeded / failed).
+  handleStripeEvents(REFUND_EVENTS, followRefund);
+  handleStripeEvents(['charge.refunded'], followChargeRefunds);
   // Sending an e-mail: a staff e-mail's sealed body is opened (and hidden in the outbox listing), a
   // workflow e-mail's manage link filled in, a waitlist offer's guest marked as told.
   defineEmailKind('staff', { textAtSending: ({ keys }, email) => openStaffEmailBody(keys, email.body), hiddenBody: HIDDEN_BODY });
