@@ -250,3 +250,16 @@ export async function changeRefundStatus(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** Stripe refunds recorded but never answered by Stripe (a guest's cancellation's, or a process that stopped before asking). */
+export async function unsentRefunds(db: Kysely<Database>, limit: number, operatorId?: number): Promise<RefundRow[]> {
+  let query = db
+    .selectFrom('refunds')
+    .innerJoin('payments', 'payments.id', 'refunds.payment_id')
+    .selectAll('refunds')
+    .where('refunds.status', '=', 'pending')
+    .where('refunds.provider_reference', 'is', null)
+    .where('payments.provider', '=', 'stripe');
+  if (operatorId !== undefined) query = query.where('refunds.operator_id', '=', operatorId);
+  return query.orderBy('refunds.id').limit(limit).execute();
+}

@@ -10,7 +10,8 @@ import type { Database, RefundRequester } from '../db/schema.js';
 import { audit } from '../audit/log.js';
 import { currentContext } from '../access/actor.js';
 import { DomainError, NotFound, ValidationFailed } from '../http/errors.js';
-import { findBookingId } from '../bookings/store.js';
+import { bookingReference, findBookingId } from '../bookings/store.js';
+import type { GuestCancellationReaction } from '../events/reactions.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { PaymentProviderUnavailable } from '../payments/providers.js';
 import { formatMinorUnits, parseMinorUnits } from '../payments/money.js';
@@ -39,19 +40,27 @@ export interface RefundContext {
   settings: StripeSettings;
 }
 
+const GUEST = { type: 'anonymous', id: null, label: 'guest (manage link)' } as const;
+
 const testRefundReference = () => `test_refund_${randomBytes(8).toString('hex')}`;
 
 /** A refund that would pass what remains: 409 naming Amount. */
 const tooMuch = (message: string) => new DomainError('conflict', message, [{ field: 'Amount', message }]);
 
+/** The basket payment that paid the booking and the booking's share of it; undefined when it was not paid online. */
+async function saleOf(db: Kysely<Database>, bookingId: number) {
+  const sale = await bookingShare(db, bookingId);
+  const payment = sale === undefined ? undefined : await succeededBasketPayment(db, sale.basketId);
+  return sale && payment ? { bookingId, share: sale.share, payment } : undefined;
+}
+
 /** The operator's booking, the basket payment that paid it and its share of it; 404/409 otherwise. */
 async function paidBooking(db: Kysely<Database>, operatorId: number, reference: string) {
   const bookingId = await findBookingId(db, operatorId, reference);
   if (bookingId === undefined) throw new NotFound(`Booking ${reference} not found`);
-  const sale = await bookingShare(db, bookingId);
-  const payment = sale === undefined ? undefined : await succeededBasketPayment(db, sale.basketId);
-  if (!sale || !payment) throw tooMuch(`Nothing was paid online for ${reference}: there is nothing to refund`);
-  return { bookingId, share: sale.share, payment };
+  const sale = await saleOf(db, bookingId);
+  if (!sale) throw tooMuch(`Nothing was paid online for ${reference}: there is nothing to refund`);
+  return sale;
 }
 
 /** What the booking may still refund of the payment: its share less its refunds, never more than the payment keeps. */
@@ -95,12 +104,11 @@ async function recordRefund(
     reason: request.reason,
     requestedBy: request.requestedBy,
   });
-  await audit(tx, {
-    operatorId,
-    action: 'booking.refund',
-    resource: { type: 'booking', id: reference },
-    after: refundView(refund, reference, payment.provider),
-  });
+  await audit(
+    tx,
+    { operatorId, action: 'booking.refund', resource: { type: 'booking', id: reference }, after: refundView(refund, reference, payment.provider) },
+    request.requestedBy.type === 'guest' ? GUEST : undefined,
+  );
   return refund;
 }
 
@@ -168,3 +176,19 @@ export async function bookingRefunds(db: Kysely<Database>, operatorId: number, b
   }
   return answer;
 }
+
+/**
+ * A guest cancelled their paid booking within the activity's rule (the manage page allows nothing else):
+ * all that remains of its share is refunded, recorded in the cancellation's transaction. The test
+ * provider's refund succeeds there; Stripe's is sent after the commit (sendPendingRefunds).
+ */
+export const refundGuestCancellation: GuestCancellationReaction = async (tx, booking) => {
+  const sale = await saleOf(tx, booking.id);
+  if (!sale) return;
+  const reference = (await bookingReference(tx, booking.operator_id, booking.id)) ?? String(booking.id);
+  await recordRefund(tx, booking.operator_id, reference, sale, {
+    amount: 'rest',
+    reason: 'guest-cancellation',
+    requestedBy: { type: 'guest', id: null },
+  });
+};

@@ -10,6 +10,8 @@ import { customer } from '../emails/fixtures.js';
 import { GOOD_CARD, openShop } from '../shop/fixtures.js';
 import { addUser, as, signIn } from '../staff/fixtures.js';
 import { connectStripe, stripeWorld, type StripeWorld } from './fixtures.js';
+import { manageToken } from '../../src/storefront/manage.js';
+import { sendPendingRefunds } from '../../src/payments/jobs.js';
 
 let world: StripeWorld;
 let op: TestOperator;
@@ -18,6 +20,8 @@ let testShop: TestOperator;
 let kayak: string;
 let tea: string;
 let testKayak: string;
+let canoe: string;
+let testCanoe: string;
 const date = dateFromToday(15);
 
 const shop = (operatorId: number) => `/api/v2/shop/${operatorId}`;
@@ -72,7 +76,12 @@ beforeAll(async () => {
   kayak = (await createActivity(world.t, op.adminKey, { Name: 'Kayak', UnitPrice: 4500, Currency: 'EUR' })).ActivityID;
   tea = (await createActivity(world.t, op.adminKey, { Name: 'Tea', UnitPrice: 1500, Currency: 'JPY' })).ActivityID;
   testKayak = (await createActivity(world.t, testShop.adminKey, { Name: 'Kayak', UnitPrice: 2000, Currency: 'EUR' })).ActivityID;
+  canoe = (await createActivity(world.t, op.adminKey, { Name: 'Canoe', UnitPrice: 3000, Currency: 'EUR', GuestCancelHours: 24 })).ActivityID;
+  testCanoe = (await createActivity(world.t, testShop.adminKey, { Name: 'Canoe', UnitPrice: 3000, Currency: 'EUR', GuestCancelHours: 24 }))
+    .ActivityID;
   for (const Time of ['10:00', '12:00']) {
+    await createTimeslot(world.t, op.adminKey, canoe, { Date: date, Time, Capacity: 200 });
+    await createTimeslot(world.t, testShop.adminKey, testCanoe, { Date: date, Time, Capacity: 200 });
     await createTimeslot(world.t, op.adminKey, kayak, { Date: date, Time, Capacity: 200 });
     await createTimeslot(world.t, op.adminKey, tea, { Date: date, Time, Capacity: 200 });
     await createTimeslot(world.t, testShop.adminKey, testKayak, { Date: date, Time, Capacity: 200 });
@@ -265,5 +274,83 @@ describe('who may refund what', () => {
     const made = await as(world.t, owner, 'POST', refundUrl(reference!), {});
     expect(made.statusCode, made.body).toBe(201);
     expect(made.json().data.RequestedBy).toBe('user');
+  });
+});
+
+describe("a guest's cancellation within the activity's rule", () => {
+  const cancelAsGuest = (operator: TestOperator, reference: string) =>
+    call(
+      world.t.app,
+      undefined,
+      'POST',
+      `${shop(operator.operatorId)}/bookings/${manageToken(world.t.app.instanceKeys, operator.operatorId, reference)}/cancel`,
+    );
+
+  it('refunds all that remains of the booking share through Stripe, right after the cancellation', async () => {
+    const [first, second] = await paidBasket(op, canoe, [2, 1]);
+    expect((await refund(first!, { Amount: '10.00' })).statusCode).toBe(201);
+    const cancelled = await cancelAsGuest(op, first!);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const rows = await refundRows(first!);
+    expect(rows.map((row) => [Number(row.amount), row.status, row.reason, row.requested_by_type])).toEqual([
+      [1000, 'succeeded', 'staff', 'key'],
+      [5000, 'succeeded', 'guest-cancellation', 'guest'],
+    ]);
+    expect(world.stripe.refunds.get(rows[1]!.provider_reference!)).toMatchObject({ amount: 5000 });
+    expect(stripeRefundsOf(rows[1]!.id)).toHaveLength(1);
+    // The other booking of the basket keeps its money; nothing is left for the job to send.
+    expect(await refundRows(second!)).toHaveLength(0);
+    expect(await sendPendingRefunds(world.t.db, world.t.app.instanceKeys, world.t.app.config)).toBe(0);
+  });
+
+  it('refunds at once with the test provider', async () => {
+    const [reference] = await paidBasket(testShop, testCanoe, [1], 'test');
+    expect((await cancelAsGuest(testShop, reference!)).statusCode).toBe(200);
+    const [row] = await refundRows(reference!);
+    expect(row).toMatchObject({ status: 'succeeded', reason: 'guest-cancellation', requested_by_type: 'guest' });
+    expect(Number(row!.amount)).toBe(3000);
+    const entries = await world.t.db.kysely
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'booking.refund')
+      .where('resource_id', '=', reference!)
+      .execute();
+    expect(entries.map((entry) => [entry.actor_type, entry.actor_label])).toEqual([['anonymous', 'guest (manage link)']]);
+  });
+
+  it('leaves a refund Stripe could not take failed, for staff to retry', async () => {
+    const [reference] = await paidBasket(op, canoe, [1]);
+    world.stripe.failNext('/v1/refunds', 3);
+    expect((await cancelAsGuest(op, reference!)).statusCode).toBe(200);
+    const [row] = await refundRows(reference!);
+    expect(row).toMatchObject({ status: 'failed', reason: 'guest-cancellation' });
+    const retried = await call(world.t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${reference}/refunds/${row!.id}/retry`);
+    expect(retried.json().data).toMatchObject({ Status: 'succeeded', Amount: '30.00' });
+  });
+
+  it('sends a refund left pending (a process stopped before asking Stripe) from the job', async () => {
+    const [reference] = await paidBasket(op, canoe, [1]);
+    // As if the process stopped between the commit and the call: a pending refund Stripe never saw.
+    world.stripe.failNext('/v1/refunds', 3);
+    expect((await cancelAsGuest(op, reference!)).statusCode).toBe(200);
+    const [row] = await refundRows(reference!);
+    await world.t.db.kysely.updateTable('refunds').set({ status: 'pending', failure: null }).where('id', '=', row!.id).execute();
+    expect(await sendPendingRefunds(world.t.db, world.t.app.instanceKeys, world.t.app.config, op.operatorId)).toBe(1);
+    expect((await refundRows(reference!))[0]).toMatchObject({ status: 'succeeded' });
+    expect(stripeRefundsOf(row!.id)).toHaveLength(1);
+  });
+
+  it('refunds nothing when the operator cancels (the operator decides with the refund endpoint)', async () => {
+    const [reference] = await paidBasket(op, canoe, [1]);
+    expect((await call(world.t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${reference}/cancel`)).statusCode).toBe(200);
+    expect(await refundRows(reference!)).toHaveLength(0);
+    expect((await refund(reference!)).json().data).toMatchObject({ Amount: '30.00', Status: 'succeeded' });
+  });
+
+  it('refunds nothing for a booking not paid online, and nothing outside the rule (the guest cannot cancel then)', async () => {
+    const [reference] = await paidBasket(op, kayak, [1]);
+    // Kayak lets no guest cancel: 409, and no refund.
+    expect((await cancelAsGuest(op, reference!)).statusCode).toBe(409);
+    expect(await refundRows(reference!)).toHaveLength(0);
   });
 });
