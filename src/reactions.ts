@@ -6,7 +6,8 @@ import { defineEmailKind } from './emails/kinds.js';
 import { reactToBookings, reactToGuestCancellations, reactToPaidBaskets } from './events/reactions.js';
 import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
 import { handleStripeEvents } from './payments/stripe-events.js';
-import { refundGuestCancellation } from './shop/refunds.js';
+import { readBookingMoney, refundGuestCancellation } from './shop/refunds.js';
+import { provideBookingMoney } from './payments/booking-money.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
@@ -20,6 +21,8 @@ export function wireReactions(): void {
   reactToPaidBaskets('waitlists', claimOffer);
   // A guest cancelling their paid booking within the activity's rule: all that remains of its share is refunded.
   reactToGuestCancellations('refunds', refundGuestCancellation);
+  // The operator's booking answer lists the payments and refunds of the booking, which the shop knows.
+  provideBookingMoney(readBookingMoney);
   // Stripe's Checkout events (received by payments/routes.ts): a paid session completes its basket, once.
   handleStripeEvents(PAID_SESSION_EVENTS, settleStripeCheckout);
   handleStripeEvents(EXPIRED_SESSION_EVENTS, expireStripeCheckout);

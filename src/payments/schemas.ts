@@ -118,3 +118,30 @@ export const Refund = Type.Object(
   { $id: 'Refund' },
 );
 export type Refund = Static<typeof Refund>;
+
+/** A payment as the operator's booking page lists it. */
+export const BookingPayment = Type.Object({
+  PaymentID: Type.Integer(),
+  Amount: Type.String({ description: 'What was paid, a decimal in Currency ("135.00"): the whole basket the booking was bought in' }),
+  AmountMinorUnits: Type.Integer(),
+  Currency: Type.String(),
+  Provider: PaymentProviderField,
+  ProviderReference: Type.Union([Type.String(), Type.Null()], { description: "The money moved: Stripe's PaymentIntent (pi_...) or test_..." }),
+  Status: Type.Unsafe<(typeof PAYMENT_STATUSES)[number]>({ type: 'string', enum: [...PAYMENT_STATUSES] }),
+  CreatedAt: Type.String({ format: 'date-time' }),
+});
+export type BookingPayment = Static<typeof BookingPayment>;
+
+/** What the operator's booking answer adds about money (docs/payments.md). */
+export const BookingMoney = {
+  Payments: Type.Array(BookingPayment, { description: 'The payments of the basket the booking was bought in (none for a booking not paid online)' }),
+  Refunds: Type.Array(Refund, { description: "The booking's refunds, oldest first, whatever their status" }),
+  AmountPaid: Type.Integer({ description: "The booking's share of what was paid (its tickets), minor units of Currency; 0 when not paid online" }),
+  AmountRefunded: Type.Integer({ description: "What the booking's succeeded refunds gave back, minor units of Currency" }),
+};
+export interface BookingMoney {
+  Payments: BookingPayment[];
+  Refunds: Refund[];
+  AmountPaid: number;
+  AmountRefunded: number;
+}

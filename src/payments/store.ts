@@ -263,3 +263,14 @@ export async function unsentRefunds(db: Kysely<Database>, limit: number, operato
   if (operatorId !== undefined) query = query.where('refunds.operator_id', '=', operatorId);
   return query.orderBy('refunds.id').limit(limit).execute();
 }
+
+/** The basket's payments that took money (succeeded, or refunded since), oldest first. */
+export async function basketPaymentsTaken(db: Kysely<Database>, basketId: number): Promise<PaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('basket_id', '=', basketId)
+    .where('status', 'in', ['succeeded', 'refunding', 'refunded'])
+    .orderBy('id')
+    .execute();
+}

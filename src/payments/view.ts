@@ -1,7 +1,7 @@
 // Payment rows and Stripe accounts as the API shows them. Secrets never leave the store: an account is
 // shown by its key's last 4 characters and mode only.
 import { formatMinorUnits } from './money.js';
-import type { BasketPayment, Refund, StripeAccountSettings } from './schemas.js';
+import type { BasketPayment, BookingPayment, Refund, StripeAccountSettings } from './schemas.js';
 import type { PaymentRow, RefundRow, StripeAccountRow } from './store.js';
 
 const isoSeconds = (seconds: number | null) => (seconds === null ? null : new Date(Number(seconds) * 1000).toISOString());
@@ -46,5 +46,18 @@ export function refundView(refund: RefundRow, bookingReference: string, provider
     RequestedBy: refund.requested_by_type,
     CreatedAt: new Date(Number(refund.created_at)).toISOString(),
     UpdatedAt: new Date(Number(refund.updated_at)).toISOString(),
+  };
+}
+
+export function bookingPaymentView(payment: PaymentRow): BookingPayment {
+  return {
+    PaymentID: payment.id,
+    Amount: formatMinorUnits(Number(payment.amount), payment.currency),
+    AmountMinorUnits: Number(payment.amount),
+    Currency: payment.currency,
+    Provider: payment.provider === 'stripe' ? 'stripe' : 'test',
+    ProviderReference: payment.provider_reference,
+    Status: payment.status,
+    CreatedAt: new Date(Number(payment.created_at)).toISOString(),
   };
 }

@@ -16,9 +16,11 @@ import type { InstanceKeys } from '../secrets/keys.js';
 import { PaymentProviderUnavailable } from '../payments/providers.js';
 import { formatMinorUnits, parseMinorUnits } from '../payments/money.js';
 import { sendRefund } from '../payments/refunds.js';
-import { refundView } from '../payments/view.js';
+import { bookingPaymentView, refundView } from '../payments/view.js';
+import type { BookingMoneyReader } from '../payments/booking-money.js';
 import type { Refund } from '../payments/schemas.js';
 import {
+  basketPaymentsTaken,
   changeRefundStatus,
   findPayment,
   findRefund,
@@ -191,4 +193,17 @@ export const refundGuestCancellation: GuestCancellationReaction = async (tx, boo
     reason: 'guest-cancellation',
     requestedBy: { type: 'guest', id: null },
   });
+};
+
+/** What the booking paid and got back (the operator's booking answer): its basket's payments and its refunds. */
+export const readBookingMoney: BookingMoneyReader = async (db, operatorId, bookingId, reference) => {
+  const sale = await bookingShare(db, bookingId);
+  const payments = sale === undefined ? [] : await basketPaymentsTaken(db, sale.basketId);
+  const refunds = await bookingRefunds(db, operatorId, bookingId, reference);
+  return {
+    Payments: payments.map(bookingPaymentView),
+    Refunds: refunds,
+    AmountPaid: sale !== undefined && payments.some((payment) => payment.status === 'succeeded') ? sale.share : 0,
+    AmountRefunded: refunds.filter((refund) => refund.Status === 'succeeded').reduce((sum, refund) => sum + refund.AmountMinorUnits, 0),
+  };
 };

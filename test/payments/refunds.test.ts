@@ -236,6 +236,40 @@ describe('refunding a booking through Stripe', () => {
   });
 });
 
+describe("the operator's booking answer", () => {
+  it('lists the payments of its basket and its refunds, with AmountPaid (its share) and AmountRefunded (succeeded only)', async () => {
+    const [reference] = await paidBasket(op, kayak, [2, 1]);
+    expect((await refund(reference!, { Amount: '10.00' })).statusCode).toBe(201);
+    world.stripe.failNext('/v1/refunds', 3);
+    expect((await refund(reference!, { Amount: '5.00' })).statusCode).toBe(502);
+    const answer = await call(world.t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${reference}`);
+    expect(answer.statusCode, answer.body).toBe(200);
+    const booking = answer.json().data;
+    expect(booking).toMatchObject({ BookingReference: reference, Total: 9000, AmountPaid: 9000, AmountRefunded: 1000 });
+    expect(booking.Payments).toEqual([
+      expect.objectContaining({ Amount: '135.00', AmountMinorUnits: 13500, Currency: 'EUR', Provider: 'stripe', Status: 'succeeded' }),
+    ]);
+    expect(booking.Payments[0].ProviderReference).toMatch(/^pi_/);
+    expect(booking.Refunds.map((r: { Amount: string; Status: string }) => [r.Amount, r.Status])).toEqual([
+      ['10.00', 'succeeded'],
+      ['5.00', 'failed'],
+    ]);
+    // A desk booking paid nothing online.
+    const pos = await call(world.t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', {
+      ActivityID: kayak,
+      Date: date,
+      Time: '12:00',
+      Participants: 1,
+      Customer: customer(),
+    });
+    const desk = (await call(world.t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${pos.json().data.BookingReference}`)).json().data;
+    expect(desk).toMatchObject({ Payments: [], Refunds: [], AmountPaid: 0, AmountRefunded: 0 });
+    // The list and the partner API answer bookings as before.
+    const listed = (await call(world.t.app, op.adminKey, 'GET', `/api/v2/admin/bookings?Search=${reference}`)).json().data[0];
+    expect(listed.Payments).toBeUndefined();
+  });
+});
+
 describe('who may refund what', () => {
   it('refunds a booking paid by the test provider at once, without Stripe', async () => {
     const [reference] = await paidBasket(testShop, testKayak, [2], 'test');

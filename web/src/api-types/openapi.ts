@@ -1893,7 +1893,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a booking */
+    /**
+     * Get a booking
+     * @description The booking, with the payments of the basket it was bought in and its refunds (docs/payments.md).
+     */
     get: {
       parameters: {
         query?: never;
@@ -1913,7 +1916,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              data: components['schemas']['Booking'];
+              data: components['schemas']['AdminBooking'];
             };
           };
         };
@@ -20768,6 +20771,91 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    /** AdminBooking */
+    AdminBooking: {
+      /** @example BK-7KQ2MX9P */
+      BookingReference: string;
+      /**
+       * @description on_hold (seats reserved until HoldExpiresAt), confirmed, cancelled, or expired (a hold that was not confirmed in time)
+       * @enum {string}
+       */
+      Status: 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
+      /**
+       * @description Where the booking was made: a partner (marketplace), the online shop, or point of sale
+       * @enum {string}
+       */
+      Source: 'partner' | 'online' | 'pos';
+      /** @description The marketplace, for partner bookings */
+      Partner: string | null;
+      PaymentReference: string | null;
+      ActivityID: string;
+      /**
+       * Format: date
+       * @description A calendar date, YYYY-MM-DD
+       */
+      Date: string;
+      /** @description HH:MM in the activity's time zone */
+      Time: string;
+      /** Format: date-time */
+      StartsAt: string;
+      /** @description People: what the tickets admit together */
+      Participants: number;
+      /** @description Seats of the timeslot's capacity the booking holds (tickets that take no seat, such as infants, hold none) */
+      Seats: number;
+      /** @description The ticket mix, at the prices of the moment it was booked */
+      Tickets: {
+        Type: string;
+        /** @description The type's name when it was booked */
+        Name: string;
+        Quantity: number;
+        /** @description Minor units of Currency, per ticket, as booked */
+        UnitPrice: number;
+      }[];
+      /** @description ISO 4217: the currency of the ticket prices */
+      Currency: string;
+      /** @description The tickets' price together, minor units of Currency */
+      Total: number;
+      Customer: {
+        FirstName: string;
+        LastName: string;
+        Email: string;
+        Phone: string;
+      };
+      /**
+       * @description complete once the waiver questions are answered
+       * @enum {string}
+       */
+      WaiverStatus: 'pending' | 'complete';
+      /** @description When the hold lapses; null unless on hold */
+      HoldExpiresAt: string | null;
+      /** Format: date-time */
+      CreatedAt: string;
+      /** @description The payments of the basket the booking was bought in (none for a booking not paid online) */
+      Payments: {
+        PaymentID: number;
+        /** @description What was paid, a decimal in Currency ("135.00"): the whole basket the booking was bought in */
+        Amount: string;
+        AmountMinorUnits: number;
+        Currency: string;
+        /**
+         * @description The shop's payment provider: `stripe` once the operator connected a Stripe account (the guest pays on Stripe's page), `test` the built-in test provider (no money moves; outside production, or in a shop in test mode)
+         * @enum {string}
+         */
+        Provider: 'test' | 'stripe';
+        /** @description The money moved: Stripe's PaymentIntent (pi_...) or test_... */
+        ProviderReference: string | null;
+        /** @enum {string} */
+        Status: 'pending' | 'succeeded' | 'declined' | 'expired' | 'refunding' | 'refunded';
+        /** Format: date-time */
+        CreatedAt: string;
+      }[];
+      /** @description The booking's refunds, oldest first, whatever their status */
+      Refunds: components['schemas']['Refund'][];
+      /** @description The booking's share of what was paid (its tickets), minor units of Currency; 0 when not paid online */
+      AmountPaid: number;
+      /** @description What the booking's succeeded refunds gave back, minor units of Currency */
+      AmountRefunded: number;
+    };
     /** AdminProduct */
     AdminProduct: {
       /** @description Numeric product ID, as used by resolve-product */
