@@ -39,6 +39,7 @@ import { usageRoutes } from './usage/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { shopRoutes } from './shop/routes.js';
 import { shopAdminRoutes } from './shop/admin-routes.js';
+import { refundAdminRoutes } from './shop/refund-routes.js';
 import { holdAdminRoutes } from './holds/admin-routes.js';
 import { waitlistPageRoutes } from './waitlists/page-routes.js';
 import { waitlistAdminRoutes } from './waitlists/admin-routes.js';
@@ -180,6 +181,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(workflowAdminRoutes, { prefix: admin });
   await app.register(emailAdminRoutes, { prefix: admin });
   await app.register(shopAdminRoutes, { prefix: admin });
+  await app.register(refundAdminRoutes, { prefix: admin });
   await app.register(holdAdminRoutes, { prefix: admin });
   await app.register(userAdminRoutes, { prefix: admin });
   await app.register(auditAdminRoutes, { prefix: admin });

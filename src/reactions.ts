@@ -3,8 +3,11 @@
 // (app.ts) or run the command line (cli.ts), which wire these once per process. docs/architecture.md has
 // the table.
 import { defineEmailKind } from './emails/kinds.js';
-import { reactToBookings, reactToPaidBaskets } from './events/reactions.js';
+import { reactToBookings, reactToGuestCancellations, reactToPaidBaskets } from './events/reactions.js';
+import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
 import { handleStripeEvents } from './payments/stripe-events.js';
+import { readBookingMoney, refundGuestCancellation } from './shop/refunds.js';
+import { provideBookingMoney } from './payments/booking-money.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
@@ -16,9 +19,16 @@ export function wireReactions(): void {
   reactToBookings('workflows', workflowEmails);
   // A basket paid: a waitlist offer held in it is claimed.
   reactToPaidBaskets('waitlists', claimOffer);
+  // A guest cancelling their paid booking within the activity's rule: all that remains of its share is refunded.
+  reactToGuestCancellations('refunds', refundGuestCancellation);
+  // The operator's booking answer lists the payments and refunds of the booking, which the shop knows.
+  provideBookingMoney(readBookingMoney);
   // Stripe's Checkout events (received by payments/routes.ts): a paid session completes its basket, once.
   handleStripeEvents(PAID_SESSION_EVENTS, settleStripeCheckout);
   handleStripeEvents(EXPIRED_SESSION_EVENTS, expireStripeCheckout);
+  // Stripe's word on a refund moves its status (pending -> succeeded / failed).
+  handleStripeEvents(REFUND_EVENTS, followRefund);
+  handleStripeEvents(['charge.refunded'], followChargeRefunds);
   // Sending an e-mail: a staff e-mail's sealed body is opened (and hidden in the outbox listing), a
   // workflow e-mail's manage link filled in, a waitlist offer's guest marked as told.
   defineEmailKind('staff', { textAtSending: ({ keys }, email) => openStaffEmailBody(keys, email.body), hiddenBody: HIDDEN_BODY });

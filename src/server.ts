@@ -12,6 +12,7 @@ import { announceDemo } from './demo/announce.js';
 import { purgeExpiredKeys } from './idempotency/service.js';
 import { startEmailWorker } from './emails/worker.js';
 import { startWaitlistOffers } from './waitlists/jobs.js';
+import { startRefundSender } from './payments/jobs.js';
 import { startUploadSweep } from './questions/upload-sweep.js';
 import { startWebhookWorker } from './webhooks/deliveries/worker.js';
 import { watchRequests } from './http/request-gauge.js';
@@ -60,6 +61,7 @@ export async function startServer(config: Config): Promise<void> {
   purge.unref();
   let stopEmailWorker: (() => Promise<void>) | undefined;
   let stopWaitlistOffers: (() => Promise<void>) | undefined;
+  let stopRefundSender: (() => Promise<void>) | undefined;
   let stopUploadSweep: (() => void) | undefined;
   let stopWebhookWorker: (() => Promise<void>) | undefined;
 
@@ -82,6 +84,7 @@ export async function startServer(config: Config): Promise<void> {
       await settlesWithin(closed, CLOSE_CONNECTIONS_MS);
     }
     if (stopWaitlistOffers) await settlesWithin(stopWaitlistOffers(), CLOSE_CONNECTIONS_MS);
+    if (stopRefundSender) await settlesWithin(stopRefundSender(), CLOSE_CONNECTIONS_MS);
     if (stopEmailWorker) await settlesWithin(stopEmailWorker(), CLOSE_CONNECTIONS_MS);
     if (stopWebhookWorker) await settlesWithin(stopWebhookWorker(), CLOSE_CONNECTIONS_MS);
     // Waits for statements under way (their requests may have been cut) to finish, within a bound.
@@ -106,6 +109,8 @@ export async function startServer(config: Config): Promise<void> {
     }
     // Waitlist offers and e-mail delivery (docs/platform-events.md); safe with any number of processes.
     stopWaitlistOffers = startWaitlistOffers(db, config, log);
+    // Stripe refunds recorded but not yet sent (docs/payments.md, Refunds); safe with any number of processes.
+    stopRefundSender = startRefundSender(db, app.instanceKeys, config, log);
     stopEmailWorker = startEmailWorker(db, config, log);
     // Webhook dispatch and delivery (docs/webhooks.md); also safe with any number of processes.
     stopWebhookWorker = startWebhookWorker(db, app.webhooks.transport, app.instanceKeys, log, watchRequests(app.server));
@@ -116,6 +121,7 @@ export async function startServer(config: Config): Promise<void> {
     closing = true;
     stopUploadSweep?.();
     await stopWaitlistOffers?.().catch(() => undefined);
+    await stopRefundSender?.().catch(() => undefined);
     await stopEmailWorker?.().catch(() => undefined);
     await stopWebhookWorker?.().catch(() => undefined);
     await app.close().catch(() => undefined);

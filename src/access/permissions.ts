@@ -22,7 +22,7 @@ export const PERMISSIONS = [
   'audit:read',
   'settings:manage', // the operator's own settings (the online shop)
   'webhooks:manage', // webhook endpoints, their deliveries and secrets
-  'payments:manage', // the operator's Stripe account: where the money goes (owners and admin keys only)
+  'payments:manage', // the operator's Stripe account (where the money goes) and refunds (owners and admin keys only)
   'keys:manage',
   'users:manage',
 ] as const;

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
-import { Booking, BookingListQuery, PosBookingBody } from './schemas.js';
+import { AdminBooking, Booking, BookingListQuery, PosBookingBody } from './schemas.js';
+import { findBookingId } from './store.js';
+import { bookingMoney } from '../payments/booking-money.js';
 import { ReferenceParams } from '../http/schemas.js';
 import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
 import { audit } from '../audit/log.js';
@@ -36,9 +38,15 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Get a booking',
       params: ReferenceParams,
-      response: { 200: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404) },
+      description: 'The booking, with the payments of the basket it was bought in and its refunds (docs/payments.md).',
+      response: { 200: envelope(AdminBooking), ...problems(400, ...AUTH_ERRORS, 404) },
     },
-    handler: async (request) => ({ data: await getBooking(app.db.kysely, request.caller.operatorId, request.params.BookingReference) }),
+    handler: async (request) => {
+      const { operatorId } = request.caller;
+      const booking = await getBooking(app.db.kysely, operatorId, request.params.BookingReference);
+      const bookingId = (await findBookingId(app.db.kysely, operatorId, booking.BookingReference))!;
+      return { data: { ...booking, ...(await bookingMoney(app.db.kysely, operatorId, bookingId, booking.BookingReference)) } };
+    },
   });
 
   app.post('/bookings', {

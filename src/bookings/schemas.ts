@@ -1,3 +1,4 @@
+import { BookingMoney } from '../payments/schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate, RowId } from '../http/schemas.js';
 import { BookedTicket, TicketsField } from '../catalog/tickets/schemas.js';
@@ -123,6 +124,9 @@ export const Booking = Type.Object(
   { $id: 'Booking' },
 );
 export type Booking = Static<typeof Booking>;
+
+/** The operator's answer for one booking: the booking, and what it paid and got back. */
+export const AdminBooking = Type.Object({ ...Booking.properties, ...BookingMoney }, { $id: 'AdminBooking' });
 
 export const MAX_LIST_LIMIT = 500;
 

@@ -10,7 +10,7 @@ import { placeBooking, type BookingDraft } from './placement.js';
 import { changeStatus, extendHoldUntil } from './status.js';
 import { findBooking, findBookingTarget, listBookings, type BookableTimeslot, type BookingRecord, type BookingRow } from './store.js';
 import { effectiveStatus, toBooking } from './view.js';
-import { publishBookingChange } from '../events/reactions.js';
+import { publishBookingChange, publishGuestCancellation } from '../events/reactions.js';
 import { requestedMix } from '../catalog/tickets/mix.js';
 import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../catalog/tickets/store.js';
 import { audit, type AuditActor } from '../audit/log.js';
@@ -151,7 +151,14 @@ export async function withTickets(db: Kysely<Database>, records: BookingRecord[]
  * booking that is already cancelled (or a hold that expired) changes nothing and answers it as it is.
  * `as` names the actor in the audit log when it is not the request's (a guest through their manage link).
  */
-export async function cancelBooking(db: Db, operatorId: number, reference: string, partner?: string, as?: AuditActor): Promise<Booking> {
+export async function cancelBooking(
+  db: Db,
+  operatorId: number,
+  reference: string,
+  partner?: string,
+  as?: AuditActor,
+  options: { byGuest?: boolean } = {},
+): Promise<Booking> {
   const booking = await requireBooking(db.kysely, operatorId, reference, partner);
   const now = unixNow();
   await db.write(async (tx) => {
@@ -161,6 +168,8 @@ export async function cancelBooking(db: Db, operatorId: number, reference: strin
     if (cancelled) {
       await giveBackSeats(tx, cancelled.timeslot_id, cancelled.seats);
       await publishBookingChange(tx, booking, 'cancelled', now);
+      // The guest's own cancellation (the manage page): its reactions (a refund by the rule) run in this transaction too.
+      if (options.byGuest) await publishGuestCancellation(tx, booking, now);
       // Whoever cancels (a user, the operator's key, a partner's key) is recorded; a repeated cancel changed nothing.
       await audit(
         tx,

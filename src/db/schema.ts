@@ -22,6 +22,7 @@ export interface Database {
   baskets: BasketTable;
   basket_items: BasketItemTable;
   payments: PaymentTable;
+  refunds: RefundTable;
   stripe_accounts: StripeAccountTable;
   stripe_events: StripeEventTable;
   waitlist_entries: WaitlistEntryTable;
@@ -324,6 +325,33 @@ export interface PaymentTable {
   refund_reference: string | null;
   /** Unix milliseconds of the last change of status. */
   updated_at: number | null;
+}
+
+/** Migration 023: a refund is pending until its provider answers; a failed one may be retried. */
+export type RefundStatus = 'pending' | 'succeeded' | 'failed';
+/** Who asked for a refund: a staff user, an API key, a guest cancelling, or slotbook itself. */
+export type RefundRequester = 'user' | 'key' | 'guest' | 'system';
+
+/** One refund of one booking's share of a payment (migration 023, docs/payments.md). */
+export interface RefundTable {
+  id: Generated<number>;
+  operator_id: number;
+  payment_id: number;
+  booking_id: number;
+  /** Minor units of `currency`, the payment's. */
+  amount: number;
+  currency: string;
+  status: RefundStatus;
+  /** The provider's refund (re_..., test_refund_...), once it answered. */
+  provider_reference: string | null;
+  reason: string;
+  /** Why the provider refused it, when failed. */
+  failure: string | null;
+  requested_by_type: RefundRequester;
+  /** The staff user's or API key's id; null for a guest or the system. */
+  requested_by_id: number | null;
+  created_at: number;
+  updated_at: number;
 }
 
 /** The operator's own Stripe account (migration 022): sealed secrets, and what may be shown of them. */

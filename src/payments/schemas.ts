@@ -68,3 +68,80 @@ export const ConnectStripeBody = Type.Object({
   }),
 });
 export type ConnectStripeBody = Static<typeof ConnectStripeBody>;
+
+export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+
+export const RefundBody = Type.Object(
+  {
+    Amount: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,12}(\\.[0-9]{1,6})?$',
+        description:
+          'How much to refund, a decimal in the currency of the payment (e.g. "12.50" EUR, "1500" JPY) with at most its minor digits; ' +
+          'omit it to refund all that remains of the booking',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RefundBody = Static<typeof RefundBody>;
+
+export const RefundIdParams = Type.Object({
+  BookingReference: Type.String({ pattern: '^BK-[A-HJ-NP-Z2-9]{8}$', description: 'A booking reference: BK- and 8 letters or digits' }),
+  RefundID: Type.Integer({ minimum: 1, description: 'The refund, as the refund answer names it' }),
+});
+
+export const Refund = Type.Object(
+  {
+    RefundID: Type.Integer(),
+    BookingReference: Type.String(),
+    Amount: Type.String({ description: 'The amount refunded as a decimal in Currency ("12.50")' }),
+    AmountMinorUnits: Type.Integer({ description: 'The same in minor units of Currency (1250)' }),
+    Currency: Type.String({ description: "ISO 4217, the payment's" }),
+    Provider: PaymentProviderField,
+    ProviderReference: Type.Union([Type.String(), Type.Null()], { description: "The provider's refund (Stripe's re_...), once it answered" }),
+    Status: Type.Unsafe<(typeof REFUND_STATUSES)[number]>({
+      type: 'string',
+      enum: [...REFUND_STATUSES],
+      description:
+        'pending: asked, the provider has not confirmed it; succeeded: the money is on its way back; failed: the provider refused or could not be reached ' +
+        '(POST .../refunds/{RefundID}/retry asks again)',
+    }),
+    Failure: Type.Union([Type.String(), Type.Null()], { description: 'Why it failed, when it did' }),
+    Reason: Type.String({ description: 'Why it was made: staff, guest-cancellation' }),
+    RequestedBy: Type.Union([Type.Literal('user'), Type.Literal('key'), Type.Literal('guest'), Type.Literal('system')], {
+      description: 'Who asked: a staff user, an API key, a guest cancelling, or slotbook',
+    }),
+    CreatedAt: Type.String({ format: 'date-time' }),
+    UpdatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Refund' },
+);
+export type Refund = Static<typeof Refund>;
+
+/** A payment as the operator's booking page lists it. */
+export const BookingPayment = Type.Object({
+  PaymentID: Type.Integer(),
+  Amount: Type.String({ description: 'What was paid, a decimal in Currency ("135.00"): the whole basket the booking was bought in' }),
+  AmountMinorUnits: Type.Integer(),
+  Currency: Type.String(),
+  Provider: PaymentProviderField,
+  ProviderReference: Type.Union([Type.String(), Type.Null()], { description: "The money moved: Stripe's PaymentIntent (pi_...) or test_..." }),
+  Status: Type.Unsafe<(typeof PAYMENT_STATUSES)[number]>({ type: 'string', enum: [...PAYMENT_STATUSES] }),
+  CreatedAt: Type.String({ format: 'date-time' }),
+});
+export type BookingPayment = Static<typeof BookingPayment>;
+
+/** What the operator's booking answer adds about money (docs/payments.md). */
+export const BookingMoney = {
+  Payments: Type.Array(BookingPayment, { description: 'The payments of the basket the booking was bought in (none for a booking not paid online)' }),
+  Refunds: Type.Array(Refund, { description: "The booking's refunds, oldest first, whatever their status" }),
+  AmountPaid: Type.Integer({ description: "The booking's share of what was paid (its tickets), minor units of Currency; 0 when not paid online" }),
+  AmountRefunded: Type.Integer({ description: "What the booking's succeeded refunds gave back, minor units of Currency" }),
+};
+export interface BookingMoney {
+  Payments: BookingPayment[];
+  Refunds: Refund[];
+  AmountPaid: number;
+  AmountRefunded: number;
+}

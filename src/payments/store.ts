@@ -2,10 +2,11 @@
 // events received. Row types stay here; view.ts maps them to the API.
 import type { Kysely, Selectable } from 'kysely';
 import { dialectOf, type Tx } from '../db/connection.js';
-import type { Database, PaymentStatus, PaymentTable, StripeAccountTable } from '../db/schema.js';
+import type { Database, PaymentStatus, PaymentTable, RefundRequester, RefundStatus, RefundTable, StripeAccountTable } from '../db/schema.js';
 
 export type PaymentRow = Selectable<PaymentTable>;
 export type StripeAccountRow = Selectable<StripeAccountTable>;
+export type RefundRow = Selectable<RefundTable>;
 
 export interface NewPayment {
   operatorId: number;
@@ -68,6 +69,11 @@ export async function latestBasketPayment(db: Kysely<Database>, basketId: number
 
 export async function findPayment(db: Kysely<Database>, operatorId: number, paymentId: number): Promise<PaymentRow | undefined> {
   return db.selectFrom('payments').selectAll().where('operator_id', '=', operatorId).where('id', '=', paymentId).executeTakeFirst();
+}
+
+/** The basket's one payment that succeeded (a basket is paid once), if any. */
+export async function succeededBasketPayment(db: Kysely<Database>, basketId: number): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('basket_id', '=', basketId).where('status', '=', 'succeeded').executeTakeFirst();
 }
 
 /** The operator's payment for a Checkout Session. */
@@ -152,4 +158,119 @@ export async function recordStripeEvent(tx: Tx, operatorId: number, event: { id:
 /** Forgets a received event, so that Stripe's next delivery of it is handled again (its follow-up failed). */
 export async function forgetStripeEvent(tx: Tx, operatorId: number, eventId: string): Promise<void> {
   await tx.deleteFrom('stripe_events').where('operator_id', '=', operatorId).where('event_id', '=', eventId).execute();
+}
+
+export interface NewRefund {
+  operatorId: number;
+  paymentId: number;
+  bookingId: number;
+  amount: number;
+  currency: string;
+  status: RefundStatus;
+  providerReference: string | null;
+  reason: string;
+  requestedBy: { type: RefundRequester; id: number | null };
+}
+
+export async function insertRefund(tx: Tx, refund: NewRefund): Promise<RefundRow> {
+  const now = Date.now();
+  return tx
+    .insertInto('refunds')
+    .values({
+      operator_id: refund.operatorId,
+      payment_id: refund.paymentId,
+      booking_id: refund.bookingId,
+      amount: refund.amount,
+      currency: refund.currency,
+      status: refund.status,
+      provider_reference: refund.providerReference,
+      reason: refund.reason,
+      failure: null,
+      requested_by_type: refund.requestedBy.type,
+      requested_by_id: refund.requestedBy.id,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * What is refunded (or on its way) of a payment, in all and for one of its bookings: pending and succeeded
+ * refunds count, failed ones do not (a retry checks again). Read under the payment's lock (lockPayment).
+ */
+export async function refundedSoFar(tx: Tx, paymentId: number, bookingId: number): Promise<{ ofPayment: number; ofBooking: number }> {
+  const rows = await tx
+    .selectFrom('refunds')
+    .select(['booking_id', 'amount'])
+    .where('payment_id', '=', paymentId)
+    .where('status', 'in', ['pending', 'succeeded'])
+    .execute();
+  let ofPayment = 0;
+  let ofBooking = 0;
+  for (const row of rows) {
+    ofPayment += Number(row.amount);
+    if (row.booking_id === bookingId) ofBooking += Number(row.amount);
+  }
+  return { ofPayment, ofBooking };
+}
+
+export async function findRefund(db: Kysely<Database>, operatorId: number, refundId: number): Promise<RefundRow | undefined> {
+  return db.selectFrom('refunds').selectAll().where('operator_id', '=', operatorId).where('id', '=', refundId).executeTakeFirst();
+}
+
+/** The operator's refund that the provider knows by `reference` (re_...). */
+export async function findRefundByReference(db: Kysely<Database>, operatorId: number, reference: string): Promise<RefundRow | undefined> {
+  return db.selectFrom('refunds').selectAll().where('operator_id', '=', operatorId).where('provider_reference', '=', reference).executeTakeFirst();
+}
+
+/** The booking's refunds, oldest first. */
+export async function listBookingRefunds(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<RefundRow[]> {
+  return db.selectFrom('refunds').selectAll().where('operator_id', '=', operatorId).where('booking_id', '=', bookingId).orderBy('id').execute();
+}
+
+/** Moves a refund from one of `from` to `status`; false when it was in none of them (someone else moved it first). */
+export async function changeRefundStatus(
+  tx: Tx,
+  refundId: number,
+  from: RefundStatus[],
+  status: RefundStatus,
+  changes: { providerReference?: string; failure?: string | null } = {},
+): Promise<boolean> {
+  const result = await tx
+    .updateTable('refunds')
+    .set({
+      status,
+      updated_at: Date.now(),
+      ...(changes.providerReference !== undefined && { provider_reference: changes.providerReference }),
+      ...(changes.failure !== undefined && { failure: changes.failure }),
+    })
+    .where('id', '=', refundId)
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Stripe refunds recorded but never answered by Stripe (a guest's cancellation's, or a process that stopped before asking). */
+export async function unsentRefunds(db: Kysely<Database>, limit: number, operatorId?: number): Promise<RefundRow[]> {
+  let query = db
+    .selectFrom('refunds')
+    .innerJoin('payments', 'payments.id', 'refunds.payment_id')
+    .selectAll('refunds')
+    .where('refunds.status', '=', 'pending')
+    .where('refunds.provider_reference', 'is', null)
+    .where('payments.provider', '=', 'stripe');
+  if (operatorId !== undefined) query = query.where('refunds.operator_id', '=', operatorId);
+  return query.orderBy('refunds.id').limit(limit).execute();
+}
+
+/** The basket's payments that took money (succeeded, or refunded since), oldest first. */
+export async function basketPaymentsTaken(db: Kysely<Database>, basketId: number): Promise<PaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('basket_id', '=', basketId)
+    .where('status', 'in', ['succeeded', 'refunding', 'refunded'])
+    .orderBy('id')
+    .execute();
 }

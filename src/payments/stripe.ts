@@ -72,13 +72,24 @@ export async function retrieveCheckoutSession(client: Stripe, sessionId: string)
   return client.checkout.sessions.retrieve(sessionId);
 }
 
-/** Refunds a payment in full; the idempotency key (from slotbook's payment id) makes a retry refund it once. */
+/**
+ * Refunds a payment, in full or `amount` (minor units) of it; the idempotency key (from slotbook's payment
+ * or refund id) makes a retry refund it once.
+ */
 export async function createRefund(
   client: Stripe,
-  refund: { paymentIntent: string; reason: Stripe.RefundCreateParams.Reason; metadata: Record<string, string> },
+  refund: { paymentIntent: string; amount?: number; reason: Stripe.RefundCreateParams.Reason; metadata: Record<string, string> },
   idempotencyKey: string,
 ): Promise<Stripe.Refund> {
-  return client.refunds.create({ payment_intent: refund.paymentIntent, reason: refund.reason, metadata: refund.metadata }, { idempotencyKey });
+  return client.refunds.create(
+    {
+      payment_intent: refund.paymentIntent,
+      ...(refund.amount !== undefined && { amount: refund.amount }),
+      reason: refund.reason,
+      metadata: refund.metadata,
+    },
+    { idempotencyKey },
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
 // Payment rows and Stripe accounts as the API shows them. Secrets never leave the store: an account is
 // shown by its key's last 4 characters and mode only.
-import type { BasketPayment, StripeAccountSettings } from './schemas.js';
-import type { PaymentRow, StripeAccountRow } from './store.js';
+import { formatMinorUnits } from './money.js';
+import type { BasketPayment, BookingPayment, Refund, StripeAccountSettings } from './schemas.js';
+import type { PaymentRow, RefundRow, StripeAccountRow } from './store.js';
 
 const isoSeconds = (seconds: number | null) => (seconds === null ? null : new Date(Number(seconds) * 1000).toISOString());
 
@@ -26,5 +27,37 @@ export function stripeAccountView(account: StripeAccountRow | undefined, webhook
     Mode: account === undefined ? null : Number(account.live_mode) === 1 ? 'live' : 'test',
     WebhookURL: webhookUrl,
     UpdatedAt: account === undefined ? null : new Date(Number(account.updated_at)).toISOString(),
+  };
+}
+
+/** A refund as the operator API shows it: its amount both as decimal text and in minor units. */
+export function refundView(refund: RefundRow, bookingReference: string, provider: string): Refund {
+  return {
+    RefundID: refund.id,
+    BookingReference: bookingReference,
+    Amount: formatMinorUnits(Number(refund.amount), refund.currency),
+    AmountMinorUnits: Number(refund.amount),
+    Currency: refund.currency,
+    Provider: provider === 'stripe' ? 'stripe' : 'test',
+    ProviderReference: refund.provider_reference,
+    Status: refund.status,
+    Failure: refund.failure,
+    Reason: refund.reason,
+    RequestedBy: refund.requested_by_type,
+    CreatedAt: new Date(Number(refund.created_at)).toISOString(),
+    UpdatedAt: new Date(Number(refund.updated_at)).toISOString(),
+  };
+}
+
+export function bookingPaymentView(payment: PaymentRow): BookingPayment {
+  return {
+    PaymentID: payment.id,
+    Amount: formatMinorUnits(Number(payment.amount), payment.currency),
+    AmountMinorUnits: Number(payment.amount),
+    Currency: payment.currency,
+    Provider: payment.provider === 'stripe' ? 'stripe' : 'test',
+    ProviderReference: payment.provider_reference,
+    Status: payment.status,
+    CreatedAt: new Date(Number(payment.created_at)).toISOString(),
   };
 }

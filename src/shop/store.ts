@@ -201,3 +201,21 @@ export async function markBasketPaid(tx: Tx, basketId: number): Promise<boolean>
 export async function setPaymentReference(tx: Tx, basketId: number, reference: string | null): Promise<void> {
   await tx.updateTable('baskets').set({ payment_reference: reference }).where('id', '=', basketId).execute();
 }
+
+/**
+ * The basket a booking was sold in and the booking's share of it: its tickets at the prices they were
+ * booked at, as basketAmount counts them. Undefined for a booking sold outside the shop.
+ */
+export async function bookingShare(db: Kysely<Database>, bookingId: number): Promise<{ basketId: number; share: number } | undefined> {
+  const row = await db
+    .selectFrom('basket_items')
+    .leftJoin('booking_tickets', 'booking_tickets.booking_id', 'basket_items.booking_id')
+    .select((eb) => [
+      'basket_items.basket_id',
+      eb.fn.coalesce(eb.fn.sum<number>(eb('booking_tickets.quantity', '*', eb.ref('booking_tickets.unit_price'))), eb.lit(0)).as('share'),
+    ])
+    .where('basket_items.booking_id', '=', bookingId)
+    .groupBy('basket_items.basket_id')
+    .executeTakeFirst();
+  return row === undefined ? undefined : { basketId: row.basket_id, share: Number(row.share) };
+}

@@ -54,7 +54,9 @@ export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: ManageParams,
       response: { 200: envelope(ManagedBooking), ...problems(400, 404, 409, 422, 429) },
     },
-    handler: async (request) => ({ data: await cancelAsGuest(app.db, app.instanceKeys, request.params.OperatorID, request.params.ManageToken) }),
+    handler: async (request) => ({
+      data: await cancelAsGuest(app.db, app.instanceKeys, app.config, request.params.OperatorID, request.params.ManageToken),
+    }),
   });
 
   app.get('/baskets/:BasketToken/manage-links', {

@@ -10,6 +10,8 @@ import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { Conflict, NotFound } from '../http/errors.js';
+import { sendPendingRefunds } from '../payments/jobs.js';
+import type { StripeSettings } from '../payments/stripe.js';
 import { cancelBooking, getBooking } from '../bookings/service.js';
 import { findActivity } from '../catalog/store.js';
 import { unixNow } from '../lib/clock.js';
@@ -81,7 +83,13 @@ export async function managedBooking(
 }
 
 /** Cancels as the guest, within the operator's rule; 409 (saying why) otherwise. Cancelling twice is 409 too. */
-export async function cancelAsGuest(db: Db, keys: InstanceKeys, operatorId: number, token: string): Promise<ManagedBooking> {
+export async function cancelAsGuest(
+  db: Db,
+  keys: InstanceKeys,
+  settings: StripeSettings,
+  operatorId: number,
+  token: string,
+): Promise<ManagedBooking> {
   const view = await managedBooking(db.kysely, keys, operatorId, token);
   switch (view.Cancellation.Refusal) {
     case 'not-confirmed':
@@ -91,7 +99,16 @@ export async function cancelAsGuest(db: Db, keys: InstanceKeys, operatorId: numb
     case 'too-late':
       throw new Conflict(`Online cancellation closed at ${view.Cancellation.Until}; please contact the operator`);
   }
-  await cancelBooking(db, operatorId, view.BookingReference, undefined, { type: 'anonymous', id: null, label: 'guest (manage link)' });
+  // Within the rule, a paid booking's share is refunded: recorded with the cancellation, sent to Stripe right after it.
+  await cancelBooking(
+    db,
+    operatorId,
+    view.BookingReference,
+    undefined,
+    { type: 'anonymous', id: null, label: 'guest (manage link)' },
+    { byGuest: true },
+  );
+  await sendPendingRefunds(db, keys, settings, operatorId);
   return managedBooking(db.kysely, keys, operatorId, token);
 }
 

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { addUser, as, operatorRoutes, signIn, type Session } from '../staff/fixtures.js';
 import { csvCell } from '../../src/audit/csv.js';
-import { openShop } from '../shop/fixtures.js';
+import { GOOD_CARD, openShop } from '../shop/fixtures.js';
 import { joinConfirmed } from '../waitlists/fixtures.js';
 import { PNG } from '../questions/files.js';
 import { startStripeServer, type StripeTestServer } from '../helpers/stripe-server.js';
@@ -62,6 +62,24 @@ async function newQuestion(required: boolean) {
 async function newTicketType() {
   const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
   return ok('POST', `/api/v2/admin/activities/${activity.ActivityID}/ticket-types`, { Type: 'child', Name: 'Child', Price: 500 });
+}
+
+/** A booking bought in the shop and paid with the test provider (the shop put in test mode first). */
+async function bookingPaidByTestProvider(): Promise<string> {
+  const { activity } = await activityWithSlot();
+  await ok('PATCH', '/api/v2/admin/shop', { Open: true, TestMode: true });
+  const shop = `/api/v2/shop/${op.operatorId}`;
+  const basket = (await call(t.app, undefined, 'POST', `${shop}/baskets`, { Customer: customer })).json().data;
+  const added = await call(t.app, undefined, 'POST', `${shop}/baskets/${basket.BasketToken}/items`, {
+    ActivityID: activity.ActivityID,
+    Date: day(3),
+    Time: '10:00',
+    Participants: 1,
+  });
+  expect(added.statusCode, added.body).toBe(201);
+  const paid = await call(t.app, undefined, 'POST', `${shop}/baskets/${basket.BasketToken}/checkout`, { Payment: GOOD_CARD });
+  expect(paid.statusCode, paid.body).toBe(200);
+  return paid.json().data.Items[0].BookingReference;
 }
 
 /** A guide with one session of their own, as the owner's sessions list shows it. */
@@ -225,6 +243,19 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
   'PATCH /api/v2/admin/shop': async () => {
     await ok('PATCH', '/api/v2/admin/shop', { Open: true });
     return { action: 'shop.update', resource: String(op.operatorId) };
+  },
+  'POST /api/v2/admin/bookings/:BookingReference/refund': async () => {
+    const reference = await bookingPaidByTestProvider();
+    await ok('POST', `/api/v2/admin/bookings/${reference}/refund`, { Amount: '2.50' });
+    return { action: 'booking.refund', resource: reference };
+  },
+  'POST /api/v2/admin/bookings/:BookingReference/refunds/:RefundID/retry': async () => {
+    const reference = await bookingPaidByTestProvider();
+    const refund = await ok('POST', `/api/v2/admin/bookings/${reference}/refund`, {});
+    // The test provider never fails: the row is made failed here, as a refused Stripe refund would be.
+    await t.db.kysely.updateTable('refunds').set({ status: 'failed', failure: 'refused' }).where('id', '=', refund.RefundID).execute();
+    await ok('POST', `/api/v2/admin/bookings/${reference}/refunds/${refund.RefundID}/retry`);
+    return { action: 'booking.refund-retry', resource: reference };
   },
   'PUT /api/v2/admin/settings/stripe': async () => {
     const account = stripe.addAccount();

@@ -92,6 +92,8 @@ export class StripeTestServer {
   private readonly outages = new Map<string, number>();
   base = '';
   deliver: Deliver = httpDeliver;
+  /** The status a new refund gets: a card's is succeeded at once; `pending` for a refund Stripe confirms later by event. */
+  refundStatus: 'succeeded' | 'pending' | 'failed' = 'succeeded';
 
   async start(): Promise<this> {
     this.server = createServer((request, response) => void this.handle(request, response));
@@ -383,7 +385,7 @@ export class StripeTestServer {
     return session;
   }
 
-  /** A full refund of a succeeded PaymentIntent (Stripe refunds a card at once: succeeded). */
+  /** A refund of a succeeded PaymentIntent, in full or `amount` of it (Stripe refunds a card at once: succeeded). */
   private createRefund(params: Json): Json {
     const intent = this.paymentIntents.get(String(params.payment_intent));
     if (!intent)
@@ -402,7 +404,7 @@ export class StripeTestServer {
       charge: intent.latest_charge,
       reason: params.reason ?? null,
       metadata: params.metadata ?? {},
-      status: 'succeeded',
+      status: this.refundStatus,
       created: now(),
     };
     this.refunds.set(refund.id as string, refund);

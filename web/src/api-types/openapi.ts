@@ -1893,7 +1893,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a booking */
+    /**
+     * Get a booking
+     * @description The booking, with the payments of the basket it was bought in and its refunds (docs/payments.md).
+     */
     get: {
       parameters: {
         query?: never;
@@ -1913,7 +1916,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              data: components['schemas']['Booking'];
+              data: components['schemas']['AdminBooking'];
             };
           };
         };
@@ -2547,6 +2550,265 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/bookings/{BookingReference}/refund': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Refund a booking
+     * @description Refunds Amount (a decimal in the currency of the payment, e.g. "12.50") of what the booking paid online, or all that remains with {}. A booking refunds at most its share of its basket's payment (its tickets), less its refunds so far (409 beyond). Through Stripe the refund is asked after it is recorded: 201 pending or succeeded; Stripe refusing or unreachable is 502 and the refund stays failed, to retry with POST .../refunds/{RefundID}/retry. A payment of the test provider refunds at once. Cancelling a booking refunds nothing by itself.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description A booking reference: BK- and 8 letters or digits */
+          BookingReference: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description How much to refund, a decimal in the currency of the payment (e.g. "12.50" EUR, "1500" JPY) with at most its minor digits; omit it to refund all that remains of the booking */
+            Amount?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Refund'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Bad Gateway */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/bookings/{BookingReference}/refunds/{RefundID}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Retry a failed refund
+     * @description Asks Stripe again for a failed refund, with the same idempotency key (so it is refunded once), if the booking may still refund its amount (409 otherwise). A refund that is not failed is answered as it is.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description A booking reference: BK- and 8 letters or digits */
+          BookingReference: string;
+          /** @description The refund, as the refund answer names it */
+          RefundID: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Refund'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Bad Gateway */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
@@ -20509,6 +20771,91 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    /** AdminBooking */
+    AdminBooking: {
+      /** @example BK-7KQ2MX9P */
+      BookingReference: string;
+      /**
+       * @description on_hold (seats reserved until HoldExpiresAt), confirmed, cancelled, or expired (a hold that was not confirmed in time)
+       * @enum {string}
+       */
+      Status: 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
+      /**
+       * @description Where the booking was made: a partner (marketplace), the online shop, or point of sale
+       * @enum {string}
+       */
+      Source: 'partner' | 'online' | 'pos';
+      /** @description The marketplace, for partner bookings */
+      Partner: string | null;
+      PaymentReference: string | null;
+      ActivityID: string;
+      /**
+       * Format: date
+       * @description A calendar date, YYYY-MM-DD
+       */
+      Date: string;
+      /** @description HH:MM in the activity's time zone */
+      Time: string;
+      /** Format: date-time */
+      StartsAt: string;
+      /** @description People: what the tickets admit together */
+      Participants: number;
+      /** @description Seats of the timeslot's capacity the booking holds (tickets that take no seat, such as infants, hold none) */
+      Seats: number;
+      /** @description The ticket mix, at the prices of the moment it was booked */
+      Tickets: {
+        Type: string;
+        /** @description The type's name when it was booked */
+        Name: string;
+        Quantity: number;
+        /** @description Minor units of Currency, per ticket, as booked */
+        UnitPrice: number;
+      }[];
+      /** @description ISO 4217: the currency of the ticket prices */
+      Currency: string;
+      /** @description The tickets' price together, minor units of Currency */
+      Total: number;
+      Customer: {
+        FirstName: string;
+        LastName: string;
+        Email: string;
+        Phone: string;
+      };
+      /**
+       * @description complete once the waiver questions are answered
+       * @enum {string}
+       */
+      WaiverStatus: 'pending' | 'complete';
+      /** @description When the hold lapses; null unless on hold */
+      HoldExpiresAt: string | null;
+      /** Format: date-time */
+      CreatedAt: string;
+      /** @description The payments of the basket the booking was bought in (none for a booking not paid online) */
+      Payments: {
+        PaymentID: number;
+        /** @description What was paid, a decimal in Currency ("135.00"): the whole basket the booking was bought in */
+        Amount: string;
+        AmountMinorUnits: number;
+        Currency: string;
+        /**
+         * @description The shop's payment provider: `stripe` once the operator connected a Stripe account (the guest pays on Stripe's page), `test` the built-in test provider (no money moves; outside production, or in a shop in test mode)
+         * @enum {string}
+         */
+        Provider: 'test' | 'stripe';
+        /** @description The money moved: Stripe's PaymentIntent (pi_...) or test_... */
+        ProviderReference: string | null;
+        /** @enum {string} */
+        Status: 'pending' | 'succeeded' | 'declined' | 'expired' | 'refunding' | 'refunded';
+        /** Format: date-time */
+        CreatedAt: string;
+      }[];
+      /** @description The booking's refunds, oldest first, whatever their status */
+      Refunds: components['schemas']['Refund'][];
+      /** @description The booking's share of what was paid (its tickets), minor units of Currency; 0 when not paid online */
+      AmountPaid: number;
+      /** @description What the booking's succeeded refunds gave back, minor units of Currency */
+      AmountRefunded: number;
+    };
     /** AdminProduct */
     AdminProduct: {
       /** @description Numeric product ID, as used by resolve-product */
@@ -21298,6 +21645,39 @@ export interface components {
       Count: number;
       /** @description The stored entries, in the order sent, each with its ID */
       Entries: components['schemas']['UsageEntry'][];
+    };
+    /** Refund */
+    Refund: {
+      RefundID: number;
+      BookingReference: string;
+      /** @description The amount refunded as a decimal in Currency ("12.50") */
+      Amount: string;
+      /** @description The same in minor units of Currency (1250) */
+      AmountMinorUnits: number;
+      /** @description ISO 4217, the payment's */
+      Currency: string;
+      /**
+       * @description The shop's payment provider: `stripe` once the operator connected a Stripe account (the guest pays on Stripe's page), `test` the built-in test provider (no money moves; outside production, or in a shop in test mode)
+       * @enum {string}
+       */
+      Provider: 'test' | 'stripe';
+      /** @description The provider's refund (Stripe's re_...), once it answered */
+      ProviderReference: string | null;
+      /**
+       * @description pending: asked, the provider has not confirmed it; succeeded: the money is on its way back; failed: the provider refused or could not be reached (POST .../refunds/{RefundID}/retry asks again)
+       * @enum {string}
+       */
+      Status: 'pending' | 'succeeded' | 'failed';
+      /** @description Why it failed, when it did */
+      Failure: string | null;
+      /** @description Why it was made: staff, guest-cancellation */
+      Reason: string;
+      /** @description Who asked: a staff user, an API key, a guest cancelling, or slotbook */
+      RequestedBy: 'user' | 'key' | 'guest' | 'system';
+      /** Format: date-time */
+      CreatedAt: string;
+      /** Format: date-time */
+      UpdatedAt: string;
     };
     /** ReleasedHolds */
     ReleasedHolds: {
