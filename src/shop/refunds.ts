@@ -10,7 +10,7 @@ import type { Database, RefundRequester } from '../db/schema.js';
 import { audit } from '../audit/log.js';
 import { currentContext } from '../access/actor.js';
 import { DomainError, NotFound, ValidationFailed } from '../http/errors.js';
-import { bookingReference, findBookingId } from '../bookings/store.js';
+import { bookingReferences, findBookingId } from '../bookings/store.js';
 import type { GuestCancellationReaction } from '../events/reactions.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { PaymentProviderUnavailable } from '../payments/providers.js';
@@ -187,7 +187,7 @@ export async function bookingRefunds(db: Kysely<Database>, operatorId: number, b
 export const refundGuestCancellation: GuestCancellationReaction = async (tx, booking) => {
   const sale = await saleOf(tx, booking.id);
   if (!sale) return;
-  const reference = (await bookingReference(tx, booking.operator_id, booking.id)) ?? String(booking.id);
+  const reference = (await bookingReferences(tx, booking.operator_id, [booking.id])).get(booking.id) ?? String(booking.id);
   await recordRefund(tx, booking.operator_id, reference, sale, {
     amount: 'rest',
     reason: 'guest-cancellation',
