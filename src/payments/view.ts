@@ -1,6 +1,6 @@
 // Payment rows and Stripe accounts as the API shows them. Secrets never leave the store: an account is
 // shown by its key's last 4 characters and mode only.
-import { formatMinorUnits } from './money.js';
+import { formatMinorUnits } from '../lib/money.js';
 import type { BasketPayment, BookingPayment, Refund, StripeAccountSettings } from './schemas.js';
 import type { PaymentRow, RefundRow, StripeAccountRow } from './store.js';
 

@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import { csvLine } from '../audit/csv.js';
 import { listOperatorBookings } from '../bookings/service.js';
 import { MAX_LIST_LIMIT, type Booking, type BookingListQuery } from '../bookings/schemas.js';
-import { decimalAmount } from './service.js';
+import { formatMinorUnits } from '../lib/money.js';
 
 export type BookingExportQuery = Omit<BookingListQuery, 'Limit' | 'Offset'>;
 
@@ -43,7 +43,7 @@ const line = (b: Booking) =>
     b.Participants,
     b.Tickets.map((t) => `${t.Quantity} × ${t.Name}`).join('; '),
     b.Currency,
-    b.Currency ? decimalAmount(b.Total, b.Currency) : '',
+    b.Currency ? formatMinorUnits(b.Total, b.Currency) : '',
     b.Customer.FirstName,
     b.Customer.LastName,
     b.Customer.Email,

@@ -8,6 +8,7 @@ import { ValidationFailed } from '../http/errors.js';
 import { csvLine } from '../audit/csv.js';
 import { MAX_REPORT_DAYS, type BookingReport, type ReportGroup, type ReportQuery, type ReportRow } from './schemas.js';
 import { reportRows, type ReportRowData } from './store.js';
+import { formatMinorUnits } from '../lib/money.js';
 
 const DAY_MS = 86_400_000;
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
@@ -119,19 +120,6 @@ export async function bookingReport(db: Kysely<Database>, operatorId: number, qu
   };
 }
 
-/** The amount in major units as exact decimal text ("12.50" for 1250 EUR, "1250" for 1250 JPY). */
-export function decimalAmount(minor: number, currency: string): string {
-  let digits = 2;
-  try {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    // an unknown code keeps two digits
-  }
-  const sign = minor < 0 ? '-' : '';
-  const text = String(Math.abs(minor)).padStart(digits + 1, '0');
-  return digits === 0 ? `${sign}${text}` : `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`;
-}
-
 export const REPORT_CSV_HEADER = [
   'Date',
   'ActivityID',
@@ -159,7 +147,7 @@ export function reportCsv(report: BookingReport): string {
       row.CancelledBookings,
       row.Currency,
       row.Revenue,
-      decimalAmount(row.Revenue, row.Currency),
+      formatMinorUnits(row.Revenue, row.Currency),
     ]);
   }
   return text;

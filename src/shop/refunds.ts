@@ -14,7 +14,7 @@ import { bookingReferences, findBookingId } from '../bookings/store.js';
 import type { GuestCancellationReaction } from '../events/reactions.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { PaymentProviderUnavailable } from '../payments/providers.js';
-import { formatMinorUnits, parseMinorUnits } from '../payments/money.js';
+import { formatMinorUnits, parseMinorUnits } from '../lib/money.js';
 import { sendRefund } from '../payments/refunds.js';
 import { bookingPaymentView, refundView } from '../payments/view.js';
 import type { BookingMoneyReader } from '../payments/booking-money.js';
