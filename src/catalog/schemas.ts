@@ -44,6 +44,15 @@ const RequiredContactFields = Type.Array(Type.Unsafe<ContactField>({ type: 'stri
     'What an OCTo confirmation must tell about the guest (OCTo requiredContactFields); default firstName and lastName (a fullName of two words gives both)',
 });
 
+/** The most rules an activity's refund policy may have (a policy guests must read in one glance). */
+export const MAX_REFUND_RULES = 10;
+
+export const RefundRule = Type.Object({
+  HoursBefore: Type.Integer({ minimum: 0, maximum: 8760, description: 'A cancellation at least this many hours before the start...' }),
+  Percent: Type.Integer({ minimum: 0, maximum: 100, description: '...gets back this percentage of what was paid' }),
+});
+export type RefundRule = Static<typeof RefundRule>;
+
 export const AdminProduct = Type.Composite(
   [
     Product,
@@ -52,6 +61,9 @@ export const AdminProduct = Type.Composite(
       RequiredContactFields: Type.Array(Type.String()),
       GuestCancelHours: Type.Union([Type.Integer(), Type.Null()], {
         description: 'Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not',
+      }),
+      GuestRefundRules: Type.Array(RefundRule, {
+        description: "What a guest's own cancellation refunds, largest HoursBefore first; empty: all that was paid",
       }),
     }),
   ],
@@ -91,6 +103,13 @@ const activityFields = {
     description:
       'Let guests cancel their own booking online until this many hours before the start (0: until it starts); null (the default): they may not',
   }),
+  GuestRefundRules: Type.Array(RefundRule, {
+    maxItems: MAX_REFUND_RULES,
+    description:
+      "What a guest's own cancellation refunds of what they paid: the Percent of the rule with the largest HoursBefore that the cancellation " +
+      'still comes before (at least HoursBefore hours before the start), none when it comes after them all. Empty (the default): all of it. ' +
+      'Shown to guests before they pay. Each HoursBefore once.',
+  }),
 };
 
 export const CreateActivityBody = Type.Object({
@@ -108,6 +127,7 @@ export const CreateActivityBody = Type.Object({
   AvailabilityType: Type.Optional(activityFields.AvailabilityType),
   RequiredContactFields: Type.Optional(activityFields.RequiredContactFields),
   GuestCancelHours: Type.Optional(activityFields.GuestCancelHours),
+  GuestRefundRules: Type.Optional(activityFields.GuestRefundRules),
 });
 export type CreateActivityBody = Static<typeof CreateActivityBody>;
 

@@ -6,6 +6,7 @@ import { recordProductEvent } from '../events/outbox.js';
 import { BadRequest, Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { canonicalLocale } from '../lib/locale.js';
 import { toTicketType } from './tickets/view.js';
+import { refundRuleErrors, refundRulesOf, storedRefundRules } from './refund-rules.js';
 import { addDefaultTicketType, setDefaultTicketPrice } from './tickets/service.js';
 import { ticketTypesByActivity, type TicketTypeRow } from './tickets/store.js';
 import { newActivityId } from '../lib/ids.js';
@@ -47,6 +48,7 @@ export function toAdminProduct(row: ActivityRow, types: TicketTypeRow[]): AdminP
     Archived: row.archived === 1,
     RequiredContactFields: requiredContactFieldsOf(row),
     GuestCancelHours: row.guest_cancel_hours ?? null,
+    GuestRefundRules: refundRulesOf(row),
   };
 }
 
@@ -129,6 +131,7 @@ function checkActivityFields(body: Partial<CreateActivityBody>): void {
   if (body.Currency !== undefined && !CURRENCIES.has(body.Currency)) {
     errors.push({ field: 'Currency', message: `Currency must be an ISO 4217 code; got "${body.Currency}"` });
   }
+  errors.push(...refundRuleErrors(body.GuestRefundRules));
   if (errors.length > 0) throw new ValidationFailed(errors);
 }
 
@@ -153,6 +156,7 @@ export async function addActivity(tx: Tx, operatorId: number, body: CreateActivi
     ...(body.AvailabilityType !== undefined && { availability_type: body.AvailabilityType }),
     ...(body.RequiredContactFields !== undefined && { required_contact_fields: JSON.stringify(body.RequiredContactFields) }),
     ...(body.GuestCancelHours !== undefined && { guest_cancel_hours: body.GuestCancelHours }),
+    ...(body.GuestRefundRules !== undefined && { guest_refund_rules: storedRefundRules(body.GuestRefundRules) }),
   });
   const adult = await addDefaultTicketType(tx, row);
   const product = toAdminProduct(row, [adult]);
@@ -203,6 +207,7 @@ export async function changeActivity(db: Db, operatorId: number, activityId: str
       ...(body.AvailabilityType !== undefined && { availability_type: body.AvailabilityType }),
       ...(body.RequiredContactFields !== undefined && { required_contact_fields: JSON.stringify(body.RequiredContactFields) }),
       ...(body.GuestCancelHours !== undefined && { guest_cancel_hours: body.GuestCancelHours }),
+      ...(body.GuestRefundRules !== undefined && { guest_refund_rules: storedRefundRules(body.GuestRefundRules) }),
       updated_at: Date.now(),
     });
     if (body.UnitPrice !== undefined) await setDefaultTicketPrice(tx, row.id, body.UnitPrice);

@@ -112,6 +112,8 @@ export interface ActivityTable {
   required_contact_fields: Generated<string>;
   /** Guests may cancel their own booking until this many hours before the start; null: they may not (migration 014). */
   guest_cancel_hours: number | null;
+  /** JSON array of {HoursBefore, Percent}, largest HoursBefore first: what a guest's cancellation refunds (migration 024). */
+  guest_refund_rules: Generated<string>;
 }
 
 export interface TimeslotTable {

@@ -197,10 +197,11 @@ export async function insertRefund(tx: Tx, refund: NewRefund): Promise<RefundRow
 
 /**
  * What is refunded (or on its way) of a payment, in all and for one of its bookings: pending and succeeded
- * refunds count, failed ones do not (a retry checks again). Read under the payment's lock (lockPayment).
+ * refunds count, failed ones do not (a retry checks again). A refund reads it under the payment's lock
+ * (lockPayment); the guest's manage page reads it without, to say what cancelling would give back.
  */
-export async function refundedSoFar(tx: Tx, paymentId: number, bookingId: number): Promise<{ ofPayment: number; ofBooking: number }> {
-  const rows = await tx
+export async function refundedSoFar(db: Kysely<Database>, paymentId: number, bookingId: number): Promise<{ ofPayment: number; ofBooking: number }> {
+  const rows = await db
     .selectFrom('refunds')
     .select(['booking_id', 'amount'])
     .where('payment_id', '=', paymentId)

@@ -10,7 +10,9 @@ import type { Database, RefundRequester } from '../db/schema.js';
 import { audit } from '../audit/log.js';
 import { currentContext } from '../access/actor.js';
 import { DomainError, NotFound, ValidationFailed } from '../http/errors.js';
-import { bookingReferences, findBookingId } from '../bookings/store.js';
+import { bookingReferences, findBooking, findBookingId } from '../bookings/store.js';
+import { refundAmount, refundPercent, refundRulesOf } from '../catalog/refund-rules.js';
+import { findActivity } from '../catalog/store.js';
 import type { GuestCancellationReaction } from '../events/reactions.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { PaymentProviderUnavailable } from '../payments/providers.js';
@@ -65,10 +67,15 @@ async function paidBooking(db: Kysely<Database>, operatorId: number, reference: 
   return sale;
 }
 
-/** What the booking may still refund of the payment: its share less its refunds, never more than the payment keeps. */
-async function remaining(tx: Tx, payment: PaymentRow, bookingId: number, share: number): Promise<number> {
-  const so = await refundedSoFar(tx, payment.id, bookingId);
-  return Math.max(0, Math.min(share - so.ofBooking, Number(payment.amount) - so.ofPayment));
+/**
+ * What the booking may still refund of the payment: its share less its refunds, never more than the payment
+ * keeps; with `percent` (a guest's cancellation by the activity's rules), at most that part of the share
+ * less what went back before.
+ */
+async function remaining(db: Kysely<Database>, payment: PaymentRow, bookingId: number, share: number, percent = 100): Promise<number> {
+  const so = await refundedSoFar(db, payment.id, bookingId);
+  const ofShare = refundAmount(share, so.ofBooking, percent);
+  return Math.max(0, Math.min(ofShare, Number(payment.amount) - so.ofPayment));
 }
 
 function requester(): { type: RefundRequester; id: number | null } {
@@ -83,10 +90,10 @@ async function recordRefund(
   operatorId: number,
   reference: string,
   sale: { bookingId: number; share: number; payment: PaymentRow },
-  request: { amount: number | 'rest'; reason: string; requestedBy: { type: RefundRequester; id: number | null } },
+  request: { amount: number | 'rest'; percent?: number; reason: string; requestedBy: { type: RefundRequester; id: number | null } },
 ): Promise<RefundRow | undefined> {
   const payment = await lockPayment(tx, sale.payment.id);
-  const left = await remaining(tx, payment, sale.bookingId, sale.share);
+  const left = await remaining(tx, payment, sale.bookingId, sale.share, request.percent);
   const amount = request.amount === 'rest' ? left : request.amount;
   if (left === 0) {
     if (request.amount === 'rest') return undefined;
@@ -179,21 +186,46 @@ export async function bookingRefunds(db: Kysely<Database>, operatorId: number, b
   return answer;
 }
 
+/** The percentage of what it paid that a guest's cancellation of the booking at `now` gets back, by its activity's rules. */
+async function guestRefundPercent(db: Kysely<Database>, operatorId: number, reference: string, now: number): Promise<number> {
+  const booking = await findBooking(db, operatorId, reference);
+  const activity = booking && (await findActivity(db, operatorId, booking.activity_public_id));
+  return booking && activity ? refundPercent(refundRulesOf(activity), Number(booking.starts_at), now) : 100;
+}
+
 /**
  * A guest cancelled their paid booking within the activity's rule (the manage page allows nothing else):
- * all that remains of its share is refunded, recorded in the cancellation's transaction. The test
- * provider's refund succeeds there; Stripe's is sent after the commit (sendPendingRefunds).
+ * the rule's percentage of its share, less what went back before, is refunded, recorded in the
+ * cancellation's transaction. The test provider's refund succeeds there; Stripe's is sent after the commit
+ * (sendPendingRefunds).
  */
-export const refundGuestCancellation: GuestCancellationReaction = async (tx, booking) => {
+export const refundGuestCancellation: GuestCancellationReaction = async (tx, booking, now) => {
   const sale = await saleOf(tx, booking.id);
   if (!sale) return;
   const reference = (await bookingReferences(tx, booking.operator_id, [booking.id])).get(booking.id) ?? String(booking.id);
   await recordRefund(tx, booking.operator_id, reference, sale, {
     amount: 'rest',
+    percent: await guestRefundPercent(tx, booking.operator_id, reference, now),
     reason: 'guest-cancellation',
     requestedBy: { type: 'guest', id: null },
   });
 };
+
+/**
+ * What the guest's cancellation of the booking would refund now (the manage page says it before they
+ * cancel): the rule's percentage and the amount in minor units; an amount of null when nothing was paid online.
+ */
+export async function guestRefundPreview(
+  db: Kysely<Database>,
+  operatorId: number,
+  reference: string,
+  now: number,
+): Promise<{ percent: number; amount: number | null }> {
+  const percent = await guestRefundPercent(db, operatorId, reference, now);
+  const bookingId = await findBookingId(db, operatorId, reference);
+  const sale = bookingId === undefined ? undefined : await saleOf(db, bookingId);
+  return { percent, amount: sale ? await remaining(db, sale.payment, sale.bookingId, sale.share, percent) : null };
+}
 
 /** What the booking paid and got back (the operator's booking answer): its basket's payments and its refunds. */
 export const readBookingMoney: BookingMoneyReader = async (db, operatorId, bookingId, reference) => {

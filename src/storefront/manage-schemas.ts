@@ -35,6 +35,13 @@ export const ManagedBooking = Type.Object(
       Refusal: Type.Union([Type.Literal('not-confirmed'), Type.Literal('not-allowed'), Type.Literal('too-late'), Type.Null()], {
         description: 'Why not: the booking is not confirmed, the operator does not let guests cancel this activity, or the time for it has passed',
       }),
+      RefundPercent: Type.Union([Type.Integer(), Type.Null()], {
+        description:
+          "The percentage of what was paid that cancelling now gives back (the activity's refund rules); null when it cannot be cancelled now",
+      }),
+      Refund: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'What cancelling now gives back, minor units of Currency; null when it cannot be cancelled now or nothing was paid online',
+      }),
     }),
   },
   { $id: 'ManagedBooking' },

@@ -16,6 +16,7 @@ import { cancelBooking, getBooking } from '../bookings/service.js';
 import { findActivity } from '../catalog/store.js';
 import { unixNow } from '../lib/clock.js';
 import { requireBasket } from '../shop/baskets.js';
+import { guestRefundPreview } from '../shop/refunds.js';
 import { listBasketItems } from '../shop/store.js';
 import type { ManageLink, ManagedBooking } from './manage-schemas.js';
 
@@ -60,6 +61,7 @@ export async function managedBooking(
   if (booking.Status !== 'confirmed') refusal = 'not-confirmed';
   else if (until === null) refusal = 'not-allowed';
   else if (now > until) refusal = 'too-late';
+  const refund = refusal === null ? await guestRefundPreview(db, operatorId, booking.BookingReference, now) : null;
   return {
     BookingReference: booking.BookingReference,
     Status: booking.Status,
@@ -78,6 +80,8 @@ export async function managedBooking(
       Allowed: refusal === null,
       Until: until === null ? null : new Date(until * 1000).toISOString(),
       Refusal: refusal as ManagedBooking['Cancellation']['Refusal'],
+      RefundPercent: refund?.percent ?? null,
+      Refund: refund?.amount ?? null,
     },
   };
 }

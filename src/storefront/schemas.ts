@@ -2,7 +2,7 @@
 // activities in one answer (the first page needs nothing else), and an activity's month calendar.
 import { Type, type Static } from '@sinclair/typebox';
 import { LocalDate } from '../http/schemas.js';
-import { Product } from '../catalog/schemas.js';
+import { Product, RefundRule } from '../catalog/schemas.js';
 
 export const StorefrontProfile = Type.Object(
   {
@@ -20,9 +20,22 @@ export const StorefrontActivity = Type.Composite([
   Type.Object({
     PriceFrom: Type.Integer({ description: 'The lowest ticket price, minor units of Currency' }),
     NextAvailableDate: Type.Union([LocalDate, Type.Null()], { description: 'The first date within a year with a seat left, or null' }),
-    GuestCancellation: Type.Union([Type.Object({ HoursBefore: Type.Integer() }), Type.Null()], {
-      description: 'Whether guests may cancel their own booking, until HoursBefore hours before the start; null: they may not',
-    }),
+    GuestCancellation: Type.Union(
+      [
+        Type.Object({
+          HoursBefore: Type.Integer(),
+          Refunds: Type.Array(RefundRule, {
+            description:
+              "What the cancellation refunds of what was paid, largest HoursBefore first (the activity's GuestRefundRules); empty: all of it",
+          }),
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'Whether guests may cancel their own booking, until HoursBefore hours before the start, and what they get back; null: they may not',
+      },
+    ),
   }),
 ]);
 export type StorefrontActivity = Static<typeof StorefrontActivity>;

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { listProducts, requireActivity } from '../catalog/service.js';
 import { listActivities } from '../catalog/store.js';
+import { refundRulesOf } from '../catalog/refund-rules.js';
 import { listDatesWithRoom, listTimeslots } from '../availability/store.js';
 import { toTimeslot } from '../availability/service.js';
 import { unixNow } from '../lib/clock.js';
@@ -38,7 +39,7 @@ export async function storefront(
         ...product,
         PriceFrom: prices.length > 0 ? Math.min(...prices) : product.UnitPrice,
         NextAvailableDate: first?.date ?? null,
-        GuestCancellation: row.guest_cancel_hours === null ? null : { HoursBefore: row.guest_cancel_hours },
+        GuestCancellation: row.guest_cancel_hours === null ? null : { HoursBefore: row.guest_cancel_hours, Refunds: refundRulesOf(row) },
       };
     }),
   );

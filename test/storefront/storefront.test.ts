@@ -86,7 +86,12 @@ describe('booking pages: endpoints', () => {
       const response = await call(t.app, undefined, 'GET', shop(`/bookings/${tokenOf(BookingReference)}`));
       expect(response.statusCode, response.body).toBe(200);
       const startsAt = Date.parse(response.json().data.StartsAt);
-      expect(response.json().data).toMatchObject({ BookingReference, Status: 'confirmed', Cancellation: { Allowed: true, Refusal: null } });
+      // A desk booking: nothing was paid online, so nothing would be refunded (null), whatever the rule says.
+      expect(response.json().data).toMatchObject({
+        BookingReference,
+        Status: 'confirmed',
+        Cancellation: { Allowed: true, Refusal: null, RefundPercent: 100, Refund: null },
+      });
       expect(Date.parse(response.json().data.Cancellation.Until)).toBe(startsAt - 24 * 3600_000);
       // Personal data stays minimal: no e-mail address or phone number.
       expect(response.json().data.Customer).toEqual({ FirstName: 'Ada', LastName: 'Lovelace' });
@@ -143,6 +148,8 @@ describe('booking pages: endpoints', () => {
         Allowed: false,
         Until: null,
         Refusal: 'not-allowed',
+        RefundPercent: null,
+        Refund: null,
       });
 
       // Ten days ahead, but guests must cancel 20 days before.

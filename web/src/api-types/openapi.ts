@@ -101,6 +101,13 @@ export interface paths {
             RequiredContactFields?: ('firstName' | 'lastName' | 'emailAddress' | 'phoneNumber' | 'country' | 'postalCode' | 'locales' | 'notes')[];
             /** @description Let guests cancel their own booking online until this many hours before the start (0: until it starts); null (the default): they may not */
             GuestCancelHours?: number | null;
+            /** @description What a guest's own cancellation refunds of what they paid: the Percent of the rule with the largest HoursBefore that the cancellation still comes before (at least HoursBefore hours before the start), none when it comes after them all. Empty (the default): all of it. Shown to guests before they pay. Each HoursBefore once. */
+            GuestRefundRules?: {
+              /** @description A cancellation at least this many hours before the start... */
+              HoursBefore: number;
+              /** @description ...gets back this percentage of what was paid */
+              Percent: number;
+            }[];
           };
         };
       };
@@ -321,6 +328,13 @@ export interface paths {
             RequiredContactFields?: ('firstName' | 'lastName' | 'emailAddress' | 'phoneNumber' | 'country' | 'postalCode' | 'locales' | 'notes')[];
             /** @description Let guests cancel their own booking online until this many hours before the start (0: until it starts); null (the default): they may not */
             GuestCancelHours?: number | null;
+            /** @description What a guest's own cancellation refunds of what they paid: the Percent of the rule with the largest HoursBefore that the cancellation still comes before (at least HoursBefore hours before the start), none when it comes after them all. Empty (the default): all of it. Shown to guests before they pay. Each HoursBefore once. */
+            GuestRefundRules?: {
+              /** @description A cancellation at least this many hours before the start... */
+              HoursBefore: number;
+              /** @description ...gets back this percentage of what was paid */
+              Percent: number;
+            }[];
             /** @description true hides the activity from partners */
             Archived?: boolean;
           };
@@ -20101,6 +20115,13 @@ export interface webhooks {
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
               GuestCancelHours: number | null;
+              /** @description What a guest's own cancellation refunds, largest HoursBefore first; empty: all that was paid */
+              GuestRefundRules: {
+                /** @description A cancellation at least this many hours before the start... */
+                HoursBefore: number;
+                /** @description ...gets back this percentage of what was paid */
+                Percent: number;
+              }[];
             };
           };
         };
@@ -20227,6 +20248,13 @@ export interface webhooks {
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
               GuestCancelHours: number | null;
+              /** @description What a guest's own cancellation refunds, largest HoursBefore first; empty: all that was paid */
+              GuestRefundRules: {
+                /** @description A cancellation at least this many hours before the start... */
+                HoursBefore: number;
+                /** @description ...gets back this percentage of what was paid */
+                Percent: number;
+              }[];
             };
           };
         };
@@ -20353,6 +20381,13 @@ export interface webhooks {
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
               GuestCancelHours: number | null;
+              /** @description What a guest's own cancellation refunds, largest HoursBefore first; empty: all that was paid */
+              GuestRefundRules: {
+                /** @description A cancellation at least this many hours before the start... */
+                HoursBefore: number;
+                /** @description ...gets back this percentage of what was paid */
+                Percent: number;
+              }[];
             };
           };
         };
@@ -20915,6 +20950,13 @@ export interface components {
       RequiredContactFields: string[];
       /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
       GuestCancelHours: number | null;
+      /** @description What a guest's own cancellation refunds, largest HoursBefore first; empty: all that was paid */
+      GuestRefundRules: {
+        /** @description A cancellation at least this many hours before the start... */
+        HoursBefore: number;
+        /** @description ...gets back this percentage of what was paid */
+        Percent: number;
+      }[];
     };
     /** AdminQuestion */
     AdminQuestion: {
@@ -21457,6 +21499,10 @@ export interface components {
         Until: string | null;
         /** @description Why not: the booking is not confirmed, the operator does not let guests cancel this activity, or the time for it has passed */
         Refusal: 'not-confirmed' | 'not-allowed' | 'too-late' | null;
+        /** @description The percentage of what was paid that cancelling now gives back (the activity's refund rules); null when it cannot be cancelled now */
+        RefundPercent: number | null;
+        /** @description What cancelling now gives back, minor units of Currency; null when it cannot be cancelled now or nothing was paid online */
+        Refund: number | null;
       };
     };
     /** ManifestEntry */
@@ -21808,9 +21854,16 @@ export interface components {
         PriceFrom: number;
         /** @description The first date within a year with a seat left, or null */
         NextAvailableDate: string | null;
-        /** @description Whether guests may cancel their own booking, until HoursBefore hours before the start; null: they may not */
+        /** @description Whether guests may cancel their own booking, until HoursBefore hours before the start, and what they get back; null: they may not */
         GuestCancellation: {
           HoursBefore: number;
+          /** @description What the cancellation refunds of what was paid, largest HoursBefore first (the activity's GuestRefundRules); empty: all of it */
+          Refunds: {
+            /** @description A cancellation at least this many hours before the start... */
+            HoursBefore: number;
+            /** @description ...gets back this percentage of what was paid */
+            Percent: number;
+          }[];
         } | null;
       }[];
     };

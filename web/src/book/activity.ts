@@ -4,11 +4,12 @@
 import { shop, type Activity, type CalendarDay, type Timeslot } from './api';
 import { boot, linkProps, longDate, money, monthName, t, timeRange } from './app';
 import { announce, h, replace } from './dom';
-import { loadStorefront } from './list';
+import { loadStorefront } from './storefront';
 import { showPage } from './ui';
 import { renderBookingForm } from './booking-form';
 import { renderWaitlistForm } from './waitlist';
 import { basketLink } from './basket';
+import { policySentences } from './policy';
 
 const addMonths = (month: string, n: number) => {
   const [y, m] = month.split('-').map(Number) as [number, number];
@@ -37,6 +38,12 @@ export async function renderActivity(activityId: string, date: string | null): P
       `${t.durationLabel}: ${t.duration(activity.DurationMinutes)} · ${t.priceFrom(money(activity.PriceFrom, activity.Currency))} ${t.perPerson}`,
     ),
     h('p', { class: 'hint' }, t.timesIn(activity.Timezone)),
+    h(
+      'section',
+      { class: 'policy', 'aria-labelledby': 'policy-heading' },
+      h('h2', { id: 'policy-heading' }, t.policyHeading),
+      policySentences(activity.GuestCancellation).map((text) => h('p', null, text)),
+    ),
     calendar,
     slots,
     step,

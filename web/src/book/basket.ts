@@ -5,10 +5,12 @@
 // offer e-mail links to /basket/{token}): held seats, time left, pay. A lapsed hold is explained; a
 // declined test card shows the provider's reason and keeps the basket; "Pay" sends one Idempotency-Key per
 // attempt, so a double click (or a retry after a lost answer) charges once.
-import { shop, ShopError, type Basket, type BasketItem } from './api';
+import { shop, ShopError, type Activity, type Basket, type BasketItem } from './api';
 import { basketToken, boot, go, linkProps, localTime, longDate, money, t } from './app';
 import { announce, field, h, replace } from './dom';
 import { errorText, showPage } from './ui';
+import { loadStorefront } from './storefront';
+import { policySentences } from './policy';
 
 /** A link to the guest's basket while it holds seats; nothing otherwise. */
 export async function basketLink(): Promise<HTMLElement | null> {
@@ -23,8 +25,9 @@ export async function basketLink(): Promise<HTMLElement | null> {
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 let timer: number | undefined;
 
-function itemView(item: BasketItem, currency: string): HTMLElement {
+function itemView(item: BasketItem, currency: string, policies: Map<string, Activity['GuestCancellation']>): HTMLElement {
   const lapsed = item.Status === 'expired';
+  const policy = policies.get(item.ActivityID);
   return h(
     'li',
     { class: `card item${lapsed ? ' lapsed' : ''}` },
@@ -46,6 +49,7 @@ function itemView(item: BasketItem, currency: string): HTMLElement {
       ),
       h('dt', null, t.total),
       h('dd', null, money(item.Amount, currency)),
+      policy === undefined ? null : [h('dt', null, t.policyHeading), h('dd', { class: 'policy' }, policySentences(policy).join(' '))],
     ),
     lapsed ? h('p', { class: 'error' }, t.itemLapsed) : null,
   );
@@ -53,8 +57,10 @@ function itemView(item: BasketItem, currency: string): HTMLElement {
 
 export async function renderBasket(token: string): Promise<void> {
   window.clearInterval(timer);
-  const basket = await shop<Basket>('GET', `/baskets/${token}`);
+  const [basket, storefront] = await Promise.all([shop<Basket>('GET', `/baskets/${token}`), loadStorefront()]);
   if (basket.Status === 'paid') return go(`/confirmation/${token}`, true);
+  // Each activity's cancellation policy, shown with its item before the guest pays.
+  const policies = new Map(storefront.Activities.map((activity) => [activity.ActivityID, activity.GuestCancellation]));
   if (basket.CheckoutStartedAt === null) basketToken.set(token);
   const currency = basket.Currency ?? 'EUR';
   const live = basket.Items.filter((item) => item.Status === 'on_hold' && item.HoldExpiresAt !== null);
@@ -70,7 +76,7 @@ export async function renderBasket(token: string): Promise<void> {
       : h(
           'ul',
           { class: 'cards' },
-          basket.Items.map((item) => itemView(item, currency)),
+          basket.Items.map((item) => itemView(item, currency, policies)),
         ),
     live.length > 0 ? countdown : basket.Items.length > 0 ? h('p', { class: 'error' }, t.holdLapsed) : null,
     live.length > 0 ? h('p', { class: 'total' }, `${t.total}: ${money(basket.Total, currency)}`) : null,

@@ -1,15 +1,9 @@
 // The first page: the operator's activities with duration, price from and the next free date.
-import { shop, type Storefront } from './api';
-import { boot, linkProps, longDate, money, t } from './app';
+import { linkProps, longDate, money, t } from './app';
 import { h } from './dom';
 import { showPage } from './ui';
 import { basketLink } from './basket';
-
-let cached: Storefront | undefined;
-export async function loadStorefront(): Promise<Storefront> {
-  cached ??= await shop<Storefront>('GET', `/storefront?Locale=${boot.Locale}`);
-  return cached;
-}
+import { loadStorefront } from './storefront';
 
 export async function renderList(): Promise<void> {
   const { Activities: activities } = await loadStorefront();

@@ -50,6 +50,15 @@ export async function renderManage(token: string): Promise<void> {
     booking.Cancellation.Allowed && booking.Cancellation.Until
       ? h('p', null, t.cancelUntil(zonedDateTime(booking.Cancellation.Until, booking.Timezone)))
       : null,
+    booking.Cancellation.Allowed && booking.Cancellation.Refund !== null
+      ? h(
+          'p',
+          { id: 'refund-now' },
+          booking.Cancellation.Refund === 0
+            ? t.refundNothingNow
+            : t.refundNow(money(booking.Cancellation.Refund, booking.Currency), booking.Cancellation.RefundPercent ?? 100),
+        )
+      : null,
     alert,
     actions,
   );

@@ -110,6 +110,20 @@ const en = {
   cancelled: 'Your booking is cancelled.',
   cancelNotAllowed: 'This booking cannot be cancelled online. Please contact the operator.',
   cancelTooLate: 'The time to cancel online has passed. Please contact the operator.',
+  policyHeading: 'Cancellation',
+  policyNone: 'This activity cannot be cancelled online.',
+  policyUntil: (hours: number) =>
+    hours === 0
+      ? 'You can cancel online until the start.'
+      : `You can cancel online until ${hours} ${hours === 1 ? 'hour' : 'hours'} before the start.`,
+  policyAllBack: 'You get back everything you paid.',
+  policyRule: (percent: number, hours: number) =>
+    hours === 0
+      ? `${percent}% back until the start`
+      : `${percent}% back if you cancel at least ${hours} ${hours === 1 ? 'hour' : 'hours'} before the start`,
+  policyNothingLater: 'nothing later',
+  refundNow: (amount: string, percent: number) => `If you cancel now, you get back ${amount} (${percent}% of what you paid).`,
+  refundNothingNow: 'If you cancel now, nothing is refunded.',
   dateLabel: 'Date',
   timeLabel: 'Time',
   activity: 'Activity',
@@ -239,6 +253,20 @@ const de: Messages = {
   cancelled: 'Ihre Buchung ist storniert.',
   cancelNotAllowed: 'Diese Buchung kann nicht online storniert werden. Bitte wenden Sie sich an den Anbieter.',
   cancelTooLate: 'Die Frist für eine Online-Stornierung ist vorbei. Bitte wenden Sie sich an den Anbieter.',
+  policyHeading: 'Stornierung',
+  policyNone: 'Diese Aktivität kann nicht online storniert werden.',
+  policyUntil: (hours) =>
+    hours === 0
+      ? 'Sie können online bis zum Beginn stornieren.'
+      : `Sie können online bis ${hours} ${hours === 1 ? 'Stunde' : 'Stunden'} vor Beginn stornieren.`,
+  policyAllBack: 'Sie erhalten alles zurück, was Sie bezahlt haben.',
+  policyRule: (percent, hours) =>
+    hours === 0
+      ? `${percent} % zurück bis zum Beginn`
+      : `${percent} % zurück bei Stornierung mindestens ${hours} ${hours === 1 ? 'Stunde' : 'Stunden'} vor Beginn`,
+  policyNothingLater: 'danach nichts',
+  refundNow: (amount, percent) => `Wenn Sie jetzt stornieren, erhalten Sie ${amount} zurück (${percent} % des bezahlten Betrags).`,
+  refundNothingNow: 'Wenn Sie jetzt stornieren, wird nichts erstattet.',
   dateLabel: 'Datum',
   timeLabel: 'Uhrzeit',
   activity: 'Aktivität',

@@ -1,6 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { ApiError, Activity } from '../api';
 import { Checkbox, ErrorBanner, SelectField, TextArea, TextField } from '../ui';
+import { RefundRulesEditor, refundRuleInputs, refundRulesOf } from './RefundRulesEditor';
 
 function supported(kind: 'timeZone' | 'currency', fallback: string[]): string[] {
   try {
@@ -30,6 +31,7 @@ export type ActivityInput = Pick<
   | 'AvailabilityType'
   | 'RequiredContactFields'
   | 'GuestCancelHours'
+  | 'GuestRefundRules'
 >;
 
 /** What an OCTo reseller's confirmation can be made to tell about the guest. */
@@ -70,6 +72,7 @@ export function ActivityForm({
   const [cancelHours, setCancelHours] = useState(
     initial?.GuestCancelHours === null || initial?.GuestCancelHours === undefined ? '' : String(initial.GuestCancelHours),
   );
+  const [refundRules, setRefundRules] = useState(refundRuleInputs(initial?.GuestRefundRules));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
 
@@ -89,6 +92,7 @@ export function ActivityForm({
         AvailabilityType: availabilityType,
         RequiredContactFields: contactFields,
         GuestCancelHours: cancelHours.trim() === '' ? null : Number(cancelHours),
+        GuestRefundRules: refundRulesOf(refundRules),
       });
     } catch (caught) {
       setError(caught as ApiError);
@@ -163,6 +167,13 @@ export function ActivityForm({
         error={fieldError('GuestCancelHours')}
         hint="Empty: guests cannot cancel from their e-mail link (they see their booking only)."
       />
+      {cancelHours.trim() !== '' && (
+        <RefundRulesEditor
+          rules={refundRules}
+          onChange={setRefundRules}
+          error={error?.errors.find((e) => e.field.startsWith('GuestRefundRules'))?.message}
+        />
+      )}
       <SelectField
         label="Time zone"
         value={timezone}
