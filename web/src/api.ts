@@ -144,6 +144,9 @@ export type BookingStatus = Booking['Status'];
 export type Customer = Booking['Customer'];
 export type BookedTicket = Booking['Tickets'][number];
 export type WaiverAnswer = Schemas['BookingWaiverAnswer'];
+/** The operator's booking: the booking and its money (payments, refunds, what was paid and given back). */
+export type AdminBooking = Schemas['AdminBooking'];
+export type BookingRefund = Schemas['Refund'];
 
 export type Activity = Schemas['AdminProduct'];
 export type TicketType = Activity['TicketTypes'][number];

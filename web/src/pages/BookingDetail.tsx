@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, ApiError, type Booking } from '../api';
+import { api, ApiError, type AdminBooking } from '../api';
 import { useActivities } from '../activities';
 import { formatDate, formatInstant, formatMoney, SOURCE_LABELS } from '../format';
 import { Link, usePageTitle } from '../router';
@@ -7,11 +7,13 @@ import { Card, ConfirmDialog, EmptyState, ErrorBanner, Icon, PageHeader, Spinner
 import { SourceBadge, StatusBadge, TotalRow, WaiverBadge } from './booking-bits';
 import { WaiverAnswersCard } from './WaiverAnswers';
 import { BookingQrCard } from './BookingQr';
+import { PaymentsCard, RefundChoiceFields, refundable, requestRefund, takenBy, type RefundChoice } from './BookingPayments';
+import { useSession } from '../session';
 
 /** One booking by its reference; null when the operator has none with it. */
-async function findBooking(reference: string, signal?: AbortSignal): Promise<Booking | null> {
+async function findBooking(reference: string, signal?: AbortSignal): Promise<AdminBooking | null> {
   try {
-    return await api.get<Booking>(`/api/v2/admin/bookings/${reference}`, undefined, signal);
+    return await api.get<AdminBooking>(`/api/v2/admin/bookings/${reference}`, undefined, signal);
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
     throw error;
@@ -26,7 +28,11 @@ export function BookingDetailPage({ reference }: { reference: string }) {
   const [confirming, setConfirming] = useState<'cancel' | 'release'>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
+  const [refundChoice, setRefundChoice] = useState<RefundChoice>({ kind: 'all', amount: '' });
+  const { can } = useSession();
   const booking = loaded.data;
+  // A paid booking's cancellation asks what to give back (nothing by itself: docs/payments.md).
+  const asksRefund = booking !== null && booking !== undefined && can('payments:manage') && refundable(booking) > 0;
 
   // Cancelling e-mails the customer (workflows); releasing a hold ends it quietly, as if it had lapsed.
   async function act() {
@@ -34,12 +40,25 @@ export function BookingDetailPage({ reference }: { reference: string }) {
     setError(undefined);
     try {
       const release = confirming === 'release';
-      const changed = await api.post<Booking>(release ? `/api/v2/admin/holds/${reference}/release` : `/api/v2/admin/bookings/${reference}/cancel`);
-      loaded.setData(changed);
+      // The amount is checked first, so that a typo does not leave a cancelled booking without its refund.
+      if (!release && asksRefund && refundChoice.kind === 'part' && !/^\s*[0-9]+([.,][0-9]+)?\s*$/.test(refundChoice.amount)) {
+        const message = 'Type the amount to refund, such as 12.50';
+        throw new ApiError(422, 'Unprocessable Entity', message, [{ field: 'Amount', message }], 'validation');
+      }
+      await api.post(release ? `/api/v2/admin/holds/${reference}/release` : `/api/v2/admin/bookings/${reference}/cancel`);
       setConfirming(undefined);
       toast(
         release ? `The hold ${reference} is released; its seats are back on sale.` : `Booking ${reference} is cancelled; its seats are back on sale.`,
       );
+      if (!release && asksRefund) {
+        try {
+          const refund = await requestRefund(reference, refundChoice);
+          if (refund) toast(`Refund of ${formatMoney(refund.AmountMinorUnits, refund.Currency)} ${refund.Status === 'pending' ? 'asked' : 'made'}.`);
+        } catch (caught) {
+          toast(`The booking is cancelled, but the refund failed: ${(caught as ApiError).message}. Refund it from Payments.`);
+        }
+      }
+      loaded.reload();
     } catch (caught) {
       setError(caught as ApiError);
     } finally {
@@ -193,7 +212,7 @@ export function BookingDetailPage({ reference }: { reference: string }) {
               </>
             )}
             <dt>Payment reference</dt>
-            <dd className="mono">{booking.PaymentReference ?? <span className="muted">none</span>}</dd>
+            <dd className="mono">{booking.PaymentReference ?? takenBy(booking)?.ProviderReference ?? <span className="muted">none</span>}</dd>
             <dt>Booked at</dt>
             <dd>{formatInstant(booking.CreatedAt)}</dd>
             {booking.HoldExpiresAt && (
@@ -205,6 +224,7 @@ export function BookingDetailPage({ reference }: { reference: string }) {
           </dl>
         </Card>
       </div>
+      <PaymentsCard booking={booking} onChange={loaded.reload} />
       <WaiverAnswersCard reference={booking.BookingReference} />
       <BookingQrCard reference={booking.BookingReference} confirmed={booking.Status === 'confirmed'} />
       <ConfirmDialog
@@ -244,6 +264,12 @@ export function BookingDetailPage({ reference }: { reference: string }) {
           <p className="muted">
             Let {booking.Partner} know, so that they refund payment {booking.PaymentReference ?? ''}.
           </p>
+        )}
+        {asksRefund && (
+          <RefundChoiceFields booking={booking} choice={refundChoice} onChange={setRefundChoice} allowNone error={error?.fieldError('Amount')} />
+        )}
+        {!asksRefund && booking.AmountPaid > 0 && refundable(booking) > 0 && (
+          <p className="muted">Cancelling refunds nothing by itself: an owner decides about the refund.</p>
         )}
       </ConfirmDialog>
     </div>

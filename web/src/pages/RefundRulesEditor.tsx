@@ -33,7 +33,6 @@ export function RefundRulesEditor({
           : 'Each rule applies from its hours before the start until the next; after the last, nothing goes back. Guests see these rules before they pay.'}
       </p>
       {rules.map((rule, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
         <div className="field-pair" key={index}>
           <TextField
             label={`Rule ${index + 1}: at least (hours before the start)`}
