@@ -47,6 +47,11 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
         Description: 'Paddle the Spree at sunset.',
         UnitPrice: 4500,
         GuestCancelHours: 24,
+        // 12 days ahead is about 288 hours: half back.
+        GuestRefundRules: [
+          { HoursBefore: 720, Percent: 100 },
+          { HoursBefore: 48, Percent: 50 },
+        ],
       })
     ).ActivityID;
     await createTimeslot(t, op.adminKey, kayak, { Date: date, Time: '10:00', Capacity: 8 });
@@ -117,6 +122,12 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     await screenshot(page, 'booking-activities');
 
     await chooseKayakSlot(page, '2');
+    // The cancellation policy is shown before anything is paid: on the activity's page, and in the basket.
+    const policy = [
+      'You can cancel online until 24 hours before the start.',
+      '100% back if you cancel at least 30 days before the start, 50% back if you cancel at least 48 hours before the start, nothing later.',
+    ];
+    for (const sentence of policy) await page.getByText(sentence, { exact: true }).waitFor();
     await expect.poll(() => page.getByText(/8 seats left/).count()).toBeGreaterThan(0);
     await page.getByLabel('First name').fill('Ada');
     await page.getByLabel('Last name').fill('Lovelace');
@@ -137,6 +148,7 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
 
     await page.getByRole('heading', { level: 1, name: 'Your basket' }).waitFor();
     await page.getByText(/Your seats are held for another \d+:\d\d/).waitFor();
+    await page.getByText(policy.join(' '), { exact: true }).waitFor();
     await noViolations(page);
     await screenshot(page, 'booking-basket');
     await pay(page, '4242 4242 4242 4242');
@@ -246,6 +258,8 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     await page.goto(base + manage);
     await page.getByRole('heading', { level: 1, name: 'Your booking' }).waitFor();
     await page.getByText(/You can cancel online until/).waitFor();
+    // What cancelling gives back now, by the activity's rules (half, 288 hours before), said before cancelling.
+    await page.getByText(/^If you cancel now, you get back €\d+\.\d\d \(50% of what you paid\)\.$/).waitFor();
     // The QR code staff scan at check-in, loaded from the shop API with the same token.
     const qr = page.getByRole('img', { name: /^QR code of booking BK-/ });
     await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
@@ -255,7 +269,9 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     await page.getByRole('button', { name: 'Yes, cancel my booking' }).click();
     await page.getByText('Your booking is cancelled.').waitFor();
     const reference = manage.split('/').pop()!.split('_')[0]!;
-    expect((await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${reference}`)).json().data.Status).toBe('cancelled');
+    const cancelled = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${reference}`)).json().data;
+    expect(cancelled.Status).toBe('cancelled');
+    expect(cancelled.AmountRefunded).toBe(cancelled.AmountPaid / 2);
   });
 
   it('speaks German through the switcher, waiver questions included, and back to English', async () => {

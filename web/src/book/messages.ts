@@ -1,6 +1,11 @@
 // The booking pages' ONE message catalogue: every text of the pages in English and German. German must
 // have every key English has (the type says so). Waiver questions and ticket names come translated from
 // the API (Locale); the operator's own texts (activity names, descriptions) are shown as written.
+/** A time before the start: whole days from 3 days on (720 hours reads as 30 days), else hours. */
+const inDays = (hours: number) => hours >= 72 && hours % 24 === 0;
+const span = (hours: number) => (inDays(hours) ? `${hours / 24} days` : `${hours} ${hours === 1 ? 'hour' : 'hours'}`);
+const spanDe = (hours: number) => (inDays(hours) ? `${hours / 24} Tage` : `${hours} ${hours === 1 ? 'Stunde' : 'Stunden'}`);
+
 const en = {
   language: 'Language',
   testMode: 'Test mode',
@@ -113,14 +118,10 @@ const en = {
   policyHeading: 'Cancellation',
   policyNone: 'This activity cannot be cancelled online.',
   policyUntil: (hours: number) =>
-    hours === 0
-      ? 'You can cancel online until the start.'
-      : `You can cancel online until ${hours} ${hours === 1 ? 'hour' : 'hours'} before the start.`,
+    hours === 0 ? 'You can cancel online until the start.' : `You can cancel online until ${span(hours)} before the start.`,
   policyAllBack: 'You get back everything you paid.',
   policyRule: (percent: number, hours: number) =>
-    hours === 0
-      ? `${percent}% back until the start`
-      : `${percent}% back if you cancel at least ${hours} ${hours === 1 ? 'hour' : 'hours'} before the start`,
+    hours === 0 ? `${percent}% back until the start` : `${percent}% back if you cancel at least ${span(hours)} before the start`,
   policyNothingLater: 'nothing later',
   refundNow: (amount: string, percent: number) => `If you cancel now, you get back ${amount} (${percent}% of what you paid).`,
   refundNothingNow: 'If you cancel now, nothing is refunded.',
@@ -256,14 +257,10 @@ const de: Messages = {
   policyHeading: 'Stornierung',
   policyNone: 'Diese Aktivität kann nicht online storniert werden.',
   policyUntil: (hours) =>
-    hours === 0
-      ? 'Sie können online bis zum Beginn stornieren.'
-      : `Sie können online bis ${hours} ${hours === 1 ? 'Stunde' : 'Stunden'} vor Beginn stornieren.`,
+    hours === 0 ? 'Sie können online bis zum Beginn stornieren.' : `Sie können online bis ${spanDe(hours)} vor Beginn stornieren.`,
   policyAllBack: 'Sie erhalten alles zurück, was Sie bezahlt haben.',
   policyRule: (percent, hours) =>
-    hours === 0
-      ? `${percent} % zurück bis zum Beginn`
-      : `${percent} % zurück bei Stornierung mindestens ${hours} ${hours === 1 ? 'Stunde' : 'Stunden'} vor Beginn`,
+    hours === 0 ? `${percent} % zurück bis zum Beginn` : `${percent} % zurück bei Stornierung mindestens ${spanDe(hours)} vor Beginn`,
   policyNothingLater: 'danach nichts',
   refundNow: (amount, percent) => `Wenn Sie jetzt stornieren, erhalten Sie ${amount} zurück (${percent} % des bezahlten Betrags).`,
   refundNothingNow: 'Wenn Sie jetzt stornieren, wird nichts erstattet.',
