@@ -36,7 +36,7 @@ export const Customer = Type.Object({
   Phone: Type.String({ pattern: '^\\+[0-9]{7,15}$', description: 'Telephone number in international format: + then 7 to 15 digits' }),
 });
 
-const WaiverAnswer = Type.Object({
+export const WaiverAnswer = Type.Object({
   QuestionID: RowId('The waiver question ID'),
   Answer: Type.String({
     pattern: '^[^\\u0000]*$',

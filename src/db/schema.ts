@@ -160,6 +160,8 @@ export interface UploadTable {
   /** The shop basket it was uploaded through, and an HMAC of the guest's address (migration 009). */
   basket_id: number | null;
   client_fingerprint: string | null;
+  /** The booking whose guest uploaded it through the booking's own link, completing its waiver (migration 029). */
+  booking_id: Generated<number | null>;
   /** Unix milliseconds at which a confirmed booking's waiver answer first named it; null: unattached, swept in time. */
   attached_at: number | null;
   /** Unix milliseconds: the latest expiry of a hold that named it, which keeps it from the sweep until then (migration 021). */

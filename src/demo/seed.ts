@@ -35,7 +35,7 @@ export interface DemoSeed {
 const WAIVER: CreateQuestionBody[] = [
   {
     Question: 'I confirm that I can swim and take part at my own risk.',
-    Type: 'boolean',
+    Type: 'consent',
     Required: true,
     Translations: { de: { Question: 'Ich bestätige, dass ich schwimmen kann und auf eigene Gefahr teilnehme.' } },
   },

@@ -15,7 +15,7 @@ export interface QuestionFields {
 }
 
 // Their answers are "true"/"false", an option or a date, so they cannot also be a FileID.
-const NO_FILE_TYPES: readonly string[] = ['boolean', 'select', 'date'] satisfies QuestionType[];
+const NO_FILE_TYPES: readonly string[] = ['boolean', 'consent', 'select', 'date'] satisfies QuestionType[];
 
 /** Returns the fields trimmed and with canonical translation tags, or throws ValidationFailed. */
 export function checkQuestion(input: QuestionFields): QuestionFields {

@@ -1,7 +1,7 @@
 import { RowId } from '../http/schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 
-export const QUESTION_TYPES = ['text', 'boolean', 'select', 'date', 'file', 'signature'] as const;
+export const QUESTION_TYPES = ['text', 'boolean', 'consent', 'select', 'date', 'file', 'signature'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 export const MAX_QUESTION_LENGTH = 1000;
@@ -11,7 +11,11 @@ export const MAX_OPTIONS = 100;
 const QuestionText = Type.String({ minLength: 1, maxLength: MAX_QUESTION_LENGTH, description: 'The question as shown to the customer' });
 const QuestionTypeSchema = Type.Union(
   QUESTION_TYPES.map((type) => Type.Literal(type)),
-  { description: 'text, boolean (answer "true"/"false"), select (answer one of Options), date (YYYY-MM-DD), file (answer a FileID), signature' },
+  {
+    description:
+      'text, boolean (answer "true"/"false"), consent (a statement the guest must agree to: only "true" is accepted), ' +
+      'select (answer one of Options), date (YYYY-MM-DD), file (answer a FileID), signature',
+  },
 );
 const Options = Type.Array(Type.String({ minLength: 1, maxLength: MAX_OPTION_LENGTH }), {
   maxItems: MAX_OPTIONS,

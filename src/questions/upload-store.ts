@@ -20,6 +20,7 @@ const SUMMARY_COLUMNS = [
   'api_key_id',
   'partner',
   'basket_id',
+  'booking_id',
   'client_fingerprint',
   'attached_at',
   'held_until',
@@ -33,6 +34,7 @@ export async function insertUpload(tx: Tx, row: NewUploadRow): Promise<UploadSum
 export type QuotaHolder =
   | { column: 'api_key_id'; value: number }
   | { column: 'basket_id'; value: number }
+  | { column: 'booking_id'; value: number }
   | { column: 'client_fingerprint'; value: string };
 
 const QUOTA_LOCK = 74_231_009;
@@ -71,11 +73,13 @@ export async function holdings(tx: Tx, holder: QuotaHolder, onlyUnattached: bool
 
 /**
  * Whose files a booking may name: a partner booking the files of its marketplace's keys, a basket item
- * the files of its basket, a point-of-sale booking (the operator itself) any file its keys uploaded.
+ * the files of its basket, a point-of-sale booking (the operator itself) any file its keys uploaded, and
+ * a guest completing their booking's waiver the files uploaded through that booking's link.
  */
 export type FileScope =
   | { operatorId: number; by: 'partner'; partner: string }
   | { operatorId: number; by: 'basket'; basketId: number }
+  | { operatorId: number; by: 'booking'; bookingId: number }
   | { operatorId: number; by: 'operator' };
 
 /** Which of these FileIDs the scope may name (another operator's, basket's or marketplace's are not among them). */
@@ -84,6 +88,7 @@ export async function findUsableFileIds(db: Kysely<Database>, scope: FileScope, 
   let query = db.selectFrom('uploads').select('public_id').where('operator_id', '=', scope.operatorId).where('public_id', 'in', fileIds);
   if (scope.by === 'partner') query = query.where('partner', '=', scope.partner).where('basket_id', 'is', null);
   else if (scope.by === 'basket') query = query.where('basket_id', '=', scope.basketId);
+  else if (scope.by === 'booking') query = query.where('booking_id', '=', scope.bookingId);
   else query = query.where('api_key_id', 'is not', null);
   return new Set((await query.execute()).map((row) => row.public_id));
 }

@@ -19,10 +19,11 @@ import { holdings, insertUpload, lockQuota, type QuotaHolder } from './upload-st
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-/** Who uploads: a partner's API key (with its marketplace), or a guest through a shop basket. */
+/** Who uploads: a partner's API key (with its marketplace), or a guest through a shop basket or their booking's link. */
 export type UploadOwner =
   | { operatorId: number; apiKeyId: number; partner: string | null }
-  | { operatorId: number; basketId: number; clientFingerprint: string };
+  | { operatorId: number; basketId: number; clientFingerprint: string }
+  | { operatorId: number; bookingId: number; clientFingerprint: string };
 
 export class UploadQuotaExceeded extends DomainError {
   constructor(
@@ -57,7 +58,9 @@ async function checkQuota(tx: Tx, { holder, limit, who, outstanding }: Quota, si
   const held = await holdings(tx, holder, outstanding);
   if (held.files + 1 <= limit.files && held.bytes + size <= limit.bytes) return;
   if (!outstanding)
-    throw new Conflict(`${who} has uploaded as much as a basket may (${describe(limit.files, limit.bytes)}); open a new basket for more`);
+    throw new Conflict(
+      `${who} has uploaded as much as a basket may (${describe(limit.files, limit.bytes)})${who === 'This basket' ? '; open a new basket for more' : ''}`,
+    );
   const freedAt = (held.oldest ?? now) + unattachedHours * 3_600_000;
   throw new UploadQuotaExceeded(
     `${who} already holds ${describe(held.files, held.bytes)} that no confirmed booking names, the most it may (${describe(limit.files, limit.bytes)}). ` +
@@ -86,8 +89,11 @@ export async function storeUpload(
       'apiKeyId' in owner
         ? [{ holder: { column: 'api_key_id', value: owner.apiKeyId }, limit: limits.perKey, who: 'This API key', outstanding: true }]
         : [
-            // Always in this order (basket, then address), so that two uploads never wait for each other's lock.
-            { holder: { column: 'basket_id', value: owner.basketId }, limit: limits.perBasket, who: 'This basket', outstanding: false },
+            // Always in this order (basket or booking, then address), so that two uploads never wait for each other's lock.
+            'basketId' in owner
+              ? { holder: { column: 'basket_id', value: owner.basketId }, limit: limits.perBasket, who: 'This basket', outstanding: false }
+              : // A booking's link may upload what a basket may: its waiver needs no more.
+                { holder: { column: 'booking_id', value: owner.bookingId }, limit: limits.perBasket, who: 'This booking', outstanding: false },
             {
               holder: { column: 'client_fingerprint', value: owner.clientFingerprint },
               limit: limits.perAddress,
@@ -106,7 +112,8 @@ export async function storeUpload(
       api_key_id: 'apiKeyId' in owner ? owner.apiKeyId : null,
       partner: 'apiKeyId' in owner ? owner.partner : null,
       basket_id: 'basketId' in owner ? owner.basketId : null,
-      client_fingerprint: 'basketId' in owner ? owner.clientFingerprint : null,
+      booking_id: 'bookingId' in owner ? owner.bookingId : null,
+      client_fingerprint: 'clientFingerprint' in owner ? owner.clientFingerprint : null,
       attached_at: null,
     });
   });

@@ -34,6 +34,7 @@ export function fileScopeOf(origin: { operatorId: number; source: string; partne
 const UPLOAD_ROUTE: Record<FileScope['by'], string> = {
   partner: 'POST /api/v2/ota/{partner}/uploads with a key of this marketplace',
   basket: 'POST /api/v2/shop/{OperatorID}/baskets/{BasketToken}/uploads to this basket',
+  booking: "POST /api/v2/shop/{OperatorID}/bookings/{ManageToken}/uploads through this booking's link",
   operator: 'POST /api/v2/ota/{partner}/uploads with one of your keys',
 };
 
@@ -125,6 +126,9 @@ function checkAnswer(question: QuestionRow, raw: string, usableFiles: Set<string
   switch (question.type) {
     case 'boolean':
       return answer === 'true' || answer === 'false' ? { answer } : { problem: `${label} must be "true" or "false"` };
+    // A consent is agreed to or the booking is not made: "false" (or anything else) is no consent.
+    case 'consent':
+      return answer === 'true' ? { answer } : { problem: `${label} must be "true": the guest must agree to "${question.question}" to book` };
     case 'date':
       return isCalendarDate(answer) ? { answer } : { problem: `${label} must be a date, YYYY-MM-DD` };
     case 'select': {

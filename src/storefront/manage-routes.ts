@@ -3,9 +3,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { envelope, problems } from '../http/schemas.js';
 import { Type } from '@sinclair/typebox';
-import { BasketParams } from '../shop/schemas.js';
-import { ManagedBooking, ManageLink, ManageParams } from './manage-schemas.js';
-import { basketManageLinks, cancelAsGuest, managedBooking, managedBookingQr } from './manage.js';
+import { BasketParams, ShopLocaleQuery } from '../shop/schemas.js';
+import { BookingWaiver, CompleteWaiverBody, ManagedBooking, ManageLink, ManageParams } from './manage-schemas.js';
+import { basketManageLinks, bookingWaiver, cancelAsGuest, completeWaiverAsGuest, managedBooking, managedBookingQr } from './manage.js';
+import { manageUploadRoutes } from './manage-upload-routes.js';
 
 export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Online shop (public)'];
@@ -58,6 +59,43 @@ export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       data: await cancelAsGuest(app.db, app.instanceKeys, app.config, request.params.OperatorID, request.params.ManageToken),
     }),
   });
+
+  app.get('/bookings/:ManageToken/waiver', {
+    config,
+    schema: {
+      tags,
+      summary: "A booking's waiver, for its guest to complete",
+      description:
+        "Whether the booking's waiver is complete, and its activity's questions (in Locale where translated) for the guest to answer with POST .../waiver.",
+      params: ManageParams,
+      querystring: ShopLocaleQuery,
+      response: { 200: envelope(BookingWaiver), ...problems(400, 404, 422, 429) },
+    },
+    handler: async (request) => ({
+      data: await bookingWaiver(app.db.kysely, app.instanceKeys, request.params.OperatorID, request.params.ManageToken, request.query.Locale),
+    }),
+  });
+
+  app.post('/bookings/:ManageToken/waiver', {
+    config,
+    schema: {
+      tags,
+      summary: "Complete a booking's waiver as its guest",
+      description:
+        'For a booking whose WaiverStatus is pending (made at the desk, by a marketplace or from a waitlist offer without the answers): every required ' +
+        "question of the activity answered, checked like a booking's WaiverAnswers (422 naming WaiverAnswers[i].Answer, e.g. a consent not agreed to); a " +
+        "file question's answer is the FileID of an upload through this booking's link (POST .../bookings/{ManageToken}/uploads). The waiver is then " +
+        'complete and is not changed again: 409 once complete, or when the booking is cancelled or expired.',
+      params: ManageParams,
+      body: CompleteWaiverBody,
+      response: { 200: envelope(ManagedBooking), ...problems(400, 404, 409, 422, 429) },
+    },
+    handler: async (request) => ({
+      data: await completeWaiverAsGuest(app.db, app.instanceKeys, request.params.OperatorID, request.params.ManageToken, request.body.WaiverAnswers),
+    }),
+  });
+
+  await app.register(manageUploadRoutes);
 
   app.get('/baskets/:BasketToken/manage-links', {
     config,

@@ -2,6 +2,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LocalDate } from '../http/schemas.js';
 import { BookedTicket } from '../catalog/tickets/schemas.js';
+import { WaiverAnswer } from '../bookings/schemas.js';
+import { Question } from '../questions/schemas.js';
 
 // URL-safe characters only (no "."), so that the server log's redaction sees the whole token as one
 // (http/log-redaction.ts replaces path segments of 22 or more such characters on the pages' wildcard route).
@@ -27,6 +29,13 @@ export const ManagedBooking = Type.Object(
     Currency: Type.String(),
     Total: Type.Integer(),
     Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String() }),
+    WaiverStatus: Type.Union([Type.Literal('pending'), Type.Literal('complete')], {
+      description: 'pending: no answers were given with the booking (a desk, marketplace or waitlist booking); complete: answered',
+    }),
+    WaiverToComplete: Type.Boolean({
+      description:
+        'The guest has a waiver to complete (POST .../waiver): it is pending, the booking is live, and its activity has questions. The booking pages link it',
+    }),
     Cancellation: Type.Object({
       Allowed: Type.Boolean({ description: 'Whether the guest may cancel now' }),
       Until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
@@ -47,6 +56,27 @@ export const ManagedBooking = Type.Object(
   { $id: 'ManagedBooking' },
 );
 export type ManagedBooking = Static<typeof ManagedBooking>;
+
+export const BookingWaiver = Type.Object(
+  {
+    WaiverStatus: Type.Union([Type.Literal('pending'), Type.Literal('complete')]),
+    Questions: Type.Array(Question, { description: "The activity's waiver questions, in Locale where the operator translated them" }),
+  },
+  { $id: 'BookingWaiver' },
+);
+export type BookingWaiver = Static<typeof BookingWaiver>;
+
+export const CompleteWaiverBody = Type.Object(
+  {
+    WaiverAnswers: Type.Array(WaiverAnswer, {
+      maxItems: 200,
+      description:
+        "Every required question of the activity answered (GET /api/v2/shop/{OperatorID}/activities/{ActivityID}/questions); a file question's answer is the FileID of an upload through this booking's link",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CompleteWaiverBody = Static<typeof CompleteWaiverBody>;
 
 export const ManageLink = Type.Object(
   {

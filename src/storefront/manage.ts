@@ -13,14 +13,20 @@ import { Conflict, NotFound } from '../http/errors.js';
 import { sendPendingRefunds } from '../payments/jobs.js';
 import type { StripeSettings } from '../payments/stripe.js';
 import { cancelBooking, getBooking } from '../bookings/service.js';
+import { findBookingId } from '../bookings/store.js';
+import { completeWaiver } from '../bookings/waiver-completion.js';
 import { findActivity } from '../catalog/store.js';
 import { unixNow } from '../lib/clock.js';
 import { requireBasket } from '../shop/baskets.js';
 import { guestRefundPreview } from '../shop/refunds.js';
 import { listBasketItems } from '../shop/store.js';
-import type { ManageLink, ManagedBooking } from './manage-schemas.js';
+import type { BookingWaiver, CompleteWaiverBody, ManageLink, ManagedBooking } from './manage-schemas.js';
+import { listQuestions } from '../questions/service.js';
+import { listActivityQuestions } from '../questions/store.js';
 
 const PURPOSE = 'manage-booking';
+/** Who the audit log names for what a guest does through their link. */
+const GUEST_ACTOR = { type: 'anonymous', id: null, label: 'guest (manage link)' } as const;
 /** The capability of the booking's guest: its reference and 128 bits of HMAC over operator and reference. */
 export function manageToken(keys: InstanceKeys, operatorId: number, reference: string): string {
   return `${reference}_${keys.hmac(PURPOSE, `${operatorId}:${reference}`).slice(0, 32)}`;
@@ -76,6 +82,11 @@ export async function managedBooking(
     Currency: booking.Currency,
     Total: booking.Total,
     Customer: { FirstName: booking.Customer.FirstName, LastName: booking.Customer.LastName },
+    WaiverStatus: booking.WaiverStatus,
+    WaiverToComplete:
+      booking.WaiverStatus === 'pending' &&
+      (booking.Status === 'confirmed' || booking.Status === 'on_hold') &&
+      (await listActivityQuestions(db, operatorId, activity.id)).length > 0,
     Cancellation: {
       Allowed: refusal === null,
       Until: until === null ? null : new Date(until * 1000).toISOString(),
@@ -104,16 +115,42 @@ export async function cancelAsGuest(
       throw new Conflict(`Online cancellation closed at ${view.Cancellation.Until}; please contact the operator`);
   }
   // Within the rule, a paid booking's share is refunded: recorded with the cancellation, sent to Stripe right after it.
-  await cancelBooking(
-    db,
-    operatorId,
-    view.BookingReference,
-    undefined,
-    { type: 'anonymous', id: null, label: 'guest (manage link)' },
-    { byGuest: true },
-  );
+  await cancelBooking(db, operatorId, view.BookingReference, undefined, GUEST_ACTOR, { byGuest: true });
   await sendPendingRefunds(db, keys, settings, operatorId);
   return managedBooking(db.kysely, keys, operatorId, token);
+}
+
+/** The booking's waiver status and its activity's questions, for the page where the guest completes it. */
+export async function bookingWaiver(
+  db: Kysely<Database>,
+  keys: InstanceKeys,
+  operatorId: number,
+  token: string,
+  locale?: string,
+): Promise<BookingWaiver> {
+  const booking = await getBooking(db, operatorId, referenceOf(keys, operatorId, token));
+  return { WaiverStatus: booking.WaiverStatus, Questions: await listQuestions(db, operatorId, booking.ActivityID, locale) };
+}
+
+/** The guest completes the booking's waiver (bookings/waiver-completion.ts): 422 naming the answer, 409 when it is complete or the booking is not live. */
+export async function completeWaiverAsGuest(
+  db: Db,
+  keys: InstanceKeys,
+  operatorId: number,
+  token: string,
+  answers: CompleteWaiverBody['WaiverAnswers'],
+): Promise<ManagedBooking> {
+  await completeWaiver(db, operatorId, referenceOf(keys, operatorId, token), answers, GUEST_ACTOR);
+  return managedBooking(db.kysely, keys, operatorId, token);
+}
+
+/** The booking a token names, as uploads through its link need it: 409 once its waiver is complete (nothing more to upload for). */
+export async function bookingForUpload(db: Kysely<Database>, keys: InstanceKeys, operatorId: number, token: string): Promise<number> {
+  const reference = referenceOf(keys, operatorId, token);
+  const booking = await getBooking(db, operatorId, reference);
+  if (booking.WaiverStatus === 'complete') throw new Conflict(`The waiver of booking ${reference} is complete: it takes no more files`);
+  if (booking.Status !== 'confirmed' && booking.Status !== 'on_hold') throw new Conflict(`Booking ${reference} is ${booking.Status}`);
+  return (await findBookingId(db, operatorId, reference))!;
 }
 
 /**

@@ -13,7 +13,7 @@ import { bookingTemplateValues } from './values.js';
 import type { WorkflowPreview, WorkflowPreviewBody } from './schemas.js';
 
 /** What the preview shows when the operator has no booking yet; the dashboard labels it as a sample. */
-export const SAMPLE_VALUES: Omit<Record<Placeholder, string>, 'OperatorName' | 'ManageBookingUrl'> = {
+export const SAMPLE_VALUES: Omit<Record<Placeholder, string>, 'OperatorName' | 'ManageBookingUrl' | 'CompleteWaiverUrl'> = {
   FirstName: 'Alex',
   LastName: 'Sample',
   BookingReference: 'BK-SAMPLE00',
@@ -25,6 +25,8 @@ export const SAMPLE_VALUES: Omit<Record<Placeholder, string>, 'OperatorName' | '
 
 /** The guest's manage link is a capability made when the e-mail is sent; the preview never shows one. */
 export const MANAGE_LINK_IN_PREVIEW = "[the guest's own link to view or cancel the booking]";
+export const WAIVER_LINK_IN_PREVIEW = "[the guest's own link to complete the waiver]";
+const LINKS_IN_PREVIEW = { ManageBookingUrl: MANAGE_LINK_IN_PREVIEW, CompleteWaiverUrl: WAIVER_LINK_IN_PREVIEW };
 
 export async function previewWorkflow(db: Kysely<Database>, operatorId: number, body: WorkflowPreviewBody): Promise<WorkflowPreview> {
   const errors = [...templateErrors('Subject', body.Subject), ...templateErrors('Body', body.Body)];
@@ -33,12 +35,12 @@ export async function previewWorkflow(db: Kysely<Database>, operatorId: number, 
   let values: Record<Placeholder, string>;
   let reference: string | null = null;
   if (booking) {
-    values = { ...booking.values, ManageBookingUrl: MANAGE_LINK_IN_PREVIEW };
+    values = { ...booking.values, ...LINKS_IN_PREVIEW };
     reference = booking.values.BookingReference;
   } else {
     // The name guests know the shop by: the one profile's (no link in it is shown, so no public URL is needed).
     const profile = await requireShopProfile(db, operatorId, '');
-    values = { ...SAMPLE_VALUES, OperatorName: profile.name, ManageBookingUrl: MANAGE_LINK_IN_PREVIEW };
+    values = { ...SAMPLE_VALUES, OperatorName: profile.name, ...LINKS_IN_PREVIEW };
   }
   return {
     Sample: booking === undefined,

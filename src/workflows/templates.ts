@@ -13,11 +13,15 @@ export const PLACEHOLDERS = [
   'OperatorName',
   // The guest's page to view and cancel the booking (src/storefront/email-links.ts): filled when sent.
   'ManageBookingUrl',
+  // The page where the guest completes a pending waiver (the same link's /waiver): filled when sent.
+  'CompleteWaiverUrl',
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
 /** What {{ManageBookingUrl}} renders to when queued: left as it is, and filled in only when sent. */
 export const MANAGE_BOOKING_MARKER = '{{ManageBookingUrl}}';
+/** {{CompleteWaiverUrl}}, likewise. */
+export const COMPLETE_WAIVER_MARKER = '{{CompleteWaiverUrl}}';
 
 const FIELD = /\{\{\s*([A-Za-z]+)\s*\}\}/g;
 

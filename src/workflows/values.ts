@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { findBookingForEmail } from '../bookings/store.js';
-import { MANAGE_BOOKING_MARKER, type Placeholder } from './templates.js';
+import { COMPLETE_WAIVER_MARKER, MANAGE_BOOKING_MARKER, type Placeholder } from './templates.js';
 
 export interface BookingForTemplate {
   values: Record<Placeholder, string>;
@@ -30,6 +30,7 @@ export async function bookingTemplateValues(db: Kysely<Database>, operatorId: nu
       OperatorName: details.shop_name ?? details.operator_name,
       // Left for the sending worker, which holds the keys the link's token needs (storefront/email-links.ts).
       ManageBookingUrl: MANAGE_BOOKING_MARKER,
+      CompleteWaiverUrl: COMPLETE_WAIVER_MARKER,
     },
     source: details.source,
     customerEmail: details.customer_email,

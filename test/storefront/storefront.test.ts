@@ -269,8 +269,13 @@ describe('booking pages: endpoints', () => {
   });
 
   describe('links in e-mails', () => {
-    it('{{ManageBookingUrl}} is filled when sent (the outbox keeps the placeholder) and opens the booking', async () => {
-      const workflow = { Name: 'Confirmation', Event: 'booking-confirmed', Subject: 'Booked', Body: 'Manage: {{ManageBookingUrl}}' };
+    it('{{ManageBookingUrl}} and {{CompleteWaiverUrl}} are filled when sent (the outbox keeps the placeholders) and open the booking', async () => {
+      const workflow = {
+        Name: 'Confirmation',
+        Event: 'booking-confirmed',
+        Subject: 'Booked',
+        Body: 'Manage: {{ManageBookingUrl}}\nWaiver: {{CompleteWaiverUrl}}',
+      };
       const created = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', workflow);
       expect(created.statusCode, created.body).toBe(201);
       const { BookingReference } = await posBooking(
@@ -281,7 +286,7 @@ describe('booking pages: endpoints', () => {
         customer('Mia', 'mia@example.com'),
       );
       const queued = (await outbox(t, op.adminKey)).find((email) => email.To === 'mia@example.com')!;
-      expect(queued.Body).toBe('Manage: {{ManageBookingUrl}}');
+      expect(queued.Body).toBe('Manage: {{ManageBookingUrl}}\nWaiver: {{CompleteWaiverUrl}}');
       const sent: OutgoingMessage[] = [];
       const mailer = {
         transport: 'outbox' as const,
@@ -289,10 +294,10 @@ describe('booking pages: endpoints', () => {
         close: () => {},
       };
       await runDueEmails(t.db, { mailer, from: 'shop@example.com', workerId: 'w', keys: t.app.instanceKeys, publicUrl: 'https://book.example' });
-      const text = sent.find((message) => message.to === 'mia@example.com')!.text;
-      expect(text).toBe(
-        `Manage: https://book.example/book/spree-adventures/manage/${manageToken(t.app.instanceKeys, op.operatorId, BookingReference)}`,
-      );
+      const [text, waiverLine] = sent.find((message) => message.to === 'mia@example.com')!.text.split('\n') as [string, string];
+      const manageUrl = `https://book.example/book/spree-adventures/manage/${manageToken(t.app.instanceKeys, op.operatorId, BookingReference)}`;
+      expect(text).toBe(`Manage: ${manageUrl}`);
+      expect(waiverLine).toBe(`Waiver: ${manageUrl}/waiver`);
       const path = new URL(text.slice('Manage: '.length)).pathname;
       expect((await call(t.app, undefined, 'GET', shop(`/bookings/${path.split('/').pop()}`))).statusCode).toBe(200);
       await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/workflows/${created.json().data.ID}`, { Enabled: false });

@@ -173,7 +173,7 @@ export type Timeslot = Answer<'/api/v2/admin/activities/{ActivityID}/timeslots',
 
 export type Question = Schemas['AdminQuestion'];
 export type QuestionType = Question['Type'];
-export const QUESTION_TYPES = everyValue<QuestionType>()(['text', 'boolean', 'select', 'date', 'file', 'signature']);
+export const QUESTION_TYPES = everyValue<QuestionType>()(['text', 'boolean', 'consent', 'select', 'date', 'file', 'signature']);
 
 export type Scope = RequestBody<'/api/v2/admin/keys', 'post'>['Scopes'][number];
 export const SCOPES = everyValue<Scope>()(['ota', 'usage:read', 'usage:write', 'admin']);

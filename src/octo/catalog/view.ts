@@ -94,9 +94,18 @@ const YES_NO = [
   { label: 'Yes', value: 'true' },
   { label: 'No', value: 'false' },
 ];
+// A consent offers its one acceptable answer, so a reseller's form cannot collect a refusal.
+const I_AGREE = [{ label: 'I agree', value: 'true' }];
 
 export function toOctoQuestion(row: QuestionRow): OctoQuestion {
-  const options = row.type === 'select' ? rowOptions(row).map((option) => ({ label: option, value: option })) : row.type === 'boolean' ? YES_NO : [];
+  const options =
+    row.type === 'select'
+      ? rowOptions(row).map((option) => ({ label: option, value: option }))
+      : row.type === 'boolean'
+        ? YES_NO
+        : row.type === 'consent'
+          ? I_AGREE
+          : [];
   const inputType =
     row.type === 'file' || row.requires_file_upload === 1 ? 'file' : row.type === 'date' ? 'date' : options.length > 0 ? 'select' : 'text';
   return {

@@ -553,8 +553,8 @@ export interface paths {
           'application/json': {
             /** @description The question as shown to the customer */
             Question: string;
-            /** @description text, boolean (answer "true"/"false"), select (answer one of Options), date (YYYY-MM-DD), file (answer a FileID), signature */
-            Type: 'text' | 'boolean' | 'select' | 'date' | 'file' | 'signature';
+            /** @description text, boolean (answer "true"/"false"), consent (a statement the guest must agree to: only "true" is accepted), select (answer one of Options), date (YYYY-MM-DD), file (answer a FileID), signature */
+            Type: 'text' | 'boolean' | 'consent' | 'select' | 'date' | 'file' | 'signature';
             Required: boolean;
             /** @description Default: true for file questions, else false */
             RequiresFileUpload?: boolean;
@@ -4284,8 +4284,8 @@ export interface paths {
           'application/json': {
             /** @description The question as shown to the customer */
             Question?: string;
-            /** @description text, boolean (answer "true"/"false"), select (answer one of Options), date (YYYY-MM-DD), file (answer a FileID), signature */
-            Type?: 'text' | 'boolean' | 'select' | 'date' | 'file' | 'signature';
+            /** @description text, boolean (answer "true"/"false"), consent (a statement the guest must agree to: only "true" is accepted), select (answer one of Options), date (YYYY-MM-DD), file (answer a FileID), signature */
+            Type?: 'text' | 'boolean' | 'consent' | 'select' | 'date' | 'file' | 'signature';
             Required?: boolean;
             RequiresFileUpload?: boolean;
             /** @description The choices of a select question (required and non-empty for select, else empty) */
@@ -8431,9 +8431,9 @@ export interface paths {
             Event: 'booking-confirmed' | 'booking-cancelled' | 'reminder' | 'follow-up';
             /** @description For reminder and follow-up: hours before the start / after the end (0 for the other events) */
             OffsetHours?: number;
-            /** @description Subject template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}} */
+            /** @description Subject template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
             Subject: string;
-            /** @description Plain-text body template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}} */
+            /** @description Plain-text body template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
             Body: string;
             /** @description Whether bookings made by partners (marketplaces) trigger it too. Default: false for booking-confirmed (the marketplace confirms its own sales), true for the other events */
             PartnerBookings?: boolean;
@@ -8785,9 +8785,9 @@ export interface paths {
             Event?: 'booking-confirmed' | 'booking-cancelled' | 'reminder' | 'follow-up';
             /** @description For reminder and follow-up: hours before the start / after the end (0 for the other events) */
             OffsetHours?: number;
-            /** @description Subject template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}} */
+            /** @description Subject template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
             Subject?: string;
-            /** @description Plain-text body template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}} */
+            /** @description Plain-text body template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
             Body?: string;
             /** @description Whether bookings made by partners (marketplaces) trigger it too. Default: false for booking-confirmed (the marketplace confirms its own sales), true for the other events */
             PartnerBookings?: boolean;
@@ -12997,6 +12997,319 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/uploads': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upload a file for a booking's waiver
+     * @description The file is the raw request body, at most 10 MiB, and must be a JPEG, PNG, WebP or HEIC/HEIF image, or a PDF: its content decides (415 otherwise). Name the returned FileID in POST .../bookings/{ManageToken}/waiver of this booking (no other booking or basket can). 409 once the waiver is complete, for a booking that is not live, or when the booking has uploaded as much as a basket may; 429 quota-exceeded with Retry-After when the guests at this address hold too many files that no booking names yet.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The operator whose shop this is */
+          OperatorID: number;
+          /** @description The token of the booking's link in the guest's e-mails */
+          ManageToken: string;
+        };
+        cookie?: never;
+      };
+      /** @description The file's bytes */
+      requestBody: {
+        content: {
+          '*/*': unknown;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Upload'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/waiver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A booking's waiver, for its guest to complete
+     * @description Whether the booking's waiver is complete, and its activity's questions (in Locale where translated) for the guest to answer with POST .../waiver.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description BCP 47 language tag for the ticket type names and waiver questions, e.g. de or de-CH */
+          Locale?: string;
+        };
+        header?: never;
+        path: {
+          /** @description The operator whose shop this is */
+          OperatorID: number;
+          /** @description The token of the booking's link in the guest's e-mails */
+          ManageToken: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['BookingWaiver'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Complete a booking's waiver as its guest
+     * @description For a booking whose WaiverStatus is pending (made at the desk, by a marketplace or from a waitlist offer without the answers): every required question of the activity answered, checked like a booking's WaiverAnswers (422 naming WaiverAnswers[i].Answer, e.g. a consent not agreed to); a file question's answer is the FileID of an upload through this booking's link (POST .../bookings/{ManageToken}/uploads). The waiver is then complete and is not changed again: 409 once complete, or when the booking is cancelled or expired.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The operator whose shop this is */
+          OperatorID: number;
+          /** @description The token of the booking's link in the guest's e-mails */
+          ManageToken: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Every required question of the activity answered (GET /api/v2/shop/{OperatorID}/activities/{ActivityID}/questions); a file question's answer is the FileID of an upload through this booking's link */
+            WaiverAnswers: {
+              /** @description The waiver question ID */
+              QuestionID: number;
+              /** @description The answer (text without NUL characters); for a file question the FileID of an upload by the same holder: a key of the partner's marketplace, or (shop items) the same basket */
+              Answer: string;
+            }[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['ManagedBooking'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
@@ -20963,8 +21276,8 @@ export interface components {
       /** @description The QuestionID a booking answers */
       ID: number;
       Question: string;
-      /** @description text, boolean (answer "true"/"false"), select (answer one of Options), date (YYYY-MM-DD), file (answer a FileID), signature */
-      Type: 'text' | 'boolean' | 'select' | 'date' | 'file' | 'signature';
+      /** @description text, boolean (answer "true"/"false"), consent (a statement the guest must agree to: only "true" is accepted), select (answer one of Options), date (YYYY-MM-DD), file (answer a FileID), signature */
+      Type: 'text' | 'boolean' | 'consent' | 'select' | 'date' | 'file' | 'signature';
       /** @description A booking with WaiverAnswers must answer it */
       Required: boolean;
       /** @description The answer is the FileID of an upload (POST /api/v2/ota/{partner}/uploads) */
@@ -21317,6 +21630,12 @@ export interface components {
         CancelledBookings: number;
       }[];
     };
+    /** BookingWaiver */
+    BookingWaiver: {
+      WaiverStatus: 'pending' | 'complete';
+      /** @description The activity's waiver questions, in Locale where the operator translated them */
+      Questions: components['schemas']['Question'][];
+    };
     /** BookingWaiverAnswer */
     BookingWaiverAnswer: {
       QuestionID: number;
@@ -21492,6 +21811,10 @@ export interface components {
         FirstName: string;
         LastName: string;
       };
+      /** @description pending: no answers were given with the booking (a desk, marketplace or waitlist booking); complete: answered */
+      WaiverStatus: 'pending' | 'complete';
+      /** @description The guest has a waiver to complete (POST .../waiver): it is pending, the booking is live, and its activity has questions. The booking pages link it */
+      WaiverToComplete: boolean;
       Cancellation: {
         /** @description Whether the guest may cancel now */
         Allowed: boolean;
@@ -21676,8 +21999,8 @@ export interface components {
       /** @description The QuestionID a booking answers */
       ID: number;
       Question: string;
-      /** @description text, boolean (answer "true"/"false"), select (answer one of Options), date (YYYY-MM-DD), file (answer a FileID), signature */
-      Type: 'text' | 'boolean' | 'select' | 'date' | 'file' | 'signature';
+      /** @description text, boolean (answer "true"/"false"), consent (a statement the guest must agree to: only "true" is accepted), select (answer one of Options), date (YYYY-MM-DD), file (answer a FileID), signature */
+      Type: 'text' | 'boolean' | 'consent' | 'select' | 'date' | 'file' | 'signature';
       /** @description A booking with WaiverAnswers must answer it */
       Required: boolean;
       /** @description The answer is the FileID of an upload (POST /api/v2/ota/{partner}/uploads) */

@@ -46,11 +46,14 @@ export async function shop<T>(method: 'GET' | 'POST', path: string, body?: unkno
   return parsed.data as T;
 }
 
-/** Uploads a waiver file to the basket, reporting progress (0 to 1); answers its FileID. */
-export function upload(token: string, file: File, progress: (fraction: number) => void): Promise<string> {
+/** Where a waiver file goes: a basket's uploads, or (completing a booking's waiver) the booking link's. */
+export type UploadTarget = { basket: string } | { booking: string };
+
+/** Uploads a waiver file, reporting progress (0 to 1); answers its FileID. */
+export function upload(target: UploadTarget, file: File, progress: (fraction: number) => void): Promise<string> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open('POST', `${prefix}/baskets/${token}/uploads`);
+    request.open('POST', 'basket' in target ? `${prefix}/baskets/${target.basket}/uploads` : `${prefix}/bookings/${target.booking}/uploads`);
     request.setRequestHeader('content-type', file.type || 'application/octet-stream');
     request.upload.onprogress = (event) => event.lengthComputable && progress(event.loaded / event.total);
     request.onerror = () => reject(new ShopError(0, '', 'network'));
@@ -77,3 +80,4 @@ export type BasketItem = Basket['Items'][number];
 export type Customer = Basket['Customer'];
 export type ManageLink = Schemas['ManageLink'];
 export type ManagedBooking = Schemas['ManagedBooking'];
+export type BookingWaiver = Schemas['BookingWaiver'];

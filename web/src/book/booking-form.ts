@@ -154,7 +154,7 @@ export async function renderBookingForm(holder: HTMLElement, activity: Activity,
           token = (await shop<Basket>('POST', '/baskets', { Customer: guest })).BasketToken;
           basketToken.set(token);
         }
-        const answers = await waiver.answers(token);
+        const answers = await waiver.answers({ basket: token });
         await shop<Basket>('POST', `/baskets/${token}/items`, {
           ActivityID: activity.ActivityID,
           Date: date,

@@ -11,6 +11,7 @@ import { renderActivity } from './activity';
 import { renderBasket } from './basket';
 import { renderConfirmation } from './confirmation';
 import { renderManage } from './manage';
+import { renderWaiverPage } from './waiver-page';
 
 setShop(boot.OperatorID);
 function languageSwitcher(): void {
@@ -41,6 +42,7 @@ async function route(path: string, query: URLSearchParams): Promise<void> {
     if (parts[0] === 'activities' && parts[1]) return await renderActivity(decodeURIComponent(parts[1]), query.get('date'));
     if (parts[0] === 'basket' && parts[1]) return await renderBasket(parts[1]);
     if (parts[0] === 'confirmation' && parts[1]) return await renderConfirmation(parts[1]);
+    if (parts[0] === 'manage' && parts[1] && parts[2] === 'waiver') return await renderWaiverPage(parts[1]);
     if (parts[0] === 'manage' && parts[1]) return await renderManage(parts[1]);
     showPage(t.notFound, h('h1', null, t.notFound));
   } catch (error) {

@@ -1,7 +1,7 @@
 // A guest's own booking from the link in their e-mails: what they booked and, where the operator allows
 // it for the activity and in time, a cancel button (asked twice: it cannot be undone).
 import { shop, shopUrl, type ManagedBooking } from './api';
-import { longDate, money, t, zonedDateTime } from './app';
+import { linkProps, longDate, money, t, zonedDateTime } from './app';
 import { h, replace } from './dom';
 import { errorText, showPage } from './ui';
 
@@ -45,6 +45,9 @@ export async function renderManage(token: string): Promise<void> {
           h('img', { src: shopUrl(`/bookings/${token}/qr.svg`), alt: t.qrAlt(booking.BookingReference), width: '160', height: '160' }),
           h('figcaption', null, t.qrCaption),
         )
+      : null,
+    booking.WaiverToComplete
+      ? h('p', { class: 'note' }, `${t.waiverPendingNote} `, h('a', linkProps(`/manage/${token}/waiver`), t.completeWaiver))
       : null,
     refusal ? h('p', { class: booking.Status === 'cancelled' ? 'success' : 'note' }, refusal) : null,
     booking.Cancellation.Allowed && booking.Cancellation.Until

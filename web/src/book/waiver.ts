@@ -1,7 +1,7 @@
 // The waiver questions of an activity as form fields, in the guest's language (the API translates them).
 // A file is checked for type and size as soon as it is chosen (before anything is sent); it is uploaded
 // to the basket with a progress bar when the guest adds the item.
-import { upload, type Question } from './api';
+import { upload, type Question, type UploadTarget } from './api';
 import { t } from './app';
 import { announce, field, h, nextId, type Field } from './dom';
 
@@ -14,14 +14,16 @@ interface Answerer {
   field: Field;
   /** The answer, '' when unanswered; a file question's is its chosen File. */
   value(): string | File | undefined;
+  /** What a required question left unanswered says, when not "This field is required." */
+  missing?: string;
 }
 
 export interface WaiverFields {
   element: HTMLElement | null;
   /** Checks every answer; undefined after marking the failing ones. */
   check(): boolean;
-  /** Uploads the files to the basket, then answers the WaiverAnswers of the item. */
-  answers(basketToken: string): Promise<{ QuestionID: number; Answer: string }[]>;
+  /** Uploads the files (to the basket, or through the booking's link), then answers the WaiverAnswers. */
+  answers(target: UploadTarget): Promise<{ QuestionID: number; Answer: string }[]>;
 }
 
 export function fileProblem(file: File): string | undefined {
@@ -54,6 +56,20 @@ function control(question: Question): Answerer {
         ),
       };
       return { question, field: f, value: () => (yes.checked ? 'true' : no.checked ? 'false' : '') };
+    }
+    case 'consent': {
+      // One box to tick: the statement is agreed to, or (when required) the booking cannot go on.
+      const id = nextId('q');
+      const box = h('input', { type: 'checkbox', id, required, 'aria-describedby': `${id}-error` });
+      const error = h('p', { class: 'field-error', id: `${id}-error` });
+      const wrapper = h('div', { class: 'field consent' }, h('label', { class: 'inline', for: id }, box, ` ${label}`), error);
+      const f: Field = {
+        wrapper,
+        setError: (message) => (
+          (error.textContent = message ?? ''), message ? box.setAttribute('aria-invalid', 'true') : box.removeAttribute('aria-invalid')
+        ),
+      };
+      return { question, field: f, value: () => (box.checked ? 'true' : ''), missing: t.consentRequired };
     }
     case 'select': {
       const select = h(
@@ -103,13 +119,14 @@ export function waiverFields(questions: Question[]): WaiverFields {
       let ok = true;
       for (const answerer of answerers) {
         const value = answerer.value();
-        const problem = value instanceof File ? fileProblem(value) : answerer.question.Required && !value ? t.required : undefined;
+        const problem =
+          value instanceof File ? fileProblem(value) : answerer.question.Required && !value ? (answerer.missing ?? t.required) : undefined;
         answerer.field.setError(problem);
         if (problem) ok = false;
       }
       return ok;
     },
-    async answers(basketToken) {
+    async answers(target) {
       const result: { QuestionID: number; Answer: string }[] = [];
       for (const answerer of answerers) {
         const value = answerer.value();
@@ -117,7 +134,7 @@ export function waiverFields(questions: Question[]): WaiverFields {
           const bar = h('progress', { max: '100', value: '0', 'aria-label': t.uploading(value.name) });
           progress.append(h('p', null, h('span', null, value.name), ' ', bar));
           announce(t.uploading(value.name));
-          const fileId = await upload(basketToken, value, (fraction) => (bar.value = Math.round(fraction * 100))).catch((error: unknown) => {
+          const fileId = await upload(target, value, (fraction) => (bar.value = Math.round(fraction * 100))).catch((error: unknown) => {
             answerer.field.setError(
               error instanceof Error && 'detail' in error ? String((error as { detail: string }).detail) || t.fileWrongType : t.fileWrongType,
             );

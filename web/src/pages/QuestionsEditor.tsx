@@ -6,6 +6,7 @@ import { fromTranslationDrafts, toTranslationDrafts, TranslationsEditor, type Tr
 const TYPE_LABELS: Record<QuestionType, string> = {
   text: 'Text',
   boolean: 'Yes / no',
+  consent: 'Consent (must agree)',
   select: 'Choice from a list',
   date: 'Date',
   file: 'File upload',

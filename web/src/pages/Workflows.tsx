@@ -27,7 +27,18 @@ import './workflows.css';
 
 export const WORKFLOW_EVENTS = ['booking-confirmed', 'booking-cancelled', 'reminder', 'follow-up'] as const;
 type WorkflowEvent = (typeof WORKFLOW_EVENTS)[number];
-const PLACEHOLDERS = ['FirstName', 'LastName', 'BookingReference', 'ActivityName', 'Date', 'Time', 'Participants', 'OperatorName'];
+const PLACEHOLDERS = [
+  'FirstName',
+  'LastName',
+  'BookingReference',
+  'ActivityName',
+  'Date',
+  'Time',
+  'Participants',
+  'OperatorName',
+  'ManageBookingUrl',
+  'CompleteWaiverUrl',
+];
 
 const EVENT_LABELS: Record<WorkflowEvent, string> = {
   'booking-confirmed': 'When a booking is confirmed',
