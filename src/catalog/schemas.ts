@@ -15,6 +15,20 @@ const AvailabilityTypeField = Type.Unsafe<AvailabilityType>({
 export const CONTACT_FIELDS = ['firstName', 'lastName', 'emailAddress', 'phoneNumber', 'country', 'postalCode', 'locales', 'notes'] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 
+export const MeetingPoint = Type.Object(
+  {
+    Address: Type.String({ minLength: 1, maxLength: 300, description: 'Where guests meet, as they would type it into a map' }),
+    MapUrl: Type.Union([Type.String({ maxLength: 2048, pattern: '^https://[^\\s]+$', description: 'An https link to a map' }), Type.Null()]),
+    Latitude: Type.Union([Type.Number({ minimum: -90, maximum: 90 }), Type.Null()]),
+    Longitude: Type.Union([Type.Number({ minimum: -180, maximum: 180 }), Type.Null()]),
+  },
+  { additionalProperties: false, description: 'Where to meet: an address, and optionally a map link and coordinates (both or neither)' },
+);
+export type MeetingPoint = Static<typeof MeetingPoint>;
+
+const Lines = (what: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 20, description: `${what}: short lines, at most 20` });
+
 export const Product = Type.Object(
   {
     ID: Type.Integer({ description: 'Numeric product ID, as used by resolve-product' }),
@@ -33,6 +47,9 @@ export const Product = Type.Object(
     TicketTypes: Type.Array(TicketType, {
       description: 'What a booking can buy, with prices; book a mix with Tickets: [{Type, Quantity}]. Names are in Locale where translated',
     }),
+    MeetingPoint: Type.Union([MeetingPoint, Type.Null()], { description: 'Where guests meet; null when the operator has not said' }),
+    Inclusions: Lines('What the price includes'),
+    WhatToBring: Lines('What guests should bring'),
   },
   { $id: 'Product' },
 );
@@ -103,6 +120,9 @@ const activityFields = {
     description:
       'Let guests cancel their own booking online until this many hours before the start (0: until it starts); null (the default): they may not',
   }),
+  MeetingPoint: Type.Union([MeetingPoint, Type.Null()]),
+  Inclusions: Lines('What the price includes'),
+  WhatToBring: Lines('What guests should bring'),
   GuestRefundRules: Type.Array(RefundRule, {
     maxItems: MAX_REFUND_RULES,
     description:
@@ -128,6 +148,9 @@ export const CreateActivityBody = Type.Object({
   RequiredContactFields: Type.Optional(activityFields.RequiredContactFields),
   GuestCancelHours: Type.Optional(activityFields.GuestCancelHours),
   GuestRefundRules: Type.Optional(activityFields.GuestRefundRules),
+  MeetingPoint: Type.Optional(activityFields.MeetingPoint),
+  Inclusions: Type.Optional(activityFields.Inclusions),
+  WhatToBring: Type.Optional(activityFields.WhatToBring),
 });
 export type CreateActivityBody = Static<typeof CreateActivityBody>;
 

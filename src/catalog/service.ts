@@ -7,6 +7,7 @@ import { BadRequest, Conflict, NotFound, ValidationFailed, type FieldError } fro
 import { canonicalLocale } from '../lib/locale.js';
 import { toTicketType } from './tickets/view.js';
 import { refundRuleErrors, refundRulesOf, storedRefundRules } from './refund-rules.js';
+import { detailsOf, meetingPointErrors, storedDetails } from './details.js';
 import { addDefaultTicketType, setDefaultTicketPrice } from './tickets/service.js';
 import { ticketTypesByActivity, type TicketTypeRow } from './tickets/store.js';
 import { newActivityId } from '../lib/ids.js';
@@ -39,6 +40,7 @@ export function toProduct(row: ActivityRow, types: TicketTypeRow[], locale?: str
     UpdatedAt: new Date(row.updated_at).toISOString(),
     AvailabilityType: availabilityTypeOf(row),
     TicketTypes: types.map((type) => toTicketType(type, locale)),
+    ...detailsOf(row),
   };
 }
 
@@ -131,7 +133,7 @@ function checkActivityFields(body: Partial<CreateActivityBody>): void {
   if (body.Currency !== undefined && !CURRENCIES.has(body.Currency)) {
     errors.push({ field: 'Currency', message: `Currency must be an ISO 4217 code; got "${body.Currency}"` });
   }
-  errors.push(...refundRuleErrors(body.GuestRefundRules));
+  errors.push(...refundRuleErrors(body.GuestRefundRules), ...meetingPointErrors(body.MeetingPoint));
   if (errors.length > 0) throw new ValidationFailed(errors);
 }
 
@@ -157,6 +159,7 @@ export async function addActivity(tx: Tx, operatorId: number, body: CreateActivi
     ...(body.RequiredContactFields !== undefined && { required_contact_fields: JSON.stringify(body.RequiredContactFields) }),
     ...(body.GuestCancelHours !== undefined && { guest_cancel_hours: body.GuestCancelHours }),
     ...(body.GuestRefundRules !== undefined && { guest_refund_rules: storedRefundRules(body.GuestRefundRules) }),
+    ...storedDetails(body),
   });
   const adult = await addDefaultTicketType(tx, row);
   const product = toAdminProduct(row, [adult]);
@@ -208,6 +211,7 @@ export async function changeActivity(db: Db, operatorId: number, activityId: str
       ...(body.RequiredContactFields !== undefined && { required_contact_fields: JSON.stringify(body.RequiredContactFields) }),
       ...(body.GuestCancelHours !== undefined && { guest_cancel_hours: body.GuestCancelHours }),
       ...(body.GuestRefundRules !== undefined && { guest_refund_rules: storedRefundRules(body.GuestRefundRules) }),
+      ...storedDetails(body),
       updated_at: Date.now(),
     });
     if (body.UnitPrice !== undefined) await setDefaultTicketPrice(tx, row.id, body.UnitPrice);

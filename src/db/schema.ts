@@ -114,6 +114,11 @@ export interface ActivityTable {
   guest_cancel_hours: number | null;
   /** JSON array of {HoursBefore, Percent}, largest HoursBefore first: what a guest's cancellation refunds (migration 024). */
   guest_refund_rules: Generated<string>;
+  /** JSON {Address, MapUrl, Latitude, Longitude}, or null (migration 030). */
+  meeting_point: string | null;
+  /** JSON arrays of short lines: what the price includes, what to bring (migration 030). */
+  inclusions: Generated<string>;
+  what_to_bring: Generated<string>;
 }
 
 export interface TimeslotTable {

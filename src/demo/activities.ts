@@ -3,6 +3,7 @@
 // again and again), and the ticket types show each rule: a child that needs an adult, an infant that
 // takes no seat, a family ticket for four, a minimum of players, a student price.
 import type { CreateTicketTypeBody } from '../catalog/tickets/schemas.js';
+import type { MeetingPoint } from '../catalog/schemas.js';
 
 export interface DemoActivity {
   name: string;
@@ -22,7 +23,13 @@ export interface DemoActivity {
   adult?: Partial<CreateTicketTypeBody>;
   /** The other ticket types. */
   ticketTypes: CreateTicketTypeBody[];
+  /** What guests need to know before they pay. */
+  meetingPoint: MeetingPoint;
+  inclusions: string[];
+  whatToBring: string[];
 }
+
+const at = (Address: string, Latitude: number, Longitude: number): MeetingPoint => ({ Address, MapUrl: null, Latitude, Longitude });
 
 const child = (price: number, ages: [number, number]): CreateTicketTypeBody => ({
   Type: 'child',
@@ -68,6 +75,9 @@ export const DEMO_ACTIVITIES: DemoActivity[] = [
     capacity: 250,
     adultName: 'Erwachsene',
     ticketTypes: [child(1100, [4, 14]), infant, family(5200)],
+    meetingPoint: at('Pier 3, Schiffbauerdamm, 10117 Berlin', 52.5214, 13.3859),
+    inclusions: ['Live commentary in German and English', 'A seat on the open upper deck (first come, first served)'],
+    whatToBring: ['A jacket: it is windy on the water'],
   },
   {
     name: 'Sunset Kayak Tour',
@@ -91,6 +101,9 @@ export const DEMO_ACTIVITIES: DemoActivity[] = [
         Translations: { de: { Name: 'Jugendliche (12-17)' } },
       },
     ],
+    meetingPoint: at('Kayak landing, Holzmarktstraße 25, 10243 Berlin', 52.5115, 13.4255),
+    inclusions: ['Kayak, paddle and life jacket', 'A dry bag for your phone', 'A certified guide'],
+    whatToBring: ['Clothes that may get wet', 'Sunscreen', 'A towel'],
   },
   {
     name: 'Escape Room: The Vault',
@@ -105,6 +118,9 @@ export const DEMO_ACTIVITIES: DemoActivity[] = [
     adultName: 'Spieler',
     adult: { Name: 'Player', MinPerBooking: 2 },
     ticketTypes: [],
+    meetingPoint: at('The Vault, 21 West 46th Street, New York, NY 10036', 40.7566, -73.9803),
+    inclusions: ['60 minutes in the room', 'A team photo'],
+    whatToBring: ['Nothing: lockers for your bags are on site'],
   },
   {
     name: 'Pottery Wheel Class',
@@ -118,6 +134,9 @@ export const DEMO_ACTIVITIES: DemoActivity[] = [
     capacity: 10,
     adultName: 'Erwachsene',
     ticketTypes: [{ Type: 'student', Name: 'Student (with ID)', Price: 4500, Translations: { de: { Name: 'Studierende (mit Ausweis)' } } }],
+    meetingPoint: at('Studio Tsuchi, 2-14-5 Yanaka, Taito-ku, Tokyo', 35.7251, 139.7671),
+    inclusions: ['Clay, glaze and the firing', 'An apron'],
+    whatToBring: ['Short fingernails make the wheel easier', 'Your student ID for a student ticket'],
   },
   {
     name: 'Skyline Observation Deck',
@@ -137,5 +156,8 @@ export const DEMO_ACTIVITIES: DemoActivity[] = [
       { Type: 'senior', Name: 'Senior (65+)', Price: 1900, MinAge: 65, MaxAge: 120, Translations: { de: { Name: 'Senioren (65+)' } } },
       family(6400),
     ],
+    meetingPoint: at('Skyline Tower, Alexanderplatz 1, 10178 Berlin (entrance on the north side)', 52.5219, 13.4132),
+    inclusions: ['The lift to the deck', 'Telescopes on the deck'],
+    whatToBring: ['Your ticket on your phone or printed'],
   },
 ];

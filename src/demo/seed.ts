@@ -121,6 +121,9 @@ async function insertDemo(tx: Tx): Promise<DemoSeed> {
       UnitPrice: spec.unitPrice,
       MaxParticipantsPerBooking: spec.maxParticipants,
       ...(spec.openingHours && { AvailabilityType: 'opening_hours' as const }),
+      MeetingPoint: spec.meetingPoint,
+      Inclusions: spec.inclusions,
+      WhatToBring: spec.whatToBring,
     });
     activityIds.push(product.ActivityID);
   }

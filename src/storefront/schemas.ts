@@ -18,7 +18,9 @@ export type StorefrontProfile = Static<typeof StorefrontProfile>;
 export const StorefrontActivity = Type.Composite([
   Product,
   Type.Object({
-    PriceFrom: Type.Integer({ description: 'The lowest ticket price, minor units of Currency' }),
+    PriceFrom: Type.Integer({
+      description: 'The lowest price a guest pays, minor units of Currency: free ticket types (an infant) are left out unless every type is free',
+    }),
     NextAvailableDate: Type.Union([LocalDate, Type.Null()], { description: 'The first date within a year with a seat left, or null' }),
     GuestCancellation: Type.Union(
       [

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { listProducts, requireActivity } from '../catalog/service.js';
+import type { Product } from '../catalog/schemas.js';
 import { listActivities } from '../catalog/store.js';
 import { refundRulesOf } from '../catalog/refund-rules.js';
 import { listDatesWithRoom, listTimeslots } from '../availability/store.js';
@@ -14,6 +15,14 @@ import type { CalendarDay, Storefront } from './schemas.js';
 
 const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** "From" the lowest price a guest pays: a free ticket (an infant's) is no price, unless every ticket is free. */
+export function priceFrom(product: Pick<Product, 'TicketTypes' | 'UnitPrice'>): number {
+  const prices = product.TicketTypes.map((type) => type.Price);
+  const paid = prices.filter((price) => price > 0);
+  if (paid.length > 0) return Math.min(...paid);
+  return prices.length > 0 ? 0 : product.UnitPrice;
+}
 
 export async function storefront(
   db: Kysely<Database>,
@@ -34,10 +43,9 @@ export async function storefront(
     products.map(async (product) => {
       const row = byPublicId.get(product.ActivityID)!;
       const [first] = await listDatesWithRoom(db, row.id, range, now);
-      const prices = product.TicketTypes.map((type) => type.Price);
       return {
         ...product,
-        PriceFrom: prices.length > 0 ? Math.min(...prices) : product.UnitPrice,
+        PriceFrom: priceFrom(product),
         NextAvailableDate: first?.date ?? null,
         GuestCancellation: row.guest_cancel_hours === null ? null : { HoursBefore: row.guest_cancel_hours, Refunds: refundRulesOf(row) },
       };

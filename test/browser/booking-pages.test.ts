@@ -52,6 +52,9 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
           { HoursBefore: 720, Percent: 100 },
           { HoursBefore: 48, Percent: 50 },
         ],
+        MeetingPoint: { Address: 'Kayak landing, Holzmarktstraße 25, Berlin', MapUrl: null, Latitude: 52.5115, Longitude: 13.4255 },
+        Inclusions: ['Kayak, paddle and life jacket'],
+        WhatToBring: ['A towel'],
       })
     ).ActivityID;
     await createTimeslot(t, op.adminKey, kayak, { Date: date, Time: '10:00', Capacity: 8 });
@@ -128,6 +131,11 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
       '100% back if you cancel at least 30 days before the start, 50% back if you cancel at least 48 hours before the start, nothing later.',
     ];
     for (const sentence of policy) await page.getByText(sentence, { exact: true }).waitFor();
+    // Where to meet, what is included and what to bring, before anything is paid.
+    await page.getByText('Kayak landing, Holzmarktstraße 25, Berlin').waitFor();
+    expect(await page.getByRole('link', { name: 'Open the map (new tab)' }).getAttribute('href')).toContain('mlat=52.5115');
+    await page.getByRole('listitem').filter({ hasText: 'Kayak, paddle and life jacket' }).waitFor();
+    await page.getByRole('listitem').filter({ hasText: 'A towel' }).waitFor();
     await expect.poll(() => page.getByText(/8 seats left/).count()).toBeGreaterThan(0);
     await page.getByLabel('First name').fill('Ada');
     await page.getByLabel('Last name').fill('Lovelace');

@@ -60,7 +60,44 @@ describe('GET /api/v2/ota/{partner}/products', () => {
           Default: true,
         },
       ],
+      // What guests need to know (issue 26): nothing until the operator says.
+      MeetingPoint: null,
+      Inclusions: [],
+      WhatToBring: [],
     });
+  });
+
+  it('carries the meeting point, inclusions and what to bring the operator wrote (trimmed), and refuses half coordinates', async () => {
+    const id = activities.kayak!.ActivityID;
+    const details = {
+      MeetingPoint: { Address: ' Pier 3, Berlin ', MapUrl: 'https://maps.example/pier3', Latitude: 52.52, Longitude: 13.38 },
+      Inclusions: ['Kayak and paddle ', '  '],
+      WhatToBring: ['A towel'],
+    };
+    const changed = await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${id}`, details);
+    expect(changed.statusCode, changed.body).toBe(200);
+    const listed = (await call(t.app, op.otaKey, 'GET', '/api/v2/ota/viator/products')).json().data[0];
+    expect(listed).toMatchObject({
+      MeetingPoint: { Address: 'Pier 3, Berlin', MapUrl: 'https://maps.example/pier3', Latitude: 52.52, Longitude: 13.38 },
+      Inclusions: ['Kayak and paddle'],
+      WhatToBring: ['A towel'],
+    });
+    const half = await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${id}`, {
+      MeetingPoint: { Address: 'Somewhere', MapUrl: null, Latitude: 52.5, Longitude: null },
+    });
+    expect(half.statusCode).toBe(422);
+    expect(half.json().errors.map((e: { field: string }) => e.field)).toEqual(['MeetingPoint']);
+    const insecure = await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${id}`, {
+      MeetingPoint: { Address: 'Somewhere', MapUrl: 'javascript:alert(1)', Latitude: null, Longitude: null },
+    });
+    expect(insecure.statusCode).toBe(422);
+    expect(insecure.json().errors[0].field).toMatch(/^MeetingPoint/);
+    const cleared = await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${id}`, {
+      MeetingPoint: null,
+      Inclusions: [],
+      WhatToBring: [],
+    });
+    expect(cleared.json().data).toMatchObject({ MeetingPoint: null, Inclusions: [], WhatToBring: [] });
   });
 
   it('filters by name, case-insensitively and anywhere in the name', async () => {

@@ -57,6 +57,22 @@ describe('booking pages: endpoints', () => {
       problemOf(await call(t.app, undefined, 'GET', shop('/storefront', other.operatorId)), 404, 'not-found');
       await openShop(t, other.adminKey);
     });
+
+    it('prices "from" the lowest price a guest pays: a free infant ticket is left out, unless every ticket is free', async () => {
+      const paid = (await createActivity(t, other.adminKey, { Name: 'Family cruise', UnitPrice: 1900 })).ActivityID;
+      const infant = await call(t.app, other.adminKey, 'POST', `/api/v2/admin/activities/${paid}/ticket-types`, {
+        Type: 'infant',
+        Name: 'Infant',
+        Price: 0,
+        TakesSeat: false,
+        Requires: 'adult',
+      });
+      expect(infant.statusCode, infant.body).toBe(201);
+      const free = (await createActivity(t, other.adminKey, { Name: 'Free walk', UnitPrice: 0 })).ActivityID;
+      const listed = (await call(t.app, undefined, 'GET', shop('/storefront', other.operatorId))).json().data.Activities;
+      const priceOf = (id: string) => listed.find((a: { ActivityID: string }) => a.ActivityID === id).PriceFrom;
+      expect([priceOf(paid), priceOf(free)]).toEqual([1900, 0]);
+    });
   });
 
   describe('GET /activities/{ActivityID}/calendar', () => {

@@ -108,6 +108,17 @@ export interface paths {
               /** @description ...gets back this percentage of what was paid */
               Percent: number;
             }[];
+            MeetingPoint?: {
+              /** @description Where guests meet, as they would type it into a map */
+              Address: string;
+              MapUrl: string | null;
+              Latitude: number | null;
+              Longitude: number | null;
+            } | null;
+            /** @description What the price includes: short lines, at most 20 */
+            Inclusions?: string[];
+            /** @description What guests should bring: short lines, at most 20 */
+            WhatToBring?: string[];
           };
         };
       };
@@ -328,6 +339,17 @@ export interface paths {
             RequiredContactFields?: ('firstName' | 'lastName' | 'emailAddress' | 'phoneNumber' | 'country' | 'postalCode' | 'locales' | 'notes')[];
             /** @description Let guests cancel their own booking online until this many hours before the start (0: until it starts); null (the default): they may not */
             GuestCancelHours?: number | null;
+            MeetingPoint?: {
+              /** @description Where guests meet, as they would type it into a map */
+              Address: string;
+              MapUrl: string | null;
+              Latitude: number | null;
+              Longitude: number | null;
+            } | null;
+            /** @description What the price includes: short lines, at most 20 */
+            Inclusions?: string[];
+            /** @description What guests should bring: short lines, at most 20 */
+            WhatToBring?: string[];
             /** @description What a guest's own cancellation refunds of what they paid: the Percent of the rule with the largest HoursBefore that the cancellation still comes before (at least HoursBefore hours before the start), none when it comes after them all. Empty (the default): all of it. Shown to guests before they pay. Each HoursBefore once. */
             GuestRefundRules?: {
               /** @description A cancellation at least this many hours before the start... */
@@ -20424,6 +20446,18 @@ export interface webhooks {
                 /** @description The type that Participants books */
                 Default: boolean;
               }[];
+              /** @description Where guests meet; null when the operator has not said */
+              MeetingPoint: {
+                /** @description Where guests meet, as they would type it into a map */
+                Address: string;
+                MapUrl: string | null;
+                Latitude: number | null;
+                Longitude: number | null;
+              } | null;
+              /** @description What the price includes: short lines, at most 20 */
+              Inclusions: string[];
+              /** @description What guests should bring: short lines, at most 20 */
+              WhatToBring: string[];
               Archived: boolean;
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
@@ -20557,6 +20591,18 @@ export interface webhooks {
                 /** @description The type that Participants books */
                 Default: boolean;
               }[];
+              /** @description Where guests meet; null when the operator has not said */
+              MeetingPoint: {
+                /** @description Where guests meet, as they would type it into a map */
+                Address: string;
+                MapUrl: string | null;
+                Latitude: number | null;
+                Longitude: number | null;
+              } | null;
+              /** @description What the price includes: short lines, at most 20 */
+              Inclusions: string[];
+              /** @description What guests should bring: short lines, at most 20 */
+              WhatToBring: string[];
               Archived: boolean;
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
@@ -20690,6 +20736,18 @@ export interface webhooks {
                 /** @description The type that Participants books */
                 Default: boolean;
               }[];
+              /** @description Where guests meet; null when the operator has not said */
+              MeetingPoint: {
+                /** @description Where guests meet, as they would type it into a map */
+                Address: string;
+                MapUrl: string | null;
+                Latitude: number | null;
+                Longitude: number | null;
+              } | null;
+              /** @description What the price includes: short lines, at most 20 */
+              Inclusions: string[];
+              /** @description What guests should bring: short lines, at most 20 */
+              WhatToBring: string[];
               Archived: boolean;
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
@@ -21259,6 +21317,18 @@ export interface components {
         /** @description The type that Participants books */
         Default: boolean;
       }[];
+      /** @description Where guests meet; null when the operator has not said */
+      MeetingPoint: {
+        /** @description Where guests meet, as they would type it into a map */
+        Address: string;
+        MapUrl: string | null;
+        Latitude: number | null;
+        Longitude: number | null;
+      } | null;
+      /** @description What the price includes: short lines, at most 20 */
+      Inclusions: string[];
+      /** @description What guests should bring: short lines, at most 20 */
+      WhatToBring: string[];
       Archived: boolean;
       RequiredContactFields: string[];
       /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
@@ -21993,6 +22063,18 @@ export interface components {
         /** @description The type that Participants books */
         Default: boolean;
       }[];
+      /** @description Where guests meet; null when the operator has not said */
+      MeetingPoint: {
+        /** @description Where guests meet, as they would type it into a map */
+        Address: string;
+        MapUrl: string | null;
+        Latitude: number | null;
+        Longitude: number | null;
+      } | null;
+      /** @description What the price includes: short lines, at most 20 */
+      Inclusions: string[];
+      /** @description What guests should bring: short lines, at most 20 */
+      WhatToBring: string[];
     };
     /** Question */
     Question: {
@@ -22173,7 +22255,19 @@ export interface components {
           /** @description The type that Participants books */
           Default: boolean;
         }[];
-        /** @description The lowest ticket price, minor units of Currency */
+        /** @description Where guests meet; null when the operator has not said */
+        MeetingPoint: {
+          /** @description Where guests meet, as they would type it into a map */
+          Address: string;
+          MapUrl: string | null;
+          Latitude: number | null;
+          Longitude: number | null;
+        } | null;
+        /** @description What the price includes: short lines, at most 20 */
+        Inclusions: string[];
+        /** @description What guests should bring: short lines, at most 20 */
+        WhatToBring: string[];
+        /** @description The lowest price a guest pays, minor units of Currency: free ticket types (an infant) are left out unless every type is free */
         PriceFrom: number;
         /** @description The first date within a year with a seat left, or null */
         NextAvailableDate: string | null;

@@ -17,6 +17,32 @@ const addMonths = (month: string, n: number) => {
   return date.toISOString().slice(0, 7);
 };
 
+/** Where to meet, what is included, what to bring: what guests need before they pay, as the operator wrote it. */
+function details(activity: Activity): HTMLElement | null {
+  const point = activity.MeetingPoint;
+  const list = (items: string[]) =>
+    h(
+      'ul',
+      null,
+      items.map((item) => h('li', null, item)),
+    );
+  const parts: Node[] = [];
+  if (point) {
+    const map =
+      point.MapUrl ??
+      (point.Latitude !== null
+        ? `https://www.openstreetmap.org/?mlat=${point.Latitude}&mlon=${point.Longitude}#map=17/${point.Latitude}/${point.Longitude}`
+        : null);
+    parts.push(
+      h('dt', null, t.meetingPoint),
+      h('dd', null, h('address', null, point.Address), map ? h('a', { href: map, rel: 'noopener noreferrer', target: '_blank' }, t.openMap) : null),
+    );
+  }
+  if (activity.Inclusions.length > 0) parts.push(h('dt', null, t.included), h('dd', null, list(activity.Inclusions)));
+  if (activity.WhatToBring.length > 0) parts.push(h('dt', null, t.whatToBring), h('dd', null, list(activity.WhatToBring)));
+  return parts.length === 0 ? null : h('dl', { class: 'facts card activity-details' }, parts);
+}
+
 export async function renderActivity(activityId: string, date: string | null): Promise<void> {
   const activity = (await loadStorefront()).Activities.find((candidate) => candidate.ActivityID === activityId);
   if (!activity) {
@@ -38,6 +64,7 @@ export async function renderActivity(activityId: string, date: string | null): P
       `${t.durationLabel}: ${t.duration(activity.DurationMinutes)} · ${t.priceFrom(money(activity.PriceFrom, activity.Currency))} ${t.perPerson}`,
     ),
     h('p', { class: 'hint' }, t.timesIn(activity.Timezone)),
+    details(activity),
     h(
       'section',
       { class: 'policy', 'aria-labelledby': 'policy-heading' },

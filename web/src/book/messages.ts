@@ -124,6 +124,10 @@ const en = {
   cancelled: 'Your booking is cancelled.',
   cancelNotAllowed: 'This booking cannot be cancelled online. Please contact the operator.',
   cancelTooLate: 'The time to cancel online has passed. Please contact the operator.',
+  meetingPoint: 'Meeting point',
+  openMap: 'Open the map (new tab)',
+  included: 'Included',
+  whatToBring: 'What to bring',
   policyHeading: 'Cancellation',
   policyNone: 'This activity cannot be cancelled online.',
   policyUntil: (hours: number) =>
@@ -272,6 +276,10 @@ const de: Messages = {
   cancelled: 'Ihre Buchung ist storniert.',
   cancelNotAllowed: 'Diese Buchung kann nicht online storniert werden. Bitte wenden Sie sich an den Anbieter.',
   cancelTooLate: 'Die Frist für eine Online-Stornierung ist vorbei. Bitte wenden Sie sich an den Anbieter.',
+  meetingPoint: 'Treffpunkt',
+  openMap: 'Karte öffnen (neuer Tab)',
+  included: 'Inklusive',
+  whatToBring: 'Mitzubringen',
   policyHeading: 'Stornierung',
   policyNone: 'Diese Aktivität kann nicht online storniert werden.',
   policyUntil: (hours) =>

@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import type { ApiError, Activity } from '../api';
 import { Checkbox, ErrorBanner, SelectField, TextArea, TextField } from '../ui';
 import { RefundRulesEditor, refundRuleInputs, refundRulesOf } from './RefundRulesEditor';
+import { ActivityDetailsFields, detailsInput, detailsOf } from './ActivityDetailsFields';
 
 function supported(kind: 'timeZone' | 'currency', fallback: string[]): string[] {
   try {
@@ -32,6 +33,9 @@ export type ActivityInput = Pick<
   | 'RequiredContactFields'
   | 'GuestCancelHours'
   | 'GuestRefundRules'
+  | 'MeetingPoint'
+  | 'Inclusions'
+  | 'WhatToBring'
 >;
 
 /** What an OCTo reseller's confirmation can be made to tell about the guest. */
@@ -73,6 +77,7 @@ export function ActivityForm({
     initial?.GuestCancelHours === null || initial?.GuestCancelHours === undefined ? '' : String(initial.GuestCancelHours),
   );
   const [refundRules, setRefundRules] = useState(refundRuleInputs(initial?.GuestRefundRules));
+  const [details, setDetails] = useState(detailsInput(initial));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
 
@@ -93,6 +98,7 @@ export function ActivityForm({
         RequiredContactFields: contactFields,
         GuestCancelHours: cancelHours.trim() === '' ? null : Number(cancelHours),
         GuestRefundRules: refundRulesOf(refundRules),
+        ...detailsOf(details),
       });
     } catch (caught) {
       setError(caught as ApiError);
@@ -204,6 +210,7 @@ export function ActivityForm({
           placeholder={digits === 0 ? '6500' : '49.00'}
         />
       </div>
+      <ActivityDetailsFields value={details} onChange={setDetails} fieldError={fieldError} />
       <fieldset className="fieldset span-2">
         <legend>Resellers (OCTo) must tell on confirming</legend>
         <div className="checks checks-row">
