@@ -20517,6 +20517,181 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'payment.succeeded': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payment.succeeded
+     * @description A payment took money: a shop basket's online payment (Stripe, or the test provider), and any later payment of a booking. Sent once per payment, when it succeeds; never for a declined, expired or pending one. Operator endpoints only (not marketplaces). Sent to every enabled endpoint that subscribes to it, signed per Standard Webhooks; answer 2xx within 5 seconds. Anything else (a redirect too) is retried with exponential back-off for about three days, in order per endpoint and resource.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /**
+           * @description The event ID: the same on every attempt and replay, so a receiver can drop repeats
+           * @example evt_3nVq7Zk1cB2mQx9L
+           */
+          'webhook-id': string;
+          /**
+           * @description Unix seconds of this attempt; reject a request more than 5 minutes off your clock
+           * @example 1767225600
+           */
+          'webhook-timestamp': string;
+          /**
+           * @description Space-separated v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" under the endpoint secret (base64 after whsec_)>; two while a rotated-out secret still signs
+           * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+           */
+          'webhook-signature': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description The event ID (also webhook-id) */
+            id: string;
+            /** @constant */
+            type: 'payment.succeeded';
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            data: {
+              PaymentID: number;
+              /** @description A decimal in Currency ("135.00"; "1500" for JPY) */
+              Amount: string;
+              /** @description The same in minor units of Currency (13500) */
+              AmountMinorUnits: number;
+              /** @description ISO 4217 */
+              Currency: string;
+              /** @description Who moved the money: stripe, or test (the built-in test provider: no money moved) */
+              Provider: string;
+              /** @description The money moved: Stripe's PaymentIntent (pi_...) or test_... */
+              ProviderReference: string | null;
+              /** @description The bookings it paid: those of its basket, or the one booking it was for */
+              BookingReferences: string[];
+              /** Format: date-time */
+              SucceededAt: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Received. The body of the answer is recorded (its first 4 KiB) and otherwise ignored. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payment.refunded': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payment.refunded
+     * @description A refund of a booking succeeded (by staff or a guest's cancellation): sent once the provider confirmed it, never while it is pending or when it failed. Operator endpoints only (not marketplaces). Sent to every enabled endpoint that subscribes to it, signed per Standard Webhooks; answer 2xx within 5 seconds. Anything else (a redirect too) is retried with exponential back-off for about three days, in order per endpoint and resource.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /**
+           * @description The event ID: the same on every attempt and replay, so a receiver can drop repeats
+           * @example evt_3nVq7Zk1cB2mQx9L
+           */
+          'webhook-id': string;
+          /**
+           * @description Unix seconds of this attempt; reject a request more than 5 minutes off your clock
+           * @example 1767225600
+           */
+          'webhook-timestamp': string;
+          /**
+           * @description Space-separated v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" under the endpoint secret (base64 after whsec_)>; two while a rotated-out secret still signs
+           * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+           */
+          'webhook-signature': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description The event ID (also webhook-id) */
+            id: string;
+            /** @constant */
+            type: 'payment.refunded';
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            data: {
+              /** @description As in the booking answer's Refunds */
+              RefundID: number;
+              /** @description The payment refunded (its payment.succeeded names it too) */
+              PaymentID: number;
+              /** @description A decimal in Currency ("135.00"; "1500" for JPY) */
+              Amount: string;
+              /** @description The same in minor units of Currency (13500) */
+              AmountMinorUnits: number;
+              /** @description ISO 4217 */
+              Currency: string;
+              /** @description Who moved the money: stripe, or test (the built-in test provider: no money moved) */
+              Provider: string;
+              /** @description The refund: Stripe's re_... or test_refund_... */
+              ProviderReference: string | null;
+              /** @description The payment's: pi_... or test_... */
+              PaymentProviderReference: string | null;
+              /** @description The booking refunded (one) */
+              BookingReferences: string[];
+              /** @description Why: staff, guest-cancellation */
+              Reason: string;
+              /** Format: date-time */
+              SucceededAt: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Received. The body of the answer is recorded (its first 4 KiB) and otherwise ignored. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'waitlist.offered': {
     parameters: {
       query?: never;
@@ -20855,6 +21030,30 @@ export interface components {
       AmountPaid: number;
       /** @description What the booking's succeeded refunds gave back, minor units of Currency */
       AmountRefunded: number;
+      /** @description Cardholders' disputes of the payment that paid the booking (Stripe's charge.dispute.* events), oldest first; empty when none */
+      Disputes: {
+        /** @description Stripe's dispute (dp_...) */
+        DisputeID: string;
+        /** @description The amount disputed, a decimal in Currency ("135.00": of the whole payment) */
+        Amount: string;
+        AmountMinorUnits: number;
+        Currency: string;
+        /** @description Stripe's reason: fraudulent, product_not_received, duplicate, ... */
+        Reason: string;
+        /** @description Stripe's status: warning_needs_response, needs_response, under_review, won, lost (and the warning_ states of an inquiry) */
+        Status: string;
+        /** @description Evidence must reach Stripe before this (submit it in Stripe's dashboard, StripeURL) */
+        EvidenceDueBy: string | null;
+        /**
+         * Format: uri
+         * @description The payment in Stripe's dashboard, where the dispute is answered
+         */
+        StripeURL: string;
+        /** Format: date-time */
+        CreatedAt: string;
+        /** Format: date-time */
+        UpdatedAt: string;
+      }[];
     };
     /** AdminProduct */
     AdminProduct: {
@@ -21344,10 +21543,10 @@ export interface components {
     Email: {
       ID: number;
       /**
-       * @description A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), or a notice to the operator about its webhooks
+       * @description A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), a notice to the operator about its webhooks, or a notice to its owners about a payment (a dispute)
        * @enum {string}
        */
-      Kind: 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook';
+      Kind: 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment';
       To: string;
       Subject: string;
       /** @description Plain text */
