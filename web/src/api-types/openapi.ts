@@ -4567,6 +4567,186 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/reports/payments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Payments report
+     * @description Money taken (Gross: payments that succeeded), given back (Refunds: refunds that succeeded) and Net, for the payment dates From to To, per day, activity and channel. The day is the date the money moved (the payment's or the refund's success) in the booked activity's own time zone, so a refund counts on its own day. A basket's payment is split over its bookings by their tickets. Sums are exact per currency, as decimal text and minor units, never converted or added across currencies.
+     */
+    get: {
+      parameters: {
+        query: {
+          /** @description First payment date (YYYY-MM-DD), in each activity's own time zone */
+          From: string;
+          /** @description Last payment date, inclusive; at most 367 days after From */
+          To: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['PaymentReport'];
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/reports/payments/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Payments report as CSV
+     * @description Money taken (Gross: payments that succeeded), given back (Refunds: refunds that succeeded) and Net, for the payment dates From to To, per day, activity and channel. The day is the date the money moved (the payment's or the refund's success) in the booked activity's own time zone, so a refund counts on its own day. A basket's payment is split over its bookings by their tickets. Sums are exact per currency, as decimal text and minor units, never converted or added across currencies. One line per date, activity, channel and currency. Cells a spreadsheet would run as a formula start with an apostrophe.
+     */
+    get: {
+      parameters: {
+        query: {
+          /** @description First payment date (YYYY-MM-DD), in each activity's own time zone */
+          From: string;
+          /** @description Last payment date, inclusive; at most 367 days after From */
+          To: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description CSV */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/admin/settings': {
     parameters: {
       query?: never;
@@ -21750,6 +21930,171 @@ export interface components {
       EmbedScriptUrl: string;
       /** @description HTML to paste into the operator's website: the script tag and an example button */
       EmbedSnippet: string;
+    };
+    /** PaymentReport */
+    PaymentReport: {
+      /**
+       * Format: date
+       * @description A calendar date, YYYY-MM-DD
+       */
+      From: string;
+      /**
+       * Format: date
+       * @description A calendar date, YYYY-MM-DD
+       */
+      To: string;
+      Totals: {
+        /** @description Payments that took money (succeeded): one sum per currency, never converted or added across currencies; by Currency */
+        Gross: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Refunds that succeeded: one sum per currency, never converted or added across currencies; by Currency */
+        Refunds: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Gross less Refunds (negative on a day that refunded more than it took): one sum per currency, never converted or added across currencies; by Currency */
+        Net: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+      };
+      /** @description Every date of the period, also those without payments, in order */
+      ByDay: {
+        /** @description The date, the ActivityID or the channel */
+        Key: string;
+        /** @description What the dashboard shows: the date, the activity's name, the channel's name */
+        Label: string;
+        /** @description Payments that took money (succeeded): one sum per currency, never converted or added across currencies; by Currency */
+        Gross: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Refunds that succeeded: one sum per currency, never converted or added across currencies; by Currency */
+        Refunds: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Gross less Refunds (negative on a day that refunded more than it took): one sum per currency, never converted or added across currencies; by Currency */
+        Net: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+      }[];
+      /** @description By the activity's name */
+      ByActivity: {
+        /** @description The date, the ActivityID or the channel */
+        Key: string;
+        /** @description What the dashboard shows: the date, the activity's name, the channel's name */
+        Label: string;
+        /** @description Payments that took money (succeeded): one sum per currency, never converted or added across currencies; by Currency */
+        Gross: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Refunds that succeeded: one sum per currency, never converted or added across currencies; by Currency */
+        Refunds: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Gross less Refunds (negative on a day that refunded more than it took): one sum per currency, never converted or added across currencies; by Currency */
+        Net: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+      }[];
+      /** @description By the channel's name */
+      ByChannel: {
+        /** @description The date, the ActivityID or the channel */
+        Key: string;
+        /** @description What the dashboard shows: the date, the activity's name, the channel's name */
+        Label: string;
+        /** @description Payments that took money (succeeded): one sum per currency, never converted or added across currencies; by Currency */
+        Gross: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Refunds that succeeded: one sum per currency, never converted or added across currencies; by Currency */
+        Refunds: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Gross less Refunds (negative on a day that refunded more than it took): one sum per currency, never converted or added across currencies; by Currency */
+        Net: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+      }[];
+      /** @description The finest grain: date, activity, channel and currency (what the CSV export has) */
+      Rows: {
+        /**
+         * Format: date
+         * @description A calendar date, YYYY-MM-DD
+         */
+        Date: string;
+        ActivityID: string;
+        Activity: string;
+        /** @description online, pos, or partner:<name> for a marketplace */
+        Channel: string;
+        ChannelName: string;
+        Currency: string;
+        GrossMinorUnits: number;
+        RefundsMinorUnits: number;
+        NetMinorUnits: number;
+        /** @description GrossMinorUnits as a decimal in Currency */
+        Gross: string;
+        Refunds: string;
+        Net: string;
+      }[];
     };
     /** Problem (RFC 7807) */
     Problem: {
