@@ -8,7 +8,7 @@ import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/ref
 import { handleStripeEvents } from './payments/stripe-events.js';
 import { readBookingMoney, refundGuestCancellation } from './shop/refunds.js';
 import { provideBookingMoney } from './payments/booking-money.js';
-import { DISPUTE_EVENTS, followDispute } from './payments/disputes.js';
+import { DISPUTE_EVENTS, followDispute } from './shop/disputes.js';
 import { providePaymentBookings } from './payments/payment-bookings.js';
 import { readPaymentBookings } from './shop/payment-bookings.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';

@@ -3,6 +3,9 @@
 // keep order) records it with the bookings its payment paid, e-mails the operator's owners once and writes
 // an audit entry per booking; later events keep its status, amount and deadline, unless they are older
 // than what is stored. A dispute of a payment that is not this operator's is acknowledged and ignored.
+// The disputes are the payments domain's rows (payments/dispute-store.ts); telling the owners needs the
+// e-mails and the staff, which the payments domain may not import (e-mails import bookings, which import
+// payments), so the handler lives here, registered by the composition like the Checkout events'.
 import type Stripe from 'stripe';
 import type { Tx } from '../db/connection.js';
 import { audit } from '../audit/log.js';
@@ -11,11 +14,11 @@ import { operatorName } from '../operators/service.js';
 import { listUsers } from '../staff/users/store.js';
 import { unixToZonedIso } from '../calendar/zoned-time.js';
 import { formatMinorUnits } from '../lib/money.js';
-import { findPaymentByReference, insertDispute, updateDispute, type DisputeRow, type DisputeState } from './dispute-store.js';
-import { paymentBookings, type PaymentBooking } from './payment-bookings.js';
-import { findStripeAccount } from './store.js';
-import type { StripeEventHandler } from './stripe-events.js';
-import { disputeView } from './view.js';
+import { findPaymentByReference, insertDispute, updateDispute, type DisputeRow, type DisputeState } from '../payments/dispute-store.js';
+import { paymentBookings, type PaymentBooking } from '../payments/payment-bookings.js';
+import { findStripeAccount } from '../payments/store.js';
+import type { StripeEventHandler } from '../payments/stripe-events.js';
+import { disputeView } from '../payments/view.js';
 
 export const DISPUTE_EVENTS = [
   'charge.dispute.created',
