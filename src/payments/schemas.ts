@@ -48,7 +48,8 @@ export const StripeAccountSettings = Type.Object(
     WebhookURL: Type.String({
       format: 'uri',
       description:
-        "The address to add in Stripe's dashboard as a webhook endpoint, with the events checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired",
+        "The address to add in Stripe's dashboard as a webhook endpoint, with the events checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired, " +
+        'the refund events (refund.created, refund.updated, refund.failed, charge.refunded) and the dispute events (charge.dispute.*)',
     }),
     UpdatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },

@@ -130,14 +130,15 @@ describe('a dispute of a Stripe payment', () => {
     const again = await world.stripe.send(account, created);
     expect(JSON.parse(again.body).data.Outcome).toBe('duplicate');
     // Stripe's later events: evidence under review, then closed as won. No e-mail for either.
-    const stored = world.stripe.disputes.get(dispute.id)!;
-    const reviewed = world.stripe.event('charge.dispute.updated', { ...stored, status: 'under_review' });
-    const closed = world.stripe.event('charge.dispute.closed', { ...stored, status: 'won' });
-    (closed as { created: number }).created += 2;
-    expect(JSON.parse((await world.stripe.send(account, reviewed)).body).data.Outcome).toBe('handled');
+    const reviewed = await world.stripe.changeDispute(dispute.id, 'under_review');
+    expect(reviewed.type).toBe('charge.dispute.updated');
+    expect(world.stripe.deliveries.at(-1)!.status).toBe(200);
     expect((await booking(references[1]!)).Disputes[0].Status).toBe('under_review');
-    expect(JSON.parse((await world.stripe.send(account, closed)).body).data.Outcome).toBe('handled');
+    const closed = await world.stripe.changeDispute(dispute.id, 'won');
+    expect(closed.type).toBe('charge.dispute.closed');
+    expect(JSON.parse(world.stripe.deliveries.at(-1)!.body).data.Outcome).toBe('handled');
     expect((await booking(references[0]!)).Disputes[0].Status).toBe('won');
+    const stored = world.stripe.disputes.get(dispute.id)!;
     // An older update delivered late does not undo the closing.
     const late = world.stripe.event('charge.dispute.updated', { ...stored, status: 'under_review' });
     (late as { created: number }).created -= 60;

@@ -22381,7 +22381,7 @@ export interface components {
       Mode: 'live' | 'test' | null;
       /**
        * Format: uri
-       * @description The address to add in Stripe's dashboard as a webhook endpoint, with the events checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired
+       * @description The address to add in Stripe's dashboard as a webhook endpoint, with the events checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired, the refund events (refund.created, refund.updated, refund.failed, charge.refunded) and the dispute events (charge.dispute.*)
        */
       WebhookURL: string;
       UpdatedAt: string | null;
