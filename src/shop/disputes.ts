@@ -87,7 +87,8 @@ function deadline(dueBy: number | null, zone: string | undefined): string {
   if (dueBy === null) return 'Stripe names no deadline for evidence.';
   const timeZone = zone ?? 'UTC';
   const local = unixToZonedIso(Number(dueBy), timeZone);
-  return `Evidence is due by ${local.slice(0, 10)} ${local.slice(11, 16)} (${timeZone} time, UTC${local.slice(19) || '+00:00'}).`;
+  const offset = local.slice(19);
+  return `Evidence is due by ${local.slice(0, 10)} ${local.slice(11, 16)} (${timeZone} time, UTC${offset === 'Z' || offset === '' ? '+00:00' : offset}).`;
 }
 
 /** One e-mail per active owner, queued in the transaction that records the dispute: so once per dispute. */
