@@ -8,6 +8,9 @@ import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/ref
 import { handleStripeEvents } from './payments/stripe-events.js';
 import { readBookingMoney, refundGuestCancellation } from './shop/refunds.js';
 import { provideBookingMoney } from './payments/booking-money.js';
+import { DISPUTE_EVENTS, followDispute } from './shop/disputes.js';
+import { providePaymentBookings } from './payments/payment-bookings.js';
+import { readPaymentBookings } from './shop/payment-bookings.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
@@ -23,12 +26,16 @@ export function wireReactions(): void {
   reactToGuestCancellations('refunds', refundGuestCancellation);
   // The operator's booking answer lists the payments and refunds of the booking, which the shop knows.
   provideBookingMoney(readBookingMoney);
+  // Which bookings a payment paid (its basket's), for payment.succeeded / payment.refunded and disputes.
+  providePaymentBookings(readPaymentBookings);
   // Stripe's Checkout events (received by payments/routes.ts): a paid session completes its basket, once.
   handleStripeEvents(PAID_SESSION_EVENTS, settleStripeCheckout);
   handleStripeEvents(EXPIRED_SESSION_EVENTS, expireStripeCheckout);
   // Stripe's word on a refund moves its status (pending -> succeeded / failed).
   handleStripeEvents(REFUND_EVENTS, followRefund);
   handleStripeEvents(['charge.refunded'], followChargeRefunds);
+  // A cardholder's dispute: recorded with the payment's bookings, the owners e-mailed once; later events keep its status.
+  handleStripeEvents(DISPUTE_EVENTS, followDispute);
   // Sending an e-mail: a staff e-mail's sealed body is opened (and hidden in the outbox listing), a
   // workflow e-mail's manage link filled in, a waitlist offer's guest marked as told.
   defineEmailKind('staff', { textAtSending: ({ keys }, email) => openStaffEmailBody(keys, email.body), hiddenBody: HIDDEN_BODY });

@@ -23,6 +23,8 @@ export interface Database {
   basket_items: BasketItemTable;
   payments: PaymentTable;
   refunds: RefundTable;
+  disputes: DisputeTable;
+  dispute_bookings: DisputeBookingTable;
   stripe_accounts: StripeAccountTable;
   stripe_events: StripeEventTable;
   waitlist_entries: WaitlistEntryTable;
@@ -334,6 +336,8 @@ export interface PaymentTable {
   refund_reference: string | null;
   /** Unix milliseconds of the last change of status. */
   updated_at: number | null;
+  /** Unix milliseconds: when it took money (became succeeded); null until then (migration 027). */
+  succeeded_at: number | null;
 }
 
 /** Migration 023: a refund is pending until its provider answers; a failed one may be retried. */
@@ -361,6 +365,38 @@ export interface RefundTable {
   requested_by_id: number | null;
   created_at: number;
   updated_at: number;
+  /** Unix milliseconds: when it became succeeded; null until then (migration 027). */
+  succeeded_at: number | null;
+}
+
+/** A cardholder's dispute of a payment (Stripe's charge.dispute.* events; migration 027). */
+export interface DisputeTable {
+  id: Generated<number>;
+  operator_id: number;
+  payment_id: number;
+  /** Stripe's dispute id (dp_...). */
+  dispute_reference: string;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  /** Stripe's reason (fraudulent, product_not_received, ...). */
+  reason: string;
+  /** Stripe's status (warning_needs_response, needs_response, under_review, won, lost, ...). */
+  status: string;
+  /** The payment in Stripe's dashboard (https://dashboard.stripe.com/{test/}payments/pi_...). */
+  dashboard_url: string;
+  /** Unix seconds: the evidence must reach Stripe before this; null when Stripe names none. */
+  evidence_due_by: number | null;
+  /** Unix milliseconds. */
+  created_at: number;
+  updated_at: number;
+  /** Unix seconds: Stripe's time of the last event applied. */
+  last_event_at: number;
+}
+
+export interface DisputeBookingTable {
+  dispute_id: number;
+  booking_id: number;
 }
 
 /** The operator's own Stripe account (migration 022): sealed secrets, and what may be shown of them. */
@@ -425,7 +461,7 @@ export interface WorkflowTable {
 
 /** A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place's address. */
 /** staff: sign-in links, password resets and invitations; their body is sealed (src/staff/emails.ts). */
-export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook';
+export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment';
 
 export interface EmailTable {
   id: Generated<number>;

@@ -67,7 +67,9 @@ export async function runDueEmails(db: Db, delivery: Delivery, now = unixNow()):
 }
 
 async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: number): Promise<keyof DeliveryReport> {
-  const name = (await operatorName(db.kysely, email.operator_id, email.kind !== 'staff' && email.kind !== 'webhook')).replace(/["\\\r\n]/g, '');
+  const name = (
+    await operatorName(db.kysely, email.operator_id, email.kind !== 'staff' && email.kind !== 'webhook' && email.kind !== 'payment')
+  ).replace(/["\\\r\n]/g, '');
   const hooks = hooksOf(email.kind);
   let result: { messageId: string };
   try {

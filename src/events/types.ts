@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'product.updated',
   'product.archived',
   'order.completed',
+  'payment.succeeded',
+  'payment.refunded',
   'waitlist.offered',
   'usage.recorded',
 ] as const;
@@ -31,6 +33,10 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'product.updated': 'An activity changed (name, price, limits...), or was taken out of the archive.',
   'product.archived': 'An activity was archived: it is no longer sold.',
   'order.completed': 'An online-shop basket was paid: its bookings are confirmed.',
+  'payment.succeeded':
+    "A payment took money: a shop basket's online payment (Stripe, or the test provider), and any later payment of a booking. Sent once per payment, when it succeeds; never for a declined, expired or pending one.",
+  'payment.refunded':
+    "A refund of a booking succeeded (by staff or a guest's cancellation): sent once the provider confirmed it, never while it is pending or when it failed.",
   'waitlist.offered': 'Freed seats were offered to a waitlisted customer and are held for them.',
   'usage.recorded': 'Usage entries were recorded (opt-in: "*" does not include it). Batched: one event per write, with up to 1,000 entries.',
 };

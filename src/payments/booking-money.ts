@@ -4,10 +4,15 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { BookingMoney } from './schemas.js';
+import { listBookingDisputes } from './dispute-store.js';
+import { disputeView } from './view.js';
 
-export type BookingMoneyReader = (db: Kysely<Database>, operatorId: number, bookingId: number, reference: string) => Promise<BookingMoney>;
+/** What the shop tells; the disputes are this domain's own (dispute-store.ts). */
+type ProvidedMoney = Omit<BookingMoney, 'Disputes'>;
 
-const NOTHING: BookingMoney = { Payments: [], Refunds: [], AmountPaid: 0, AmountRefunded: 0 };
+export type BookingMoneyReader = (db: Kysely<Database>, operatorId: number, bookingId: number, reference: string) => Promise<ProvidedMoney>;
+
+const NOTHING: ProvidedMoney = { Payments: [], Refunds: [], AmountPaid: 0, AmountRefunded: 0 };
 let reader: BookingMoneyReader = async () => NOTHING;
 
 /** Sets who tells what a booking paid (the shop). */
@@ -15,6 +20,7 @@ export function provideBookingMoney(read: BookingMoneyReader): void {
   reader = read;
 }
 
-export function bookingMoney(db: Kysely<Database>, operatorId: number, bookingId: number, reference: string): Promise<BookingMoney> {
-  return reader(db, operatorId, bookingId, reference);
+export async function bookingMoney(db: Kysely<Database>, operatorId: number, bookingId: number, reference: string): Promise<BookingMoney> {
+  const [money, disputes] = await Promise.all([reader(db, operatorId, bookingId, reference), listBookingDisputes(db, operatorId, bookingId)]);
+  return { ...money, Disputes: disputes.map(disputeView) };
 }

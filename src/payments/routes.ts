@@ -45,7 +45,8 @@ export const stripeWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: "Stripe's events for the operator's account",
       description:
         "Add this address in the operator's Stripe dashboard (Developers, Webhooks) with checkout.session.completed, " +
-        'checkout.session.async_payment_succeeded and checkout.session.expired; its signing secret goes into PUT /api/v2/admin/settings/stripe. ' +
+        'checkout.session.async_payment_succeeded and checkout.session.expired, the refund events (refund.created, refund.updated, refund.failed, charge.refunded) ' +
+        'and the dispute events (charge.dispute.created, .updated, .closed, .funds_withdrawn, .funds_reinstated); its signing secret goes into PUT /api/v2/admin/settings/stripe. ' +
         'Signed by Stripe (Stripe-Signature), verified against that secret: 400 when the signature is missing or does not verify, nothing written. ' +
         'Each event counts once: a paid session confirms its basket exactly once, also when the guest never comes back to the booking pages.',
       params: WebhookParams,

@@ -48,7 +48,8 @@ export const StripeAccountSettings = Type.Object(
     WebhookURL: Type.String({
       format: 'uri',
       description:
-        "The address to add in Stripe's dashboard as a webhook endpoint, with the events checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired",
+        "The address to add in Stripe's dashboard as a webhook endpoint, with the events checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired, " +
+        'the refund events (refund.created, refund.updated, refund.failed, charge.refunded) and the dispute events (charge.dispute.*)',
     }),
     UpdatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },
@@ -132,16 +133,75 @@ export const BookingPayment = Type.Object({
 });
 export type BookingPayment = Static<typeof BookingPayment>;
 
+/** A cardholder's dispute of the payment that paid a booking, as the operator's booking answer shows it. */
+export const BookingDispute = Type.Object({
+  DisputeID: Type.String({ description: "Stripe's dispute (dp_...)" }),
+  Amount: Type.String({ description: 'The amount disputed, a decimal in Currency ("135.00": of the whole payment)' }),
+  AmountMinorUnits: Type.Integer(),
+  Currency: Type.String(),
+  Reason: Type.String({ description: "Stripe's reason: fraudulent, product_not_received, duplicate, ..." }),
+  Status: Type.String({
+    description: "Stripe's status: warning_needs_response, needs_response, under_review, won, lost (and the warning_ states of an inquiry)",
+  }),
+  EvidenceDueBy: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: "Evidence must reach Stripe before this (submit it in Stripe's dashboard, StripeURL)",
+  }),
+  StripeURL: Type.String({ format: 'uri', description: "The payment in Stripe's dashboard, where the dispute is answered" }),
+  CreatedAt: Type.String({ format: 'date-time' }),
+  UpdatedAt: Type.String({ format: 'date-time' }),
+});
+export type BookingDispute = Static<typeof BookingDispute>;
+
 /** What the operator's booking answer adds about money (docs/payments.md). */
 export const BookingMoney = {
   Payments: Type.Array(BookingPayment, { description: 'The payments of the basket the booking was bought in (none for a booking not paid online)' }),
   Refunds: Type.Array(Refund, { description: "The booking's refunds, oldest first, whatever their status" }),
   AmountPaid: Type.Integer({ description: "The booking's share of what was paid (its tickets), minor units of Currency; 0 when not paid online" }),
   AmountRefunded: Type.Integer({ description: "What the booking's succeeded refunds gave back, minor units of Currency" }),
+  Disputes: Type.Array(BookingDispute, {
+    description: "Cardholders' disputes of the payment that paid the booking (Stripe's charge.dispute.* events), oldest first; empty when none",
+  }),
 };
 export interface BookingMoney {
   Payments: BookingPayment[];
   Refunds: Refund[];
   AmountPaid: number;
   AmountRefunded: number;
+  Disputes: BookingDispute[];
 }
+
+const MoneyMoved = {
+  Amount: Type.String({ description: 'A decimal in Currency ("135.00"; "1500" for JPY)' }),
+  AmountMinorUnits: Type.Integer({ description: 'The same in minor units of Currency (13500)' }),
+  Currency: Type.String({ description: 'ISO 4217' }),
+  Provider: Type.String({ description: 'Who moved the money: stripe, or test (the built-in test provider: no money moved)' }),
+};
+
+/** payment.succeeded (webhooks): a payment took money. */
+export const PaymentSucceededEvent = Type.Object(
+  {
+    PaymentID: Type.Integer(),
+    ...MoneyMoved,
+    ProviderReference: Type.Union([Type.String(), Type.Null()], { description: "The money moved: Stripe's PaymentIntent (pi_...) or test_..." }),
+    BookingReferences: Type.Array(Type.String(), { description: 'The bookings it paid: those of its basket, or the one booking it was for' }),
+    SucceededAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'PaymentSucceededEvent' },
+);
+export type PaymentSucceededEvent = Static<typeof PaymentSucceededEvent>;
+
+/** payment.refunded (webhooks): a refund of a booking succeeded. */
+export const PaymentRefundedEvent = Type.Object(
+  {
+    RefundID: Type.Integer({ description: "As in the booking answer's Refunds" }),
+    PaymentID: Type.Integer({ description: 'The payment refunded (its payment.succeeded names it too)' }),
+    ...MoneyMoved,
+    ProviderReference: Type.Union([Type.String(), Type.Null()], { description: "The refund: Stripe's re_... or test_refund_..." }),
+    PaymentProviderReference: Type.Union([Type.String(), Type.Null()], { description: "The payment's: pi_... or test_..." }),
+    BookingReferences: Type.Array(Type.String(), { description: 'The booking refunded (one)' }),
+    Reason: Type.String({ description: 'Why: staff, guest-cancellation' }),
+    SucceededAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'PaymentRefundedEvent' },
+);
+export type PaymentRefundedEvent = Static<typeof PaymentRefundedEvent>;

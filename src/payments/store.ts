@@ -3,6 +3,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { dialectOf, type Tx } from '../db/connection.js';
 import type { Database, PaymentStatus, PaymentTable, RefundRequester, RefundStatus, RefundTable, StripeAccountTable } from '../db/schema.js';
+import { publishPaymentSucceeded, publishRefundSucceeded } from './money-events.js';
 
 export type PaymentRow = Selectable<PaymentTable>;
 export type StripeAccountRow = Selectable<StripeAccountTable>;
@@ -22,9 +23,10 @@ export interface NewPayment {
   sessionExpiresAt?: number;
 }
 
+/** Records a payment; one recorded succeeded publishes payment.succeeded (money-events.ts). */
 export async function insertPayment(tx: Tx, payment: NewPayment): Promise<PaymentRow> {
   const now = Date.now();
-  return tx
+  const row = await tx
     .insertInto('payments')
     .values({
       operator_id: payment.operatorId,
@@ -43,9 +45,12 @@ export async function insertPayment(tx: Tx, payment: NewPayment): Promise<Paymen
       session_expires_at: payment.sessionExpiresAt ?? null,
       refund_reference: null,
       updated_at: now,
+      succeeded_at: payment.status === 'succeeded' ? now : null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  if (row.status === 'succeeded') await publishPaymentSucceeded(tx, row);
+  return row;
 }
 
 /** Declined attempts since `sinceMs` for a basket or from an address: their count and the last one's time. */
@@ -102,7 +107,8 @@ export async function recordCheckoutSession(tx: Tx, paymentId: number, session: 
 
 /**
  * Moves a payment from one of `from` to `status`, with what is known by then; false when it was not in
- * one of them (another delivery got there first).
+ * one of them (another delivery got there first). Becoming succeeded is the one place a payment takes
+ * money after it was recorded: it stamps succeeded_at and publishes payment.succeeded.
  */
 export async function changePaymentStatus(
   tx: Tx,
@@ -111,19 +117,23 @@ export async function changePaymentStatus(
   status: PaymentStatus,
   changes: { providerReference?: string | null; refundReference?: string; failure?: string } = {},
 ): Promise<boolean> {
-  const result = await tx
+  const now = Date.now();
+  const row = await tx
     .updateTable('payments')
     .set({
       status,
-      updated_at: Date.now(),
+      updated_at: now,
+      ...(status === 'succeeded' && { succeeded_at: now }),
       ...(changes.providerReference !== undefined && { provider_reference: changes.providerReference }),
       ...(changes.refundReference !== undefined && { refund_reference: changes.refundReference }),
       ...(changes.failure !== undefined && { failure: changes.failure }),
     })
     .where('id', '=', paymentId)
     .where('status', 'in', from)
+    .returningAll()
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  if (row && status === 'succeeded') await publishPaymentSucceeded(tx, row);
+  return row !== undefined;
 }
 
 export async function findStripeAccount(db: Kysely<Database>, operatorId: number): Promise<StripeAccountRow | undefined> {
@@ -172,9 +182,10 @@ export interface NewRefund {
   requestedBy: { type: RefundRequester; id: number | null };
 }
 
+/** Records a refund; one recorded succeeded (the test provider's) publishes payment.refunded (money-events.ts). */
 export async function insertRefund(tx: Tx, refund: NewRefund): Promise<RefundRow> {
   const now = Date.now();
-  return tx
+  const row = await tx
     .insertInto('refunds')
     .values({
       operator_id: refund.operatorId,
@@ -190,9 +201,17 @@ export async function insertRefund(tx: Tx, refund: NewRefund): Promise<RefundRow
       requested_by_id: refund.requestedBy.id,
       created_at: now,
       updated_at: now,
+      succeeded_at: refund.status === 'succeeded' ? now : null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  if (row.status === 'succeeded') await refundSucceeded(tx, row);
+  return row;
+}
+
+async function refundSucceeded(tx: Tx, refund: RefundRow): Promise<void> {
+  const payment = await tx.selectFrom('payments').selectAll().where('id', '=', refund.payment_id).executeTakeFirstOrThrow();
+  await publishRefundSucceeded(tx, refund, payment);
 }
 
 /**
@@ -230,7 +249,11 @@ export async function listBookingRefunds(db: Kysely<Database>, operatorId: numbe
   return db.selectFrom('refunds').selectAll().where('operator_id', '=', operatorId).where('booking_id', '=', bookingId).orderBy('id').execute();
 }
 
-/** Moves a refund from one of `from` to `status`; false when it was in none of them (someone else moved it first). */
+/**
+ * Moves a refund from one of `from` to `status`; false when it was in none of them (someone else moved it
+ * first). Becoming succeeded stamps succeeded_at and publishes payment.refunded, once: a refund leaves
+ * succeeded only for failed, and failed goes back to pending before it may succeed again.
+ */
 export async function changeRefundStatus(
   tx: Tx,
   refundId: number,
@@ -238,18 +261,22 @@ export async function changeRefundStatus(
   status: RefundStatus,
   changes: { providerReference?: string; failure?: string | null } = {},
 ): Promise<boolean> {
-  const result = await tx
+  const now = Date.now();
+  const row = await tx
     .updateTable('refunds')
     .set({
       status,
-      updated_at: Date.now(),
+      updated_at: now,
+      succeeded_at: status === 'succeeded' ? now : null,
       ...(changes.providerReference !== undefined && { provider_reference: changes.providerReference }),
       ...(changes.failure !== undefined && { failure: changes.failure }),
     })
     .where('id', '=', refundId)
     .where('status', 'in', from)
+    .returningAll()
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  if (row?.status === 'succeeded') await refundSucceeded(tx, row);
+  return row !== undefined;
 }
 
 /** Stripe refunds recorded but never answered by Stripe (a guest's cancellation's, or a process that stopped before asking). */

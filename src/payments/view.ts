@@ -1,7 +1,8 @@
 // Payment rows and Stripe accounts as the API shows them. Secrets never leave the store: an account is
 // shown by its key's last 4 characters and mode only.
 import { formatMinorUnits } from '../lib/money.js';
-import type { BasketPayment, BookingPayment, Refund, StripeAccountSettings } from './schemas.js';
+import type { BasketPayment, BookingDispute, BookingPayment, Refund, StripeAccountSettings } from './schemas.js';
+import type { DisputeRow } from './dispute-store.js';
 import type { PaymentRow, RefundRow, StripeAccountRow } from './store.js';
 
 const isoSeconds = (seconds: number | null) => (seconds === null ? null : new Date(Number(seconds) * 1000).toISOString());
@@ -59,5 +60,20 @@ export function bookingPaymentView(payment: PaymentRow): BookingPayment {
     ProviderReference: payment.provider_reference,
     Status: payment.status,
     CreatedAt: new Date(Number(payment.created_at)).toISOString(),
+  };
+}
+
+export function disputeView(dispute: DisputeRow): BookingDispute {
+  return {
+    DisputeID: dispute.dispute_reference,
+    Amount: formatMinorUnits(Number(dispute.amount), dispute.currency),
+    AmountMinorUnits: Number(dispute.amount),
+    Currency: dispute.currency,
+    Reason: dispute.reason,
+    Status: dispute.status,
+    EvidenceDueBy: isoSeconds(dispute.evidence_due_by === null ? null : Number(dispute.evidence_due_by)),
+    StripeURL: dispute.dashboard_url,
+    CreatedAt: new Date(Number(dispute.created_at)).toISOString(),
+    UpdatedAt: new Date(Number(dispute.updated_at)).toISOString(),
   };
 }

@@ -4,7 +4,8 @@ import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { requires } from '../access/permissions.js';
 import { BookingListQuery } from '../bookings/schemas.js';
-import { BookingReport, ReportQuery } from './schemas.js';
+import { BookingReport, PaymentReport, PaymentReportQuery, ReportQuery } from './schemas.js';
+import { paymentReport, paymentReportCsv } from './payments.js';
 import { bookingReport, reportCsv } from './service.js';
 import { bookingsCsv } from './bookings-csv.js';
 
@@ -45,6 +46,43 @@ export const reportAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="bookings-report-${request.query.From}-to-${request.query.To}.csv"`)
+        .send(text);
+    },
+  });
+
+  const paymentsDescription =
+    'Money taken (Gross: payments that succeeded), given back (Refunds: refunds that succeeded) and Net, for the payment dates From to To, ' +
+    "per day, activity and channel. The day is the date the money moved (the payment's or the refund's success) in the booked activity's own " +
+    "time zone, so a refund counts on its own day. A basket's payment is split over its bookings by their tickets. Sums are exact per currency, " +
+    'as decimal text and minor units, never converted or added across currencies.';
+
+  app.get('/reports/payments', {
+    config: requires('reports:read'),
+    schema: {
+      tags,
+      summary: 'Payments report',
+      description: paymentsDescription,
+      querystring: PaymentReportQuery,
+      response: { 200: envelope(PaymentReport), ...problems(...AUTH_ERRORS, 422) },
+    },
+    handler: async (request) => ({ data: await paymentReport(app.db.kysely, request.caller.operatorId, request.query) }),
+  });
+
+  app.get('/reports/payments/export', {
+    config: requires('reports:read'),
+    schema: {
+      tags,
+      summary: 'Payments report as CSV',
+      description: `${paymentsDescription} One line per date, activity, channel and currency. Cells a spreadsheet would run as a formula start with an apostrophe.`,
+      querystring: PaymentReportQuery,
+      produces: ['text/csv'],
+      response: { 200: Type.String({ description: 'CSV' }), ...problems(...AUTH_ERRORS, 422) },
+    },
+    handler: async (request, reply) => {
+      const text = paymentReportCsv(await paymentReport(app.db.kysely, request.caller.operatorId, request.query));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="payments-report-${request.query.From}-to-${request.query.To}.csv"`)
         .send(text);
     },
   });

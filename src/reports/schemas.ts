@@ -57,3 +57,61 @@ export const BookingReport = Type.Object(
   { $id: 'BookingReport' },
 );
 export type BookingReport = Static<typeof BookingReport>;
+
+export const PaymentReportQuery = Type.Object({
+  From: Type.String({ format: 'date', description: "First payment date (YYYY-MM-DD), in each activity's own time zone" }),
+  To: Type.String({ format: 'date', description: `Last payment date, inclusive; at most ${MAX_REPORT_DAYS} days after From` }),
+});
+export type PaymentReportQuery = Static<typeof PaymentReportQuery>;
+
+const Sum = Type.Object({
+  Currency: Type.String({ description: 'ISO 4217' }),
+  Amount: Type.String({ description: 'A decimal in Currency ("135.00"; "1500" for JPY), an exact sum' }),
+  AmountMinorUnits: Type.Integer({ description: 'The same in minor units of Currency' }),
+});
+export type Sum = Static<typeof Sum>;
+const Sums = (description: string) =>
+  Type.Array(Sum, { description: `${description}: one sum per currency, never converted or added across currencies; by Currency` });
+
+const MoneyFigures = {
+  Gross: Sums('Payments that took money (succeeded)'),
+  Refunds: Sums('Refunds that succeeded'),
+  Net: Sums('Gross less Refunds (negative on a day that refunded more than it took)'),
+};
+
+export const PaymentReportGroup = Type.Object({
+  Key: Type.String({ description: 'The date, the ActivityID or the channel' }),
+  Label: Type.String({ description: "What the dashboard shows: the date, the activity's name, the channel's name" }),
+  ...MoneyFigures,
+});
+export type PaymentReportGroup = Static<typeof PaymentReportGroup>;
+
+export const PaymentReportRow = Type.Object({
+  Date: LocalDate,
+  ActivityID: Type.String(),
+  Activity: Type.String(),
+  Channel: Type.String({ description: 'online, pos, or partner:<name> for a marketplace' }),
+  ChannelName: Type.String(),
+  Currency: Type.String(),
+  GrossMinorUnits: Type.Integer(),
+  RefundsMinorUnits: Type.Integer(),
+  NetMinorUnits: Type.Integer(),
+  Gross: Type.String({ description: 'GrossMinorUnits as a decimal in Currency' }),
+  Refunds: Type.String(),
+  Net: Type.String(),
+});
+export type PaymentReportRow = Static<typeof PaymentReportRow>;
+
+export const PaymentReport = Type.Object(
+  {
+    From: LocalDate,
+    To: LocalDate,
+    Totals: Type.Object(MoneyFigures),
+    ByDay: Type.Array(PaymentReportGroup, { description: 'Every date of the period, also those without payments, in order' }),
+    ByActivity: Type.Array(PaymentReportGroup, { description: "By the activity's name" }),
+    ByChannel: Type.Array(PaymentReportGroup, { description: "By the channel's name" }),
+    Rows: Type.Array(PaymentReportRow, { description: 'The finest grain: date, activity, channel and currency (what the CSV export has)' }),
+  },
+  { $id: 'PaymentReport' },
+);
+export type PaymentReport = Static<typeof PaymentReport>;

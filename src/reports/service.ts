@@ -14,10 +14,10 @@ const DAY_MS = 86_400_000;
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
-const CHANNEL_NAMES: Record<string, string> = { online: 'Online shop', pos: 'Point of sale' };
+export const CHANNEL_NAMES: Record<string, string> = { online: 'Online shop', pos: 'Point of sale' };
 
 /** An integer from the database: SQLite gives numbers, PostgreSQL's sums and counts come as strings. */
-function integer(value: number | string | bigint | null): number {
+export function integer(value: number | string | bigint | null): number {
   if (value === null) return 0;
   const exact = BigInt(value);
   if (exact > BigInt(Number.MAX_SAFE_INTEGER) || exact < BigInt(Number.MIN_SAFE_INTEGER)) {
@@ -26,7 +26,7 @@ function integer(value: number | string | bigint | null): number {
   return Number(exact);
 }
 
-function checkPeriod(query: ReportQuery): void {
+export function checkPeriod(query: ReportQuery): void {
   const from = dayNumber(query.From);
   const to = dayNumber(query.To);
   if (to < from) throw ValidationFailed.field('To', 'To must not be before From');

@@ -219,3 +219,14 @@ export async function bookingShare(db: Kysely<Database>, bookingId: number): Pro
     .executeTakeFirst();
   return row === undefined ? undefined : { basketId: row.basket_id, share: Number(row.share) };
 }
+
+/** A booking with its activity's time zone (a payment of one booking, not of a basket). */
+export async function bookingWithZone(db: Kysely<Database>, bookingId: number) {
+  return db
+    .selectFrom('bookings')
+    .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .select(['bookings.id', 'bookings.reference', 'activities.timezone'])
+    .where('bookings.id', '=', bookingId)
+    .executeTakeFirst();
+}

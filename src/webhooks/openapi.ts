@@ -8,6 +8,7 @@ import { Booking } from '../bookings/schemas.js';
 import { AdminTimeslot } from '../availability/schemas.js';
 import { AdminProduct } from '../catalog/schemas.js';
 import { Basket } from '../shop/schemas.js';
+import { PaymentRefundedEvent, PaymentSucceededEvent } from '../payments/schemas.js';
 import { WaitlistEntry } from '../waitlists/schemas.js';
 import { StoredUsageEntry } from '../usage/schemas.js';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../events/types.js';
@@ -35,6 +36,8 @@ const PAYLOADS: Record<EventType, TSchema> = {
   'product.updated': AdminProduct,
   'product.archived': AdminProduct,
   'order.completed': Order,
+  'payment.succeeded': PaymentSucceededEvent,
+  'payment.refunded': PaymentRefundedEvent,
   'waitlist.offered': WaitlistEntry,
   'usage.recorded': UsageRecorded,
 };

@@ -188,6 +188,42 @@ describe.skipIf(!run)('workflows, translations and reports in the dashboard', { 
     await screenshot(page, 'reports');
   });
 
+  it('shows the payments of the period: a shop basket paid with the test provider, then part refunded', async () => {
+    await api('PATCH', '/api/v2/admin/shop', { Open: true, TestMode: true }); // the server runs as in production
+    const shop = async (path: string, body: unknown) => {
+      const response = await fetch(`${server.url}/api/v2/shop/${world.operator.OperatorID}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, path).toBeLessThan(300);
+      return (await response.json()).data;
+    };
+    const basket = await shop('/baskets', { Customer: { FirstName: 'Pay', LastName: 'Guest', Email: 'pay@example.com', Phone: '+4930123456' } });
+    await shop(`/baskets/${basket.BasketToken}/items`, { ActivityID: activityId, Date: DAY, Time: '10:00', Participants: 2 });
+    const paid = await shop(`/baskets/${basket.BasketToken}/checkout`, { Payment: { Provider: 'test', CardNumber: '4242424242424242' } });
+    await api('POST', `/api/v2/admin/bookings/${paid.Items[0].BookingReference}/refund`, { Amount: '100.00' });
+    // Paid and refunded today (in Oslo: the period starts the day before, for a test run at midnight).
+    const from = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await page.goto(`${server.url}/reports?from=${from}&to=${DAY}`);
+    await page.getByRole('heading', { name: 'Payments', level: 2 }).waitFor();
+    await expect.poll(async () => (await page.getByTestId('payments-gross').textContent())?.replace(/\s/g, ' ')).toContain('900.00');
+    expect((await page.getByTestId('payments-refunds').textContent())?.replace(/\s/g, ' ')).toContain('100.00');
+    expect((await page.getByTestId('payments-net').textContent())?.replace(/\s/g, ' ')).toContain('800.00');
+    const row = page.getByRole('table', { name: 'Payments per activity' }).locator(`tr[data-key="${activityId}"] td`);
+    expect((await row.allTextContents()).map((text) => text.replace(/\s/g, ' '))).toEqual([
+      'Fjord Paddle',
+      expect.stringContaining('900.00'),
+      expect.stringContaining('100.00'),
+      expect.stringContaining('800.00'),
+    ]);
+    expect(await page.getByRole('link', { name: 'Download payments CSV' }).getAttribute('href')).toBe(
+      `/api/v2/admin/reports/payments/export?From=${from}&To=${DAY}`,
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'reports-payments');
+  });
+
   it('exports the bookings list with its filters', async () => {
     await page.goto(`${server.url}/bookings?from=${DAY}&to=${DAY}&status=cancelled`);
     await page.getByRole('heading', { name: 'Bookings', level: 1 }).waitFor();

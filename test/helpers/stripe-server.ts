@@ -164,7 +164,7 @@ export class StripeTestServer {
     return event;
   }
 
-  /** The cardholder disputes a payment: charge.dispute.created (for the disputes that come later). */
+  /** The cardholder disputes a payment: charge.dispute.created. */
   async dispute(paymentIntentId: string, options: { send?: boolean } = {}): Promise<Json> {
     const intent = this.paymentIntents.get(paymentIntentId);
     if (!intent) throw new Error(`no payment intent ${paymentIntentId}`);
@@ -182,10 +182,31 @@ export class StripeTestServer {
       livemode: false,
     };
     this.disputes.set(dispute.id as string, dispute);
-    const account = [...this.sessionAccount.entries()].find(([sessionId]) => this.sessions.get(sessionId)?.payment_intent === paymentIntentId)?.[1];
     const event = this.event('charge.dispute.created', dispute);
+    const account = this.accountOfIntent(paymentIntentId);
     if (options.send !== false && account) await this.send(account, event);
     return event;
+  }
+
+  /**
+   * Stripe moves a dispute on: evidence under review (charge.dispute.updated), or decided
+   * (charge.dispute.closed, `won` or `lost`); the event is sent to the payment's account.
+   */
+  async changeDispute(disputeId: string, status: string, options: { send?: boolean } = {}): Promise<Json> {
+    const dispute = this.disputes.get(disputeId);
+    if (!dispute) throw new Error(`no dispute ${disputeId}`);
+    Object.assign(dispute, { status });
+    if (status !== 'needs_response' && status !== 'warning_needs_response') {
+      Object.assign(dispute.evidence_details as Json, { has_evidence: true, submission_count: 1 });
+    }
+    const event = this.event(status === 'won' || status === 'lost' ? 'charge.dispute.closed' : 'charge.dispute.updated', dispute);
+    const account = this.accountOfIntent(dispute.payment_intent as string);
+    if (options.send !== false && account) await this.send(account, event);
+    return event;
+  }
+
+  private accountOfIntent(paymentIntentId: string): StripeTestAccount | undefined {
+    return [...this.sessionAccount.entries()].find(([sessionId]) => this.sessions.get(sessionId)?.payment_intent === paymentIntentId)?.[1];
   }
 
   /** A Stripe event object around `object`, as Stripe sends it. */

@@ -4603,6 +4603,186 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/reports/payments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Payments report
+     * @description Money taken (Gross: payments that succeeded), given back (Refunds: refunds that succeeded) and Net, for the payment dates From to To, per day, activity and channel. The day is the date the money moved (the payment's or the refund's success) in the booked activity's own time zone, so a refund counts on its own day. A basket's payment is split over its bookings by their tickets. Sums are exact per currency, as decimal text and minor units, never converted or added across currencies.
+     */
+    get: {
+      parameters: {
+        query: {
+          /** @description First payment date (YYYY-MM-DD), in each activity's own time zone */
+          From: string;
+          /** @description Last payment date, inclusive; at most 367 days after From */
+          To: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['PaymentReport'];
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/reports/payments/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Payments report as CSV
+     * @description Money taken (Gross: payments that succeeded), given back (Refunds: refunds that succeeded) and Net, for the payment dates From to To, per day, activity and channel. The day is the date the money moved (the payment's or the refund's success) in the booked activity's own time zone, so a refund counts on its own day. A basket's payment is split over its bookings by their tickets. Sums are exact per currency, as decimal text and minor units, never converted or added across currencies. One line per date, activity, channel and currency. Cells a spreadsheet would run as a formula start with an apostrophe.
+     */
+    get: {
+      parameters: {
+        query: {
+          /** @description First payment date (YYYY-MM-DD), in each activity's own time zone */
+          From: string;
+          /** @description Last payment date, inclusive; at most 367 days after From */
+          To: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description CSV */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/admin/settings': {
     parameters: {
       query?: never;
@@ -11298,7 +11478,7 @@ export interface paths {
     put?: never;
     /**
      * Stripe's events for the operator's account
-     * @description Add this address in the operator's Stripe dashboard (Developers, Webhooks) with checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired; its signing secret goes into PUT /api/v2/admin/settings/stripe. Signed by Stripe (Stripe-Signature), verified against that secret: 400 when the signature is missing or does not verify, nothing written. Each event counts once: a paid session confirms its basket exactly once, also when the guest never comes back to the booking pages.
+     * @description Add this address in the operator's Stripe dashboard (Developers, Webhooks) with checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired, the refund events (refund.created, refund.updated, refund.failed, charge.refunded) and the dispute events (charge.dispute.created, .updated, .closed, .funds_withdrawn, .funds_reinstated); its signing secret goes into PUT /api/v2/admin/settings/stripe. Signed by Stripe (Stripe-Signature), verified against that secret: 400 when the signature is missing or does not verify, nothing written. Each event counts once: a paid session confirms its basket exactly once, also when the guest never comes back to the booking pages.
      */
     post: {
       parameters: {
@@ -20923,6 +21103,181 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'payment.succeeded': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payment.succeeded
+     * @description A payment took money: a shop basket's online payment (Stripe, or the test provider), and any later payment of a booking. Sent once per payment, when it succeeds; never for a declined, expired or pending one. Operator endpoints only (not marketplaces). Sent to every enabled endpoint that subscribes to it, signed per Standard Webhooks; answer 2xx within 5 seconds. Anything else (a redirect too) is retried with exponential back-off for about three days, in order per endpoint and resource.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /**
+           * @description The event ID: the same on every attempt and replay, so a receiver can drop repeats
+           * @example evt_3nVq7Zk1cB2mQx9L
+           */
+          'webhook-id': string;
+          /**
+           * @description Unix seconds of this attempt; reject a request more than 5 minutes off your clock
+           * @example 1767225600
+           */
+          'webhook-timestamp': string;
+          /**
+           * @description Space-separated v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" under the endpoint secret (base64 after whsec_)>; two while a rotated-out secret still signs
+           * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+           */
+          'webhook-signature': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description The event ID (also webhook-id) */
+            id: string;
+            /** @constant */
+            type: 'payment.succeeded';
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            data: {
+              PaymentID: number;
+              /** @description A decimal in Currency ("135.00"; "1500" for JPY) */
+              Amount: string;
+              /** @description The same in minor units of Currency (13500) */
+              AmountMinorUnits: number;
+              /** @description ISO 4217 */
+              Currency: string;
+              /** @description Who moved the money: stripe, or test (the built-in test provider: no money moved) */
+              Provider: string;
+              /** @description The money moved: Stripe's PaymentIntent (pi_...) or test_... */
+              ProviderReference: string | null;
+              /** @description The bookings it paid: those of its basket, or the one booking it was for */
+              BookingReferences: string[];
+              /** Format: date-time */
+              SucceededAt: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Received. The body of the answer is recorded (its first 4 KiB) and otherwise ignored. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payment.refunded': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payment.refunded
+     * @description A refund of a booking succeeded (by staff or a guest's cancellation): sent once the provider confirmed it, never while it is pending or when it failed. Operator endpoints only (not marketplaces). Sent to every enabled endpoint that subscribes to it, signed per Standard Webhooks; answer 2xx within 5 seconds. Anything else (a redirect too) is retried with exponential back-off for about three days, in order per endpoint and resource.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /**
+           * @description The event ID: the same on every attempt and replay, so a receiver can drop repeats
+           * @example evt_3nVq7Zk1cB2mQx9L
+           */
+          'webhook-id': string;
+          /**
+           * @description Unix seconds of this attempt; reject a request more than 5 minutes off your clock
+           * @example 1767225600
+           */
+          'webhook-timestamp': string;
+          /**
+           * @description Space-separated v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" under the endpoint secret (base64 after whsec_)>; two while a rotated-out secret still signs
+           * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+           */
+          'webhook-signature': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description The event ID (also webhook-id) */
+            id: string;
+            /** @constant */
+            type: 'payment.refunded';
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            data: {
+              /** @description As in the booking answer's Refunds */
+              RefundID: number;
+              /** @description The payment refunded (its payment.succeeded names it too) */
+              PaymentID: number;
+              /** @description A decimal in Currency ("135.00"; "1500" for JPY) */
+              Amount: string;
+              /** @description The same in minor units of Currency (13500) */
+              AmountMinorUnits: number;
+              /** @description ISO 4217 */
+              Currency: string;
+              /** @description Who moved the money: stripe, or test (the built-in test provider: no money moved) */
+              Provider: string;
+              /** @description The refund: Stripe's re_... or test_refund_... */
+              ProviderReference: string | null;
+              /** @description The payment's: pi_... or test_... */
+              PaymentProviderReference: string | null;
+              /** @description The booking refunded (one) */
+              BookingReferences: string[];
+              /** @description Why: staff, guest-cancellation */
+              Reason: string;
+              /** Format: date-time */
+              SucceededAt: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Received. The body of the answer is recorded (its first 4 KiB) and otherwise ignored. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'waitlist.offered': {
     parameters: {
       query?: never;
@@ -21261,6 +21616,30 @@ export interface components {
       AmountPaid: number;
       /** @description What the booking's succeeded refunds gave back, minor units of Currency */
       AmountRefunded: number;
+      /** @description Cardholders' disputes of the payment that paid the booking (Stripe's charge.dispute.* events), oldest first; empty when none */
+      Disputes: {
+        /** @description Stripe's dispute (dp_...) */
+        DisputeID: string;
+        /** @description The amount disputed, a decimal in Currency ("135.00": of the whole payment) */
+        Amount: string;
+        AmountMinorUnits: number;
+        Currency: string;
+        /** @description Stripe's reason: fraudulent, product_not_received, duplicate, ... */
+        Reason: string;
+        /** @description Stripe's status: warning_needs_response, needs_response, under_review, won, lost (and the warning_ states of an inquiry) */
+        Status: string;
+        /** @description Evidence must reach Stripe before this (submit it in Stripe's dashboard, StripeURL) */
+        EvidenceDueBy: string | null;
+        /**
+         * Format: uri
+         * @description The payment in Stripe's dashboard, where the dispute is answered
+         */
+        StripeURL: string;
+        /** Format: date-time */
+        CreatedAt: string;
+        /** Format: date-time */
+        UpdatedAt: string;
+      }[];
     };
     /** AdminProduct */
     AdminProduct: {
@@ -21775,10 +22154,10 @@ export interface components {
     Email: {
       ID: number;
       /**
-       * @description A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), or a notice to the operator about its webhooks
+       * @description A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), a notice to the operator about its webhooks, or a notice to its owners about a payment (a dispute)
        * @enum {string}
        */
-      Kind: 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook';
+      Kind: 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment';
       To: string;
       Subject: string;
       /** @description Plain text */
@@ -21990,6 +22369,171 @@ export interface components {
       EmbedScriptUrl: string;
       /** @description HTML to paste into the operator's website: the script tag and an example button */
       EmbedSnippet: string;
+    };
+    /** PaymentReport */
+    PaymentReport: {
+      /**
+       * Format: date
+       * @description A calendar date, YYYY-MM-DD
+       */
+      From: string;
+      /**
+       * Format: date
+       * @description A calendar date, YYYY-MM-DD
+       */
+      To: string;
+      Totals: {
+        /** @description Payments that took money (succeeded): one sum per currency, never converted or added across currencies; by Currency */
+        Gross: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Refunds that succeeded: one sum per currency, never converted or added across currencies; by Currency */
+        Refunds: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Gross less Refunds (negative on a day that refunded more than it took): one sum per currency, never converted or added across currencies; by Currency */
+        Net: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+      };
+      /** @description Every date of the period, also those without payments, in order */
+      ByDay: {
+        /** @description The date, the ActivityID or the channel */
+        Key: string;
+        /** @description What the dashboard shows: the date, the activity's name, the channel's name */
+        Label: string;
+        /** @description Payments that took money (succeeded): one sum per currency, never converted or added across currencies; by Currency */
+        Gross: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Refunds that succeeded: one sum per currency, never converted or added across currencies; by Currency */
+        Refunds: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Gross less Refunds (negative on a day that refunded more than it took): one sum per currency, never converted or added across currencies; by Currency */
+        Net: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+      }[];
+      /** @description By the activity's name */
+      ByActivity: {
+        /** @description The date, the ActivityID or the channel */
+        Key: string;
+        /** @description What the dashboard shows: the date, the activity's name, the channel's name */
+        Label: string;
+        /** @description Payments that took money (succeeded): one sum per currency, never converted or added across currencies; by Currency */
+        Gross: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Refunds that succeeded: one sum per currency, never converted or added across currencies; by Currency */
+        Refunds: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Gross less Refunds (negative on a day that refunded more than it took): one sum per currency, never converted or added across currencies; by Currency */
+        Net: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+      }[];
+      /** @description By the channel's name */
+      ByChannel: {
+        /** @description The date, the ActivityID or the channel */
+        Key: string;
+        /** @description What the dashboard shows: the date, the activity's name, the channel's name */
+        Label: string;
+        /** @description Payments that took money (succeeded): one sum per currency, never converted or added across currencies; by Currency */
+        Gross: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Refunds that succeeded: one sum per currency, never converted or added across currencies; by Currency */
+        Refunds: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+        /** @description Gross less Refunds (negative on a day that refunded more than it took): one sum per currency, never converted or added across currencies; by Currency */
+        Net: {
+          /** @description ISO 4217 */
+          Currency: string;
+          /** @description A decimal in Currency ("135.00"; "1500" for JPY), an exact sum */
+          Amount: string;
+          /** @description The same in minor units of Currency */
+          AmountMinorUnits: number;
+        }[];
+      }[];
+      /** @description The finest grain: date, activity, channel and currency (what the CSV export has) */
+      Rows: {
+        /**
+         * Format: date
+         * @description A calendar date, YYYY-MM-DD
+         */
+        Date: string;
+        ActivityID: string;
+        Activity: string;
+        /** @description online, pos, or partner:<name> for a marketplace */
+        Channel: string;
+        ChannelName: string;
+        Currency: string;
+        GrossMinorUnits: number;
+        RefundsMinorUnits: number;
+        NetMinorUnits: number;
+        /** @description GrossMinorUnits as a decimal in Currency */
+        Gross: string;
+        Refunds: string;
+        Net: string;
+      }[];
     };
     /** Problem (RFC 7807) */
     Problem: {
@@ -22307,7 +22851,7 @@ export interface components {
       Mode: 'live' | 'test' | null;
       /**
        * Format: uri
-       * @description The address to add in Stripe's dashboard as a webhook endpoint, with the events checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired
+       * @description The address to add in Stripe's dashboard as a webhook endpoint, with the events checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired, the refund events (refund.created, refund.updated, refund.failed, charge.refunded) and the dispute events (charge.dispute.*)
        */
       WebhookURL: string;
       UpdatedAt: string | null;

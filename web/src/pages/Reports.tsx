@@ -1,6 +1,7 @@
 // Reports: bookings, guests and revenue of a period, per day (a bar chart), per activity and per channel,
 // with the rows as a CSV download. Days are activity dates in each activity's own time zone; revenue is
-// shown per currency, never added across currencies (docs/reports.md).
+// shown per currency, never added across currencies (docs/reports.md). Below, the period's payments
+// (PaymentReport.tsx: gross, refunds and net by the day the money moved).
 import { useState } from 'react';
 import { api, withQuery } from '../api';
 import type { Schemas } from '../api-types';
@@ -21,6 +22,7 @@ import {
   useLoad,
   type RangePreset,
 } from '../ui';
+import { PaymentsSection } from './PaymentReport';
 import './reports.css';
 
 type Report = Schemas['BookingReport'];
@@ -58,7 +60,7 @@ export function ReportsPage() {
     <div className="page">
       <PageHeader
         title="Reports"
-        description="Confirmed bookings, guests and revenue by activity date (in each activity's time zone). Cancelled bookings are counted apart; revenue is per currency."
+        description="Confirmed bookings, guests and revenue by activity date (in each activity's time zone). Cancelled bookings are counted apart; revenue is per currency. Payments, refunds and net follow, by the day the money moved."
         actions={
           <a className="btn btn-secondary" href={csv} download>
             <Icon name="download" /> Download CSV
@@ -127,6 +129,7 @@ export function ReportsPage() {
           </div>
         </>
       )}
+      <PaymentsSection from={from} to={to} />
     </div>
   );
 }

@@ -83,7 +83,9 @@ export function StripeCard({ onChange }: { onChange: () => void }) {
           )}
           <p className="muted">
             In Stripe&rsquo;s dashboard, add a webhook endpoint at <code>{data.WebhookURL}</code> for the events checkout.session.completed,
-            checkout.session.async_payment_succeeded and checkout.session.expired, then paste its signing secret here.
+            checkout.session.async_payment_succeeded and checkout.session.expired, the refund events (refund.created, refund.updated, refund.failed,
+            charge.refunded) and the dispute events (charge.dispute.created, .updated, .closed, .funds_withdrawn, .funds_reinstated), then paste its
+            signing secret here.
           </p>
           <form className="stack" onSubmit={connect} noValidate aria-label={data.Connected ? 'Replace the Stripe keys' : 'Connect Stripe'}>
             <TextField
