@@ -134,6 +134,20 @@ describe.skipIf(!run)("refunding from a booking's page", { timeout: 120_000 }, (
     expect(after.Refunds.map((refund) => refund.Reason)).toEqual(['staff']);
   });
 
+  it("warns of a dispute on the booking's page, with the deadline and the way to answer in Stripe", async () => {
+    const reference = await paidBooking(1);
+    const { Payments } = await world.api<{ Payments: { ProviderReference: string }[] }>('GET', `/api/v2/admin/bookings/${reference}`);
+    await stripe.dispute(Payments[0]!.ProviderReference);
+    await page.goto(`${world.server.url}/bookings/${reference}`);
+    const alert = page.getByRole('alert').filter({ hasText: 'The payment is disputed' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/Evidence is due by/);
+    expect(await alert.getByRole('link', { name: 'Answer in Stripe (new tab)' }).getAttribute('href')).toMatch(
+      /^https:\/\/dashboard\.stripe\.com\/test\/payments\/pi_/,
+    );
+    expect(await axeViolations(page, { impacts: ['serious', 'critical'] })).toEqual([]);
+  });
+
   it('cancels without a refund when the operator chooses nothing', async () => {
     const reference = await paidBooking(1);
     await page.goto(`${world.server.url}/bookings/${reference}`);

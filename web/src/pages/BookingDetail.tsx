@@ -9,6 +9,7 @@ import { WaiverAnswersCard } from './WaiverAnswers';
 import { BookingQrCard } from './BookingQr';
 import { PaymentsCard, RefundChoiceFields, refundable, requestRefund, takenBy, type RefundChoice } from './BookingPayments';
 import { useSession } from '../session';
+import { BookingDisputes } from './BookingDisputes';
 
 /** One booking by its reference; null when the operator has none with it. */
 async function findBooking(reference: string, signal?: AbortSignal): Promise<AdminBooking | null> {
@@ -127,6 +128,7 @@ export function BookingDetailPage({ reference }: { reference: string }) {
           )
         }
       />
+      <BookingDisputes booking={booking} />
       <div className="detail-grid">
         <Card title="Visit">
           <dl className="facts">
