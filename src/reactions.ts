@@ -16,10 +16,13 @@ import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
 import { claimOffer, waitlistOfferEmail } from './waitlists/hooks.js';
 import { workflowEmails } from './workflows/hooks.js';
+import { bookingNotices } from './notices/booking-notices.js';
 
 export function wireReactions(): void {
   // A booking confirmed, cancelled or moved: the operator's workflows queue their e-mails.
   reactToBookings('workflows', workflowEmails);
+  // ... and staff who asked for an e-mail per booking get one.
+  reactToBookings('notices', bookingNotices);
   // A basket paid: a waitlist offer held in it is claimed.
   reactToPaidBaskets('waitlists', claimOffer);
   // A guest cancelling their paid booking within the activity's rule: all that remains of its share is refunded.

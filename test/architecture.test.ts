@@ -30,7 +30,7 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
     'settings',
     'waitlists',
   ],
-  /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds'],
+  /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds', 'notices'],
   /* channels     */ ['octo', 'storefront', 'embed', 'dashboard'],
   /* composition  */ ['app.ts', 'reactions.ts', 'server.ts', 'cli.ts', 'demo'],
 ];

@@ -78,6 +78,7 @@ export async function newestConfirmedBookingId(db: Kysely<Database>, operatorId:
 export interface BookingForEmail {
   reference: string;
   source: string;
+  partner: string | null;
   participants: number;
   customer_first_name: string;
   customer_last_name: string;
@@ -87,6 +88,8 @@ export interface BookingForEmail {
   starts_at: number;
   ends_at: number;
   activity_name: string;
+  /** The activity's IANA zone, which date and time are in. */
+  timezone: string;
   operator_name: string;
   shop_name: string | null;
 }
@@ -105,6 +108,7 @@ export async function findBookingForEmail(db: Kysely<Database>, operatorId: numb
     .select([
       'bookings.reference',
       'bookings.source',
+      'bookings.partner',
       'bookings.participants',
       'bookings.customer_first_name',
       'bookings.customer_last_name',
@@ -114,6 +118,7 @@ export async function findBookingForEmail(db: Kysely<Database>, operatorId: numb
       'timeslots.starts_at',
       'timeslots.ends_at',
       'activities.name as activity_name',
+      'activities.timezone',
       'operators.name as operator_name',
       'operators.shop_name',
     ])
@@ -382,5 +387,49 @@ export async function setCheckinCount(
     .insertInto('booking_checkins')
     .values({ booking_id: line.bookingId, ticket_type_id: line.ticketTypeId, operator_id: line.operatorId, checked_in: count, checked_in_at: nowMs })
     .onConflict((oc) => oc.columns(['booking_id', 'ticket_type_id']).doUpdateSet({ checked_in: count }))
+    .execute();
+}
+
+/** A booking as a staff digest lists it. */
+export interface BookingForDigest {
+  reference: string;
+  status: string;
+  source: string;
+  partner: string | null;
+  participants: number;
+  date: string;
+  time: string;
+  activity_name: string;
+}
+
+/**
+ * A published read for the staff's daily digest (notices/digest.ts): the operator's bookings made within
+ * [since, until) that are confirmed now, and those cancelled within it, by date and time of their visit.
+ */
+export async function bookingsForDigest(db: Kysely<Database>, operatorId: number, since: number, until: number): Promise<BookingForDigest[]> {
+  return db
+    .selectFrom('bookings')
+    .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .select([
+      'bookings.reference',
+      'bookings.status',
+      'bookings.source',
+      'bookings.partner',
+      'bookings.participants',
+      'timeslots.date',
+      'timeslots.time',
+      'activities.name as activity_name',
+    ])
+    .where('bookings.operator_id', '=', operatorId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('bookings.status', '=', 'confirmed'), eb('bookings.created_at', '>=', since), eb('bookings.created_at', '<', until)]),
+        eb.and([eb('bookings.status', '=', 'cancelled'), eb('bookings.cancelled_at', '>=', since), eb('bookings.cancelled_at', '<', until)]),
+      ]),
+    )
+    .orderBy('timeslots.starts_at')
+    .orderBy('bookings.id')
+    .limit(1000)
     .execute();
 }

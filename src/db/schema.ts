@@ -461,7 +461,7 @@ export interface WorkflowTable {
 
 /** A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place's address. */
 /** staff: sign-in links, password resets and invitations; their body is sealed (src/staff/emails.ts). */
-export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment';
+export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment' | 'booking-notice';
 
 export interface EmailTable {
   id: Generated<number>;
@@ -583,7 +583,13 @@ export interface StaffUserTable {
   locked_until: number | null;
   created_at: number;
   updated_at: number;
+  /** E-mails about bookings: none, each (one per new, moved or cancelled booking) or digest (daily) (migration 031). */
+  booking_notices: Generated<BookingNotices>;
+  /** The UTC date (YYYY-MM-DD) of the last daily digest sent to this user (migration 031). */
+  digest_sent_on: string | null;
 }
+
+export type BookingNotices = 'none' | 'each' | 'digest';
 
 export interface StaffSessionTable {
   id: Generated<number>;

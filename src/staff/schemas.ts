@@ -30,10 +30,20 @@ export const StaffUser = Type.Object(
         'Until when sign-in is refused after 5 wrong passwords or codes in a row; null when the account is not locked. Owners can lift it (POST /api/v2/admin/users/{ID}/unlock)',
     }),
     CreatedAt: Type.String({ format: 'date-time' }),
+    BookingNotices: Type.Unsafe<'none' | 'each' | 'digest'>({
+      type: 'string',
+      enum: ['none', 'each', 'digest'],
+      description: 'E-mails about bookings this user asked for: none, one per new, moved or cancelled booking (each), or a daily digest',
+    }),
   },
   { $id: 'StaffUser' },
 );
 export type StaffUser = Static<typeof StaffUser>;
+
+export const BookingNoticesBody = Type.Object(
+  { BookingNotices: Type.Unsafe<'none' | 'each' | 'digest'>({ type: 'string', enum: ['none', 'each', 'digest'] }) },
+  { additionalProperties: false },
+);
 
 export const StaffSession = Type.Object(
   {

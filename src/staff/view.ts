@@ -12,6 +12,7 @@ export function toStaffUser(row: UserRow, now = Date.now()): StaffUser {
     TwoFactor: row.totp_secret !== null,
     LockedUntil: row.locked_until !== null && Number(row.locked_until) > now ? new Date(Number(row.locked_until)).toISOString() : null,
     CreatedAt: new Date(Number(row.created_at)).toISOString(),
+    BookingNotices: row.booking_notices,
   };
 }
 

@@ -5,11 +5,23 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { envelope, problems } from '../../http/schemas.js';
 import type { Actor } from '../../access/actor.js';
-import { ChangePasswordBody, Me, PasswordBody, RecoveryCodes, SessionIdParams, StaffSession, TotpCodeBody, TotpEnrolment } from '../schemas.js';
+import {
+  BookingNoticesBody,
+  ChangePasswordBody,
+  Me,
+  PasswordBody,
+  StaffUser,
+  RecoveryCodes,
+  SessionIdParams,
+  StaffSession,
+  TotpCodeBody,
+  TotpEnrolment,
+} from '../schemas.js';
 import { beginTotp, changeOwnPassword, confirmTotp, disableTotp, signOut } from './own-account.js';
 import { endSessions, userSessions } from './service.js';
 import { clearSessionCookie, csrfTokenOf, sessionToken } from '../sessions/service.js';
 import { findUser, hashToken } from '../users/store.js';
+import { setBookingNotices } from '../users/notices-store.js';
 import { toStaffUser } from '../view.js';
 import { operatorName } from '../../operators/service.js';
 
@@ -42,6 +54,24 @@ export const ownAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
           CsrfToken: csrfTokenOf(app, hashToken(sessionToken(request)!)),
         },
       };
+    },
+  });
+
+  app.put('/me/booking-notices', {
+    config: signedIn,
+    schema: {
+      tags,
+      summary: 'Choose my e-mails about bookings: none, each booking, or a daily digest',
+      description:
+        'each: an e-mail per booking confirmed, moved or cancelled, of every channel, to my address; digest: one e-mail a day (from 06:00 UTC) ' +
+        'listing the bookings made and cancelled in the last 24 hours. Answers my account.',
+      body: BookingNoticesBody,
+      response: { 200: envelope(StaffUser), ...problems(...SELF_ERRORS) },
+    },
+    handler: async (request) => {
+      const actor = userOf(request);
+      await app.db.write((tx) => setBookingNotices(tx, actor.operatorId, actor.userId, request.body.BookingNotices));
+      return { data: toStaffUser((await findUser(app.db.kysely, actor.operatorId, actor.userId))!) };
     },
   });
 

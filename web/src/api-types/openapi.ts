@@ -14003,6 +14003,117 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/staff/me/booking-notices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Choose my e-mails about bookings: none, each booking, or a daily digest
+     * @description each: an e-mail per booking confirmed, moved or cancelled, of every channel, to my address; digest: one e-mail a day (from 06:00 UTC) listing the bookings made and cancelled in the last 24 hours. Answers my account.
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            BookingNotices: 'none' | 'each' | 'digest';
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['StaffUser'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/staff/me/password': {
     parameters: {
       query?: never;
@@ -22154,10 +22265,10 @@ export interface components {
     Email: {
       ID: number;
       /**
-       * @description A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), a notice to the operator about its webhooks, or a notice to its owners about a payment (a dispute)
+       * @description A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), a notice to the operator about its webhooks, a notice to its owners about a payment (a dispute), or a booking notice to staff who asked for them (each booking, or a daily digest)
        * @enum {string}
        */
-      Kind: 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment';
+      Kind: 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment' | 'booking-notice';
       To: string;
       Subject: string;
       /** @description Plain text */
@@ -22730,6 +22841,11 @@ export interface components {
       LockedUntil: string | null;
       /** Format: date-time */
       CreatedAt: string;
+      /**
+       * @description E-mails about bookings this user asked for: none, one per new, moved or cancelled booking (each), or a daily digest
+       * @enum {string}
+       */
+      BookingNotices: 'none' | 'each' | 'digest';
     };
     /** StoredUsageEntry */
     StoredUsageEntry: {

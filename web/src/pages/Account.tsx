@@ -5,6 +5,7 @@ import { api, type ApiError, ROLE_LABELS, type StaffSession } from '../api';
 import { formatInstant } from '../format';
 import { usePageTitle } from '../router';
 import { useSession } from '../session';
+import { BookingNotices } from './BookingNotices';
 import { Badge, Card, DataTable, ErrorBanner, PageHeader, Spinner, TextField, useLoad, useToast } from '../ui';
 
 export function AccountPage() {
@@ -21,6 +22,9 @@ export function AccountPage() {
           <TwoFactor />
         </Card>
       </div>
+      <Card title="Booking e-mails">
+        <BookingNotices />
+      </Card>
       <Card title="Where you are signed in">
         <Sessions />
       </Card>

@@ -16,10 +16,13 @@ import {
   Spinner,
   TextField,
   useLoad,
+  useRefreshEvery,
   type RangePreset,
 } from '../ui';
 import { SourceBadge, StatusBadge, ticketSummary } from './booking-bits';
 
+/** How often the list reads its first page again (issue 26: other channels' bookings show within 10 seconds). */
+const LIVE_REFRESH_MS = 10_000;
 const PAGE = 50;
 
 const PRESETS: RangePreset[] = [
@@ -83,6 +86,8 @@ export function BookingsPage() {
   };
   const key = JSON.stringify(query);
   const list = useLoad((signal) => api.get<Booking[]>('/api/v2/admin/bookings', { ...query, Limit: PAGE }, signal), [key]);
+  // Bookings of every channel arrive while the list is open: its first page is read again every 10 seconds.
+  useRefreshEvery(list.reload, LIVE_REFRESH_MS);
   useEffect(() => {
     setExtra([]);
     setMore({ busy: false, done: false });

@@ -42,3 +42,20 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: Depe
     setData: useCallback((data: T) => setState({ data, loadedFor: current.current }), []),
   };
 }
+
+/**
+ * Reloads every `ms` while the page is visible (and once when it becomes visible again): lists that must
+ * show other channels' bookings without a reload (the bookings list, the manifests). A reload keeps the
+ * data shown until the new answer replaces it.
+ */
+export function useRefreshEvery(reload: () => void, ms: number): void {
+  useEffect(() => {
+    const tick = () => document.visibilityState === 'visible' && reload();
+    const timer = window.setInterval(tick, ms);
+    document.addEventListener('visibilitychange', tick);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener('visibilitychange', tick);
+    };
+  }, [reload, ms]);
+}
