@@ -2,6 +2,7 @@
 // on a short hold while the guest is choosing), begins checkout (the seats are then held longer, up to
 // the hold's ceiling, and the basket takes no more items), reads the total, and pays once (checkout.ts).
 // What one client may hold at once is bounded (limits.ts).
+import { confirmationEmailed } from '../workflows/store.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/connection.js';
@@ -105,6 +106,12 @@ export async function basketView(db: Kysely<Database>, basket: BasketRow, now = 
     CheckoutStartedAt: basket.checkout_started_at === null ? null : new Date(Number(basket.checkout_started_at) * 1000).toISOString(),
     CreatedAt: new Date(Number(basket.created_at)).toISOString(),
     PaidAt: basket.paid_at === null ? null : new Date(Number(basket.paid_at)).toISOString(),
+    ConfirmationEmailed:
+      basket.status === 'paid' &&
+      (await confirmationEmailed(
+        db,
+        rows.map((row) => row.booking_id),
+      )),
     ...(shown && { Payment: shown }),
   };
 }

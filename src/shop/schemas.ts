@@ -94,6 +94,10 @@ export const Basket = Type.Object(
     Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String(), Email: Type.String(), Phone: Type.String() }),
     Items: Type.Array(BasketItem),
     PaymentReference: Type.Union([Type.String(), Type.Null()], { description: "The payment provider's reference, once paid" }),
+    ConfirmationEmailed: Type.Boolean({
+      description:
+        "Paid, and the operator's booking-confirmed workflow e-mailed the guest (or is about to): the confirmation page says an e-mail was sent only then",
+    }),
     CheckoutStartedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'When the guest began checkout (POST .../begin-checkout): the seats are then held longer, and the basket takes no more items',
     }),

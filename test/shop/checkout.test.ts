@@ -117,6 +117,29 @@ describe('checkout', () => {
     expect(after.EventCount).toBe(before + 1);
   });
 
+  it('says whether a confirmation e-mail went to the guest: only once a booking-confirmed workflow sends one', async () => {
+    const before = await openBasket();
+    expect(before.ConfirmationEmailed).toBe(false);
+    await addItem(before.BasketToken, 1);
+    const silent: Basket = (await pay(before.BasketToken)).json().data;
+    expect(silent).toMatchObject({ Status: 'paid', ConfirmationEmailed: false });
+    const workflow = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/workflows', {
+      Name: 'Confirmation',
+      Event: 'booking-confirmed',
+      Subject: 'Booked',
+      Body: 'See you soon',
+    });
+    expect(workflow.statusCode, workflow.body).toBe(201);
+    try {
+      const basket = await openBasket();
+      await addItem(basket.BasketToken, 1);
+      expect((await pay(basket.BasketToken)).json().data).toMatchObject({ Status: 'paid', ConfirmationEmailed: true });
+      expect((await call(t.app, undefined, 'GET', `${shop()}/baskets/${basket.BasketToken}`)).json().data.ConfirmationEmailed).toBe(true);
+    } finally {
+      await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/workflows/${workflow.json().data.ID}`, { Enabled: false });
+    }
+  });
+
   it('a declined card confirms nothing and writes no entry; the basket can then be paid', async () => {
     const basket = await openBasket();
     await addItem(basket.BasketToken, 1);

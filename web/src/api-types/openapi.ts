@@ -21172,6 +21172,8 @@ export interface webhooks {
               }[];
               /** @description The payment provider's reference, once paid */
               PaymentReference: string | null;
+              /** @description Paid, and the operator's booking-confirmed workflow e-mailed the guest (or is about to): the confirmation page says an e-mail was sent only then */
+              ConfirmationEmailed: boolean;
               /** @description When the guest began checkout (POST .../begin-checkout): the seats are then held longer, and the basket takes no more items */
               CheckoutStartedAt: string | null;
               /** Format: date-time */
@@ -21999,6 +22001,8 @@ export interface components {
       }[];
       /** @description The payment provider's reference, once paid */
       PaymentReference: string | null;
+      /** @description Paid, and the operator's booking-confirmed workflow e-mailed the guest (or is about to): the confirmation page says an e-mail was sent only then */
+      ConfirmationEmailed: boolean;
       /** @description When the guest began checkout (POST .../begin-checkout): the seats are then held longer, and the basket takes no more items */
       CheckoutStartedAt: string | null;
       /** Format: date-time */

@@ -33,7 +33,8 @@ export async function renderConfirmation(token: string, polls = 0): Promise<void
   showPage(
     t.confirmedHeading,
     h('h1', null, t.confirmedHeading),
-    h('p', { class: 'success' }, t.confirmedIntro(basket.Customer.Email)),
+    // Only what is true: the e-mail is mentioned when the operator's confirmation workflow sends one.
+    h('p', { class: 'success' }, basket.ConfirmationEmailed ? t.confirmedIntro(basket.Customer.Email) : t.confirmedNoEmail),
     h(
       'ul',
       { class: 'cards' },
