@@ -6,7 +6,7 @@ import { defineEmailKind } from './emails/kinds.js';
 import { reactToBookings, reactToGuestCancellations, reactToPaidBaskets } from './events/reactions.js';
 import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
 import { handleStripeEvents } from './payments/stripe-events.js';
-import { readBookingMoney, refundGuestCancellation } from './shop/refunds.js';
+import { readBookingMoney, readMoneySums, refundGuestCancellation } from './shop/refunds.js';
 import { provideBookingMoney } from './payments/booking-money.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
@@ -22,7 +22,7 @@ export function wireReactions(): void {
   // A guest cancelling their paid booking within the activity's rule: all that remains of its share is refunded.
   reactToGuestCancellations('refunds', refundGuestCancellation);
   // The operator's booking answer lists the payments and refunds of the booking, which the shop knows.
-  provideBookingMoney(readBookingMoney);
+  provideBookingMoney(readBookingMoney, readMoneySums);
   // Stripe's Checkout events (received by payments/routes.ts): a paid session completes its basket, once.
   handleStripeEvents(PAID_SESSION_EVENTS, settleStripeCheckout);
   handleStripeEvents(EXPIRED_SESSION_EVENTS, expireStripeCheckout);

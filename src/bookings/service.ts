@@ -14,7 +14,8 @@ import { publishBookingChange, publishGuestCancellation } from '../events/reacti
 import { requestedMix } from '../catalog/tickets/mix.js';
 import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../catalog/tickets/store.js';
 import { audit, type AuditActor } from '../audit/log.js';
-import type { Booking, BookingListQuery, BookingSource, BookingStatus, PosBookingBody } from './schemas.js';
+import { PAYMENT_STATE_WINDOW, type Booking, type BookingListQuery, type BookingSource, type BookingStatus, type PosBookingBody } from './schemas.js';
+import { owedOf } from '../payments/booking-money.js';
 
 /** The fields every source books with; a hold is asked for separately (only partners may). */
 export type BookingRequest = PosBookingBody;
@@ -274,20 +275,31 @@ export async function listOperatorBookings(db: Kysely<Database>, operatorId: num
     throw ValidationFailed.field('To', 'To must not be before From');
   }
   const now = unixNow();
-  const rows = await listBookings(
+  const filter = {
+    from: query.From,
+    to: query.To,
+    source: query.Source,
+    activityId: query.ActivityID,
+    status: query.Status,
+    search: query.Search,
+    limit: query.Limit,
+    offset: query.Offset,
+  };
+  if (query.PaymentState === undefined) return withTickets(db, await listBookings(db, operatorId, filter, now), now);
+  // A booking's payment state is computed from its payments (payments/booking-money.ts), so the filter
+  // reads the bookings the other filters keep, at most PAYMENT_STATE_WINDOW of them, and their money
+  // sums in a few indexed queries, then pages what is left.
+  const window = await listBookings(db, operatorId, { ...filter, limit: PAYMENT_STATE_WINDOW + 1, offset: 0 }, now);
+  if (window.length > PAYMENT_STATE_WINDOW)
+    throw ValidationFailed.field(
+      'PaymentState',
+      `PaymentState looks at most ${PAYMENT_STATE_WINDOW} bookings and more match the other filters: narrow From and To (or add Status, Source or ActivityID)`,
+    );
+  const owed = await owedOf(
     db,
     operatorId,
-    {
-      from: query.From,
-      to: query.To,
-      source: query.Source,
-      activityId: query.ActivityID,
-      status: query.Status,
-      search: query.Search,
-      limit: query.Limit,
-      offset: query.Offset,
-    },
-    now,
+    window.map((row) => row.id),
   );
-  return withTickets(db, rows, now);
+  const kept = window.filter((row) => owed.get(row.id)?.PaymentState === query.PaymentState);
+  return withTickets(db, kept.slice(query.Offset, query.Offset + query.Limit), now);
 }

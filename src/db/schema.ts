@@ -325,6 +325,8 @@ export interface PaymentTable {
   refund_reference: string | null;
   /** Unix milliseconds of the last change of status. */
   updated_at: number | null;
+  /** How it was paid (migration 025): online, or at the desk cash | card_terminal | invoice | voucher; null before (online). */
+  method: Generated<string | null>;
 }
 
 /** Migration 023: a refund is pending until its provider answers; a failed one may be retried. */

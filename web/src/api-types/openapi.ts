@@ -1534,7 +1534,7 @@ export interface paths {
     };
     /**
      * List bookings
-     * @description Bookings of every source, ordered by Date, Time and CreatedAt. From and To bound the booked Date; Search matches part of the reference, the customer's name or e-mail, in any case. Limit (default 100, at most 500) and Offset page through the list.
+     * @description Bookings of every source, ordered by Date, Time and CreatedAt. From and To bound the booked Date; Search matches part of the reference, the customer's name or e-mail, in any case; PaymentState keeps the bookings in that payment state (docs/payments.md). Limit (default 100, at most 500) and Offset page through the list.
      */
     get: {
       parameters: {
@@ -1551,6 +1551,8 @@ export interface paths {
           Status?: 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
           /** @description Part of the reference, customer name or e-mail, any case (no control characters) */
           Search?: string;
+          /** @description Only bookings in this payment state (docs/payments.md): unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator) Looks at most 5000 bookings matching the other filters: narrow From and To past that (422 naming PaymentState) */
+          PaymentState?: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
           Limit: number;
           Offset: number;
         };
@@ -1621,7 +1623,7 @@ export interface paths {
     put?: never;
     /**
      * Create a point-of-sale booking
-     * @description The body of a partner booking (without HoldMinutes); the booking is confirmed at once with Source pos. Same rules and statuses. Accepts Idempotency-Key.
+     * @description The body of a partner booking (without HoldMinutes); the booking is confirmed at once with Source pos. Same rules and statuses. Accepts Idempotency-Key. Payment says how it was paid at the desk (cash, card_terminal, voucher, invoice, unpaid; Amount defaults to the whole price): 409 naming Payment.Amount for more than the price, 422 naming Payment.Reference when a card terminal or voucher has none. The answer carries AmountDue and PaymentState.
      */
     post: {
       parameters: {
@@ -1676,6 +1678,18 @@ export interface paths {
               /** @description The answer (text without NUL characters); for a file question the FileID of an upload by the same holder: a key of the partner's marketplace, or (shop items) the same basket */
               Answer: string;
             }[];
+            /** @description How the booking was paid at the desk (docs/payments.md, "The desk"); without it the booking is unpaid */
+            Payment?: {
+              /**
+               * @description cash, card_terminal, voucher: taken now (Reference required for card_terminal and voucher); invoice: an invoice issued, owed until paid; unpaid: nothing taken (the balance is due at check-in)
+               * @enum {string}
+               */
+              Method: 'cash' | 'card_terminal' | 'invoice' | 'voucher' | 'unpaid';
+              /** @description A decimal in the booking's currency with at most its minor digits; omit it for all that is due */
+              Amount?: string;
+              /** @description The terminal's receipt, the voucher's code or the invoice's number: required for card_terminal and voucher */
+              Reference?: string;
+            };
           };
         };
       };
@@ -1687,7 +1701,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              data: components['schemas']['Booking'];
+              data: components['schemas']['AdminBooking'];
             };
           };
         };
@@ -1815,6 +1829,8 @@ export interface paths {
           Status?: 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
           /** @description Part of the reference, customer name or e-mail, any case (no control characters) */
           Search?: string;
+          /** @description Only bookings in this payment state (docs/payments.md): unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator) Looks at most 5000 bookings matching the other filters: narrow From and To past that (422 naming PaymentState) */
+          PaymentState?: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
         };
         header?: never;
         path?: never;
@@ -1895,7 +1911,7 @@ export interface paths {
     };
     /**
      * Get a booking
-     * @description The booking, with the payments of the basket it was bought in and its refunds (docs/payments.md).
+     * @description The booking, with the payments of the basket it was bought in and its own (the desk's), its refunds, what it paid and still owes (AmountDue) and its PaymentState (docs/payments.md).
      */
     get: {
       parameters: {
@@ -2454,6 +2470,145 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/bookings/{BookingReference}/payments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record a booking's payment at the desk
+     * @description Records money staff took for the booking (the balance at check-in, a walk-in paying later): Method cash, card_terminal or voucher (Reference required), or invoice (pays the open invoice of that amount, else records the transfer). Amount is a decimal in the booking's currency, all that is due when omitted. Never more than is due: 409 naming Amount (nothing due, more than due, a partner booking), also when two staff record at once. Permission bookings:write (the front desk, managers, owners, admin keys; not guides). Answers 201 with the payment and what is still due.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description A booking reference: BK- and 8 letters or digits */
+          BookingReference: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * @description cash, card_terminal (Reference: the receipt), voucher (Reference: its code), invoice (an invoice paid; Reference: its number)
+             * @enum {string}
+             */
+            Method: 'cash' | 'card_terminal' | 'invoice' | 'voucher';
+            /** @description A decimal in the booking's currency with at most its minor digits; omit it for all that is due */
+            Amount?: string;
+            /** @description The terminal's receipt, the voucher's code or the invoice's number: required for card_terminal and voucher */
+            Reference?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['DeskPayment'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
@@ -3738,6 +3893,13 @@ export interface paths {
                 Date: string;
                 /** @description The day's timeslots by time, then activity name */
                 Timeslots: components['schemas']['ManifestTimeslot'][];
+                /** @description What the confirmed bookings still owe the operator, one line per currency with something due (docs/payments.md, "The desk") */
+                Due: {
+                  Currency: string;
+                  /** @description A decimal in Currency ("80.00", "3000" JPY) */
+                  Amount: string;
+                  AmountMinorUnits: number;
+                }[];
               };
             };
           };
@@ -12400,6 +12562,18 @@ export interface paths {
               /** @description The answer (text without NUL characters); for a file question the FileID of an upload by the same holder: a key of the partner's marketplace, or (shop items) the same basket */
               Answer: string;
             }[];
+            /** @description How the booking was paid at the desk (docs/payments.md, "The desk"); without it the booking is unpaid */
+            Payment?: {
+              /**
+               * @description cash, card_terminal, voucher: taken now (Reference required for card_terminal and voucher); invoice: an invoice issued, owed until paid; unpaid: nothing taken (the balance is due at check-in)
+               * @enum {string}
+               */
+              Method: 'cash' | 'card_terminal' | 'invoice' | 'voucher' | 'unpaid';
+              /** @description A decimal in the booking's currency with at most its minor digits; omit it for all that is due */
+              Amount?: string;
+              /** @description The terminal's receipt, the voucher's code or the invoice's number: required for card_terminal and voucher */
+              Reference?: string;
+            };
           };
         };
       };
@@ -13128,6 +13302,18 @@ export interface paths {
               Email: string;
               /** @description Telephone number in international format: + then 7 to 15 digits */
               Phone: string;
+            };
+            /** @description How the booking was paid at the desk (docs/payments.md, "The desk"); without it the booking is unpaid */
+            Payment?: {
+              /**
+               * @description cash, card_terminal, voucher: taken now (Reference required for card_terminal and voucher); invoice: an invoice issued, owed until paid; unpaid: nothing taken (the balance is due at check-in)
+               * @enum {string}
+               */
+              Method: 'cash' | 'card_terminal' | 'invoice' | 'voucher' | 'unpaid';
+              /** @description A decimal in the booking's currency with at most its minor digits; omit it for all that is due */
+              Amount?: string;
+              /** @description The terminal's receipt, the voucher's code or the invoice's number: required for card_terminal and voucher */
+              Reference?: string;
             };
             /** @description People, from 1 to the product's MaxParticipantsPerBooking. Alone, it books that many of the default ticket type; required unless Tickets is given */
             Participants: number;
@@ -20830,31 +21016,45 @@ export interface components {
       HoldExpiresAt: string | null;
       /** Format: date-time */
       CreatedAt: string;
-      /** @description The payments of the basket the booking was bought in (none for a booking not paid online) */
+      /** @description The payments of the basket the booking was bought in, and the booking's own (the desk's, a balance's), oldest first */
       Payments: {
         PaymentID: number;
-        /** @description What was paid, a decimal in Currency ("135.00"): the whole basket the booking was bought in */
+        /** @description What was paid, a decimal in Currency ("135.00"): the whole basket the booking was bought in, or a payment of this booking alone */
         Amount: string;
         AmountMinorUnits: number;
         Currency: string;
+        /** @description stripe, test (the test provider) or desk: recorded by staff (cash, a card terminal, a voucher, an invoice) */
+        Provider: 'test' | 'stripe' | 'desk';
         /**
-         * @description The shop's payment provider: `stripe` once the operator connected a Stripe account (the guest pays on Stripe's page), `test` the built-in test provider (no money moves; outside production, or in a shop in test mode)
+         * @description online (the shop or a balance link), or at the desk: cash, card_terminal, invoice, voucher
          * @enum {string}
          */
-        Provider: 'test' | 'stripe';
-        /** @description The money moved: Stripe's PaymentIntent (pi_...) or test_... */
+        Method: 'online' | 'cash' | 'card_terminal' | 'invoice' | 'voucher';
+        /** @description The money moved: Stripe's PaymentIntent (pi_...), test_..., or the desk's reference (the terminal's receipt, the voucher's code, the invoice's number) */
         ProviderReference: string | null;
-        /** @enum {string} */
+        /**
+         * @description succeeded: the money was taken; pending: a Stripe session under way, or an invoice issued and not yet paid
+         * @enum {string}
+         */
         Status: 'pending' | 'succeeded' | 'declined' | 'expired' | 'refunding' | 'refunded';
+        /** @description true: a payment of this booking alone (the desk, a balance); false: its basket's payment */
+        BookingOnly: boolean;
         /** Format: date-time */
         CreatedAt: string;
       }[];
       /** @description The booking's refunds, oldest first, whatever their status */
       Refunds: components['schemas']['Refund'][];
-      /** @description The booking's share of what was paid (its tickets), minor units of Currency; 0 when not paid online */
+      /** @description What the booking paid, minor units of Currency: its share of its basket's payment (its tickets, or its deposit) and its own succeeded payments; 0 for a partner booking */
       AmountPaid: number;
       /** @description What the booking's succeeded refunds gave back, minor units of Currency */
       AmountRefunded: number;
+      /** @description What the booking still owes the operator, minor units of Currency: Total less AmountPaid, never below 0; 0 for a cancelled or expired booking and for a partner booking */
+      AmountDue: number;
+      /**
+       * @description unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator)
+       * @enum {string}
+       */
+      PaymentState: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
     };
     /** AdminProduct */
     AdminProduct: {
@@ -21340,6 +21540,44 @@ export interface components {
         }[];
       }[];
     };
+    /** DeskPayment */
+    DeskPayment: {
+      BookingReference: string;
+      Payment: {
+        PaymentID: number;
+        /** @description What was paid, a decimal in Currency ("135.00"): the whole basket the booking was bought in, or a payment of this booking alone */
+        Amount: string;
+        AmountMinorUnits: number;
+        Currency: string;
+        /** @description stripe, test (the test provider) or desk: recorded by staff (cash, a card terminal, a voucher, an invoice) */
+        Provider: 'test' | 'stripe' | 'desk';
+        /**
+         * @description online (the shop or a balance link), or at the desk: cash, card_terminal, invoice, voucher
+         * @enum {string}
+         */
+        Method: 'online' | 'cash' | 'card_terminal' | 'invoice' | 'voucher';
+        /** @description The money moved: Stripe's PaymentIntent (pi_...), test_..., or the desk's reference (the terminal's receipt, the voucher's code, the invoice's number) */
+        ProviderReference: string | null;
+        /**
+         * @description succeeded: the money was taken; pending: a Stripe session under way, or an invoice issued and not yet paid
+         * @enum {string}
+         */
+        Status: 'pending' | 'succeeded' | 'declined' | 'expired' | 'refunding' | 'refunded';
+        /** @description true: a payment of this booking alone (the desk, a balance); false: its basket's payment */
+        BookingOnly: boolean;
+        /** Format: date-time */
+        CreatedAt: string;
+      };
+      /** @description What the booking paid, minor units of Currency: its share of its basket's payment (its tickets, or its deposit) and its own succeeded payments; 0 for a partner booking */
+      AmountPaid: number;
+      /** @description What the booking still owes the operator, minor units of Currency: Total less AmountPaid, never below 0; 0 for a cancelled or expired booking and for a partner booking */
+      AmountDue: number;
+      /**
+       * @description unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator)
+       * @enum {string}
+       */
+      PaymentState: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
+    };
     /** Email */
     Email: {
       ID: number;
@@ -21500,6 +21738,16 @@ export interface components {
       /** @description A file answer's Download is the manifest's own file address (staff only) */
       WaiverAnswers: components['schemas']['BookingWaiverAnswer'][];
       Notes: string | null;
+      /**
+       * @description unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator)
+       * @enum {string}
+       */
+      PaymentState: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
+      /** @description What the booking still owes, a decimal in Currency: collect it at check-in (0 for a partner booking) */
+      AmountDue: string;
+      AmountDueMinorUnits: number;
+      /** @description ISO 4217, the booking's */
+      Currency: string;
     };
     /** ManifestTimeslot */
     ManifestTimeslot: {
@@ -21528,6 +21776,13 @@ export interface components {
       CheckedIn: number;
       /** @description Once Ended: confirmed bookings with nobody checked in */
       NoShows: number;
+      /** @description What the confirmed bookings still owe the operator, one line per currency with something due (docs/payments.md, "The desk") */
+      Due: {
+        Currency: string;
+        /** @description A decimal in Currency ("80.00", "3000" JPY) */
+        Amount: string;
+        AmountMinorUnits: number;
+      }[];
     };
     /** OperatorSettings */
     OperatorSettings: {
