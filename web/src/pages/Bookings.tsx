@@ -19,6 +19,7 @@ import {
   type RangePreset,
 } from '../ui';
 import { SourceBadge, StatusBadge, ticketSummary } from './booking-bits';
+import { PAYMENT_STATE_LABELS } from '../manifests';
 
 const PAGE = 50;
 
@@ -36,6 +37,7 @@ interface Filters {
   source: string;
   activity: string;
   status: string;
+  payment: string;
   q: string;
 }
 
@@ -48,6 +50,7 @@ function readFilters(search: URLSearchParams): Filters {
     source: search.get('source') ?? '',
     activity: search.get('activity') ?? '',
     status: search.get('status') ?? '',
+    payment: search.get('payment') ?? '',
     q: search.get('q') ?? '',
   };
 }
@@ -81,8 +84,10 @@ export function BookingsPage() {
     Status: filters.status,
     Search: filters.q,
   };
-  const key = JSON.stringify(query);
-  const list = useLoad((signal) => api.get<Booking[]>('/api/v2/admin/bookings', { ...query, Limit: PAGE }, signal), [key]);
+  // The payment state is a filter of the list only (the CSV export has every payment state).
+  const listQuery = { ...query, PaymentState: filters.payment };
+  const key = JSON.stringify(listQuery);
+  const list = useLoad((signal) => api.get<Booking[]>('/api/v2/admin/bookings', { ...listQuery, Limit: PAGE }, signal), [key]);
   useEffect(() => {
     setExtra([]);
     setMore({ busy: false, done: false });
@@ -93,7 +98,7 @@ export function BookingsPage() {
   async function loadMore() {
     setMore({ busy: true, done: false });
     try {
-      const page = await api.get<Booking[]>('/api/v2/admin/bookings', { ...query, Limit: PAGE, Offset: bookings.length });
+      const page = await api.get<Booking[]>('/api/v2/admin/bookings', { ...listQuery, Limit: PAGE, Offset: bookings.length });
       setExtra((previous) => [...previous, ...page]);
       setMore({ busy: false, done: page.length < PAGE });
     } catch {
@@ -101,8 +106,8 @@ export function BookingsPage() {
     }
   }
 
-  const filtered = filters.source || filters.activity || filters.status || filters.q;
-  const activeFilters = [filters.source, filters.activity, filters.status, filters.to].filter(Boolean).length;
+  const filtered = filters.source || filters.activity || filters.status || filters.payment || filters.q;
+  const activeFilters = [filters.source, filters.activity, filters.status, filters.payment, filters.to].filter(Boolean).length;
   const seats = bookings.filter((b) => b.Status === 'confirmed' || b.Status === 'on_hold').reduce((sum, b) => sum + b.Seats, 0);
 
   return (
@@ -185,6 +190,14 @@ export function BookingsPage() {
             <option value="on_hold">On hold</option>
             <option value="cancelled">Cancelled</option>
             <option value="expired">Expired</option>
+          </SelectField>
+          <SelectField label="Payment" value={filters.payment} onChange={(event) => setQuery({ payment: event.target.value || undefined })}>
+            <option value="">Any payment</option>
+            {Object.entries(PAYMENT_STATE_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
           </SelectField>
         </form>
       </Card>
