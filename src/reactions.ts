@@ -11,6 +11,7 @@ import { provideBookingMoney } from './payments/booking-money.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
+import { expireBalance, isBalanceSession, settleBalance } from './shop/balances.js';
 import { claimOffer, waitlistOfferEmail } from './waitlists/hooks.js';
 import { workflowEmails } from './workflows/hooks.js';
 
@@ -24,8 +25,9 @@ export function wireReactions(): void {
   // The operator's booking answer lists the payments and refunds of the booking, which the shop knows.
   provideBookingMoney(readBookingMoney, readMoneySums);
   // Stripe's Checkout events (received by payments/routes.ts): a paid session completes its basket, once.
-  handleStripeEvents(PAID_SESSION_EVENTS, settleStripeCheckout);
-  handleStripeEvents(EXPIRED_SESSION_EVENTS, expireStripeCheckout);
+  // A session for a booking's balance (its metadata says so) records the balance paid, once (shop/balances.ts).
+  handleStripeEvents(PAID_SESSION_EVENTS, (tx, context) => (isBalanceSession(context) ? settleBalance : settleStripeCheckout)(tx, context));
+  handleStripeEvents(EXPIRED_SESSION_EVENTS, (tx, context) => (isBalanceSession(context) ? expireBalance : expireStripeCheckout)(tx, context));
   // Stripe's word on a refund moves its status (pending -> succeeded / failed).
   handleStripeEvents(REFUND_EVENTS, followRefund);
   handleStripeEvents(['charge.refunded'], followChargeRefunds);
@@ -33,5 +35,7 @@ export function wireReactions(): void {
   // workflow e-mail's manage link filled in, a waitlist offer's guest marked as told.
   defineEmailKind('staff', { textAtSending: ({ keys }, email) => openStaffEmailBody(keys, email.body), hiddenBody: HIDDEN_BODY });
   defineEmailKind('workflow', { textAtSending: fillManageBookingUrl });
+  // The balance link (shop/balance-links.ts) is the guest's booking page, filled in at sending like a workflow's.
+  defineEmailKind('balance', { textAtSending: fillManageBookingUrl });
   defineEmailKind('waitlist', waitlistOfferEmail);
 }

@@ -22,6 +22,7 @@ export interface Database {
   baskets: BasketTable;
   basket_items: BasketItemTable;
   payments: PaymentTable;
+  balance_requests: BalanceRequestTable;
   refunds: RefundTable;
   stripe_accounts: StripeAccountTable;
   stripe_events: StripeEventTable;
@@ -112,6 +113,11 @@ export interface ActivityTable {
   required_contact_fields: Generated<string>;
   /** Guests may cancel their own booking until this many hours before the start; null: they may not (migration 014). */
   guest_cancel_hours: number | null;
+  /** Migration 026: a deposit per booking, a percentage (1-99) or a fixed amount (minor units); both null: pay in full. */
+  deposit_percent: Generated<number | null>;
+  deposit_amount: Generated<number | null>;
+  /** Days before the start the balance link is e-mailed; null: collected at check-in only. */
+  balance_due_days: Generated<number | null>;
 }
 
 export interface TimeslotTable {
@@ -296,6 +302,8 @@ export interface BasketItemTable {
   participants: number;
   /** HMAC of the address of the client that added the item (migration 008); null for a waitlist offer's. */
   client_hmac: string | null;
+  /** Migration 026: what the shop charges for the item, its deposit (minor units); null: its whole price. */
+  deposit: Generated<number | null>;
 }
 
 /** Migration 022: a Stripe Checkout is pending until paid or expired; one that could not be honoured is refunded. */
@@ -418,7 +426,7 @@ export interface WorkflowTable {
 
 /** A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place's address. */
 /** staff: sign-in links, password resets and invitations; their body is sealed (src/staff/emails.ts). */
-export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook';
+export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'balance';
 
 export interface EmailTable {
   id: Generated<number>;
@@ -686,4 +694,12 @@ export interface WebhookAttemptTable {
   duration_ms: number;
   error: string | null;
   response_body: string | null;
+}
+
+/** Migration 026: the balance link e-mailed for a booking (once). */
+export interface BalanceRequestTable {
+  booking_id: number;
+  operator_id: number;
+  /** Unix milliseconds. */
+  emailed_at: number;
 }

@@ -285,6 +285,8 @@ export interface NewBookingPayment {
   amount: number;
   currency: string;
   reference: string | null;
+  /** Stripe: when the balance's Checkout Session about to be made will expire (Unix seconds). */
+  sessionExpiresAt?: number;
 }
 
 /** A payment of one booking alone (the desk's, a balance's): booking_id, no basket. */
@@ -307,12 +309,24 @@ export async function insertBookingPayment(tx: Tx, payment: NewBookingPayment): 
       client_hmac: null,
       checkout_session_id: null,
       redirect_url: null,
-      session_expires_at: null,
+      session_expires_at: payment.sessionExpiresAt ?? null,
       refund_reference: null,
       updated_at: now,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** The booking's newest balance payment through Stripe (a Checkout Session), if any. */
+export async function latestBalancePayment(db: Kysely<Database>, bookingId: number): Promise<PaymentRow | undefined> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('booking_id', '=', bookingId)
+    .where('provider', '=', 'stripe')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** The booking's own payments (the desk's, a balance's), oldest first. */

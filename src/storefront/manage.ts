@@ -17,7 +17,12 @@ import { findActivity } from '../catalog/store.js';
 import { unixNow } from '../lib/clock.js';
 import { requireBasket } from '../shop/baskets.js';
 import { listBasketItems } from '../shop/store.js';
-import type { ManageLink, ManagedBooking } from './manage-schemas.js';
+import type { BalancePayment, ManageLink, ManagedBooking } from './manage-schemas.js';
+import { findBookingId } from '../bookings/store.js';
+import { owedOf } from '../payments/booking-money.js';
+import { payBalance, type BalanceConfig } from '../shop/balances.js';
+import { manageBookingUrl } from '../settings/links.js';
+import { profileSlug } from '../settings/profile.js';
 
 const PURPOSE = 'manage-booking';
 /** The capability of the booking's guest: its reference and 128 bits of HMAC over operator and reference. */
@@ -53,6 +58,8 @@ export async function managedBooking(
   const booking = await getBooking(db, operatorId, referenceOf(keys, operatorId, token));
   const activity = await findActivity(db, operatorId, booking.ActivityID);
   if (!activity) throw new NotFound('No such booking link');
+  const bookingId = (await findBookingId(db, operatorId, booking.BookingReference))!;
+  const owed = (await owedOf(db, operatorId, [bookingId])).get(bookingId);
   const startsAt = Date.parse(booking.StartsAt) / 1000;
   const hours = activity.guest_cancel_hours;
   const until = hours === null ? null : startsAt - hours * 3600;
@@ -74,6 +81,7 @@ export async function managedBooking(
     Currency: booking.Currency,
     Total: booking.Total,
     Customer: { FirstName: booking.Customer.FirstName, LastName: booking.Customer.LastName },
+    Balance: { AmountPaid: owed?.AmountPaid ?? 0, AmountDue: owed?.PaymentState === 'partner' ? 0 : (owed?.AmountDue ?? 0) },
     Cancellation: {
       Allowed: refusal === null,
       Until: until === null ? null : new Date(until * 1000).toISOString(),
@@ -110,6 +118,24 @@ export async function cancelAsGuest(
   );
   await sendPendingRefunds(db, keys, settings, operatorId);
   return managedBooking(db.kysely, keys, operatorId, token);
+}
+
+/**
+ * The guest pays what their booking still owes (a deposit's balance): a Stripe Checkout Session made now,
+ * whose success and cancel address is this booking page; with the test provider, a test card at once.
+ */
+export async function payBalanceAsGuest(
+  db: Db,
+  keys: InstanceKeys,
+  config: BalanceConfig & { publicUrl: string },
+  operatorId: number,
+  token: string,
+  cardNumber: string | undefined,
+): Promise<BalancePayment> {
+  const reference = referenceOf(keys, operatorId, token);
+  const returnUrl = manageBookingUrl(config.publicUrl, await profileSlug(db.kysely, operatorId), token);
+  const outcome = await payBalance(db, keys, config, operatorId, reference, { returnUrl, ...(cardNumber !== undefined && { cardNumber }) });
+  return { Status: outcome.status, RedirectURL: outcome.redirectUrl, AmountDue: outcome.owed.AmountDue, Currency: outcome.owed.Currency };
 }
 
 /**

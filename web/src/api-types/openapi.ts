@@ -101,6 +101,10 @@ export interface paths {
             RequiredContactFields?: ('firstName' | 'lastName' | 'emailAddress' | 'phoneNumber' | 'country' | 'postalCode' | 'locales' | 'notes')[];
             /** @description Let guests cancel their own booking online until this many hours before the start (0: until it starts); null (the default): they may not */
             GuestCancelHours?: number | null;
+            /** @description Online bookings pay a deposit when they are made: {"Percent": 30} of the price or {"Amount": "20.00"} per booking; the rest is the balance (docs/payments.md). null (the default): pay in full */
+            Deposit?: components['schemas']['DepositSetting'] | null;
+            /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
+            BalanceDueDays?: number | null;
           };
         };
       };
@@ -302,6 +306,10 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
+            /** @description Online bookings pay a deposit when they are made: {"Percent": 30} of the price or {"Amount": "20.00"} per booking; the rest is the balance (docs/payments.md). null (the default): pay in full */
+            Deposit?: components['schemas']['DepositSetting'] | null;
+            /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
+            BalanceDueDays?: number | null;
             Name?: string;
             Description?: string;
             DurationMinutes?: number;
@@ -12974,6 +12982,131 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/balance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pay the balance of a booking as its guest
+     * @description Pays what the booking still owes (the rest after a deposit). With Stripe: a Checkout Session for the balance is made now (or the open one answered again) and its address answered, 200 awaiting_payment; Stripe's webhook records it paid. With the test provider: CardNumber is charged at once, 200 paid. 409 when nothing is due (paid, cancelled, a partner booking); 422 naming CardNumber when a test card is missing or declined; 502 when Stripe cannot be reached.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The operator whose shop this is */
+          OperatorID: number;
+          /** @description The token of the booking's link in the guest's e-mails */
+          ManageToken: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description A test card's number: only in a shop that takes test payments (the booking pages say so) */
+            CardNumber?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['BalancePayment'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Bad Gateway */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/cancel': {
     parameters: {
       query?: never;
@@ -20287,6 +20420,21 @@ export interface webhooks {
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
               GuestCancelHours: number | null;
+              /** @description Online bookings pay a deposit when they are made: {"Percent": 30} of the price or {"Amount": "20.00"} per booking; the rest is the balance (docs/payments.md). null (the default): pay in full */
+              Deposit:
+                | (
+                    | {
+                        /** @description A percentage of each booking's price, rounded half up */
+                        Percent: number;
+                      }
+                    | {
+                        /** @description A fixed amount per booking, a decimal in the activity's currency (never more than the booking's price) */
+                        Amount: string;
+                      }
+                  )
+                | null;
+              /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
+              BalanceDueDays: number | null;
             };
           };
         };
@@ -20413,6 +20561,21 @@ export interface webhooks {
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
               GuestCancelHours: number | null;
+              /** @description Online bookings pay a deposit when they are made: {"Percent": 30} of the price or {"Amount": "20.00"} per booking; the rest is the balance (docs/payments.md). null (the default): pay in full */
+              Deposit:
+                | (
+                    | {
+                        /** @description A percentage of each booking's price, rounded half up */
+                        Percent: number;
+                      }
+                    | {
+                        /** @description A fixed amount per booking, a decimal in the activity's currency (never more than the booking's price) */
+                        Amount: string;
+                      }
+                  )
+                | null;
+              /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
+              BalanceDueDays: number | null;
             };
           };
         };
@@ -20539,6 +20702,21 @@ export interface webhooks {
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
               GuestCancelHours: number | null;
+              /** @description Online bookings pay a deposit when they are made: {"Percent": 30} of the price or {"Amount": "20.00"} per booking; the rest is the balance (docs/payments.md). null (the default): pay in full */
+              Deposit:
+                | (
+                    | {
+                        /** @description A percentage of each booking's price, rounded half up */
+                        Percent: number;
+                      }
+                    | {
+                        /** @description A fixed amount per booking, a decimal in the activity's currency (never more than the booking's price) */
+                        Amount: string;
+                      }
+                  )
+                | null;
+              /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
+              BalanceDueDays: number | null;
             };
           };
         };
@@ -20619,6 +20797,8 @@ export interface webhooks {
               Currency: string | null;
               /** @description Minor units: the items on live hold (before payment) or confirmed (after) */
               Total: number;
+              /** @description Minor units: what paying charges, the items' deposits (or whole amounts) of the items counted in Total; equal to Total without deposits */
+              DueNow: number;
               Customer: {
                 FirstName: string;
                 LastName: string;
@@ -20655,6 +20835,8 @@ export interface webhooks {
                 UnitPrice: number | null;
                 /** @description The item's tickets together */
                 Amount: number;
+                /** @description What paying charges for this item now, its deposit (minor units), when its activity takes one; the rest (Amount - Deposit) is its balance, paid later. null: the whole Amount is paid now */
+                Deposit: number | null;
                 /** @description The booking's status: on_hold until paid (or until HoldExpiresAt), then confirmed; expired once the hold lapsed (or the operator released it) */
                 Status: string;
                 HoldExpiresAt: string | null;
@@ -21115,6 +21297,10 @@ export interface components {
       RequiredContactFields: string[];
       /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
       GuestCancelHours: number | null;
+      /** @description Online bookings pay a deposit when they are made: {"Percent": 30} of the price or {"Amount": "20.00"} per booking; the rest is the balance (docs/payments.md). null (the default): pay in full */
+      Deposit: components['schemas']['DepositSetting'] | null;
+      /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
+      BalanceDueDays: number | null;
     };
     /** AdminQuestion */
     AdminQuestion: {
@@ -21230,6 +21416,15 @@ export interface components {
       /** @description Seats left over all timeslots of the day */
       Available: number;
     };
+    /** BalancePayment */
+    BalancePayment: {
+      /** @description paid: nothing is due any more; awaiting_payment: send the guest to RedirectURL, Stripe's page for the balance */
+      Status: 'paid' | 'awaiting_payment';
+      RedirectURL: string | null;
+      /** @description What is still due (minor units), 0 once paid */
+      AmountDue: number;
+      Currency: string;
+    };
     /** Basket */
     Basket: {
       BasketToken: string;
@@ -21242,6 +21437,8 @@ export interface components {
       Currency: string | null;
       /** @description Minor units: the items on live hold (before payment) or confirmed (after) */
       Total: number;
+      /** @description Minor units: what paying charges, the items' deposits (or whole amounts) of the items counted in Total; equal to Total without deposits */
+      DueNow: number;
       Customer: {
         FirstName: string;
         LastName: string;
@@ -21278,6 +21475,8 @@ export interface components {
         UnitPrice: number | null;
         /** @description The item's tickets together */
         Amount: number;
+        /** @description What paying charges for this item now, its deposit (minor units), when its activity takes one; the rest (Amount - Deposit) is its balance, paid later. null: the whole Amount is paid now */
+        Deposit: number | null;
         /** @description The booking's status: on_hold until paid (or until HoldExpiresAt), then confirmed; expired once the hold lapsed (or the operator released it) */
         Status: string;
         HoldExpiresAt: string | null;
@@ -21540,6 +21739,16 @@ export interface components {
         }[];
       }[];
     };
+    /** DepositSetting */
+    DepositSetting:
+      | {
+          /** @description A percentage of each booking's price, rounded half up */
+          Percent: number;
+        }
+      | {
+          /** @description A fixed amount per booking, a decimal in the activity's currency (never more than the booking's price) */
+          Amount: string;
+        };
     /** DeskPayment */
     DeskPayment: {
       BookingReference: string;
@@ -21582,10 +21791,10 @@ export interface components {
     Email: {
       ID: number;
       /**
-       * @description A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), or a notice to the operator about its webhooks
+       * @description A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), a notice to the operator about its webhooks, or a guest's balance link (a deposit's rest)
        * @enum {string}
        */
-      Kind: 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook';
+      Kind: 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'balance';
       To: string;
       Subject: string;
       /** @description Plain text */
@@ -21687,6 +21896,13 @@ export interface components {
       Customer: {
         FirstName: string;
         LastName: string;
+      };
+      /** @description What the guest paid and still owes (docs/payments.md, "Deposits and balances") */
+      Balance: {
+        /** @description What the booking paid so far (its deposit, ...), minor units of Currency */
+        AmountPaid: number;
+        /** @description What is still to pay (minor units of Currency): POST .../balance pays it */
+        AmountDue: number;
       };
       Cancellation: {
         /** @description Whether the guest may cancel now */

@@ -73,6 +73,9 @@ const en = {
   addAnother: 'Add another activity',
   startOver: 'Start a new booking',
   total: 'Total',
+  balanceLater: 'Balance to pay later',
+  depositNow: (now: string, later: string) =>
+    `Deposit now, balance later: you pay ${now} now and ${later} later (we e-mail you a link, or you pay on the day).`,
   goToPayment: 'Continue to payment',
   payment: 'Payment',
   cardNumber: 'Card number',
@@ -199,6 +202,9 @@ const de: Messages = {
   addAnother: 'Weitere Aktivität hinzufügen',
   startOver: 'Neue Buchung beginnen',
   total: 'Gesamt',
+  balanceLater: 'Später zu zahlen',
+  depositNow: (now, later) =>
+    `Anzahlung jetzt, Rest später: Sie zahlen jetzt ${now} und ${later} später (per Link, den wir Ihnen schicken, oder vor Ort).`,
   goToPayment: 'Weiter zur Zahlung',
   payment: 'Zahlung',
   cardNumber: 'Kartennummer',
