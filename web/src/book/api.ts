@@ -77,3 +77,4 @@ export type BasketItem = Basket['Items'][number];
 export type Customer = Basket['Customer'];
 export type ManageLink = Schemas['ManageLink'];
 export type ManagedBooking = Schemas['ManagedBooking'];
+export type BalancePayment = Schemas['BalancePayment'];
