@@ -56,7 +56,6 @@ async function record(
   reference: string,
   payment: { method: DeskMethod; amount: number; currency: string; reference: string | null },
 ): Promise<PaymentRow> {
-  // An invoice is owed until recorded paid: issued at the point of sale, it is a pending row.
   const row = await insertBookingPayment(tx, {
     operatorId,
     bookingId,
@@ -104,7 +103,9 @@ export async function recordDeskPayment(db: Db, operatorId: number, reference: s
   if (found === undefined) throw new NotFound(`Booking ${reference} not found`);
   const bookingId = found;
   const paymentId = await db.write(async (tx) => {
-    await lockBooking(tx, bookingId);
+    const locked = await lockBooking(tx, bookingId);
+    // A booking on hold is not sold yet (a basket being paid, a partner's hold): the desk takes money for confirmed ones.
+    if (locked?.status === 'on_hold') throw tooMuch('Amount', `${reference} is on hold, not confirmed: nothing is due yet`);
     const owed = await owedNow(tx, operatorId, bookingId);
     const amount = deskAmount(body, owed, reference, '');
     const invoice = body.Method === 'invoice' ? await openInvoice(tx, bookingId) : undefined;

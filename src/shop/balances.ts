@@ -75,7 +75,8 @@ export async function payBalance(
   if (bookingId === undefined) throw new NotFound('No such booking link');
   const now = unixNow();
   const prepared = await db.write(async (tx): Promise<Prepared> => {
-    await lockBooking(tx, bookingId);
+    const locked = await lockBooking(tx, bookingId);
+    if (locked?.status !== 'confirmed') throw new Conflict(`${reference} is not confirmed: nothing is due`);
     const owed = await owedNow(tx, operatorId, bookingId);
     requirePayable(owed, reference);
     const { provider } = await shopState(tx, operatorId, config);

@@ -180,6 +180,17 @@ describe('staff record later payments', () => {
     expect(await read(partnerReference)).toMatchObject({ AmountPaid: 0, AmountDue: 0, PaymentState: 'partner' });
     expect(problemOf(await pay(partnerReference, { Method: 'cash' }), 409, 'conflict').detail).toMatch(/marketplace/);
 
+    const held = await call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking`, {
+      ActivityID: kayak,
+      Date: date,
+      Time: '10:00',
+      Participants: 1,
+      Customer: customer(),
+      HoldMinutes: 10,
+    });
+    expect(held.statusCode, held.body).toBe(201);
+    expect(problemOf(await pay(held.json().data.BookingReference, { Method: 'cash' }), 409, 'conflict').detail).toMatch(/on hold/);
+
     expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${reference}/cancel`)).statusCode).toBe(200);
     expect(await read(reference)).toMatchObject({ AmountDue: 0, PaymentState: 'unpaid' });
     expect(problemOf(await pay(reference, { Method: 'cash' }), 409, 'conflict').errors?.[0]?.field).toBe('Amount');
