@@ -12,11 +12,15 @@ import { GOOD_CARD, openShop } from '../shop/fixtures.js';
 import { connectStripe, stripeWorld, type StripeWorld } from './fixtures.js';
 import { manageToken } from '../../src/storefront/manage.js';
 import { sendBalanceLinks } from '../../src/shop/balance-links.js';
+import { runDueEmails } from '../../src/emails/worker.js';
+import { deliveryFor } from '../emails/fixtures.js';
+import { startSmtp, type TestSmtp } from '../emails/smtp.js';
 
 let world: StripeWorld;
 let op: TestOperator;
 let testShop: TestOperator;
 let account: StripeTestAccount;
+let smtp: TestSmtp;
 const soon = dateFromToday(5);
 const later = dateFromToday(40);
 
@@ -63,14 +67,18 @@ const payBalance = (operator: TestOperator, reference: string, body: object = {}
   call(world.t.app, undefined, 'POST', `${shop(operator.operatorId)}/bookings/${token(operator, reference)}/balance`, body);
 
 beforeAll(async () => {
-  world = await stripeWorld();
+  smtp = await startSmtp();
+  world = await stripeWorld({ SMTP_URL: smtp.url });
   op = await world.t.newOperator();
   testShop = await world.t.newOperator();
   await openShop(world.t, op.adminKey);
   await openShop(world.t, testShop.adminKey);
   account = await connectStripe(world, op.operatorId, op.adminKey);
 });
-afterAll(() => world.close());
+afterAll(async () => {
+  await world.close();
+  await smtp.close();
+});
 
 describe("an activity's deposit", () => {
   it('is pay in full by default; takes a percentage or a fixed amount in its currency, and refuses what cannot be', async () => {
@@ -167,6 +175,13 @@ describe('the balance', () => {
     expect(sent[0]!.body).toContain('{{ManageBookingUrl}}');
     expect(sent[0]!.body).not.toContain('stripe');
     expect(await emailsOf(far.reference)).toHaveLength(0);
+    // As sent: the guest's booking page, with its capability token.
+    const delivery = deliveryFor(world.t);
+    await runDueEmails(world.t.db, delivery);
+    delivery.mailer.close();
+    const message = smtp.messages.find((m) => m.subject.startsWith('Balance due: Rafting'));
+    expect(message?.text).toContain(`/manage/${token(op, near.reference)}`);
+    expect(message?.text).not.toContain('{{ManageBookingUrl}}');
     // Paid in full at the desk before the job runs: handled without an e-mail.
     const paidFirst = await basket(op, rafting, 1, soon);
     await payWithStripe(op, paidFirst.token);
