@@ -239,6 +239,40 @@ describe('the balance', () => {
     ).toBeGreaterThan(0);
   });
 
+  it("Stripe down at the click: 502 and nothing charged, the next click works; an expired session, another operator's event change nothing", async () => {
+    const bikes = await activity(op, { Name: 'Bikes', UnitPrice: 3000, Deposit: { Percent: 10 } });
+    const { token: basketToken, reference } = await basket(op, bikes, 1);
+    await payWithStripe(op, basketToken);
+    world.stripe.failNext('/v1/checkout/sessions', 3);
+    expect(problemOf(await payBalance(op, reference), 502, 'payment-provider-unavailable')).toBeTruthy();
+    expect(await booking(op, reference)).toMatchObject({ AmountPaid: 300, AmountDue: 2700 });
+    const started = await payBalance(op, reference);
+    expect(started.statusCode, started.body).toBe(200);
+    const sessionId = started.json().data.RedirectURL.split('/pay/')[1];
+
+    // Another operator's account sends an event for this session to its own address: ignored there.
+    const other = await world.t.newOperator();
+    await openShop(world.t, other.adminKey);
+    const otherAccount = await connectStripe(world, other.operatorId, other.adminKey);
+    const paid = await world.stripe.pay(sessionId, { send: false });
+    const foreign = await world.stripe.send(otherAccount, paid);
+    expect(foreign.status).toBe(200);
+    expect(foreign.body).toContain('ignored');
+    expect(await booking(op, reference)).toMatchObject({ AmountDue: 2700 });
+
+    // The session lapses unpaid (a fresh one, as the first is paid on the local server now).
+    const again = await payBalance(op, reference);
+    expect(again.json().data.RedirectURL).toBe(started.json().data.RedirectURL);
+    const expired = world.stripe.event('checkout.session.expired', { ...world.stripe.sessions.get(sessionId)!, status: 'expired' });
+    expect((await world.stripe.send(account, expired)).status).toBe(200);
+    const read = await booking(op, reference);
+    expect(read.Payments.filter((p: { BookingOnly: boolean }) => p.BookingOnly).map((p: { Status: string }) => p.Status)).toEqual([
+      'expired',
+      'expired',
+    ]);
+    expect(read).toMatchObject({ AmountDue: 2700, PaymentState: 'part_paid' });
+  });
+
   it('with the test provider: a test card pays it at once; a declined card or none is 422; another booking link 404', async () => {
     const walk = await activity(testShop, { Name: 'Walk', UnitPrice: 2000, Deposit: { Amount: '5' } });
     const { token: basketToken, reference } = await basket(testShop, walk, 1);
