@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
-import { AdminBooking, Booking, BookingListQuery, PosBookingBody } from './schemas.js';
+import { AdminBooking, AdminBookingListItem, Booking, BookingListQuery, PosBookingBody } from './schemas.js';
 import { findBookingId } from './store.js';
 import { bookingMoney } from '../payments/booking-money.js';
 import { ReferenceParams } from '../http/schemas.js';
@@ -27,10 +27,10 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'List bookings',
       description:
         'Bookings of every source, ordered by Date, Time and CreatedAt. From and To bound the booked Date; Search matches part of the reference, ' +
-        "the customer's name or e-mail, in any case; PaymentState keeps the bookings in that payment state (docs/payments.md). " +
+        "the customer's name or e-mail, in any case; PaymentState keeps the bookings in that payment state (docs/payments.md). Each booking carries its PaymentState and AmountDue. " +
         'Limit (default 100, at most 500) and Offset page through the list.',
       querystring: BookingListQuery,
-      response: { 200: envelope(Type.Array(Booking)), ...problems(...AUTH_ERRORS, 422) },
+      response: { 200: envelope(Type.Array(AdminBookingListItem)), ...problems(...AUTH_ERRORS, 422) },
     },
     handler: async (request) => ({ data: await listOperatorBookings(app.db.kysely, request.caller.operatorId, request.query) }),
   });

@@ -129,6 +129,13 @@ export type Booking = Static<typeof Booking>;
 /** The operator's answer for one booking: the booking, and what it paid and got back. */
 export const AdminBooking = Type.Object({ ...Booking.properties, ...BookingMoney }, { $id: 'AdminBooking' });
 
+/** A booking of the operator's list: the booking, and where it stands with its money. */
+export const AdminBookingListItem = Type.Object(
+  { ...Booking.properties, PaymentState: BookingMoney.PaymentState, AmountDue: BookingMoney.AmountDue },
+  { $id: 'AdminBookingListItem' },
+);
+export type AdminBookingListItem = Static<typeof AdminBookingListItem>;
+
 export const MAX_LIST_LIMIT = 500;
 /** The most bookings a PaymentState filter reads (its state is computed from their payments). */
 export const PAYMENT_STATE_WINDOW = 5000;

@@ -255,12 +255,24 @@ describe('the bookings list filters by payment state', () => {
       expect(response.statusCode, response.body).toBe(200);
       return response.json().data.map((b: { BookingReference: string }) => b.BookingReference);
     };
+    const all = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings?From=${day}&To=${day}`)).json().data;
+    expect(all.map((b: { PaymentState: string; AmountDue: number }) => [b.PaymentState, b.AmountDue])).toEqual([
+      ['paid', 0],
+      ['paid', 0],
+      ['part_paid', 4400],
+      ['unpaid', 4500],
+    ]);
     expect(await list('PaymentState=paid')).toEqual(paid);
     expect(await list('PaymentState=part_paid')).toEqual([part]);
     expect(await list('PaymentState=unpaid')).toEqual([unpaid]);
     expect(await list('PaymentState=refunded')).toEqual([]);
     expect(await list('PaymentState=paid&Limit=1&Offset=1')).toEqual([paid[1]]);
     expect((await call(t.app, op.adminKey, 'GET', '/api/v2/admin/bookings?PaymentState=owing')).statusCode).toBe(422);
+    const csv = await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/export?From=${day}&To=${day}&PaymentState=paid`);
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(paid.every((reference) => csv.body.includes(reference))).toBe(true);
+    expect(csv.body).not.toContain(unpaid);
+    expect(csv.body).not.toContain(part);
   });
 });
 

@@ -1542,7 +1542,7 @@ export interface paths {
     };
     /**
      * List bookings
-     * @description Bookings of every source, ordered by Date, Time and CreatedAt. From and To bound the booked Date; Search matches part of the reference, the customer's name or e-mail, in any case; PaymentState keeps the bookings in that payment state (docs/payments.md). Limit (default 100, at most 500) and Offset page through the list.
+     * @description Bookings of every source, ordered by Date, Time and CreatedAt. From and To bound the booked Date; Search matches part of the reference, the customer's name or e-mail, in any case; PaymentState keeps the bookings in that payment state (docs/payments.md). Each booking carries its PaymentState and AmountDue. Limit (default 100, at most 500) and Offset page through the list.
      */
     get: {
       parameters: {
@@ -1577,7 +1577,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              data: components['schemas']['Booking'][];
+              data: components['schemas']['AdminBookingListItem'][];
             };
           };
         };
@@ -21237,6 +21237,73 @@ export interface components {
        * @enum {string}
        */
       PaymentState: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
+    };
+    /** AdminBookingListItem */
+    AdminBookingListItem: {
+      /** @example BK-7KQ2MX9P */
+      BookingReference: string;
+      /**
+       * @description on_hold (seats reserved until HoldExpiresAt), confirmed, cancelled, or expired (a hold that was not confirmed in time)
+       * @enum {string}
+       */
+      Status: 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
+      /**
+       * @description Where the booking was made: a partner (marketplace), the online shop, or point of sale
+       * @enum {string}
+       */
+      Source: 'partner' | 'online' | 'pos';
+      /** @description The marketplace, for partner bookings */
+      Partner: string | null;
+      PaymentReference: string | null;
+      ActivityID: string;
+      /**
+       * Format: date
+       * @description A calendar date, YYYY-MM-DD
+       */
+      Date: string;
+      /** @description HH:MM in the activity's time zone */
+      Time: string;
+      /** Format: date-time */
+      StartsAt: string;
+      /** @description People: what the tickets admit together */
+      Participants: number;
+      /** @description Seats of the timeslot's capacity the booking holds (tickets that take no seat, such as infants, hold none) */
+      Seats: number;
+      /** @description The ticket mix, at the prices of the moment it was booked */
+      Tickets: {
+        Type: string;
+        /** @description The type's name when it was booked */
+        Name: string;
+        Quantity: number;
+        /** @description Minor units of Currency, per ticket, as booked */
+        UnitPrice: number;
+      }[];
+      /** @description ISO 4217: the currency of the ticket prices */
+      Currency: string;
+      /** @description The tickets' price together, minor units of Currency */
+      Total: number;
+      Customer: {
+        FirstName: string;
+        LastName: string;
+        Email: string;
+        Phone: string;
+      };
+      /**
+       * @description complete once the waiver questions are answered
+       * @enum {string}
+       */
+      WaiverStatus: 'pending' | 'complete';
+      /** @description When the hold lapses; null unless on hold */
+      HoldExpiresAt: string | null;
+      /** Format: date-time */
+      CreatedAt: string;
+      /**
+       * @description unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator)
+       * @enum {string}
+       */
+      PaymentState: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
+      /** @description What the booking still owes the operator, minor units of Currency: Total less AmountPaid, never below 0; 0 for a cancelled or expired booking and for a partner booking */
+      AmountDue: number;
     };
     /** AdminProduct */
     AdminProduct: {

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
-import { api, withQuery, type Booking } from '../api';
+import { api, withQuery } from '../api';
+import type { Schemas } from '../api-types';
 import { useActivities } from '../activities';
-import { addDays, formatDate, formatShortDate, todayIso } from '../format';
+import { addDays, formatDate, formatMoney, formatShortDate, todayIso } from '../format';
 import { Link, navigate, setQuery, useLocation, usePageTitle } from '../router';
 import {
+  Badge,
   Card,
   DataTable,
   EmptyState,
@@ -19,9 +21,11 @@ import {
   type RangePreset,
 } from '../ui';
 import { SourceBadge, StatusBadge, ticketSummary } from './booking-bits';
-import { PAYMENT_STATE_LABELS } from '../manifests';
+import { PAYMENT_STATE_LABELS, PAYMENT_STATE_TONES } from '../manifests';
 
 const PAGE = 50;
+
+type Booking = Schemas['AdminBookingListItem'];
 
 const PRESETS: RangePreset[] = [
   { id: 'upcoming', label: 'Upcoming', range: () => ({ from: todayIso(), to: '' }) },
@@ -84,7 +88,6 @@ export function BookingsPage() {
     Status: filters.status,
     Search: filters.q,
   };
-  // The payment state is a filter of the list only (the CSV export has every payment state).
   const listQuery = { ...query, PaymentState: filters.payment };
   const key = JSON.stringify(listQuery);
   const list = useLoad((signal) => api.get<Booking[]>('/api/v2/admin/bookings', { ...listQuery, Limit: PAGE }, signal), [key]);
@@ -118,7 +121,7 @@ export function BookingsPage() {
         actions={
           <>
             {/* The same filters as the list, every matching booking (reports/bookings-csv.ts). */}
-            <a className="btn btn-secondary" href={withQuery('/api/v2/admin/bookings/export', query)} download>
+            <a className="btn btn-secondary" href={withQuery('/api/v2/admin/bookings/export', listQuery)} download>
               <Icon name="download" /> Export CSV
             </a>
             <Link href="/bookings/new" className="btn btn-primary">
@@ -226,7 +229,7 @@ export function BookingsPage() {
               className="btn btn-ghost btn-sm"
               onClick={() => {
                 setSearchText('');
-                setQuery({ source: undefined, activity: undefined, status: undefined, q: undefined });
+                setQuery({ source: undefined, activity: undefined, status: undefined, payment: undefined, q: undefined });
               }}
             >
               Clear filters
@@ -235,7 +238,7 @@ export function BookingsPage() {
         </div>
         <DataTable
           rows={bookings}
-          columns={['Reference', 'When', 'Activity', 'Customer', figure('Guests'), 'Source', 'Status']}
+          columns={['Reference', 'When', 'Activity', 'Customer', figure('Guests'), 'Source', 'Status', 'Payment']}
           className="bookings-table"
           empty={
             // Until the list is loaded, the table's header alone.
@@ -293,6 +296,10 @@ export function BookingsPage() {
               </td>
               <td data-label="Status">
                 <StatusBadge status={booking.Status} />
+              </td>
+              <td data-label="Payment">
+                <Badge tone={PAYMENT_STATE_TONES[booking.PaymentState]}>{PAYMENT_STATE_LABELS[booking.PaymentState]}</Badge>
+                {booking.AmountDue > 0 && <div className="muted small">{formatMoney(booking.AmountDue, booking.Currency)} due</div>}
               </td>
             </tr>
           )}
