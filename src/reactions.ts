@@ -6,7 +6,7 @@ import { defineEmailKind } from './emails/kinds.js';
 import { reactToBookings, reactToGuestCancellations, reactToPaidBaskets } from './events/reactions.js';
 import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
 import { handleStripeEvents } from './payments/stripe-events.js';
-import { readBookingMoney, refundGuestCancellation } from './shop/refunds.js';
+import { readBookingMoney, readMoneySums, refundGuestCancellation } from './shop/refunds.js';
 import { provideBookingMoney } from './payments/booking-money.js';
 import { DISPUTE_EVENTS, followDispute } from './shop/disputes.js';
 import { providePaymentBookings } from './payments/payment-bookings.js';
@@ -14,6 +14,7 @@ import { readPaymentBookings } from './shop/payment-bookings.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
+import { expireBalance, isBalanceSession, settleBalance } from './shop/balances.js';
 import { claimOffer, waitlistOfferEmail } from './waitlists/hooks.js';
 import { workflowEmails } from './workflows/hooks.js';
 import { bookingNotices } from './notices/booking-notices.js';
@@ -28,12 +29,13 @@ export function wireReactions(): void {
   // A guest cancelling their paid booking within the activity's rule: all that remains of its share is refunded.
   reactToGuestCancellations('refunds', refundGuestCancellation);
   // The operator's booking answer lists the payments and refunds of the booking, which the shop knows.
-  provideBookingMoney(readBookingMoney);
   // Which bookings a payment paid (its basket's), for payment.succeeded / payment.refunded and disputes.
   providePaymentBookings(readPaymentBookings);
+  provideBookingMoney(readBookingMoney, readMoneySums);
   // Stripe's Checkout events (received by payments/routes.ts): a paid session completes its basket, once.
-  handleStripeEvents(PAID_SESSION_EVENTS, settleStripeCheckout);
-  handleStripeEvents(EXPIRED_SESSION_EVENTS, expireStripeCheckout);
+  // A session for a booking's balance (its metadata says so) records the balance paid, once (shop/balances.ts).
+  handleStripeEvents(PAID_SESSION_EVENTS, (tx, context) => (isBalanceSession(context) ? settleBalance : settleStripeCheckout)(tx, context));
+  handleStripeEvents(EXPIRED_SESSION_EVENTS, (tx, context) => (isBalanceSession(context) ? expireBalance : expireStripeCheckout)(tx, context));
   // Stripe's word on a refund moves its status (pending -> succeeded / failed).
   handleStripeEvents(REFUND_EVENTS, followRefund);
   handleStripeEvents(['charge.refunded'], followChargeRefunds);
@@ -43,5 +45,7 @@ export function wireReactions(): void {
   // workflow e-mail's manage link filled in, a waitlist offer's guest marked as told.
   defineEmailKind('staff', { textAtSending: ({ keys }, email) => openStaffEmailBody(keys, email.body), hiddenBody: HIDDEN_BODY });
   defineEmailKind('workflow', { textAtSending: fillManageBookingUrl });
+  // The balance link (shop/balance-links.ts) is the guest's booking page, filled in at sending like a workflow's.
+  defineEmailKind('balance', { textAtSending: fillManageBookingUrl });
   defineEmailKind('waitlist', waitlistOfferEmail);
 }

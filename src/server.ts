@@ -14,6 +14,7 @@ import { startEmailWorker } from './emails/worker.js';
 import { startWaitlistOffers } from './waitlists/jobs.js';
 import { startRefundSender } from './payments/jobs.js';
 import { startDigests } from './notices/digest.js';
+import { startBalanceLinks } from './shop/balance-links.js';
 import { startUploadSweep } from './questions/upload-sweep.js';
 import { startWebhookWorker } from './webhooks/deliveries/worker.js';
 import { watchRequests } from './http/request-gauge.js';
@@ -64,6 +65,7 @@ export async function startServer(config: Config): Promise<void> {
   let stopWaitlistOffers: (() => Promise<void>) | undefined;
   let stopRefundSender: (() => Promise<void>) | undefined;
   let stopDigests: (() => Promise<void>) | undefined;
+  let stopBalanceLinks: (() => Promise<void>) | undefined;
   let stopUploadSweep: (() => void) | undefined;
   let stopWebhookWorker: (() => Promise<void>) | undefined;
 
@@ -88,6 +90,7 @@ export async function startServer(config: Config): Promise<void> {
     if (stopWaitlistOffers) await settlesWithin(stopWaitlistOffers(), CLOSE_CONNECTIONS_MS);
     if (stopRefundSender) await settlesWithin(stopRefundSender(), CLOSE_CONNECTIONS_MS);
     if (stopDigests) await settlesWithin(stopDigests(), CLOSE_CONNECTIONS_MS);
+    if (stopBalanceLinks) await settlesWithin(stopBalanceLinks(), CLOSE_CONNECTIONS_MS);
     if (stopEmailWorker) await settlesWithin(stopEmailWorker(), CLOSE_CONNECTIONS_MS);
     if (stopWebhookWorker) await settlesWithin(stopWebhookWorker(), CLOSE_CONNECTIONS_MS);
     // Waits for statements under way (their requests may have been cut) to finish, within a bound.
@@ -116,6 +119,8 @@ export async function startServer(config: Config): Promise<void> {
     stopRefundSender = startRefundSender(db, app.instanceKeys, config, log);
     // Staff's daily booking digests (docs/staff.md, Booking e-mails); safe with any number of processes.
     stopDigests = startDigests(db, log);
+    // Balance links of bookings that paid a deposit, once each (docs/payments.md, Deposits and balances).
+    stopBalanceLinks = startBalanceLinks(db, log);
     stopEmailWorker = startEmailWorker(db, config, log);
     // Webhook dispatch and delivery (docs/webhooks.md); also safe with any number of processes.
     stopWebhookWorker = startWebhookWorker(db, app.webhooks.transport, app.instanceKeys, log, watchRequests(app.server));

@@ -1,5 +1,6 @@
-import { BookingMoney } from '../payments/schemas.js';
+import { BookingMoney, PaymentStateField, PosPaymentField } from '../payments/schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
+import type { PaymentState } from '../payments/schemas.js';
 import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate, RowId } from '../http/schemas.js';
 import { BookedTicket, TicketsField } from '../catalog/tickets/schemas.js';
 
@@ -92,7 +93,7 @@ export const PartnerBookingBody = Type.Object(
 );
 export type PartnerBookingBody = Static<typeof PartnerBookingBody>;
 
-export const PosBookingBody = Type.Object(bookingFields, PARTICIPANTS_OR_TICKETS);
+export const PosBookingBody = Type.Object({ ...bookingFields, Payment: Type.Optional(PosPaymentField) }, PARTICIPANTS_OR_TICKETS);
 export type PosBookingBody = Static<typeof PosBookingBody>;
 
 export const Booking = Type.Object(
@@ -128,7 +129,16 @@ export type Booking = Static<typeof Booking>;
 /** The operator's answer for one booking: the booking, and what it paid and got back. */
 export const AdminBooking = Type.Object({ ...Booking.properties, ...BookingMoney }, { $id: 'AdminBooking' });
 
+/** A booking of the operator's list: the booking, and where it stands with its money. */
+export const AdminBookingListItem = Type.Object(
+  { ...Booking.properties, PaymentState: BookingMoney.PaymentState, AmountDue: BookingMoney.AmountDue },
+  { $id: 'AdminBookingListItem' },
+);
+export type AdminBookingListItem = Static<typeof AdminBookingListItem>;
+
 export const MAX_LIST_LIMIT = 500;
+/** The most bookings a PaymentState filter reads (its state is computed from their payments). */
+export const PAYMENT_STATE_WINDOW = 5000;
 
 export const BookingListQuery = Type.Object({
   From: Type.Optional(Type.String({ format: 'date', description: 'Bookings for this date or later (YYYY-MM-DD)' })),
@@ -142,6 +152,14 @@ export const BookingListQuery = Type.Object({
       maxLength: 200,
       pattern: PRINTABLE,
       description: 'Part of the reference, customer name or e-mail, any case (no control characters)',
+    }),
+  ),
+  PaymentState: Type.Optional(
+    Type.Unsafe<PaymentState>({
+      ...PaymentStateField,
+      description:
+        `Only bookings in this payment state (docs/payments.md): ${PaymentStateField.description} ` +
+        `Looks at most ${PAYMENT_STATE_WINDOW} bookings matching the other filters: narrow From and To past that (422 naming PaymentState)`,
     }),
   ),
   Limit: Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: 100 }),

@@ -14,7 +14,16 @@ import { publishBookingChange, publishGuestCancellation } from '../events/reacti
 import { requestedMix } from '../catalog/tickets/mix.js';
 import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../catalog/tickets/store.js';
 import { audit, type AuditActor } from '../audit/log.js';
-import type { Booking, BookingListQuery, BookingSource, BookingStatus, PosBookingBody } from './schemas.js';
+import {
+  PAYMENT_STATE_WINDOW,
+  type AdminBookingListItem,
+  type Booking,
+  type BookingListQuery,
+  type BookingSource,
+  type BookingStatus,
+  type PosBookingBody,
+} from './schemas.js';
+import { owedOf, type Owed } from '../payments/booking-money.js';
 
 /** The fields every source books with; a hold is asked for separately (only partners may). */
 export type BookingRequest = PosBookingBody;
@@ -268,26 +277,51 @@ export function throwUnlessConfirmed(status: BookingStatus, reference: string): 
   if (status === 'cancelled') throw new Conflict(`Booking ${reference} is cancelled and cannot be confirmed`);
 }
 
-/** Operator: bookings of every source, filtered and paged. */
-export async function listOperatorBookings(db: Kysely<Database>, operatorId: number, query: BookingListQuery): Promise<Booking[]> {
+/** Operator: bookings of every source, filtered and paged, each with its payment state and amount due. */
+export async function listOperatorBookings(db: Kysely<Database>, operatorId: number, query: BookingListQuery): Promise<AdminBookingListItem[]> {
   if (query.From !== undefined && query.To !== undefined && query.To < query.From) {
     throw ValidationFailed.field('To', 'To must not be before From');
   }
   const now = unixNow();
-  const rows = await listBookings(
-    db,
-    operatorId,
-    {
-      from: query.From,
-      to: query.To,
-      source: query.Source,
-      activityId: query.ActivityID,
-      status: query.Status,
-      search: query.Search,
-      limit: query.Limit,
-      offset: query.Offset,
-    },
-    now,
-  );
-  return withTickets(db, rows, now);
+  const filter = {
+    from: query.From,
+    to: query.To,
+    source: query.Source,
+    activityId: query.ActivityID,
+    status: query.Status,
+    search: query.Search,
+    limit: query.Limit,
+    offset: query.Offset,
+  };
+  let rows: BookingRecord[];
+  let owed: Map<number, Owed>;
+  if (query.PaymentState === undefined) {
+    rows = await listBookings(db, operatorId, filter, now);
+    owed = await owedOf(
+      db,
+      operatorId,
+      rows.map((row) => row.id),
+    );
+  } else {
+    // A booking's payment state is computed from its payments (payments/booking-money.ts), so the filter
+    // reads the bookings the other filters keep, at most PAYMENT_STATE_WINDOW of them, and their money
+    // sums in a few indexed queries, then pages what is left.
+    const window = await listBookings(db, operatorId, { ...filter, limit: PAYMENT_STATE_WINDOW + 1, offset: 0 }, now);
+    if (window.length > PAYMENT_STATE_WINDOW)
+      throw ValidationFailed.field(
+        'PaymentState',
+        `PaymentState looks at most ${PAYMENT_STATE_WINDOW} bookings and more match the other filters: narrow From and To (or add Status, Source or ActivityID)`,
+      );
+    owed = await owedOf(
+      db,
+      operatorId,
+      window.map((row) => row.id),
+    );
+    rows = window.filter((row) => owed.get(row.id)?.PaymentState === query.PaymentState).slice(query.Offset, query.Offset + query.Limit);
+  }
+  const bookings = await withTickets(db, rows, now);
+  return bookings.map((booking, index) => {
+    const money = owed.get(rows[index]!.id);
+    return { ...booking, PaymentState: money?.PaymentState ?? 'unpaid', AmountDue: money?.AmountDue ?? 0 };
+  });
 }

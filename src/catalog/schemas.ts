@@ -69,6 +69,36 @@ export const RefundRule = Type.Object({
   Percent: Type.Integer({ minimum: 0, maximum: 100, description: '...gets back this percentage of what was paid' }),
 });
 export type RefundRule = Static<typeof RefundRule>;
+export const DepositSetting = Type.Union(
+  [
+    Type.Object(
+      { Percent: Type.Integer({ minimum: 1, maximum: 99, description: "A percentage of each booking's price, rounded half up" }) },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      {
+        Amount: Type.String({
+          pattern: '^[0-9]{1,12}(\\.[0-9]{1,6})?$',
+          description: "A fixed amount per booking, a decimal in the activity's currency (never more than the booking's price)",
+        }),
+      },
+      { additionalProperties: false },
+    ),
+  ],
+  { $id: 'DepositSetting' },
+);
+export type DepositSetting = Static<typeof DepositSetting>;
+
+const depositFields = {
+  Deposit: Type.Union([DepositSetting, Type.Null()], {
+    description:
+      'Online bookings pay a deposit when they are made: {"Percent": 30} of the price or {"Amount": "20.00"} per booking; the rest is the balance (docs/payments.md). null (the default): pay in full',
+  }),
+  BalanceDueDays: Type.Union([Type.Integer({ minimum: 0, maximum: 365 }), Type.Null()], {
+    description:
+      'With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in',
+  }),
+};
 
 export const AdminProduct = Type.Composite(
   [
@@ -82,6 +112,7 @@ export const AdminProduct = Type.Composite(
       GuestRefundRules: Type.Array(RefundRule, {
         description: "What a guest's own cancellation refunds, largest HoursBefore first; empty: all that was paid",
       }),
+      ...depositFields,
     }),
   ],
   { $id: 'AdminProduct' },
@@ -107,6 +138,7 @@ export const ResolveProductQuery = Type.Object({
 });
 
 const activityFields = {
+  ...depositFields,
   Name: Type.String({ minLength: 1, maxLength: 200 }),
   Description: Type.String({ maxLength: 10_000 }),
   DurationMinutes: Type.Integer({ minimum: 1, maximum: 10_080 }),
@@ -151,6 +183,8 @@ export const CreateActivityBody = Type.Object({
   MeetingPoint: Type.Optional(activityFields.MeetingPoint),
   Inclusions: Type.Optional(activityFields.Inclusions),
   WhatToBring: Type.Optional(activityFields.WhatToBring),
+  Deposit: Type.Optional(activityFields.Deposit),
+  BalanceDueDays: Type.Optional(activityFields.BalanceDueDays),
 });
 export type CreateActivityBody = Static<typeof CreateActivityBody>;
 

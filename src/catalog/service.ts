@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
+import { depositColumns, depositView } from './deposits.js';
 import { audit } from '../audit/log.js';
 import type { Database } from '../db/schema.js';
 import { recordProductEvent } from '../events/outbox.js';
@@ -51,6 +52,8 @@ export function toAdminProduct(row: ActivityRow, types: TicketTypeRow[]): AdminP
     RequiredContactFields: requiredContactFieldsOf(row),
     GuestCancelHours: row.guest_cancel_hours ?? null,
     GuestRefundRules: refundRulesOf(row),
+    Deposit: depositView(row),
+    BalanceDueDays: row.balance_due_days ?? null,
   };
 }
 
@@ -137,6 +140,14 @@ function checkActivityFields(body: Partial<CreateActivityBody>): void {
   if (errors.length > 0) throw new ValidationFailed(errors);
 }
 
+/** A fixed deposit is kept in minor units of the currency: it is read again when either changes. */
+function depositChange(row: ActivityRow, body: UpdateActivityBody) {
+  if (body.Deposit !== undefined) return depositColumns(body.Deposit, body.Currency ?? row.currency);
+  if (body.Currency !== undefined && body.Currency !== row.currency && row.deposit_amount !== null)
+    return depositColumns(depositView(row), body.Currency);
+  return {};
+}
+
 export async function createActivity(db: Db, operatorId: number, body: CreateActivityBody): Promise<AdminProduct> {
   return db.write((tx) => addActivity(tx, operatorId, body));
 }
@@ -160,6 +171,8 @@ export async function addActivity(tx: Tx, operatorId: number, body: CreateActivi
     ...(body.GuestCancelHours !== undefined && { guest_cancel_hours: body.GuestCancelHours }),
     ...(body.GuestRefundRules !== undefined && { guest_refund_rules: storedRefundRules(body.GuestRefundRules) }),
     ...storedDetails(body),
+    ...(body.Deposit !== undefined && depositColumns(body.Deposit, body.Currency)),
+    ...(body.BalanceDueDays !== undefined && { balance_due_days: body.BalanceDueDays }),
   });
   const adult = await addDefaultTicketType(tx, row);
   const product = toAdminProduct(row, [adult]);
@@ -212,6 +225,8 @@ export async function changeActivity(db: Db, operatorId: number, activityId: str
       ...(body.GuestCancelHours !== undefined && { guest_cancel_hours: body.GuestCancelHours }),
       ...(body.GuestRefundRules !== undefined && { guest_refund_rules: storedRefundRules(body.GuestRefundRules) }),
       ...storedDetails(body),
+      ...depositChange(row, body),
+      ...(body.BalanceDueDays !== undefined && { balance_due_days: body.BalanceDueDays }),
       updated_at: Date.now(),
     });
     if (body.UnitPrice !== undefined) await setDefaultTicketPrice(tx, row.id, body.UnitPrice);

@@ -22,6 +22,7 @@ export interface Database {
   baskets: BasketTable;
   basket_items: BasketItemTable;
   payments: PaymentTable;
+  balance_requests: BalanceRequestTable;
   refunds: RefundTable;
   disputes: DisputeTable;
   dispute_bookings: DisputeBookingTable;
@@ -121,6 +122,11 @@ export interface ActivityTable {
   /** JSON arrays of short lines: what the price includes, what to bring (migration 030). */
   inclusions: Generated<string>;
   what_to_bring: Generated<string>;
+  /** Migration 026: a deposit per booking, a percentage (1-99) or a fixed amount (minor units); both null: pay in full. */
+  deposit_percent: Generated<number | null>;
+  deposit_amount: Generated<number | null>;
+  /** Days before the start the balance link is e-mailed; null: collected at check-in only. */
+  balance_due_days: Generated<number | null>;
 }
 
 export interface TimeslotTable {
@@ -307,6 +313,8 @@ export interface BasketItemTable {
   participants: number;
   /** HMAC of the address of the client that added the item (migration 008); null for a waitlist offer's. */
   client_hmac: string | null;
+  /** Migration 026: what the shop charges for the item, its deposit (minor units); null: its whole price. */
+  deposit: Generated<number | null>;
 }
 
 /** Migration 022: a Stripe Checkout is pending until paid or expired; one that could not be honoured is refunded. */
@@ -338,6 +346,8 @@ export interface PaymentTable {
   updated_at: number | null;
   /** Unix milliseconds: when it took money (became succeeded); null until then (migration 027). */
   succeeded_at: number | null;
+  /** How it was paid (migration 025): online, or at the desk cash | card_terminal | invoice | voucher; null before (online). */
+  method: Generated<string | null>;
 }
 
 /** Migration 023: a refund is pending until its provider answers; a failed one may be retried. */
@@ -461,7 +471,7 @@ export interface WorkflowTable {
 
 /** A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place's address. */
 /** staff: sign-in links, password resets and invitations; their body is sealed (src/staff/emails.ts). */
-export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment' | 'booking-notice';
+export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment' | 'booking-notice' | 'balance';
 
 export interface EmailTable {
   id: Generated<number>;
@@ -735,4 +745,12 @@ export interface WebhookAttemptTable {
   duration_ms: number;
   error: string | null;
   response_body: string | null;
+}
+
+/** Migration 026: the balance link e-mailed for a booking (once). */
+export interface BalanceRequestTable {
+  booking_id: number;
+  operator_id: number;
+  /** Unix milliseconds. */
+  emailed_at: number;
 }

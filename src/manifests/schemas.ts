@@ -2,6 +2,18 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LocalDate, RowId } from '../http/schemas.js';
 import { BookingWaiverAnswer } from '../questions/schemas.js';
+import { PaymentStateField } from '../payments/schemas.js';
+
+/** What is still due, per currency (exact sums, never mixed). */
+export const DueAmount = Type.Object({
+  Currency: Type.String(),
+  Amount: Type.String({ description: 'A decimal in Currency ("80.00", "3000" JPY)' }),
+  AmountMinorUnits: Type.Integer(),
+});
+export type DueAmount = Static<typeof DueAmount>;
+const DueField = Type.Array(DueAmount, {
+  description: 'What the confirmed bookings still owe the operator, one line per currency with something due (docs/payments.md, "The desk")',
+});
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -23,6 +35,7 @@ export const ManifestTimeslot = Type.Object(
     Guests: Type.Integer({ description: 'People of the confirmed bookings' }),
     CheckedIn: Type.Integer({ description: 'People checked in' }),
     NoShows: Type.Integer({ description: 'Once Ended: confirmed bookings with nobody checked in' }),
+    Due: DueField,
   },
   { $id: 'ManifestTimeslot' },
 );
@@ -31,6 +44,7 @@ export type ManifestTimeslot = Static<typeof ManifestTimeslot>;
 export const ManifestDay = Type.Object({
   Date: LocalDate,
   Timeslots: Type.Array(ManifestTimeslot, { description: "The day's timeslots by time, then activity name" }),
+  Due: DueField,
 });
 export type ManifestDay = Static<typeof ManifestDay>;
 
@@ -62,6 +76,10 @@ export const ManifestEntry = Type.Object(
     WaiverStatus: Type.String({ description: 'pending or complete' }),
     WaiverAnswers: Type.Array(BookingWaiverAnswer, { description: "A file answer's Download is the manifest's own file address (staff only)" }),
     Notes: Nullable(Type.String({ description: "The guest's or reseller's notes (OCTo), their words, not the operator's" })),
+    PaymentState: PaymentStateField,
+    AmountDue: Type.String({ description: 'What the booking still owes, a decimal in Currency: collect it at check-in (0 for a partner booking)' }),
+    AmountDueMinorUnits: Type.Integer(),
+    Currency: Type.String({ description: "ISO 4217, the booking's" }),
   },
   { $id: 'ManifestEntry' },
 );

@@ -28,7 +28,18 @@ import {
   type ManifestBookingRow,
   type ManifestSlotRow,
 } from './store.js';
-import type { Attendance, CheckinAnswer, ManifestDay, ManifestEntry, ManifestTimeslot, NoShowReport, TimeslotManifest } from './schemas.js';
+import { formatMinorUnits } from '../lib/money.js';
+import { owedOf, type Owed } from '../payments/booking-money.js';
+import type {
+  Attendance,
+  CheckinAnswer,
+  DueAmount,
+  ManifestDay,
+  ManifestEntry,
+  ManifestTimeslot,
+  NoShowReport,
+  TimeslotManifest,
+} from './schemas.js';
 
 /** The longest period of one no-show report. */
 export const MAX_REPORT_DAYS = 92;
@@ -61,11 +72,17 @@ interface EntryParts {
   people: Map<number, number>;
   octo: Map<number, { notes: string | null; contact: string }>;
   answers: Map<number, BookingWaiverAnswer[]>;
+  owed: Map<number, Owed>;
 }
 
 async function readParts(db: Kysely<Database>, operatorId: number, bookings: ManifestBookingRow[], withAnswers: boolean): Promise<EntryParts> {
   const ids = bookings.map((booking) => Number(booking.id));
-  const [tickets, checkins, octo] = await Promise.all([bookingTicketsOf(db, ids), checkinsOf(db, ids), octoNotesOf(db, operatorId, ids)]);
+  const [tickets, checkins, octo, owed] = await Promise.all([
+    bookingTicketsOf(db, ids),
+    checkinsOf(db, ids),
+    octoNotesOf(db, operatorId, ids),
+    owedOf(db, operatorId, ids),
+  ]);
   const lines = new Map(ids.map((id) => [id, checkinLines(tickets.get(id) ?? [], checkins.get(id) ?? [])]));
   const typeIds = [...new Set([...lines.values()].flat().map((line) => line.ticketTypeId))];
   const people = await peoplePerType(db, operatorId, typeIds);
@@ -95,7 +112,7 @@ async function readParts(db: Kysely<Database>, operatorId: number, bookings: Man
       });
     }
   }
-  return { lines, people, octo, answers };
+  return { lines, people, octo, answers, owed };
 }
 
 function notesOf(octo: { notes: string | null; contact: string } | undefined): string | null {
@@ -130,7 +147,25 @@ function toEntry(booking: ManifestBookingRow, parts: EntryParts, ended: boolean,
     WaiverStatus: booking.waiver_status === 'complete' ? 'complete' : 'pending',
     WaiverAnswers: parts.answers.get(id) ?? [],
     Notes: notesOf(parts.octo.get(id)),
+    ...dueOf(parts.owed.get(id)),
   };
+}
+
+function dueOf(owed: Owed | undefined): Pick<ManifestEntry, 'PaymentState' | 'AmountDue' | 'AmountDueMinorUnits' | 'Currency'> {
+  const currency = owed?.Currency ?? '';
+  const due = owed?.AmountDue ?? 0;
+  return { PaymentState: owed?.PaymentState ?? 'unpaid', AmountDue: formatMinorUnits(due, currency), AmountDueMinorUnits: due, Currency: currency };
+}
+
+/** What these entries still owe, per currency with something due, by currency code. */
+function dueTotals(entries: Pick<ManifestEntry, 'AmountDueMinorUnits' | 'Currency'>[]): DueAmount[] {
+  const totals = new Map<string, number>();
+  for (const entry of entries) {
+    if (entry.AmountDueMinorUnits > 0) totals.set(entry.Currency, (totals.get(entry.Currency) ?? 0) + entry.AmountDueMinorUnits);
+  }
+  return [...totals]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([Currency, minor]) => ({ Currency, Amount: formatMinorUnits(minor, Currency), AmountMinorUnits: minor }));
 }
 
 function toSummary(slot: ManifestSlotRow, entries: ManifestEntry[], nowSec: number): ManifestTimeslot {
@@ -150,6 +185,7 @@ function toSummary(slot: ManifestSlotRow, entries: ManifestEntry[], nowSec: numb
     Guests: confirmed.reduce((sum, entry) => sum + entry.Participants, 0),
     CheckedIn: confirmed.reduce((sum, entry) => sum + entry.CheckedIn, 0),
     NoShows: ended ? confirmed.filter((entry) => entry.Attendance === 'no-show').length : 0,
+    Due: dueTotals(confirmed),
   };
 }
 
@@ -200,7 +236,7 @@ export async function dayManifest(
   }
   const slots = (await slotsBetween(db, operatorId, day, day)).filter((slot) => anyDay || todayIn(slot.timezone, nowMs) === day);
   const manifests = await manifestsOf(db, operatorId, slots, false, nowMs);
-  return { Date: day, Timeslots: manifests.map((manifest) => manifest.Timeslot) };
+  return { Date: day, Timeslots: manifests.map((manifest) => manifest.Timeslot), Due: dueTotals(manifests.flatMap((manifest) => manifest.Entries)) };
 }
 
 export async function timeslotManifest(

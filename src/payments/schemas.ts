@@ -120,15 +120,57 @@ export const Refund = Type.Object(
 );
 export type Refund = Static<typeof Refund>;
 
+/** How a booking's payment was made: online (the shop, a balance link), or at the desk. */
+export const PAYMENT_METHODS = ['online', 'cash', 'card_terminal', 'invoice', 'voucher'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** What the desk may record: a method, or `unpaid` (a point-of-sale booking only: nothing taken yet). */
+export const DESK_METHODS = ['cash', 'card_terminal', 'invoice', 'voucher'] as const;
+export type DeskMethod = (typeof DESK_METHODS)[number];
+
+/**
+ * Where a booking stands with its money (docs/payments.md, "What a booking owes"). `partner`: a marketplace
+ * booking, paid to the marketplace, nothing due to the operator.
+ */
+export const PAYMENT_STATES = ['unpaid', 'part_paid', 'paid', 'partially_refunded', 'refunded', 'partner'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
+export const PaymentStateField = Type.Unsafe<PaymentState>({
+  type: 'string',
+  enum: [...PAYMENT_STATES],
+  description:
+    'unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; ' +
+    'partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; ' +
+    'partner: a marketplace booking, paid to the marketplace (nothing due to the operator)',
+});
+
+const DESK_PROVIDER_NOTE = 'desk: recorded by staff (cash, a card terminal, a voucher, an invoice)';
+
 /** A payment as the operator's booking page lists it. */
 export const BookingPayment = Type.Object({
   PaymentID: Type.Integer(),
-  Amount: Type.String({ description: 'What was paid, a decimal in Currency ("135.00"): the whole basket the booking was bought in' }),
+  Amount: Type.String({
+    description: 'What was paid, a decimal in Currency ("135.00"): the whole basket the booking was bought in, or a payment of this booking alone',
+  }),
   AmountMinorUnits: Type.Integer(),
   Currency: Type.String(),
-  Provider: PaymentProviderField,
-  ProviderReference: Type.Union([Type.String(), Type.Null()], { description: "The money moved: Stripe's PaymentIntent (pi_...) or test_..." }),
-  Status: Type.Unsafe<(typeof PAYMENT_STATUSES)[number]>({ type: 'string', enum: [...PAYMENT_STATUSES] }),
+  Provider: Type.Union([Type.Literal('test'), Type.Literal('stripe'), Type.Literal('desk')], {
+    description: `stripe, test (the test provider) or ${DESK_PROVIDER_NOTE}`,
+  }),
+  Method: Type.Unsafe<PaymentMethod>({
+    type: 'string',
+    enum: [...PAYMENT_METHODS],
+    description: 'online (the shop or a balance link), or at the desk: cash, card_terminal, invoice, voucher',
+  }),
+  ProviderReference: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "The money moved: Stripe's PaymentIntent (pi_...), test_..., or the desk's reference (the terminal's receipt, the voucher's code, the invoice's number)",
+  }),
+  Status: Type.Unsafe<(typeof PAYMENT_STATUSES)[number]>({
+    type: 'string',
+    enum: [...PAYMENT_STATUSES],
+    description: 'succeeded: the money was taken; pending: a Stripe session under way, or an invoice issued and not yet paid',
+  }),
+  BookingOnly: Type.Boolean({ description: "true: a payment of this booking alone (the desk, a balance); false: its basket's payment" }),
   CreatedAt: Type.String({ format: 'date-time' }),
 });
 export type BookingPayment = Static<typeof BookingPayment>;
@@ -154,19 +196,36 @@ export type BookingDispute = Static<typeof BookingDispute>;
 
 /** What the operator's booking answer adds about money (docs/payments.md). */
 export const BookingMoney = {
-  Payments: Type.Array(BookingPayment, { description: 'The payments of the basket the booking was bought in (none for a booking not paid online)' }),
+  Payments: Type.Array(BookingPayment, {
+    description: "The payments of the basket the booking was bought in, and the booking's own (the desk's, a balance's), oldest first",
+  }),
   Refunds: Type.Array(Refund, { description: "The booking's refunds, oldest first, whatever their status" }),
-  AmountPaid: Type.Integer({ description: "The booking's share of what was paid (its tickets), minor units of Currency; 0 when not paid online" }),
+  AmountPaid: Type.Integer({
+    description:
+      "What the booking paid, minor units of Currency: its share of its basket's payment (its tickets, or its deposit) and its own succeeded payments; 0 for a partner booking",
+  }),
   AmountRefunded: Type.Integer({ description: "What the booking's succeeded refunds gave back, minor units of Currency" }),
+  AmountRefundable: Type.Integer({
+    description:
+      'What POST .../refund may still give back now, minor units of Currency: its share of the online payment less refunds pending or made; 0 when nothing was paid online (desk payments are not refunded through slotbook)',
+  }),
   Disputes: Type.Array(BookingDispute, {
     description: "Cardholders' disputes of the payment that paid the booking (Stripe's charge.dispute.* events), oldest first; empty when none",
   }),
+  AmountDue: Type.Integer({
+    description:
+      'What the booking still owes the operator, minor units of Currency: Total less AmountPaid, never below 0; 0 for a cancelled or expired booking and for a partner booking',
+  }),
+  PaymentState: PaymentStateField,
 };
 export interface BookingMoney {
   Payments: BookingPayment[];
   Refunds: Refund[];
   AmountPaid: number;
   AmountRefunded: number;
+  AmountRefundable: number;
+  AmountDue: number;
+  PaymentState: PaymentState;
   Disputes: BookingDispute[];
 }
 
@@ -205,3 +264,61 @@ export const PaymentRefundedEvent = Type.Object(
   { $id: 'PaymentRefundedEvent' },
 );
 export type PaymentRefundedEvent = Static<typeof PaymentRefundedEvent>;
+
+export const DeskPaymentBody = Type.Object(
+  {
+    Method: Type.Unsafe<DeskMethod>({
+      type: 'string',
+      enum: [...DESK_METHODS],
+      description: 'cash, card_terminal (Reference: the receipt), voucher (Reference: its code), invoice (an invoice paid; Reference: its number)',
+    }),
+    Amount: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,12}(\\.[0-9]{1,6})?$',
+        description: "A decimal in the booking's currency with at most its minor digits; omit it for all that is due",
+      }),
+    ),
+    Reference: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        pattern: '^[^\\u0000-\\u001F\\u007F]*$',
+        description: "The terminal's receipt, the voucher's code or the invoice's number: required for card_terminal and voucher",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type DeskPaymentBody = Static<typeof DeskPaymentBody>;
+
+/** A point-of-sale booking's payment: a desk method, or unpaid (nothing taken yet). */
+export const PosPaymentField = Type.Object(
+  {
+    Method: Type.Unsafe<DeskMethod | 'unpaid'>({
+      type: 'string',
+      enum: [...DESK_METHODS, 'unpaid'],
+      description:
+        'cash, card_terminal, voucher: taken now (Reference required for card_terminal and voucher); invoice: an invoice issued, owed until paid; unpaid: nothing taken (the balance is due at check-in)',
+    }),
+    Amount: DeskPaymentBody.properties.Amount,
+    Reference: DeskPaymentBody.properties.Reference,
+  },
+  {
+    additionalProperties: false,
+    description: 'How the booking was paid at the desk (docs/payments.md, "The desk"); without it the booking is unpaid',
+  },
+);
+export type PosPayment = Static<typeof PosPaymentField>;
+
+/** A payment recorded at the desk: the payment, and what the booking owes after it. */
+export const DeskPaymentAnswer = Type.Object(
+  {
+    BookingReference: Type.String(),
+    Payment: BookingPayment,
+    AmountPaid: BookingMoney.AmountPaid,
+    AmountDue: BookingMoney.AmountDue,
+    PaymentState: PaymentStateField,
+  },
+  { $id: 'DeskPayment' },
+);
+export type DeskPaymentAnswer = Static<typeof DeskPaymentAnswer>;

@@ -302,3 +302,80 @@ export async function basketPaymentsTaken(db: Kysely<Database>, basketId: number
     .orderBy('id')
     .execute();
 }
+
+export interface NewBookingPayment {
+  operatorId: number;
+  bookingId: number;
+  /** desk: recorded by staff; stripe or test: a balance paid online. */
+  provider: string;
+  method: string;
+  status: 'succeeded' | 'pending';
+  amount: number;
+  currency: string;
+  reference: string | null;
+  /** Stripe: when the balance's Checkout Session about to be made will expire (Unix seconds). */
+  sessionExpiresAt?: number;
+}
+
+/** A payment of one booking alone (the desk's, a balance's): booking_id, no basket. */
+export async function insertBookingPayment(tx: Tx, payment: NewBookingPayment): Promise<PaymentRow> {
+  const now = Date.now();
+  const row = await tx
+    .insertInto('payments')
+    .values({
+      operator_id: payment.operatorId,
+      basket_id: null,
+      booking_id: payment.bookingId,
+      provider: payment.provider,
+      method: payment.method,
+      status: payment.status,
+      amount: payment.amount,
+      currency: payment.currency,
+      provider_reference: payment.reference,
+      failure: null,
+      created_at: now,
+      client_hmac: null,
+      checkout_session_id: null,
+      redirect_url: null,
+      session_expires_at: payment.sessionExpiresAt ?? null,
+      refund_reference: null,
+      updated_at: now,
+      succeeded_at: payment.status === 'succeeded' ? now : null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  // A desk payment taken now is money moved like any other: payment.succeeded, in this transaction.
+  if (row.status === 'succeeded') await publishPaymentSucceeded(tx, row);
+  return row;
+}
+
+/** The booking's newest balance payment through Stripe (a Checkout Session), if any. */
+export async function latestBalancePayment(db: Kysely<Database>, bookingId: number): Promise<PaymentRow | undefined> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('booking_id', '=', bookingId)
+    .where('provider', '=', 'stripe')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The booking's own payments (the desk's, a balance's), oldest first. */
+export async function bookingOwnPayments(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<PaymentRow[]> {
+  return db.selectFrom('payments').selectAll().where('operator_id', '=', operatorId).where('booking_id', '=', bookingId).orderBy('id').execute();
+}
+
+/** The booking's oldest invoice issued at the desk and not yet paid. */
+export async function openInvoice(tx: Tx, bookingId: number): Promise<PaymentRow | undefined> {
+  return tx
+    .selectFrom('payments')
+    .selectAll()
+    .where('booking_id', '=', bookingId)
+    .where('provider', '=', 'desk')
+    .where('method', '=', 'invoice')
+    .where('status', '=', 'pending')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -50,15 +50,19 @@ export function refundView(refund: RefundRow, bookingReference: string, provider
   };
 }
 
+const providerName = (provider: string): BookingPayment['Provider'] => (provider === 'stripe' || provider === 'desk' ? provider : 'test');
+
 export function bookingPaymentView(payment: PaymentRow): BookingPayment {
   return {
     PaymentID: payment.id,
     Amount: formatMinorUnits(Number(payment.amount), payment.currency),
     AmountMinorUnits: Number(payment.amount),
     Currency: payment.currency,
-    Provider: payment.provider === 'stripe' ? 'stripe' : 'test',
+    Provider: providerName(payment.provider),
+    Method: (payment.method ?? 'online') as BookingPayment['Method'],
     ProviderReference: payment.provider_reference,
     Status: payment.status,
+    BookingOnly: payment.basket_id === null,
     CreatedAt: new Date(Number(payment.created_at)).toISOString(),
   };
 }

@@ -31,6 +31,7 @@ import { toBookedTicket } from '../catalog/tickets/view.js';
 import { latestBasketPayment } from '../payments/store.js';
 import { basketPaymentView } from '../payments/view.js';
 import { bookingTicketsOf, type BookingTicketRow } from '../catalog/tickets/store.js';
+import { depositOf } from '../catalog/deposits.js';
 
 export type HoldSettings = Pick<Config, 'basketHoldMinutes' | 'checkoutHoldMinutes' | 'holdMaxLifetimeMinutes'> & ShopLimits;
 
@@ -56,6 +57,7 @@ function toItem(row: BasketItemRecord, tickets: BookingTicketRow[], now: number)
     Tickets: lines,
     UnitPrice: single,
     Amount: lines.reduce((sum, line) => sum + line.Amount, 0),
+    Deposit: row.deposit === null ? null : Number(row.deposit),
     Status: effectiveStatus({ status: row.status, hold_expires_at: holdExpiresAt }, now),
     HoldExpiresAt: holdExpiresAt === null ? null : new Date(holdExpiresAt * 1000).toISOString(),
   };
@@ -77,8 +79,15 @@ export async function requireHeldItems(tx: Tx, basketId: number, now: number): P
   return items;
 }
 
+const counted = (items: BasketItem[]) => items.filter((item) => item.Status === 'on_hold' || item.Status === 'confirmed');
+
 export function payableTotal(items: BasketItem[]): number {
-  return items.filter((item) => item.Status === 'on_hold' || item.Status === 'confirmed').reduce((sum, item) => sum + item.Amount, 0);
+  return counted(items).reduce((sum, item) => sum + item.Amount, 0);
+}
+
+/** What paying charges now: each counted item's deposit, or its whole amount. */
+export function dueNow(items: BasketItem[]): number {
+  return counted(items).reduce((sum, item) => sum + (item.Deposit ?? item.Amount), 0);
 }
 
 export async function basketView(db: Kysely<Database>, basket: BasketRow, now = unixNow()): Promise<Basket> {
@@ -95,6 +104,7 @@ export async function basketView(db: Kysely<Database>, basket: BasketRow, now = 
     Status: basket.status === 'open' && shown?.RedirectURL ? 'awaiting_payment' : basket.status,
     Currency: basket.currency,
     Total: payableTotal(items),
+    DueNow: dueNow(items),
     Customer: {
       FirstName: basket.customer_first_name,
       LastName: basket.customer_last_name,
@@ -238,5 +248,6 @@ export async function holdItem(
     unitPrice: activity.unit_price,
     participants: booking.participants,
     clientHmac,
+    deposit: depositOf(activity, draft.mix.total),
   });
 }

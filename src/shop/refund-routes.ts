@@ -19,7 +19,7 @@ export const refundAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Refund a booking',
       description:
         'Refunds Amount (a decimal in the currency of the payment, e.g. "12.50") of what the booking paid online, or all that remains with {}. ' +
-        "A booking refunds at most its share of its basket's payment (its tickets), less its refunds so far (409 beyond). " +
+        "A booking refunds at most its share of its basket's payment (its tickets, or its deposit), less its refunds so far (409 beyond). " +
         'Through Stripe the refund is asked after it is recorded: 201 pending or succeeded; Stripe refusing or unreachable is 502 and the refund stays failed, ' +
         'to retry with POST .../refunds/{RefundID}/retry. A payment of the test provider refunds at once. Cancelling a booking refunds nothing by itself.',
       params: ReferenceParams,

@@ -19,10 +19,13 @@ import { PaymentProviderUnavailable } from '../payments/providers.js';
 import { formatMinorUnits, parseMinorUnits } from '../lib/money.js';
 import { sendRefund } from '../payments/refunds.js';
 import { bookingPaymentView, refundView } from '../payments/view.js';
-import type { BookingMoneyReader } from '../payments/booking-money.js';
+import { owedFrom, type BookingMoneyReader, type MoneySumsReader } from '../payments/booking-money.js';
+import { unixNow } from '../lib/clock.js';
+import { moneySums } from './money-store.js';
 import type { Refund } from '../payments/schemas.js';
 import {
   basketPaymentsTaken,
+  bookingOwnPayments,
   changeRefundStatus,
   findPayment,
   findRefund,
@@ -227,15 +230,25 @@ export async function guestRefundPreview(
   return { percent, amount: sale ? await remaining(db, sale.payment, sale.bookingId, sale.share, percent) : null };
 }
 
-/** What the booking paid and got back (the operator's booking answer): its basket's payments and its refunds. */
+/** What the booking paid, got back and owes (the operator's booking answer): its basket's payments, its own, its refunds. */
 export const readBookingMoney: BookingMoneyReader = async (db, operatorId, bookingId, reference) => {
   const sale = await bookingShare(db, bookingId);
-  const payments = sale === undefined ? [] : await basketPaymentsTaken(db, sale.basketId);
+  const basketPayments = sale === undefined ? [] : await basketPaymentsTaken(db, sale.basketId);
+  const own = await bookingOwnPayments(db, operatorId, bookingId);
   const refunds = await bookingRefunds(db, operatorId, bookingId, reference);
+  const sums = (await moneySums(db, operatorId, [bookingId], unixNow())).get(bookingId);
+  const owed = sums === undefined ? undefined : owedFrom(sums);
+  const paidOnline = await saleOf(db, bookingId);
   return {
-    Payments: payments.map(bookingPaymentView),
+    Payments: [...basketPayments, ...own].sort((a, b) => a.id - b.id).map(bookingPaymentView),
     Refunds: refunds,
-    AmountPaid: sale !== undefined && payments.some((payment) => payment.status === 'succeeded') ? sale.share : 0,
-    AmountRefunded: refunds.filter((refund) => refund.Status === 'succeeded').reduce((sum, refund) => sum + refund.AmountMinorUnits, 0),
+    AmountPaid: owed?.AmountPaid ?? 0,
+    AmountRefunded: owed?.AmountRefunded ?? 0,
+    AmountRefundable: paidOnline ? await remaining(db, paidOnline.payment, bookingId, paidOnline.share) : 0,
+    AmountDue: owed?.AmountDue ?? 0,
+    PaymentState: owed?.PaymentState ?? 'unpaid',
   };
 };
+
+/** The money sums of bookings, as the payments domain asks them (owedOf). */
+export const readMoneySums: MoneySumsReader = (db, operatorId, bookingIds) => moneySums(db, operatorId, bookingIds, unixNow());

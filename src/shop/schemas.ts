@@ -71,6 +71,10 @@ const BasketItem = Type.Object({
       "Minor units of the basket's currency, per participant, when the item is of one ticket type admitting one person each; else null (see Tickets)",
   }),
   Amount: Type.Integer({ description: "The item's tickets together" }),
+  Deposit: Type.Union([Type.Integer(), Type.Null()], {
+    description:
+      'What paying charges for this item now, its deposit (minor units), when its activity takes one; the rest (Amount - Deposit) is its balance, paid later. null: the whole Amount is paid now',
+  }),
   Status: Type.String({
     description:
       "The booking's status: on_hold until paid (or until HoldExpiresAt), then confirmed; expired once the hold lapsed (or the operator released it)",
@@ -91,6 +95,10 @@ export const Basket = Type.Object(
     }),
     Currency: Type.Union([Type.String(), Type.Null()], { description: 'Set by the first item; every item is in this currency' }),
     Total: Type.Integer({ description: 'Minor units: the items on live hold (before payment) or confirmed (after)' }),
+    DueNow: Type.Integer({
+      description:
+        "Minor units: what paying charges, the items' deposits (or whole amounts) of the items counted in Total; equal to Total without deposits",
+    }),
     Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String(), Email: Type.String(), Phone: Type.String() }),
     Items: Type.Array(BasketItem),
     PaymentReference: Type.Union([Type.String(), Type.Null()], { description: "The payment provider's reference, once paid" }),

@@ -53,7 +53,16 @@ export async function findBasketById(db: Kysely<Database>, operatorId: number, b
  */
 export async function insertBasketItem(
   tx: Tx,
-  item: { basketId: number; bookingId: number; activityName: string; unitPrice: number; participants: number; clientHmac: string | null },
+  item: {
+    basketId: number;
+    bookingId: number;
+    activityName: string;
+    unitPrice: number;
+    participants: number;
+    clientHmac: string | null;
+    /** What the shop charges for it now (its deposit), null: its whole price. */
+    deposit: number | null;
+  },
 ): Promise<void> {
   await tx
     .insertInto('basket_items')
@@ -64,6 +73,7 @@ export async function insertBasketItem(
       unit_price: item.unitPrice,
       participants: item.participants,
       client_hmac: item.clientHmac,
+      deposit: item.deposit,
     })
     .execute();
 }
@@ -158,6 +168,7 @@ export async function listBasketItems(db: Kysely<Database>, basketId: number) {
       'basket_items.activity_name',
       'basket_items.unit_price',
       'basket_items.participants',
+      'basket_items.deposit',
       'bookings.reference',
       'bookings.status',
       'bookings.hold_expires_at',
@@ -174,17 +185,26 @@ export async function listBasketItems(db: Kysely<Database>, basketId: number) {
 }
 export type BasketItemRecord = Awaited<ReturnType<typeof listBasketItems>>[number];
 
-/** What the basket's items cost together: their tickets at the prices they were booked at. */
+/** What the basket charges now: each item's deposit, or its tickets at the prices they were booked at. */
 export async function basketAmount(db: Kysely<Database>, basketId: number): Promise<number> {
-  const row = await db
+  const shares = await itemCharges(db, basketId);
+  return [...shares.values()].reduce((sum, charge) => sum + charge, 0);
+}
+
+/** What the basket charges now for each of its bookings (its deposit, or its whole price), by booking id. */
+export async function itemCharges(db: Kysely<Database>, basketId: number): Promise<Map<number, number>> {
+  const rows = await db
     .selectFrom('basket_items')
-    .innerJoin('booking_tickets', 'booking_tickets.booking_id', 'basket_items.booking_id')
-    .select((eb) =>
-      eb.fn.coalesce(eb.fn.sum<number>(eb('booking_tickets.quantity', '*', eb.ref('booking_tickets.unit_price'))), eb.lit(0)).as('amount'),
-    )
+    .leftJoin('booking_tickets', 'booking_tickets.booking_id', 'basket_items.booking_id')
+    .select((eb) => [
+      'basket_items.booking_id',
+      'basket_items.deposit',
+      eb.fn.coalesce(eb.fn.sum<number>(eb('booking_tickets.quantity', '*', eb.ref('booking_tickets.unit_price'))), eb.lit(0)).as('total'),
+    ])
     .where('basket_items.basket_id', '=', basketId)
-    .executeTakeFirstOrThrow();
-  return Number(row.amount);
+    .groupBy(['basket_items.booking_id', 'basket_items.deposit'])
+    .execute();
+  return new Map(rows.map((row) => [Number(row.booking_id), row.deposit === null ? Number(row.total) : Number(row.deposit)]));
 }
 
 /** Open -> paid, only if still open: of two payments of one basket, exactly one gets the row. */
@@ -203,8 +223,8 @@ export async function setPaymentReference(tx: Tx, basketId: number, reference: s
 }
 
 /**
- * The basket a booking was sold in and the booking's share of it: its tickets at the prices they were
- * booked at, as basketAmount counts them. Undefined for a booking sold outside the shop.
+ * The basket a booking was sold in and the booking's share of its payment: its deposit, or its tickets at
+ * the prices they were booked at, as basketAmount counts them. Undefined for a booking sold outside the shop.
  */
 export async function bookingShare(db: Kysely<Database>, bookingId: number): Promise<{ basketId: number; share: number } | undefined> {
   const row = await db
@@ -212,12 +232,14 @@ export async function bookingShare(db: Kysely<Database>, bookingId: number): Pro
     .leftJoin('booking_tickets', 'booking_tickets.booking_id', 'basket_items.booking_id')
     .select((eb) => [
       'basket_items.basket_id',
+      'basket_items.deposit',
       eb.fn.coalesce(eb.fn.sum<number>(eb('booking_tickets.quantity', '*', eb.ref('booking_tickets.unit_price'))), eb.lit(0)).as('share'),
     ])
     .where('basket_items.booking_id', '=', bookingId)
-    .groupBy('basket_items.basket_id')
+    .groupBy(['basket_items.basket_id', 'basket_items.deposit'])
     .executeTakeFirst();
-  return row === undefined ? undefined : { basketId: row.basket_id, share: Number(row.share) };
+  if (row === undefined) return undefined;
+  return { basketId: row.basket_id, share: row.deposit === null ? Number(row.share) : Number(row.deposit) };
 }
 
 /** A booking with its activity's time zone (a payment of one booking, not of a basket). */

@@ -144,7 +144,7 @@ export async function stripeCheckout(
 
 type PricedItem = BasketItemRecord & { amount: number };
 
-/** Each item with what its tickets cost together (minor units), as basketAmount counts them. */
+/** Each item with what it charges now (minor units): its deposit, or its tickets together, as basketAmount counts them. */
 async function priced(db: Kysely<Database>, items: BasketItemRecord[]): Promise<PricedItem[]> {
   const tickets = await bookingTicketsOf(
     db,
@@ -152,7 +152,10 @@ async function priced(db: Kysely<Database>, items: BasketItemRecord[]): Promise<
   );
   return items.map((item) => ({
     ...item,
-    amount: (tickets.get(item.booking_id) ?? []).reduce((sum, ticket) => sum + Number(ticket.quantity) * Number(ticket.unit_price), 0),
+    amount:
+      item.deposit === null
+        ? (tickets.get(item.booking_id) ?? []).reduce((sum, ticket) => sum + Number(ticket.quantity) * Number(ticket.unit_price), 0)
+        : Number(item.deposit),
   }));
 }
 
@@ -181,7 +184,10 @@ function sessionRequest(
       price_data: {
         currency: payment.currency.toLowerCase(),
         unit_amount: item.amount,
-        product_data: { name: `${item.activity_name}, ${item.date} ${item.time}`, description: `${shopName}: booking ${item.reference}` },
+        product_data: {
+          name: `${item.deposit === null ? '' : 'Deposit: '}${item.activity_name}, ${item.date} ${item.time}`,
+          description: `${shopName}: booking ${item.reference}${item.deposit === null ? '' : ' (the balance is paid later)'}`,
+        },
       },
     })),
     customer_email: basket.customer_email,

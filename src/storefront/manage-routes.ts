@@ -4,8 +4,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { envelope, problems } from '../http/schemas.js';
 import { Type } from '@sinclair/typebox';
 import { BasketParams, ShopLocaleQuery } from '../shop/schemas.js';
-import { BookingWaiver, CompleteWaiverBody, ManagedBooking, ManageLink, ManageParams } from './manage-schemas.js';
-import { basketManageLinks, bookingWaiver, cancelAsGuest, completeWaiverAsGuest, managedBooking, managedBookingQr } from './manage.js';
+import { BalanceBody, BalancePayment, BookingWaiver, CompleteWaiverBody, ManagedBooking, ManageLink, ManageParams } from './manage-schemas.js';
+import {
+  basketManageLinks,
+  bookingWaiver,
+  cancelAsGuest,
+  completeWaiverAsGuest,
+  managedBooking,
+  managedBookingQr,
+  payBalanceAsGuest,
+} from './manage.js';
 import { manageUploadRoutes } from './manage-upload-routes.js';
 
 export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -42,6 +50,31 @@ export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply
         .type('image/svg+xml')
         .send(await managedBookingQr(app.db.kysely, app.instanceKeys, request.params.OperatorID, request.params.ManageToken)),
+  });
+
+  app.post('/bookings/:ManageToken/balance', {
+    config,
+    schema: {
+      tags,
+      summary: 'Pay the balance of a booking as its guest',
+      description:
+        'Pays what the booking still owes (the rest after a deposit). With Stripe: a Checkout Session for the balance is made now (or the open one answered again) ' +
+        "and its address answered, 200 awaiting_payment; Stripe's webhook records it paid. With the test provider: CardNumber is charged at once, 200 paid. " +
+        '409 when nothing is due (paid, cancelled, a partner booking); 422 naming CardNumber when a test card is missing or declined; 502 when Stripe cannot be reached.',
+      params: ManageParams,
+      body: BalanceBody,
+      response: { 200: envelope(BalancePayment), ...problems(400, 404, 409, 415, 422, 429, 502) },
+    },
+    handler: async (request) => ({
+      data: await payBalanceAsGuest(
+        app.db,
+        app.instanceKeys,
+        app.config,
+        request.params.OperatorID,
+        request.params.ManageToken,
+        request.body.CardNumber,
+      ),
+    }),
   });
 
   app.post('/bookings/:ManageToken/cancel', {

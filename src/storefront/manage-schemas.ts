@@ -36,6 +36,13 @@ export const ManagedBooking = Type.Object(
       description:
         'The guest has a waiver to complete (POST .../waiver): it is pending, the booking is live, and its activity has questions. The booking pages link it',
     }),
+    Balance: Type.Object(
+      {
+        AmountPaid: Type.Integer({ description: 'What the booking paid so far (its deposit, ...), minor units of Currency' }),
+        AmountDue: Type.Integer({ description: 'What is still to pay (minor units of Currency): POST .../balance pays it' }),
+      },
+      { description: 'What the guest paid and still owes (docs/payments.md, "Deposits and balances")' },
+    ),
     Cancellation: Type.Object({
       Allowed: Type.Boolean({ description: 'Whether the guest may cancel now' }),
       Until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
@@ -86,3 +93,29 @@ export const ManageLink = Type.Object(
   { $id: 'ManageLink' },
 );
 export type ManageLink = Static<typeof ManageLink>;
+
+export const BalanceBody = Type.Object(
+  {
+    CardNumber: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{12,19}$',
+        description: "A test card's number: only in a shop that takes test payments (the booking pages say so)",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type BalanceBody = Static<typeof BalanceBody>;
+
+export const BalancePayment = Type.Object(
+  {
+    Status: Type.Union([Type.Literal('paid'), Type.Literal('awaiting_payment')], {
+      description: "paid: nothing is due any more; awaiting_payment: send the guest to RedirectURL, Stripe's page for the balance",
+    }),
+    RedirectURL: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+    AmountDue: Type.Integer({ description: 'What is still due (minor units), 0 once paid' }),
+    Currency: Type.String(),
+  },
+  { $id: 'BalancePayment' },
+);
+export type BalancePayment = Static<typeof BalancePayment>;

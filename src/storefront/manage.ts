@@ -20,9 +20,13 @@ import { unixNow } from '../lib/clock.js';
 import { requireBasket } from '../shop/baskets.js';
 import { guestRefundPreview } from '../shop/refunds.js';
 import { listBasketItems } from '../shop/store.js';
-import type { BookingWaiver, CompleteWaiverBody, ManageLink, ManagedBooking } from './manage-schemas.js';
+import type { BalancePayment, BookingWaiver, CompleteWaiverBody, ManageLink, ManagedBooking } from './manage-schemas.js';
 import { listQuestions } from '../questions/service.js';
 import { listActivityQuestions } from '../questions/store.js';
+import { owedOf } from '../payments/booking-money.js';
+import { payBalance, type BalanceConfig } from '../shop/balances.js';
+import { manageBookingUrl } from '../settings/links.js';
+import { profileSlug } from '../settings/profile.js';
 
 const PURPOSE = 'manage-booking';
 /** Who the audit log names for what a guest does through their link. */
@@ -60,6 +64,8 @@ export async function managedBooking(
   const booking = await getBooking(db, operatorId, referenceOf(keys, operatorId, token));
   const activity = await findActivity(db, operatorId, booking.ActivityID);
   if (!activity) throw new NotFound('No such booking link');
+  const bookingId = (await findBookingId(db, operatorId, booking.BookingReference))!;
+  const owed = (await owedOf(db, operatorId, [bookingId])).get(bookingId);
   const startsAt = Date.parse(booking.StartsAt) / 1000;
   const hours = activity.guest_cancel_hours;
   const until = hours === null ? null : startsAt - hours * 3600;
@@ -87,6 +93,7 @@ export async function managedBooking(
       booking.WaiverStatus === 'pending' &&
       (booking.Status === 'confirmed' || booking.Status === 'on_hold') &&
       (await listActivityQuestions(db, operatorId, activity.id)).length > 0,
+    Balance: { AmountPaid: owed?.AmountPaid ?? 0, AmountDue: owed?.PaymentState === 'partner' ? 0 : (owed?.AmountDue ?? 0) },
     Cancellation: {
       Allowed: refusal === null,
       Until: until === null ? null : new Date(until * 1000).toISOString(),
@@ -151,6 +158,24 @@ export async function bookingForUpload(db: Kysely<Database>, keys: InstanceKeys,
   if (booking.WaiverStatus === 'complete') throw new Conflict(`The waiver of booking ${reference} is complete: it takes no more files`);
   if (booking.Status !== 'confirmed' && booking.Status !== 'on_hold') throw new Conflict(`Booking ${reference} is ${booking.Status}`);
   return (await findBookingId(db, operatorId, reference))!;
+}
+
+/**
+ * The guest pays what their booking still owes (a deposit's balance): a Stripe Checkout Session made now,
+ * whose success and cancel address is this booking page; with the test provider, a test card at once.
+ */
+export async function payBalanceAsGuest(
+  db: Db,
+  keys: InstanceKeys,
+  config: BalanceConfig & { publicUrl: string },
+  operatorId: number,
+  token: string,
+  cardNumber: string | undefined,
+): Promise<BalancePayment> {
+  const reference = referenceOf(keys, operatorId, token);
+  const returnUrl = manageBookingUrl(config.publicUrl, await profileSlug(db.kysely, operatorId), token);
+  const outcome = await payBalance(db, keys, config, operatorId, reference, { returnUrl, ...(cardNumber !== undefined && { cardNumber }) });
+  return { Status: outcome.status, RedirectURL: outcome.redirectUrl, AmountDue: outcome.owed.AmountDue, Currency: outcome.owed.Currency };
 }
 
 /**

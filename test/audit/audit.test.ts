@@ -249,6 +249,11 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     await ok('POST', `/api/v2/admin/bookings/${reference}/refund`, { Amount: '2.50' });
     return { action: 'booking.refund', resource: reference };
   },
+  'POST /api/v2/admin/bookings/:BookingReference/payments': async () => {
+    const booking = await newBooking();
+    await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/payments`, { Method: 'cash', Amount: '2.50' });
+    return { action: 'booking.payment', resource: booking.BookingReference };
+  },
   'POST /api/v2/admin/bookings/:BookingReference/refunds/:RefundID/retry': async () => {
     const reference = await bookingPaidByTestProvider();
     const refund = await ok('POST', `/api/v2/admin/bookings/${reference}/refund`, {});

@@ -335,6 +335,9 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await page.getByLabel('E-mail', { exact: true }).fill('lin.chen@example.com');
     await page.getByLabel('Phone', { exact: true }).fill('+49 30 1234567');
     await page.getByLabel('Payment reference (optional)', { exact: true }).fill('TILL-0042');
+    await page.getByLabel('Paid at the desk', { exact: true }).selectOption('card_terminal');
+    await page.getByLabel('Amount (EUR)', { exact: true }).fill('20');
+    await page.getByLabel('Receipt number', { exact: true }).fill('RCPT-9');
     await screenshot(page, 'new-booking');
     await page.getByRole('button', { name: 'Book 3 seats at 14:00' }).click();
     await page.getByRole('heading', { name: /^Booking BK-/ }).waitFor();
@@ -347,7 +350,13 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     expect(await page.locator('.page-header .badge').first().textContent()).toBe('Cancelled');
     await screenshot(page, 'booking-detail');
     const booking = await ok<{ Status: string; Source: string; PaymentReference: string }>(admin, 'GET', `/api/v2/admin/bookings/${reference}`);
-    expect(booking).toMatchObject({ Status: 'cancelled', Source: 'pos', PaymentReference: 'TILL-0042' });
+    expect(booking).toMatchObject({
+      Status: 'cancelled',
+      Source: 'pos',
+      PaymentReference: 'TILL-0042',
+      AmountPaid: 2000,
+      Payments: [{ Method: 'card_terminal', Provider: 'desk', ProviderReference: 'RCPT-9', Amount: '20.00' }],
+    });
   });
 
   it('creates and revokes a key', async () => {

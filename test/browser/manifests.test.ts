@@ -118,6 +118,19 @@ describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_0
     const grace = guests.locator(`tr[data-reference="${references.grace}"]`);
     await grace.getByRole('button', { name: 'Check in all 2 of Grace Hopper' }).click();
     await grace.getByText('Checked in', { exact: true }).waitFor();
+    // Who owes: nobody paid at the desk; the balance of Grace's party is taken at check-in, in part by card.
+    expect(await grace.textContent()).toContain('Unpaid');
+    await grace.getByRole('button', { name: 'Take payment of Grace Hopper' }).click();
+    const form = grace.getByRole('form', { name: 'Payment of Grace Hopper' });
+    expect(await form.getByLabel('Amount (EUR)').inputValue()).toBe('30.00');
+    await form.getByLabel('Method').selectOption('card_terminal');
+    await form.getByLabel('Amount (EUR)').fill('20');
+    await form.getByRole('button', { name: 'Record payment' }).click();
+    await form.getByText('Reference is required for card_terminal', { exact: false }).waitFor();
+    await form.getByLabel('Receipt number').fill('RCPT-77');
+    await form.getByRole('button', { name: 'Record payment' }).click();
+    await grace.getByText('Part paid', { exact: true }).waitFor();
+    expect(await grace.textContent()).toMatch(/10\.00.*due/);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'manifest');
 
@@ -131,6 +144,15 @@ describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_0
       [references.ada, 'partial', 2],
       [references.alan, 'not-arrived', 0],
     ]);
+    const graceBooking = await api<{ AmountDue: number; PaymentState: string; Payments: { Method: string; ProviderReference: string }[] }>(
+      'GET',
+      `/api/v2/admin/bookings/${references.grace}`,
+    );
+    expect(graceBooking).toMatchObject({
+      AmountDue: 1000,
+      PaymentState: 'part_paid',
+      Payments: [{ Method: 'card_terminal', ProviderReference: 'RCPT-77' }],
+    });
     const audit = await api<{ Action: string }[]>('GET', `/api/v2/admin/audit?ResourceID=${references.ada}`);
     expect(audit.map((entry) => entry.Action)).toEqual(['booking.check-in', 'booking.check-in-undo', 'booking.check-in', 'booking.create']);
   });

@@ -21,6 +21,7 @@ interface Basket {
   Total: number;
   Items: { BookingReference: string; Status: string; Participants: number; Amount: number; HoldExpiresAt: string | null }[];
   PaymentReference: string | null;
+  ConfirmationEmailed: boolean;
 }
 
 async function openBasket(): Promise<Basket> {

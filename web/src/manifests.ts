@@ -1,7 +1,8 @@
 // The manifest and check-in records of the API (generated from /openapi.json: web/src/api-types) and the
 // calls the pages make.
 import { api, request } from './api';
-import type { Answer, Schemas } from './api-types';
+import { formatMoney } from './format';
+import type { Answer, RequestBody, Schemas } from './api-types';
 
 export type ManifestTimeslot = Schemas['ManifestTimeslot'];
 export type ManifestEntry = Schemas['ManifestEntry'];
@@ -10,6 +11,40 @@ export type Attendance = ManifestEntry['Attendance'];
 export type ManifestDay = Answer<'/api/v2/admin/manifests', 'get'>;
 export type TimeslotManifest = Answer<'/api/v2/admin/manifests/{TimeslotID}', 'get'>;
 export type CheckinAnswer = Answer<'/api/v2/admin/check-in/{BookingReference}', 'get'>;
+export type PaymentState = ManifestEntry['PaymentState'];
+export type DueAmount = ManifestTimeslot['Due'][number];
+export type DeskPayment = Schemas['DeskPayment'];
+export type DeskPaymentBody = RequestBody<'/api/v2/admin/bookings/{BookingReference}/payments', 'post'>;
+
+export const PAYMENT_STATE_LABELS: Record<PaymentState, string> = {
+  unpaid: 'Unpaid',
+  part_paid: 'Part paid',
+  paid: 'Paid',
+  partially_refunded: 'Partly refunded',
+  refunded: 'Refunded',
+  partner: 'Paid to partner',
+};
+export const PAYMENT_STATE_TONES: Record<PaymentState, string> = {
+  unpaid: 'danger',
+  part_paid: 'warning',
+  paid: 'success',
+  partially_refunded: 'neutral',
+  refunded: 'neutral',
+  partner: 'neutral',
+};
+export const DESK_METHOD_LABELS: Record<DeskPaymentBody['Method'], string> = {
+  cash: 'Cash',
+  card_terminal: 'Card terminal',
+  voucher: 'Voucher',
+  invoice: 'Invoice paid',
+};
+
+/** What is due, per currency: "80.00 EUR + 3,000 JPY"; empty when nothing is. */
+export const dueText = (due: DueAmount[]) => due.map((line) => formatMoney(line.AmountMinorUnits, line.Currency)).join(' + ');
+
+/** Records money taken at the desk for a booking (the balance at check-in). */
+export const recordPayment = (reference: string, body: DeskPaymentBody) =>
+  api.post<DeskPayment>(`/api/v2/admin/bookings/${reference}/payments`, body);
 
 export const ATTENDANCE_LABELS: Record<Attendance, string> = {
   'not-arrived': 'Not arrived',

@@ -119,6 +119,10 @@ export interface paths {
             Inclusions?: string[];
             /** @description What guests should bring: short lines, at most 20 */
             WhatToBring?: string[];
+            /** @description Online bookings pay a deposit when they are made: {"Percent": 30} of the price or {"Amount": "20.00"} per booking; the rest is the balance (docs/payments.md). null (the default): pay in full */
+            Deposit?: components['schemas']['DepositSetting'] | null;
+            /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
+            BalanceDueDays?: number | null;
           };
         };
       };
@@ -320,6 +324,10 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
+            /** @description Online bookings pay a deposit when they are made: {"Percent": 30} of the price or {"Amount": "20.00"} per booking; the rest is the balance (docs/payments.md). null (the default): pay in full */
+            Deposit?: components['schemas']['DepositSetting'] | null;
+            /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
+            BalanceDueDays?: number | null;
             Name?: string;
             Description?: string;
             DurationMinutes?: number;
@@ -1570,7 +1578,7 @@ export interface paths {
     };
     /**
      * List bookings
-     * @description Bookings of every source, ordered by Date, Time and CreatedAt. From and To bound the booked Date; Search matches part of the reference, the customer's name or e-mail, in any case. Limit (default 100, at most 500) and Offset page through the list.
+     * @description Bookings of every source, ordered by Date, Time and CreatedAt. From and To bound the booked Date; Search matches part of the reference, the customer's name or e-mail, in any case; PaymentState keeps the bookings in that payment state (docs/payments.md). Each booking carries its PaymentState and AmountDue. Limit (default 100, at most 500) and Offset page through the list.
      */
     get: {
       parameters: {
@@ -1587,6 +1595,8 @@ export interface paths {
           Status?: 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
           /** @description Part of the reference, customer name or e-mail, any case (no control characters) */
           Search?: string;
+          /** @description Only bookings in this payment state (docs/payments.md): unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator) Looks at most 5000 bookings matching the other filters: narrow From and To past that (422 naming PaymentState) */
+          PaymentState?: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
           Limit: number;
           Offset: number;
         };
@@ -1603,7 +1613,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              data: components['schemas']['Booking'][];
+              data: components['schemas']['AdminBookingListItem'][];
             };
           };
         };
@@ -1657,7 +1667,7 @@ export interface paths {
     put?: never;
     /**
      * Create a point-of-sale booking
-     * @description The body of a partner booking (without HoldMinutes); the booking is confirmed at once with Source pos. Same rules and statuses. Accepts Idempotency-Key.
+     * @description The body of a partner booking (without HoldMinutes); the booking is confirmed at once with Source pos. Same rules and statuses. Accepts Idempotency-Key. Payment says how it was paid at the desk (cash, card_terminal, voucher, invoice, unpaid; Amount defaults to the whole price): 409 naming Payment.Amount for more than the price, 422 naming Payment.Reference when a card terminal or voucher has none. The answer carries AmountDue and PaymentState.
      */
     post: {
       parameters: {
@@ -1712,6 +1722,18 @@ export interface paths {
               /** @description The answer (text without NUL characters); for a file question the FileID of an upload by the same holder: a key of the partner's marketplace, or (shop items) the same basket */
               Answer: string;
             }[];
+            /** @description How the booking was paid at the desk (docs/payments.md, "The desk"); without it the booking is unpaid */
+            Payment?: {
+              /**
+               * @description cash, card_terminal, voucher: taken now (Reference required for card_terminal and voucher); invoice: an invoice issued, owed until paid; unpaid: nothing taken (the balance is due at check-in)
+               * @enum {string}
+               */
+              Method: 'cash' | 'card_terminal' | 'invoice' | 'voucher' | 'unpaid';
+              /** @description A decimal in the booking's currency with at most its minor digits; omit it for all that is due */
+              Amount?: string;
+              /** @description The terminal's receipt, the voucher's code or the invoice's number: required for card_terminal and voucher */
+              Reference?: string;
+            };
           };
         };
       };
@@ -1723,7 +1745,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              data: components['schemas']['Booking'];
+              data: components['schemas']['AdminBooking'];
             };
           };
         };
@@ -1851,6 +1873,8 @@ export interface paths {
           Status?: 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
           /** @description Part of the reference, customer name or e-mail, any case (no control characters) */
           Search?: string;
+          /** @description Only bookings in this payment state (docs/payments.md): unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator) Looks at most 5000 bookings matching the other filters: narrow From and To past that (422 naming PaymentState) */
+          PaymentState?: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
         };
         header?: never;
         path?: never;
@@ -1931,7 +1955,7 @@ export interface paths {
     };
     /**
      * Get a booking
-     * @description The booking, with the payments of the basket it was bought in and its refunds (docs/payments.md).
+     * @description The booking, with the payments of the basket it was bought in and its own (the desk's), its refunds, what it paid and still owes (AmountDue) and its PaymentState (docs/payments.md).
      */
     get: {
       parameters: {
@@ -2496,6 +2520,145 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/bookings/{BookingReference}/payments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record a booking's payment at the desk
+     * @description Records money staff took for the booking (the balance at check-in, a walk-in paying later): Method cash, card_terminal or voucher (Reference required), or invoice (pays the open invoice of that amount, else records the transfer). Amount is a decimal in the booking's currency, all that is due when omitted. Never more than is due: 409 naming Amount (nothing due, more than due, a partner booking), also when two staff record at once. Permission bookings:write (the front desk, managers, owners, admin keys; not guides). Answers 201 with the payment and what is still due.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description A booking reference: BK- and 8 letters or digits */
+          BookingReference: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * @description cash, card_terminal (Reference: the receipt), voucher (Reference: its code), invoice (an invoice paid; Reference: its number)
+             * @enum {string}
+             */
+            Method: 'cash' | 'card_terminal' | 'invoice' | 'voucher';
+            /** @description A decimal in the booking's currency with at most its minor digits; omit it for all that is due */
+            Amount?: string;
+            /** @description The terminal's receipt, the voucher's code or the invoice's number: required for card_terminal and voucher */
+            Reference?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['DeskPayment'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/admin/bookings/{BookingReference}/qr.svg': {
     parameters: {
       query?: never;
@@ -2603,7 +2766,7 @@ export interface paths {
     put?: never;
     /**
      * Refund a booking
-     * @description Refunds Amount (a decimal in the currency of the payment, e.g. "12.50") of what the booking paid online, or all that remains with {}. A booking refunds at most its share of its basket's payment (its tickets), less its refunds so far (409 beyond). Through Stripe the refund is asked after it is recorded: 201 pending or succeeded; Stripe refusing or unreachable is 502 and the refund stays failed, to retry with POST .../refunds/{RefundID}/retry. A payment of the test provider refunds at once. Cancelling a booking refunds nothing by itself.
+     * @description Refunds Amount (a decimal in the currency of the payment, e.g. "12.50") of what the booking paid online, or all that remains with {}. A booking refunds at most its share of its basket's payment (its tickets, or its deposit), less its refunds so far (409 beyond). Through Stripe the refund is asked after it is recorded: 201 pending or succeeded; Stripe refusing or unreachable is 502 and the refund stays failed, to retry with POST .../refunds/{RefundID}/retry. A payment of the test provider refunds at once. Cancelling a booking refunds nothing by itself.
      */
     post: {
       parameters: {
@@ -3774,6 +3937,13 @@ export interface paths {
                 Date: string;
                 /** @description The day's timeslots by time, then activity name */
                 Timeslots: components['schemas']['ManifestTimeslot'][];
+                /** @description What the confirmed bookings still owe the operator, one line per currency with something due (docs/payments.md, "The desk") */
+                Due: {
+                  Currency: string;
+                  /** @description A decimal in Currency ("80.00", "3000" JPY) */
+                  Amount: string;
+                  AmountMinorUnits: number;
+                }[];
               };
             };
           };
@@ -12616,6 +12786,18 @@ export interface paths {
               /** @description The answer (text without NUL characters); for a file question the FileID of an upload by the same holder: a key of the partner's marketplace, or (shop items) the same basket */
               Answer: string;
             }[];
+            /** @description How the booking was paid at the desk (docs/payments.md, "The desk"); without it the booking is unpaid */
+            Payment?: {
+              /**
+               * @description cash, card_terminal, voucher: taken now (Reference required for card_terminal and voucher); invoice: an invoice issued, owed until paid; unpaid: nothing taken (the balance is due at check-in)
+               * @enum {string}
+               */
+              Method: 'cash' | 'card_terminal' | 'invoice' | 'voucher' | 'unpaid';
+              /** @description A decimal in the booking's currency with at most its minor digits; omit it for all that is due */
+              Amount?: string;
+              /** @description The terminal's receipt, the voucher's code or the invoice's number: required for card_terminal and voucher */
+              Reference?: string;
+            };
           };
         };
       };
@@ -13010,6 +13192,131 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/balance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pay the balance of a booking as its guest
+     * @description Pays what the booking still owes (the rest after a deposit). With Stripe: a Checkout Session for the balance is made now (or the open one answered again) and its address answered, 200 awaiting_payment; Stripe's webhook records it paid. With the test provider: CardNumber is charged at once, 200 paid. 409 when nothing is due (paid, cancelled, a partner booking); 422 naming CardNumber when a test card is missing or declined; 502 when Stripe cannot be reached.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The operator whose shop this is */
+          OperatorID: number;
+          /** @description The token of the booking's link in the guest's e-mails */
+          ManageToken: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description A test card's number: only in a shop that takes test payments (the booking pages say so) */
+            CardNumber?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['BalancePayment'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Bad Gateway */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
@@ -13657,6 +13964,18 @@ export interface paths {
               Email: string;
               /** @description Telephone number in international format: + then 7 to 15 digits */
               Phone: string;
+            };
+            /** @description How the booking was paid at the desk (docs/payments.md, "The desk"); without it the booking is unpaid */
+            Payment?: {
+              /**
+               * @description cash, card_terminal, voucher: taken now (Reference required for card_terminal and voucher); invoice: an invoice issued, owed until paid; unpaid: nothing taken (the balance is due at check-in)
+               * @enum {string}
+               */
+              Method: 'cash' | 'card_terminal' | 'invoice' | 'voucher' | 'unpaid';
+              /** @description A decimal in the booking's currency with at most its minor digits; omit it for all that is due */
+              Amount?: string;
+              /** @description The terminal's receipt, the voucher's code or the invoice's number: required for card_terminal and voucher */
+              Reference?: string;
             };
             /** @description People, from 1 to the product's MaxParticipantsPerBooking. Alone, it books that many of the default ticket type; required unless Tickets is given */
             Participants: number;
@@ -20760,6 +21079,21 @@ export interface webhooks {
                 /** @description ...gets back this percentage of what was paid */
                 Percent: number;
               }[];
+              /** @description Online bookings pay a deposit when they are made: {"Percent": 30} of the price or {"Amount": "20.00"} per booking; the rest is the balance (docs/payments.md). null (the default): pay in full */
+              Deposit:
+                | (
+                    | {
+                        /** @description A percentage of each booking's price, rounded half up */
+                        Percent: number;
+                      }
+                    | {
+                        /** @description A fixed amount per booking, a decimal in the activity's currency (never more than the booking's price) */
+                        Amount: string;
+                      }
+                  )
+                | null;
+              /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
+              BalanceDueDays: number | null;
             };
           };
         };
@@ -20905,6 +21239,21 @@ export interface webhooks {
                 /** @description ...gets back this percentage of what was paid */
                 Percent: number;
               }[];
+              /** @description Online bookings pay a deposit when they are made: {"Percent": 30} of the price or {"Amount": "20.00"} per booking; the rest is the balance (docs/payments.md). null (the default): pay in full */
+              Deposit:
+                | (
+                    | {
+                        /** @description A percentage of each booking's price, rounded half up */
+                        Percent: number;
+                      }
+                    | {
+                        /** @description A fixed amount per booking, a decimal in the activity's currency (never more than the booking's price) */
+                        Amount: string;
+                      }
+                  )
+                | null;
+              /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
+              BalanceDueDays: number | null;
             };
           };
         };
@@ -21050,6 +21399,21 @@ export interface webhooks {
                 /** @description ...gets back this percentage of what was paid */
                 Percent: number;
               }[];
+              /** @description Online bookings pay a deposit when they are made: {"Percent": 30} of the price or {"Amount": "20.00"} per booking; the rest is the balance (docs/payments.md). null (the default): pay in full */
+              Deposit:
+                | (
+                    | {
+                        /** @description A percentage of each booking's price, rounded half up */
+                        Percent: number;
+                      }
+                    | {
+                        /** @description A fixed amount per booking, a decimal in the activity's currency (never more than the booking's price) */
+                        Amount: string;
+                      }
+                  )
+                | null;
+              /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
+              BalanceDueDays: number | null;
             };
           };
         };
@@ -21130,6 +21494,8 @@ export interface webhooks {
               Currency: string | null;
               /** @description Minor units: the items on live hold (before payment) or confirmed (after) */
               Total: number;
+              /** @description Minor units: what paying charges, the items' deposits (or whole amounts) of the items counted in Total; equal to Total without deposits */
+              DueNow: number;
               Customer: {
                 FirstName: string;
                 LastName: string;
@@ -21166,6 +21532,8 @@ export interface webhooks {
                 UnitPrice: number | null;
                 /** @description The item's tickets together */
                 Amount: number;
+                /** @description What paying charges for this item now, its deposit (minor units), when its activity takes one; the rest (Amount - Deposit) is its balance, paid later. null: the whole Amount is paid now */
+                Deposit: number | null;
                 /** @description The booking's status: on_hold until paid (or until HoldExpiresAt), then confirmed; expired once the hold lapsed (or the operator released it) */
                 Status: string;
                 HoldExpiresAt: string | null;
@@ -21704,31 +22072,40 @@ export interface components {
       HoldExpiresAt: string | null;
       /** Format: date-time */
       CreatedAt: string;
-      /** @description The payments of the basket the booking was bought in (none for a booking not paid online) */
+      /** @description The payments of the basket the booking was bought in, and the booking's own (the desk's, a balance's), oldest first */
       Payments: {
         PaymentID: number;
-        /** @description What was paid, a decimal in Currency ("135.00"): the whole basket the booking was bought in */
+        /** @description What was paid, a decimal in Currency ("135.00"): the whole basket the booking was bought in, or a payment of this booking alone */
         Amount: string;
         AmountMinorUnits: number;
         Currency: string;
+        /** @description stripe, test (the test provider) or desk: recorded by staff (cash, a card terminal, a voucher, an invoice) */
+        Provider: 'test' | 'stripe' | 'desk';
         /**
-         * @description The shop's payment provider: `stripe` once the operator connected a Stripe account (the guest pays on Stripe's page), `test` the built-in test provider (no money moves; outside production, or in a shop in test mode)
+         * @description online (the shop or a balance link), or at the desk: cash, card_terminal, invoice, voucher
          * @enum {string}
          */
-        Provider: 'test' | 'stripe';
-        /** @description The money moved: Stripe's PaymentIntent (pi_...) or test_... */
+        Method: 'online' | 'cash' | 'card_terminal' | 'invoice' | 'voucher';
+        /** @description The money moved: Stripe's PaymentIntent (pi_...), test_..., or the desk's reference (the terminal's receipt, the voucher's code, the invoice's number) */
         ProviderReference: string | null;
-        /** @enum {string} */
+        /**
+         * @description succeeded: the money was taken; pending: a Stripe session under way, or an invoice issued and not yet paid
+         * @enum {string}
+         */
         Status: 'pending' | 'succeeded' | 'declined' | 'expired' | 'refunding' | 'refunded';
+        /** @description true: a payment of this booking alone (the desk, a balance); false: its basket's payment */
+        BookingOnly: boolean;
         /** Format: date-time */
         CreatedAt: string;
       }[];
       /** @description The booking's refunds, oldest first, whatever their status */
       Refunds: components['schemas']['Refund'][];
-      /** @description The booking's share of what was paid (its tickets), minor units of Currency; 0 when not paid online */
+      /** @description What the booking paid, minor units of Currency: its share of its basket's payment (its tickets, or its deposit) and its own succeeded payments; 0 for a partner booking */
       AmountPaid: number;
       /** @description What the booking's succeeded refunds gave back, minor units of Currency */
       AmountRefunded: number;
+      /** @description What POST .../refund may still give back now, minor units of Currency: its share of the online payment less refunds pending or made; 0 when nothing was paid online (desk payments are not refunded through slotbook) */
+      AmountRefundable: number;
       /** @description Cardholders' disputes of the payment that paid the booking (Stripe's charge.dispute.* events), oldest first; empty when none */
       Disputes: {
         /** @description Stripe's dispute (dp_...) */
@@ -21753,6 +22130,80 @@ export interface components {
         /** Format: date-time */
         UpdatedAt: string;
       }[];
+      /** @description What the booking still owes the operator, minor units of Currency: Total less AmountPaid, never below 0; 0 for a cancelled or expired booking and for a partner booking */
+      AmountDue: number;
+      /**
+       * @description unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator)
+       * @enum {string}
+       */
+      PaymentState: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
+    };
+    /** AdminBookingListItem */
+    AdminBookingListItem: {
+      /** @example BK-7KQ2MX9P */
+      BookingReference: string;
+      /**
+       * @description on_hold (seats reserved until HoldExpiresAt), confirmed, cancelled, or expired (a hold that was not confirmed in time)
+       * @enum {string}
+       */
+      Status: 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
+      /**
+       * @description Where the booking was made: a partner (marketplace), the online shop, or point of sale
+       * @enum {string}
+       */
+      Source: 'partner' | 'online' | 'pos';
+      /** @description The marketplace, for partner bookings */
+      Partner: string | null;
+      PaymentReference: string | null;
+      ActivityID: string;
+      /**
+       * Format: date
+       * @description A calendar date, YYYY-MM-DD
+       */
+      Date: string;
+      /** @description HH:MM in the activity's time zone */
+      Time: string;
+      /** Format: date-time */
+      StartsAt: string;
+      /** @description People: what the tickets admit together */
+      Participants: number;
+      /** @description Seats of the timeslot's capacity the booking holds (tickets that take no seat, such as infants, hold none) */
+      Seats: number;
+      /** @description The ticket mix, at the prices of the moment it was booked */
+      Tickets: {
+        Type: string;
+        /** @description The type's name when it was booked */
+        Name: string;
+        Quantity: number;
+        /** @description Minor units of Currency, per ticket, as booked */
+        UnitPrice: number;
+      }[];
+      /** @description ISO 4217: the currency of the ticket prices */
+      Currency: string;
+      /** @description The tickets' price together, minor units of Currency */
+      Total: number;
+      Customer: {
+        FirstName: string;
+        LastName: string;
+        Email: string;
+        Phone: string;
+      };
+      /**
+       * @description complete once the waiver questions are answered
+       * @enum {string}
+       */
+      WaiverStatus: 'pending' | 'complete';
+      /** @description When the hold lapses; null unless on hold */
+      HoldExpiresAt: string | null;
+      /** Format: date-time */
+      CreatedAt: string;
+      /**
+       * @description unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator)
+       * @enum {string}
+       */
+      PaymentState: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
+      /** @description What the booking still owes the operator, minor units of Currency: Total less AmountPaid, never below 0; 0 for a cancelled or expired booking and for a partner booking */
+      AmountDue: number;
     };
     /** AdminProduct */
     AdminProduct: {
@@ -21832,6 +22283,10 @@ export interface components {
         /** @description ...gets back this percentage of what was paid */
         Percent: number;
       }[];
+      /** @description Online bookings pay a deposit when they are made: {"Percent": 30} of the price or {"Amount": "20.00"} per booking; the rest is the balance (docs/payments.md). null (the default): pay in full */
+      Deposit: components['schemas']['DepositSetting'] | null;
+      /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
+      BalanceDueDays: number | null;
     };
     /** AdminQuestion */
     AdminQuestion: {
@@ -21947,6 +22402,15 @@ export interface components {
       /** @description Seats left over all timeslots of the day */
       Available: number;
     };
+    /** BalancePayment */
+    BalancePayment: {
+      /** @description paid: nothing is due any more; awaiting_payment: send the guest to RedirectURL, Stripe's page for the balance */
+      Status: 'paid' | 'awaiting_payment';
+      RedirectURL: string | null;
+      /** @description What is still due (minor units), 0 once paid */
+      AmountDue: number;
+      Currency: string;
+    };
     /** Basket */
     Basket: {
       BasketToken: string;
@@ -21959,6 +22423,8 @@ export interface components {
       Currency: string | null;
       /** @description Minor units: the items on live hold (before payment) or confirmed (after) */
       Total: number;
+      /** @description Minor units: what paying charges, the items' deposits (or whole amounts) of the items counted in Total; equal to Total without deposits */
+      DueNow: number;
       Customer: {
         FirstName: string;
         LastName: string;
@@ -21995,6 +22461,8 @@ export interface components {
         UnitPrice: number | null;
         /** @description The item's tickets together */
         Amount: number;
+        /** @description What paying charges for this item now, its deposit (minor units), when its activity takes one; the rest (Amount - Deposit) is its balance, paid later. null: the whole Amount is paid now */
+        Deposit: number | null;
         /** @description The booking's status: on_hold until paid (or until HoldExpiresAt), then confirmed; expired once the hold lapsed (or the operator released it) */
         Status: string;
         HoldExpiresAt: string | null;
@@ -22265,14 +22733,62 @@ export interface components {
         }[];
       }[];
     };
+    /** DepositSetting */
+    DepositSetting:
+      | {
+          /** @description A percentage of each booking's price, rounded half up */
+          Percent: number;
+        }
+      | {
+          /** @description A fixed amount per booking, a decimal in the activity's currency (never more than the booking's price) */
+          Amount: string;
+        };
+    /** DeskPayment */
+    DeskPayment: {
+      BookingReference: string;
+      Payment: {
+        PaymentID: number;
+        /** @description What was paid, a decimal in Currency ("135.00"): the whole basket the booking was bought in, or a payment of this booking alone */
+        Amount: string;
+        AmountMinorUnits: number;
+        Currency: string;
+        /** @description stripe, test (the test provider) or desk: recorded by staff (cash, a card terminal, a voucher, an invoice) */
+        Provider: 'test' | 'stripe' | 'desk';
+        /**
+         * @description online (the shop or a balance link), or at the desk: cash, card_terminal, invoice, voucher
+         * @enum {string}
+         */
+        Method: 'online' | 'cash' | 'card_terminal' | 'invoice' | 'voucher';
+        /** @description The money moved: Stripe's PaymentIntent (pi_...), test_..., or the desk's reference (the terminal's receipt, the voucher's code, the invoice's number) */
+        ProviderReference: string | null;
+        /**
+         * @description succeeded: the money was taken; pending: a Stripe session under way, or an invoice issued and not yet paid
+         * @enum {string}
+         */
+        Status: 'pending' | 'succeeded' | 'declined' | 'expired' | 'refunding' | 'refunded';
+        /** @description true: a payment of this booking alone (the desk, a balance); false: its basket's payment */
+        BookingOnly: boolean;
+        /** Format: date-time */
+        CreatedAt: string;
+      };
+      /** @description What the booking paid, minor units of Currency: its share of its basket's payment (its tickets, or its deposit) and its own succeeded payments; 0 for a partner booking */
+      AmountPaid: number;
+      /** @description What the booking still owes the operator, minor units of Currency: Total less AmountPaid, never below 0; 0 for a cancelled or expired booking and for a partner booking */
+      AmountDue: number;
+      /**
+       * @description unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator)
+       * @enum {string}
+       */
+      PaymentState: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
+    };
     /** Email */
     Email: {
       ID: number;
       /**
-       * @description A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), a notice to the operator about its webhooks, a notice to its owners about a payment (a dispute), or a booking notice to staff who asked for them (each booking, or a daily digest)
+       * @description A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), a notice to the operator about its webhooks, a notice to its owners about a payment (a dispute), a booking notice to staff who asked for them (each booking, or a daily digest), or a guest's balance link (a deposit's rest)
        * @enum {string}
        */
-      Kind: 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment' | 'booking-notice';
+      Kind: 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment' | 'booking-notice' | 'balance';
       To: string;
       Subject: string;
       /** @description Plain text */
@@ -22379,6 +22895,13 @@ export interface components {
       WaiverStatus: 'pending' | 'complete';
       /** @description The guest has a waiver to complete (POST .../waiver): it is pending, the booking is live, and its activity has questions. The booking pages link it */
       WaiverToComplete: boolean;
+      /** @description What the guest paid and still owes (docs/payments.md, "Deposits and balances") */
+      Balance: {
+        /** @description What the booking paid so far (its deposit, ...), minor units of Currency */
+        AmountPaid: number;
+        /** @description What is still to pay (minor units of Currency): POST .../balance pays it */
+        AmountDue: number;
+      };
       Cancellation: {
         /** @description Whether the guest may cancel now */
         Allowed: boolean;
@@ -22433,6 +22956,16 @@ export interface components {
       /** @description A file answer's Download is the manifest's own file address (staff only) */
       WaiverAnswers: components['schemas']['BookingWaiverAnswer'][];
       Notes: string | null;
+      /**
+       * @description unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator)
+       * @enum {string}
+       */
+      PaymentState: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
+      /** @description What the booking still owes, a decimal in Currency: collect it at check-in (0 for a partner booking) */
+      AmountDue: string;
+      AmountDueMinorUnits: number;
+      /** @description ISO 4217, the booking's */
+      Currency: string;
     };
     /** ManifestTimeslot */
     ManifestTimeslot: {
@@ -22461,6 +22994,13 @@ export interface components {
       CheckedIn: number;
       /** @description Once Ended: confirmed bookings with nobody checked in */
       NoShows: number;
+      /** @description What the confirmed bookings still owe the operator, one line per currency with something due (docs/payments.md, "The desk") */
+      Due: {
+        Currency: string;
+        /** @description A decimal in Currency ("80.00", "3000" JPY) */
+        Amount: string;
+        AmountMinorUnits: number;
+      }[];
     };
     /** OperatorSettings */
     OperatorSettings: {

@@ -81,3 +81,4 @@ export type Customer = Basket['Customer'];
 export type ManageLink = Schemas['ManageLink'];
 export type ManagedBooking = Schemas['ManagedBooking'];
 export type BookingWaiver = Schemas['BookingWaiver'];
+export type BalancePayment = Schemas['BalancePayment'];

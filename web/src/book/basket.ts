@@ -80,6 +80,9 @@ export async function renderBasket(token: string): Promise<void> {
         ),
     live.length > 0 ? countdown : basket.Items.length > 0 ? h('p', { class: 'error' }, t.holdLapsed) : null,
     live.length > 0 ? h('p', { class: 'total' }, `${t.total}: ${money(basket.Total, currency)}`) : null,
+    live.length > 0 && basket.DueNow < basket.Total
+      ? h('p', { class: 'deposit-note' }, t.depositNow(money(basket.DueNow, currency), money(basket.Total - basket.DueNow, currency)))
+      : null,
     alert,
     payment,
     live.length === 0 ? startOver : null,
@@ -129,13 +132,13 @@ export async function renderBasket(token: string): Promise<void> {
     );
     return;
   }
-  replace(payment, boot.PaymentProvider === 'stripe' && basket.Total > 0 ? stripeForm(basket, alert) : paymentForm(basket, alert));
+  replace(payment, boot.PaymentProvider === 'stripe' && basket.DueNow > 0 ? stripeForm(basket, alert) : paymentForm(basket, alert));
 }
 
 /** Stripe: one button to Stripe's payment page; a second click (or the way back from it) answers the same page. */
 function stripeForm(basket: Basket, alert: HTMLElement): HTMLElement {
   const currency = basket.Currency ?? 'EUR';
-  const label = t.payWithStripe(money(basket.Total, currency));
+  const label = t.payWithStripe(money(basket.DueNow, currency));
   const pay = h('button', { type: 'submit' }, label);
   const form = h('form', { 'aria-labelledby': 'payment-heading' }, h('h2', { id: 'payment-heading' }, t.payment), h('p', null, t.stripeExplain), pay);
   form.addEventListener('submit', (event) => {
@@ -167,11 +170,11 @@ function lapsedOr(error: unknown): string {
 
 function paymentForm(basket: Basket, alert: HTMLElement): HTMLElement {
   const currency = basket.Currency ?? 'EUR';
-  const needsCard = basket.Total > 0;
+  const needsCard = basket.DueNow > 0;
   const card = h('input', { id: 'card-number', name: 'card', inputmode: 'numeric', autocomplete: 'cc-number', required: true });
   // The test cards are worth naming only where the test provider charges.
   const cardField = field(t.cardNumber, card, boot.TestMode ? t.cardHint : undefined);
-  const pay = h('button', { type: 'submit' }, t.pay(money(basket.Total, currency)));
+  const pay = h('button', { type: 'submit' }, t.pay(money(basket.DueNow, currency)));
   // One key per attempt: a second click, or a retry of a lost answer, replays the first payment.
   let key = crypto.randomUUID();
   let paying = false;
@@ -206,7 +209,7 @@ function paymentForm(basket: Basket, alert: HTMLElement): HTMLElement {
       } catch (error) {
         paying = false;
         pay.disabled = false;
-        pay.textContent = t.pay(money(basket.Total, currency));
+        pay.textContent = t.pay(money(basket.DueNow, currency));
         if (error instanceof ShopError && error.status !== 0) key = crypto.randomUUID();
         if (error instanceof ShopError && error.status === 422 && error.errors.some((e) => e.field === 'Payment.CardNumber')) {
           const reason = error.errors

@@ -1,12 +1,20 @@
-// A guest's own booking from the link in their e-mails: what they booked and, where the operator allows
-// it for the activity and in time, a cancel button (asked twice: it cannot be undone).
-import { shop, shopUrl, type ManagedBooking } from './api';
-import { linkProps, longDate, money, t, zonedDateTime } from './app';
-import { h, replace } from './dom';
+// A guest's own booking from the link in their e-mails: what they booked, what is left to pay of it (a
+// deposit's balance: "Pay the balance" makes Stripe's payment page at the click, or takes a test card)
+// and, where the operator allows it for the activity and in time, a cancel button (asked twice: it cannot
+// be undone). Back from Stripe (?balance=paid) it waits for Stripe's word, asking again every 2 seconds.
+import { shop, shopUrl, ShopError, type BalancePayment, type ManagedBooking } from './api';
+import { boot, linkProps, longDate, money, t, zonedDateTime } from './app';
+import { field, h, replace } from './dom';
 import { errorText, showPage } from './ui';
+
+let balancePolls = 0;
 
 export async function renderManage(token: string): Promise<void> {
   const booking = await shop<ManagedBooking>('GET', `/bookings/${token}`);
+  const returning = new URLSearchParams(location.search).get('balance') === 'paid';
+  const due = booking.Status === 'confirmed' ? booking.Balance.AmountDue : 0;
+  const confirming = returning && due > 0 && balancePolls < 60;
+  if (confirming) window.setTimeout(() => ((balancePolls += 1), void renderManage(token)), 2000);
   const actions = h('div', { class: 'actions' });
   const alert = h('div', { role: 'alert', class: 'alert-holder' });
   const refusal =
@@ -35,6 +43,14 @@ export async function renderManage(token: string): Promise<void> {
       h('dd', null, String(booking.Participants)),
       h('dt', null, t.total),
       h('dd', null, money(booking.Total, booking.Currency)),
+      due > 0
+        ? [
+            h('dt', null, t.paidSoFar),
+            h('dd', null, money(booking.Balance.AmountPaid, booking.Currency)),
+            h('dt', null, t.balanceDue),
+            h('dd', { class: 'balance-due' }, money(due, booking.Currency)),
+          ]
+        : null,
       h('dt', null, t.status),
       h('dd', { class: 'status' }, t.statuses[booking.Status] ?? booking.Status),
     ),
@@ -62,6 +78,9 @@ export async function renderManage(token: string): Promise<void> {
             : t.refundNow(money(booking.Cancellation.Refund, booking.Currency), booking.Cancellation.RefundPercent ?? 100),
         )
       : null,
+    confirming ? h('p', { class: 'note', role: 'status' }, t.balanceConfirming) : null,
+    returning && due === 0 && booking.Status === 'confirmed' ? h('p', { class: 'success', role: 'status' }, t.balancePaid) : null,
+    due > 0 && !confirming ? balanceForm(token, booking, due) : null,
     alert,
     actions,
   );
@@ -84,4 +103,41 @@ export async function renderManage(token: string): Promise<void> {
     confirm.focus();
   });
   replace(actions, ask);
+}
+
+/** "Pay the balance": Stripe's page made now (never an address from an e-mail), or a test card charged at once. */
+function balanceForm(token: string, booking: ManagedBooking, due: number): HTMLElement {
+  const label = t.payBalance(money(due, booking.Currency));
+  const pay = h('button', { type: 'submit' }, label);
+  const problem = h('div', { role: 'alert', class: 'alert-holder' });
+  const test = boot.PaymentProvider !== 'stripe';
+  const card = h('input', { id: 'balance-card', name: 'card', inputmode: 'numeric', autocomplete: 'cc-number', required: true });
+  const cardField = field(t.cardNumber, card, boot.TestMode ? t.cardHint : undefined);
+  const form = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'balance-heading', class: 'card' },
+    h('h2', { id: 'balance-heading' }, t.balanceDue),
+    h('p', null, test ? t.balanceExplain : `${t.balanceExplain} ${t.stripeExplain}`),
+    test ? cardField.wrapper : null,
+    pay,
+    problem,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (pay.disabled) return;
+    pay.disabled = true;
+    replace(problem);
+    const digits = card.value.replace(/[\s-]/g, '');
+    void shop<BalancePayment>('POST', `/bookings/${token}/balance`, test ? { CardNumber: digits } : {})
+      .then((answer) => (answer.RedirectURL ? location.assign(answer.RedirectURL) : renderManage(token)))
+      .catch((error: unknown) => {
+        pay.disabled = false;
+        if (test && error instanceof ShopError && error.errors.some((e) => e.field === 'CardNumber')) {
+          cardField.setError(error.errors.find((e) => e.field === 'CardNumber')!.message);
+          return;
+        }
+        replace(problem, h('p', { class: 'error' }, errorText(error)));
+      });
+  });
+  return form;
 }

@@ -36,6 +36,8 @@ export type ActivityInput = Pick<
   | 'MeetingPoint'
   | 'Inclusions'
   | 'WhatToBring'
+  | 'Deposit'
+  | 'BalanceDueDays'
 >;
 
 /** What an OCTo reseller's confirmation can be made to tell about the guest. */
@@ -78,6 +80,16 @@ export function ActivityForm({
   );
   const [refundRules, setRefundRules] = useState(refundRuleInputs(initial?.GuestRefundRules));
   const [details, setDetails] = useState(detailsInput(initial));
+  // Pay in full, or a deposit per booking: a percentage or a fixed amount (decimal text in the currency).
+  const [depositKind, setDepositKind] = useState<'none' | 'percent' | 'amount'>(
+    !initial?.Deposit ? 'none' : 'Percent' in initial.Deposit ? 'percent' : 'amount',
+  );
+  const [depositValue, setDepositValue] = useState(
+    !initial?.Deposit ? '' : 'Percent' in initial.Deposit ? String(initial.Deposit.Percent) : initial.Deposit.Amount,
+  );
+  const [balanceDays, setBalanceDays] = useState(
+    initial?.BalanceDueDays === null || initial?.BalanceDueDays === undefined ? '' : String(initial.BalanceDueDays),
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
 
@@ -99,6 +111,8 @@ export function ActivityForm({
         GuestCancelHours: cancelHours.trim() === '' ? null : Number(cancelHours),
         GuestRefundRules: refundRulesOf(refundRules),
         ...detailsOf(details),
+        Deposit: depositKind === 'none' ? null : depositKind === 'percent' ? { Percent: Number(depositValue) } : { Amount: depositValue.trim() },
+        BalanceDueDays: depositKind === 'none' || balanceDays.trim() === '' ? null : Number(balanceDays),
       });
     } catch (caught) {
       setError(caught as ApiError);
@@ -211,6 +225,37 @@ export function ActivityForm({
         />
       </div>
       <ActivityDetailsFields value={details} onChange={setDetails} fieldError={fieldError} />
+      <fieldset className="fieldset span-2">
+        <legend>Online payment</legend>
+        <div className="field-pair">
+          <SelectField label="Guests pay" value={depositKind} onChange={(e) => setDepositKind(e.target.value as typeof depositKind)}>
+            <option value="none">In full when booking</option>
+            <option value="percent">A deposit: a percentage</option>
+            <option value="amount">A deposit: a fixed amount per booking</option>
+          </SelectField>
+          {depositKind !== 'none' && (
+            <TextField
+              label={depositKind === 'percent' ? 'Deposit (%)' : `Deposit (${currency})`}
+              inputMode="decimal"
+              value={depositValue}
+              onChange={(e) => setDepositValue(e.target.value)}
+              error={fieldError('Deposit.Amount') ?? fieldError('Deposit.Percent') ?? fieldError('Deposit')}
+            />
+          )}
+        </div>
+        {depositKind !== 'none' && (
+          <TextField
+            label="E-mail the balance link (days before the start)"
+            type="number"
+            min={0}
+            max={365}
+            value={balanceDays}
+            onChange={(e) => setBalanceDays(e.target.value)}
+            error={fieldError('BalanceDueDays')}
+            hint="Empty: the balance is collected at check-in."
+          />
+        )}
+      </fieldset>
       <fieldset className="fieldset span-2">
         <legend>Resellers (OCTo) must tell on confirming</legend>
         <div className="checks checks-row">

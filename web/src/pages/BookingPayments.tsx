@@ -7,11 +7,8 @@ import { formatInstant, formatMoney } from '../format';
 import { useSession } from '../session';
 import { Badge, Card, DataTable, Dialog, ErrorBanner, figure, TextField, useToast } from '../ui';
 
-/** What the booking may still get back: its share less refunds pending or made (a failed one keeps nothing back). */
-export function refundable(booking: AdminBooking): number {
-  const held = booking.Refunds.filter((refund) => refund.Status !== 'failed').reduce((sum, refund) => sum + refund.AmountMinorUnits, 0);
-  return Math.max(0, booking.AmountPaid - held);
-}
+/** What the booking may still get back (the server's word: its share of the online payment less refunds pending or made). */
+export const refundable = (booking: AdminBooking): number => booking.AmountRefundable;
 
 export type RefundChoice = { kind: 'all' | 'part' | 'none'; amount: string };
 
@@ -78,6 +75,7 @@ const STATUS_TONES: Record<string, string> = {
   refunding: 'warning',
 };
 const PROVIDERS: Record<string, string> = { stripe: 'Stripe', test: 'Test provider' };
+const DESK_METHODS: Record<string, string> = { cash: 'Cash', card_terminal: 'Card terminal', invoice: 'Invoice', voucher: 'Voucher' };
 const REQUESTERS: Record<string, string> = { user: 'Staff', key: 'API key', guest: 'Guest', system: 'slotbook' };
 
 /** The payment that took the booking's money (its provider's reference is the one to look up). */
@@ -180,7 +178,9 @@ export function PaymentsCard({ booking, onChange }: { booking: AdminBooking; onC
         {(payment) => (
           <tr key={payment.PaymentID}>
             <td>{formatInstant(payment.CreatedAt)}</td>
-            <td>{PROVIDERS[payment.Provider] ?? payment.Provider}</td>
+            <td>
+              {payment.Provider === 'desk' ? (DESK_METHODS[payment.Method] ?? payment.Method) : (PROVIDERS[payment.Provider] ?? payment.Provider)}
+            </td>
             <td className="mono">{payment.ProviderReference ?? '—'}</td>
             <td className="num">{formatMoney(payment.AmountMinorUnits, payment.Currency)}</td>
             <td>
@@ -189,7 +189,7 @@ export function PaymentsCard({ booking, onChange }: { booking: AdminBooking; onC
           </tr>
         )}
       </DataTable>
-      {booking.Payments.some((payment) => payment.AmountMinorUnits !== booking.AmountPaid) && (
+      {booking.Payments.some((payment) => payment.Method === 'online' && payment.AmountMinorUnits > booking.AmountPaid) && (
         <p className="muted">A payment covers the whole basket the booking was bought in; this booking's part is what it paid for.</p>
       )}
       {booking.Refunds.length > 0 && <h3 className="subheading">Refunds</h3>}

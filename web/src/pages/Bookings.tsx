@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
-import { api, withQuery, type Booking } from '../api';
+import { api, withQuery } from '../api';
+import type { Schemas } from '../api-types';
 import { useActivities } from '../activities';
-import { addDays, formatDate, formatShortDate, todayIso } from '../format';
+import { addDays, formatDate, formatMoney, formatShortDate, todayIso } from '../format';
 import { Link, navigate, setQuery, useLocation, usePageTitle } from '../router';
 import {
+  Badge,
   Card,
   DataTable,
   EmptyState,
@@ -20,10 +22,13 @@ import {
   type RangePreset,
 } from '../ui';
 import { SourceBadge, StatusBadge, ticketSummary } from './booking-bits';
+import { PAYMENT_STATE_LABELS, PAYMENT_STATE_TONES } from '../manifests';
 
 /** How often the list reads its first page again (issue 26: other channels' bookings show within 10 seconds). */
 const LIVE_REFRESH_MS = 10_000;
 const PAGE = 50;
+
+type Booking = Schemas['AdminBookingListItem'];
 
 const PRESETS: RangePreset[] = [
   { id: 'upcoming', label: 'Upcoming', range: () => ({ from: todayIso(), to: '' }) },
@@ -39,6 +44,7 @@ interface Filters {
   source: string;
   activity: string;
   status: string;
+  payment: string;
   q: string;
 }
 
@@ -51,6 +57,7 @@ function readFilters(search: URLSearchParams): Filters {
     source: search.get('source') ?? '',
     activity: search.get('activity') ?? '',
     status: search.get('status') ?? '',
+    payment: search.get('payment') ?? '',
     q: search.get('q') ?? '',
   };
 }
@@ -84,8 +91,9 @@ export function BookingsPage() {
     Status: filters.status,
     Search: filters.q,
   };
-  const key = JSON.stringify(query);
-  const list = useLoad((signal) => api.get<Booking[]>('/api/v2/admin/bookings', { ...query, Limit: PAGE }, signal), [key]);
+  const listQuery = { ...query, PaymentState: filters.payment };
+  const key = JSON.stringify(listQuery);
+  const list = useLoad((signal) => api.get<Booking[]>('/api/v2/admin/bookings', { ...listQuery, Limit: PAGE }, signal), [key]);
   // Bookings of every channel arrive while the list is open: its first page is read again every 10 seconds.
   useRefreshEvery(list.reload, LIVE_REFRESH_MS);
   useEffect(() => {
@@ -98,7 +106,7 @@ export function BookingsPage() {
   async function loadMore() {
     setMore({ busy: true, done: false });
     try {
-      const page = await api.get<Booking[]>('/api/v2/admin/bookings', { ...query, Limit: PAGE, Offset: bookings.length });
+      const page = await api.get<Booking[]>('/api/v2/admin/bookings', { ...listQuery, Limit: PAGE, Offset: bookings.length });
       setExtra((previous) => [...previous, ...page]);
       setMore({ busy: false, done: page.length < PAGE });
     } catch {
@@ -106,8 +114,8 @@ export function BookingsPage() {
     }
   }
 
-  const filtered = filters.source || filters.activity || filters.status || filters.q;
-  const activeFilters = [filters.source, filters.activity, filters.status, filters.to].filter(Boolean).length;
+  const filtered = filters.source || filters.activity || filters.status || filters.payment || filters.q;
+  const activeFilters = [filters.source, filters.activity, filters.status, filters.payment, filters.to].filter(Boolean).length;
   const seats = bookings.filter((b) => b.Status === 'confirmed' || b.Status === 'on_hold').reduce((sum, b) => sum + b.Seats, 0);
 
   return (
@@ -118,7 +126,7 @@ export function BookingsPage() {
         actions={
           <>
             {/* The same filters as the list, every matching booking (reports/bookings-csv.ts). */}
-            <a className="btn btn-secondary" href={withQuery('/api/v2/admin/bookings/export', query)} download>
+            <a className="btn btn-secondary" href={withQuery('/api/v2/admin/bookings/export', listQuery)} download>
               <Icon name="download" /> Export CSV
             </a>
             <Link href="/bookings/new" className="btn btn-primary">
@@ -191,6 +199,14 @@ export function BookingsPage() {
             <option value="cancelled">Cancelled</option>
             <option value="expired">Expired</option>
           </SelectField>
+          <SelectField label="Payment" value={filters.payment} onChange={(event) => setQuery({ payment: event.target.value || undefined })}>
+            <option value="">Any payment</option>
+            {Object.entries(PAYMENT_STATE_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </SelectField>
         </form>
       </Card>
 
@@ -218,7 +234,7 @@ export function BookingsPage() {
               className="btn btn-ghost btn-sm"
               onClick={() => {
                 setSearchText('');
-                setQuery({ source: undefined, activity: undefined, status: undefined, q: undefined });
+                setQuery({ source: undefined, activity: undefined, status: undefined, payment: undefined, q: undefined });
               }}
             >
               Clear filters
@@ -227,7 +243,7 @@ export function BookingsPage() {
         </div>
         <DataTable
           rows={bookings}
-          columns={['Reference', 'When', 'Activity', 'Customer', figure('Guests'), 'Source', 'Status']}
+          columns={['Reference', 'When', 'Activity', 'Customer', figure('Guests'), 'Source', 'Status', 'Payment']}
           className="bookings-table"
           empty={
             // Until the list is loaded, the table's header alone.
@@ -285,6 +301,10 @@ export function BookingsPage() {
               </td>
               <td data-label="Status">
                 <StatusBadge status={booking.Status} />
+              </td>
+              <td data-label="Payment">
+                <Badge tone={PAYMENT_STATE_TONES[booking.PaymentState]}>{PAYMENT_STATE_LABELS[booking.PaymentState]}</Badge>
+                {booking.AmountDue > 0 && <div className="muted small">{formatMoney(booking.AmountDue, booking.Currency)} due</div>}
               </td>
             </tr>
           )}

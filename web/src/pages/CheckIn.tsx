@@ -6,7 +6,7 @@ import { formatDate } from '../format';
 import { Link, usePageTitle } from '../router';
 import { Badge, Card, ErrorBanner, Icon, PageHeader, Spinner, TextField } from '../ui';
 import { lookUp, normaliseReference, REFERENCE_PATTERN, type CheckinAnswer } from '../manifests';
-import { CheckinControls } from './CheckinControls';
+import { CheckinControls, PaymentCell } from './CheckinControls';
 
 // BarcodeDetector is not in TypeScript's DOM types yet (Chromium on Android and macOS have it).
 interface DetectedCode {
@@ -125,6 +125,10 @@ function FoundBooking({ answer, onChange }: { answer: CheckinAnswer; onChange: (
         </dd>
         <dt>Channel</dt>
         <dd>{booking.Channel}</dd>
+        <dt>Payment</dt>
+        <dd>
+          <PaymentCell entry={booking} />
+        </dd>
       </dl>
       <div className="found-actions">
         <CheckinControls entry={booking} onChange={onChange} large />

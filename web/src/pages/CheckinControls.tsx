@@ -1,9 +1,130 @@
-// The check-in buttons of one booking, shared by the manifest's rows and the door's look-up (CheckIn.tsx).
+// The check-in buttons of one booking, shared by the manifest's rows and the door's look-up (CheckIn.tsx),
+// and what the booking still owes with the form that records the balance taken at the desk.
 import { useState } from 'react';
 import type { ApiError } from '../api';
-import { formatInstant } from '../format';
-import { Badge, Icon, TextField, useToast } from '../ui';
-import { ATTENDANCE_LABELS, ATTENDANCE_TONES, checkIn, undoCheckIn, type CheckinAnswer, type ManifestEntry } from '../manifests';
+import { formatInstant, formatMoney } from '../format';
+import { useSession } from '../session';
+import { Badge, Icon, SelectField, TextField, useToast } from '../ui';
+import {
+  ATTENDANCE_LABELS,
+  ATTENDANCE_TONES,
+  checkIn,
+  DESK_METHOD_LABELS,
+  lookUp,
+  PAYMENT_STATE_LABELS,
+  PAYMENT_STATE_TONES,
+  recordPayment,
+  undoCheckIn,
+  type CheckinAnswer,
+  type DeskPaymentBody,
+  type ManifestEntry,
+} from '../manifests';
+
+/** The booking's payment state and what it still owes. */
+export function PaymentCell({ entry }: { entry: ManifestEntry }) {
+  return (
+    <div className="payment-cell">
+      <Badge tone={PAYMENT_STATE_TONES[entry.PaymentState]}>{PAYMENT_STATE_LABELS[entry.PaymentState]}</Badge>
+      {entry.AmountDueMinorUnits > 0 && <div className="small strong">{formatMoney(entry.AmountDueMinorUnits, entry.Currency)} due</div>}
+    </div>
+  );
+}
+
+/** Records the balance (or part of it) taken at the desk; the booking is then read again. */
+export function TakePayment({
+  entry,
+  onChange,
+  large = false,
+}: {
+  entry: ManifestEntry;
+  onChange: (answer: CheckinAnswer) => void;
+  large?: boolean;
+}) {
+  const { can } = useSession();
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const [method, setMethod] = useState<DeskPaymentBody['Method']>('cash');
+  const [amount, setAmount] = useState('');
+  const [reference, setReference] = useState('');
+  if (entry.AmountDueMinorUnits === 0 || !can('bookings:write') || entry.Status !== 'confirmed') return null;
+  const size = large ? '' : 'btn-sm';
+  const name = `${entry.Customer.FirstName} ${entry.Customer.LastName}`;
+  if (!open)
+    return (
+      <button
+        type="button"
+        className={`btn btn-secondary ${size} no-print`}
+        onClick={() => {
+          setAmount(entry.AmountDue);
+          setOpen(true);
+        }}
+      >
+        Take payment<span className="visually-hidden"> of {name}</span>
+      </button>
+    );
+  async function submit() {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const paid = await recordPayment(entry.BookingReference, {
+        Method: method,
+        Amount: amount.trim(),
+        ...(reference.trim() && { Reference: reference.trim() }),
+      });
+      onChange(await lookUp(entry.BookingReference).then((answer) => ({ ...answer, Changed: false })));
+      setOpen(false);
+      toast(`${formatMoney(paid.Payment.AmountMinorUnits, paid.Payment.Currency)} recorded for ${name}`, 'success');
+    } catch (caught) {
+      setError(caught as ApiError);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form
+      className="take-payment no-print"
+      aria-label={`Payment of ${name}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <SelectField label="Method" value={method} onChange={(e) => setMethod(e.target.value as DeskPaymentBody['Method'])}>
+        {Object.entries(DESK_METHOD_LABELS).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </SelectField>
+      <TextField
+        label={`Amount (${entry.Currency})`}
+        inputMode="decimal"
+        value={amount}
+        error={error?.fieldError('Amount')}
+        onChange={(e) => setAmount(e.target.value)}
+      />
+      {method !== 'cash' && (
+        <TextField
+          label={method === 'voucher' ? 'Voucher code' : method === 'invoice' ? 'Invoice number' : 'Receipt number'}
+          value={reference}
+          error={error?.fieldError('Reference')}
+          onChange={(e) => setReference(e.target.value)}
+        />
+      )}
+      <div className="checkin-buttons">
+        <button type="submit" className={`btn btn-primary ${size}`} disabled={busy}>
+          Record payment
+        </button>
+        <button type="button" className={`btn btn-ghost ${size}`} onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+      {error && !error.errors.length && <p className="field-error">{error.message}</p>}
+    </form>
+  );
+}
 
 /** Check in everyone, some per ticket type, or undo; the server's answer replaces the row. */
 export function CheckinControls({
@@ -124,6 +245,7 @@ export function CheckinControls({
         </form>
       )}
       {error && !error.errors.length && <p className="field-error">{error.message}</p>}
+      <TakePayment entry={entry} onChange={onChange} large={large} />
     </div>
   );
 }

@@ -6,9 +6,9 @@ import { addDays, formatDate, todayIso } from '../format';
 import { Link, setQuery, useLocation, usePageTitle } from '../router';
 import { useSession } from '../session';
 import { Badge, Card, DataTable, EmptyState, ErrorBanner, figure, Icon, PageHeader, Spinner, TextField, useLoad } from '../ui';
-import { loadDay, loadManifest, type CheckinAnswer, type ManifestEntry } from '../manifests';
+import { dueText, loadDay, loadManifest, type CheckinAnswer, type ManifestEntry } from '../manifests';
 import { CheckInPage } from './CheckIn';
-import { CheckinControls } from './CheckinControls';
+import { CheckinControls, PaymentCell } from './CheckinControls';
 
 export function ManifestsRoute({ path }: { path: string }) {
   if (path === '/manifests/check-in') return <CheckInPage />;
@@ -64,13 +64,18 @@ function ManifestDayPage() {
         </Card>
       )}
       <ErrorBanner error={day.error} onRetry={day.reload} />
+      {day.data && day.data.Due.length > 0 && (
+        <p className="manifest-due" data-testid="day-due">
+          Still to collect this day: <span className="strong">{dueText(day.data.Due)}</span>
+        </p>
+      )}
       <Card title={formatDate(day.data?.Date ?? date)} className="table-card">
         {day.loading && !day.data ? (
           <Spinner label="Loading the day" />
         ) : (
           <DataTable
             rows={slots}
-            columns={['Time', 'Activity', figure('Bookings'), figure('Guests'), figure('Checked in'), figure('No-shows')]}
+            columns={['Time', 'Activity', figure('Bookings'), figure('Guests'), figure('Checked in'), figure('No-shows'), figure('Due')]}
             label={`Timeslots of ${formatDate(date)}`}
             className="stacked-table manifest-day"
             empty={
@@ -100,6 +105,9 @@ function ManifestDayPage() {
                 </td>
                 <td data-label="No-shows" className="num">
                   {slot.Ended ? slot.NoShows : <span className="muted">–</span>}
+                </td>
+                <td data-label="Due" className="num">
+                  {slot.Due.length > 0 ? dueText(slot.Due) : <span className="muted">–</span>}
                 </td>
               </tr>
             )}
@@ -144,7 +152,7 @@ function TimeslotManifestPage({ timeslotId }: { timeslotId: number }) {
         <>
           <PageHeader
             title={`${slot.ActivityName}, ${slot.Time}`}
-            description={`${formatDate(slot.Date)} · ${list.length} booking${list.length === 1 ? '' : 's'} · ${guests} guest${guests === 1 ? '' : 's'} · ${checkedIn} checked in${slot.Ended ? ` · ${list.filter((e) => e.Attendance === 'no-show').length} no-show` : ''}`}
+            description={`${formatDate(slot.Date)} · ${list.length} booking${list.length === 1 ? '' : 's'} · ${guests} guest${guests === 1 ? '' : 's'} · ${checkedIn} checked in${slot.Ended ? ` · ${list.filter((e) => e.Attendance === 'no-show').length} no-show` : ''}${slot.Due.length > 0 ? ` · ${dueText(slot.Due)} to collect` : ''}`}
             actions={
               <>
                 <Link href="/manifests/check-in" className="btn btn-secondary no-print">
@@ -161,7 +169,7 @@ function TimeslotManifestPage({ timeslotId }: { timeslotId: number }) {
           <Card className="table-card">
             <DataTable
               rows={list}
-              columns={['Guest', 'Party', 'Channel', 'Waiver', 'Check-in']}
+              columns={['Guest', 'Party', 'Channel', 'Payment', 'Waiver', 'Check-in']}
               label="Guests"
               className="stacked-table manifest-table"
               empty={
@@ -199,6 +207,9 @@ function ManifestRow({ entry, onChange }: { entry: ManifestEntry; onChange: (ans
         <div className="small muted">{entry.Tickets.map((ticket) => `${ticket.Quantity} ${ticket.Name}`).join(', ')}</div>
       </td>
       <td data-label="Channel">{entry.Channel}</td>
+      <td data-label="Payment">
+        <PaymentCell entry={entry} />
+      </td>
       <td data-label="Waiver">
         <WaiverCell entry={entry} />
       </td>

@@ -35,6 +35,10 @@ export function NewBookingPage() {
   const [sentTypes, setSentTypes] = useState<string[]>([]);
   const [customer, setCustomer] = useState({ FirstName: '', LastName: '', Email: '', Phone: '' });
   const [paymentReference, setPaymentReference] = useState('');
+  // How it was paid at the desk (docs/payments.md, "The desk"): nothing yet by default (due at check-in).
+  const [payMethod, setPayMethod] = useState<'unpaid' | 'cash' | 'card_terminal' | 'voucher' | 'invoice'>('unpaid');
+  const [payAmount, setPayAmount] = useState('');
+  const [payReference, setPayReference] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
 
@@ -105,6 +109,11 @@ export function NewBookingPage() {
         ...(mixed ? { Tickets: mix.lines.map((line) => ({ Type: line.type.Type, Quantity: line.quantity })) } : { Participants: participants }),
         Customer: { ...customer, Phone: customer.Phone.replace(/[\s()-]/g, '') },
         ...(paymentReference.trim() ? { PaymentReference: paymentReference.trim() } : {}),
+        Payment: {
+          Method: payMethod,
+          ...(payMethod !== 'unpaid' && payAmount.trim() ? { Amount: payAmount.trim() } : {}),
+          ...(payMethod !== 'unpaid' && payReference.trim() ? { Reference: payReference.trim() } : {}),
+        },
       });
       toast(`Booked ${booking.BookingReference}: ${booking.Participants} ${booking.Participants === 1 ? 'guest' : 'guests'} for ${activity.Name}.`);
       navigate(`/bookings/${booking.BookingReference}`);
@@ -308,9 +317,42 @@ export function NewBookingPage() {
               value={paymentReference}
               onChange={(e) => setPaymentReference(e.target.value)}
               error={fieldError('PaymentReference')}
-              hint="Receipt or card terminal reference"
+              hint="Your own reference for the booking (a till number)"
               className="span-2"
             />
+            <SelectField label="Paid at the desk" value={payMethod} onChange={(e) => setPayMethod(e.target.value as typeof payMethod)}>
+              <option value="unpaid">Not yet (due at check-in)</option>
+              <option value="cash">Cash</option>
+              <option value="card_terminal">Card terminal</option>
+              <option value="voucher">Voucher</option>
+              <option value="invoice">Invoice (owed until paid)</option>
+            </SelectField>
+            {payMethod !== 'unpaid' && (
+              <>
+                <TextField
+                  label={`Amount${activity ? ` (${activity.Currency})` : ''}`}
+                  inputMode="decimal"
+                  value={payAmount}
+                  onChange={(e) => setPayAmount(e.target.value)}
+                  error={fieldError('Payment.Amount')}
+                  hint="Empty: the whole price"
+                />
+                <TextField
+                  label={
+                    payMethod === 'voucher'
+                      ? 'Voucher code'
+                      : payMethod === 'invoice'
+                        ? 'Invoice number'
+                        : payMethod === 'card_terminal'
+                          ? 'Receipt number'
+                          : 'Receipt (optional)'
+                  }
+                  value={payReference}
+                  onChange={(e) => setPayReference(e.target.value)}
+                  error={fieldError('Payment.Reference')}
+                />
+              </>
+            )}
           </div>
         </Card>
         <ErrorBanner error={error && error.errors.length <= 1 && error.errors.some((e) => fieldError(e.field)) ? undefined : error} />
