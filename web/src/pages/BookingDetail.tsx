@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, ApiError, type AdminBooking } from '../api';
+import { api, ApiError, type AdminBooking, type Booking } from '../api';
 import { useActivities } from '../activities';
 import { formatDate, formatInstant, formatMoney, SOURCE_LABELS } from '../format';
 import { Link, usePageTitle } from '../router';
@@ -46,7 +46,9 @@ export function BookingDetailPage({ reference }: { reference: string }) {
         const message = 'Type the amount to refund, such as 12.50';
         throw new ApiError(422, 'Unprocessable Entity', message, [{ field: 'Amount', message }], 'validation');
       }
-      await api.post(release ? `/api/v2/admin/holds/${reference}/release` : `/api/v2/admin/bookings/${reference}/cancel`);
+      const changed = await api.post<Booking>(release ? `/api/v2/admin/holds/${reference}/release` : `/api/v2/admin/bookings/${reference}/cancel`);
+      // The new status shows at once; the money (a refund asked below) comes with the reload.
+      if (booking) loaded.setData({ ...booking, ...changed });
       setConfirming(undefined);
       toast(
         release ? `The hold ${reference} is released; its seats are back on sale.` : `Booking ${reference} is cancelled; its seats are back on sale.`,
