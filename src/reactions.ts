@@ -3,10 +3,11 @@
 // (app.ts) or run the command line (cli.ts), which wire these once per process. docs/architecture.md has
 // the table.
 import { defineEmailKind } from './emails/kinds.js';
-import { reactToBookings, reactToGuestCancellations, reactToPaidBaskets } from './events/reactions.js';
+import { reactToBookings, reactToDepartureCancellations, reactToGuestCancellations, reactToPaidBaskets } from './events/reactions.js';
 import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
 import { handleStripeEvents } from './payments/stripe-events.js';
-import { readBookingMoney, refundGuestCancellation } from './shop/refunds.js';
+import { readBookingMoney, refundDepartureCancellation, refundGuestCancellation } from './shop/refunds.js';
+import { emailCancelledDeparture } from './storefront/departure-emails.js';
 import { provideBookingMoney } from './payments/booking-money.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
@@ -21,6 +22,9 @@ export function wireReactions(): void {
   reactToPaidBaskets('waitlists', claimOffer);
   // A guest cancelling their paid booking within the activity's rule: all that remains of its share is refunded.
   reactToGuestCancellations('refunds', refundGuestCancellation);
+  // A departure cancelled by the operator: each paid booking is refunded in full, each guest e-mailed the message.
+  reactToDepartureCancellations('refunds', refundDepartureCancellation);
+  reactToDepartureCancellations('guest-email', emailCancelledDeparture);
   // The operator's booking answer lists the payments and refunds of the booking, which the shop knows.
   provideBookingMoney(readBookingMoney);
   // Stripe's Checkout events (received by payments/routes.ts): a paid session completes its basket, once.

@@ -48,6 +48,7 @@ export function toAdminProduct(row: ActivityRow, types: TicketTypeRow[]): AdminP
     Archived: row.archived === 1,
     RequiredContactFields: requiredContactFieldsOf(row),
     GuestCancelHours: row.guest_cancel_hours ?? null,
+    GuestRescheduleHours: row.guest_reschedule_hours ?? null,
     GuestRefundRules: refundRulesOf(row),
   };
 }
@@ -156,6 +157,7 @@ export async function addActivity(tx: Tx, operatorId: number, body: CreateActivi
     ...(body.AvailabilityType !== undefined && { availability_type: body.AvailabilityType }),
     ...(body.RequiredContactFields !== undefined && { required_contact_fields: JSON.stringify(body.RequiredContactFields) }),
     ...(body.GuestCancelHours !== undefined && { guest_cancel_hours: body.GuestCancelHours }),
+    ...(body.GuestRescheduleHours !== undefined && { guest_reschedule_hours: body.GuestRescheduleHours }),
     ...(body.GuestRefundRules !== undefined && { guest_refund_rules: storedRefundRules(body.GuestRefundRules) }),
   });
   const adult = await addDefaultTicketType(tx, row);
@@ -207,6 +209,7 @@ export async function changeActivity(db: Db, operatorId: number, activityId: str
       ...(body.AvailabilityType !== undefined && { availability_type: body.AvailabilityType }),
       ...(body.RequiredContactFields !== undefined && { required_contact_fields: JSON.stringify(body.RequiredContactFields) }),
       ...(body.GuestCancelHours !== undefined && { guest_cancel_hours: body.GuestCancelHours }),
+      ...(body.GuestRescheduleHours !== undefined && { guest_reschedule_hours: body.GuestRescheduleHours }),
       ...(body.GuestRefundRules !== undefined && { guest_refund_rules: storedRefundRules(body.GuestRefundRules) }),
       updated_at: Date.now(),
     });

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { MAX_LIST_LIMIT } from '../bookings/schemas.js';
 
 export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'failed', 'cancelled'] as const;
-export const EMAIL_KINDS = ['workflow', 'waitlist', 'waitlist-confirmation', 'staff', 'webhook'] as const;
+export const EMAIL_KINDS = ['workflow', 'waitlist', 'waitlist-confirmation', 'staff', 'webhook', 'departure'] as const;
 const Instant = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
 export const Email = Type.Object(
@@ -12,7 +12,7 @@ export const Email = Type.Object(
       type: 'string',
       enum: [...EMAIL_KINDS],
       description:
-        "A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), or a notice to the operator about its webhooks",
+        "A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), or a notice to the operator about its webhooks, or a cancelled departure's message to a guest (departure)",
     }),
     To: Type.String(),
     Subject: Type.String(),

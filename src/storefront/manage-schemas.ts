@@ -1,6 +1,6 @@
 // The guest's view of their own booking (manage-routes.ts): what they booked and whether they may cancel.
 import { Type, type Static } from '@sinclair/typebox';
-import { LocalDate } from '../http/schemas.js';
+import { ClockTime, LocalDate } from '../http/schemas.js';
 import { BookedTicket } from '../catalog/tickets/schemas.js';
 
 // URL-safe characters only (no "."), so that the server log's redaction sees the whole token as one
@@ -43,10 +43,23 @@ export const ManagedBooking = Type.Object(
         description: 'What cancelling now gives back, minor units of Currency; null when it cannot be cancelled now or nothing was paid online',
       }),
     }),
+    Reschedule: Type.Object({
+      Allowed: Type.Boolean({ description: 'Whether the guest may move it now to another time of the activity with room (POST .../reschedule)' }),
+      Until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description: 'The last moment the guest may move it; null when the activity does not allow it',
+      }),
+      Refusal: Type.Union([Type.Literal('not-confirmed'), Type.Literal('not-allowed'), Type.Literal('too-late'), Type.Null()], {
+        description:
+          'Why not: the booking is not confirmed, the operator does not let guests move bookings of this activity, or the time for it has passed',
+      }),
+    }),
   },
   { $id: 'ManagedBooking' },
 );
 export type ManagedBooking = Static<typeof ManagedBooking>;
+
+export const GuestRescheduleBody = Type.Object({ Date: LocalDate, Time: ClockTime });
+export type GuestRescheduleBody = Static<typeof GuestRescheduleBody>;
 
 export const ManageLink = Type.Object(
   {

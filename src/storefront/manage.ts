@@ -36,7 +36,7 @@ export async function managedBookingQr(db: Kysely<Database>, keys: InstanceKeys,
 }
 
 /** The reference a token stands for, or 404 (an altered or foreign token is not told apart from an unknown one). */
-function referenceOf(keys: InstanceKeys, operatorId: number, token: string): string {
+export function referenceOf(keys: InstanceKeys, operatorId: number, token: string): string {
   const [reference] = token.split('_');
   const expected = Buffer.from(manageToken(keys, operatorId, reference!));
   const given = Buffer.from(token);
@@ -62,6 +62,9 @@ export async function managedBooking(
   else if (until === null) refusal = 'not-allowed';
   else if (now > until) refusal = 'too-late';
   const refund = refusal === null ? await guestRefundPreview(db, operatorId, booking.BookingReference, now) : null;
+  const moveHours = activity.guest_reschedule_hours;
+  const moveUntil = moveHours === null ? null : startsAt - moveHours * 3600;
+  const moveRefusal = booking.Status !== 'confirmed' ? 'not-confirmed' : moveUntil === null ? 'not-allowed' : now > moveUntil ? 'too-late' : null;
   return {
     BookingReference: booking.BookingReference,
     Status: booking.Status,
@@ -82,6 +85,11 @@ export async function managedBooking(
       Refusal: refusal as ManagedBooking['Cancellation']['Refusal'],
       RefundPercent: refund?.percent ?? null,
       Refund: refund?.amount ?? null,
+    },
+    Reschedule: {
+      Allowed: moveRefusal === null,
+      Until: moveUntil === null ? null : new Date(moveUntil * 1000).toISOString(),
+      Refusal: moveRefusal,
     },
   };
 }
