@@ -4,10 +4,12 @@ import { shop, shopUrl, type ManagedBooking } from './api';
 import { longDate, money, t, zonedDateTime } from './app';
 import { h, replace } from './dom';
 import { errorText, showPage } from './ui';
+import { rescheduleButton } from './reschedule';
 
-export async function renderManage(token: string): Promise<void> {
+export async function renderManage(token: string, notice?: string): Promise<void> {
   const booking = await shop<ManagedBooking>('GET', `/bookings/${token}`);
   const actions = h('div', { class: 'actions' });
+  const moving = h('div', { class: 'reschedule' });
   const alert = h('div', { role: 'alert', class: 'alert-holder' });
   const refusal =
     booking.Status === 'cancelled'
@@ -20,6 +22,7 @@ export async function renderManage(token: string): Promise<void> {
   showPage(
     t.manageHeading,
     h('h1', null, t.manageHeading),
+    notice ? h('p', { class: 'success', role: 'status' }, notice) : null,
     h(
       'dl',
       { class: 'facts card' },
@@ -59,9 +62,18 @@ export async function renderManage(token: string): Promise<void> {
             : t.refundNow(money(booking.Cancellation.Refund, booking.Currency), booking.Cancellation.RefundPercent ?? 100),
         )
       : null,
+    booking.Reschedule.Allowed && booking.Reschedule.Until
+      ? h('p', null, t.rescheduleUntil(zonedDateTime(booking.Reschedule.Until, booking.Timezone)))
+      : null,
     alert,
     actions,
+    moving,
   );
+  if (booking.Reschedule.Allowed)
+    replace(
+      moving,
+      rescheduleButton(moving, booking, token, (message) => void renderManage(token, message)),
+    );
   if (!booking.Cancellation.Allowed) return;
   const ask = h('button', { type: 'button', class: 'danger' }, t.cancelBooking);
   ask.addEventListener('click', () => {
