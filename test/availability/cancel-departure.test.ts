@@ -11,8 +11,12 @@ import { connectStripe, stripeWorld, type StripeWorld } from '../payments/fixtur
 import { addEndpoint } from '../webhooks/fixtures.js';
 import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
 import { addUser, as, signIn } from '../staff/fixtures.js';
+import { startSmtp, type TestSmtp } from '../emails/smtp.js';
+import { deliveryFor } from '../emails/fixtures.js';
+import { runDueEmails } from '../../src/emails/worker.js';
 
 let world: StripeWorld;
+let smtp: TestSmtp;
 let op: TestOperator;
 let testShop: TestOperator;
 let kayak: string;
@@ -90,7 +94,8 @@ const departureEmails = (operatorId: number) =>
     .execute();
 
 beforeAll(async () => {
-  world = await stripeWorld();
+  smtp = await startSmtp();
+  world = await stripeWorld({ SMTP_URL: smtp.url });
   op = await world.t.newOperator();
   testShop = await world.t.newOperator();
   await openShop(world.t, op.adminKey);
@@ -99,7 +104,10 @@ beforeAll(async () => {
   kayak = (await createActivity(world.t, op.adminKey, { Name: 'Kayak', UnitPrice: 4500, Currency: 'EUR' })).ActivityID;
   testKayak = (await createActivity(world.t, testShop.adminKey, { Name: 'Kayak', UnitPrice: 2000, Currency: 'EUR' })).ActivityID;
 });
-afterAll(() => world.close());
+afterAll(async () => {
+  await world.close();
+  await smtp.close();
+});
 
 describe('POST /api/v2/admin/timeslots/{ID}/cancel', () => {
   it('cancels every live booking of every channel, holds too; refunds Stripe in full; e-mails; closes the timeslot', async () => {
@@ -148,6 +156,12 @@ describe('POST /api/v2/admin/timeslots/{ID}/cancel', () => {
     expect(alan.body).toContain(message);
     expect(alan.body).toContain('Hello Alan,');
     expect(alan.body).toMatch(new RegExp(`${PUBLIC_URL}/book/[a-z0-9-]+/activities/${kayak}`));
+    // The worker sends them: the SMTP server receives the message as written.
+    await runDueEmails(world.t.db, deliveryFor(world.t));
+    const received = smtp.messages.find((m) => m.to.includes('alan@example.com') && m.subject.startsWith('Cancelled: Kayak'));
+    expect(received, smtp.messages.map((m) => m.subject).join(', ')).toBeDefined();
+    expect(received!.text).toContain('Strong wind: <b>no</b> tour today.');
+    expect(received!.text).toContain(`/activities/${kayak}`);
 
     // Audit: who cancelled the timeslot, and each booking.
     const entries = await world.t.db.kysely
@@ -229,6 +243,34 @@ describe('POST /api/v2/admin/timeslots/{ID}/cancel', () => {
     const money = await statusOf(testShop, paid);
     expect(money).toMatchObject({ Status: 'cancelled', AmountPaid: 6000, AmountRefunded: 6000 });
     expect(money.Refunds[0]).toMatchObject({ Amount: '60.00', Status: 'succeeded', Reason: 'departure-cancelled', Provider: 'test' });
+  });
+
+  it('bookings racing the cancellation are either refused or cancelled with it: none stays live, nothing overbooked', async () => {
+    const slot = await slotOf(op, kayak, 50);
+    await posBooking(op, slot);
+    const book = () =>
+      call(world.t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', {
+        ActivityID: kayak,
+        Date: slot.Date,
+        Time: '10:00',
+        Participants: 1,
+        Customer: customer(),
+      });
+    const [cancelled, ...racers] = await Promise.all([cancel(slot.ID), book(), book(), book(), book(), book(), book()]);
+    expect(cancelled!.statusCode, cancelled!.body).toBe(200);
+    for (const racer of racers) expect([201, 409, 422], racer.body).toContain(racer.statusCode);
+    const live = await world.t.db.kysely
+      .selectFrom('bookings')
+      .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
+      .select('bookings.reference')
+      .where('timeslots.id', '=', slot.ID)
+      .where('bookings.status', 'in', ['confirmed', 'on_hold'])
+      .execute();
+    expect(live).toEqual([]);
+    expect(await getTimeslot(world.t, op.adminKey, slot.ID)).toMatchObject({ Booked: 0, Capacity: 0 });
+    // Those that got in before the cancellation are in its list.
+    const listed = (cancelled!.json().data.Bookings as { BookingReference: string }[]).map((b) => b.BookingReference);
+    for (const racer of racers.filter((r) => r.statusCode === 201)) expect(listed).toContain(racer.json().data.BookingReference);
   });
 
   it('a timeslot without bookings is closed all the same, with an empty list', async () => {
