@@ -16,7 +16,7 @@ import { publishBookingChange, publishDepartureCancellation } from '../events/re
 import { sendPendingRefunds } from '../payments/jobs.js';
 import type { StripeSettings } from '../payments/stripe.js';
 import type { InstanceKeys } from '../secrets/keys.js';
-import { cancelLiveBookingsOf, findBookingRecords, type BookingRow } from './store.js';
+import { cancelLiveBookingsOf, findBooking, findBookingRecords, type BookingRow } from './store.js';
 import { findDepartureCancellation, insertDepartureCancellation, setCancelledBookings, type DepartureCancellationRow } from './departure-store.js';
 import { withTickets } from './service.js';
 import type { Booking } from './schemas.js';
@@ -139,4 +139,16 @@ export async function getCancelledDeparture(db: Db, operatorId: number, timeslot
   const row = slot && (await findDepartureCancellation(db.kysely, operatorId, timeslotId));
   if (!slot || !row) throw new NotFound(`Timeslot ${timeslotId} was not cancelled`);
   return view(db, operatorId, row, slot);
+}
+
+/**
+ * The operator's message to the guest when the booking was cancelled with its departure (the manage page
+ * shows it); null otherwise.
+ */
+export async function departureMessageOf(db: Db['kysely'], operatorId: number, reference: string): Promise<string | null> {
+  const booking = await findBooking(db, operatorId, reference);
+  if (booking?.status !== 'cancelled') return null;
+  const cancellation = await findDepartureCancellation(db, operatorId, booking.timeslot_id);
+  if (!cancellation || !(JSON.parse(cancellation.booking_ids) as number[]).includes(booking.id)) return null;
+  return cancellation.message;
 }

@@ -89,7 +89,8 @@ export async function rescheduleBooking(
   if (!current) throw new NotFound(`No booking ${reference}`);
   const sameActivity = request.ActivityID === undefined || request.ActivityID === current.public_id;
   const activity = sameActivity ? current : await findActivity(db.kysely, operatorId, request.ActivityID!);
-  if (!activity || activity.archived) throw ValidationFailed.field('ActivityID', `No activity ${request.ActivityID}`);
+  if (!activity) throw ValidationFailed.field('ActivityID', `No activity ${request.ActivityID}`);
+  if (activity.archived) throw ValidationFailed.field('ActivityID', `Activity ${activity.public_id} is archived and takes no bookings`);
   const timeslot = await findTimeslotAt(db.kysely, activity.id, request.Date, request.Time);
   if (!timeslot) throw ValidationFailed.field('Time', `Activity ${activity.public_id} has no timeslot on ${request.Date} at ${request.Time}`);
   options.allow?.(booking, { activity, startsAt: Number(timeslot.starts_at) });

@@ -43,6 +43,9 @@ export const ManagedBooking = Type.Object(
         description: 'What cancelling now gives back, minor units of Currency; null when it cannot be cancelled now or nothing was paid online',
       }),
     }),
+    DepartureMessage: Type.Union([Type.String(), Type.Null()], {
+      description: "The operator's message when they cancelled the booking's departure (the booking is then cancelled); null otherwise",
+    }),
     Reschedule: Type.Object({
       Allowed: Type.Boolean({ description: 'Whether the guest may move it now to another time of the activity with room (POST .../reschedule)' }),
       Until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {

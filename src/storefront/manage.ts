@@ -13,6 +13,7 @@ import { Conflict, NotFound } from '../http/errors.js';
 import { sendPendingRefunds } from '../payments/jobs.js';
 import type { StripeSettings } from '../payments/stripe.js';
 import { cancelBooking, getBooking } from '../bookings/service.js';
+import { departureMessageOf } from '../bookings/departures.js';
 import { findActivity } from '../catalog/store.js';
 import { unixNow } from '../lib/clock.js';
 import { requireBasket } from '../shop/baskets.js';
@@ -86,6 +87,7 @@ export async function managedBooking(
       RefundPercent: refund?.percent ?? null,
       Refund: refund?.amount ?? null,
     },
+    DepartureMessage: booking.Status === 'cancelled' ? await departureMessageOf(db, operatorId, booking.BookingReference) : null,
     Reschedule: {
       Allowed: moveRefusal === null,
       Until: moveUntil === null ? null : new Date(moveUntil * 1000).toISOString(),

@@ -11,6 +11,7 @@ import { connectStripe, stripeWorld, type StripeWorld } from '../payments/fixtur
 import { addEndpoint } from '../webhooks/fixtures.js';
 import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
 import { addUser, as, signIn } from '../staff/fixtures.js';
+import { manageToken } from '../../src/storefront/manage.js';
 import { startSmtp, type TestSmtp } from '../emails/smtp.js';
 import { deliveryFor } from '../emails/fixtures.js';
 import { runDueEmails } from '../../src/emails/worker.js';
@@ -162,6 +163,15 @@ describe('POST /api/v2/admin/timeslots/{ID}/cancel', () => {
     expect(received, smtp.messages.map((m) => m.subject).join(', ')).toBeDefined();
     expect(received!.text).toContain('Strong wind: <b>no</b> tour today.');
     expect(received!.text).toContain(`/activities/${kayak}`);
+
+    // The guest's manage page says why, with the operator's words.
+    const token = manageToken(world.t.app.instanceKeys, op.operatorId, pos);
+    const managed = (await call(world.t.app, undefined, 'GET', `${shop(op.operatorId)}/bookings/${token}`)).json().data;
+    expect(managed).toMatchObject({ Status: 'cancelled', DepartureMessage: message });
+    const gone_ = (
+      await call(world.t.app, undefined, 'GET', `${shop(op.operatorId)}/bookings/${manageToken(world.t.app.instanceKeys, op.operatorId, gone)}`)
+    ).json().data;
+    expect(gone_.DepartureMessage).toBeNull();
 
     // Audit: who cancelled the timeslot, and each booking.
     const entries = await world.t.db.kysely

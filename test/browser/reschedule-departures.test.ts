@@ -127,5 +127,13 @@ describe.skipIf(!run)('rescheduling and cancelled departures', { timeout: 120_00
     const emails = await t.db.kysely.selectFrom('emails').select(['to_address', 'body']).where('kind', '=', 'departure').execute();
     expect(emails.map((email) => email.to_address).sort()).toEqual(['ada@example.com', 'grace@example.com']);
     expect(emails[0]!.body).toContain(message);
+
+    // The guest's manage page says the departure was cancelled, in the operator's words, and where to book again.
+    const slug = (await call(t.app, op.adminKey, 'GET', '/api/v2/admin/settings')).json().data.Slug;
+    await page.goto(`${base}/book/${slug}/manage/${manageToken(t.app.instanceKeys, op.operatorId, second)}`);
+    await page.getByRole('heading', { name: 'The operator cancelled this departure' }).waitFor();
+    await page.getByText(message, { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Book another time' }).waitFor();
+    await noViolations(page);
   });
 });

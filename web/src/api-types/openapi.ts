@@ -22215,6 +22215,8 @@ export interface components {
         /** @description What cancelling now gives back, minor units of Currency; null when it cannot be cancelled now or nothing was paid online */
         Refund: number | null;
       };
+      /** @description The operator's message when they cancelled the booking's departure (the booking is then cancelled); null otherwise */
+      DepartureMessage: string | null;
       Reschedule: {
         /** @description Whether the guest may move it now to another time of the activity with room (POST .../reschedule) */
         Allowed: boolean;

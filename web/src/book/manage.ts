@@ -1,7 +1,7 @@
 // A guest's own booking from the link in their e-mails: what they booked and, where the operator allows
 // it for the activity and in time, a cancel button (asked twice: it cannot be undone).
 import { shop, shopUrl, type ManagedBooking } from './api';
-import { longDate, money, t, zonedDateTime } from './app';
+import { linkProps, longDate, money, t, zonedDateTime } from './app';
 import { h, replace } from './dom';
 import { errorText, showPage } from './ui';
 import { rescheduleButton } from './reschedule';
@@ -50,6 +50,16 @@ export async function renderManage(token: string, notice?: string): Promise<void
         )
       : null,
     refusal ? h('p', { class: booking.Status === 'cancelled' ? 'success' : 'note' }, refusal) : null,
+    // The operator called off the departure: their words (as text), and where to book another time.
+    booking.DepartureMessage
+      ? h(
+          'section',
+          { class: 'card departure-note', 'aria-labelledby': 'departure-note' },
+          h('h2', { id: 'departure-note' }, t.departureCancelled),
+          h('p', { class: 'departure-message' }, booking.DepartureMessage),
+          h('a', { class: 'button', ...linkProps(`/activities/${booking.ActivityID}`) }, t.bookAgain),
+        )
+      : null,
     booking.Cancellation.Allowed && booking.Cancellation.Until
       ? h('p', null, t.cancelUntil(zonedDateTime(booking.Cancellation.Until, booking.Timezone)))
       : null,
