@@ -3,10 +3,11 @@
 // (app.ts) or run the command line (cli.ts), which wire these once per process. docs/architecture.md has
 // the table.
 import { defineEmailKind } from './emails/kinds.js';
-import { reactToBookings, reactToGuestCancellations, reactToPaidBaskets } from './events/reactions.js';
+import { reactToBookings, reactToDepartureCancellations, reactToGuestCancellations, reactToPaidBaskets } from './events/reactions.js';
 import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
 import { handleStripeEvents } from './payments/stripe-events.js';
-import { readBookingMoney, readMoneySums, refundGuestCancellation } from './shop/refunds.js';
+import { readBookingMoney, readMoneySums, refundDepartureCancellation, refundGuestCancellation } from './shop/refunds.js';
+import { emailCancelledDeparture } from './storefront/departure-emails.js';
 import { provideBookingMoney } from './payments/booking-money.js';
 import { DISPUTE_EVENTS, followDispute } from './shop/disputes.js';
 import { providePaymentBookings } from './payments/payment-bookings.js';
@@ -28,6 +29,9 @@ export function wireReactions(): void {
   reactToPaidBaskets('waitlists', claimOffer);
   // A guest cancelling their paid booking within the activity's rule: all that remains of its share is refunded.
   reactToGuestCancellations('refunds', refundGuestCancellation);
+  // A departure cancelled by the operator: each paid booking is refunded in full, each guest e-mailed the message.
+  reactToDepartureCancellations('refunds', refundDepartureCancellation);
+  reactToDepartureCancellations('guest-email', emailCancelledDeparture);
   // The operator's booking answer lists the payments and refunds of the booking, which the shop knows.
   // Which bookings a payment paid (its basket's), for payment.succeeded / payment.refunded and disputes.
   providePaymentBookings(readPaymentBookings);

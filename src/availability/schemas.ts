@@ -35,7 +35,12 @@ export const AdminTimeslot = Type.Composite(
       Date: LocalDate,
     }),
     Timeslot,
-    Type.Object({ Free: Type.Integer({ description: 'Capacity - Booked, also after the start (for the record)' }) }),
+    Type.Object({
+      Free: Type.Integer({ description: 'Capacity - Booked, also after the start (for the record)' }),
+      CancelledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description: 'When the operator cancelled the departure (POST /timeslots/{ID}/cancel): it takes no bookings; null unless cancelled',
+      }),
+    }),
   ],
   // No $id: the creation response lists it in both branches of a union, and an $id may appear once.
   { title: 'AdminTimeslot' },

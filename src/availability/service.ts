@@ -26,7 +26,14 @@ export function toTimeslot(row: LiveTimeslotRow, zone: string, now: number): Tim
 
 export function toAdminTimeslot(row: LiveTimeslotRow, activityPublicId: string, zone: string, now: number): AdminTimeslot {
   const slot = toTimeslot(row, zone, now);
-  return { ID: row.id, ActivityID: activityPublicId, Date: row.date, ...slot, Free: Math.max(0, slot.Capacity - slot.Booked) };
+  return {
+    ID: row.id,
+    ActivityID: activityPublicId,
+    Date: row.date,
+    ...slot,
+    Free: Math.max(0, slot.Capacity - slot.Booked),
+    CancelledAt: row.cancelled_at === null ? null : new Date(Number(row.cancelled_at) * 1000).toISOString(),
+  };
 }
 
 /** A date range of at most MAX_RANGE_DAYS; the errors name the query parameters as the client sent them. */
@@ -95,6 +102,7 @@ export async function changeTimeslotCapacity(db: Db, operatorId: number, id: num
   await db.write(async (tx) => {
     const slot = await findZonedTimeslot(tx, operatorId, id, now);
     if (!slot) throw new NotFound(`No timeslot ${id}`);
+    if (slot.cancelled_at !== null) throw new Conflict(`The timeslot on ${slot.date} at ${slot.time} was cancelled; it takes no more bookings`);
     await releaseLapsedHolds(tx, id, now);
     if (!(await setCapacityAboveBooked(tx, id, capacity))) {
       const booked = slot.booked - slot.lapsed_hold_seats;

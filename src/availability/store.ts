@@ -229,3 +229,23 @@ export async function setCapacityAboveBooked(tx: Tx, id: number, capacity: numbe
   if (changed) await noteSeatsChanged(tx, [id]);
   return changed;
 }
+
+/**
+ * Closes a cancelled departure (bookings/departures.ts): `freed` seats of the bookings it cancelled go back,
+ * it takes no more bookings (bookable_until is now) and its capacity becomes what is still booked (0 once
+ * all its bookings are cancelled), so that a booking of any channel that read it open before and commits
+ * after is refused by the seat count's CHECK. Both SET expressions read the row before the update.
+ */
+export async function closeCancelledTimeslot(tx: Tx, id: number, freed: number, now: number): Promise<void> {
+  await noteSeatsChanged(tx, [id]);
+  await tx
+    .updateTable('timeslots')
+    .set((eb) => ({
+      booked: eb('booked', '-', freed),
+      capacity: eb('booked', '-', freed),
+      bookable_until: sql<number>`CASE WHEN bookable_until < ${now} THEN bookable_until ELSE ${now} END`,
+      cancelled_at: sql<number>`coalesce(cancelled_at, ${now})`,
+    }))
+    .where('id', '=', id)
+    .execute();
+}

@@ -53,7 +53,8 @@ const REFERENCE_ATTEMPTS = 5;
 /** 422 on Time unless the timeslot still takes bookings: until its start, or until it closes (opening hours). */
 export function requireBookable(slot: BookableTimeslot, now: number): void {
   if (slot.bookable_until > now) return;
-  const why = slot.bookable_until > slot.starts_at ? 'has closed' : 'has already started';
+  // A cancelled departure closed before its start (departures.ts); opening hours close after it.
+  const why = slot.bookable_until < slot.starts_at ? 'was cancelled' : slot.bookable_until > slot.starts_at ? 'has closed' : 'has already started';
   throw ValidationFailed.field('Time', `The timeslot on ${slot.date} at ${slot.time} ${why} and can no longer be booked`);
 }
 

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, PartnerParams, problems } from '../http/schemas.js';
-import { Booking, PartnerBookingBody } from './schemas.js';
+import { Booking, PartnerBookingBody, RescheduleBody } from './schemas.js';
+import { RESCHEDULE_DESCRIPTION, rescheduleBooking } from './reschedule.js';
 import { ReferenceParams } from '../http/schemas.js';
 import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
 import { bookTimeslot, timeslotGroup, cancelBooking, confirmBooking, getBooking } from './service.js';
@@ -69,6 +70,23 @@ export const bookingPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request) => ({
       data: await cancelBooking(app.db, request.caller.operatorId, request.params.BookingReference, marketplace(request.caller)),
+    }),
+  });
+
+  app.post('/booking/:BookingReference/reschedule', {
+    config: { scope: 'ota' },
+    schema: {
+      tags,
+      summary: 'Move a booking to another timeslot',
+      description: `${RESCHEDULE_DESCRIPTION} A partner moves only the bookings its own marketplace made (another's is 404).`,
+      params: PartnerBookingParams,
+      body: RescheduleBody,
+      response: { 200: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422) },
+    },
+    handler: async (request) => ({
+      data: await rescheduleBooking(app.db, request.caller.operatorId, request.params.BookingReference, request.body, {
+        partner: marketplace(request.caller),
+      }),
     }),
   });
 

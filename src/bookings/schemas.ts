@@ -96,6 +96,18 @@ export type PartnerBookingBody = Static<typeof PartnerBookingBody>;
 export const PosBookingBody = Type.Object({ ...bookingFields, Payment: Type.Optional(PosPaymentField) }, PARTICIPANTS_OR_TICKETS);
 export type PosBookingBody = Static<typeof PosBookingBody>;
 
+export const RescheduleBody = Type.Object({
+  Date: LocalDate,
+  Time: ClockTime,
+  ActivityID: Type.Optional(
+    Type.String({
+      pattern: ACTIVITY_ID_PATTERN,
+      description: "Another activity of the operator that sells the booking's ticket types; the booking's own activity when absent",
+    }),
+  ),
+});
+export type RescheduleBody = Static<typeof RescheduleBody>;
+
 export const Booking = Type.Object(
   {
     BookingReference: Type.String({ examples: ['BK-7KQ2MX9P'] }),
@@ -125,6 +137,33 @@ export const Booking = Type.Object(
   { $id: 'Booking' },
 );
 export type Booking = Static<typeof Booking>;
+
+export const MAX_DEPARTURE_MESSAGE = 2000;
+
+export const CancelDepartureBody = Type.Object({
+  Message: Type.String({
+    minLength: 1,
+    maxLength: MAX_DEPARTURE_MESSAGE,
+    // Plain text: line breaks and tabs, no other control characters; at least one visible character.
+    pattern: '^(?=[\\s\\S]*\\S)[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]+$',
+    description: `The operator's words to the guests, plain text (line breaks allowed), at most ${MAX_DEPARTURE_MESSAGE} characters: e-mailed to each guest with a link to book another time`,
+  }),
+});
+export type CancelDepartureBody = Static<typeof CancelDepartureBody>;
+
+export const CancelledDeparture = Type.Object(
+  {
+    TimeslotID: Type.Integer(),
+    ActivityID: Type.String(),
+    Date: LocalDate,
+    Time: Type.String({ description: "HH:MM in the activity's time zone" }),
+    Message: Type.String({ description: "The operator's message to the guests, as given" }),
+    CancelledAt: Type.String({ format: 'date-time' }),
+    CancelledBy: Type.String({ description: 'Who cancelled it: the user or API key, as the audit log names them' }),
+    Bookings: Type.Array(Booking, { description: 'The bookings the cancellation cancelled (every channel, holds too), as they are now' }),
+  },
+  { $id: 'CancelledDeparture' },
+);
 
 /** The operator's answer for one booking: the booking, and what it paid and got back. */
 export const AdminBooking = Type.Object({ ...Booking.properties, ...BookingMoney }, { $id: 'AdminBooking' });

@@ -433,3 +433,25 @@ export async function bookingsForDigest(db: Kysely<Database>, operatorId: number
     .limit(1000)
     .execute();
 }
+
+/**
+ * Cancels every live booking of the timeslot (confirmed, or on a hold that has not lapsed) in one
+ * statement, each with its booking.cancelled event, and returns them (a cancelled departure).
+ */
+export async function cancelLiveBookingsOf(tx: Tx, timeslotId: number, now: number): Promise<BookingRow[]> {
+  const cancelled = await tx
+    .updateTable('bookings')
+    .set({ status: 'cancelled', cancelled_at: Date.now() })
+    .where('timeslot_id', '=', timeslotId)
+    .where((eb) => eb.or([eb('status', '=', 'confirmed'), eb.and([eb('status', '=', 'on_hold'), eb('hold_expires_at', '>', now)])]))
+    .returningAll()
+    .execute();
+  for (const row of cancelled) await recordBookingEvents(tx, row, ['booking.cancelled']);
+  return cancelled;
+}
+
+/** The operator's bookings by ID, as the API shows them (with their timeslot and activity), in ID order. */
+export async function findBookingRecords(db: Kysely<Database>, operatorId: number, bookingIds: number[]): Promise<BookingRecord[]> {
+  if (bookingIds.length === 0) return [];
+  return selectRecords(db).where('bookings.operator_id', '=', operatorId).where('bookings.id', 'in', bookingIds).orderBy('bookings.id').execute();
+}

@@ -113,6 +113,10 @@ export const AdminProduct = Type.Composite(
         description: "What a guest's own cancellation refunds, largest HoursBefore first; empty: all that was paid",
       }),
       ...depositFields,
+      GuestRescheduleHours: Type.Union([Type.Integer(), Type.Null()], {
+        description:
+          'Guests may move their own booking to another time of the activity (the link in their e-mails) until this many hours before its start; null: they may not',
+      }),
     }),
   ],
   { $id: 'AdminProduct' },
@@ -155,6 +159,10 @@ const activityFields = {
   MeetingPoint: Type.Union([MeetingPoint, Type.Null()]),
   Inclusions: Lines('What the price includes'),
   WhatToBring: Lines('What guests should bring'),
+  GuestRescheduleHours: Type.Union([Type.Integer({ minimum: 0, maximum: 8760 }), Type.Null()], {
+    description:
+      'Let guests move their own booking online to another time of the activity with room until this many hours before its start (0: until it starts); null (the default): they may not',
+  }),
   GuestRefundRules: Type.Array(RefundRule, {
     maxItems: MAX_REFUND_RULES,
     description:
@@ -179,6 +187,7 @@ export const CreateActivityBody = Type.Object({
   AvailabilityType: Type.Optional(activityFields.AvailabilityType),
   RequiredContactFields: Type.Optional(activityFields.RequiredContactFields),
   GuestCancelHours: Type.Optional(activityFields.GuestCancelHours),
+  GuestRescheduleHours: Type.Optional(activityFields.GuestRescheduleHours),
   GuestRefundRules: Type.Optional(activityFields.GuestRefundRules),
   MeetingPoint: Type.Optional(activityFields.MeetingPoint),
   Inclusions: Type.Optional(activityFields.Inclusions),

@@ -49,6 +49,22 @@ export interface Database {
   webhook_availability_notices: WebhookAvailabilityNoticeTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
+  departure_cancellations: DepartureCancellationTable;
+}
+
+/** A cancelled departure (migration 028): the operator's message, and what it cancelled. */
+export interface DepartureCancellationTable {
+  timeslot_id: number;
+  operator_id: number;
+  message: string;
+  /** The timeslot's capacity before the cancellation set it to 0. */
+  capacity: number;
+  /** JSON array of the IDs of the bookings it cancelled. */
+  booking_ids: string;
+  /** Who cancelled it, as the audit log names them. */
+  cancelled_by: string;
+  /** Unix seconds. */
+  cancelled_at: number;
 }
 
 export interface OperatorTable {
@@ -127,6 +143,8 @@ export interface ActivityTable {
   deposit_amount: Generated<number | null>;
   /** Days before the start the balance link is e-mailed; null: collected at check-in only. */
   balance_due_days: Generated<number | null>;
+  /** Guests may move their own booking to another time until this many hours before its start; null: they may not (migration 028). */
+  guest_reschedule_hours: Generated<number | null>;
 }
 
 export interface TimeslotTable {
@@ -142,6 +160,8 @@ export interface TimeslotTable {
   booked: Generated<number>;
   /** Unix seconds until which it takes bookings: starts_at, or ends_at for opening hours (migration 010). */
   bookable_until: Generated<number>;
+  /** Unix seconds at which the departure was cancelled (migration 028): it takes no more bookings. */
+  cancelled_at: Generated<number | null>;
 }
 
 export interface QuestionTable {
@@ -459,7 +479,7 @@ export interface WorkflowTable {
   id: Generated<number>;
   operator_id: number;
   name: string;
-  event: 'booking-confirmed' | 'booking-cancelled' | 'reminder' | 'follow-up';
+  event: 'booking-confirmed' | 'booking-cancelled' | 'booking-rescheduled' | 'reminder' | 'follow-up';
   offset_hours: number;
   subject_template: string;
   body_template: string;
@@ -471,7 +491,16 @@ export interface WorkflowTable {
 
 /** A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place's address. */
 /** staff: sign-in links, password resets and invitations; their body is sealed (src/staff/emails.ts). */
-export type EmailKind = 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment' | 'booking-notice' | 'balance';
+export type EmailKind =
+  | 'workflow'
+  | 'waitlist'
+  | 'waitlist-confirmation'
+  | 'staff'
+  | 'webhook'
+  | 'payment'
+  | 'booking-notice'
+  | 'balance'
+  | 'departure';
 
 export interface EmailTable {
   id: Generated<number>;

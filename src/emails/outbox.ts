@@ -4,7 +4,7 @@
 import type { Tx } from '../db/connection.js';
 import type { BuiltInMeter } from '../usage/meters.js';
 import type { EmailKind } from '../db/schema.js';
-import { cancelQueuedEmails, deleteQueuedEmails, insertQueuedEmail } from './store.js';
+import { cancelQueuedEmails, deleteQueuedEmails, insertQueuedEmail, upsertQueuedEmail } from './store.js';
 
 export interface NewEmail {
   operatorId: number;
@@ -28,6 +28,29 @@ export interface NewEmail {
  */
 export async function queueEmail(tx: Tx, email: NewEmail): Promise<boolean> {
   return insertQueuedEmail(tx, {
+    operator_id: email.operatorId,
+    kind: email.kind,
+    workflow_id: email.workflowId ?? null,
+    booking_id: email.bookingId ?? null,
+    waitlist_entry_id: email.waitlistEntryId ?? null,
+    to_address: email.to,
+    subject: email.subject,
+    body: email.body,
+    status: 'queued',
+    scheduled_for: email.sendAt,
+    next_attempt_at: email.sendAt,
+    meter: email.meter,
+    meter_extra_info: email.meterExtraInfo,
+    created_at: Date.now(),
+  });
+}
+
+/**
+ * Queues the e-mail of a workflow for a booking, replacing the one it queued or sent before (the outbox
+ * keeps one row per workflow and booking): for e-mails that may be due again, a booking's rescheduling.
+ */
+export async function requeueEmail(tx: Tx, email: NewEmail): Promise<void> {
+  await upsertQueuedEmail(tx, {
     operator_id: email.operatorId,
     kind: email.kind,
     workflow_id: email.workflowId ?? null,

@@ -2,7 +2,17 @@ import { Type, type Static } from '@sinclair/typebox';
 import { MAX_LIST_LIMIT } from '../bookings/schemas.js';
 
 export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'failed', 'cancelled'] as const;
-export const EMAIL_KINDS = ['workflow', 'waitlist', 'waitlist-confirmation', 'staff', 'webhook', 'payment', 'booking-notice', 'balance'] as const;
+export const EMAIL_KINDS = [
+  'workflow',
+  'waitlist',
+  'waitlist-confirmation',
+  'staff',
+  'webhook',
+  'payment',
+  'booking-notice',
+  'balance',
+  'departure',
+] as const;
 const Instant = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
 export const Email = Type.Object(
@@ -12,7 +22,7 @@ export const Email = Type.Object(
       type: 'string',
       enum: [...EMAIL_KINDS],
       description:
-        "A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), a notice to the operator about its webhooks, a notice to its owners about a payment (a dispute), a booking notice to staff who asked for them (each booking, or a daily digest), or a guest's balance link (a deposit's rest)",
+        "A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), a notice to the operator about its webhooks, a notice to its owners about a payment (a dispute), a booking notice to staff who asked for them (each booking, or a daily digest), a guest's balance link (a deposit's rest), or a cancelled departure's message to a guest (departure)",
     }),
     To: Type.String(),
     Subject: Type.String(),

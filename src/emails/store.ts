@@ -18,6 +18,35 @@ export async function insertQueuedEmail(tx: Tx, row: Omit<Insertable<EmailTable>
   return inserted !== undefined;
 }
 
+/**
+ * Inserts the e-mail, or replaces its workflow's earlier e-mail to its booking (whatever its status) with
+ * this one, queued afresh: its attempts, claim and sending record start over.
+ */
+export async function upsertQueuedEmail(tx: Tx, row: Omit<Insertable<EmailTable>, 'id'>): Promise<void> {
+  await tx
+    .insertInto('emails')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['workflow_id', 'booking_id']).doUpdateSet({
+        to_address: row.to_address,
+        subject: row.subject,
+        body: row.body,
+        status: 'queued',
+        scheduled_for: row.scheduled_for,
+        next_attempt_at: row.next_attempt_at,
+        attempts: 0,
+        claimed_by: null,
+        claimed_until: null,
+        last_error: null,
+        transport: null,
+        message_id: null,
+        sent_at: null,
+        created_at: row.created_at,
+      }),
+    )
+    .execute();
+}
+
 /** The booking's e-mails still waiting become cancelled (one being sent is no longer `queued`). */
 export async function cancelQueuedEmails(tx: Tx, bookingId: number): Promise<void> {
   await tx.updateTable('emails').set({ status: 'cancelled' }).where('booking_id', '=', bookingId).where('status', '=', 'queued').execute();

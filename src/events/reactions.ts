@@ -80,3 +80,31 @@ export function reactToGuestCancellations(name: string, reaction: GuestCancellat
 export async function publishGuestCancellation(tx: Tx, booking: ChangedBooking, now: number): Promise<void> {
   for (const reaction of guestCancellationReactions.values()) await reaction(tx, booking, now);
 }
+
+/** What a cancelled departure tells its guests: the operator's words, and where to book again. */
+export interface CancelledDeparture {
+  /** The operator's message to the guests (plain text). */
+  message: string;
+  /** The activity's public ID, for the link to book another time. */
+  activityId: string;
+  /** PUBLIC_URL, for that link. */
+  publicUrl: string;
+}
+
+/**
+ * The operator cancelled a departure (a timeslot) and with it this booking (bookings/departures.ts). Runs
+ * inside the cancellation's transaction, after the booking reactions: the shop refunds what was paid
+ * online in full, the guest is e-mailed the message.
+ */
+export type DepartureCancellationReaction = (tx: Tx, booking: ChangedBooking, departure: CancelledDeparture, now: number) => Promise<void>;
+
+const departureReactions = new Map<string, DepartureCancellationReaction>();
+
+/** Subscribes a reaction to cancelled departures under its name (the same name again replaces it). */
+export function reactToDepartureCancellations(name: string, reaction: DepartureCancellationReaction): void {
+  departureReactions.set(name, reaction);
+}
+
+export async function publishDepartureCancellation(tx: Tx, booking: ChangedBooking, departure: CancelledDeparture, now: number): Promise<void> {
+  for (const reaction of departureReactions.values()) await reaction(tx, booking, departure, now);
+}

@@ -13,7 +13,7 @@ import { DomainError, NotFound, ValidationFailed } from '../http/errors.js';
 import { bookingReferences, findBooking, findBookingId } from '../bookings/store.js';
 import { refundAmount, refundPercent, refundRulesOf } from '../catalog/refund-rules.js';
 import { findActivity } from '../catalog/store.js';
-import type { GuestCancellationReaction } from '../events/reactions.js';
+import type { DepartureCancellationReaction, GuestCancellationReaction } from '../events/reactions.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { PaymentProviderUnavailable } from '../payments/providers.js';
 import { formatMinorUnits, parseMinorUnits } from '../lib/money.js';
@@ -252,3 +252,14 @@ export const readBookingMoney: BookingMoneyReader = async (db, operatorId, booki
 
 /** The money sums of bookings, as the payments domain asks them (owedOf). */
 export const readMoneySums: MoneySumsReader = (db, operatorId, bookingIds) => moneySums(db, operatorId, bookingIds, unixNow());
+/**
+ * The operator cancelled the departure of a booking paid online (bookings/departures.ts): all that remains
+ * of its share is refunded, whatever the activity's rules, recorded in the cancellation's transaction as
+ * asked by whoever cancelled it (reason departure-cancelled). Stripe's is sent after the commit.
+ */
+export const refundDepartureCancellation: DepartureCancellationReaction = async (tx, booking) => {
+  const sale = await saleOf(tx, booking.id);
+  if (!sale) return;
+  const reference = (await bookingReferences(tx, booking.operator_id, [booking.id])).get(booking.id) ?? String(booking.id);
+  await recordRefund(tx, booking.operator_id, reference, sale, { amount: 'rest', reason: 'departure-cancelled', requestedBy: requester() });
+};

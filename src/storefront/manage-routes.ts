@@ -4,7 +4,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { envelope, problems } from '../http/schemas.js';
 import { Type } from '@sinclair/typebox';
 import { BasketParams, ShopLocaleQuery } from '../shop/schemas.js';
-import { BalanceBody, BalancePayment, BookingWaiver, CompleteWaiverBody, ManagedBooking, ManageLink, ManageParams } from './manage-schemas.js';
+import {
+  BalanceBody,
+  BalancePayment,
+  BookingWaiver,
+  CompleteWaiverBody,
+  GuestRescheduleBody,
+  ManagedBooking,
+  ManageLink,
+  ManageParams,
+} from './manage-schemas.js';
+import { rescheduleAsGuest } from './manage-reschedule.js';
 import {
   basketManageLinks,
   bookingWaiver,
@@ -129,6 +139,25 @@ export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   await app.register(manageUploadRoutes);
+
+  app.post('/bookings/:ManageToken/reschedule', {
+    config,
+    schema: {
+      tags,
+      summary: 'Move a booking to another time as its guest',
+      description:
+        'Moves the booking to the timeslot of its activity at Date and Time (GET .../activities/{ActivityID}/timeslots lists those with room) when the ' +
+        "activity lets guests move bookings and it is not later than its GuestRescheduleHours before the booking's start. The tickets and what was " +
+        'paid stay as they are. Moving it to where it is changes nothing. 409 saying why otherwise, or when the new time lacks room (nothing ' +
+        'changes); 422 naming Time when there is no such timeslot or it takes no bookings.',
+      params: ManageParams,
+      body: GuestRescheduleBody,
+      response: { 200: envelope(ManagedBooking), ...problems(400, 404, 409, 413, 415, 422, 429) },
+    },
+    handler: async (request) => ({
+      data: await rescheduleAsGuest(app.db, app.instanceKeys, request.params.OperatorID, request.params.ManageToken, request.body),
+    }),
+  });
 
   app.get('/baskets/:BasketToken/manage-links', {
     config,

@@ -1,6 +1,6 @@
 // The guest's view of their own booking (manage-routes.ts): what they booked and whether they may cancel.
 import { Type, type Static } from '@sinclair/typebox';
-import { LocalDate } from '../http/schemas.js';
+import { ClockTime, LocalDate } from '../http/schemas.js';
 import { BookedTicket } from '../catalog/tickets/schemas.js';
 import { WaiverAnswer } from '../bookings/schemas.js';
 import { Question } from '../questions/schemas.js';
@@ -59,6 +59,19 @@ export const ManagedBooking = Type.Object(
         description: 'What cancelling now gives back, minor units of Currency; null when it cannot be cancelled now or nothing was paid online',
       }),
     }),
+    DepartureMessage: Type.Union([Type.String(), Type.Null()], {
+      description: "The operator's message when they cancelled the booking's departure (the booking is then cancelled); null otherwise",
+    }),
+    Reschedule: Type.Object({
+      Allowed: Type.Boolean({ description: 'Whether the guest may move it now to another time of the activity with room (POST .../reschedule)' }),
+      Until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description: 'The last moment the guest may move it; null when the activity does not allow it',
+      }),
+      Refusal: Type.Union([Type.Literal('not-confirmed'), Type.Literal('not-allowed'), Type.Literal('too-late'), Type.Null()], {
+        description:
+          'Why not: the booking is not confirmed, the operator does not let guests move bookings of this activity, or the time for it has passed',
+      }),
+    }),
   },
   { $id: 'ManagedBooking' },
 );
@@ -84,6 +97,8 @@ export const CompleteWaiverBody = Type.Object(
   { additionalProperties: false },
 );
 export type CompleteWaiverBody = Static<typeof CompleteWaiverBody>;
+export const GuestRescheduleBody = Type.Object({ Date: LocalDate, Time: ClockTime });
+export type GuestRescheduleBody = Static<typeof GuestRescheduleBody>;
 
 export const ManageLink = Type.Object(
   {

@@ -15,6 +15,7 @@ import type { StripeSettings } from '../payments/stripe.js';
 import { cancelBooking, getBooking } from '../bookings/service.js';
 import { findBookingId } from '../bookings/store.js';
 import { completeWaiver } from '../bookings/waiver-completion.js';
+import { departureMessageOf } from '../bookings/departures.js';
 import { findActivity } from '../catalog/store.js';
 import { unixNow } from '../lib/clock.js';
 import { requireBasket } from '../shop/baskets.js';
@@ -46,7 +47,7 @@ export async function managedBookingQr(db: Kysely<Database>, keys: InstanceKeys,
 }
 
 /** The reference a token stands for, or 404 (an altered or foreign token is not told apart from an unknown one). */
-function referenceOf(keys: InstanceKeys, operatorId: number, token: string): string {
+export function referenceOf(keys: InstanceKeys, operatorId: number, token: string): string {
   const [reference] = token.split('_');
   const expected = Buffer.from(manageToken(keys, operatorId, reference!));
   const given = Buffer.from(token);
@@ -74,6 +75,9 @@ export async function managedBooking(
   else if (until === null) refusal = 'not-allowed';
   else if (now > until) refusal = 'too-late';
   const refund = refusal === null ? await guestRefundPreview(db, operatorId, booking.BookingReference, now) : null;
+  const moveHours = activity.guest_reschedule_hours;
+  const moveUntil = moveHours === null ? null : startsAt - moveHours * 3600;
+  const moveRefusal = booking.Status !== 'confirmed' ? 'not-confirmed' : moveUntil === null ? 'not-allowed' : now > moveUntil ? 'too-late' : null;
   return {
     BookingReference: booking.BookingReference,
     Status: booking.Status,
@@ -100,6 +104,12 @@ export async function managedBooking(
       Refusal: refusal as ManagedBooking['Cancellation']['Refusal'],
       RefundPercent: refund?.percent ?? null,
       Refund: refund?.amount ?? null,
+    },
+    DepartureMessage: booking.Status === 'cancelled' ? await departureMessageOf(db, operatorId, booking.BookingReference) : null,
+    Reschedule: {
+      Allowed: moveRefusal === null,
+      Until: moveUntil === null ? null : new Date(moveUntil * 1000).toISOString(),
+      Refusal: moveRefusal,
     },
   };
 }

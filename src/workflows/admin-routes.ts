@@ -16,7 +16,7 @@ export const workflowAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Create a workflow',
       description:
-        "An e-mail to the booking's customer on an event: booking-confirmed, booking-cancelled (at once), reminder (OffsetHours before the start) or follow-up (OffsetHours after the end). " +
+        "An e-mail to the booking's customer on an event: booking-confirmed, booking-cancelled, booking-rescheduled (at once), reminder (OffsetHours before the start) or follow-up (OffsetHours after the end). " +
         'Each e-mail sent records one workflow-email-sent usage entry.',
       body: CreateWorkflowBody,
       response: { 201: envelope(Workflow), ...problems(400, ...AUTH_ERRORS, 413, 415, 422) },

@@ -4,7 +4,7 @@
 // restarts, and the worker sends them when due.
 import type { Tx } from '../db/connection.js';
 import type { BookingChange, BookingReaction, ChangedBooking } from '../events/reactions.js';
-import { dropQueuedEmails, queueEmail, withdrawQueuedEmails } from '../emails/outbox.js';
+import { dropQueuedEmails, queueEmail, requeueEmail, withdrawQueuedEmails } from '../emails/outbox.js';
 import { renderTemplate } from './templates.js';
 import { bookingTemplateValues } from './values.js';
 import { enabledWorkflowExists, enabledWorkflows, workflowIdsOn, type WorkflowRow } from './store.js';
@@ -14,7 +14,7 @@ const HOUR = 3600;
 const EVENTS: Record<BookingChange, WorkflowRow['event'][]> = {
   confirmed: ['booking-confirmed', 'reminder', 'follow-up'],
   cancelled: ['booking-cancelled'],
-  rescheduled: ['reminder', 'follow-up'],
+  rescheduled: ['booking-rescheduled', 'reminder', 'follow-up'],
 };
 
 /** The workflows' reaction to bookings: their e-mails, queued with the change. */
@@ -41,7 +41,9 @@ async function queueWorkflowEmails(tx: Tx, booking: ChangedBooking, event: Booki
     if (details.source === 'partner' && workflow.partner_bookings !== 1) continue;
     const sendAt = dueTime(workflow, details.startsAt, details.endsAt, now);
     if (sendAt === undefined) continue;
-    await queueEmail(tx, {
+    // A workflow e-mails a booking once (the outbox's unique key), but a booking may move more than once:
+    // its rescheduling e-mail is written anew for each move (requeueEmail), so the guest hears of the latest.
+    await (workflow.event === 'booking-rescheduled' ? requeueEmail : queueEmail)(tx, {
       operatorId: booking.operator_id,
       kind: 'workflow',
       workflowId: workflow.id,

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { RowId } from '../http/schemas.js';
 import { PLACEHOLDERS } from './templates.js';
 
-export const WORKFLOW_EVENTS = ['booking-confirmed', 'booking-cancelled', 'reminder', 'follow-up'] as const;
+export const WORKFLOW_EVENTS = ['booking-confirmed', 'booking-cancelled', 'booking-rescheduled', 'reminder', 'follow-up'] as const;
 export type WorkflowEvent = (typeof WORKFLOW_EVENTS)[number];
 
 const placeholders = PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ');
@@ -18,7 +18,8 @@ const fields = {
     type: 'string',
     enum: [...WORKFLOW_EVENTS],
     description:
-      'booking-confirmed and booking-cancelled send at once; reminder sends OffsetHours before the start, follow-up OffsetHours after the end',
+      'booking-confirmed, booking-cancelled and booking-rescheduled (a confirmed booking moved to another time: staff, partner, OCTo or the guest) send at once; ' +
+      'reminder sends OffsetHours before the start, follow-up OffsetHours after the end',
   }),
   OffsetHours: Type.Integer({
     minimum: 0,

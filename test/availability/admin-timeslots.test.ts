@@ -37,6 +37,7 @@ describe('POST /api/v2/admin/activities/{ActivityID}/timeslots: one timeslot', (
       Booked: 0,
       Available: 8,
       Free: 8,
+      CancelledAt: null,
     });
     expect(response.headers.location).toBe(`/api/v2/admin/timeslots/${slot.ID}`);
     const read = await call(t.app, op.adminKey, 'GET', `/api/v2/admin/timeslots/${slot.ID}`);

@@ -101,6 +101,8 @@ export interface paths {
             RequiredContactFields?: ('firstName' | 'lastName' | 'emailAddress' | 'phoneNumber' | 'country' | 'postalCode' | 'locales' | 'notes')[];
             /** @description Let guests cancel their own booking online until this many hours before the start (0: until it starts); null (the default): they may not */
             GuestCancelHours?: number | null;
+            /** @description Let guests move their own booking online to another time of the activity with room until this many hours before its start (0: until it starts); null (the default): they may not */
+            GuestRescheduleHours?: number | null;
             /** @description What a guest's own cancellation refunds of what they paid: the Percent of the rule with the largest HoursBefore that the cancellation still comes before (at least HoursBefore hours before the start), none when it comes after them all. Empty (the default): all of it. Shown to guests before they pay. Each HoursBefore once. */
             GuestRefundRules?: {
               /** @description A cancellation at least this many hours before the start... */
@@ -358,6 +360,8 @@ export interface paths {
             Inclusions?: string[];
             /** @description What guests should bring: short lines, at most 20 */
             WhatToBring?: string[];
+            /** @description Let guests move their own booking online to another time of the activity with room until this many hours before its start (0: until it starts); null (the default): they may not */
+            GuestRescheduleHours?: number | null;
             /** @description What a guest's own cancellation refunds of what they paid: the Percent of the rule with the largest HoursBefore that the cancellation still comes before (at least HoursBefore hours before the start), none when it comes after them all. Empty (the default): all of it. Shown to guests before they pay. Each HoursBefore once. */
             GuestRefundRules?: {
               /** @description A cancellation at least this many hours before the start... */
@@ -1013,6 +1017,8 @@ export interface paths {
                 Available: number;
                 /** @description Capacity - Booked, also after the start (for the record) */
                 Free: number;
+                /** @description When the operator cancelled the departure (POST /timeslots/{ID}/cancel): it takes no bookings; null unless cancelled */
+                CancelledAt: string | null;
               }[];
             };
           };
@@ -1162,6 +1168,8 @@ export interface paths {
                     Available: number;
                     /** @description Capacity - Booked, also after the start (for the record) */
                     Free: number;
+                    /** @description When the operator cancelled the departure (POST /timeslots/{ID}/cancel): it takes no bookings; null unless cancelled */
+                    CancelledAt: string | null;
                   };
                 }
               | {
@@ -1190,6 +1198,8 @@ export interface paths {
                     Available: number;
                     /** @description Capacity - Booked, also after the start (for the record) */
                     Free: number;
+                    /** @description When the operator cancelled the departure (POST /timeslots/{ID}/cancel): it takes no bookings; null unless cancelled */
+                    CancelledAt: string | null;
                   }[];
                 };
           };
@@ -2990,6 +3000,154 @@ export interface paths {
         };
         /** @description Bad Gateway */
         502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/bookings/{BookingReference}/reschedule': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Move a booking to another timeslot
+     * @description Moves a confirmed booking or a live hold to the timeslot at Date and Time of its activity, or of ActivityID (another activity of the operator that sells its ticket types, priced by that activity). The seats move in one transaction: the new timeslot gains them as the old one gets them back, never overbooked. It keeps its BookingReference, tickets, waiver answers (a move to another activity leaves the waiver pending), payments and check-in. Within its activity the price stays what was paid; to another activity the Total may change, and the operator settles a difference (POST .../refund gives money back). Moving it to where it is changes nothing. 404: no such booking. 409: the new timeslot lacks room, or the booking is cancelled, expired or has started (nothing changes). 422: no such activity or timeslot, other ticket types, or a timeslot that takes no bookings (started, cancelled).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description A booking reference: BK- and 8 letters or digits */
+          BookingReference: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * Format: date
+             * @description A calendar date, YYYY-MM-DD
+             */
+            Date: string;
+            /** @description A clock time, HH:MM (00:00 to 23:59) */
+            Time: string;
+            /** @description Another activity of the operator that sells the booking's ticket types; the booking's own activity when absent */
+            ActivityID?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Booking'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -6048,6 +6206,8 @@ export interface paths {
                 Available: number;
                 /** @description Capacity - Booked, also after the start (for the record) */
                 Free: number;
+                /** @description When the operator cancelled the departure (POST /timeslots/{ID}/cancel): it takes no bookings; null unless cancelled */
+                CancelledAt: string | null;
               };
             };
           };
@@ -6169,6 +6329,8 @@ export interface paths {
                 Available: number;
                 /** @description Capacity - Booked, also after the start (for the record) */
                 Free: number;
+                /** @description When the operator cancelled the departure (POST /timeslots/{ID}/cancel): it takes no bookings; null unless cancelled */
+                CancelledAt: string | null;
               };
             };
           };
@@ -6265,6 +6427,245 @@ export interface paths {
         };
       };
     };
+    trace?: never;
+  };
+  '/api/v2/admin/timeslots/{ID}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a departure
+     * @description Cancels every live booking of the timeslot (every channel, holds too) as a cancellation does (seats, webhooks, workflows, audit), refunds in full what was paid for them online (docs/payments.md), e-mails each guest with an address the Message with a link to book another time, and closes the timeslot to new bookings on every channel (its Capacity becomes 0). Answers the cancelled bookings. Cancelling it again changes nothing and answers the first cancellation. 404: no such timeslot. 409: it has started and was not cancelled.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Timeslot ID */
+          ID: number;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description The operator's words to the guests, plain text (line breaks allowed), at most 2000 characters: e-mailed to each guest with a link to book another time */
+            Message: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['CancelledDeparture'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/timeslots/{ID}/cancellation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A cancelled departure's cancellation
+     * @description The message, who cancelled it and when, and the bookings it cancelled. 404 when the timeslot was not cancelled.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Timeslot ID */
+          ID: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['CancelledDeparture'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/v2/admin/users': {
@@ -8782,7 +9183,7 @@ export interface paths {
     put?: never;
     /**
      * Create a workflow
-     * @description An e-mail to the booking's customer on an event: booking-confirmed, booking-cancelled (at once), reminder (OffsetHours before the start) or follow-up (OffsetHours after the end). Each e-mail sent records one workflow-email-sent usage entry.
+     * @description An e-mail to the booking's customer on an event: booking-confirmed, booking-cancelled, booking-rescheduled (at once), reminder (OffsetHours before the start) or follow-up (OffsetHours after the end). Each e-mail sent records one workflow-email-sent usage entry.
      */
     post: {
       parameters: {
@@ -8797,10 +9198,10 @@ export interface paths {
             /** @description The operator's name for the workflow */
             Name: string;
             /**
-             * @description booking-confirmed and booking-cancelled send at once; reminder sends OffsetHours before the start, follow-up OffsetHours after the end
+             * @description booking-confirmed, booking-cancelled and booking-rescheduled (a confirmed booking moved to another time: staff, partner, OCTo or the guest) send at once; reminder sends OffsetHours before the start, follow-up OffsetHours after the end
              * @enum {string}
              */
-            Event: 'booking-confirmed' | 'booking-cancelled' | 'reminder' | 'follow-up';
+            Event: 'booking-confirmed' | 'booking-cancelled' | 'booking-rescheduled' | 'reminder' | 'follow-up';
             /** @description For reminder and follow-up: hours before the start / after the end (0 for the other events) */
             OffsetHours?: number;
             /** @description Subject template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
@@ -9151,10 +9552,10 @@ export interface paths {
             /** @description The operator's name for the workflow */
             Name?: string;
             /**
-             * @description booking-confirmed and booking-cancelled send at once; reminder sends OffsetHours before the start, follow-up OffsetHours after the end
+             * @description booking-confirmed, booking-cancelled and booking-rescheduled (a confirmed booking moved to another time: staff, partner, OCTo or the guest) send at once; reminder sends OffsetHours before the start, follow-up OffsetHours after the end
              * @enum {string}
              */
-            Event?: 'booking-confirmed' | 'booking-cancelled' | 'reminder' | 'follow-up';
+            Event?: 'booking-confirmed' | 'booking-cancelled' | 'booking-rescheduled' | 'reminder' | 'follow-up';
             /** @description For reminder and follow-up: hours before the start / after the end (0 for the other events) */
             OffsetHours?: number;
             /** @description Subject template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
@@ -10046,6 +10447,156 @@ export interface paths {
         };
         /** @description Conflict */
         409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/ota/{partner}/booking/{BookingReference}/reschedule': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Move a booking to another timeslot
+     * @description Moves a confirmed booking or a live hold to the timeslot at Date and Time of its activity, or of ActivityID (another activity of the operator that sells its ticket types, priced by that activity). The seats move in one transaction: the new timeslot gains them as the old one gets them back, never overbooked. It keeps its BookingReference, tickets, waiver answers (a move to another activity leaves the waiver pending), payments and check-in. Within its activity the price stays what was paid; to another activity the Total may change, and the operator settles a difference (POST .../refund gives money back). Moving it to where it is changes nothing. 404: no such booking. 409: the new timeslot lacks room, or the booking is cancelled, expired or has started (nothing changes). 422: no such activity or timeslot, other ticket types, or a timeslot that takes no bookings (started, cancelled). A partner moves only the bookings its own marketplace made (another's is 404).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The marketplace name; it must be the one bound to the API key */
+          partner: string;
+          /** @description A booking reference: BK- and 8 letters or digits */
+          BookingReference: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * Format: date
+             * @description A calendar date, YYYY-MM-DD
+             */
+            Date: string;
+            /** @description A clock time, HH:MM (00:00 to 23:59) */
+            Time: string;
+            /** @description Another activity of the operator that sells the booking's ticket types; the booking's own activity when absent */
+            ActivityID?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Booking'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -13506,6 +14057,136 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/shop/{OperatorID}/bookings/{ManageToken}/reschedule': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Move a booking to another time as its guest
+     * @description Moves the booking to the timeslot of its activity at Date and Time (GET .../activities/{ActivityID}/timeslots lists those with room) when the activity lets guests move bookings and it is not later than its GuestRescheduleHours before the booking's start. The tickets and what was paid stay as they are. Moving it to where it is changes nothing. 409 saying why otherwise, or when the new time lacks room (nothing changes); 422 naming Time when there is no such timeslot or it takes no bookings.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The operator whose shop this is */
+          OperatorID: number;
+          /** @description The token of the booking's link in the guest's e-mails */
+          ManageToken: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * Format: date
+             * @description A calendar date, YYYY-MM-DD
+             */
+            Date: string;
+            /** @description A clock time, HH:MM (00:00 to 23:59) */
+            Time: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['ManagedBooking'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
@@ -20934,6 +21615,8 @@ export interface webhooks {
               Available: number;
               /** @description Capacity - Booked, also after the start (for the record) */
               Free: number;
+              /** @description When the operator cancelled the departure (POST /timeslots/{ID}/cancel): it takes no bookings; null unless cancelled */
+              CancelledAt: string | null;
             };
           };
         };
@@ -21094,6 +21777,8 @@ export interface webhooks {
                 | null;
               /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
               BalanceDueDays: number | null;
+              /** @description Guests may move their own booking to another time of the activity (the link in their e-mails) until this many hours before its start; null: they may not */
+              GuestRescheduleHours: number | null;
             };
           };
         };
@@ -21254,6 +21939,8 @@ export interface webhooks {
                 | null;
               /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
               BalanceDueDays: number | null;
+              /** @description Guests may move their own booking to another time of the activity (the link in their e-mails) until this many hours before its start; null: they may not */
+              GuestRescheduleHours: number | null;
             };
           };
         };
@@ -21414,6 +22101,8 @@ export interface webhooks {
                 | null;
               /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
               BalanceDueDays: number | null;
+              /** @description Guests may move their own booking to another time of the activity (the link in their e-mails) until this many hours before its start; null: they may not */
+              GuestRescheduleHours: number | null;
             };
           };
         };
@@ -22287,6 +22976,8 @@ export interface components {
       Deposit: components['schemas']['DepositSetting'] | null;
       /** @description With a deposit: e-mail the guest a link to pay the balance this many days before the start; null (the default): the balance is collected at check-in */
       BalanceDueDays: number | null;
+      /** @description Guests may move their own booking to another time of the activity (the link in their e-mails) until this many hours before its start; null: they may not */
+      GuestRescheduleHours: number | null;
     };
     /** AdminQuestion */
     AdminQuestion: {
@@ -22701,6 +23392,26 @@ export interface components {
       /** @description The day has timeslots that have not started, none with a seat left (they take a waitlist) */
       SoldOut: boolean;
     };
+    /** CancelledDeparture */
+    CancelledDeparture: {
+      TimeslotID: number;
+      ActivityID: string;
+      /**
+       * Format: date
+       * @description A calendar date, YYYY-MM-DD
+       */
+      Date: string;
+      /** @description HH:MM in the activity's time zone */
+      Time: string;
+      /** @description The operator's message to the guests, as given */
+      Message: string;
+      /** Format: date-time */
+      CancelledAt: string;
+      /** @description Who cancelled it: the user or API key, as the audit log names them */
+      CancelledBy: string;
+      /** @description The bookings the cancellation cancelled (every channel, holds too), as they are now */
+      Bookings: components['schemas']['Booking'][];
+    };
     /** CreatedApiKey */
     CreatedApiKey: {
       ID: number;
@@ -22785,10 +23496,10 @@ export interface components {
     Email: {
       ID: number;
       /**
-       * @description A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), a notice to the operator about its webhooks, a notice to its owners about a payment (a dispute), a booking notice to staff who asked for them (each booking, or a daily digest), or a guest's balance link (a deposit's rest)
+       * @description A workflow e-mail, a waitlist offer, the link that confirms a waitlist place's address, a staff account e-mail (sign-in link, reset, invitation: its Body is hidden), a notice to the operator about its webhooks, a notice to its owners about a payment (a dispute), a booking notice to staff who asked for them (each booking, or a daily digest), a guest's balance link (a deposit's rest), or a cancelled departure's message to a guest (departure)
        * @enum {string}
        */
-      Kind: 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment' | 'booking-notice' | 'balance';
+      Kind: 'workflow' | 'waitlist' | 'waitlist-confirmation' | 'staff' | 'webhook' | 'payment' | 'booking-notice' | 'balance' | 'departure';
       To: string;
       Subject: string;
       /** @description Plain text */
@@ -22913,6 +23624,16 @@ export interface components {
         RefundPercent: number | null;
         /** @description What cancelling now gives back, minor units of Currency; null when it cannot be cancelled now or nothing was paid online */
         Refund: number | null;
+      };
+      /** @description The operator's message when they cancelled the booking's departure (the booking is then cancelled); null otherwise */
+      DepartureMessage: string | null;
+      Reschedule: {
+        /** @description Whether the guest may move it now to another time of the activity with room (POST .../reschedule) */
+        Allowed: boolean;
+        /** @description The last moment the guest may move it; null when the activity does not allow it */
+        Until: string | null;
+        /** @description Why not: the booking is not confirmed, the operator does not let guests move bookings of this activity, or the time for it has passed */
+        Refusal: 'not-confirmed' | 'not-allowed' | 'too-late' | null;
       };
     };
     /** ManifestEntry */
@@ -23320,7 +24041,7 @@ export interface components {
       Status: 'pending' | 'succeeded' | 'failed';
       /** @description Why it failed, when it did */
       Failure: string | null;
-      /** @description Why it was made: staff, guest-cancellation */
+      /** @description Why it was made: staff, guest-cancellation, departure-cancelled (the operator cancelled the timeslot) */
       Reason: string;
       /** @description Who asked: a staff user, an API key, a guest cancelling, or slotbook */
       RequestedBy: 'user' | 'key' | 'guest' | 'system';
@@ -23765,10 +24486,10 @@ export interface components {
       ID: number;
       Name: string;
       /**
-       * @description booking-confirmed and booking-cancelled send at once; reminder sends OffsetHours before the start, follow-up OffsetHours after the end
+       * @description booking-confirmed, booking-cancelled and booking-rescheduled (a confirmed booking moved to another time: staff, partner, OCTo or the guest) send at once; reminder sends OffsetHours before the start, follow-up OffsetHours after the end
        * @enum {string}
        */
-      Event: 'booking-confirmed' | 'booking-cancelled' | 'reminder' | 'follow-up';
+      Event: 'booking-confirmed' | 'booking-cancelled' | 'booking-rescheduled' | 'reminder' | 'follow-up';
       OffsetHours: number;
       Subject: string;
       Body: string;

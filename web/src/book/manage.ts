@@ -6,16 +6,18 @@ import { shop, shopUrl, ShopError, type BalancePayment, type ManagedBooking } fr
 import { boot, linkProps, longDate, money, t, zonedDateTime } from './app';
 import { field, h, replace } from './dom';
 import { errorText, showPage } from './ui';
+import { rescheduleButton } from './reschedule';
 
 let balancePolls = 0;
 
-export async function renderManage(token: string): Promise<void> {
+export async function renderManage(token: string, notice?: string): Promise<void> {
   const booking = await shop<ManagedBooking>('GET', `/bookings/${token}`);
   const returning = new URLSearchParams(location.search).get('balance') === 'paid';
   const due = booking.Status === 'confirmed' ? booking.Balance.AmountDue : 0;
   const confirming = returning && due > 0 && balancePolls < 60;
   if (confirming) window.setTimeout(() => ((balancePolls += 1), void renderManage(token)), 2000);
   const actions = h('div', { class: 'actions' });
+  const moving = h('div', { class: 'reschedule' });
   const alert = h('div', { role: 'alert', class: 'alert-holder' });
   const refusal =
     booking.Status === 'cancelled'
@@ -28,6 +30,7 @@ export async function renderManage(token: string): Promise<void> {
   showPage(
     t.manageHeading,
     h('h1', null, t.manageHeading),
+    notice ? h('p', { class: 'success', role: 'status' }, notice) : null,
     h(
       'dl',
       { class: 'facts card' },
@@ -66,6 +69,16 @@ export async function renderManage(token: string): Promise<void> {
       ? h('p', { class: 'note' }, `${t.waiverPendingNote} `, h('a', linkProps(`/manage/${token}/waiver`), t.completeWaiver))
       : null,
     refusal ? h('p', { class: booking.Status === 'cancelled' ? 'success' : 'note' }, refusal) : null,
+    // The operator called off the departure: their words (as text), and where to book another time.
+    booking.DepartureMessage
+      ? h(
+          'section',
+          { class: 'card departure-note', 'aria-labelledby': 'departure-note' },
+          h('h2', { id: 'departure-note' }, t.departureCancelled),
+          h('p', { class: 'departure-message' }, booking.DepartureMessage),
+          h('a', { class: 'button', ...linkProps(`/activities/${booking.ActivityID}`) }, t.bookAgain),
+        )
+      : null,
     booking.Cancellation.Allowed && booking.Cancellation.Until
       ? h('p', null, t.cancelUntil(zonedDateTime(booking.Cancellation.Until, booking.Timezone)))
       : null,
@@ -81,9 +94,18 @@ export async function renderManage(token: string): Promise<void> {
     confirming ? h('p', { class: 'note', role: 'status' }, t.balanceConfirming) : null,
     returning && due === 0 && booking.Status === 'confirmed' ? h('p', { class: 'success', role: 'status' }, t.balancePaid) : null,
     due > 0 && !confirming ? balanceForm(token, booking, due) : null,
+    booking.Reschedule.Allowed && booking.Reschedule.Until
+      ? h('p', null, t.rescheduleUntil(zonedDateTime(booking.Reschedule.Until, booking.Timezone)))
+      : null,
     alert,
     actions,
+    moving,
   );
+  if (booking.Reschedule.Allowed)
+    replace(
+      moving,
+      rescheduleButton(moving, booking, token, (message) => void renderManage(token, message)),
+    );
   if (!booking.Cancellation.Allowed) return;
   const ask = h('button', { type: 'button', class: 'danger' }, t.cancelBooking);
   ask.addEventListener('click', () => {

@@ -32,6 +32,7 @@ export type ActivityInput = Pick<
   | 'AvailabilityType'
   | 'RequiredContactFields'
   | 'GuestCancelHours'
+  | 'GuestRescheduleHours'
   | 'GuestRefundRules'
   | 'MeetingPoint'
   | 'Inclusions'
@@ -78,6 +79,10 @@ export function ActivityForm({
   const [cancelHours, setCancelHours] = useState(
     initial?.GuestCancelHours === null || initial?.GuestCancelHours === undefined ? '' : String(initial.GuestCancelHours),
   );
+  // The same for moving the booking to another time of the activity (docs/bookings.md).
+  const [moveHours, setMoveHours] = useState(
+    initial?.GuestRescheduleHours === null || initial?.GuestRescheduleHours === undefined ? '' : String(initial.GuestRescheduleHours),
+  );
   const [refundRules, setRefundRules] = useState(refundRuleInputs(initial?.GuestRefundRules));
   const [details, setDetails] = useState(detailsInput(initial));
   // Pay in full, or a deposit per booking: a percentage or a fixed amount (decimal text in the currency).
@@ -109,6 +114,7 @@ export function ActivityForm({
         AvailabilityType: availabilityType,
         RequiredContactFields: contactFields,
         GuestCancelHours: cancelHours.trim() === '' ? null : Number(cancelHours),
+        GuestRescheduleHours: moveHours.trim() === '' ? null : Number(moveHours),
         GuestRefundRules: refundRulesOf(refundRules),
         ...detailsOf(details),
         Deposit: depositKind === 'none' ? null : depositKind === 'percent' ? { Percent: Number(depositValue) } : { Amount: depositValue.trim() },
@@ -186,6 +192,16 @@ export function ActivityForm({
         onChange={(e) => setCancelHours(e.target.value)}
         error={fieldError('GuestCancelHours')}
         hint="Empty: guests cannot cancel from their e-mail link (they see their booking only)."
+      />
+      <TextField
+        label="Guests may change the time online until (hours before the start)"
+        type="number"
+        min={0}
+        max={8760}
+        value={moveHours}
+        onChange={(e) => setMoveHours(e.target.value)}
+        error={fieldError('GuestRescheduleHours')}
+        hint="Empty: guests cannot move their booking themselves. They choose another time of this activity with room; the price stays what they paid."
       />
       {cancelHours.trim() !== '' && (
         <RefundRulesEditor

@@ -10,6 +10,7 @@ import { BookingQrCard } from './BookingQr';
 import { PaymentsCard, RefundChoiceFields, refundable, requestRefund, takenBy, type RefundChoice } from './BookingPayments';
 import { useSession } from '../session';
 import { BookingDisputes } from './BookingDisputes';
+import { RescheduleButton } from './RescheduleDialog';
 
 /** One booking by its reference; null when the operator has none with it. */
 async function findBooking(reference: string, signal?: AbortSignal): Promise<AdminBooking | null> {
@@ -123,6 +124,7 @@ export function BookingDetailPage({ reference }: { reference: string }) {
                   Release hold
                 </button>
               )}
+              <RescheduleButton booking={booking} onMoved={loaded.reload} />
               <button type="button" className="btn btn-danger-outline" onClick={() => setConfirming('cancel')}>
                 Cancel booking
               </button>

@@ -4,6 +4,7 @@ import { addDays, daysBetween, formatDate, formatMonth, todayIso, weekday } from
 import { Link, setQuery, useLocation } from '../router';
 import { Card, Dialog, ErrorBanner, Icon, Spinner, TextField, useLoad, useToast } from '../ui';
 import { TimeslotHolds } from './TimeslotHolds';
+import { CancelDeparture } from './CancelDeparture';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
@@ -256,6 +257,7 @@ function TimeslotDialog({
           </form>
           <ErrorBanner error={error && !error.fieldError('Capacity') ? error : undefined} />
           {slot.Booked > 0 && <TimeslotHolds slot={slot} onChanged={onChanged} />}
+          <CancelDeparture slot={slot} onChanged={onChanged} />
           <div className="dialog-links">
             <Link href={`/bookings?from=${slot.Date}&to=${slot.Date}&activity=${activity.ActivityID}`}>
               <Icon name="bookings" size={16} /> Bookings this day

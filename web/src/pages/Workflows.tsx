@@ -25,7 +25,7 @@ import {
 } from '../ui';
 import './workflows.css';
 
-export const WORKFLOW_EVENTS = ['booking-confirmed', 'booking-cancelled', 'reminder', 'follow-up'] as const;
+export const WORKFLOW_EVENTS = ['booking-confirmed', 'booking-cancelled', 'booking-rescheduled', 'reminder', 'follow-up'] as const;
 type WorkflowEvent = (typeof WORKFLOW_EVENTS)[number];
 const PLACEHOLDERS = [
   'FirstName',
@@ -43,6 +43,7 @@ const PLACEHOLDERS = [
 const EVENT_LABELS: Record<WorkflowEvent, string> = {
   'booking-confirmed': 'When a booking is confirmed',
   'booking-cancelled': 'When a booking is cancelled',
+  'booking-rescheduled': 'When a booking moves to another time',
   reminder: 'Reminder before the activity',
   'follow-up': 'Follow-up after the activity',
 };
@@ -69,6 +70,7 @@ const scheduled = (event: WorkflowEvent) => event === 'reminder' || event === 'f
 function whenText(workflow: Pick<Workflow, 'Event' | 'OffsetHours'>): string {
   if (workflow.Event === 'reminder') return `${workflow.OffsetHours} h before the start`;
   if (workflow.Event === 'follow-up') return `${workflow.OffsetHours} h after the end`;
+  if (workflow.Event === 'booking-rescheduled') return 'At once, on each move';
   return workflow.Event === 'booking-confirmed' ? 'At once, on confirmation' : 'At once, on cancellation';
 }
 

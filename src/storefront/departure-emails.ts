@@ -1,0 +1,41 @@
+// The e-mail of a cancelled departure (bookings/departures.ts): each guest with an address gets the
+// operator's message and a link to the activity's booking page to book another time, queued in the
+// cancellation's transaction (so it exists exactly when the cancellation committed). Plain text, as every
+// e-mail slotbook sends: the operator's words cannot turn into markup in a mail client.
+import type { DepartureCancellationReaction } from '../events/reactions.js';
+import { queueEmail } from '../emails/outbox.js';
+import { findBookingForEmail } from '../bookings/store.js';
+import { bookingPagesUrl } from '../settings/links.js';
+import { profileSlug } from '../settings/profile.js';
+
+/** Where a guest books the activity again: its booking page. */
+export const rebookUrl = (publicUrl: string, slug: string, activityId: string): string =>
+  `${bookingPagesUrl(publicUrl, slug)}/activities/${encodeURIComponent(activityId)}`;
+
+export const emailCancelledDeparture: DepartureCancellationReaction = async (tx, booking, departure, now) => {
+  const details = await findBookingForEmail(tx, booking.operator_id, booking.id);
+  if (!details || details.customer_email.trim() === '') return;
+  const operator = details.shop_name ?? details.operator_name;
+  const link = rebookUrl(departure.publicUrl, await profileSlug(tx, booking.operator_id), departure.activityId);
+  const body = [
+    `Hello ${details.customer_first_name},`,
+    '',
+    `${operator} has cancelled ${details.activity_name} on ${details.date} at ${details.time}, which you booked (${details.reference}).`,
+    '',
+    departure.message,
+    '',
+    'Your booking is cancelled. Whatever you paid online for it is refunded in full.',
+    `Book another time: ${link}`,
+  ].join('\n');
+  await queueEmail(tx, {
+    operatorId: booking.operator_id,
+    kind: 'departure',
+    bookingId: booking.id,
+    to: details.customer_email,
+    subject: `Cancelled: ${details.activity_name} on ${details.date} at ${details.time}`,
+    body,
+    sendAt: now,
+    meter: null,
+    meterExtraInfo: null,
+  });
+};
