@@ -2,12 +2,10 @@
 // for good: the files no confirmed (or cancelled) booking names go back to their uploader, kept until the
 // expiry of a hold that still names them, and are then swept like any unused upload (issue 23, finding 4).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createOperator } from '../../src/operators/service.js';
 import { sweepUnattachedUploads } from '../../src/questions/upload-sweep.js';
-import { buildTestApp, call } from '../helpers/app.js';
 import { createTestDatabase, insertRawRows, migrateBefore } from '../helpers/database.js';
 import { dateFromToday } from '../availability/fixtures.js';
 
@@ -34,30 +32,53 @@ beforeAll(async () => {
   cleanup.push(() => db.close());
   await migrateBefore(db, '021');
 
-  // The activity, its timeslot and file question through the API of the time (none of it touches uploads).
-  const { operatorId, adminKey } = await createOperator(db, 'Before 021');
-  const app: FastifyInstance = await buildTestApp(db);
-  cleanup.push(() => app.close());
-  await app.ready();
-  const activity = (
-    await call(app, adminKey, 'POST', '/api/v2/admin/activities', {
-      Name: 'Tour',
-      DurationMinutes: 60,
-      Timezone: 'UTC',
-      Currency: 'EUR',
-      UnitPrice: 100,
-      MaxParticipantsPerBooking: 5,
-    })
-  ).json().data;
-  const slot = await call(app, adminKey, 'POST', `/api/v2/admin/activities/${activity.ActivityID}/timeslots`, {
-    Date: dateFromToday(9),
-    Time: '10:00',
-    Capacity: 20,
-  });
-  expect(slot.statusCode, slot.body).toBe(201);
-  const question = (
-    await call(app, adminKey, 'POST', `/api/v2/admin/activities/${activity.ActivityID}/questions`, { Question: 'ID', Type: 'file', Required: true })
-  ).json().data;
+  // The activity, its timeslot and file question as rows of the time: today's API reads columns that later
+  // migrations add, so it cannot write a database of before 021.
+  const { operatorId } = await createOperator(db, 'Before 021');
+  const startsAt = nowSeconds + 9 * 86_400;
+  await insertRawRows(db, 'activities', [
+    {
+      operator_id: operatorId,
+      public_id: 's_migration021tour',
+      name: 'Tour',
+      description: '',
+      duration_minutes: 60,
+      timezone: 'UTC',
+      currency: 'EUR',
+      unit_price: 100,
+      max_participants_per_booking: 5,
+      updated_at: now,
+    },
+  ]);
+  const activity = await db.kysely.selectFrom('activities').select('id').where('public_id', '=', 's_migration021tour').executeTakeFirstOrThrow();
+  await insertRawRows(db, 'timeslots', [
+    {
+      operator_id: operatorId,
+      activity_id: activity.id,
+      date: dateFromToday(9),
+      time: '10:00',
+      starts_at: startsAt,
+      ends_at: startsAt + 3600,
+      capacity: 20,
+      booked: 5,
+      bookable_until: startsAt,
+    },
+  ]);
+  const slot = await db.kysely.selectFrom('timeslots').select('id').where('activity_id', '=', activity.id).executeTakeFirstOrThrow();
+  await insertRawRows(db, 'questions', [
+    {
+      operator_id: operatorId,
+      activity_id: activity.id,
+      question: 'ID',
+      type: 'file',
+      required: 1,
+      requires_file_upload: 1,
+      options: '[]',
+      translations: '{}',
+      position: 1,
+    },
+  ]);
+  const question = await db.kysely.selectFrom('questions').select('id').where('activity_id', '=', activity.id).executeTakeFirstOrThrow();
 
   // Files uploaded two days ago, each attached by the booking that named it, as the version before 021 did.
   const upload = (name: Case | 'unused') => ({
@@ -76,7 +97,7 @@ beforeAll(async () => {
       {
         operator_id: operatorId,
         reference: `BK-MIGR021${n++}`,
-        timeslot_id: slot.json().data.ID,
+        timeslot_id: slot.id,
         status,
         source: 'partner',
         partner: 'viator',
@@ -93,7 +114,7 @@ beforeAll(async () => {
       },
     ]);
     const booking = await db.kysely.selectFrom('bookings').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
-    await insertRawRows(db, 'waiver_answers', [{ booking_id: booking.id, question_id: question.ID, answer: fileOf(name) }]);
+    await insertRawRows(db, 'waiver_answers', [{ booking_id: booking.id, question_id: question.id, answer: fileOf(name) }]);
   }
   expect(await migrate(db)).toContain('021_upload_holds.sql');
 });
