@@ -133,6 +133,18 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/cancel`);
     return { action: 'booking.cancel', resource: booking.BookingReference };
   },
+  'POST /api/v2/admin/bookings/:BookingReference/reschedule': async () => {
+    const booking = await newBooking();
+    const activity = booking.ActivityID;
+    await ok('POST', `/api/v2/admin/activities/${activity}/timeslots`, { Date: day(4), Time: '10:00', Capacity: 1 });
+    await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/reschedule`, { Date: day(4), Time: '10:00' });
+    return { action: 'booking.reschedule', resource: booking.BookingReference };
+  },
+  'POST /api/v2/admin/timeslots/:ID/cancel': async () => {
+    const { slot } = await activityWithSlot();
+    await ok('POST', `/api/v2/admin/timeslots/${slot.ID}/cancel`, { Message: 'High winds: we cannot go out today.' });
+    return { action: 'timeslot.cancel', resource: String(slot.ID) };
+  },
   'POST /api/v2/admin/bookings/:BookingReference/check-in': async () => {
     const booking = await newBooking();
     await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/check-in`, {});
