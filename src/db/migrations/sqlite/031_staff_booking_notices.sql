@@ -3,4 +3,4 @@
 -- the last digest, so that a day's digest goes once.
 ALTER TABLE staff_users ADD COLUMN booking_notices TEXT NOT NULL DEFAULT 'none';
 ALTER TABLE staff_users ADD COLUMN digest_sent_on TEXT;
-CREATE INDEX staff_users_booking_notices ON staff_users (operator_id, booking_notices) WHERE booking_notices <> 'none';
+CREATE INDEX staff_users_booking_notices ON staff_users (operator_id, booking_notices, status);
