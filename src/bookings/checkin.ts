@@ -4,9 +4,11 @@
 // booking is never checked in after (or while) it is cancelled. Counts are absolute ("2 adults are in"),
 // so a double tap or a retry writes nothing new. docs/checkin.md.
 import type { Tx } from '../db/connection.js';
-import { Conflict, ValidationFailed, type FieldError } from '../http/errors.js';
+import { Conflict, DomainError, ValidationFailed, type FieldError } from '../http/errors.js';
 import type { BookingTicketRow } from '../catalog/tickets/store.js';
 import { bookingTicketsOf } from '../catalog/tickets/store.js';
+import { timeslotsAskingRequired } from '../questions/store.js';
+import { waiverMissing } from '../questions/waiver.js';
 import { effectiveStatus } from './view.js';
 import { checkinsOf, currentStatus, lockConfirmed, setCheckinCount, type BookingCheckinRow, type BookingRecord } from './store.js';
 
@@ -50,8 +52,15 @@ export function firstCheckinAt(lines: CheckinLine[]): number | null {
   return times.length === 0 ? null : Math.min(...times);
 }
 
-/** What to check in: every ticket (`all`), nobody (`none`: undo), or a count per ticket type code. */
-export type CheckinRequest = { kind: 'all' } | { kind: 'none' } | { kind: 'counts'; tickets: { Type: string; CheckedIn: number }[] };
+/**
+ * What to check in: every ticket (`all`), nobody (`none`: undo), or a count per ticket type code.
+ * `waiverConfirmed`: staff have seen that a guest whose waiver is pending may take part (a paper
+ * waiver signed at the desk); without it, checking anyone of such a booking in is refused.
+ */
+export type CheckinRequest =
+  | { kind: 'all'; waiverConfirmed?: boolean }
+  | { kind: 'none' }
+  | { kind: 'counts'; tickets: { Type: string; CheckedIn: number }[]; waiverConfirmed?: boolean };
 
 /** The wanted count per ticket type ID; a count above a line's quantity or an unknown type is a 422 naming the field. */
 function wantedCounts(tickets: BookingTicketRow[], request: CheckinRequest): Map<number, number> {
@@ -101,6 +110,12 @@ export async function setCheckin(tx: Tx, booking: BookingRecord, request: Checki
   const tickets = (await bookingTicketsOf(tx, [booking.id])).get(booking.id) ?? [];
   const before = checkinLines(tickets, (await checkinsOf(tx, [booking.id])).get(booking.id) ?? []);
   const wanted = wantedCounts(tickets, request);
+  const admitsMore = before.some((line) => (wanted.get(line.ticketTypeId) ?? line.checkedIn) > line.checkedIn);
+  const confirmed = request.kind !== 'none' && request.waiverConfirmed === true;
+  if (admitsMore && !confirmed && waiverMissing(booking, await timeslotsAskingRequired(tx, booking.operator_id, [Number(booking.timeslot_id)]))) {
+    const message = `Booking ${booking.reference} has no complete waiver: confirm the guest may take part (WaiverConfirmed: true) to check in`;
+    throw new DomainError('conflict', message, [{ field: 'WaiverConfirmed', message }]);
+  }
   let changed = false;
   for (const line of before) {
     const count = wanted.get(line.ticketTypeId);

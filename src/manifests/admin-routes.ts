@@ -86,7 +86,8 @@ export const manifestAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         "Without a body (or without Tickets) every ticket of the booking is checked in; with Tickets, each named type's count is set " +
         '(absolute: 0 to its quantity, 422 naming the field beyond). Repeating a request changes nothing (Changed: false). ' +
-        `Only a confirmed booking (409 otherwise). Recorded in the audit log (booking.check-in).${todayOnly}`,
+        'Only a confirmed booking (409 otherwise). A booking whose waiver is pending needs WaiverConfirmed: true to let anyone in (409 naming it otherwise). ' +
+        `Recorded in the audit log (booking.check-in).${todayOnly}`,
       params: ReferenceParams,
       body: CheckinBody,
       response: { 200: envelope(CheckinAnswer), ...problems(400, ...AUTH_ERRORS, 404, 409, 415, 422) },
@@ -96,8 +97,8 @@ export const manifestAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (request.body === undefined) request.body = {};
     },
     handler: async (request) => {
-      const tickets = request.body?.Tickets;
-      const checkin = tickets === undefined ? { kind: 'all' as const } : { kind: 'counts' as const, tickets };
+      const { Tickets: tickets, WaiverConfirmed: waiverConfirmed } = request.body ?? {};
+      const checkin = tickets === undefined ? { kind: 'all' as const, waiverConfirmed } : { kind: 'counts' as const, tickets, waiverConfirmed };
       return { data: await changeCheckin(app.db, request.actor, request.caller.operatorId, request.params.BookingReference, checkin) };
     },
   });

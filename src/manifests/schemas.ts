@@ -27,6 +27,7 @@ export const ManifestTimeslot = Type.Object(
     ActivityName: Type.String(),
     Date: LocalDate,
     Time: Type.String({ description: "HH:MM in the activity's time zone" }),
+    TimeZone: Type.String({ description: "The activity's time zone (IANA): Date, Time and the check-in times are read there" }),
     StartsAt: Type.String({ format: 'date-time' }),
     EndsAt: Type.String({ format: 'date-time' }),
     Ended: Type.Boolean({ description: 'The timeslot is over: guests not checked in count as no-shows' }),
@@ -42,7 +43,13 @@ export const ManifestTimeslot = Type.Object(
 export type ManifestTimeslot = Static<typeof ManifestTimeslot>;
 
 export const ManifestDay = Type.Object({
-  Date: LocalDate,
+  Date: Type.String({
+    format: 'date',
+    description: "The date asked for; without one, today in the zone of the operator's first activity (each timeslot carries its own Date)",
+  }),
+  Today: Type.Boolean({
+    description: "No date was asked for: the timeslots are each activity's own today in its time zone (two zones can be on different dates)",
+  }),
   Timeslots: Type.Array(ManifestTimeslot, { description: "The day's timeslots by time, then activity name" }),
   Due: DueField,
 });
@@ -74,6 +81,10 @@ export const ManifestEntry = Type.Object(
     Channel: Type.String({ description: 'Where it was sold, for people: "Partner API: viator", "OCTo: viator", "Online shop", "Point of sale"' }),
     Partner: Nullable(Type.String({ description: 'The marketplace, for partner and OCTo bookings' })),
     WaiverStatus: Type.String({ description: 'pending or complete' }),
+    WaiverMissing: Type.Boolean({
+      description:
+        'The waiver is pending and the activity asks a required question: check-in needs WaiverConfirmed (staff have checked the guest may take part)',
+    }),
     WaiverAnswers: Type.Array(BookingWaiverAnswer, { description: "A file answer's Download is the manifest's own file address (staff only)" }),
     Notes: Nullable(Type.String({ description: "The guest's or reseller's notes (OCTo), their words, not the operator's" })),
     PaymentState: PaymentStateField,
@@ -113,13 +124,19 @@ export const CheckinBody = Type.Object(
         },
       ),
     ),
+    WaiverConfirmed: Type.Optional(
+      Type.Boolean({
+        description:
+          'Staff have confirmed that a guest whose waiver is pending may take part (a paper waiver signed at the desk, say). Checking anyone of a booking with WaiverStatus pending in is 409 naming WaiverConfirmed without it; the audit entry records the confirmation',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type CheckinBody = Static<typeof CheckinBody>;
 
 export const ManifestDayQuery = Type.Object({
-  Date: Type.Optional(Type.String({ format: 'date', description: "YYYY-MM-DD; today (in the operator's activities' time zone) when absent" })),
+  Date: Type.Optional(Type.String({ format: 'date', description: "YYYY-MM-DD; when absent, each activity's own today in its time zone" })),
 });
 
 export const TimeslotParams = Type.Object({ TimeslotID: RowId('The timeslot ID') });

@@ -9,6 +9,8 @@ import { can, type Actor } from '../access/actor.js';
 import { audit } from '../audit/log.js';
 import { todayIn, unixToZonedIso, daysBetween } from '../calendar/zoned-time.js';
 import { bookingTicketsOf } from '../catalog/tickets/store.js';
+import { timeslotsAskingRequired } from '../questions/store.js';
+import { waiverMissing } from '../questions/waiver.js';
 import { checkinLines, checkinsOf, firstCheckinAt, setCheckin, type CheckinLine, type CheckinRequest } from '../bookings/checkin.js';
 import { findBooking } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';
@@ -73,15 +75,18 @@ interface EntryParts {
   octo: Map<number, { notes: string | null; contact: string }>;
   answers: Map<number, BookingWaiverAnswer[]>;
   owed: Map<number, Owed>;
+  /** The bookings' timeslots whose activity asks a required question (a pending waiver there is missing). */
+  asking: Set<number>;
 }
 
 async function readParts(db: Kysely<Database>, operatorId: number, bookings: ManifestBookingRow[], withAnswers: boolean): Promise<EntryParts> {
   const ids = bookings.map((booking) => Number(booking.id));
-  const [tickets, checkins, octo, owed] = await Promise.all([
+  const [tickets, checkins, octo, owed, asking] = await Promise.all([
     bookingTicketsOf(db, ids),
     checkinsOf(db, ids),
     octoNotesOf(db, operatorId, ids),
     owedOf(db, operatorId, ids),
+    timeslotsAskingRequired(db, operatorId, [...new Set(bookings.map((booking) => Number(booking.timeslot_id)))]),
   ]);
   const lines = new Map(ids.map((id) => [id, checkinLines(tickets.get(id) ?? [], checkins.get(id) ?? [])]));
   const typeIds = [...new Set([...lines.values()].flat().map((line) => line.ticketTypeId))];
@@ -112,7 +117,7 @@ async function readParts(db: Kysely<Database>, operatorId: number, bookings: Man
       });
     }
   }
-  return { lines, people, octo, answers, owed };
+  return { lines, people, octo, answers, owed, asking };
 }
 
 function notesOf(octo: { notes: string | null; contact: string } | undefined): string | null {
@@ -145,6 +150,7 @@ function toEntry(booking: ManifestBookingRow, parts: EntryParts, ended: boolean,
     Channel: channelOf(booking, parts.octo.has(id)),
     Partner: booking.partner,
     WaiverStatus: booking.waiver_status === 'complete' ? 'complete' : 'pending',
+    WaiverMissing: waiverMissing(booking, parts.asking),
     WaiverAnswers: parts.answers.get(id) ?? [],
     Notes: notesOf(parts.octo.get(id)),
     ...dueOf(parts.owed.get(id)),
@@ -177,6 +183,7 @@ function toSummary(slot: ManifestSlotRow, entries: ManifestEntry[], nowSec: numb
     ActivityName: slot.activity_name,
     Date: slot.date,
     Time: slot.time,
+    TimeZone: slot.timezone,
     StartsAt: unixToZonedIso(slot.starts_at, slot.timezone),
     EndsAt: unixToZonedIso(slot.ends_at, slot.timezone),
     Ended: ended,
@@ -216,9 +223,11 @@ async function manifestsOf(
 }
 
 /**
- * The day's timeslots with their counts. Without a date: today where the operator's first activity is.
- * A guide asking for another day than today (in any of the operator's zones) is refused (403); for
- * today, a guide sees the timeslots whose date is today in their own activity's zone.
+ * The day's timeslots with their counts. Without a date: each activity's own today (in its time zone:
+ * a tour in Los Angeles and one in Kiritimati are both on it, on different dates), labelled by zone.
+ * With a date: that date's timeslots, each date read in its activity's zone. A guide may ask only for
+ * today (a date that is today in one of the operator's zones: 403 otherwise) and sees only the
+ * timeslots whose activity is on that date today.
  */
 export async function dayManifest(
   db: Kysely<Database>,
@@ -227,17 +236,31 @@ export async function dayManifest(
   date: string | undefined,
   nowMs = Date.now(),
 ): Promise<ManifestDay> {
-  const day = date ?? todayIn((await mainZone(db, operatorId)) ?? 'UTC', nowMs);
   const anyDay = can(actor, 'manifests:read');
-  if (!anyDay) {
-    // An operator without activities yet has UTC's today (an empty day) like the default above.
-    const zones = await operatorZones(db, operatorId);
-    if (!(zones.length === 0 ? ['UTC'] : zones).some((zone) => todayIn(zone, nowMs) === day)) throw new Forbidden(TODAY_ONLY);
+  // An operator without activities yet has UTC's today (an empty day).
+  const zones = await operatorZones(db, operatorId);
+  const todayOf = new Map((zones.length === 0 ? ['UTC'] : zones).map((zone) => [zone, todayIn(zone, nowMs)]));
+  const todays = [...new Set(todayOf.values())].sort();
+  let slots: ManifestSlotRow[];
+  if (date === undefined) {
+    const between = await slotsBetween(db, operatorId, todays[0]!, todays.at(-1)!);
+    slots = between.filter((slot) => todayOf.get(slot.timezone) === slot.date).sort(byTimeOfDay);
+  } else {
+    if (!anyDay && !todays.includes(date)) throw new Forbidden(TODAY_ONLY);
+    slots = (await slotsBetween(db, operatorId, date, date)).filter((slot) => anyDay || todayOf.get(slot.timezone) === date);
   }
-  const slots = (await slotsBetween(db, operatorId, day, day)).filter((slot) => anyDay || todayIn(slot.timezone, nowMs) === day);
   const manifests = await manifestsOf(db, operatorId, slots, false, nowMs);
-  return { Date: day, Timeslots: manifests.map((manifest) => manifest.Timeslot), Due: dueTotals(manifests.flatMap((manifest) => manifest.Entries)) };
+  return {
+    Date: date ?? todayIn((await mainZone(db, operatorId)) ?? 'UTC', nowMs),
+    Today: date === undefined,
+    Timeslots: manifests.map((manifest) => manifest.Timeslot),
+    Due: dueTotals(manifests.flatMap((manifest) => manifest.Entries)),
+  };
 }
+
+/** Today's timeslots of several zones side by side: by the clock time each shows, then activity. */
+const byTimeOfDay = (a: ManifestSlotRow, b: ManifestSlotRow) =>
+  a.time.localeCompare(b.time) || a.activity_name.localeCompare(b.activity_name) || a.id - b.id;
 
 export async function timeslotManifest(
   db: Kysely<Database>,
@@ -308,7 +331,11 @@ export async function changeCheckin(
         action: request.kind === 'none' ? 'booking.check-in-undo' : 'booking.check-in',
         resource: { type: 'booking', id: reference },
         before: { CheckedIn: countsOf(outcome.before) },
-        after: { CheckedIn: countsOf(outcome.after) },
+        after: {
+          CheckedIn: countsOf(outcome.after),
+          // Who let a guest in without a signed waiver is the question after an accident.
+          ...(booking.waiver_status !== 'complete' && request.kind !== 'none' && request.waiverConfirmed ? { WaiverConfirmed: true } : {}),
+        },
       });
     }
     return outcome.changed;

@@ -69,6 +69,21 @@ export async function questionsByActivity(db: Kysely<Database>, operatorId: numb
   return byActivity;
 }
 
+/** Those of these timeslots whose activity asks at least one required question. */
+export async function timeslotsAskingRequired(db: Kysely<Database>, operatorId: number, timeslotIds: number[]): Promise<Set<number>> {
+  if (timeslotIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('timeslots')
+    .innerJoin('questions', 'questions.activity_id', 'timeslots.activity_id')
+    .select('timeslots.id')
+    .distinct()
+    .where('timeslots.id', 'in', timeslotIds)
+    .where('timeslots.operator_id', '=', operatorId)
+    .where('questions.required', '=', 1)
+    .execute();
+  return new Set(rows.map((row) => Number(row.id)));
+}
+
 // ---- the answers bookings give to the questions (waiver_answers) ----
 
 export async function insertWaiverAnswers(tx: Tx, bookingId: number, answers: { questionId: number; answer: string }[]): Promise<void> {

@@ -24,6 +24,14 @@ export interface WaiverResult {
   fileIds: string[];
 }
 
+/**
+ * The waiver is missing when no answers were given (pending) and the activity asks a required question:
+ * the manifest says so and check-in asks staff to confirm. A pending booking of an activity without
+ * required questions has nothing missing. `asking`: timeslotsAskingRequired of the bookings' timeslots.
+ */
+export const waiverMissing = (booking: { waiver_status: string; timeslot_id: number }, asking: Set<number>): boolean =>
+  booking.waiver_status !== 'complete' && asking.has(Number(booking.timeslot_id));
+
 /** Whose uploads a booking may name, by where it comes from (a partner, a shop basket, the point of sale). */
 export function fileScopeOf(origin: { operatorId: number; source: string; partner: string | null; basketId?: number }): FileScope {
   if (origin.basketId !== undefined) return { operatorId: origin.operatorId, by: 'basket', basketId: origin.basketId };

@@ -43,6 +43,8 @@ describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_0
   let page: Page;
   let api: DashboardWorld['api'];
   let timeslotId: number;
+  let activityId: string;
+  let today: string;
   const references: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -58,7 +60,7 @@ describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_0
     await db.close();
 
     const zone = morningZone();
-    const today = todayIn(zone);
+    today = todayIn(zone);
     const activity = await api<{ ActivityID: string }>('POST', '/api/v2/admin/activities', {
       Name: 'Old Harbour Walk',
       DurationMinutes: 90,
@@ -66,6 +68,7 @@ describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_0
       Currency: 'EUR',
       UnitPrice: 1500,
     });
+    activityId = activity.ActivityID;
     timeslotId = (
       await api<{ ID: number }>('POST', `/api/v2/admin/activities/${activity.ActivityID}/timeslots`, { Date: today, Time: '21:00', Capacity: 20 })
     ).ID;
@@ -212,5 +215,35 @@ describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_0
     } finally {
       await page.setViewportSize({ width: 1360, height: 900 });
     }
+  });
+
+  it('shows a booking made elsewhere within seconds, and asks the guide to confirm a missing waiver before letting the guest in', async () => {
+    await page.goto(`${server.url}/manifests/${timeslotId}`);
+    const guests = page.getByRole('table', { name: 'Guests' });
+    await guests.waitFor();
+    // The activity now asks a required consent; a booking taken at the desk meanwhile has no answers.
+    await api('POST', `/api/v2/admin/activities/${activityId}/questions`, { Question: 'I can swim', Type: 'consent', Required: true });
+    const reference = (
+      await api<{ BookingReference: string }>('POST', '/api/v2/admin/bookings', {
+        ActivityID: activityId,
+        Date: today,
+        Time: '21:00',
+        Participants: 1,
+        Customer: { FirstName: 'Edsger', LastName: 'Dijkstra', Email: 'edsger@example.com', Phone: '+31201234567' },
+      })
+    ).BookingReference;
+    // No reload: the manifest reads itself again every 10 s.
+    const edsger = guests.locator(`tr[data-reference="${reference}"]`);
+    await edsger.waitFor({ timeout: 15_000 });
+    await edsger.getByText('Waiver missing', { exact: true }).waitFor();
+    await edsger.getByRole('button', { name: 'Check in of Edsger Dijkstra' }).click();
+    await edsger.getByText('no complete waiver', { exact: false }).waitFor();
+    expect(await api<{ Booking: { CheckedIn: number } }>('GET', `/api/v2/admin/check-in/${reference}`)).toMatchObject({ Booking: { CheckedIn: 0 } });
+    await edsger.getByLabel(/Edsger Dijkstra may take part/).check();
+    await edsger.getByRole('button', { name: 'Check in of Edsger Dijkstra' }).click();
+    await edsger.getByText('Checked in', { exact: true }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    const audit = await api<{ Action: string; After: { WaiverConfirmed?: boolean } }[]>('GET', `/api/v2/admin/audit?ResourceID=${reference}`);
+    expect(audit.find((entry) => entry.Action === 'booking.check-in')?.After.WaiverConfirmed).toBe(true);
   });
 });

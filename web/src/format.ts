@@ -42,8 +42,33 @@ const dateTimeFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', ti
 export const formatDate = (date: string) => dateFormat.format(new Date(`${date}T00:00:00Z`));
 export const formatShortDate = (date: string) => shortDateFormat.format(new Date(`${date}T00:00:00Z`));
 export const formatMonth = (date: string) => monthFormat.format(new Date(`${date}T00:00:00Z`));
-/** An instant (ISO 8601), in the browser's time zone. */
-export const formatInstant = (iso: string) => dateTimeFormat.format(new Date(iso));
+const zonedFormats = new Map<string, Intl.DateTimeFormat>();
+/**
+ * An instant (ISO 8601), in the browser's time zone, or in `timeZone` with the zone named ("10:02 PST"):
+ * a check-in at a tour in Los Angeles reads as the guide's watch there, wherever the laptop is.
+ */
+export function formatInstant(iso: string, timeZone?: string): string {
+  if (!timeZone) return dateTimeFormat.format(new Date(iso));
+  let format = zonedFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+    zonedFormats.set(timeZone, format);
+  }
+  return `${format.format(new Date(iso))} ${zoneAbbreviation(iso, timeZone)}`;
+}
+
+/** A time zone for people: "Los Angeles (PST)", its city and its short name at that instant. */
+export function zoneLabel(timeZone: string, iso: string): string {
+  const city = timeZone.split('/').at(-1)?.replace(/_/g, ' ') ?? timeZone;
+  const short = zoneAbbreviation(iso, timeZone);
+  return city === short ? city : `${city} (${short})`;
+}
+
+/** The zone's short name at that instant ("PST", "GMT+14"), as Intl names it. */
+export function zoneAbbreviation(iso: string, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }).formatToParts(new Date(iso));
+  return parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+}
 const clockFormat = new Intl.DateTimeFormat(locale, { timeStyle: 'short' });
 /** The time of day of an instant within the next hours ("14:35"), in the browser's time zone. */
 export const formatClock = (iso: string) => clockFormat.format(new Date(iso));

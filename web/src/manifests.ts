@@ -46,6 +46,14 @@ export const dueText = (due: DueAmount[]) => due.map((line) => formatMoney(line.
 export const recordPayment = (reference: string, body: DeskPaymentBody) =>
   api.post<DeskPayment>(`/api/v2/admin/bookings/${reference}/payments`, body);
 
+/** The waiver as the door sees it: signed, missing (required answers not given), or nothing asked of the guest. */
+export const waiverBadge = (entry: Pick<ManifestEntry, 'WaiverStatus' | 'WaiverMissing'>): { tone: string; label: string } =>
+  entry.WaiverStatus === 'complete'
+    ? { tone: 'success', label: 'Signed' }
+    : entry.WaiverMissing
+      ? { tone: 'warning', label: 'Waiver missing' }
+      : { tone: 'neutral', label: 'Not required' };
+
 export const ATTENDANCE_LABELS: Record<Attendance, string> = {
   'not-arrived': 'Not arrived',
   partial: 'Partly in',
@@ -65,9 +73,15 @@ export const loadManifest = (timeslotId: number, signal?: AbortSignal) =>
 export const lookUp = (reference: string, signal?: AbortSignal) =>
   api.get<CheckinAnswer>(`/api/v2/admin/check-in/${encodeURIComponent(reference)}`, undefined, signal);
 
-/** Everyone in (no counts), or these counts per ticket type (absolute). */
-export const checkIn = (reference: string, tickets?: { Type: string; CheckedIn: number }[]) =>
-  api.post<CheckinAnswer>(`/api/v2/admin/bookings/${reference}/check-in`, tickets ? { Tickets: tickets } : {});
+/**
+ * Everyone in (no counts), or these counts per ticket type (absolute). `waiverConfirmed`: staff confirmed
+ * that a guest whose waiver is pending may take part (the server refuses otherwise, naming WaiverConfirmed).
+ */
+export const checkIn = (reference: string, tickets?: { Type: string; CheckedIn: number }[], waiverConfirmed = false) =>
+  api.post<CheckinAnswer>(`/api/v2/admin/bookings/${reference}/check-in`, {
+    ...(tickets && { Tickets: tickets }),
+    ...(waiverConfirmed && { WaiverConfirmed: true }),
+  });
 export const undoCheckIn = (reference: string) => request<CheckinAnswer>('DELETE', `/api/v2/admin/bookings/${reference}/check-in`);
 
 /** A reference as typed or scanned: upper case, BK- added when only the 8 characters were given. */

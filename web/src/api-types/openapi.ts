@@ -2163,7 +2163,7 @@ export interface paths {
     put?: never;
     /**
      * Check a booking in
-     * @description Without a body (or without Tickets) every ticket of the booking is checked in; with Tickets, each named type's count is set (absolute: 0 to its quantity, 422 naming the field beyond). Repeating a request changes nothing (Changed: false). Only a confirmed booking (409 otherwise). Recorded in the audit log (booking.check-in). A guide (manifests:today) gets today's only (the date in the activity's time zone), else 403.
+     * @description Without a body (or without Tickets) every ticket of the booking is checked in; with Tickets, each named type's count is set (absolute: 0 to its quantity, 422 naming the field beyond). Repeating a request changes nothing (Changed: false). Only a confirmed booking (409 otherwise). A booking whose waiver is pending needs WaiverConfirmed: true to let anyone in (409 naming it otherwise). Recorded in the audit log (booking.check-in). A guide (manifests:today) gets today's only (the date in the activity's time zone), else 403.
      */
     post: {
       parameters: {
@@ -2185,6 +2185,8 @@ export interface paths {
               /** @description How many of these tickets are in now (not how many more) */
               CheckedIn: number;
             }[];
+            /** @description Staff have confirmed that a guest whose waiver is pending may take part (a paper waiver signed at the desk, say). Checking anyone of a booking with WaiverStatus pending in is 409 naming WaiverConfirmed without it; the audit entry records the confirmation */
+            WaiverConfirmed?: boolean;
           };
         };
       };
@@ -4071,7 +4073,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @description YYYY-MM-DD; today (in the operator's activities' time zone) when absent */
+          /** @description YYYY-MM-DD; when absent, each activity's own today in its time zone */
           Date?: string;
         };
         header?: never;
@@ -4090,9 +4092,11 @@ export interface paths {
               data: {
                 /**
                  * Format: date
-                 * @description A calendar date, YYYY-MM-DD
+                 * @description The date asked for; without one, today in the zone of the operator's first activity (each timeslot carries its own Date)
                  */
                 Date: string;
+                /** @description No date was asked for: the timeslots are each activity's own today in its time zone (two zones can be on different dates) */
+                Today: boolean;
                 /** @description The day's timeslots by time, then activity name */
                 Timeslots: components['schemas']['ManifestTimeslot'][];
                 /** @description What the confirmed bookings still owe the operator, one line per currency with something due (docs/payments.md, "The desk") */
@@ -23674,6 +23678,8 @@ export interface components {
       Partner: string | null;
       /** @description pending or complete */
       WaiverStatus: string;
+      /** @description The waiver is pending and the activity asks a required question: check-in needs WaiverConfirmed (staff have checked the guest may take part) */
+      WaiverMissing: boolean;
       /** @description A file answer's Download is the manifest's own file address (staff only) */
       WaiverAnswers: components['schemas']['BookingWaiverAnswer'][];
       Notes: string | null;
@@ -23700,6 +23706,8 @@ export interface components {
       Date: string;
       /** @description HH:MM in the activity's time zone */
       Time: string;
+      /** @description The activity's time zone (IANA): Date, Time and the check-in times are read there */
+      TimeZone: string;
       /** Format: date-time */
       StartsAt: string;
       /** Format: date-time */

@@ -18,14 +18,13 @@ import {
   Spinner,
   TextField,
   useLoad,
+  LIVE_REFRESH_MS,
   useRefreshEvery,
   type RangePreset,
 } from '../ui';
 import { SourceBadge, StatusBadge, ticketSummary } from './booking-bits';
 import { PAYMENT_STATE_LABELS, PAYMENT_STATE_TONES } from '../manifests';
 
-/** How often the list reads its first page again (issue 26: other channels' bookings show within 10 seconds). */
-const LIVE_REFRESH_MS = 10_000;
 const PAGE = 50;
 
 type Booking = Schemas['AdminBookingListItem'];

@@ -2,10 +2,10 @@
 // where the browser has it) or type the reference; the booking opens with big check-in buttons.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ApiError } from '../api';
-import { formatDate } from '../format';
+import { formatDate, zoneLabel } from '../format';
 import { Link, usePageTitle } from '../router';
 import { Badge, Card, ErrorBanner, Icon, PageHeader, Spinner, TextField } from '../ui';
-import { lookUp, normaliseReference, REFERENCE_PATTERN, type CheckinAnswer } from '../manifests';
+import { lookUp, normaliseReference, REFERENCE_PATTERN, waiverBadge, type CheckinAnswer } from '../manifests';
 import { CheckinControls, PaymentCell } from './CheckinControls';
 
 // BarcodeDetector is not in TypeScript's DOM types yet (Chromium on Android and macOS have it).
@@ -110,7 +110,7 @@ function FoundBooking({ answer, onChange }: { answer: CheckinAnswer; onChange: (
         <dt>Timeslot</dt>
         <dd>
           <Link href={`/manifests/${slot.TimeslotID}`}>
-            {slot.ActivityName}, {formatDate(slot.Date)} {slot.Time}
+            {slot.ActivityName}, {formatDate(slot.Date)} {slot.Time} <span className="muted small">{zoneLabel(slot.TimeZone, slot.StartsAt)}</span>
           </Link>
         </dd>
         <dt>Party</dt>
@@ -119,9 +119,7 @@ function FoundBooking({ answer, onChange }: { answer: CheckinAnswer; onChange: (
         </dd>
         <dt>Waiver</dt>
         <dd>
-          <Badge tone={booking.WaiverStatus === 'complete' ? 'success' : 'warning'}>
-            {booking.WaiverStatus === 'complete' ? 'Signed' : 'Pending'}
-          </Badge>
+          <Badge tone={waiverBadge(booking).tone}>{waiverBadge(booking).label}</Badge>
         </dd>
         <dt>Channel</dt>
         <dd>{booking.Channel}</dd>
@@ -131,7 +129,7 @@ function FoundBooking({ answer, onChange }: { answer: CheckinAnswer; onChange: (
         </dd>
       </dl>
       <div className="found-actions">
-        <CheckinControls entry={booking} onChange={onChange} large />
+        <CheckinControls entry={booking} timeZone={slot.TimeZone} onChange={onChange} large />
       </div>
     </Card>
   );

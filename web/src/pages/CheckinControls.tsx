@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { ApiError } from '../api';
 import { formatInstant, formatMoney } from '../format';
 import { useSession } from '../session';
-import { Badge, Icon, SelectField, TextField, useToast } from '../ui';
+import { Badge, Checkbox, Icon, SelectField, TextField, useToast } from '../ui';
 import {
   ATTENDANCE_LABELS,
   ATTENDANCE_TONES,
@@ -129,10 +129,13 @@ export function TakePayment({
 /** Check in everyone, some per ticket type, or undo; the server's answer replaces the row. */
 export function CheckinControls({
   entry,
+  timeZone,
   onChange,
   large = false,
 }: {
   entry: ManifestEntry;
+  /** The activity's time zone: check-in times read as the guide's watch does there. */
+  timeZone: string;
   onChange: (answer: CheckinAnswer) => void;
   large?: boolean;
 }) {
@@ -141,6 +144,7 @@ export function CheckinControls({
   const [error, setError] = useState<ApiError>();
   const [picking, setPicking] = useState(false);
   const [counts, setCounts] = useState<Record<string, number>>({});
+  const [waiverConfirmed, setWaiverConfirmed] = useState(false);
   const size = large ? '' : 'btn-sm';
   const name = `${entry.Customer.FirstName} ${entry.Customer.LastName}`;
 
@@ -168,14 +172,24 @@ export function CheckinControls({
         {ATTENDANCE_LABELS[entry.Attendance]}
         {entry.Attendance === 'partial' && ` (${entry.CheckedIn} of ${entry.Participants})`}
       </Badge>
-      {entry.CheckedInAt && <span className="small muted">since {formatInstant(entry.CheckedInAt)}</span>}
+      {entry.CheckedInAt && <span className="small muted">since {formatInstant(entry.CheckedInAt, timeZone)}</span>}
+      {entry.WaiverMissing && entry.Attendance !== 'checked-in' && (
+        <div className="waiver-missing no-print">
+          <Checkbox
+            label={`${name} may take part: I have checked (a signed paper waiver, say)`}
+            checked={waiverConfirmed}
+            onChange={(e) => setWaiverConfirmed(e.target.checked)}
+          />
+          {error?.fieldError('WaiverConfirmed') && <p className="field-error">{error.fieldError('WaiverConfirmed')}</p>}
+        </div>
+      )}
       <div className="checkin-buttons no-print">
         {entry.Attendance !== 'checked-in' && (
           <button
             type="button"
             className={`btn btn-primary ${size}`}
             disabled={busy}
-            onClick={() => run(() => checkIn(entry.BookingReference), `${name} checked in`)}
+            onClick={() => run(() => checkIn(entry.BookingReference, undefined, waiverConfirmed), `${name} checked in`)}
           >
             <Icon name="check" size={16} />
             Check in{tickets > 1 ? ` all ${tickets}` : ''}
@@ -216,6 +230,7 @@ export function CheckinControls({
                 checkIn(
                   entry.BookingReference,
                   entry.Tickets.map((ticket) => ({ Type: ticket.Type, CheckedIn: counts[ticket.Type] ?? 0 })),
+                  waiverConfirmed,
                 ),
               `${name}: check-in saved`,
             );

@@ -1,12 +1,26 @@
 // Manifests: the day's timeslots (/manifests), one timeslot's guests with check-in (/manifests/{id}, also
 // printable), and the phone's check-in at the door (/manifests/check-in, CheckIn.tsx).
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { type ApiError, downloadFile, type WaiverAnswer } from '../api';
-import { addDays, formatDate, todayIso } from '../format';
+import { addDays, formatDate, todayIso, zoneLabel } from '../format';
 import { Link, setQuery, useLocation, usePageTitle } from '../router';
 import { useSession } from '../session';
-import { Badge, Card, DataTable, EmptyState, ErrorBanner, figure, Icon, PageHeader, Spinner, TextField, useLoad } from '../ui';
-import { dueText, loadDay, loadManifest, type CheckinAnswer, type ManifestEntry } from '../manifests';
+import {
+  Badge,
+  Card,
+  DataTable,
+  EmptyState,
+  ErrorBanner,
+  figure,
+  Icon,
+  PageHeader,
+  Spinner,
+  TextField,
+  LIVE_REFRESH_MS,
+  useLoad,
+  useRefreshEvery,
+} from '../ui';
+import { dueText, loadDay, loadManifest, waiverBadge, type CheckinAnswer, type ManifestEntry } from '../manifests';
 import { CheckInPage } from './CheckIn';
 import { CheckinControls, PaymentCell } from './CheckinControls';
 
@@ -26,6 +40,8 @@ function ManifestDayPage() {
   // browser's own date may be another: a laptop set to UTC, a tour on the other side of the world).
   const asked = (anyDay && search.get('date')) || undefined;
   const day = useLoad((signal) => loadDay(asked, signal), [asked]);
+  // New bookings of every channel and the desk's check-ins appear without a reload.
+  useRefreshEvery(day.reload, LIVE_REFRESH_MS);
   const date = asked ?? day.data?.Date ?? todayIso();
   const slots = day.data?.Timeslots ?? [];
   return (
@@ -69,7 +85,11 @@ function ManifestDayPage() {
           Still to collect this day: <span className="strong">{dueText(day.data.Due)}</span>
         </p>
       )}
-      <Card title={formatDate(day.data?.Date ?? date)} className="table-card">
+      <Card
+        title={day.data?.Today ? `Today, ${formatDate(day.data.Date)}` : formatDate(day.data?.Date ?? date)}
+        actions={day.data?.Today ? <span className="muted small">Each activity's today, in its own time zone</span> : undefined}
+        className="table-card"
+      >
         {day.loading && !day.data ? (
           <Spinner label="Loading the day" />
         ) : (
@@ -90,6 +110,10 @@ function ManifestDayPage() {
                   <Link href={`/manifests/${slot.TimeslotID}`} className="strong">
                     {slot.Time}
                   </Link>
+                  <div className="small muted">
+                    {day.data?.Today && slot.Date !== day.data.Date && `${formatDate(slot.Date)} · `}
+                    {zoneLabel(slot.TimeZone, slot.StartsAt)}
+                  </div>
                 </td>
                 <td data-label="Activity">
                   <Link href={`/manifests/${slot.TimeslotID}`}>{slot.ActivityName}</Link>
@@ -121,12 +145,9 @@ function ManifestDayPage() {
 function TimeslotManifestPage({ timeslotId }: { timeslotId: number }) {
   const manifest = useLoad((signal) => loadManifest(timeslotId, signal), [timeslotId]);
   const { reload, setData } = manifest;
-  // Several people check in at once on a busy day (a desk and two guides): read it again every 30 s
-  // while the page is in sight, so everyone's ticks show up.
-  useEffect(() => {
-    const timer = window.setInterval(() => document.visibilityState === 'visible' && reload(), 30_000);
-    return () => window.clearInterval(timer);
-  }, [reload]);
+  // Several people check in at once on a busy day (a desk and two guides) and bookings arrive from every
+  // channel: read it again every 10 s while the page is in sight, so everyone's ticks and guests show up.
+  useRefreshEvery(reload, LIVE_REFRESH_MS);
   const slot = manifest.data?.Timeslot;
   usePageTitle(slot ? `${slot.ActivityName} ${slot.Time}` : 'Manifest');
   const list = manifest.data?.Entries ?? [];
@@ -152,7 +173,7 @@ function TimeslotManifestPage({ timeslotId }: { timeslotId: number }) {
         <>
           <PageHeader
             title={`${slot.ActivityName}, ${slot.Time}`}
-            description={`${formatDate(slot.Date)} · ${list.length} booking${list.length === 1 ? '' : 's'} · ${guests} guest${guests === 1 ? '' : 's'} · ${checkedIn} checked in${slot.Ended ? ` · ${list.filter((e) => e.Attendance === 'no-show').length} no-show` : ''}${slot.Due.length > 0 ? ` · ${dueText(slot.Due)} to collect` : ''}`}
+            description={`${formatDate(slot.Date)} · ${zoneLabel(slot.TimeZone, slot.StartsAt)} · ${list.length} booking${list.length === 1 ? '' : 's'} · ${guests} guest${guests === 1 ? '' : 's'} · ${checkedIn} checked in${slot.Ended ? ` · ${list.filter((e) => e.Attendance === 'no-show').length} no-show` : ''}${slot.Due.length > 0 ? ` · ${dueText(slot.Due)} to collect` : ''}`}
             actions={
               <>
                 <Link href="/manifests/check-in" className="btn btn-secondary no-print">
@@ -178,7 +199,7 @@ function TimeslotManifestPage({ timeslotId }: { timeslotId: number }) {
                 </EmptyState>
               }
             >
-              {(entry) => <ManifestRow key={entry.BookingReference} entry={entry} onChange={changed} />}
+              {(entry) => <ManifestRow key={entry.BookingReference} entry={entry} timeZone={slot.TimeZone} onChange={changed} />}
             </DataTable>
           </Card>
         </>
@@ -187,7 +208,7 @@ function TimeslotManifestPage({ timeslotId }: { timeslotId: number }) {
   );
 }
 
-function ManifestRow({ entry, onChange }: { entry: ManifestEntry; onChange: (answer: CheckinAnswer) => void }) {
+function ManifestRow({ entry, timeZone, onChange }: { entry: ManifestEntry; timeZone: string; onChange: (answer: CheckinAnswer) => void }) {
   const name = `${entry.Customer.FirstName} ${entry.Customer.LastName}`;
   return (
     <tr data-reference={entry.BookingReference}>
@@ -214,7 +235,7 @@ function ManifestRow({ entry, onChange }: { entry: ManifestEntry; onChange: (ans
         <WaiverCell entry={entry} />
       </td>
       <td data-label="Check-in" className="checkin-cell">
-        <CheckinControls entry={entry} onChange={onChange} />
+        <CheckinControls entry={entry} timeZone={timeZone} onChange={onChange} />
       </td>
     </tr>
   );
@@ -232,7 +253,7 @@ function WaiverCell({ entry }: { entry: ManifestEntry }) {
   }
   return (
     <>
-      <Badge tone={entry.WaiverStatus === 'complete' ? 'success' : 'warning'}>{entry.WaiverStatus === 'complete' ? 'Signed' : 'Pending'}</Badge>
+      <Badge tone={waiverBadge(entry).tone}>{waiverBadge(entry).label}</Badge>
       {entry.WaiverAnswers.length > 0 && (
         <details className="waiver-details">
           <summary className="small">Answers</summary>

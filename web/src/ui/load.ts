@@ -43,6 +43,9 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: Depe
   };
 }
 
+/** How often live pages read again: other channels' bookings and the desk's check-ins show within 10 s (issue 26). */
+export const LIVE_REFRESH_MS = 10_000;
+
 /**
  * Reloads every `ms` while the page is visible (and once when it becomes visible again): lists that must
  * show other channels' bookings without a reload (the bookings list, the manifests). A reload keeps the
