@@ -37,6 +37,18 @@ export const Customer = Type.Object({
   Phone: Type.String({ pattern: '^\\+[0-9]{7,15}$', description: 'Telephone number in international format: + then 7 to 15 digits' }),
 });
 
+/**
+ * A point-of-sale guest: a walk-in gives a name and nothing else (issue 26, item 8). Left out, the
+ * e-mail and phone are stored empty and nothing is e-mailed to the guest; the partner API and the booking
+ * pages keep asking for them (Customer).
+ */
+export const PosCustomer = Type.Object({
+  FirstName: Customer.properties.FirstName,
+  LastName: Type.Optional(Name('last name')),
+  Email: Type.Optional(Customer.properties.Email),
+  Phone: Type.Optional(Customer.properties.Phone),
+});
+
 export const WaiverAnswer = Type.Object({
   QuestionID: RowId('The waiver question ID'),
   Answer: Type.String({
@@ -93,7 +105,10 @@ export const PartnerBookingBody = Type.Object(
 );
 export type PartnerBookingBody = Static<typeof PartnerBookingBody>;
 
-export const PosBookingBody = Type.Object({ ...bookingFields, Payment: Type.Optional(PosPaymentField) }, PARTICIPANTS_OR_TICKETS);
+export const PosBookingBody = Type.Object(
+  { ...bookingFields, Customer: PosCustomer, Payment: Type.Optional(PosPaymentField) },
+  PARTICIPANTS_OR_TICKETS,
+);
 export type PosBookingBody = Static<typeof PosBookingBody>;
 
 export const RescheduleBody = Type.Object({

@@ -94,9 +94,10 @@ export async function prepareBooking(
     currency: activity.currency,
     customer: {
       firstName: request.Customer.FirstName.trim(),
-      lastName: request.Customer.LastName.trim(),
-      email: request.Customer.Email.trim(),
-      phone: request.Customer.Phone,
+      // A walk-in's missing last name, e-mail and phone are stored empty (PosCustomer).
+      lastName: request.Customer.LastName?.trim() ?? '',
+      email: request.Customer.Email?.trim() ?? '',
+      phone: request.Customer.Phone ?? '',
     },
     waiver,
     holdExpiresAt: holdMinutes === undefined ? null : now + holdMinutes * 60,

@@ -27,6 +27,8 @@ export interface NewEmail {
  * (workflow, booking) makes a repeated event a no-op instead of a second e-mail).
  */
 export async function queueEmail(tx: Tx, email: NewEmail): Promise<boolean> {
+  // A walk-in booked at the desk may have given no address: there is nobody to write to.
+  if (email.to.trim() === '') return false;
   return insertQueuedEmail(tx, {
     operator_id: email.operatorId,
     kind: email.kind,
@@ -50,6 +52,7 @@ export async function queueEmail(tx: Tx, email: NewEmail): Promise<boolean> {
  * keeps one row per workflow and booking): for e-mails that may be due again, a booking's rescheduling.
  */
 export async function requeueEmail(tx: Tx, email: NewEmail): Promise<void> {
+  if (email.to.trim() === '') return;
   await upsertQueuedEmail(tx, {
     operator_id: email.operatorId,
     kind: email.kind,

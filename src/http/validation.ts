@@ -59,5 +59,61 @@ function describe(errors: ErrorObject[]): string {
   if (first.keyword === 'pattern' && first.parentSchema && typeof first.parentSchema.description === 'string') {
     return `must be ${first.parentSchema.description.charAt(0).toLowerCase()}${first.parentSchema.description.slice(1)}`;
   }
-  return first.message ?? 'is invalid';
+  return sentence(first) ?? first.message ?? 'is invalid';
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  null: 'null',
+};
+
+const FORMAT_WORDS: Record<string, string> = {
+  email: 'an e-mail address, such as ada@example.com',
+  date: 'a date written YYYY-MM-DD, such as 2026-05-01',
+  'date-time': 'a date and time in ISO 8601, such as 2026-05-01T09:00:00Z',
+};
+
+const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+
+/**
+ * The common findings as a person would say them ("must be an e-mail address"), not as the schema
+ * language does (`must match format "email"`): the dashboard shows these next to its fields, and an
+ * integrator reads them in a log. Anything not listed keeps Ajv's own words.
+ */
+function sentence(error: ErrorObject): string | undefined {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type':
+      return `must be ${String(params.type)
+        .split(',')
+        .map((type) => TYPE_WORDS[type] ?? type)
+        .join(' or ')}`;
+    case 'format':
+      return FORMAT_WORDS[String(params.format)] && `must be ${FORMAT_WORDS[String(params.format)]}`;
+    case 'minLength':
+      return params.limit === 1 ? 'must not be empty' : `must be at least ${plural(Number(params.limit), 'character')} long`;
+    case 'maxLength':
+      return `must be at most ${plural(Number(params.limit), 'character')} long`;
+    case 'minimum':
+      return `must be at least ${String(params.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(params.limit)}`;
+    case 'minItems':
+      return `must have at least ${plural(Number(params.limit), 'item')}`;
+    case 'maxItems':
+      return `must have at most ${plural(Number(params.limit), 'item')}`;
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'const':
+      return `must be ${String(params.allowedValue)}`;
+    case 'additionalProperties':
+      return `has a field this request does not take: ${String(params.additionalProperty)}`;
+    default:
+      return undefined;
+  }
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { RowId } from '../http/schemas.js';
-import { ParticipantsField, PosBookingBody } from '../bookings/schemas.js';
+import { Customer, ParticipantsField, PosBookingBody } from '../bookings/schemas.js';
 
 /**
  * What the operator sees: `pending` (joined, address not confirmed yet; not in the queue), `lapsed` (not
@@ -14,8 +14,9 @@ export type WaitlistStatus = (typeof WAITLIST_STATUSES)[number];
  * of Participants of the default ticket type (the seats offered when they free up).
  */
 export const JoinWaitlistBody = Type.Composite([
-  Type.Omit(PosBookingBody, ['PaymentReference', 'WaiverAnswers', 'Tickets', 'Participants']),
-  Type.Object({ Participants: ParticipantsField }),
+  Type.Omit(PosBookingBody, ['PaymentReference', 'WaiverAnswers', 'Tickets', 'Participants', 'Customer']),
+  // The offer is e-mailed: a waiting guest gives an address (and the seed's phone), unlike a walk-in.
+  Type.Object({ Participants: ParticipantsField, Customer }),
 ]);
 export type JoinWaitlistBody = Static<typeof JoinWaitlistBody>;
 

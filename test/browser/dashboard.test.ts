@@ -359,6 +359,26 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     });
   });
 
+  it('books a walk-in with a first name alone', async () => {
+    await nav(page).getByRole('link', { name: 'Bookings', exact: true }).click();
+    await page.getByRole('link', { name: 'New booking' }).click();
+    await page.getByLabel('Activity', { exact: true }).selectOption({ label: 'Sunset Kayak Tour' });
+    await page.getByLabel('Or another date', { exact: true }).fill(DAY);
+    await page.locator('label.slot', { hasText: '14:00' }).click();
+    await page.getByLabel('Participants', { exact: true }).fill('1');
+    await page.getByLabel('First name', { exact: true }).fill('Maria');
+    await page.getByRole('button', { name: 'Book 1 seat at 14:00' }).click();
+    await page.getByRole('heading', { name: /^Booking BK-/ }).waitFor();
+    await page.getByText('Not given: the guest gets no e-mails').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    const reference = (await page.getByRole('heading', { level: 1 }).textContent())!.replace('Booking ', '');
+    const booking = await ok<{ Customer: unknown }>(admin, 'GET', `/api/v2/admin/bookings/${reference}`);
+    expect(booking.Customer).toEqual({ FirstName: 'Maria', LastName: '', Email: '', Phone: '' });
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByText(/is cancelled; its seats are back on sale/).waitFor();
+  });
+
   it('creates and revokes a key', async () => {
     await nav(page).getByRole('link', { name: 'API keys', exact: true }).click();
     await page.getByLabel('Name', { exact: true }).fill('Old reporting script');

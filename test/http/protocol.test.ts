@@ -85,7 +85,7 @@ describe('errors Fastify detects before our code runs', () => {
     expect(problem.errors!.map((e) => e.field).sort()).toEqual(['Currency', 'DurationMinutes', 'Name', 'Timezone', 'UnitPrice']);
     expect(problem.detail).toBe(problem.errors![0]!.message);
     const missing = problemOf(await call(t.app, op.adminKey, 'POST', '/api/v2/admin/activities'), 422, 'validation');
-    expect(missing.errors).toEqual([{ field: 'Body', message: 'Body must be object' }]);
+    expect(missing.errors).toEqual([{ field: 'Body', message: 'Body must be an object' }]);
   });
 
   it('never shows a stack trace: prototype pollution attempts are a plain 400', async () => {

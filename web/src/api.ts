@@ -28,9 +28,16 @@ export class ApiError extends Error {
     super(detail || title);
   }
 
-  /** The message of one field's error, for showing next to that field. */
+  /**
+   * The message of one field's error, for showing next to that field. A message that starts with a
+   * field's path ("Customer.Email must be an e-mail address") reads as a sentence about the field once
+   * the path, which the field's label already says, is left out: "Must be an e-mail address".
+   */
   fieldError(field: string): string | undefined {
-    return this.errors.find((error) => error.field === field)?.message;
+    const message = this.errors.find((error) => error.field === field)?.message;
+    if (message === undefined || !/[.[]/.test(field) || !message.startsWith(`${field} `)) return message;
+    const bare = message.slice(field.length + 1);
+    return bare === 'is required' ? 'Required' : bare.charAt(0).toUpperCase() + bare.slice(1);
   }
 }
 

@@ -1714,14 +1714,14 @@ export interface paths {
               /** @description A first name: at least one non-blank character, no control characters */
               FirstName: string;
               /** @description A last name: at least one non-blank character, no control characters */
-              LastName: string;
+              LastName?: string;
               /**
                * Format: email
                * @description E-mail address
                */
-              Email: string;
+              Email?: string;
               /** @description Telephone number in international format: + then 7 to 15 digits */
-              Phone: string;
+              Phone?: string;
             };
             /** @description The partner's own payment reference, without control characters */
             PaymentReference?: string;
@@ -14637,19 +14637,6 @@ export interface paths {
             Date: string;
             /** @description A clock time, HH:MM (00:00 to 23:59) */
             Time: string;
-            Customer: {
-              /** @description A first name: at least one non-blank character, no control characters */
-              FirstName: string;
-              /** @description A last name: at least one non-blank character, no control characters */
-              LastName: string;
-              /**
-               * Format: email
-               * @description E-mail address
-               */
-              Email: string;
-              /** @description Telephone number in international format: + then 7 to 15 digits */
-              Phone: string;
-            };
             /** @description How the booking was paid at the desk (docs/payments.md, "The desk"); without it the booking is unpaid */
             Payment?: {
               /**
@@ -14664,6 +14651,19 @@ export interface paths {
             };
             /** @description People, from 1 to the product's MaxParticipantsPerBooking. Alone, it books that many of the default ticket type; required unless Tickets is given */
             Participants: number;
+            Customer: {
+              /** @description A first name: at least one non-blank character, no control characters */
+              FirstName: string;
+              /** @description A last name: at least one non-blank character, no control characters */
+              LastName: string;
+              /**
+               * Format: email
+               * @description E-mail address
+               */
+              Email: string;
+              /** @description Telephone number in international format: + then 7 to 15 digits */
+              Phone: string;
+            };
           };
         };
       };

@@ -197,11 +197,19 @@ export function BookingDetailPage({ reference }: { reference: string }) {
             </dd>
             <dt>E-mail</dt>
             <dd>
-              <a href={`mailto:${booking.Customer.Email}`}>{booking.Customer.Email}</a>
+              {booking.Customer.Email ? (
+                <a href={`mailto:${booking.Customer.Email}`}>{booking.Customer.Email}</a>
+              ) : (
+                <span className="muted">Not given: the guest gets no e-mails</span>
+              )}
             </dd>
             <dt>Phone</dt>
             <dd>
-              <a href={`tel:${booking.Customer.Phone}`}>{booking.Customer.Phone}</a>
+              {booking.Customer.Phone ? (
+                <a href={`tel:${booking.Customer.Phone}`}>{booking.Customer.Phone}</a>
+              ) : (
+                <span className="muted">Not given</span>
+              )}
             </dd>
             <dt>Waiver</dt>
             <dd>{booking.WaiverStatus === 'complete' ? 'Answered' : 'Not answered yet'}</dd>

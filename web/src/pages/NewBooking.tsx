@@ -107,7 +107,7 @@ export function NewBookingPage() {
         Date: slot.Date,
         Time: slot.Time,
         ...(mixed ? { Tickets: mix.lines.map((line) => ({ Type: line.type.Type, Quantity: line.quantity })) } : { Participants: participants }),
-        Customer: { ...customer, Phone: customer.Phone.replace(/[\s()-]/g, '') },
+        Customer: walkInCustomer(customer),
         ...(paymentReference.trim() ? { PaymentReference: paymentReference.trim() } : {}),
         Payment: {
           Method: payMethod,
@@ -286,8 +286,8 @@ export function NewBookingPage() {
             />
             <TextField
               label="Last name"
+              hint="Optional"
               autoComplete="off"
-              required
               value={customer.LastName}
               onChange={(e) => setCustomer({ ...customer, LastName: e.target.value })}
               error={fieldError('Customer.LastName')}
@@ -296,7 +296,7 @@ export function NewBookingPage() {
               label="E-mail"
               type="email"
               autoComplete="off"
-              required
+              hint="Optional: without it the guest gets no confirmation or reminder"
               value={customer.Email}
               onChange={(e) => setCustomer({ ...customer, Email: e.target.value })}
               error={fieldError('Customer.Email')}
@@ -305,12 +305,11 @@ export function NewBookingPage() {
               label="Phone"
               type="tel"
               autoComplete="off"
-              required
               placeholder="+4930123456"
               value={customer.Phone}
               onChange={(e) => setCustomer({ ...customer, Phone: e.target.value })}
               error={fieldError('Customer.Phone')}
-              hint="International format, starting with +"
+              hint="Optional; international format, starting with +"
             />
             <TextField
               label="Payment reference (optional)"
@@ -454,4 +453,15 @@ function TicketQuantities({
       )}
     </fieldset>
   );
+}
+
+/** A walk-in needs only a first name: the fields left empty are not sent (the API stores them empty). */
+function walkInCustomer(customer: { FirstName: string; LastName: string; Email: string; Phone: string }) {
+  const phone = customer.Phone.replace(/[\s()-]/g, '');
+  return {
+    FirstName: customer.FirstName,
+    ...(customer.LastName.trim() && { LastName: customer.LastName }),
+    ...(customer.Email.trim() && { Email: customer.Email.trim() }),
+    ...(phone && { Phone: phone }),
+  };
 }
