@@ -19,12 +19,15 @@ import { expireBalance, isBalanceSession, settleBalance } from './shop/balances.
 import { claimOffer, waitlistOfferEmail } from './waitlists/hooks.js';
 import { workflowEmails } from './workflows/hooks.js';
 import { bookingNotices } from './notices/booking-notices.js';
+import { priceDifference } from './shop/price-difference.js';
 
 export function wireReactions(): void {
   // A booking confirmed, cancelled or moved: the operator's workflows queue their e-mails.
   reactToBookings('workflows', workflowEmails);
   // ... and staff who asked for an e-mail per booking get one.
   reactToBookings('notices', bookingNotices);
+  // A booking moved to a dearer or cheaper activity, paid online: the difference is refunded or asked for.
+  reactToBookings('price-difference', priceDifference);
   // A basket paid: a waitlist offer held in it is claimed.
   reactToPaidBaskets('waitlists', claimOffer);
   // A guest cancelling their paid booking within the activity's rule: all that remains of its share is refunded.

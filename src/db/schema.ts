@@ -335,6 +335,8 @@ export interface BasketItemTable {
   client_hmac: string | null;
   /** Migration 026: what the shop charges for the item, its deposit (minor units); null: its whole price. */
   deposit: Generated<number | null>;
+  /** Migration 036: what the shop charged for the item when bought (its tickets' price then, or its deposit); null before it. */
+  charged: Generated<number | null>;
 }
 
 /** Migration 022: a Stripe Checkout is pending until paid or expired; one that could not be honoured is refunded. */

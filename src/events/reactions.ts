@@ -20,9 +20,9 @@ export interface BookingReaction {
    * Whether the reaction can have anything to do for the operator's new bookings, as a condition (built
    * with Kysely's standalone `expressionBuilder`) that the booking's first query folds in
    * (bookings/store.ts, findBookingTarget): a new booking of an operator that no reaction cares about then
-   * costs nothing more.
+   * costs nothing more. Absent: the reaction never acts on a new booking (only on later changes).
    */
-  interested(operatorId: number): Expression<SqlBool>;
+  interested?(operatorId: number): Expression<SqlBool>;
 }
 
 const reactions = new Map<string, BookingReaction>();
@@ -40,7 +40,7 @@ export async function publishBookingChange(tx: Tx, booking: ChangedBooking, chan
 /** Whether any reaction cares about the operator's new bookings (see BookingReaction.interested). */
 export function anyReactionInterested(operatorId: number): Expression<SqlBool> {
   // Kysely's `or`: one condition as it is, several in parentheses, none a literal `1 = 0` (false on both dialects).
-  return expressionBuilder().or([...reactions.values()].map((reaction) => reaction.interested(operatorId)));
+  return expressionBuilder().or([...reactions.values()].flatMap((reaction) => reaction.interested?.(operatorId) ?? []));
 }
 
 /** A shop basket that was just paid (its bookings confirmed in the same transaction). */

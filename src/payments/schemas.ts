@@ -109,7 +109,10 @@ export const Refund = Type.Object(
         '(POST .../refunds/{RefundID}/retry asks again)',
     }),
     Failure: Type.Union([Type.String(), Type.Null()], { description: 'Why it failed, when it did' }),
-    Reason: Type.String({ description: 'Why it was made: staff, guest-cancellation, departure-cancelled (the operator cancelled the timeslot)' }),
+    Reason: Type.String({
+      description:
+        'Why it was made: staff, guest-cancellation, departure-cancelled (the operator cancelled the timeslot), price-difference (a move to a cheaper activity)',
+    }),
     RequestedBy: Type.Union([Type.Literal('user'), Type.Literal('key'), Type.Literal('guest'), Type.Literal('system')], {
       description: 'Who asked: a staff user, an API key, a guest cancelling, or slotbook',
     }),

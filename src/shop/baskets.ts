@@ -241,6 +241,7 @@ export async function holdItem(
   await checkLimits?.(draft.mix.seats);
   const booking = await placeBooking(tx, draft, now);
   await setBasketCurrency(tx, basket.id, activity.currency);
+  const deposit = depositOf(activity, draft.mix.total);
   await insertBasketItem(tx, {
     basketId: basket.id,
     bookingId: booking.id,
@@ -248,6 +249,7 @@ export async function holdItem(
     unitPrice: activity.unit_price,
     participants: booking.participants,
     clientHmac,
-    deposit: depositOf(activity, draft.mix.total),
+    deposit,
+    charged: deposit ?? draft.mix.total,
   });
 }

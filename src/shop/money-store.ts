@@ -29,7 +29,7 @@ async function sumsOfChunk(db: Kysely<Database>, operatorId: number, ids: number
   const paidBaskets = await db
     .selectFrom('basket_items')
     .innerJoin('payments', 'payments.basket_id', 'basket_items.basket_id')
-    .select(['basket_items.booking_id', 'basket_items.deposit'])
+    .select(['basket_items.booking_id', 'basket_items.deposit', 'basket_items.charged'])
     .where('basket_items.booking_id', 'in', mine)
     .where('payments.status', '=', 'succeeded')
     .execute();
@@ -49,8 +49,8 @@ async function sumsOfChunk(db: Kysely<Database>, operatorId: number, ids: number
     .groupBy('booking_id')
     .execute();
   const totalOf = new Map(totals.map((row) => [Number(row.booking_id), { total: Number(row.total), currency: String(row.currency) }]));
-  // A paid basket paid each booking's deposit, or its whole price.
-  const paidOnline = new Map(paidBaskets.map((row) => [Number(row.booking_id), row.deposit === null ? null : Number(row.deposit)]));
+  // A paid basket paid what it charged for each booking (migration 036); an older item its deposit, or its whole price.
+  const paidOnline = new Map(paidBaskets.map((row) => [Number(row.booking_id), row.charged ?? row.deposit ?? null]));
   const ownOf = new Map(own.map((row) => [Number(row.booking_id), Number(row.paid)]));
   const refundedOf = new Map(refunds.map((row) => [Number(row.booking_id), Number(row.refunded)]));
   for (const booking of bookings) {
@@ -60,7 +60,7 @@ async function sumsOfChunk(db: Kysely<Database>, operatorId: number, ids: number
       status: effectiveStatus(booking, now),
       total: price.total,
       currency: price.currency,
-      paidOnline: paidOnline.has(booking.id) ? (paidOnline.get(booking.id) ?? price.total) : 0,
+      paidOnline: paidOnline.has(booking.id) ? Number(paidOnline.get(booking.id) ?? price.total) : 0,
       paidOwn: ownOf.get(booking.id) ?? 0,
       refunded: refundedOf.get(booking.id) ?? 0,
     });

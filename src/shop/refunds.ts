@@ -13,7 +13,7 @@ import { DomainError, NotFound, ValidationFailed } from '../http/errors.js';
 import { bookingReferences, findBooking, findBookingId } from '../bookings/store.js';
 import { refundAmount, refundPercent, refundRulesOf } from '../catalog/refund-rules.js';
 import { findActivity } from '../catalog/store.js';
-import type { DepartureCancellationReaction, GuestCancellationReaction } from '../events/reactions.js';
+import type { ChangedBooking, DepartureCancellationReaction, GuestCancellationReaction } from '../events/reactions.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { PaymentProviderUnavailable } from '../payments/providers.js';
 import { formatMinorUnits, parseMinorUnits } from '../lib/money.js';
@@ -263,3 +263,20 @@ export const refundDepartureCancellation: DepartureCancellationReaction = async 
   const reference = (await bookingReferences(tx, booking.operator_id, [booking.id])).get(booking.id) ?? String(booking.id);
   await recordRefund(tx, booking.operator_id, reference, sale, { amount: 'rest', reason: 'departure-cancelled', requestedBy: requester() });
 };
+
+/**
+ * A move made the booking cheaper than what it kept (shop/price-difference.ts): `amount` of its share goes
+ * back, never more than remains, recorded in the move's transaction as asked by whoever moved it.
+ */
+export async function refundPriceDifference(tx: Tx, booking: ChangedBooking, amount: number): Promise<void> {
+  const sale = await saleOf(tx, booking.id);
+  if (!sale) return;
+  const reference = (await bookingReferences(tx, booking.operator_id, [booking.id])).get(booking.id) ?? String(booking.id);
+  const left = await remaining(tx, sale.payment, sale.bookingId, sale.share);
+  if (Math.min(amount, left) === 0) return;
+  await recordRefund(tx, booking.operator_id, reference, sale, {
+    amount: Math.min(amount, left),
+    reason: 'price-difference',
+    requestedBy: requester(),
+  });
+}

@@ -62,6 +62,8 @@ export async function insertBasketItem(
     clientHmac: string | null;
     /** What the shop charges for it now (its deposit), null: its whole price. */
     deposit: number | null;
+    /** What the item costs the guest now: its deposit, else its tickets' price (the booking's share for good). */
+    charged: number;
   },
 ): Promise<void> {
   await tx
@@ -74,6 +76,7 @@ export async function insertBasketItem(
       participants: item.participants,
       client_hmac: item.clientHmac,
       deposit: item.deposit,
+      charged: item.charged,
     })
     .execute();
 }
@@ -233,13 +236,15 @@ export async function bookingShare(db: Kysely<Database>, bookingId: number): Pro
     .select((eb) => [
       'basket_items.basket_id',
       'basket_items.deposit',
+      'basket_items.charged',
       eb.fn.coalesce(eb.fn.sum<number>(eb('booking_tickets.quantity', '*', eb.ref('booking_tickets.unit_price'))), eb.lit(0)).as('share'),
     ])
     .where('basket_items.booking_id', '=', bookingId)
-    .groupBy(['basket_items.basket_id', 'basket_items.deposit'])
+    .groupBy(['basket_items.basket_id', 'basket_items.deposit', 'basket_items.charged'])
     .executeTakeFirst();
   if (row === undefined) return undefined;
-  return { basketId: row.basket_id, share: row.deposit === null ? Number(row.share) : Number(row.deposit) };
+  // What was charged when bought; an item from before migration 036 has its deposit or its tickets' price.
+  return { basketId: row.basket_id, share: Number(row.charged ?? row.deposit ?? row.share) };
 }
 
 /** A booking with its activity's time zone (a payment of one booking, not of a basket). */

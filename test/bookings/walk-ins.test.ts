@@ -88,6 +88,6 @@ describe('a walk-in at the desk', () => {
       422,
       'validation',
     );
-    expect(waitlist.errors.map((error: { field: string }) => error.field)).toEqual(expect.arrayContaining(['Customer.Email']));
+    expect(waitlist.errors!.map((error: { field: string }) => error.field)).toEqual(expect.arrayContaining(['Customer.Email']));
   });
 });

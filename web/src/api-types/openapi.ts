@@ -24049,7 +24049,7 @@ export interface components {
       Status: 'pending' | 'succeeded' | 'failed';
       /** @description Why it failed, when it did */
       Failure: string | null;
-      /** @description Why it was made: staff, guest-cancellation, departure-cancelled (the operator cancelled the timeslot) */
+      /** @description Why it was made: staff, guest-cancellation, departure-cancelled (the operator cancelled the timeslot), price-difference (a move to a cheaper activity) */
       Reason: string;
       /** @description Who asked: a staff user, an API key, a guest cancelling, or slotbook */
       RequestedBy: 'user' | 'key' | 'guest' | 'system';

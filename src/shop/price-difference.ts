@@ -1,0 +1,51 @@
+// A confirmed booking moved (bookings/reschedule.ts) may change its price: staff (or a partner) moving it to
+// another activity price its tickets by that activity. Where the guest paid online, the difference is
+// settled in the move's own transaction (docs/bookings.md, "Money when the price changes"):
+// - cheaper: what was paid beyond the new price goes back at once, a refund like staff's own (reason
+//   price-difference, asked by whoever moved it; Stripe's is sent after the commit);
+// - dearer: the guest is e-mailed their booking page, where "Pay the balance" takes what is now due
+//   (balances.ts makes Stripe's page at the click).
+// Moves within an activity never change the price; a booking not paid online is settled at the desk.
+import type { Tx } from '../db/connection.js';
+import type { BookingChange, BookingReaction, ChangedBooking } from '../events/reactions.js';
+import { queueEmail } from '../emails/outbox.js';
+import { findBookingForEmail } from '../bookings/store.js';
+import { formatMinorUnits } from '../lib/money.js';
+import { owedFrom } from '../payments/booking-money.js';
+import { MANAGE_BOOKING_MARKER } from '../workflows/templates.js';
+import { moneySums } from './money-store.js';
+import { refundPriceDifference } from './refunds.js';
+
+export const priceDifference: BookingReaction = { react: settleDifference };
+
+async function settleDifference(tx: Tx, booking: ChangedBooking, change: BookingChange, now: number): Promise<void> {
+  if (change !== 'rescheduled') return;
+  const sums = (await moneySums(tx, booking.operator_id, [booking.id], now)).get(booking.id);
+  if (!sums || sums.paidOnline === 0) return;
+  const kept = sums.paidOnline + sums.paidOwn - sums.refunded;
+  if (kept > sums.total) {
+    await refundPriceDifference(tx, booking, kept - sums.total);
+    return;
+  }
+  const owed = owedFrom(sums);
+  if (owed.AmountDue === 0) return;
+  const details = await findBookingForEmail(tx, booking.operator_id, booking.id);
+  if (!details) return;
+  const due = `${formatMinorUnits(owed.AmountDue, owed.Currency)} ${owed.Currency}`;
+  await queueEmail(tx, {
+    operatorId: booking.operator_id,
+    kind: 'balance',
+    bookingId: booking.id,
+    to: details.customer_email,
+    subject: `Your booking ${details.reference} moved: ${due} to pay`,
+    body:
+      'Hello,\n\n' +
+      `your booking ${details.reference} is now for ${details.activity_name} on ${details.date} at ${details.time}. ` +
+      `Its new price leaves ${due} to pay.\n\n` +
+      `Pay it on your booking's page:\n${MANAGE_BOOKING_MARKER}\n\n` +
+      'You can also pay it when you arrive.\n',
+    sendAt: now,
+    meter: null,
+    meterExtraInfo: null,
+  });
+}
