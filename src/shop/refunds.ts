@@ -10,7 +10,7 @@ import type { Database, RefundRequester } from '../db/schema.js';
 import { audit } from '../audit/log.js';
 import { currentContext } from '../access/actor.js';
 import { DomainError, NotFound, ValidationFailed } from '../http/errors.js';
-import { bookingReferences, findBooking, findBookingId } from '../bookings/store.js';
+import { bookingReferences, findBooking, findBookingId, type BookingRecord } from '../bookings/store.js';
 import { refundAmount, refundPercent, refundRulesOf } from '../catalog/refund-rules.js';
 import { findActivity } from '../catalog/store.js';
 import type { ChangedBooking, DepartureCancellationReaction, GuestCancellationReaction } from '../events/reactions.js';
@@ -190,9 +190,8 @@ export async function bookingRefunds(db: Kysely<Database>, operatorId: number, b
 }
 
 /** The percentage of what it paid that a guest's cancellation of the booking at `now` gets back, by its activity's rules. */
-async function guestRefundPercent(db: Kysely<Database>, operatorId: number, reference: string, now: number): Promise<number> {
-  const booking = await findBooking(db, operatorId, reference);
-  const activity = booking && (await findActivity(db, operatorId, booking.activity_public_id));
+async function guestRefundPercent(db: Kysely<Database>, booking: BookingRecord | undefined, now: number): Promise<number> {
+  const activity = booking && (await findActivity(db, booking.operator_id, booking.activity_public_id));
   return booking && activity ? refundPercent(refundRulesOf(activity), Number(booking.starts_at), now) : 100;
 }
 
@@ -208,7 +207,7 @@ export const refundGuestCancellation: GuestCancellationReaction = async (tx, boo
   const reference = (await bookingReferences(tx, booking.operator_id, [booking.id])).get(booking.id) ?? String(booking.id);
   await recordRefund(tx, booking.operator_id, reference, sale, {
     amount: 'rest',
-    percent: await guestRefundPercent(tx, booking.operator_id, reference, now),
+    percent: await guestRefundPercent(tx, await findBooking(tx, booking.operator_id, reference), now),
     reason: 'guest-cancellation',
     requestedBy: { type: 'guest', id: null },
   });
@@ -224,27 +223,27 @@ export async function guestRefundPreview(
   reference: string,
   now: number,
 ): Promise<{ percent: number; amount: number | null }> {
-  const percent = await guestRefundPercent(db, operatorId, reference, now);
-  const bookingId = await findBookingId(db, operatorId, reference);
-  const sale = bookingId === undefined ? undefined : await saleOf(db, bookingId);
+  const booking = await findBooking(db, operatorId, reference);
+  const percent = await guestRefundPercent(db, booking, now);
+  const sale = booking === undefined ? undefined : await saleOf(db, booking.id);
   return { percent, amount: sale ? await remaining(db, sale.payment, sale.bookingId, sale.share, percent) : null };
 }
 
 /** What the booking paid, got back and owes (the operator's booking answer): its basket's payments, its own, its refunds. */
 export const readBookingMoney: BookingMoneyReader = async (db, operatorId, bookingId, reference) => {
-  const sale = await bookingShare(db, bookingId);
-  const basketPayments = sale === undefined ? [] : await basketPaymentsTaken(db, sale.basketId);
+  const share = await bookingShare(db, bookingId);
+  const basketPayments = share === undefined ? [] : await basketPaymentsTaken(db, share.basketId);
   const own = await bookingOwnPayments(db, operatorId, bookingId);
   const refunds = await bookingRefunds(db, operatorId, bookingId, reference);
   const sums = (await moneySums(db, operatorId, [bookingId], unixNow())).get(bookingId);
   const owed = sums === undefined ? undefined : owedFrom(sums);
-  const paidOnline = await saleOf(db, bookingId);
+  const payment = share === undefined ? undefined : await succeededBasketPayment(db, share.basketId);
   return {
     Payments: [...basketPayments, ...own].sort((a, b) => a.id - b.id).map(bookingPaymentView),
     Refunds: refunds,
     AmountPaid: owed?.AmountPaid ?? 0,
     AmountRefunded: owed?.AmountRefunded ?? 0,
-    AmountRefundable: paidOnline ? await remaining(db, paidOnline.payment, bookingId, paidOnline.share) : 0,
+    AmountRefundable: share && payment ? await remaining(db, payment, bookingId, share.share) : 0,
     AmountDue: owed?.AmountDue ?? 0,
     PaymentState: owed?.PaymentState ?? 'unpaid',
   };
