@@ -23,23 +23,30 @@ export interface NewPayment {
   sessionExpiresAt?: number;
 }
 
-/** Records a payment; one recorded succeeded publishes payment.succeeded (money-events.ts). */
-export async function insertPayment(tx: Tx, payment: NewPayment): Promise<PaymentRow> {
+/** What differs between a basket's payment and a booking's own; the rest of the row is the same. */
+type PaymentOwner = Pick<PaymentTable, 'basket_id' | 'booking_id' | 'failure' | 'client_hmac'> & { method?: string };
+
+/**
+ * Writes a payment row. One recorded succeeded (a test card, a desk payment taken now) is money moved like
+ * any other: payment.succeeded is published in this transaction (money-events.ts).
+ */
+async function writePayment(
+  tx: Tx,
+  owner: PaymentOwner,
+  payment: Pick<NewPayment, 'operatorId' | 'provider' | 'amount' | 'currency' | 'reference' | 'sessionExpiresAt'> & { status: PaymentStatus },
+): Promise<PaymentRow> {
   const now = Date.now();
   const row = await tx
     .insertInto('payments')
     .values({
+      ...owner,
       operator_id: payment.operatorId,
-      basket_id: payment.basketId,
-      booking_id: null,
       provider: payment.provider,
       status: payment.status,
       amount: payment.amount,
       currency: payment.currency,
       provider_reference: payment.reference,
-      failure: payment.failure,
       created_at: now,
-      client_hmac: payment.clientHmac,
       checkout_session_id: null,
       redirect_url: null,
       session_expires_at: payment.sessionExpiresAt ?? null,
@@ -51,6 +58,11 @@ export async function insertPayment(tx: Tx, payment: NewPayment): Promise<Paymen
     .executeTakeFirstOrThrow();
   if (row.status === 'succeeded') await publishPaymentSucceeded(tx, row);
   return row;
+}
+
+/** Records a basket's payment attempt. */
+export function insertPayment(tx: Tx, payment: NewPayment): Promise<PaymentRow> {
+  return writePayment(tx, { basket_id: payment.basketId, booking_id: null, failure: payment.failure, client_hmac: payment.clientHmac }, payment);
 }
 
 /** Declined attempts since `sinceMs` for a basket or from an address: their count and the last one's time. */
@@ -318,35 +330,8 @@ export interface NewBookingPayment {
 }
 
 /** A payment of one booking alone (the desk's, a balance's): booking_id, no basket. */
-export async function insertBookingPayment(tx: Tx, payment: NewBookingPayment): Promise<PaymentRow> {
-  const now = Date.now();
-  const row = await tx
-    .insertInto('payments')
-    .values({
-      operator_id: payment.operatorId,
-      basket_id: null,
-      booking_id: payment.bookingId,
-      provider: payment.provider,
-      method: payment.method,
-      status: payment.status,
-      amount: payment.amount,
-      currency: payment.currency,
-      provider_reference: payment.reference,
-      failure: null,
-      created_at: now,
-      client_hmac: null,
-      checkout_session_id: null,
-      redirect_url: null,
-      session_expires_at: payment.sessionExpiresAt ?? null,
-      refund_reference: null,
-      updated_at: now,
-      succeeded_at: payment.status === 'succeeded' ? now : null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  // A desk payment taken now is money moved like any other: payment.succeeded, in this transaction.
-  if (row.status === 'succeeded') await publishPaymentSucceeded(tx, row);
-  return row;
+export function insertBookingPayment(tx: Tx, payment: NewBookingPayment): Promise<PaymentRow> {
+  return writePayment(tx, { basket_id: null, booking_id: payment.bookingId, failure: null, client_hmac: null, method: payment.method }, payment);
 }
 
 /** The booking's newest balance payment through Stripe (a Checkout Session), if any. */
