@@ -245,5 +245,23 @@ describe.skipIf(!run)('manifests and check-in in the dashboard', { timeout: 90_0
     expect(await axeViolations(page)).toEqual([]);
     const audit = await api<{ Action: string; After: { WaiverConfirmed?: boolean } }[]>('GET', `/api/v2/admin/audit?ResourceID=${reference}`);
     expect(audit.find((entry) => entry.Action === 'booking.check-in')?.After.WaiverConfirmed).toBe(true);
+    // A guide may not cancel the departure: the manifest offers it to those who may change bookings.
+    expect(await page.getByRole('button', { name: 'Cancel departure…' }).count()).toBe(0);
+  });
+
+  it('cancels the departure from its manifest (the owner)', async () => {
+    await signOut(page);
+    await signIn(page, server.url, 'owner@harbour.example', 'harbour walks owner');
+    await page.goto(`${server.url}/manifests/${timeslotId}`);
+    await page.getByRole('table', { name: 'Guests' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel departure…' }).click();
+    await page.getByLabel('Message to the guests').fill('Storm warning: the harbour is closed. Sorry!');
+    await page.getByRole('button', { name: 'Cancel departure', exact: true }).click();
+    await page.getByRole('heading', { name: 'Departure cancelled' }).waitFor();
+    // The manifest reads itself again: nobody is booked any more.
+    await page.getByText('No confirmed bookings on this timeslot.').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    const ada = await api<{ Status: string }>('GET', `/api/v2/admin/bookings/${references.ada}`);
+    expect(ada.Status).toBe('cancelled');
   });
 });

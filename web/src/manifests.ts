@@ -1,6 +1,6 @@
 // The manifest and check-in records of the API (generated from /openapi.json: web/src/api-types) and the
 // calls the pages make.
-import { api, request } from './api';
+import { api, request, type Timeslot } from './api';
 import { formatMoney } from './format';
 import type { Answer, RequestBody, Schemas } from './api-types';
 
@@ -68,6 +68,9 @@ export const ATTENDANCE_TONES: Record<Attendance, string> = {
 };
 
 export const loadDay = (date: string | undefined, signal?: AbortSignal) => api.get<ManifestDay>('/api/v2/admin/manifests', { Date: date }, signal);
+/** The timeslot as the activity calendar has it (capacity, cancellation): for cancelling the departure. */
+export const loadTimeslot = (timeslotId: number, signal?: AbortSignal) =>
+  api.get<Timeslot>(`/api/v2/admin/timeslots/${timeslotId}`, undefined, signal);
 export const loadManifest = (timeslotId: number, signal?: AbortSignal) =>
   api.get<TimeslotManifest>(`/api/v2/admin/manifests/${timeslotId}`, undefined, signal);
 export const lookUp = (reference: string, signal?: AbortSignal) =>

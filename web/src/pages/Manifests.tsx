@@ -20,7 +20,8 @@ import {
   useLoad,
   useRefreshEvery,
 } from '../ui';
-import { dueText, loadDay, loadManifest, waiverBadge, type CheckinAnswer, type ManifestEntry } from '../manifests';
+import { dueText, loadDay, loadManifest, loadTimeslot, waiverBadge, type CheckinAnswer, type ManifestEntry } from '../manifests';
+import { CancelDeparture } from './CancelDeparture';
 import { CheckInPage } from './CheckIn';
 import { CheckinControls, PaymentCell } from './CheckinControls';
 
@@ -187,7 +188,7 @@ function TimeslotManifestPage({ timeslotId }: { timeslotId: number }) {
               </>
             }
           />
-          <Card className="table-card">
+          <Card title="Guests" className="table-card">
             <DataTable
               rows={list}
               columns={['Guest', 'Party', 'Channel', 'Payment', 'Waiver', 'Check-in']}
@@ -202,9 +203,32 @@ function TimeslotManifestPage({ timeslotId }: { timeslotId: number }) {
               {(entry) => <ManifestRow key={entry.BookingReference} entry={entry} timeZone={slot.TimeZone} onChange={changed} />}
             </DataTable>
           </Card>
+          <DepartureCard timeslotId={timeslotId} onChanged={reload} />
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * Cancelling the departure from its manifest (the wind picked up): the same form as the activity
+ * calendar's, for those who may change bookings and read the timeslot; not printed.
+ */
+function DepartureCard({ timeslotId, onChanged }: { timeslotId: number; onChanged: () => void }) {
+  const { can } = useSession();
+  const allowed = can('bookings:write') && can('activities:read');
+  const timeslot = useLoad((signal) => (allowed ? loadTimeslot(timeslotId, signal) : Promise.resolve(null)), [timeslotId, allowed]);
+  if (!timeslot.data) return null;
+  return (
+    <Card title="Departure" className="no-print">
+      <CancelDeparture
+        slot={timeslot.data}
+        onChanged={(slot) => {
+          timeslot.setData(slot);
+          onChanged();
+        }}
+      />
+    </Card>
   );
 }
 
