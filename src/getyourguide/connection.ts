@@ -234,3 +234,33 @@ export async function mapProduct(db: Db, operatorId: number, activityId: string,
   });
   return (await listProducts(db.kysely, operatorId)).find((p) => p.ActivityID === activityId)!;
 }
+
+export interface ReadyConnection {
+  supplierId: string;
+  username: string;
+  password: string;
+}
+
+/**
+ * A connection switched on at once with `supplierId`, offering each activity under its own ActivityID as
+ * the GYG product ID (the demo's, on first start). Inside the caller's transaction; the password is
+ * returned once.
+ */
+export async function connectWithActivities(tx: Tx, operatorId: number, supplierId: string, activityIds: string[]): Promise<ReadyConnection> {
+  const credentials = generateCredentials();
+  const now = Date.now();
+  await insertConnection(tx, {
+    operator_id: operatorId,
+    enabled: 1,
+    username: credentials.username,
+    password_hash: credentials.passwordHash,
+    supplier_id: supplierId,
+    created_at: now,
+    updated_at: now,
+  });
+  for (const activityId of activityIds) {
+    const activity = await findActivity(tx, operatorId, activityId);
+    if (activity) await setProductMapping(tx, operatorId, activity.id, activity.public_id);
+  }
+  return { supplierId, username: credentials.username, password: credentials.password };
+}
