@@ -64,13 +64,16 @@ async function authenticate(request: FastifyRequest): Promise<GygCaller> {
   return { operatorId: connection.operator_id, connection };
 }
 
-const productOf = (request: FastifyRequest): string | null => {
+/** The product a request names (query, path or body; notify names it in productDetails), for the request log. */
+function productOf(request: FastifyRequest): string | null {
+  const data = (request.body as { data?: { productId?: unknown; productDetails?: { productId?: unknown } } } | undefined)?.data;
   const from =
     (request.query as { productId?: unknown } | undefined)?.productId ??
     (request.params as { productId?: unknown } | undefined)?.productId ??
-    (request.body as { data?: { productId?: unknown } } | undefined)?.data?.productId;
+    data?.productId ??
+    data?.productDetails?.productId;
   return typeof from === 'string' ? from.slice(0, 200) : null;
-};
+}
 
 export const gygSupplierRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.decorateRequest('gyg', null);
