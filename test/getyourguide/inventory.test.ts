@@ -185,3 +185,23 @@ describe('events', () => {
     expect(JSON.stringify(booking)).toContain('Smith');
   });
 });
+
+describe('a year of availability', () => {
+  it('answers 365 days of one product well under a second', async () => {
+    const product = await mappedActivity(t, op, 20, 1);
+    await admin(t, op, 'POST', `/api/v2/admin/activities/${product.activityId}/timeslots`, {
+      From: day(2),
+      To: day(365),
+      Weekdays: [1, 2, 3, 4, 5, 6, 7],
+      Times: ['09:00', '12:00', '15:00'],
+      Capacity: 20,
+    });
+    const range = `fromDateTime=${encodeURIComponent(berlin(day(0), '00:00'))}&toDateTime=${encodeURIComponent(berlin(day(365), '23:59'))}`;
+    await gyg('GET', 'get-availabilities', `get-availabilities/?productId=${product.productId}&${range}`);
+    const started = performance.now();
+    const answer = await gyg('GET', 'get-availabilities', `get-availabilities/?productId=${product.productId}&${range}`);
+    const elapsed = performance.now() - started;
+    expect(answer.data.availabilities.length).toBeGreaterThanOrEqual(364 * 3);
+    expect(elapsed).toBeLessThan(1000);
+  });
+});
