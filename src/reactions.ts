@@ -19,8 +19,13 @@ import { expireBalance, isBalanceSession, settleBalance } from './shop/balances.
 import { claimOffer, waitlistOfferEmail } from './waitlists/hooks.js';
 import { workflowEmails } from './workflows/hooks.js';
 import { bookingNotices } from './notices/booking-notices.js';
+import { onAvailabilityCoalesced } from './webhooks/deliveries/dispatch.js';
+import { queueGygPushes } from './getyourguide/push.js';
 
 export function wireReactions(): void {
+  // A mapped product's seats changed (any channel, a hold, a capacity edit, a new or closed timeslot), as the
+  // webhooks' dispatcher coalesced it: GetYourGuide is pushed the timeslot (getyourguide/push.ts).
+  onAvailabilityCoalesced(queueGygPushes);
   // A booking confirmed, cancelled or moved: the operator's workflows queue their e-mails.
   reactToBookings('workflows', workflowEmails);
   // ... and staff who asked for an e-mail per booking get one.

@@ -25,6 +25,7 @@ export interface Database {
   gyg_bookings: GygBookingTable;
   gyg_notifications: GygNotificationTable;
   gyg_requests: GygRequestTable;
+  gyg_pushes: GygPushTable;
   baskets: BasketTable;
   basket_items: BasketItemTable;
   payments: PaymentTable;
@@ -359,6 +360,19 @@ export interface GygRequestTable {
   duration_ms: number;
   /** Unix milliseconds. */
   at: number;
+}
+
+/** GetYourGuide (migration 035): a timeslot whose availability is still to be pushed to GYG. */
+export interface GygPushTable {
+  timeslot_id: number;
+  operator_id: number;
+  product_id: string;
+  /** Unix milliseconds of the latest change queued. */
+  queued_at: number;
+  attempts: Generated<number>;
+  /** Unix milliseconds. */
+  next_attempt_at: number;
+  last_error: string | null;
 }
 
 /** OCTo (migration 003): what an OCTo booking carries beside its bookings row. */

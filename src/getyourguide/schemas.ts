@@ -289,3 +289,15 @@ export type PricingCategory = Static<typeof PricingCategory>;
 
 export const PricingCategoriesData = Type.Object({ pricingCategories: Type.Array(PricingCategory) }, { additionalProperties: false });
 export const AddonsData = Type.Object({ addons: Type.Array(Type.Object({}, { additionalProperties: false })) }, { additionalProperties: false });
+
+// ---- the push to GYG (notify-availability-update) --------------------------------------------------
+
+/** An entry of GYG's push: as get-availabilities answers it, without productId and cutoffSeconds. */
+export const PushAvailability = Type.Omit(Availability, ['productId', 'cutoffSeconds'], { additionalProperties: false });
+export type PushAvailability = Static<typeof PushAvailability>;
+
+export const PushBody = Type.Object(
+  { data: Type.Object({ productId: Type.String(), availabilities: Type.Array(PushAvailability, { minItems: 1 }) }, { additionalProperties: false }) },
+  { additionalProperties: false },
+);
+export type PushBody = Static<typeof PushBody>;

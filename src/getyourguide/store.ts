@@ -2,7 +2,7 @@
 // GYG side of bookings, GYG's notifications and the bounded log of GYG's requests.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tx } from '../db/connection.js';
-import type { Database, GygBookingTable, GygConnectionTable, GygNotificationTable, GygRequestTable } from '../db/schema.js';
+import type { Database, GygBookingTable, GygConnectionTable, GygNotificationTable, GygPushTable, GygRequestTable } from '../db/schema.js';
 import type { ActivityRow } from '../catalog/store.js';
 import type { TimeslotRow } from '../availability/store.js';
 
@@ -174,4 +174,90 @@ export async function listRequests(db: Kysely<Database>, operatorId: number, lim
 /** The activity's timeslot on `date` (an opening-hours activity has one a day). Reads timeslots, as OCTo's catalogue does. */
 export async function findDayTimeslot(db: Kysely<Database>, activityRowId: number, date: string): Promise<TimeslotRow | undefined> {
   return db.selectFrom('timeslots').selectAll().where('activity_id', '=', activityRowId).where('date', '=', date).executeTakeFirst();
+}
+
+// ---- pushes to GYG ---------------------------------------------------------------------------------
+
+/**
+ * Queues a push for each of these timeslots that belongs to a product mapped on a switched-on connection.
+ * A timeslot already queued keeps one row, due now again with its attempts reset: its latest state is sent.
+ */
+export async function queuePushes(tx: Tx, timeslotIds: number[], nowMs: number): Promise<void> {
+  if (timeslotIds.length === 0) return;
+  const rows = await tx
+    .selectFrom('timeslots')
+    .innerJoin('gyg_products', (join) =>
+      join.onRef('gyg_products.activity_id', '=', 'timeslots.activity_id').onRef('gyg_products.operator_id', '=', 'timeslots.operator_id'),
+    )
+    .innerJoin('gyg_connections', 'gyg_connections.operator_id', 'timeslots.operator_id')
+    .select(['timeslots.id', 'timeslots.operator_id', 'gyg_products.product_id'])
+    .where('timeslots.id', 'in', timeslotIds)
+    .where('gyg_connections.enabled', '=', 1)
+    .execute();
+  if (rows.length === 0) return;
+  await tx
+    .insertInto('gyg_pushes')
+    .values(
+      rows.map((row) => ({
+        timeslot_id: row.id,
+        operator_id: row.operator_id,
+        product_id: row.product_id,
+        queued_at: nowMs,
+        next_attempt_at: nowMs,
+      })),
+    )
+    .onConflict((oc) =>
+      oc.column('timeslot_id').doUpdateSet((eb) => ({
+        product_id: eb.ref('excluded.product_id'),
+        queued_at: eb.ref('excluded.queued_at'),
+        next_attempt_at: eb.ref('excluded.next_attempt_at'),
+        attempts: 0,
+        last_error: null,
+      })),
+    )
+    .execute();
+}
+
+export type PushRow = Selectable<GygPushTable>;
+
+/** Pushes due at `nowMs`, oldest first. */
+export async function duePushes(db: Kysely<Database>, nowMs: number, limit: number): Promise<PushRow[]> {
+  return db
+    .selectFrom('gyg_pushes')
+    .selectAll()
+    .where('next_attempt_at', '<=', nowMs)
+    .orderBy('next_attempt_at')
+    .orderBy('timeslot_id')
+    .limit(limit)
+    .execute();
+}
+
+/** Done: removed, unless a newer change was queued for the timeslot meanwhile (then that one is still due). */
+export async function finishPushes(tx: Tx, pushes: Pick<PushRow, 'timeslot_id' | 'queued_at'>[]): Promise<void> {
+  for (const push of pushes) {
+    await tx.deleteFrom('gyg_pushes').where('timeslot_id', '=', push.timeslot_id).where('queued_at', '=', push.queued_at).execute();
+  }
+}
+
+/** Tried again at `nextAttemptAt`, unless a newer change was queued meanwhile (due at once anyway). */
+export async function postponePushes(
+  tx: Tx,
+  pushes: Pick<PushRow, 'timeslot_id' | 'queued_at'>[],
+  nextAttemptAt: number,
+  error: string,
+): Promise<void> {
+  for (const push of pushes) {
+    await tx
+      .updateTable('gyg_pushes')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: nextAttemptAt, last_error: error.slice(0, 500) }))
+      .where('timeslot_id', '=', push.timeslot_id)
+      .where('queued_at', '=', push.queued_at)
+      .execute();
+  }
+}
+
+export async function findConnections(db: Kysely<Database>, operatorIds: number[]): Promise<Map<number, ConnectionRow>> {
+  if (operatorIds.length === 0) return new Map();
+  const rows = await db.selectFrom('gyg_connections').selectAll().where('operator_id', 'in', operatorIds).execute();
+  return new Map(rows.map((row) => [row.operator_id, row]));
 }
