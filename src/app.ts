@@ -33,6 +33,8 @@ import { bookingAdminRoutes } from './bookings/admin-routes.js';
 import { manifestAdminRoutes } from './manifests/admin-routes.js';
 import { octoRoutes } from './octo/routes.js';
 import { isOctoPath, sendOctoBadUrl } from './octo/http.js';
+import { gygSupplierRoutes, isGygPath } from './getyourguide/supplier-routes.js';
+import { gygAdminRoutes } from './getyourguide/admin-routes.js';
 import { questionCoreRoutes, questionPartnerRoutes } from './questions/routes.js';
 import { questionAdminRoutes } from './questions/admin-routes.js';
 import { usageRoutes } from './usage/routes.js';
@@ -137,6 +139,11 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
             name: 'slotbook_session',
             description: 'A staff user signed in through /api/v2/staff/sign-in (with X-CSRF-Token on changes; docs/staff.md)',
           },
+          gygBasic: {
+            type: 'http',
+            scheme: 'basic',
+            description: "GetYourGuide's inbound credentials of one operator's connection (docs/channels/getyourguide.md)",
+          },
         },
       },
       security: [{ bearer: [] }, { session: [] }],
@@ -150,7 +157,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   const limiter = new SharedLimiter(db, app.log);
   app.addHook('onClose', async () => limiter.stop());
   if (config.rateLimitPerMinute > 0) await app.register(rateLimit, rateLimitOptions(config, limiter));
-  registerRoutingProblems(app, { ownFormat: isOctoPath });
+  registerRoutingProblems(app, { ownFormat: (url) => isOctoPath(url) || isGygPath(url) });
   const failures = config.authFailureLimitPerMinute > 0 ? { perMinute: config.authFailureLimitPerMinute, limiter } : undefined;
   await app.register(cookie);
   await app.register(authPlugin, { failures, sessions: { token: sessionToken, authenticate: authenticateSession } });
@@ -168,6 +175,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(questionCoreRoutes, { prefix: '/api/v2/ota/core' });
   await app.register(usageRoutes, { prefix: '/api/v2/usage' });
   await app.register(octoRoutes, { prefix: '/octo' });
+  await app.register(gygSupplierRoutes, { prefix: '/gyg' });
 
   const admin = '/api/v2/admin';
   await app.register(catalogAdminRoutes, { prefix: admin });
@@ -194,6 +202,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(waitlistPageRoutes);
   await app.register(settingsAdminRoutes, { prefix: admin });
   await app.register(paymentAdminRoutes, { prefix: admin });
+  await app.register(gygAdminRoutes, { prefix: admin });
   await app.register(stripeWebhookRoutes, { prefix: '/api/v2' });
   await app.register(brandingRoutes);
   await app.register(embedRoutes);

@@ -74,6 +74,10 @@ export interface Config {
    * it at a local Stripe-compatible server; nothing else should change it (docs/payments.md).
    */
   readonly stripeApiBase: string;
+  /** How long a GetYourGuide reservation holds its seats (GYG's cart time), unless the connection overrides it. */
+  readonly gygHoldMinutes: number;
+  /** GetYourGuide's supplier API, where availability updates are pushed (docs/channels/getyourguide.md). */
+  readonly gygApiUrl: string;
 }
 
 export interface UploadLimits {
@@ -151,6 +155,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowedNetworks: networksSetting(env, 'WEBHOOK_ALLOWED_NETWORKS'),
     webhookAllowedNetworksForPartners: networksSetting(env, 'WEBHOOK_ALLOWED_NETWORKS_FOR_PARTNERS'),
     stripeApiBase: stripeApiBaseSetting(env),
+    gygHoldMinutes: integerSetting(env, 'GYG_HOLD_MINUTES', 60, 1, 24 * 60),
+    gygApiUrl: (urlSetting(env, 'GYG_API_URL') ?? 'https://supplier-api.getyourguide.com').replace(/\/+$/, ''),
   });
 }
 

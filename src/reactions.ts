@@ -3,6 +3,8 @@
 // (app.ts) or run the command line (cli.ts), which wire these once per process. docs/architecture.md has
 // the table.
 import { defineEmailKind } from './emails/kinds.js';
+import { queueGygPushes } from './getyourguide/push.js';
+import { onAvailabilityCoalesced } from './webhooks/deliveries/dispatch.js';
 import { reactToBookings, reactToDepartureCancellations, reactToGuestCancellations, reactToPaidBaskets } from './events/reactions.js';
 import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
 import { handleStripeEvents } from './payments/stripe-events.js';
@@ -55,4 +57,7 @@ export function wireReactions(): void {
   // The balance link (shop/balance-links.ts) is the guest's booking page, filled in at sending like a workflow's.
   defineEmailKind('balance', { textAtSending: fillManageBookingUrl });
   defineEmailKind('waitlist', waitlistOfferEmail);
+  // A mapped product's seats changed (any channel, a hold, a capacity edit, a new or closed timeslot), as the
+  // webhooks' dispatcher coalesced it: GetYourGuide is pushed the timeslot (getyourguide/push.ts).
+  onAvailabilityCoalesced(queueGygPushes);
 }

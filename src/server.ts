@@ -17,6 +17,7 @@ import { startDigests } from './notices/digest.js';
 import { startBalanceLinks } from './shop/balance-links.js';
 import { startUploadSweep } from './questions/upload-sweep.js';
 import { startWebhookWorker } from './webhooks/deliveries/worker.js';
+import { startGygPushes } from './getyourguide/push.js';
 import { watchRequests } from './http/request-gauge.js';
 
 // After the grace period: how long the cut connections' handlers and the database get to finish.
@@ -68,6 +69,7 @@ export async function startServer(config: Config): Promise<void> {
   let stopBalanceLinks: (() => Promise<void>) | undefined;
   let stopUploadSweep: (() => void) | undefined;
   let stopWebhookWorker: (() => Promise<void>) | undefined;
+  let stopGygPushes: (() => Promise<void>) | undefined;
 
   let closing = false;
   let hurry!: () => void;
@@ -93,6 +95,7 @@ export async function startServer(config: Config): Promise<void> {
     if (stopBalanceLinks) await settlesWithin(stopBalanceLinks(), CLOSE_CONNECTIONS_MS);
     if (stopEmailWorker) await settlesWithin(stopEmailWorker(), CLOSE_CONNECTIONS_MS);
     if (stopWebhookWorker) await settlesWithin(stopWebhookWorker(), CLOSE_CONNECTIONS_MS);
+    if (stopGygPushes) await settlesWithin(stopGygPushes(), CLOSE_CONNECTIONS_MS);
     // Waits for statements under way (their requests may have been cut) to finish, within a bound.
     const dbClosed = await settlesWithin(db.close(), CLOSE_DATABASE_MS);
     if (dbClosed) log.info('database closed');
@@ -124,6 +127,8 @@ export async function startServer(config: Config): Promise<void> {
     stopEmailWorker = startEmailWorker(db, config, log);
     // Webhook dispatch and delivery (docs/webhooks.md); also safe with any number of processes.
     stopWebhookWorker = startWebhookWorker(db, app.webhooks.transport, app.instanceKeys, log, watchRequests(app.server));
+    // Availability pushed to GetYourGuide (docs/channels/getyourguide.md); safe with any number of processes.
+    stopGygPushes = startGygPushes(db, app.instanceKeys, config, log);
     // Uploads that no confirmed booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
     stopUploadSweep = startUploadSweep(db, config, log);
     await app.listen({ port: config.port, host: config.host });
@@ -135,6 +140,7 @@ export async function startServer(config: Config): Promise<void> {
     await stopDigests?.().catch(() => undefined);
     await stopEmailWorker?.().catch(() => undefined);
     await stopWebhookWorker?.().catch(() => undefined);
+    await stopGygPushes?.().catch(() => undefined);
     await app.close().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw error;

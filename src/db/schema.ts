@@ -19,6 +19,13 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   idempotency_keys_before_008: LegacyIdempotencyKeyTable;
   octo_bookings: OctoBookingTable;
+  gyg_connections: GygConnectionTable;
+  gyg_products: GygProductTable;
+  gyg_categories: GygCategoryTable;
+  gyg_bookings: GygBookingTable;
+  gyg_notifications: GygNotificationTable;
+  gyg_requests: GygRequestTable;
+  gyg_pushes: GygPushTable;
   baskets: BasketTable;
   basket_items: BasketItemTable;
   payments: PaymentTable;
@@ -282,6 +289,91 @@ export interface IdempotencyKeyTable {
 
 /** The records written before migration 008 (per operator only, SHA-256 fingerprints), answered until they lapse. */
 export type LegacyIdempotencyKeyTable = Omit<IdempotencyKeyTable, 'holder' | 'route'>;
+
+/** GetYourGuide (migration 032): an operator's connection. */
+export interface GygConnectionTable {
+  operator_id: number;
+  enabled: Generated<number>;
+  /** The inbound HTTP Basic user name GYG calls with (unique over the instance: it names the connection). */
+  username: string;
+  /** SHA-256 (hex) of the random inbound password. */
+  password_hash: string;
+  supplier_id: string | null;
+  outbound_username: string | null;
+  /** GYG's password for its own API, sealed with the instance's keys. */
+  outbound_password_sealed: string | null;
+  /** Minutes a reservation holds its seats; null: GYG_HOLD_MINUTES. */
+  hold_minutes: number | null;
+  /** 'INDIVIDUAL' (one ticket per unit) or 'COLLECTIVE' (one ticket for the booking). */
+  ticket_style: Generated<string>;
+  /** Unix milliseconds. */
+  created_at: number;
+  updated_at: number;
+}
+
+export interface GygProductTable {
+  operator_id: number;
+  activity_id: number;
+  product_id: string;
+}
+
+export interface GygCategoryTable {
+  operator_id: number;
+  ticket_type_id: number;
+  /** One of GYG's categories, or 'NONE'. */
+  category: string;
+}
+
+/** What a GYG booking carries beside its bookings row (source partner, partner 'getyourguide'). */
+export interface GygBookingTable {
+  booking_id: number;
+  operator_id: number;
+  gyg_booking_reference: string;
+  product_id: string;
+  /** JSON array of the reserve's bookingItems. */
+  items: string;
+  ticket_style: string | null;
+  comment: string | null;
+  language: string | null;
+  /** Unix milliseconds. */
+  booked_at: number | null;
+}
+
+export interface GygNotificationTable {
+  id: Generated<number>;
+  operator_id: number;
+  notification_type: string;
+  product_id: string | null;
+  description: string;
+  /** JSON of GYG's notificationDetails and productDetails. */
+  details: string;
+  /** Unix milliseconds. */
+  received_at: number;
+}
+
+export interface GygRequestTable {
+  id: Generated<number>;
+  operator_id: number;
+  endpoint: string;
+  product_id: string | null;
+  error_code: string | null;
+  duration_ms: number;
+  /** Unix milliseconds. */
+  at: number;
+}
+
+/** GetYourGuide (migration 035): a timeslot whose availability is still to be pushed to GYG. */
+export interface GygPushTable {
+  timeslot_id: number;
+  operator_id: number;
+  product_id: string;
+  /** Unix milliseconds of the latest change queued. */
+  queued_at: number;
+  attempts: Generated<number>;
+  /** Unix milliseconds. */
+  next_attempt_at: number;
+  last_error: string | null;
+}
 
 /** OCTo (migration 003): what an OCTo booking carries beside its bookings row. */
 export interface OctoBookingTable {

@@ -18,10 +18,13 @@ import type { CreateQuestionBody } from '../questions/schemas.js';
 import { changeTicketType, createTicketType, listAdminTicketTypes } from '../catalog/tickets/service.js';
 import { bookTimeslot } from '../bookings/service.js';
 import { DEMO_ACTIVITIES as ACTIVITIES, type DemoActivity } from './activities.js';
+import { connectWithActivities, type ReadyConnection } from '../getyourguide/connection.js';
 
 export const DEMO_MARKETPLACE = 'demo';
 export const DEMO_DAYS = 60;
 export const DEMO_OWNER_EMAIL = 'owner@demo-adventures.example';
+/** The demo's supplier ID at GetYourGuide (a made-up one: GYG issues real ones). */
+export const DEMO_GYG_SUPPLIER_ID = 'demo-adventures';
 
 export interface DemoSeed {
   operatorId: number;
@@ -29,6 +32,8 @@ export interface DemoSeed {
   /** The demo owner's dashboard sign-in (the password is random, shown once). */
   owner: { email: string; password: string };
   activityIds: string[];
+  /** The GetYourGuide connection, switched on with every demo activity offered under its ActivityID. */
+  gyg: ReadyConnection;
   announcement(publicUrl: string): string;
 }
 
@@ -130,10 +135,11 @@ async function insertDemo(tx: Tx): Promise<DemoSeed> {
   const keys = { admin: adminKey, ota: ota.key, usage: usage.key };
   const owner = { email: DEMO_OWNER_EMAIL, password: randomBytes(12).toString('base64url') };
   await createOwner(tx, operatorId, owner.email, { password: owner.password });
-  return { operatorId, keys, owner, activityIds, announcement: (publicUrl) => announce(publicUrl, keys, owner, activityIds) };
+  const gyg = await connectWithActivities(tx, operatorId, DEMO_GYG_SUPPLIER_ID, activityIds);
+  return { operatorId, keys, owner, activityIds, gyg, announcement: (publicUrl) => announce(publicUrl, keys, owner, activityIds, gyg) };
 }
 
-function announce(publicUrl: string, keys: DemoSeed['keys'], owner: DemoSeed['owner'], activityIds: string[]): string {
+function announce(publicUrl: string, keys: DemoSeed['keys'], owner: DemoSeed['owner'], activityIds: string[], gyg: ReadyConnection): string {
   const today = new Date().toISOString().slice(0, 10);
   const inTwoWeeks = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
   return `
@@ -149,9 +155,13 @@ function announce(publicUrl: string, keys: DemoSeed['keys'], owner: DemoSeed['ow
     usage (usage:read, usage:write)      ${keys.usage}
     admin                                ${keys.admin}
 
+  GetYourGuide supplier API at ${publicUrl}/gyg (HTTP Basic; the products are the ActivityIDs):
+getyourguide supplier ${gyg.supplierId} ${gyg.username}:${gyg.password} ${publicUrl}/gyg
+
   Try it:
     curl -H "Authorization: Bearer ${keys.ota}" ${publicUrl}/api/v2/ota/${DEMO_MARKETPLACE}/products
     curl -H "Authorization: Bearer ${keys.ota}" "${publicUrl}/api/v2/ota/${DEMO_MARKETPLACE}/availability/${activityIds[0]}/dates?StartDate=${today}&EndDate=${inTwoWeeks}"
+    curl -u ${gyg.username}:${gyg.password} "${publicUrl}/gyg/1/suppliers/${gyg.supplierId}/products/"
 
   API docs: ${publicUrl}/docs
 `;

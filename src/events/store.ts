@@ -48,5 +48,6 @@ export async function insertTimeslotChanges(tx: Tx, timeslotIds: number[], chang
   await sql`INSERT INTO webhook_timeslot_changes (operator_id, timeslot_id, changed_at)
       SELECT t.operator_id, t.id, ${changedAt} FROM timeslots t
       WHERE t.id IN (${sql.join(timeslotIds)})
-        AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.operator_id = t.operator_id AND e.status = 'enabled')`.execute(tx);
+        AND (EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.operator_id = t.operator_id AND e.status = 'enabled')
+          OR EXISTS (SELECT 1 FROM gyg_connections g WHERE g.operator_id = t.operator_id AND g.enabled = 1))`.execute(tx);
 }

@@ -285,6 +285,28 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     await ok('DELETE', '/api/v2/admin/settings/stripe');
     return { action: 'stripe.disconnect', resource: String(op.operatorId) };
   },
+  'PATCH /api/v2/admin/getyourguide': async () => {
+    await ok('PATCH', '/api/v2/admin/getyourguide', { SupplierID: 'audited-supplier' });
+    return { action: 'getyourguide.update', resource: String(op.operatorId) };
+  },
+  'POST /api/v2/admin/getyourguide/credentials': async () => {
+    await ok('PATCH', '/api/v2/admin/getyourguide', { Enabled: false });
+    await ok('POST', '/api/v2/admin/getyourguide/credentials');
+    return { action: 'getyourguide.rotate', resource: String(op.operatorId) };
+  },
+  'PUT /api/v2/admin/getyourguide/outbound': async () => {
+    await ok('PUT', '/api/v2/admin/getyourguide/outbound', { Username: 'gyg-user', Password: 'gyg-password' });
+    return { action: 'getyourguide.outbound-set', resource: String(op.operatorId) };
+  },
+  'DELETE /api/v2/admin/getyourguide/outbound': async () => {
+    await ok('DELETE', '/api/v2/admin/getyourguide/outbound');
+    return { action: 'getyourguide.outbound-remove', resource: String(op.operatorId) };
+  },
+  'PUT /api/v2/admin/getyourguide/products/:ActivityID': async () => {
+    const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
+    await ok('PUT', `/api/v2/admin/getyourguide/products/${activity.ActivityID}`, { ProductID: `audited-${activity.ActivityID}` });
+    return { action: 'getyourguide.product', resource: activity.ActivityID };
+  },
   'PATCH /api/v2/admin/settings': async () => {
     await ok('PATCH', '/api/v2/admin/settings', { ShopName: 'Audited shop', BrandColour: '#0b5cad' });
     return { action: 'settings.update', resource: String(op.operatorId) };

@@ -33,6 +33,15 @@ import { enabledEndpointsOf } from '../endpoints/store.js';
 
 export const AVAILABILITY_COALESCE_MS = 5_000;
 
+/** Told, in the dispatcher's transaction, which timeslots' availability was just coalesced (a channel's push). */
+export type AvailabilityListener = (tx: Tx, timeslotIds: number[], nowMs: number) => Promise<void>;
+const availabilityListeners: AvailabilityListener[] = [];
+
+/** Registers a listener of coalesced availability (the composition does, once per process: reactions.ts). */
+export function onAvailabilityCoalesced(listener: AvailabilityListener): void {
+  if (!availabilityListeners.includes(listener)) availabilityListeners.push(listener);
+}
+
 export interface DispatchReport {
   expired: number;
   availability: number;
@@ -108,6 +117,12 @@ async function coalesceAvailability(tx: Tx, now: number, batch: number): Promise
   }
   // Into the outbox like any event, so that the fan-out below treats it the same way.
   for (const [operatorId, entries] of byOperator) await appendOutboxRow(tx, operatorId, entries, nowMs);
+  for (const listener of availabilityListeners)
+    await listener(
+      tx,
+      due.map((row) => row.timeslot_id),
+      nowMs,
+    );
   await recordAvailabilityNotices(
     tx,
     due.map((row) => row.timeslot_id),

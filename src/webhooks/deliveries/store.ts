@@ -289,13 +289,22 @@ export async function timeslotsWithLapsedHolds(db: Kysely<Database>, now: number
     .distinct()
     .where('bookings.status', '=', sql.lit('on_hold'))
     .where('bookings.hold_expires_at', '<=', now)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('webhook_endpoints')
-          .select('webhook_endpoints.id')
-          .whereRef('webhook_endpoints.operator_id', '=', 'bookings.operator_id')
-          .where('webhook_endpoints.status', '=', 'enabled'),
-      ),
+    // Operators with an endpoint, or with a GetYourGuide connection, which is pushed the seats a lapsed hold frees.
+    .where(({ exists, or, selectFrom }) =>
+      or([
+        exists(
+          selectFrom('webhook_endpoints')
+            .select('webhook_endpoints.id')
+            .whereRef('webhook_endpoints.operator_id', '=', 'bookings.operator_id')
+            .where('webhook_endpoints.status', '=', 'enabled'),
+        ),
+        exists(
+          selectFrom('gyg_connections')
+            .select('gyg_connections.operator_id')
+            .whereRef('gyg_connections.operator_id', '=', 'bookings.operator_id')
+            .where('gyg_connections.enabled', '=', 1),
+        ),
+      ]),
     )
     .limit(limit)
     .execute();

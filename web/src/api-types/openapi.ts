@@ -3468,6 +3468,935 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/getyourguide': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The GetYourGuide connection
+     * @description Whether it is set up and switched on, the base URL and user name to give GetYourGuide (never the password), GYG's supplier ID, the hold length, the ticket style, whether outbound credentials are stored, and the latest notifications and requests of GetYourGuide.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description Whether the connection has been set up (credentials exist) */
+                Configured: boolean;
+                /** @description Whether GetYourGuide may call; a switched-off connection answers AUTHORIZATION_FAILURE */
+                Enabled: boolean;
+                /** @description The base URL to give GetYourGuide (its supplier endpoints are below it) */
+                EndpointURL: string;
+                /** @description The inbound HTTP Basic user name GetYourGuide calls with */
+                Username: string | null;
+                /** @description The inbound password: only in the answer that made it, never again */
+                Password?: string;
+                SupplierID: string | null;
+                /** @description This connection's hold length; null: the instance's GYG_HOLD_MINUTES */
+                HoldMinutes: number | null;
+                /** @description How long a reservation holds its seats */
+                EffectiveHoldMinutes: number;
+                /** @description INDIVIDUAL: one ticket per person (or group); COLLECTIVE: one ticket for the booking */
+                TicketStyle: 'INDIVIDUAL' | 'COLLECTIVE';
+                /** @description The user name GetYourGuide issued for its API (pushes) */
+                OutboundUsername: string | null;
+                /** @description Whether GetYourGuide's password is stored (sealed; never shown) */
+                OutboundPasswordSet: boolean;
+                /** @description GetYourGuide's latest notifications, newest first */
+                Notifications: {
+                  /** @description PRODUCT_DEACTIVATION, ... */
+                  Type: string;
+                  ProductID: string | null;
+                  Description: string;
+                  /** @description GYG's details of the notification, as sent */
+                  Details: {
+                    [key: string]: unknown;
+                  };
+                  /** Format: date-time */
+                  ReceivedAt: string;
+                }[];
+                /** @description The latest requests GetYourGuide made, newest first (no personal data) */
+                Requests: {
+                  /** @description e.g. reserve, book, get-availabilities */
+                  Endpoint: string;
+                  ProductID: string | null;
+                  /** @description null when the answer was a success */
+                  ErrorCode: string | null;
+                  DurationMs: number;
+                  /** Format: date-time */
+                  At: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Set up or change the GetYourGuide connection
+     * @description Switch it on or off, set the GetYourGuide supplier ID, the hold length (null: the instance default) or the ticket style. The first change sets the connection up with new inbound credentials: that answer carries the Password, shown once.
+     */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            Enabled?: boolean;
+            SupplierID?: string | null;
+            HoldMinutes?: number | null;
+            TicketStyle?: 'INDIVIDUAL' | 'COLLECTIVE';
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description Whether the connection has been set up (credentials exist) */
+                Configured: boolean;
+                /** @description Whether GetYourGuide may call; a switched-off connection answers AUTHORIZATION_FAILURE */
+                Enabled: boolean;
+                /** @description The base URL to give GetYourGuide (its supplier endpoints are below it) */
+                EndpointURL: string;
+                /** @description The inbound HTTP Basic user name GetYourGuide calls with */
+                Username: string | null;
+                /** @description The inbound password: only in the answer that made it, never again */
+                Password?: string;
+                SupplierID: string | null;
+                /** @description This connection's hold length; null: the instance's GYG_HOLD_MINUTES */
+                HoldMinutes: number | null;
+                /** @description How long a reservation holds its seats */
+                EffectiveHoldMinutes: number;
+                /** @description INDIVIDUAL: one ticket per person (or group); COLLECTIVE: one ticket for the booking */
+                TicketStyle: 'INDIVIDUAL' | 'COLLECTIVE';
+                /** @description The user name GetYourGuide issued for its API (pushes) */
+                OutboundUsername: string | null;
+                /** @description Whether GetYourGuide's password is stored (sealed; never shown) */
+                OutboundPasswordSet: boolean;
+                /** @description GetYourGuide's latest notifications, newest first */
+                Notifications: {
+                  /** @description PRODUCT_DEACTIVATION, ... */
+                  Type: string;
+                  ProductID: string | null;
+                  Description: string;
+                  /** @description GYG's details of the notification, as sent */
+                  Details: {
+                    [key: string]: unknown;
+                  };
+                  /** Format: date-time */
+                  ReceivedAt: string;
+                }[];
+                /** @description The latest requests GetYourGuide made, newest first (no personal data) */
+                Requests: {
+                  /** @description e.g. reserve, book, get-availabilities */
+                  Endpoint: string;
+                  ProductID: string | null;
+                  /** @description null when the answer was a success */
+                  ErrorCode: string | null;
+                  DurationMs: number;
+                  /** Format: date-time */
+                  At: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/api/v2/admin/getyourguide/credentials': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the inbound credentials
+     * @description A new user name and password for GetYourGuide to call with; the old ones stop working at once. The Password is in this answer only.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description Whether the connection has been set up (credentials exist) */
+                Configured: boolean;
+                /** @description Whether GetYourGuide may call; a switched-off connection answers AUTHORIZATION_FAILURE */
+                Enabled: boolean;
+                /** @description The base URL to give GetYourGuide (its supplier endpoints are below it) */
+                EndpointURL: string;
+                /** @description The inbound HTTP Basic user name GetYourGuide calls with */
+                Username: string | null;
+                /** @description The inbound password: only in the answer that made it, never again */
+                Password?: string;
+                SupplierID: string | null;
+                /** @description This connection's hold length; null: the instance's GYG_HOLD_MINUTES */
+                HoldMinutes: number | null;
+                /** @description How long a reservation holds its seats */
+                EffectiveHoldMinutes: number;
+                /** @description INDIVIDUAL: one ticket per person (or group); COLLECTIVE: one ticket for the booking */
+                TicketStyle: 'INDIVIDUAL' | 'COLLECTIVE';
+                /** @description The user name GetYourGuide issued for its API (pushes) */
+                OutboundUsername: string | null;
+                /** @description Whether GetYourGuide's password is stored (sealed; never shown) */
+                OutboundPasswordSet: boolean;
+                /** @description GetYourGuide's latest notifications, newest first */
+                Notifications: {
+                  /** @description PRODUCT_DEACTIVATION, ... */
+                  Type: string;
+                  ProductID: string | null;
+                  Description: string;
+                  /** @description GYG's details of the notification, as sent */
+                  Details: {
+                    [key: string]: unknown;
+                  };
+                  /** Format: date-time */
+                  ReceivedAt: string;
+                }[];
+                /** @description The latest requests GetYourGuide made, newest first (no personal data) */
+                Requests: {
+                  /** @description e.g. reserve, book, get-availabilities */
+                  Endpoint: string;
+                  ProductID: string | null;
+                  /** @description null when the answer was a success */
+                  ErrorCode: string | null;
+                  DurationMs: number;
+                  /** Format: date-time */
+                  At: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/getyourguide/outbound': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Store GetYourGuide's credentials for its API
+     * @description The user name and password GetYourGuide issued for pushing availability. The password is sealed and never shown again.
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description No colon, no control characters */
+            Username: string;
+            Password: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description Whether the connection has been set up (credentials exist) */
+                Configured: boolean;
+                /** @description Whether GetYourGuide may call; a switched-off connection answers AUTHORIZATION_FAILURE */
+                Enabled: boolean;
+                /** @description The base URL to give GetYourGuide (its supplier endpoints are below it) */
+                EndpointURL: string;
+                /** @description The inbound HTTP Basic user name GetYourGuide calls with */
+                Username: string | null;
+                /** @description The inbound password: only in the answer that made it, never again */
+                Password?: string;
+                SupplierID: string | null;
+                /** @description This connection's hold length; null: the instance's GYG_HOLD_MINUTES */
+                HoldMinutes: number | null;
+                /** @description How long a reservation holds its seats */
+                EffectiveHoldMinutes: number;
+                /** @description INDIVIDUAL: one ticket per person (or group); COLLECTIVE: one ticket for the booking */
+                TicketStyle: 'INDIVIDUAL' | 'COLLECTIVE';
+                /** @description The user name GetYourGuide issued for its API (pushes) */
+                OutboundUsername: string | null;
+                /** @description Whether GetYourGuide's password is stored (sealed; never shown) */
+                OutboundPasswordSet: boolean;
+                /** @description GetYourGuide's latest notifications, newest first */
+                Notifications: {
+                  /** @description PRODUCT_DEACTIVATION, ... */
+                  Type: string;
+                  ProductID: string | null;
+                  Description: string;
+                  /** @description GYG's details of the notification, as sent */
+                  Details: {
+                    [key: string]: unknown;
+                  };
+                  /** Format: date-time */
+                  ReceivedAt: string;
+                }[];
+                /** @description The latest requests GetYourGuide made, newest first (no personal data) */
+                Requests: {
+                  /** @description e.g. reserve, book, get-availabilities */
+                  Endpoint: string;
+                  ProductID: string | null;
+                  /** @description null when the answer was a success */
+                  ErrorCode: string | null;
+                  DurationMs: number;
+                  /** Format: date-time */
+                  At: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Forget GetYourGuide's credentials for its API */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description Whether the connection has been set up (credentials exist) */
+                Configured: boolean;
+                /** @description Whether GetYourGuide may call; a switched-off connection answers AUTHORIZATION_FAILURE */
+                Enabled: boolean;
+                /** @description The base URL to give GetYourGuide (its supplier endpoints are below it) */
+                EndpointURL: string;
+                /** @description The inbound HTTP Basic user name GetYourGuide calls with */
+                Username: string | null;
+                /** @description The inbound password: only in the answer that made it, never again */
+                Password?: string;
+                SupplierID: string | null;
+                /** @description This connection's hold length; null: the instance's GYG_HOLD_MINUTES */
+                HoldMinutes: number | null;
+                /** @description How long a reservation holds its seats */
+                EffectiveHoldMinutes: number;
+                /** @description INDIVIDUAL: one ticket per person (or group); COLLECTIVE: one ticket for the booking */
+                TicketStyle: 'INDIVIDUAL' | 'COLLECTIVE';
+                /** @description The user name GetYourGuide issued for its API (pushes) */
+                OutboundUsername: string | null;
+                /** @description Whether GetYourGuide's password is stored (sealed; never shown) */
+                OutboundPasswordSet: boolean;
+                /** @description GetYourGuide's latest notifications, newest first */
+                Notifications: {
+                  /** @description PRODUCT_DEACTIVATION, ... */
+                  Type: string;
+                  ProductID: string | null;
+                  Description: string;
+                  /** @description GYG's details of the notification, as sent */
+                  Details: {
+                    [key: string]: unknown;
+                  };
+                  /** Format: date-time */
+                  ReceivedAt: string;
+                }[];
+                /** @description The latest requests GetYourGuide made, newest first (no personal data) */
+                Requests: {
+                  /** @description e.g. reserve, book, get-availabilities */
+                  Endpoint: string;
+                  ProductID: string | null;
+                  /** @description null when the answer was a success */
+                  ErrorCode: string | null;
+                  DurationMs: number;
+                  /** Format: date-time */
+                  At: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/getyourguide/products': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What GetYourGuide may sell
+     * @description Every live activity with the GetYourGuide product ID it is offered under (null: not offered), and each ticket type's GetYourGuide category: offered, or the reason it is not (no equivalent category, a category taken by another type, a family ticket not mapped to GROUP, ...).
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                ActivityID: string;
+                Name: string;
+                /** @description The GetYourGuide product ID it is offered under; null: not offered */
+                ProductID: string | null;
+                TicketTypes: {
+                  /** @description The ticket type's code */
+                  Type: string;
+                  Name: string;
+                  /** @description The GetYourGuide category it sells as; null: none */
+                  Category: string | null;
+                  /** @description Whether the category is the operator's choice (else the ticket type's own category implies it) */
+                  Chosen: boolean;
+                  Offered: boolean;
+                  /** @description Why it is not offered; null when it is */
+                  Reason: string | null;
+                }[];
+              }[];
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/getyourguide/products/{ActivityID}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Offer an activity on GetYourGuide
+     * @description ProductID: the GetYourGuide product ID to offer the activity under (null: no longer offered); unique per operator (422). Categories: a ticket type's GetYourGuide category (NONE: not offered; null: back to the default its own category implies).
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          ActivityID: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            ProductID?: string | null;
+            Categories?: {
+              Type: string;
+              /** @description null: back to the default */
+              Category:
+                | (
+                    | 'ADULT'
+                    | 'CHILD'
+                    | 'YOUTH'
+                    | 'INFANT'
+                    | 'SENIOR'
+                    | 'STUDENT'
+                    | 'EU_CITIZEN'
+                    | 'MILITARY'
+                    | 'EU_CITIZEN_STUDENT'
+                    | 'GROUP'
+                    | 'NONE'
+                  )
+                | null;
+            }[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                ActivityID: string;
+                Name: string;
+                /** @description The GetYourGuide product ID it is offered under; null: not offered */
+                ProductID: string | null;
+                TicketTypes: {
+                  /** @description The ticket type's code */
+                  Type: string;
+                  Name: string;
+                  /** @description The GetYourGuide category it sells as; null: none */
+                  Category: string | null;
+                  /** @description Whether the category is the operator's choice (else the ticket type's own category implies it) */
+                  Chosen: boolean;
+                  Offered: boolean;
+                  /** @description Why it is not offered; null when it is */
+                  Reason: string | null;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/admin/holds': {
     parameters: {
       query?: never;
@@ -17170,6 +18099,902 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gyg/1/book/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Confirm a reservation into a booking */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              /** @description The GYG product ID */
+              productId: string;
+              reservationReference: string;
+              /** @description GYG's booking reference */
+              gygBookingReference: string;
+              gygActivityReference?: string;
+              currency?: string;
+              dateTime: string;
+              bookingItems: {
+                category: string;
+                count: number;
+                groupSize?: number;
+                /** @description What GYG charged per participant; recorded, never a reason to fail */
+                retailPrice?: number;
+              }[];
+              addonItems?: {
+                addonType: string;
+                addonDescription?: string;
+                count?: number;
+                retailPrice?: number;
+              }[];
+              language?: string;
+              travelers?: {
+                firstName?: string;
+                lastName?: string;
+                email?: string;
+                phoneNumber?: string;
+              }[];
+              travelerHotel?: string;
+              comment?: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  data: {
+                    /** @description At most 25 letters and digits */
+                    bookingReference: string;
+                    tickets: {
+                      /** @enum {string} */
+                      category:
+                        | 'ADULT'
+                        | 'CHILD'
+                        | 'YOUTH'
+                        | 'INFANT'
+                        | 'SENIOR'
+                        | 'STUDENT'
+                        | 'EU_CITIZEN'
+                        | 'MILITARY'
+                        | 'EU_CITIZEN_STUDENT'
+                        | 'GROUP'
+                        | 'COLLECTIVE';
+                      ticketCode: string;
+                      /** @enum {string} */
+                      ticketCodeType: 'TEXT' | 'BARCODE_CODE39' | 'BARCODE_CODE128' | 'QR_CODE' | 'DATA_MATRIX' | 'EAN_13' | 'ITF' | 'AZTEC';
+                    }[];
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  errorCode:
+                    | 'AUTHORIZATION_FAILURE'
+                    | 'INVALID_PRODUCT'
+                    | 'VALIDATION_FAILURE'
+                    | 'NO_AVAILABILITY'
+                    | 'INVALID_TICKET_CATEGORY'
+                    | 'INVALID_PARTICIPANTS_CONFIGURATION'
+                    | 'INVALID_RESERVATION'
+                    | 'INVALID_BOOKING'
+                    | 'INVALID_ADDONS_CONFIGURATION'
+                    | 'INVALID_SUPPLIER'
+                    | 'BOOKING_REDEEMED'
+                    | 'BOOKING_IN_PAST'
+                    | 'BOOKING_ALREADY_CANCELED'
+                    | 'INTERNAL_SYSTEM_FAILURE';
+                  errorMessage: string;
+                  participantsConfiguration?: {
+                    min: number;
+                    max: number | null;
+                  };
+                  groupConfiguration?: {
+                    max: number;
+                  };
+                };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gyg/1/cancel-booking/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Cancel a booking */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              bookingReference: string;
+              /** @description GYG's booking reference */
+              gygBookingReference: string;
+              productId?: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  data: Record<string, never>;
+                }
+              | {
+                  /** @enum {string} */
+                  errorCode:
+                    | 'AUTHORIZATION_FAILURE'
+                    | 'INVALID_PRODUCT'
+                    | 'VALIDATION_FAILURE'
+                    | 'NO_AVAILABILITY'
+                    | 'INVALID_TICKET_CATEGORY'
+                    | 'INVALID_PARTICIPANTS_CONFIGURATION'
+                    | 'INVALID_RESERVATION'
+                    | 'INVALID_BOOKING'
+                    | 'INVALID_ADDONS_CONFIGURATION'
+                    | 'INVALID_SUPPLIER'
+                    | 'BOOKING_REDEEMED'
+                    | 'BOOKING_IN_PAST'
+                    | 'BOOKING_ALREADY_CANCELED'
+                    | 'INTERNAL_SYSTEM_FAILURE';
+                  errorMessage: string;
+                  participantsConfiguration?: {
+                    min: number;
+                    max: number | null;
+                  };
+                  groupConfiguration?: {
+                    max: number;
+                  };
+                };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gyg/1/cancel-reservation/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Release a reservation */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              reservationReference: string;
+              /** @description GYG's booking reference */
+              gygBookingReference: string;
+              gygActivityReference?: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  data: Record<string, never>;
+                }
+              | {
+                  /** @enum {string} */
+                  errorCode:
+                    | 'AUTHORIZATION_FAILURE'
+                    | 'INVALID_PRODUCT'
+                    | 'VALIDATION_FAILURE'
+                    | 'NO_AVAILABILITY'
+                    | 'INVALID_TICKET_CATEGORY'
+                    | 'INVALID_PARTICIPANTS_CONFIGURATION'
+                    | 'INVALID_RESERVATION'
+                    | 'INVALID_BOOKING'
+                    | 'INVALID_ADDONS_CONFIGURATION'
+                    | 'INVALID_SUPPLIER'
+                    | 'BOOKING_REDEEMED'
+                    | 'BOOKING_IN_PAST'
+                    | 'BOOKING_ALREADY_CANCELED'
+                    | 'INTERNAL_SYSTEM_FAILURE';
+                  errorMessage: string;
+                  participantsConfiguration?: {
+                    min: number;
+                    max: number | null;
+                  };
+                  groupConfiguration?: {
+                    max: number;
+                  };
+                };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gyg/1/get-availabilities/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Availability of a product from fromDateTime to toDateTime */
+    get: {
+      parameters: {
+        query: {
+          /** @description The GYG product ID, as mapped by the operator */
+          productId: string;
+          /** @description ISO 8601 with an offset; inclusive */
+          fromDateTime: string;
+          /** @description ISO 8601 with an offset; inclusive */
+          toDateTime: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  data: {
+                    availabilities: {
+                      /** @description Start (time point) or the day's midnight (time period), in the activity's UTC offset */
+                      dateTime: string;
+                      productId: string;
+                      cutoffSeconds: number;
+                      vacancies?: number;
+                      vacanciesByCategory?: {
+                        /**
+                         * @description GetYourGuide's ticket category
+                         * @enum {string}
+                         */
+                        category:
+                          | 'ADULT'
+                          | 'CHILD'
+                          | 'YOUTH'
+                          | 'INFANT'
+                          | 'SENIOR'
+                          | 'STUDENT'
+                          | 'EU_CITIZEN'
+                          | 'MILITARY'
+                          | 'EU_CITIZEN_STUDENT'
+                          | 'GROUP';
+                        vacancies: number;
+                      }[];
+                      openingTimes?: {
+                        fromTime: string;
+                        toTime: string;
+                      }[];
+                      currency?: string;
+                      pricesByCategory?: {
+                        retailPrices: {
+                          /**
+                           * @description GetYourGuide's ticket category
+                           * @enum {string}
+                           */
+                          category:
+                            | 'ADULT'
+                            | 'CHILD'
+                            | 'YOUTH'
+                            | 'INFANT'
+                            | 'SENIOR'
+                            | 'STUDENT'
+                            | 'EU_CITIZEN'
+                            | 'MILITARY'
+                            | 'EU_CITIZEN_STUDENT'
+                            | 'GROUP';
+                          /** @description Minor units of the currency */
+                          price: number;
+                        }[];
+                      };
+                    }[];
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  errorCode:
+                    | 'AUTHORIZATION_FAILURE'
+                    | 'INVALID_PRODUCT'
+                    | 'VALIDATION_FAILURE'
+                    | 'NO_AVAILABILITY'
+                    | 'INVALID_TICKET_CATEGORY'
+                    | 'INVALID_PARTICIPANTS_CONFIGURATION'
+                    | 'INVALID_RESERVATION'
+                    | 'INVALID_BOOKING'
+                    | 'INVALID_ADDONS_CONFIGURATION'
+                    | 'INVALID_SUPPLIER'
+                    | 'BOOKING_REDEEMED'
+                    | 'BOOKING_IN_PAST'
+                    | 'BOOKING_ALREADY_CANCELED'
+                    | 'INTERNAL_SYSTEM_FAILURE';
+                  errorMessage: string;
+                  participantsConfiguration?: {
+                    min: number;
+                    max: number | null;
+                  };
+                  groupConfiguration?: {
+                    max: number;
+                  };
+                };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gyg/1/notify/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Record GetYourGuide's notification (PRODUCT_DEACTIVATION) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              notificationType: string;
+              description?: string;
+              supplierName?: string;
+              integrationName?: string;
+              dateTime?: string;
+              productDetails?: {
+                productId?: string;
+                gygTourOptionId?: string;
+                tourOptionTitle?: string;
+              };
+              notificationDetails?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  data: Record<string, never>;
+                }
+              | {
+                  /** @enum {string} */
+                  errorCode:
+                    | 'AUTHORIZATION_FAILURE'
+                    | 'INVALID_PRODUCT'
+                    | 'VALIDATION_FAILURE'
+                    | 'NO_AVAILABILITY'
+                    | 'INVALID_TICKET_CATEGORY'
+                    | 'INVALID_PARTICIPANTS_CONFIGURATION'
+                    | 'INVALID_RESERVATION'
+                    | 'INVALID_BOOKING'
+                    | 'INVALID_ADDONS_CONFIGURATION'
+                    | 'INVALID_SUPPLIER'
+                    | 'BOOKING_REDEEMED'
+                    | 'BOOKING_IN_PAST'
+                    | 'BOOKING_ALREADY_CANCELED'
+                    | 'INTERNAL_SYSTEM_FAILURE';
+                  errorMessage: string;
+                  participantsConfiguration?: {
+                    min: number;
+                    max: number | null;
+                  };
+                  groupConfiguration?: {
+                    max: number;
+                  };
+                };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gyg/1/products/{productId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A product's details */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          productId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  data: {
+                    supplierId: string;
+                    productTitle: string;
+                    productDescription: string;
+                    destinationLocation: {
+                      city: string;
+                      country: string;
+                    };
+                    configuration: {
+                      participantsConfiguration: {
+                        min: number;
+                        max: number;
+                      };
+                    };
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  errorCode:
+                    | 'AUTHORIZATION_FAILURE'
+                    | 'INVALID_PRODUCT'
+                    | 'VALIDATION_FAILURE'
+                    | 'NO_AVAILABILITY'
+                    | 'INVALID_TICKET_CATEGORY'
+                    | 'INVALID_PARTICIPANTS_CONFIGURATION'
+                    | 'INVALID_RESERVATION'
+                    | 'INVALID_BOOKING'
+                    | 'INVALID_ADDONS_CONFIGURATION'
+                    | 'INVALID_SUPPLIER'
+                    | 'BOOKING_REDEEMED'
+                    | 'BOOKING_IN_PAST'
+                    | 'BOOKING_ALREADY_CANCELED'
+                    | 'INTERNAL_SYSTEM_FAILURE';
+                  errorMessage: string;
+                  participantsConfiguration?: {
+                    min: number;
+                    max: number | null;
+                  };
+                  groupConfiguration?: {
+                    max: number;
+                  };
+                };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gyg/1/products/{productId}/addons/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A product's add-ons (slotbook has none) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          productId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  data: {
+                    addons: Record<string, never>[];
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  errorCode:
+                    | 'AUTHORIZATION_FAILURE'
+                    | 'INVALID_PRODUCT'
+                    | 'VALIDATION_FAILURE'
+                    | 'NO_AVAILABILITY'
+                    | 'INVALID_TICKET_CATEGORY'
+                    | 'INVALID_PARTICIPANTS_CONFIGURATION'
+                    | 'INVALID_RESERVATION'
+                    | 'INVALID_BOOKING'
+                    | 'INVALID_ADDONS_CONFIGURATION'
+                    | 'INVALID_SUPPLIER'
+                    | 'BOOKING_REDEEMED'
+                    | 'BOOKING_IN_PAST'
+                    | 'BOOKING_ALREADY_CANCELED'
+                    | 'INTERNAL_SYSTEM_FAILURE';
+                  errorMessage: string;
+                  participantsConfiguration?: {
+                    min: number;
+                    max: number | null;
+                  };
+                  groupConfiguration?: {
+                    max: number;
+                  };
+                };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gyg/1/products/{productId}/pricing-categories/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A product's pricing categories */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          productId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  data: {
+                    pricingCategories: {
+                      /**
+                       * @description GetYourGuide's ticket category
+                       * @enum {string}
+                       */
+                      category:
+                        | 'ADULT'
+                        | 'CHILD'
+                        | 'YOUTH'
+                        | 'INFANT'
+                        | 'SENIOR'
+                        | 'STUDENT'
+                        | 'EU_CITIZEN'
+                        | 'MILITARY'
+                        | 'EU_CITIZEN_STUDENT'
+                        | 'GROUP';
+                      minTicketAmount: number;
+                      maxTicketAmount: number;
+                      groupSizeMin: number | null;
+                      groupSizeMax: number | null;
+                      ageFrom: number | null;
+                      ageTo: number | null;
+                      /** @enum {string} */
+                      bookingCategory: 'STANDARD' | 'FREE_NO_TICKET' | 'FREE_TICKET_REQUIRED' | 'NOT_PERMITTED';
+                      price: {
+                        /** @enum {string} */
+                        priceType: 'RETAIL_PRICE';
+                        /** @description Minor units of the currency */
+                        price: number;
+                        currency: string;
+                      }[];
+                    }[];
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  errorCode:
+                    | 'AUTHORIZATION_FAILURE'
+                    | 'INVALID_PRODUCT'
+                    | 'VALIDATION_FAILURE'
+                    | 'NO_AVAILABILITY'
+                    | 'INVALID_TICKET_CATEGORY'
+                    | 'INVALID_PARTICIPANTS_CONFIGURATION'
+                    | 'INVALID_RESERVATION'
+                    | 'INVALID_BOOKING'
+                    | 'INVALID_ADDONS_CONFIGURATION'
+                    | 'INVALID_SUPPLIER'
+                    | 'BOOKING_REDEEMED'
+                    | 'BOOKING_IN_PAST'
+                    | 'BOOKING_ALREADY_CANCELED'
+                    | 'INTERNAL_SYSTEM_FAILURE';
+                  errorMessage: string;
+                  participantsConfiguration?: {
+                    min: number;
+                    max: number | null;
+                  };
+                  groupConfiguration?: {
+                    max: number;
+                  };
+                };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gyg/1/reserve/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Hold seats for a GetYourGuide cart */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            data: {
+              /** @description The GYG product ID */
+              productId: string;
+              dateTime: string;
+              bookingItems: {
+                /** @description One of GYG categories (others: INVALID_TICKET_CATEGORY) */
+                category: string;
+                count: number;
+                groupSize?: number;
+              }[];
+              /** @description GYG's booking reference */
+              gygBookingReference: string;
+              gygActivityReference?: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  data: {
+                    reservationReference: string;
+                    /** @description ISO 8601 in UTC */
+                    reservationExpiration: string;
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  errorCode:
+                    | 'AUTHORIZATION_FAILURE'
+                    | 'INVALID_PRODUCT'
+                    | 'VALIDATION_FAILURE'
+                    | 'NO_AVAILABILITY'
+                    | 'INVALID_TICKET_CATEGORY'
+                    | 'INVALID_PARTICIPANTS_CONFIGURATION'
+                    | 'INVALID_RESERVATION'
+                    | 'INVALID_BOOKING'
+                    | 'INVALID_ADDONS_CONFIGURATION'
+                    | 'INVALID_SUPPLIER'
+                    | 'BOOKING_REDEEMED'
+                    | 'BOOKING_IN_PAST'
+                    | 'BOOKING_ALREADY_CANCELED'
+                    | 'INTERNAL_SYSTEM_FAILURE';
+                  errorMessage: string;
+                  participantsConfiguration?: {
+                    min: number;
+                    max: number | null;
+                  };
+                  groupConfiguration?: {
+                    max: number;
+                  };
+                };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gyg/1/suppliers/{supplierId}/products/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The supplier's products offered to GetYourGuide */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          supplierId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  data: {
+                    supplierId: string;
+                    supplierName: string;
+                    products: {
+                      productId: string;
+                      productTitle: string;
+                    }[];
+                  };
+                }
+              | {
+                  /** @enum {string} */
+                  errorCode:
+                    | 'AUTHORIZATION_FAILURE'
+                    | 'INVALID_PRODUCT'
+                    | 'VALIDATION_FAILURE'
+                    | 'NO_AVAILABILITY'
+                    | 'INVALID_TICKET_CATEGORY'
+                    | 'INVALID_PARTICIPANTS_CONFIGURATION'
+                    | 'INVALID_RESERVATION'
+                    | 'INVALID_BOOKING'
+                    | 'INVALID_ADDONS_CONFIGURATION'
+                    | 'INVALID_SUPPLIER'
+                    | 'BOOKING_REDEEMED'
+                    | 'BOOKING_IN_PAST'
+                    | 'BOOKING_ALREADY_CANCELED'
+                    | 'INTERNAL_SYSTEM_FAILURE';
+                  errorMessage: string;
+                  participantsConfiguration?: {
+                    min: number;
+                    max: number | null;
+                  };
+                  groupConfiguration?: {
+                    max: number;
+                  };
+                };
           };
         };
       };

@@ -1,0 +1,320 @@
+// Reservations and bookings of GetYourGuide over slotbook's own bookings. A reservation is a partner
+// booking on hold (source partner, marketplace 'getyourguide', GYG's reference as payment_reference),
+// placed by the same prepareBooking and placeBooking as every channel, so its seats are taken by the same
+// conditional-capacity write and seen by the partner API, the shop and OCTo at once. Book confirms the
+// hold (bookings' confirmInTransaction: the same domain events, webhooks and workflows as any
+// confirmation); cancel-reservation and cancel-booking are the bookings' cancelBooking.
+// GYG retries on timeouts: gyg_bookings holds GYG's reference under a unique (operator, reference)
+// constraint, written in the reservation's transaction, so a repeated reserve or book answers the first.
+import type { Kysely } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
+import { unixNow } from '../lib/clock.js';
+import type { AuditActor } from '../audit/log.js';
+import { findTimeslotAt, findTimeslotById, type TimeslotRow } from '../availability/store.js';
+import { cancelBooking, confirmInTransaction, prepareBooking, type BookingOrigin, type BookingRequest } from '../bookings/service.js';
+import { placeBooking } from '../bookings/placement.js';
+import { changeBookingDetails, findBooking } from '../bookings/store.js';
+import { effectiveStatus } from '../bookings/view.js';
+import { checkinsOf } from '../bookings/checkin.js';
+import type { ActivityRow } from '../catalog/store.js';
+import { GygError } from './errors.js';
+import { isGygCategory, type OfferedType } from './offer.js';
+import { isOpeningHours, readDateTime } from './availability.js';
+import { requireProduct, type GygCaller, type GygProduct } from './products.js';
+import {
+  findByBookingReference,
+  findByGygReference,
+  findDayTimeslot,
+  insertGygBooking,
+  markBooked,
+  repointGygBooking,
+  type GygBookingLink,
+} from './store.js';
+import type {
+  BookBody,
+  BookingData,
+  CancelBookingBody,
+  CancelReservationBody,
+  ReservationData,
+  ReservationItem,
+  ReserveBody,
+  Ticket,
+} from './schemas.js';
+
+/** The marketplace name GYG's bookings carry (bookings.partner), as OCTo's carry their reseller's. */
+export const GYG_PARTNER = 'getyourguide';
+/** Who the audit log names for what GetYourGuide does. */
+const GYG_ACTOR: AuditActor = { type: 'system', id: null, label: 'GetYourGuide' };
+
+export interface HoldTerms {
+  holdMinutes: number;
+}
+
+// ---- references ------------------------------------------------------------------------------------
+
+/** GYG wants at most 25 letters and digits: slotbook's BK-XXXXXXXX without its hyphen. */
+export const gygReferenceOf = (reference: string): string => reference.replace(/[^A-Za-z0-9]/g, '');
+
+/** slotbook's reference from what GYG sends back: with or without the hyphen, any case. */
+export function bookingReferenceFrom(text: string): string | undefined {
+  const match = /^BK-?([A-Za-z0-9]{8})$/i.exec(text.trim());
+  return match ? `BK-${match[1]!.toUpperCase()}` : undefined;
+}
+
+const utcIso = (seconds: number) => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+
+// ---- the request's tickets -------------------------------------------------------------------------
+
+/** GYG's items as the activity's ticket lines (codes and quantities), checked against what is offered. */
+function ticketsOf(product: GygProduct, items: ReservationItem[]): { Type: string; Quantity: number }[] {
+  const { activity, offered } = product;
+  const byCategory = new Map<string, OfferedType>(offered.map((o) => [o.category, o]));
+  const quantities = new Map<OfferedType, number>();
+  for (const item of items) {
+    const offer = byCategory.get(item.category);
+    if (!offer) {
+      const known = isGygCategory(item.category) ? 'is not offered for this product' : 'is not a GetYourGuide category';
+      throw new GygError(
+        'INVALID_TICKET_CATEGORY',
+        `Category ${item.category} ${known}; product ${product.productId} sells ${offered.map((o) => o.category).join(', ')}`,
+      );
+    }
+    if (offer.category === 'GROUP') {
+      const size = item.groupSize ?? offer.type.people;
+      if (size > offer.type.people) {
+        throw new GygError('INVALID_PARTICIPANTS_CONFIGURATION', `A group may have at most ${offer.type.people} participants`, {
+          participantsConfiguration: { min: 1, max: offer.type.people },
+          groupConfiguration: {
+            max: offer.type.max_per_booking ?? Math.max(1, Math.floor(activity.max_participants_per_booking / offer.type.people)),
+          },
+        });
+      }
+    }
+    quantities.set(offer, (quantities.get(offer) ?? 0) + item.count);
+  }
+  let people = 0;
+  for (const [offer, quantity] of quantities) {
+    const min = Math.max(1, offer.type.min_per_booking);
+    if (quantity < offer.type.min_per_booking || (offer.type.max_per_booking !== null && quantity > offer.type.max_per_booking)) {
+      const what = offer.category === 'GROUP' ? 'groups' : `${offer.category} tickets`;
+      const limits = offer.type.max_per_booking === null ? `at least ${min}` : `${min} to ${offer.type.max_per_booking}`;
+      throw GygError.participants(`This activity sells ${limits} ${what} per booking`, min, offer.type.max_per_booking);
+    }
+    people += quantity * offer.type.people;
+  }
+  if (people > activity.max_participants_per_booking) {
+    throw GygError.participants(
+      `The activity cannot be reserved for more than ${activity.max_participants_per_booking} participants`,
+      1,
+      activity.max_participants_per_booking,
+    );
+  }
+  return [...quantities].map(([offer, quantity]) => ({ Type: offer.type.code, Quantity: quantity }));
+}
+
+/** The timeslot GYG's dateTime names: one starting at that instant, or (time period) the day's. */
+async function timeslotAt(db: Kysely<Database>, activity: ActivityRow, dateTime: string): Promise<TimeslotRow> {
+  const local = readDateTime(dateTime, activity, 'dateTime');
+  const date = local.toISODate()!;
+  const slot = isOpeningHours(activity)
+    ? await findDayTimeslot(db, activity.id, date)
+    : await findTimeslotAt(db, activity.id, date, local.toFormat('HH:mm'));
+  if (!slot || (!isOpeningHours(activity) && slot.starts_at !== local.toUnixInteger())) {
+    throw GygError.noAvailability(`There is no departure of this product at ${dateTime}`);
+  }
+  return slot;
+}
+
+/** What identifies a reservation's request: the product, the time and the items (a retry repeats all three). */
+const sameRequest = (link: GygBookingLink, productId: string, timeslot: TimeslotRow, items: ReservationItem[]): boolean =>
+  link.product_id === productId && link.timeslot_id === timeslot.id && link.items === itemsColumn(items);
+
+const itemsColumn = (items: ReservationItem[]): string =>
+  JSON.stringify(
+    items.map((item) => ({ category: item.category, count: item.count, ...(item.groupSize !== undefined && { groupSize: item.groupSize }) })),
+  );
+
+const isLive = (link: GygBookingLink, now: number) => {
+  const status = effectiveStatus(link, now);
+  return status === 'on_hold' || status === 'confirmed';
+};
+
+// ---- reserve ---------------------------------------------------------------------------------------
+
+/** Raised inside the reservation's transaction to roll it back when a twin with the same reference won. */
+class ReferenceTaken extends Error {}
+
+function answerReservation(link: GygBookingLink, productId: string, timeslot: TimeslotRow, items: ReservationItem[]): ReservationData {
+  if (!sameRequest(link, productId, timeslot, items)) {
+    throw GygError.validation(
+      `gygBookingReference ${link.gyg_booking_reference} was already used for another reservation (another product, time or items)`,
+    );
+  }
+  return { reservationReference: gygReferenceOf(link.reference), reservationExpiration: utcIso(link.hold_expires_at ?? unixNow()) };
+}
+
+export async function reserve(db: Db, caller: GygCaller, body: ReserveBody, terms: HoldTerms): Promise<ReservationData> {
+  const { data } = body;
+  const product = await requireProduct(db.kysely, caller, data.productId);
+  const tickets = ticketsOf(product, data.bookingItems);
+  const timeslot = await timeslotAt(db.kysely, product.activity, data.dateTime);
+  const { operatorId } = caller;
+  const now = unixNow();
+  const earlier = await findByGygReference(db.kysely, operatorId, data.gygBookingReference);
+  if (earlier && isLive(earlier, now)) return answerReservation(earlier, data.productId, timeslot, data.bookingItems);
+
+  const origin: BookingOrigin = { operatorId, source: 'partner', partner: GYG_PARTNER };
+  const request: BookingRequest = {
+    ActivityID: product.activity.public_id,
+    Date: timeslot.date,
+    Time: timeslot.time,
+    Tickets: tickets,
+    // The lead traveller comes with book; until then the hold is GetYourGuide's.
+    Customer: { FirstName: 'GetYourGuide', LastName: 'reservation', Email: '', Phone: '' },
+    PaymentReference: data.gygBookingReference,
+  };
+  try {
+    const twin = await db.write(async (tx) => {
+      // Writers queue for the transaction: a twin that committed while this one waited is seen here.
+      const committed = await findByGygReference(tx, operatorId, data.gygBookingReference);
+      if (committed && isLive(committed, now)) return committed;
+      const { draft } = await prepareBooking(tx, origin, request, terms.holdMinutes, now);
+      const booking = await placeBooking(tx, draft, now);
+      const row = {
+        booking_id: booking.id,
+        operator_id: operatorId,
+        gyg_booking_reference: data.gygBookingReference,
+        product_id: data.productId,
+        items: itemsColumn(data.bookingItems),
+        ticket_style: null,
+        comment: null,
+        language: null,
+        booked_at: null,
+      };
+      // GYG reserves again under a reference whose earlier hold lapsed or was released: it names the new one.
+      const stored = committed ? await repointGygBooking(tx, committed.booking_id, row) : await insertGygBooking(tx, row);
+      if (!stored) throw new ReferenceTaken();
+      return undefined;
+    });
+    if (twin) return answerReservation(twin, data.productId, timeslot, data.bookingItems);
+  } catch (error) {
+    if (!(error instanceof ReferenceTaken)) throw error;
+  }
+  const made = await findByGygReference(db.kysely, operatorId, data.gygBookingReference);
+  if (!made) throw new Error(`GetYourGuide reservation ${data.gygBookingReference} was not recorded`);
+  return answerReservation(made, data.productId, timeslot, data.bookingItems);
+}
+
+// ---- cancel-reservation ----------------------------------------------------------------------------
+
+async function requireReservation(
+  db: Kysely<Database>,
+  caller: GygCaller,
+  gygReference: string,
+  reservationReference: string,
+): Promise<GygBookingLink> {
+  const link = await findByGygReference(db, caller.operatorId, gygReference);
+  if (!link || gygReferenceOf(link.reference) !== gygReferenceOf(reservationReference).toUpperCase()) {
+    throw new GygError('INVALID_RESERVATION', `There is no reservation ${reservationReference} for gygBookingReference ${gygReference}`);
+  }
+  return link;
+}
+
+/** Releases a held reservation; one already released or lapsed answers success (GYG retries). */
+export async function cancelReservation(db: Db, caller: GygCaller, body: CancelReservationBody): Promise<void> {
+  const link = await requireReservation(db.kysely, caller, body.data.gygBookingReference, body.data.reservationReference);
+  const status = effectiveStatus(link, unixNow());
+  if (status === 'confirmed' || link.booked_at !== null) {
+    throw new GygError('INVALID_RESERVATION', `Reservation ${body.data.reservationReference} is already booked; cancel the booking instead`);
+  }
+  if (status === 'on_hold') await cancelBooking(db, caller.operatorId, link.reference, GYG_PARTNER, GYG_ACTOR);
+}
+
+// ---- book ------------------------------------------------------------------------------------------
+
+function ticketsFor(link: GygBookingLink, style: string): Ticket[] {
+  // What check-in accepts: the booking's reference, which the door's QR scan or a typed code opens.
+  const code = { ticketCode: link.reference, ticketCodeType: 'QR_CODE' as const };
+  if (style === 'COLLECTIVE') return [{ category: 'COLLECTIVE', ...code }];
+  const items = JSON.parse(link.items) as ReservationItem[];
+  return items.flatMap((item) => Array.from({ length: item.count }, () => ({ category: item.category as Ticket['category'], ...code })));
+}
+
+const bookingAnswer = (link: GygBookingLink): BookingData => ({
+  bookingReference: gygReferenceOf(link.reference),
+  tickets: ticketsFor(link, link.ticket_style ?? 'INDIVIDUAL'),
+});
+
+/** The comment GYG always sends ("\n" when empty) and the hotel for a pick-up, as one note; null when both are empty. */
+function noteOf(body: BookBody['data']): string | null {
+  const parts = [body.comment?.trim(), body.travelerHotel?.trim() && `Hotel: ${body.travelerHotel.trim()}`].filter((part): part is string => !!part);
+  return parts.length > 0 ? parts.join('\n') : null;
+}
+
+export async function book(db: Db, caller: GygCaller, body: BookBody): Promise<BookingData> {
+  const { data } = body;
+  const link = await requireReservation(db.kysely, caller, data.gygBookingReference, data.reservationReference);
+  if (link.product_id !== data.productId) {
+    throw new GygError(
+      'INVALID_RESERVATION',
+      `Reservation ${data.reservationReference} was made for product ${link.product_id}, not ${data.productId}`,
+    );
+  }
+  if (itemsColumn(data.bookingItems) !== link.items) {
+    throw new GygError('INVALID_RESERVATION', `bookingItems differ from those of reservation ${data.reservationReference}; reserve again`);
+  }
+  if (data.addonItems && data.addonItems.length > 0) {
+    throw new GygError('INVALID_ADDONS_CONFIGURATION', `Product ${data.productId} has no add-ons in the reservation system`);
+  }
+  if (link.booked_at !== null && link.status === 'confirmed') return bookingAnswer(link);
+
+  const record = await findBooking(db.kysely, caller.operatorId, link.reference);
+  if (!record) throw new Error(`GetYourGuide reservation ${data.gygBookingReference} has lost its booking`);
+  const lead = data.travelers?.[0];
+  const style = caller.connection.ticket_style;
+  const now = unixNow();
+  const status = await db.write((tx) =>
+    confirmInTransaction(tx, record, now, async () => {
+      if (lead) {
+        await changeBookingDetails(tx, link.booking_id, {
+          customer_first_name: (lead.firstName ?? '').trim(),
+          customer_last_name: (lead.lastName ?? '').trim(),
+          customer_email: (lead.email ?? '').trim(),
+          customer_phone: (lead.phoneNumber ?? '').trim(),
+        });
+      }
+      await markBooked(tx, link.booking_id, { ticket_style: style, comment: noteOf(data), language: data.language ?? null, booked_at: Date.now() });
+    }),
+  );
+  if (status !== 'confirmed') {
+    throw new GygError(
+      'INVALID_RESERVATION',
+      status === 'expired'
+        ? `Reservation ${data.reservationReference} has expired and its seats are released; reserve again`
+        : `Reservation ${data.reservationReference} was cancelled; reserve again`,
+    );
+  }
+  return bookingAnswer((await findByGygReference(db.kysely, caller.operatorId, data.gygBookingReference))!);
+}
+
+// ---- cancel-booking --------------------------------------------------------------------------------
+
+export async function cancelGygBooking(db: Db, caller: GygCaller, body: CancelBookingBody): Promise<void> {
+  const { data } = body;
+  const reference = bookingReferenceFrom(data.bookingReference);
+  const link = reference && (await findByBookingReference(db.kysely, caller.operatorId, reference));
+  if (!link || link.gyg_booking_reference !== data.gygBookingReference) {
+    throw new GygError('INVALID_BOOKING', `There is no booking ${data.bookingReference} for gygBookingReference ${data.gygBookingReference}`);
+  }
+  const now = unixNow();
+  const status = effectiveStatus(link, now);
+  if (status === 'cancelled' && link.booked_at !== null)
+    throw new GygError('BOOKING_ALREADY_CANCELED', `Booking ${data.bookingReference} is already cancelled`);
+  if (status !== 'confirmed') throw new GygError('INVALID_BOOKING', `${data.bookingReference} is a reservation that was never booked`);
+  const checkins = (await checkinsOf(db.kysely, [link.booking_id])).get(link.booking_id) ?? [];
+  if (checkins.length > 0) throw new GygError('BOOKING_REDEEMED', `Booking ${data.bookingReference} was redeemed: its guests were checked in`);
+  const startsAt = (await findTimeslotById(db.kysely, link.timeslot_id))?.starts_at ?? 0;
+  if (startsAt <= now) throw new GygError('BOOKING_IN_PAST', `Booking ${data.bookingReference} has started and can no longer be cancelled`);
+  await cancelBooking(db, caller.operatorId, link.reference, GYG_PARTNER, GYG_ACTOR);
+}
