@@ -38,6 +38,10 @@ export const StorefrontActivity = Type.Composite([
           'Whether guests may cancel their own booking, until HoursBefore hours before the start, and what they get back; null: they may not',
       },
     ),
+    GuestReschedule: Type.Union([Type.Object({ HoursBefore: Type.Integer() }), Type.Null()], {
+      description:
+        'Whether guests may move their own booking to another time (the link in their e-mails), until HoursBefore hours before the start; null: they may not',
+    }),
   }),
 ]);
 export type StorefrontActivity = Static<typeof StorefrontActivity>;
