@@ -39,7 +39,9 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: ActivityIdParams,
       response: { 200: envelope(AdminProduct), ...problems(400, ...AUTH_ERRORS, 404) },
     },
-    handler: async (request) => ({ data: await getAdminProduct(app.db.kysely, request.caller.operatorId, request.params.ActivityID, app.config.publicUrl) }),
+    handler: async (request) => ({
+      data: await getAdminProduct(app.db.kysely, request.caller.operatorId, request.params.ActivityID, app.config.publicUrl),
+    }),
   });
 
   app.patch('/activities/:ActivityID', {

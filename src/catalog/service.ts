@@ -133,13 +133,7 @@ async function resolveActivity(db: Kysely<Database>, operatorId: number, query: 
 }
 
 /** One live product by ActivityID (the public shop's activity page). */
-export async function getProduct(
-  db: Kysely<Database>,
-  operatorId: number,
-  activityId: string,
-  publicUrl: string,
-  locale?: string,
-): Promise<Product> {
+export async function getProduct(db: Kysely<Database>, operatorId: number, activityId: string, publicUrl: string, locale?: string): Promise<Product> {
   const canonical = localeOf(locale);
   const row = await requireActivity(db, operatorId, activityId);
   const [product] = await withProductParts(db, [row], publicUrl, (found, parts) => toProduct(found, parts, canonical));

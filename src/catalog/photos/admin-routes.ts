@@ -30,7 +30,12 @@ export const photoAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/activities/:ActivityID/photos/:PhotoID', {
     config: requires('activities:write'),
-    schema: { tags, summary: 'Remove a photo', params: PhotoParams, response: { 204: Type.Null({ description: 'Removed' }), ...problems(400, ...AUTH_ERRORS, 404) } },
+    schema: {
+      tags,
+      summary: 'Remove a photo',
+      params: PhotoParams,
+      response: { 204: Type.Null({ description: 'Removed' }), ...problems(400, ...AUTH_ERRORS, 404) },
+    },
     handler: async (request, reply) => {
       await removePhoto(app.db, request.caller.operatorId, request.params.ActivityID, request.params.PhotoID);
       return reply.code(204).send(null);

@@ -23,7 +23,9 @@ export const photoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const [, id, digest, width] = FILE.exec(File)!;
       const photoId = Number(id);
       const content =
-        photoId <= MAX_ROW_ID ? await readPhotoSize(app.db.kysely, { operatorId: OperatorID, photoId, digest: digest!, width: Number(width) }) : undefined;
+        photoId <= MAX_ROW_ID
+          ? await readPhotoSize(app.db.kysely, { operatorId: OperatorID, photoId, digest: digest!, width: Number(width) })
+          : undefined;
       if (!content) throw new NotFound('No such photo');
       return reply
         .headers({

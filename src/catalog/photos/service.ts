@@ -76,9 +76,11 @@ export async function addPhoto(
 ): Promise<ActivityPhoto> {
   const row = await requireActivityRow(db.kysely, operatorId, activityId);
   const checked = await checkPhotoBytes(content);
-  // Decoding and resizing take a while: done before the transaction, so no lock waits for them.
-  const { width, height, sizes } = await resizedCopies(content);
   const digest = createHash('sha256').update(content).digest('base64url').slice(0, 22);
+  if (await hasPhoto(db.kysely, row.id, digest)) throw new Conflict('The activity already has this photo');
+  // Decoding and resizing take a while: done before the transaction, so no lock waits for them (the
+  // transaction asks again whether the photo is new, and counts).
+  const { width, height, sizes } = await resizedCopies(content);
   const photoId = await db.write(async (tx) => {
     const activity = await touched(tx, operatorId, row);
     const { count, lastPosition } = await countPhotos(tx, activity.id);
@@ -87,7 +89,16 @@ export async function addPhoto(
     if (await hasPhoto(tx, activity.id, digest)) throw new Conflict('The activity already has this photo');
     const photo = await insertPhoto(
       tx,
-      { operator_id: operatorId, activity_id: activity.id, digest, alt: alt.trim(), position: lastPosition + 1, width, height, created_at: Date.now() },
+      {
+        operator_id: operatorId,
+        activity_id: activity.id,
+        digest,
+        alt: alt.trim(),
+        position: lastPosition + 1,
+        width,
+        height,
+        created_at: Date.now(),
+      },
       sizes,
     );
     await audit(tx, {

@@ -42,11 +42,7 @@ export async function countPhotos(tx: Tx, activityId: number): Promise<{ count: 
   return { count: Number(row.count), lastPosition: row.last === null ? -1 : Number(row.last) };
 }
 
-export async function insertPhoto(
-  tx: Tx,
-  photo: Omit<PhotoRow, 'id'>,
-  sizes: ResizedPhoto[],
-): Promise<PhotoRow> {
+export async function insertPhoto(tx: Tx, photo: Omit<PhotoRow, 'id'>, sizes: ResizedPhoto[]): Promise<PhotoRow> {
   const row = await tx.insertInto('activity_photos').values(photo).returningAll().executeTakeFirstOrThrow();
   await tx
     .insertInto('activity_photo_sizes')
@@ -55,8 +51,13 @@ export async function insertPhoto(
   return row;
 }
 
-export async function hasPhoto(tx: Tx, activityId: number, digest: string): Promise<boolean> {
-  const row = await tx.selectFrom('activity_photos').select('id').where('activity_id', '=', activityId).where('digest', '=', digest).executeTakeFirst();
+export async function hasPhoto(tx: Kysely<Database>, activityId: number, digest: string): Promise<boolean> {
+  const row = await tx
+    .selectFrom('activity_photos')
+    .select('id')
+    .where('activity_id', '=', activityId)
+    .where('digest', '=', digest)
+    .executeTakeFirst();
   return row !== undefined;
 }
 

@@ -480,6 +480,347 @@ export interface paths {
     };
     trace?: never;
   };
+  '/api/v2/admin/activities/{ActivityID}/photos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a photo
+     * @description The body is the image itself: JPEG or PNG, judged by its bytes (anything else, SVG included, is 415), at most 8 MiB (413) and 30 megapixels, each side at least 200 pixels (422 naming Photo). An activity has at most 10 photos (409). Alt (query) says what it shows, for screen readers. The photo is resized once, to JPEGs 480, 960 and 1600 pixels wide (never wider than the original), served under addresses that never change content; the first photo is the activity's cover.
+     */
+    post: {
+      parameters: {
+        query?: {
+          /** @description What the photo shows (alternative text), at most 300 characters */
+          Alt?: string;
+        };
+        header?: never;
+        path: {
+          /** @description Activity identifier: s_ and 8 to 32 letters or digits */
+          ActivityID: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['ActivityPhoto'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/activities/{ActivityID}/photos/{PhotoID}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a photo */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          ActivityID: string;
+          PhotoID: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Removed */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /** Change a photo's alternative text */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          ActivityID: string;
+          PhotoID: number;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description What the photo shows (alternative text), at most 300 characters */
+            Alt: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['ActivityPhoto'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
   '/api/v2/admin/activities/{ActivityID}/questions': {
     parameters: {
       query?: never;
@@ -17242,7 +17583,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path?: never;
@@ -17456,7 +17797,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path?: never;
@@ -17658,7 +17999,7 @@ export interface paths {
           supplierReference?: string;
         };
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path?: never;
@@ -17972,7 +18313,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path?: never;
@@ -18350,7 +18691,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path: {
@@ -18671,7 +19012,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path: {
@@ -19051,7 +19392,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path: {
@@ -19390,7 +19731,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path: {
@@ -19766,7 +20107,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path: {
@@ -20096,7 +20437,7 @@ export interface paths {
     };
     /**
      * OCTo: capabilities
-     * @description octo/pricing: prices of each unit (ticket type), in minor units. octo/questions: the waiver questions on the option and their answers on bookings (questionAnswers). Send them in Octo-Capabilities.
+     * @description octo/pricing: prices of each unit (ticket type), in minor units. octo/questions: the waiver questions on the option and their answers on bookings (questionAnswers). octo/content: the product's title, description, inclusions, meeting point and what to bring (redemptionInstructions) and photos (coverImageUrl, galleryImages). Send them in Octo-Capabilities.
      */
     get: {
       parameters: {
@@ -20237,7 +20578,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path?: never;
@@ -20364,6 +20705,31 @@ export interface paths {
               defaultCurrency?: string;
               availableCurrencies?: string[];
               pricingPer?: string;
+              /** @description octo/content: the activity's name */
+              title?: string;
+              description?: string | null;
+              shortDescription?: string | null;
+              highlights?: string[];
+              inclusions?: string[];
+              exclusions?: string[];
+              bookingTerms?: string | null;
+              redemptionInstructions?: string | null;
+              coverImageUrl?: string | null;
+              bannerImageUrl?: string | null;
+              videoUrl?: string | null;
+              /** @description The activity's photos in order, the largest size of each */
+              galleryImages?: {
+                url: string;
+                /** @description The photo's alternative text, or null */
+                title: string | null;
+                caption: string | null;
+              }[];
+              bannerImages?: {
+                url: string;
+                /** @description The photo's alternative text, or null */
+                title: string | null;
+                caption: string | null;
+              }[];
             }[];
           };
         };
@@ -20482,7 +20848,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path: {
@@ -20612,6 +20978,31 @@ export interface paths {
               defaultCurrency?: string;
               availableCurrencies?: string[];
               pricingPer?: string;
+              /** @description octo/content: the activity's name */
+              title?: string;
+              description?: string | null;
+              shortDescription?: string | null;
+              highlights?: string[];
+              inclusions?: string[];
+              exclusions?: string[];
+              bookingTerms?: string | null;
+              redemptionInstructions?: string | null;
+              coverImageUrl?: string | null;
+              bannerImageUrl?: string | null;
+              videoUrl?: string | null;
+              /** @description The activity's photos in order, the largest size of each */
+              galleryImages?: {
+                url: string;
+                /** @description The photo's alternative text, or null */
+                title: string | null;
+                caption: string | null;
+              }[];
+              bannerImages?: {
+                url: string;
+                /** @description The photo's alternative text, or null */
+                title: string | null;
+                caption: string | null;
+              }[];
             };
           };
         };
@@ -20730,7 +21121,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path?: never;
@@ -21751,6 +22142,27 @@ export interface webhooks {
               Inclusions: string[];
               /** @description What guests should bring: short lines, at most 20 */
               WhatToBring: string[];
+              /** @description The activity's photos in order, the first its cover; each in several sizes */
+              Photos: {
+                ID: number;
+                /** @description What the photo shows, for people who cannot see it; empty: decorative */
+                Alt: string;
+                /** @description The original's width in pixels */
+                Width: number;
+                /** @description The original's height in pixels */
+                Height: number;
+                /** @description The largest size */
+                Url: string;
+                /** @description Resized JPEGs, narrowest first (480, 960 and 1600 pixels wide, never wider than the original) */
+                Sizes: {
+                  Width: number;
+                  Height: number;
+                  /** @description A JPEG of this width; its address never changes content, so it may be cached forever */
+                  Url: string;
+                }[];
+                /** @description The sizes as an HTML srcset ("url 480w, url 960w, ...") */
+                Srcset: string;
+              }[];
               Archived: boolean;
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
@@ -21913,6 +22325,27 @@ export interface webhooks {
               Inclusions: string[];
               /** @description What guests should bring: short lines, at most 20 */
               WhatToBring: string[];
+              /** @description The activity's photos in order, the first its cover; each in several sizes */
+              Photos: {
+                ID: number;
+                /** @description What the photo shows, for people who cannot see it; empty: decorative */
+                Alt: string;
+                /** @description The original's width in pixels */
+                Width: number;
+                /** @description The original's height in pixels */
+                Height: number;
+                /** @description The largest size */
+                Url: string;
+                /** @description Resized JPEGs, narrowest first (480, 960 and 1600 pixels wide, never wider than the original) */
+                Sizes: {
+                  Width: number;
+                  Height: number;
+                  /** @description A JPEG of this width; its address never changes content, so it may be cached forever */
+                  Url: string;
+                }[];
+                /** @description The sizes as an HTML srcset ("url 480w, url 960w, ...") */
+                Srcset: string;
+              }[];
               Archived: boolean;
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
@@ -22075,6 +22508,27 @@ export interface webhooks {
               Inclusions: string[];
               /** @description What guests should bring: short lines, at most 20 */
               WhatToBring: string[];
+              /** @description The activity's photos in order, the first its cover; each in several sizes */
+              Photos: {
+                ID: number;
+                /** @description What the photo shows, for people who cannot see it; empty: decorative */
+                Alt: string;
+                /** @description The original's width in pixels */
+                Width: number;
+                /** @description The original's height in pixels */
+                Height: number;
+                /** @description The largest size */
+                Url: string;
+                /** @description Resized JPEGs, narrowest first (480, 960 and 1600 pixels wide, never wider than the original) */
+                Sizes: {
+                  Width: number;
+                  Height: number;
+                  /** @description A JPEG of this width; its address never changes content, so it may be cached forever */
+                  Url: string;
+                }[];
+                /** @description The sizes as an HTML srcset ("url 480w, url 960w, ...") */
+                Srcset: string;
+              }[];
               Archived: boolean;
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
@@ -22702,6 +23156,27 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    /** ActivityPhoto */
+    ActivityPhoto: {
+      ID: number;
+      /** @description What the photo shows, for people who cannot see it; empty: decorative */
+      Alt: string;
+      /** @description The original's width in pixels */
+      Width: number;
+      /** @description The original's height in pixels */
+      Height: number;
+      /** @description The largest size */
+      Url: string;
+      /** @description Resized JPEGs, narrowest first (480, 960 and 1600 pixels wide, never wider than the original) */
+      Sizes: {
+        Width: number;
+        Height: number;
+        /** @description A JPEG of this width; its address never changes content, so it may be cached forever */
+        Url: string;
+      }[];
+      /** @description The sizes as an HTML srcset ("url 480w, url 960w, ...") */
+      Srcset: string;
+    };
     /** AdminBooking */
     AdminBooking: {
       /** @example BK-7KQ2MX9P */
@@ -22961,6 +23436,8 @@ export interface components {
       Inclusions: string[];
       /** @description What guests should bring: short lines, at most 20 */
       WhatToBring: string[];
+      /** @description The activity's photos in order, the first its cover; each in several sizes */
+      Photos: components['schemas']['ActivityPhoto'][];
       Archived: boolean;
       RequiredContactFields: string[];
       /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
@@ -23995,6 +24472,8 @@ export interface components {
       Inclusions: string[];
       /** @description What guests should bring: short lines, at most 20 */
       WhatToBring: string[];
+      /** @description The activity's photos in order, the first its cover; each in several sizes */
+      Photos: components['schemas']['ActivityPhoto'][];
     };
     /** Question */
     Question: {
@@ -24192,6 +24671,8 @@ export interface components {
         Inclusions: string[];
         /** @description What guests should bring: short lines, at most 20 */
         WhatToBring: string[];
+        /** @description The activity's photos in order, the first its cover; each in several sizes */
+        Photos: components['schemas']['ActivityPhoto'][];
         /** @description The lowest price a guest pays, minor units of Currency: free ticket types (an infant) are left out unless every type is free */
         PriceFrom: number;
         /** @description The first date within a year with a seat left, or null */
@@ -24206,6 +24687,10 @@ export interface components {
             /** @description ...gets back this percentage of what was paid */
             Percent: number;
           }[];
+        } | null;
+        /** @description Whether guests may move their own booking to another time (the link in their e-mails), until HoursBefore hours before the start; null: they may not */
+        GuestReschedule: {
+          HoursBefore: number;
         } | null;
       }[];
     };
