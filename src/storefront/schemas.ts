@@ -10,6 +10,10 @@ export const StorefrontProfile = Type.Object(
     Slug: Type.String({ description: "The booking pages' address: /book/{Slug}" }),
     BrandColour: Type.Union([Type.String(), Type.Null()], { description: "The pages' accent colour (#rrggbb), or null for the default" }),
     LogoUrl: Type.Union([Type.String(), Type.Null()], { description: "The operator's logo, or null" }),
+    TermsUrl: Type.Union([Type.String(), Type.Null()], {
+      description: "The shop's terms; while it or PrivacyUrl is set, checkout needs AcceptTerms: true (the form's checkbox)",
+    }),
+    PrivacyUrl: Type.Union([Type.String(), Type.Null()], { description: "The shop's privacy notice, or null" }),
   },
   { $id: 'StorefrontProfile' },
 );

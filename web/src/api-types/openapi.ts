@@ -2306,7 +2306,7 @@ export interface paths {
     };
     /**
      * Get a booking
-     * @description The booking, with the payments of the basket it was bought in and its own (the desk's), its refunds, what it paid and still owes (AmountDue) and its PaymentState (docs/payments.md).
+     * @description The booking, with the payments of the basket it was bought in and its own (the desk's), its refunds, what it paid and still owes (AmountDue) and its PaymentState (docs/payments.md), and when the guest accepted the shop's terms and privacy pages (TermsAcceptance).
      */
     get: {
       parameters: {
@@ -5544,6 +5544,8 @@ export interface paths {
             ContactEmail?: string | null;
             /** @description #rrggbb or #rgb; white text on it must reach a contrast of 4.5:1 (422 otherwise) */
             BrandColour?: string | null;
+            TermsUrl?: string | null;
+            PrivacyUrl?: string | null;
             /** @description https origins such as https://www.example.com (http only for localhost); stored normalised, without duplicates */
             AllowedEmbedOrigins?: string[];
           };
@@ -13512,6 +13514,8 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
+            /** @description The guest accepted the shop's terms and privacy pages (the storefront profile's TermsUrl and PrivacyUrl): required, true, while the shop has either (422 naming AcceptTerms otherwise); kept with each booking */
+            AcceptTerms?: boolean;
             Payment?: {
               /**
                * @description The shop's payment provider: `stripe` once the operator connected a Stripe account (the guest pays on Stripe's page), `test` the built-in test provider (no money moves; outside production, or in a shop in test mode)
@@ -23301,6 +23305,15 @@ export interface components {
        * @enum {string}
        */
       PaymentState: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
+      /** @description When the guest accepted the shop's terms and privacy pages before paying (the shop had them set); null: nobody was asked (no terms then, or a booking made by staff or a partner) */
+      TermsAcceptance: {
+        /** Format: date-time */
+        AcceptedAt: string;
+        /** @description The terms page the guest accepted, as it was set then */
+        TermsUrl: string | null;
+        /** @description The privacy page the guest accepted, as it was set then */
+        PrivacyUrl: string | null;
+      } | null;
     };
     /** AdminBookingListItem */
     AdminBookingListItem: {
@@ -24216,6 +24229,10 @@ export interface components {
       LogoUrl: string | null;
       /** @description Websites that may show the booking pages in a frame (the embed); empty: any website */
       AllowedEmbedOrigins: string[];
+      /** @description The shop's terms and conditions (https); while it or PrivacyUrl is set, guests accept them before paying. null: none */
+      TermsUrl: string | null;
+      /** @description The shop's privacy notice (https); null: none */
+      PrivacyUrl: string | null;
       /** @description The booking pages (the preview link) */
       BookingPageUrl: string;
       /** @description The embed script */
@@ -24704,6 +24721,10 @@ export interface components {
       BrandColour: string | null;
       /** @description The operator's logo, or null */
       LogoUrl: string | null;
+      /** @description The shop's terms; while it or PrivacyUrl is set, checkout needs AcceptTerms: true (the form's checkbox) */
+      TermsUrl: string | null;
+      /** @description The shop's privacy notice, or null */
+      PrivacyUrl: string | null;
     };
     /** StripeAccountSettings */
     StripeAccountSettings: {
