@@ -68,7 +68,7 @@ export function toAdminProduct(row: ActivityRow, parts: ProductParts): AdminProd
 }
 
 /** Products of these activities: their ticket types in one query, their photos (addresses under publicUrl) in another. */
-export async function withProductParts<T>(
+async function withProductParts<T>(
   db: Kysely<Database>,
   rows: ActivityRow[],
   publicUrl: string,

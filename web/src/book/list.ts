@@ -12,7 +12,7 @@ export async function renderList(): Promise<void> {
     h(
       'li',
       { class: 'card' },
-      // The cover: the card's name says what it is (its alternative text would say it twice) unless the operator wrote one.
+      // The cover, with the operator's alternative text (none written: decorative, the card's name says what it is).
       activity.Photos[0] ? photoImage(activity.Photos[0], '(min-width: 720px) 340px, 100vw', index === 0) : null,
       h('h2', null, activity.Name),
       activity.Description ? h('p', { class: 'description' }, activity.Description) : null,
