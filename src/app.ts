@@ -25,6 +25,8 @@ import { healthRoutes } from './http/health.js';
 import { answerCacheInvalidation } from './http/answer-cache.js';
 import { catalogPartnerRoutes } from './catalog/routes.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
+import { photoAdminRoutes } from './catalog/photos/admin-routes.js';
+import { photoRoutes } from './catalog/photos/routes.js';
 import { keyAdminRoutes } from './auth/admin-routes.js';
 import { availabilityPartnerRoutes } from './availability/routes.js';
 import { timeslotAdminRoutes } from './availability/admin-routes.js';
@@ -179,6 +181,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
 
   const admin = '/api/v2/admin';
   await app.register(catalogAdminRoutes, { prefix: admin });
+  await app.register(photoAdminRoutes, { prefix: admin });
   await app.register(ticketTypeAdminRoutes, { prefix: admin });
   await app.register(timeslotAdminRoutes, { prefix: admin });
   await app.register(questionAdminRoutes, { prefix: admin });
@@ -205,6 +208,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(gygAdminRoutes, { prefix: admin });
   await app.register(stripeWebhookRoutes, { prefix: '/api/v2' });
   await app.register(brandingRoutes);
+  await app.register(photoRoutes);
   await app.register(embedRoutes);
   await app.register(storefrontRoutes);
 

@@ -126,7 +126,9 @@ export async function startServer(config: Config): Promise<void> {
     stopBalanceLinks = startBalanceLinks(db, log);
     stopEmailWorker = startEmailWorker(db, config, log);
     // Webhook dispatch and delivery (docs/webhooks.md); also safe with any number of processes.
-    stopWebhookWorker = startWebhookWorker(db, app.webhooks.transport, app.instanceKeys, log, watchRequests(app.server));
+    stopWebhookWorker = startWebhookWorker(db, app.webhooks.transport, app.instanceKeys, log, watchRequests(app.server), {
+      publicUrl: config.publicUrl,
+    });
     // Availability pushed to GetYourGuide (docs/channels/getyourguide.md); safe with any number of processes.
     stopGygPushes = startGygPushes(db, app.instanceKeys, config, log);
     // Uploads that no confirmed booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.

@@ -20,6 +20,7 @@ import { ReferenceParams } from '../http/schemas.js';
 import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
 import { audit } from '../audit/log.js';
 import { bookTimeslot, timeslotGroup, cancelBooking, getBooking, listOperatorBookings } from './service.js';
+import { termsAcceptanceOf } from '../settings/terms.js';
 import { requires } from '../access/permissions.js';
 import { answerAdminRoutes } from './answer-routes.js';
 import { recordDeskPayment, recordPosPayment } from './desk.js';
@@ -54,14 +55,19 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Get a booking',
       params: ReferenceParams,
       description:
-        "The booking, with the payments of the basket it was bought in and its own (the desk's), its refunds, what it paid and still owes (AmountDue) and its PaymentState (docs/payments.md).",
+        "The booking, with the payments of the basket it was bought in and its own (the desk's), its refunds, what it paid and still owes (AmountDue) and its PaymentState (docs/payments.md), " +
+        "and when the guest accepted the shop's terms and privacy pages (TermsAcceptance).",
       response: { 200: envelope(AdminBooking), ...problems(400, ...AUTH_ERRORS, 404) },
     },
     handler: async (request) => {
       const { operatorId } = request.caller;
       const booking = await getBooking(app.db.kysely, operatorId, request.params.BookingReference);
       const bookingId = (await findBookingId(app.db.kysely, operatorId, booking.BookingReference))!;
-      return { data: { ...booking, ...(await bookingMoney(app.db.kysely, operatorId, bookingId, booking.BookingReference)) } };
+      const [money, TermsAcceptance] = await Promise.all([
+        bookingMoney(app.db.kysely, operatorId, bookingId, booking.BookingReference),
+        termsAcceptanceOf(app.db.kysely, operatorId, bookingId),
+      ]);
+      return { data: { ...booking, ...money, TermsAcceptance } };
     },
   });
 
@@ -97,7 +103,12 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           await recordPosPayment(tx, origin.operatorId, booking.BookingReference, Payment);
           const bookingId = (await findBookingId(tx, origin.operatorId, booking.BookingReference))!;
           const money = await bookingMoney(tx, origin.operatorId, bookingId, booking.BookingReference);
-          return { statusCode: 201, body: { data: { ...booking, ...money } }, location: `/api/v2/admin/bookings/${booking.BookingReference}` };
+          // Staff book at the desk: no guest was asked to accept the shop's terms.
+          return {
+            statusCode: 201,
+            body: { data: { ...booking, ...money, TermsAcceptance: null } },
+            location: `/api/v2/admin/bookings/${booking.BookingReference}`,
+          };
         },
         timeslotGroup(origin.operatorId, request.body),
       );

@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { PaymentState } from '../payments/schemas.js';
 import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate, RowId } from '../http/schemas.js';
 import { BookedTicket, TicketsField } from '../catalog/tickets/schemas.js';
+import { TermsAcceptance } from '../settings/schemas.js';
 
 export const BOOKING_STATUSES = ['on_hold', 'confirmed', 'cancelled', 'expired'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
@@ -181,7 +182,7 @@ export const CancelledDeparture = Type.Object(
 );
 
 /** The operator's answer for one booking: the booking, and what it paid and got back. */
-export const AdminBooking = Type.Object({ ...Booking.properties, ...BookingMoney }, { $id: 'AdminBooking' });
+export const AdminBooking = Type.Object({ ...Booking.properties, ...BookingMoney, TermsAcceptance }, { $id: 'AdminBooking' });
 
 /** A booking of the operator's list: the booking, and where it stands with its money. */
 export const AdminBookingListItem = Type.Object(

@@ -12,7 +12,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/activities', {
     config: requires('activities:read'),
     schema: { tags, summary: 'List activities', response: { 200: envelope(Type.Array(AdminProduct)), ...problems(...AUTH_ERRORS) } },
-    handler: async (request) => ({ data: await listAdminProducts(app.db.kysely, request.caller.operatorId) }),
+    handler: async (request) => ({ data: await listAdminProducts(app.db.kysely, request.caller.operatorId, app.config.publicUrl) }),
   });
 
   app.post('/activities', {
@@ -39,7 +39,9 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: ActivityIdParams,
       response: { 200: envelope(AdminProduct), ...problems(400, ...AUTH_ERRORS, 404) },
     },
-    handler: async (request) => ({ data: await getAdminProduct(app.db.kysely, request.caller.operatorId, request.params.ActivityID) }),
+    handler: async (request) => ({
+      data: await getAdminProduct(app.db.kysely, request.caller.operatorId, request.params.ActivityID, app.config.publicUrl),
+    }),
   });
 
   app.patch('/activities/:ActivityID', {
@@ -52,7 +54,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: envelope(AdminProduct), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422) },
     },
     handler: async (request) => ({
-      data: await changeActivity(app.db, request.caller.operatorId, request.params.ActivityID, request.body),
+      data: await changeActivity(app.db, request.caller.operatorId, request.params.ActivityID, request.body, app.config.publicUrl),
     }),
   });
 };

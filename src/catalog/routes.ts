@@ -34,7 +34,7 @@ export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reply,
         [request.query.name, request.query.Locale],
         async () => ({
-          data: await listProducts(app.db.kysely, request.caller.operatorId, request.query.name, request.query.Locale),
+          data: await listProducts(app.db.kysely, request.caller.operatorId, app.config.publicUrl, request.query.name, request.query.Locale),
         }),
         { etag: true },
       ),
@@ -56,7 +56,7 @@ export const catalogPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reply,
         [request.query.ID, request.query.Name, request.query.Locale],
         async () => ({
-          data: await resolveProduct(app.db.kysely, request.caller.operatorId, request.query),
+          data: await resolveProduct(app.db.kysely, request.caller.operatorId, request.query, app.config.publicUrl),
         }),
         { etag: true },
       ),

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TicketType } from './tickets/schemas.js';
+import { ActivityPhoto } from './photos/schemas.js';
 
 export const AVAILABILITY_TYPES = ['start_time', 'opening_hours'] as const;
 export type AvailabilityType = (typeof AVAILABILITY_TYPES)[number];
@@ -50,6 +51,7 @@ export const Product = Type.Object(
     MeetingPoint: Type.Union([MeetingPoint, Type.Null()], { description: 'Where guests meet; null when the operator has not said' }),
     Inclusions: Lines('What the price includes'),
     WhatToBring: Lines('What guests should bring'),
+    Photos: Type.Array(ActivityPhoto, { description: "The activity's photos in order, the first its cover; each in several sizes" }),
   },
   { $id: 'Product' },
 );

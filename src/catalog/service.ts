@@ -11,6 +11,8 @@ import { refundRuleErrors, refundRulesOf, storedRefundRules } from './refund-rul
 import { detailsOf, meetingPointErrors, storedDetails } from './details.js';
 import { addDefaultTicketType, setDefaultTicketPrice } from './tickets/service.js';
 import { ticketTypesByActivity, type TicketTypeRow } from './tickets/store.js';
+import { activityPhotos } from './photos/service.js';
+import type { ActivityPhoto } from './photos/schemas.js';
 import { newActivityId } from '../lib/ids.js';
 import { MAX_ROW_ID } from '../http/schemas.js';
 import { isValidTimeZone } from '../calendar/zoned-time.js';
@@ -26,8 +28,14 @@ export const availabilityTypeOf = (row: Pick<ActivityRow, 'availability_type'>):
 export const requiredContactFieldsOf = (row: Pick<ActivityRow, 'required_contact_fields'>): string[] =>
   JSON.parse(row.required_contact_fields) as string[];
 
-/** The product with its live ticket types (in sort order), their names in `locale` where translated. */
-export function toProduct(row: ActivityRow, types: TicketTypeRow[], locale?: string): Product {
+/** What a product shows besides its row: its live ticket types (in sort order) and its photos. */
+export interface ProductParts {
+  types: TicketTypeRow[];
+  photos: ActivityPhoto[];
+}
+
+/** The product with its ticket types, their names in `locale` where translated, and its photos. */
+export function toProduct(row: ActivityRow, { types, photos }: ProductParts, locale?: string): Product {
   return {
     ID: row.id,
     ActivityID: row.public_id,
@@ -42,12 +50,13 @@ export function toProduct(row: ActivityRow, types: TicketTypeRow[], locale?: str
     AvailabilityType: availabilityTypeOf(row),
     TicketTypes: types.map((type) => toTicketType(type, locale)),
     ...detailsOf(row),
+    Photos: photos,
   };
 }
 
-export function toAdminProduct(row: ActivityRow, types: TicketTypeRow[]): AdminProduct {
+export function toAdminProduct(row: ActivityRow, parts: ProductParts): AdminProduct {
   return {
-    ...toProduct(row, types),
+    ...toProduct(row, parts),
     Archived: row.archived === 1,
     RequiredContactFields: requiredContactFieldsOf(row),
     GuestCancelHours: row.guest_cancel_hours ?? null,
@@ -58,13 +67,16 @@ export function toAdminProduct(row: ActivityRow, types: TicketTypeRow[]): AdminP
   };
 }
 
-/** Products of these activities: their ticket types in one query. */
-async function withTicketTypes<T>(db: Kysely<Database>, rows: ActivityRow[], map: (row: ActivityRow, types: TicketTypeRow[]) => T): Promise<T[]> {
-  const types = await ticketTypesByActivity(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => map(row, types.get(row.id) ?? []));
+/** Products of these activities: their ticket types in one query, their photos (addresses under publicUrl) in another. */
+async function withProductParts<T>(
+  db: Kysely<Database>,
+  rows: ActivityRow[],
+  publicUrl: string,
+  map: (row: ActivityRow, parts: ProductParts) => T,
+): Promise<T[]> {
+  const ids = rows.map((row) => row.id);
+  const [types, photos] = await Promise.all([ticketTypesByActivity(db, ids), activityPhotos(db, ids, publicUrl)]);
+  return rows.map((row) => map(row, { types: types.get(row.id) ?? [], photos: photos.get(row.id) ?? [] }));
 }
 
 /** A Locale query parameter in canonical form; a malformed tag is a 422 on Locale. */
@@ -77,12 +89,18 @@ export function localeOf(locale: string | undefined): string | undefined {
 
 const fold = (text: string) => text.normalize('NFC').toLocaleLowerCase('und');
 
-export async function listProducts(db: Kysely<Database>, operatorId: number, nameContains?: string, locale?: string): Promise<Product[]> {
+export async function listProducts(
+  db: Kysely<Database>,
+  operatorId: number,
+  publicUrl: string,
+  nameContains?: string,
+  locale?: string,
+): Promise<Product[]> {
   const canonical = localeOf(locale);
   const rows = await listActivities(db, operatorId);
   const needle = nameContains ? fold(nameContains) : undefined;
   const wanted = needle === undefined ? rows : rows.filter((row) => fold(row.name).includes(needle));
-  return withTicketTypes(db, wanted, (row, types) => toProduct(row, types, canonical));
+  return withProductParts(db, wanted, publicUrl, (row, parts) => toProduct(row, parts, canonical));
 }
 
 /** resolve-product: exactly one of ID (a positive integer) or Name (exact, case-insensitive). */
@@ -90,12 +108,13 @@ export async function resolveProduct(
   db: Kysely<Database>,
   operatorId: number,
   query: { ID?: string; Name?: string; Locale?: string },
+  publicUrl: string,
 ): Promise<Product> {
   if ((query.ID === undefined) === (query.Name === undefined)) {
     throw new BadRequest('Give exactly one of the query parameters ID or Name');
   }
   const row = await resolveActivity(db, operatorId, query);
-  const [product] = await withTicketTypes(db, [row], (found, types) => toProduct(found, types, localeOf(query.Locale)));
+  const [product] = await withProductParts(db, [row], publicUrl, (found, parts) => toProduct(found, parts, localeOf(query.Locale)));
   return product!;
 }
 
@@ -114,10 +133,10 @@ async function resolveActivity(db: Kysely<Database>, operatorId: number, query: 
 }
 
 /** One live product by ActivityID (the public shop's activity page). */
-export async function getProduct(db: Kysely<Database>, operatorId: number, activityId: string, locale?: string): Promise<Product> {
+export async function getProduct(db: Kysely<Database>, operatorId: number, activityId: string, publicUrl: string, locale?: string): Promise<Product> {
   const canonical = localeOf(locale);
   const row = await requireActivity(db, operatorId, activityId);
-  const [product] = await withTicketTypes(db, [row], (found, types) => toProduct(found, types, canonical));
+  const [product] = await withProductParts(db, [row], publicUrl, (found, parts) => toProduct(found, parts, canonical));
   return product!;
 }
 
@@ -177,20 +196,20 @@ export async function addActivity(tx: Tx, operatorId: number, body: CreateActivi
     ...(body.BalanceDueDays !== undefined && { balance_due_days: body.BalanceDueDays }),
   });
   const adult = await addDefaultTicketType(tx, row);
-  const product = toAdminProduct(row, [adult]);
+  const product = toAdminProduct(row, { types: [adult], photos: [] });
   await audit(tx, { operatorId, action: 'activity.create', resource: { type: 'activity', id: product.ActivityID }, after: product });
   await recordProductEvent(tx, row, 'product.created');
   return product;
 }
 
-export async function listAdminProducts(db: Kysely<Database>, operatorId: number): Promise<AdminProduct[]> {
-  return withTicketTypes(db, await listActivities(db, operatorId, true), toAdminProduct);
+export async function listAdminProducts(db: Kysely<Database>, operatorId: number, publicUrl: string): Promise<AdminProduct[]> {
+  return withProductParts(db, await listActivities(db, operatorId, true), publicUrl, toAdminProduct);
 }
 
-export async function getAdminProduct(db: Kysely<Database>, operatorId: number, activityId: string): Promise<AdminProduct> {
+export async function getAdminProduct(db: Kysely<Database>, operatorId: number, activityId: string, publicUrl: string): Promise<AdminProduct> {
   const row = await findActivity(db, operatorId, activityId);
   if (!row) throw new NotFound(`No activity ${activityId}`);
-  const [product] = await withTicketTypes(db, [row], toAdminProduct);
+  const [product] = await withProductParts(db, [row], publicUrl, toAdminProduct);
   return product!;
 }
 
@@ -200,7 +219,13 @@ export async function getAdminProduct(db: Kysely<Database>, operatorId: number, 
  * holds for its AvailabilityType (a timeslot is bookable until its start, or until its end). UnitPrice
  * is the default ticket type's price: it changes that type, in the same transaction.
  */
-export async function changeActivity(db: Db, operatorId: number, activityId: string, body: UpdateActivityBody): Promise<AdminProduct> {
+export async function changeActivity(
+  db: Db,
+  operatorId: number,
+  activityId: string,
+  body: UpdateActivityBody,
+  publicUrl: string,
+): Promise<AdminProduct> {
   const row = await findActivity(db.kysely, operatorId, activityId);
   if (!row) throw new NotFound(`No activity ${activityId}`);
   checkActivityFields(body);
@@ -211,7 +236,7 @@ export async function changeActivity(db: Db, operatorId: number, activityId: str
     throw new Conflict('AvailabilityType cannot change on an activity that has timeslots; create a new activity instead');
   }
   return db.write(async (tx) => {
-    const [before] = await withTicketTypes(tx, [row], toAdminProduct);
+    const [before] = await withProductParts(tx, [row], publicUrl, toAdminProduct);
     // The activity row first, then its types: the lock order of the ticket type service.
     const changed = await updateActivity(tx, row.id, {
       ...(body.Name !== undefined && { name: body.Name.trim() }),
@@ -233,7 +258,7 @@ export async function changeActivity(db: Db, operatorId: number, activityId: str
       updated_at: Date.now(),
     });
     if (body.UnitPrice !== undefined) await setDefaultTicketPrice(tx, row.id, body.UnitPrice);
-    const [after] = await withTicketTypes(tx, [changed], toAdminProduct);
+    const [after] = await withProductParts(tx, [changed], publicUrl, toAdminProduct);
     await audit(tx, { operatorId, action: 'activity.update', resource: { type: 'activity', id: activityId }, before: before!, after: after! });
     await recordProductEvent(tx, changed, changed.archived === 1 && row.archived === 0 ? 'product.archived' : 'product.updated');
     return after!;

@@ -8,6 +8,9 @@ export interface Database {
   former_slugs: FormerSlugTable;
   api_keys: ApiKeyTable;
   activities: ActivityTable;
+  activity_photos: ActivityPhotoTable;
+  activity_photo_sizes: ActivityPhotoSizeTable;
+  booking_terms_acceptances: BookingTermsAcceptanceTable;
   timeslots: TimeslotTable;
   questions: QuestionTable;
   uploads: UploadTable;
@@ -88,6 +91,9 @@ export interface OperatorTable {
   brand_colour: string | null;
   /** JSON array of the origins allowed to frame the booking pages; empty: any (migration 015). */
   embed_origins: Generated<string>;
+  /** The shop's terms and privacy pages (https; migration 034): while either is set, checkout needs the guest's acceptance. */
+  terms_url: Generated<string | null>;
+  privacy_url: Generated<string | null>;
 }
 
 /** An operator's logo (migration 015): one image, served publicly under its digest (src/settings/logo.ts). */
@@ -876,4 +882,35 @@ export interface BalanceRequestTable {
   operator_id: number;
   /** Unix milliseconds. */
   emailed_at: number;
+}
+
+/** An activity's photo (migration 034): the original's size; its resized JPEGs are activity_photo_sizes. */
+export interface ActivityPhotoTable {
+  id: Generated<number>;
+  operator_id: number;
+  activity_id: number;
+  /** Of the original's bytes: the public address names it, so a new photo never shows an old cache. */
+  digest: string;
+  alt: Generated<string>;
+  position: number;
+  width: number;
+  height: number;
+  created_at: number;
+}
+
+/** One resized JPEG of a photo, made once at upload (src/catalog/photos/resize.ts). */
+export interface ActivityPhotoSizeTable {
+  photo_id: number;
+  width: number;
+  height: number;
+  content: Buffer;
+}
+
+/** A guest's acceptance of the shop's terms and privacy pages, per booking of the basket paid (migration 034). */
+export interface BookingTermsAcceptanceTable {
+  booking_id: number;
+  operator_id: number;
+  accepted_at: number;
+  terms_url: string | null;
+  privacy_url: string | null;
 }

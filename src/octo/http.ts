@@ -10,7 +10,7 @@ import { OctoError, toOctoError } from './errors.js';
 import { RETRY_AFTER_SECONDS } from '../http/problem.js';
 
 /** The capabilities this interface implements. */
-export const SUPPORTED_CAPABILITIES = ['octo/pricing', 'octo/questions'] as const;
+export const SUPPORTED_CAPABILITIES = ['octo/pricing', 'octo/questions', 'octo/content'] as const;
 export type CapabilityId = (typeof SUPPORTED_CAPABILITIES)[number];
 
 /** The supported capabilities the request asked for in Octo-Capabilities (unknown ones are ignored). */
@@ -24,11 +24,13 @@ export function requestedCapabilities(request: FastifyRequest): Set<CapabilityId
 export interface Wants {
   pricing: boolean;
   questions: boolean;
+  /** octo/content: the product's words and photos (src/octo/catalog/content.ts). */
+  content: boolean;
 }
 
 export function wantsOf(request: FastifyRequest): Wants {
   const asked = requestedCapabilities(request);
-  return { pricing: asked.has('octo/pricing'), questions: asked.has('octo/questions') };
+  return { pricing: asked.has('octo/pricing'), questions: asked.has('octo/questions'), content: asked.has('octo/content') };
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -20,7 +20,8 @@ export const CapabilityHeaders = Type.Object({
   'octo-capabilities': Type.Optional(
     Type.String({
       maxLength: 1000,
-      description: 'Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied.',
+      description:
+        'Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied.',
     }),
   ),
 });

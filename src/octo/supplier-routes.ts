@@ -30,7 +30,8 @@ export const octoSupplierRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'OCTo: capabilities',
       description:
         'octo/pricing: prices of each unit (ticket type), in minor units. octo/questions: the waiver questions on the option and their answers ' +
-        'on bookings (questionAnswers). Send them in Octo-Capabilities.',
+        "on bookings (questionAnswers). octo/content: the product's title, description, inclusions, meeting point and what to bring (redemptionInstructions) " +
+        'and photos (coverImageUrl, galleryImages). Send them in Octo-Capabilities.',
       response: { 200: Type.Array(Capability), ...octoErrors() },
     },
     handler: async () => CAPABILITIES,

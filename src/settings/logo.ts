@@ -3,7 +3,7 @@
 // the booking pages, in e-mails and on other websites does not need to be a vector. It is served to
 // everyone (pages, e-mail clients) under an address that names its digest, so it can be cached forever.
 import { createHash } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
+import { sniffImage } from '../lib/image-bytes.js';
 import { DomainError } from '../http/errors.js';
 
 export const MAX_LOGO_BYTES = 512 * 1024;
@@ -28,9 +28,8 @@ export class LogoTooLarge extends DomainError {
 export async function detectLogoType(content: Buffer): Promise<string> {
   if (content.length === 0) throw new UnsupportedLogo(`The body is empty: send the logo's bytes (${LOGO_TYPES_TEXT})`);
   if (content.length > MAX_LOGO_BYTES) throw new LogoTooLarge(content.length);
-  const detected = (await fileTypeFromBuffer(content))?.mime;
+  const { mime: detected, svg } = await sniffImage(content);
   if (detected === undefined || !(detected in LOGO_TYPES)) {
-    const svg = /<svg[\s>]/i.test(content.subarray(0, 4096).toString('latin1'));
     throw new UnsupportedLogo(
       svg
         ? `SVG logos are not accepted (an SVG can carry scripts): send ${LOGO_TYPES_TEXT}`

@@ -16,6 +16,9 @@ export interface ShopProfile {
   logoUrl: string | null;
   /** The websites that may frame the booking pages; empty: any. */
   embedOrigins: string[];
+  /** The shop's terms and privacy pages; while either is set, guests accept them before paying (settings/terms.ts). */
+  termsUrl: string | null;
+  privacyUrl: string | null;
 }
 
 export async function shopProfile(db: Kysely<Database>, operatorId: number, publicUrl: string): Promise<ShopProfile | undefined> {
@@ -27,6 +30,8 @@ export async function shopProfile(db: Kysely<Database>, operatorId: number, publ
     brandColour: row.brand_colour,
     logoUrl: row.logo_digest && row.logo_type ? `${publicUrl}${logoPath(operatorId, row.logo_digest, row.logo_type)}` : null,
     embedOrigins: parseOrigins(row.embed_origins),
+    termsUrl: row.terms_url,
+    privacyUrl: row.privacy_url,
   };
 }
 

@@ -4,6 +4,8 @@ import { SLUG_PATTERN } from '../operators/slug.js';
 import { MAX_EMBED_ORIGINS } from './rules.js';
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
+/** A page of the operator's own website: https only (guests follow it from the booking form). */
+const PageUrl = Type.String({ maxLength: 2048, pattern: '^https://[^\\s/?#]+\\.[^\\s]+$', description: 'An https address' });
 
 export const OperatorSettings = Type.Object(
   {
@@ -22,6 +24,10 @@ export const OperatorSettings = Type.Object(
     AllowedEmbedOrigins: Type.Array(Type.String(), {
       description: 'Websites that may show the booking pages in a frame (the embed); empty: any website',
     }),
+    TermsUrl: Type.Union([Type.String(), Type.Null()], {
+      description: "The shop's terms and conditions (https); while it or PrivacyUrl is set, guests accept them before paying. null: none",
+    }),
+    PrivacyUrl: Type.Union([Type.String(), Type.Null()], { description: "The shop's privacy notice (https); null: none" }),
     BookingPageUrl: Type.String({ description: 'The booking pages (the preview link)' }),
     EmbedScriptUrl: Type.String({ description: 'The embed script' }),
     EmbedSnippet: Type.String({ description: "HTML to paste into the operator's website: the script tag and an example button" }),
@@ -46,6 +52,8 @@ export const OperatorSettingsChange = Type.Object(
         description: '#rrggbb or #rgb; white text on it must reach a contrast of 4.5:1 (422 otherwise)',
       }),
     ),
+    TermsUrl: Type.Optional(Type.Union([PageUrl, Type.Null()])),
+    PrivacyUrl: Type.Optional(Type.Union([PageUrl, Type.Null()])),
     AllowedEmbedOrigins: Type.Optional(
       Type.Array(Type.String({ maxLength: 300 }), {
         maxItems: MAX_EMBED_ORIGINS,
@@ -56,3 +64,20 @@ export const OperatorSettingsChange = Type.Object(
   { additionalProperties: false },
 );
 export type OperatorSettingsChange = Static<typeof OperatorSettingsChange>;
+
+/** A booking's acceptance of the shop's terms and privacy pages (settings/terms.ts), as staff see it. */
+export const TermsAcceptance = Type.Union(
+  [
+    Type.Object({
+      AcceptedAt: Type.String({ format: 'date-time' }),
+      TermsUrl: Type.Union([Type.String(), Type.Null()], { description: 'The terms page the guest accepted, as it was set then' }),
+      PrivacyUrl: Type.Union([Type.String(), Type.Null()], { description: 'The privacy page the guest accepted, as it was set then' }),
+    }),
+    Type.Null(),
+  ],
+  {
+    description:
+      "When the guest accepted the shop's terms and privacy pages before paying (the shop had them set); null: nobody was asked (no terms then, or a booking made by staff or a partner)",
+  },
+);
+export type TermsAcceptance = Static<typeof TermsAcceptance>;

@@ -55,6 +55,8 @@ function view(row: SettingsRow, operatorId: number, publicUrl: string): Operator
     BrandColour: row.brand_colour,
     LogoUrl: row.logo_digest && row.logo_type ? `${publicUrl}${logoPath(operatorId, row.logo_digest, row.logo_type)}` : null,
     AllowedEmbedOrigins: parseOrigins(row.embed_origins),
+    TermsUrl: row.terms_url,
+    PrivacyUrl: row.privacy_url,
     BookingPageUrl: `${publicUrl}/book/${slug}`,
     EmbedScriptUrl: `${publicUrl}/embed.js`,
     EmbedSnippet: embedSnippet(publicUrl, slug),
@@ -82,6 +84,8 @@ function columnsOf(change: OperatorSettingsChange): SettingsColumns {
   }
   if (change.ContactEmail !== undefined) columns.contact_email = change.ContactEmail === null ? null : change.ContactEmail.trim();
   if (change.BrandColour !== undefined) columns.brand_colour = change.BrandColour === null ? null : normaliseBrandColour(change.BrandColour);
+  if (change.TermsUrl !== undefined) columns.terms_url = change.TermsUrl;
+  if (change.PrivacyUrl !== undefined) columns.privacy_url = change.PrivacyUrl;
   if (change.AllowedEmbedOrigins !== undefined) columns.embed_origins = JSON.stringify(normaliseOrigins(change.AllowedEmbedOrigins));
   return columns;
 }
@@ -128,8 +132,8 @@ async function takeSlug(tx: Tx, operatorId: number, oldSlug: string | null, slug
 
 /** The fields the audit log keeps (the derived addresses and snippet say nothing new). */
 function audited(settings: OperatorSettings) {
-  const { ShopName, Slug, ContactEmail, BrandColour, LogoUrl, AllowedEmbedOrigins } = settings;
-  return { ShopName, Slug, ContactEmail, BrandColour, LogoUrl, AllowedEmbedOrigins };
+  const { ShopName, Slug, ContactEmail, BrandColour, LogoUrl, AllowedEmbedOrigins, TermsUrl, PrivacyUrl } = settings;
+  return { ShopName, Slug, ContactEmail, BrandColour, LogoUrl, AllowedEmbedOrigins, TermsUrl, PrivacyUrl };
 }
 
 export async function replaceLogo(db: Db, operatorId: number, content: Buffer, publicUrl: string): Promise<OperatorSettings> {

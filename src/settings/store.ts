@@ -11,6 +11,8 @@ export interface SettingsRow {
   contact_email: string | null;
   brand_colour: string | null;
   embed_origins: string;
+  terms_url: string | null;
+  privacy_url: string | null;
   logo_digest: string | null;
   logo_type: string | null;
 }
@@ -26,6 +28,8 @@ export async function readSettingsRow(db: Kysely<Database>, operatorId: number):
       'operators.contact_email',
       'operators.brand_colour',
       'operators.embed_origins',
+      'operators.terms_url',
+      'operators.privacy_url',
       'operator_logos.digest as logo_digest',
       'operator_logos.content_type as logo_type',
     ])
@@ -43,7 +47,9 @@ export async function readEmbedOrigins(db: Kysely<Database>, operatorId: number)
   return (await db.selectFrom('operators').select('embed_origins').where('id', '=', operatorId).executeTakeFirst())?.embed_origins;
 }
 
-export type SettingsColumns = Partial<Pick<SettingsRow, 'shop_name' | 'slug' | 'contact_email' | 'brand_colour' | 'embed_origins'>>;
+export type SettingsColumns = Partial<
+  Pick<SettingsRow, 'shop_name' | 'slug' | 'contact_email' | 'brand_colour' | 'embed_origins' | 'terms_url' | 'privacy_url'>
+>;
 
 export async function updateSettingsRow(tx: Tx, operatorId: number, values: SettingsColumns): Promise<void> {
   if (Object.keys(values).length === 0) return;

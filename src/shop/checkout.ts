@@ -28,6 +28,7 @@ import { shopState } from './settings.js';
 import { basketAmount, lockBasket, type BasketRow } from './store.js';
 import { completeOrder } from './completion.js';
 import { stripeCheckout } from './stripe-checkout.js';
+import { acceptShopTerms } from './terms.js';
 import type { CheckoutBody } from './schemas.js';
 
 export interface CheckoutResult {
@@ -56,6 +57,8 @@ export async function checkout(
   body: CheckoutBody,
   payer: Payer,
 ): Promise<CheckoutResult> {
+  // The shop's terms first: nothing is charged for a guest who has not accepted them.
+  await acceptShopTerms(db, operatorId, token, body.AcceptTerms);
   // Stripe's checkout answers a session to pay on Stripe's page, made outside any transaction; a retry
   // answers the same session (stripe-checkout.ts), so it needs no idempotency record of its own.
   if (body.Payment?.Provider === 'stripe') {

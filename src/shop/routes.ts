@@ -61,7 +61,9 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ShopLocaleQuery,
       response: { 200: envelope(Type.Array(Product)), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
     },
-    handler: async (request) => ({ data: await listProducts(app.db.kysely, request.params.OperatorID, undefined, request.query.Locale) }),
+    handler: async (request) => ({
+      data: await listProducts(app.db.kysely, request.params.OperatorID, app.config.publicUrl, undefined, request.query.Locale),
+    }),
   });
 
   app.get('/activities/:ActivityID', {
@@ -74,7 +76,7 @@ export const shopRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: envelope(Product), ...problems(400, 404, 422, ...PUBLIC_ERRORS) },
     },
     handler: async (request) => ({
-      data: await getProduct(app.db.kysely, request.params.OperatorID, request.params.ActivityID, request.query.Locale),
+      data: await getProduct(app.db.kysely, request.params.OperatorID, request.params.ActivityID, app.config.publicUrl, request.query.Locale),
     }),
   });
 

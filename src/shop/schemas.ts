@@ -36,6 +36,12 @@ export const AddItemBody = Type.Omit(PosBookingBody, ['Customer', 'PaymentRefere
 export type AddItemBody = Static<typeof AddItemBody>;
 
 export const CheckoutBody = Type.Object({
+  AcceptTerms: Type.Optional(
+    Type.Boolean({
+      description:
+        "The guest accepted the shop's terms and privacy pages (the storefront profile's TermsUrl and PrivacyUrl): required, true, while the shop has either (422 naming AcceptTerms otherwise); kept with each booking",
+    }),
+  ),
   Payment: Type.Optional(
     Type.Object({
       Provider: PaymentProviderField,

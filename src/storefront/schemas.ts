@@ -10,6 +10,10 @@ export const StorefrontProfile = Type.Object(
     Slug: Type.String({ description: "The booking pages' address: /book/{Slug}" }),
     BrandColour: Type.Union([Type.String(), Type.Null()], { description: "The pages' accent colour (#rrggbb), or null for the default" }),
     LogoUrl: Type.Union([Type.String(), Type.Null()], { description: "The operator's logo, or null" }),
+    TermsUrl: Type.Union([Type.String(), Type.Null()], {
+      description: "The shop's terms; while it or PrivacyUrl is set, checkout needs AcceptTerms: true (the form's checkbox)",
+    }),
+    PrivacyUrl: Type.Union([Type.String(), Type.Null()], { description: "The shop's privacy notice, or null" }),
   },
   { $id: 'StorefrontProfile' },
 );
@@ -38,6 +42,10 @@ export const StorefrontActivity = Type.Composite([
           'Whether guests may cancel their own booking, until HoursBefore hours before the start, and what they get back; null: they may not',
       },
     ),
+    GuestReschedule: Type.Union([Type.Object({ HoursBefore: Type.Integer() }), Type.Null()], {
+      description:
+        'Whether guests may move their own booking to another time (the link in their e-mails), until HoursBefore hours before the start; null: they may not',
+    }),
   }),
 ]);
 export type StorefrontActivity = Static<typeof StorefrontActivity>;

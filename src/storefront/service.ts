@@ -33,7 +33,8 @@ export async function storefront(
 ): Promise<Storefront> {
   const [profile, products, rows] = await Promise.all([
     requireShopProfile(db, operatorId, '').then(toStorefrontProfile),
-    listProducts(db, operatorId, undefined, locale),
+    // Addresses on this site, like the logo's: the pages are always served by slotbook itself.
+    listProducts(db, operatorId, '', undefined, locale),
     listActivities(db, operatorId),
   ]);
   const byPublicId = new Map(rows.map((row) => [row.public_id, row]));
@@ -48,6 +49,7 @@ export async function storefront(
         PriceFrom: priceFrom(product),
         NextAvailableDate: first?.date ?? null,
         GuestCancellation: row.guest_cancel_hours === null ? null : { HoursBefore: row.guest_cancel_hours, Refunds: refundRulesOf(row) },
+        GuestReschedule: row.guest_reschedule_hours === null ? null : { HoursBefore: row.guest_reschedule_hours },
       };
     }),
   );

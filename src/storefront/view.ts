@@ -9,4 +9,6 @@ export const toStorefrontProfile = (profile: ShopProfile): StorefrontProfile => 
   Slug: profile.slug,
   BrandColour: profile.brandColour,
   LogoUrl: profile.logoUrl,
+  TermsUrl: profile.termsUrl,
+  PrivacyUrl: profile.privacyUrl,
 });

@@ -9,6 +9,7 @@ import { csvCell } from '../../src/audit/csv.js';
 import { GOOD_CARD, openShop } from '../shop/fixtures.js';
 import { joinConfirmed } from '../waitlists/fixtures.js';
 import { PNG } from '../questions/files.js';
+import { picture } from '../catalog/photo-files.js';
 import { startStripeServer, type StripeTestServer } from '../helpers/stripe-server.js';
 
 let t: TestApp;
@@ -100,6 +101,27 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
     await ok('PATCH', `/api/v2/admin/activities/${activity.ActivityID}`, { Name: 'Sunset kayak' });
     return { action: 'activity.update', resource: activity.ActivityID };
+  },
+  'POST /api/v2/admin/activities/:ActivityID/photos': async () => {
+    const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
+    const url = `/api/v2/admin/activities/${activity.ActivityID}/photos`;
+    const response = await as(t, owner, 'POST', url, await picture(300, 200), { 'content-type': 'image/jpeg' });
+    expect(response.statusCode, response.body).toBe(201);
+    return { action: 'activity.photo-add', resource: activity.ActivityID };
+  },
+  'PATCH /api/v2/admin/activities/:ActivityID/photos/:PhotoID': async () => {
+    const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
+    const url = `/api/v2/admin/activities/${activity.ActivityID}/photos`;
+    const photo = (await as(t, owner, 'POST', url, await picture(300, 200), { 'content-type': 'image/jpeg' })).json().data;
+    await ok('PATCH', `${url}/${photo.ID}`, { Alt: 'A kayak' });
+    return { action: 'activity.photo-update', resource: activity.ActivityID };
+  },
+  'DELETE /api/v2/admin/activities/:ActivityID/photos/:PhotoID': async () => {
+    const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
+    const url = `/api/v2/admin/activities/${activity.ActivityID}/photos`;
+    const photo = (await as(t, owner, 'POST', url, await picture(300, 200), { 'content-type': 'image/jpeg' })).json().data;
+    await ok('DELETE', `${url}/${photo.ID}`);
+    return { action: 'activity.photo-delete', resource: activity.ActivityID };
   },
   'POST /api/v2/admin/activities/:ActivityID/timeslots': async () => {
     const { slot } = await activityWithSlot();

@@ -64,6 +64,7 @@ describe('GET /api/v2/ota/{partner}/products', () => {
       MeetingPoint: null,
       Inclusions: [],
       WhatToBring: [],
+      Photos: [],
     });
   });
 

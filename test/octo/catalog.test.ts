@@ -4,6 +4,7 @@ import { call, createTestApp, type TestApp, type TestOperator } from '../helpers
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 import { octoClient, type OctoCall } from './fixtures.js';
 import { octoBody, octoError } from './spec.js';
+import { picture } from '../catalog/photo-files.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -36,9 +37,9 @@ describe('GET /octo/supplier and /octo/capabilities', () => {
     expect(supplier).toMatchObject({ id: String(op.operatorId), name: 'Fjord Adventures', endpoint: 'http://slotbook.test/octo' });
   });
 
-  it('lists octo/pricing and octo/questions as the capabilities', async () => {
+  it('lists octo/pricing, octo/questions and octo/content as the capabilities', async () => {
     const capabilities = octoBody(await octo('GET', '/capabilities'), 'Capability', true);
-    expect(capabilities.map((c: { id: string }) => c.id)).toEqual(['octo/pricing', 'octo/questions']);
+    expect(capabilities.map((c: { id: string }) => c.id)).toEqual(['octo/pricing', 'octo/questions', 'octo/content']);
   });
 });
 
@@ -74,13 +75,41 @@ describe('GET /octo/products', () => {
   });
 
   it('adds prices in minor units with the octo/pricing capability, and says so in Octo-Capabilities', async () => {
-    const response = await octo('GET', '/products', undefined, 'octo/pricing, octo/content');
+    const response = await octo('GET', '/products', undefined, 'octo/pricing, octo/pickups');
     expect(response.headers['octo-capabilities']).toBe('octo/pricing');
     const [product] = octoBody(response, 'Product', true);
     expect(product).toMatchObject({ defaultCurrency: 'NOK', availableCurrencies: ['NOK'], pricingPer: 'UNIT' });
     expect(product.options[0].units[0].pricingFrom).toEqual([
       { original: 45000, retail: 45000, net: null, currency: 'NOK', currencyPrecision: 2, includedTaxes: [] },
     ]);
+  });
+
+  it('adds the words and photos with octo/content: title, inclusions, meeting point, cover and gallery', async () => {
+    await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${kayak.ActivityID}`, {
+      Description: 'Paddle into the sunset',
+      Inclusions: ['Kayak and paddle'],
+      WhatToBring: ['Warm clothes'],
+      MeetingPoint: { Address: 'Pier 3, Bergen', MapUrl: null, Latitude: null, Longitude: null },
+    });
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `/api/v2/admin/activities/${kayak.ActivityID}/photos?Alt=The%20fjord`,
+      headers: { authorization: `Bearer ${op.adminKey}`, 'content-type': 'image/jpeg' },
+      payload: await picture(600, 400),
+    });
+    expect(upload.statusCode, upload.body).toBe(201);
+    const response = await octo('GET', `/products/${kayak.ActivityID}`, undefined, 'octo/content');
+    expect(response.headers['octo-capabilities']).toBe('octo/content');
+    const product = octoBody(response, 'Product');
+    expect(product).toMatchObject({
+      title: 'Sunset Kayak',
+      description: 'Paddle into the sunset',
+      inclusions: ['Kayak and paddle'],
+      redemptionInstructions: 'Meeting point: Pier 3, Bergen\nWhat to bring: Warm clothes',
+      coverImageUrl: upload.json().data.Url,
+      galleryImages: [{ url: upload.json().data.Url, title: 'The fjord', caption: null }],
+    });
+    expect(octoBody(await octo('GET', `/products/${kayak.ActivityID}`), 'Product')).not.toHaveProperty('galleryImages');
   });
 
   it("redirects the OCTo document's trailing-slash path to /octo/products", async () => {

@@ -115,6 +115,8 @@ describe('operator settings', () => {
       'Slug',
       'ContactEmail',
       'BrandColour',
+      'TermsUrl',
+      'PrivacyUrl',
       'AllowedEmbedOrigins',
     ]);
     expect(Object.keys(change.responses)).toEqual(expect.arrayContaining(['200', '409', '422']));

@@ -9,7 +9,7 @@ const boot = (BrandColour: string | null, Name = 'Spree'): Boot => ({
   OperatorID: 7,
   Base: '/book/spree',
   Locale: 'en',
-  Profile: { Name, Slug: 'spree', BrandColour, LogoUrl: null },
+  Profile: { Name, Slug: 'spree', BrandColour, LogoUrl: null, TermsUrl: null, PrivacyUrl: null },
   TestMode: false,
 });
 

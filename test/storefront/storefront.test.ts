@@ -45,7 +45,14 @@ describe('booking pages: endpoints', () => {
       const response = await call(t.app, undefined, 'GET', shop('/storefront'));
       expect(response.statusCode, response.body).toBe(200);
       const { Profile, Activities } = response.json().data;
-      expect(Profile).toEqual({ Name: 'Spree <Adventures>', Slug: 'spree-adventures', BrandColour: null, LogoUrl: null });
+      expect(Profile).toEqual({
+        Name: 'Spree <Adventures>',
+        Slug: 'spree-adventures',
+        BrandColour: null,
+        LogoUrl: null,
+        TermsUrl: null,
+        PrivacyUrl: null,
+      });
       expect(Activities).toHaveLength(1);
       expect(Activities[0]).toMatchObject({ ActivityID: activity, PriceFrom: 4500, NextAvailableDate: day, GuestCancellation: { HoursBefore: 24 } });
     });

@@ -13,6 +13,8 @@ import type { Product } from './schemas.js';
 import { upcomingStartTimes } from './store.js';
 import { OPTION_ID } from '../terms.js';
 import { toOctoProduct } from './view.js';
+import { activityPhotos } from '../../catalog/photos/service.js';
+import type { ActivityPhoto } from '../../catalog/photos/schemas.js';
 
 /** The operator's live activity by product id; anything else (archived, another operator's, malformed) is INVALID_PRODUCT_ID. */
 export async function requireProduct(db: Kysely<Database>, operatorId: number, productId: string): Promise<ActivityRow> {
@@ -25,26 +27,34 @@ export function requireOption(optionId: string): void {
   if (optionId !== OPTION_ID) throw OctoError.invalidOption(optionId);
 }
 
-async function productsOf(db: Kysely<Database>, operatorId: number, activities: ActivityRow[], wants: Wants): Promise<Product[]> {
+async function productsOf(db: Kysely<Database>, operatorId: number, activities: ActivityRow[], wants: Wants, publicUrl: string): Promise<Product[]> {
   const ids = activities.map((activity) => activity.id);
-  const [types, questions, times] = await Promise.all([
+  const [types, questions, times, photos] = await Promise.all([
     ticketTypesByActivity(db, ids),
     wants.questions ? questionsByActivity(db, operatorId, ids) : new Map<number, QuestionRow[]>(),
     upcomingStartTimes(db, ids, unixNow()),
+    wants.content ? activityPhotos(db, ids, publicUrl) : new Map<number, ActivityPhoto[]>(),
   ]);
   return activities.map((activity) =>
     toOctoProduct(
-      { activity, types: types.get(activity.id) ?? [], questions: questions.get(activity.id) ?? [], startTimes: times.get(activity.id) ?? [] },
+      {
+        activity,
+        types: types.get(activity.id) ?? [],
+        questions: questions.get(activity.id) ?? [],
+        startTimes: times.get(activity.id) ?? [],
+        photos: photos.get(activity.id) ?? [],
+      },
       wants,
     ),
   );
 }
 
-export async function listOctoProducts(db: Kysely<Database>, operatorId: number, wants: Wants): Promise<Product[]> {
-  return productsOf(db, operatorId, await listActivities(db, operatorId), wants);
+/** publicUrl goes before the photo addresses (octo/content). */
+export async function listOctoProducts(db: Kysely<Database>, operatorId: number, wants: Wants, publicUrl: string): Promise<Product[]> {
+  return productsOf(db, operatorId, await listActivities(db, operatorId), wants, publicUrl);
 }
 
-export async function getOctoProduct(db: Kysely<Database>, operatorId: number, productId: string, wants: Wants): Promise<Product> {
-  const [product] = await productsOf(db, operatorId, [await requireProduct(db, operatorId, productId)], wants);
+export async function getOctoProduct(db: Kysely<Database>, operatorId: number, productId: string, wants: Wants, publicUrl: string): Promise<Product> {
+  const [product] = await productsOf(db, operatorId, [await requireProduct(db, operatorId, productId)], wants, publicUrl);
   return product!;
 }

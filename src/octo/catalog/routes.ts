@@ -22,7 +22,7 @@ export const octoCatalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       headers: CapabilityHeaders,
       response: { 200: Type.Array(Product), ...octoErrors() },
     },
-    handler: async (request) => listOctoProducts(app.db.kysely, request.caller.operatorId, wantsOf(request)),
+    handler: async (request) => listOctoProducts(app.db.kysely, request.caller.operatorId, wantsOf(request), app.config.publicUrl),
   });
 
   app.get('/products/:id', {
@@ -35,7 +35,7 @@ export const octoCatalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       headers: CapabilityHeaders,
       response: { 200: Product, ...octoErrors() },
     },
-    handler: async (request) => getOctoProduct(app.db.kysely, request.caller.operatorId, request.params.id, wantsOf(request)),
+    handler: async (request) => getOctoProduct(app.db.kysely, request.caller.operatorId, request.params.id, wantsOf(request), app.config.publicUrl),
   });
 
   app.post('/availability/calendar', {

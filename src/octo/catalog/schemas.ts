@@ -73,6 +73,29 @@ export const Option = Type.Object({
 });
 export type Option = Static<typeof Option>;
 
+const OctoImage = Type.Object({
+  url: Type.String(),
+  title: Nullable(Type.String(), "The photo's alternative text, or null"),
+  caption: Nullable(Type.String()),
+});
+
+/** octo/content: what the product is, in words and photos (the fields slotbook has; the rest are left out). */
+const ProductContent = Type.Object({
+  title: Type.Optional(Type.String({ description: "octo/content: the activity's name" })),
+  description: Type.Optional(Nullable(Type.String())),
+  shortDescription: Type.Optional(Nullable(Type.String())),
+  highlights: Type.Optional(Type.Array(Type.String())),
+  inclusions: Type.Optional(Type.Array(Type.String({ description: 'What the price includes' }))),
+  exclusions: Type.Optional(Type.Array(Type.String())),
+  bookingTerms: Type.Optional(Nullable(Type.String())),
+  redemptionInstructions: Type.Optional(Nullable(Type.String({ description: 'Where to meet and what to bring' }))),
+  coverImageUrl: Type.Optional(Nullable(Type.String({ description: 'The first photo, 1600 pixels wide at most' }))),
+  bannerImageUrl: Type.Optional(Nullable(Type.String())),
+  videoUrl: Type.Optional(Nullable(Type.String())),
+  galleryImages: Type.Optional(Type.Array(OctoImage, { description: "The activity's photos in order, the largest size of each" })),
+  bannerImages: Type.Optional(Type.Array(OctoImage)),
+});
+
 export const Product = Type.Object({
   id: Type.String({ description: 'The ActivityID' }),
   internalName: Type.String(),
@@ -91,6 +114,7 @@ export const Product = Type.Object({
   defaultCurrency: Type.Optional(Type.String()),
   availableCurrencies: Type.Optional(Type.Array(Type.String())),
   pricingPer: Type.Optional(Type.String()),
+  ...ProductContent.properties,
 });
 export type Product = Static<typeof Product>;
 

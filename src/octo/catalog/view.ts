@@ -9,6 +9,8 @@ import { toTimeslot } from '../../availability/service.js';
 import type { LiveTimeslotRow } from '../../availability/store.js';
 import { nextDate, startOfDayUnix, unixToZonedIso } from '../../calendar/zoned-time.js';
 import type { Wants } from '../http.js';
+import type { ActivityPhoto } from '../../catalog/photos/schemas.js';
+import { octoContent } from './content.js';
 import { DELIVERY_FORMAT, DELIVERY_METHOD, OPTION_ID, REDEMPTION_METHOD, UNIT_TYPE } from '../terms.js';
 import { lowestPriceOf, pricing, unitPricingOf } from './pricing.js';
 import type { Availability, OctoQuestion, Option, Product, Unit } from './schemas.js';
@@ -45,6 +47,8 @@ export interface ProductParts {
   types: TicketTypeRow[];
   questions: QuestionRow[];
   startTimes: string[];
+  /** Loaded only for octo/content. */
+  photos: ActivityPhoto[];
 }
 
 function optionOf({ activity, types, questions, startTimes }: ProductParts, wants: Wants): Option {
@@ -85,6 +89,7 @@ export function toOctoProduct(parts: ProductParts, wants: Wants): Product {
     redemptionMethod: REDEMPTION_METHOD,
     options: [optionOf(parts, wants)],
     ...(wants.pricing && { defaultCurrency: activity.currency, availableCurrencies: [activity.currency], pricingPer: 'UNIT' }),
+    ...(wants.content && octoContent(activity, parts.photos)),
   };
 }
 

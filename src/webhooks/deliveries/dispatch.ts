@@ -53,11 +53,12 @@ export interface DispatchReport {
  * One dispatcher pass at `now` (Unix seconds): `batch` bounds the rows each step handles per transaction,
  * `maxBatches` the fan-out transactions of the pass (the worker keeps a busy process's passes short).
  */
-export async function dispatchEvents(db: Db, now: number, batch = 500, maxBatches = Infinity): Promise<DispatchReport> {
+/** publicUrl goes before the photo addresses of product events (the worker's configuration; tests leave it out). */
+export async function dispatchEvents(db: Db, now: number, batch = 500, maxBatches = Infinity, publicUrl = ''): Promise<DispatchReport> {
   const report: DispatchReport = { expired: await expireLapsedHolds(db, now, batch), availability: 0, events: 0, deliveries: 0 };
   report.availability = (await exclusively(db, (tx) => coalesceAvailability(tx, now, batch))) ?? 0;
   for (let round = 0; round < maxBatches; round++) {
-    const fanned = await exclusively(db, (tx) => fanOut(tx, now, batch));
+    const fanned = await exclusively(db, (tx) => fanOut(tx, now, batch, publicUrl));
     if (!fanned) break;
     report.events += fanned.events;
     report.deliveries += fanned.deliveries;
@@ -136,7 +137,7 @@ async function coalesceAvailability(tx: Tx, now: number, batch: number): Promise
  * per enabled endpoint that subscribes to its type and may see it. At least one row, then rows while their
  * events fit `batch`; the rows are deleted in the same transaction.
  */
-async function fanOut(tx: Tx, now: number, batch: number): Promise<{ events: number; deliveries: number; more: boolean }> {
+async function fanOut(tx: Tx, now: number, batch: number, publicUrl: string): Promise<{ events: number; deliveries: number; more: boolean }> {
   const rows = await readOutbox(tx, batch);
   const events: OutboxEvent[] = [];
   const taken: number[] = [];
@@ -147,7 +148,7 @@ async function fanOut(tx: Tx, now: number, batch: number): Promise<{ events: num
     taken.push(Number(row.id));
   }
   if (taken.length === 0) return { events: 0, deliveries: 0, more: false };
-  const rendered = await renderEvents(tx, events);
+  const rendered = await renderEvents(tx, events, publicUrl);
   const operators = [...new Set(events.map((event) => event.operatorId))];
   const endpoints = await enabledEndpointsOf(tx, operators);
   const sent = events.flatMap((event, index) => (rendered[index] === null ? [] : [{ event, publicId: newEventId(), data: rendered[index]! }])); // a resource gone: nothing to tell

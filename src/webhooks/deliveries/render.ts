@@ -8,6 +8,7 @@ import type { Database } from '../../db/schema.js';
 import { toBooking } from '../../bookings/view.js';
 import type { ActivityRow } from '../../catalog/store.js';
 import { toAdminProduct } from '../../catalog/service.js';
+import { activityPhotos } from '../../catalog/photos/service.js';
 import { toAdminTimeslot } from '../../availability/service.js';
 import { findZonedTimeslotsById } from '../../availability/store.js';
 import { bookingTicketsOf, ticketTypesByActivity } from '../../catalog/tickets/store.js';
@@ -79,7 +80,7 @@ async function inChunks<T>(ids: number[], read: (chunk: number[]) => Promise<T[]
 }
 
 /** Each event's data, in order: the resource as the API shows it, or null when it is gone. */
-export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[]): Promise<(string | null)[]> {
+export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[], publicUrl = ''): Promise<(string | null)[]> {
   // Bookings whose event kept no row: states that never change again (expired), read as they are now.
   const unsnapped = [...new Set(events.filter((e) => e.data === null && e.snapshot === null && e.bookingId !== null).map((e) => e.bookingId!))];
   const current = new Map((await inChunks(unsnapped, (chunk) => bookingsById(db, chunk))).map((row) => [row.id, row]));
@@ -102,6 +103,7 @@ export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[]):
     ...new Set(events.filter((e) => e.type.startsWith('product.') && e.snapshot !== null).map((e) => (e.snapshot as ActivityRow).id)),
   ];
   const types = new Map(await inChunks(activityIds, async (chunk) => [...(await ticketTypesByActivity(db, chunk))]));
+  const photos = new Map(await inChunks(activityIds, async (chunk) => [...(await activityPhotos(db, chunk, publicUrl))]));
 
   // Events that share a snapshot share their moment too (one change): rendered once.
   const rendered = new Map<unknown, string>();
@@ -109,7 +111,7 @@ export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[]):
     if (event.data !== null) return JSON.stringify(event.data);
     if (event.type.startsWith('product.') && event.snapshot !== null) {
       const activity = event.snapshot as ActivityRow;
-      return JSON.stringify(toAdminProduct(activity, types.get(activity.id) ?? []));
+      return JSON.stringify(toAdminProduct(activity, { types: types.get(activity.id) ?? [], photos: photos.get(activity.id) ?? [] }));
     }
     const row = bookings[index];
     const slot = row && slots.get(Number(row.timeslot_id));

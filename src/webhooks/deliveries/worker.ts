@@ -51,6 +51,8 @@ export function restAfter(step: { worked: boolean; busy: boolean; tookMs: number
 export interface WorkerOptions {
   /** How long a loop waits for busy requests to let up before it takes small steps (default DEFER_MS). */
   deferMs?: number;
+  /** The service's public address, before the photo addresses of product events (default: none, paths alone). */
+  publicUrl?: string;
 }
 
 /**
@@ -63,7 +65,7 @@ export function startWebhookWorker(
   keys: InstanceKeys,
   log: FastifyBaseLogger,
   requests: RequestGauge,
-  { deferMs = DEFER_MS }: WorkerOptions = {},
+  { deferMs = DEFER_MS, publicUrl = '' }: WorkerOptions = {},
 ): () => Promise<void> {
   const deps: DeliveryDeps = { transport, keys, workerId: newWorkerId() };
   let stopped = false;
@@ -71,7 +73,7 @@ export function startWebhookWorker(
   const busy = () => requests.load() >= BUSY_LOAD;
 
   const dispatching = loop('dispatch', async (busyNow) => {
-    const report = await dispatchEvents(db, unixNow(), busyNow ? 200 : 1000, busyNow ? 1 : 3);
+    const report = await dispatchEvents(db, unixNow(), busyNow ? 200 : 1000, busyNow ? 1 : 3, publicUrl);
     if (report.deliveries > 0) delivering.wake();
     if (Date.now() - lastPurge > PURGE_EVERY_MS) {
       lastPurge = Date.now();

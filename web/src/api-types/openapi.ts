@@ -480,6 +480,347 @@ export interface paths {
     };
     trace?: never;
   };
+  '/api/v2/admin/activities/{ActivityID}/photos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a photo
+     * @description The body is the image itself: JPEG or PNG, judged by its bytes (anything else, SVG included, is 415), at most 8 MiB (413) and 30 megapixels, each side at least 200 pixels (422 naming Photo). An activity has at most 10 photos (409). Alt (query) says what it shows, for screen readers. The photo is resized once, to JPEGs 480, 960 and 1600 pixels wide (never wider than the original), served under addresses that never change content; the first photo is the activity's cover.
+     */
+    post: {
+      parameters: {
+        query?: {
+          /** @description What the photo shows (alternative text), at most 300 characters */
+          Alt?: string;
+        };
+        header?: never;
+        path: {
+          /** @description Activity identifier: s_ and 8 to 32 letters or digits */
+          ActivityID: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['ActivityPhoto'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/activities/{ActivityID}/photos/{PhotoID}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a photo */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          ActivityID: string;
+          PhotoID: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Removed */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /** Change a photo's alternative text */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          ActivityID: string;
+          PhotoID: number;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description What the photo shows (alternative text), at most 300 characters */
+            Alt: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['ActivityPhoto'];
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
   '/api/v2/admin/activities/{ActivityID}/questions': {
     parameters: {
       query?: never;
@@ -1965,7 +2306,7 @@ export interface paths {
     };
     /**
      * Get a booking
-     * @description The booking, with the payments of the basket it was bought in and its own (the desk's), its refunds, what it paid and still owes (AmountDue) and its PaymentState (docs/payments.md).
+     * @description The booking, with the payments of the basket it was bought in and its own (the desk's), its refunds, what it paid and still owes (AmountDue) and its PaymentState (docs/payments.md), and when the guest accepted the shop's terms and privacy pages (TermsAcceptance).
      */
     get: {
       parameters: {
@@ -6136,6 +6477,8 @@ export interface paths {
             ContactEmail?: string | null;
             /** @description #rrggbb or #rgb; white text on it must reach a contrast of 4.5:1 (422 otherwise) */
             BrandColour?: string | null;
+            TermsUrl?: string | null;
+            PrivacyUrl?: string | null;
             /** @description https origins such as https://www.example.com (http only for localhost); stored normalised, without duplicates */
             AllowedEmbedOrigins?: string[];
           };
@@ -14104,6 +14447,8 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
+            /** @description The guest accepted the shop's terms and privacy pages (the storefront profile's TermsUrl and PrivacyUrl): required, true, while the shop has either (422 naming AcceptTerms otherwise); kept with each booking */
+            AcceptTerms?: boolean;
             Payment?: {
               /**
                * @description The shop's payment provider: `stripe` once the operator connected a Stripe account (the guest pays on Stripe's page), `test` the built-in test provider (no money moves; outside production, or in a shop in test mode)
@@ -19071,7 +19416,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path?: never;
@@ -19285,7 +19630,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path?: never;
@@ -19487,7 +19832,7 @@ export interface paths {
           supplierReference?: string;
         };
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path?: never;
@@ -19801,7 +20146,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path?: never;
@@ -20179,7 +20524,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path: {
@@ -20500,7 +20845,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path: {
@@ -20880,7 +21225,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path: {
@@ -21219,7 +21564,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path: {
@@ -21595,7 +21940,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path: {
@@ -21925,7 +22270,7 @@ export interface paths {
     };
     /**
      * OCTo: capabilities
-     * @description octo/pricing: prices of each unit (ticket type), in minor units. octo/questions: the waiver questions on the option and their answers on bookings (questionAnswers). Send them in Octo-Capabilities.
+     * @description octo/pricing: prices of each unit (ticket type), in minor units. octo/questions: the waiver questions on the option and their answers on bookings (questionAnswers). octo/content: the product's title, description, inclusions, meeting point and what to bring (redemptionInstructions) and photos (coverImageUrl, galleryImages). Send them in Octo-Capabilities.
      */
     get: {
       parameters: {
@@ -22066,7 +22411,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path?: never;
@@ -22193,6 +22538,31 @@ export interface paths {
               defaultCurrency?: string;
               availableCurrencies?: string[];
               pricingPer?: string;
+              /** @description octo/content: the activity's name */
+              title?: string;
+              description?: string | null;
+              shortDescription?: string | null;
+              highlights?: string[];
+              inclusions?: string[];
+              exclusions?: string[];
+              bookingTerms?: string | null;
+              redemptionInstructions?: string | null;
+              coverImageUrl?: string | null;
+              bannerImageUrl?: string | null;
+              videoUrl?: string | null;
+              /** @description The activity's photos in order, the largest size of each */
+              galleryImages?: {
+                url: string;
+                /** @description The photo's alternative text, or null */
+                title: string | null;
+                caption: string | null;
+              }[];
+              bannerImages?: {
+                url: string;
+                /** @description The photo's alternative text, or null */
+                title: string | null;
+                caption: string | null;
+              }[];
             }[];
           };
         };
@@ -22311,7 +22681,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path: {
@@ -22441,6 +22811,31 @@ export interface paths {
               defaultCurrency?: string;
               availableCurrencies?: string[];
               pricingPer?: string;
+              /** @description octo/content: the activity's name */
+              title?: string;
+              description?: string | null;
+              shortDescription?: string | null;
+              highlights?: string[];
+              inclusions?: string[];
+              exclusions?: string[];
+              bookingTerms?: string | null;
+              redemptionInstructions?: string | null;
+              coverImageUrl?: string | null;
+              bannerImageUrl?: string | null;
+              videoUrl?: string | null;
+              /** @description The activity's photos in order, the largest size of each */
+              galleryImages?: {
+                url: string;
+                /** @description The photo's alternative text, or null */
+                title: string | null;
+                caption: string | null;
+              }[];
+              bannerImages?: {
+                url: string;
+                /** @description The photo's alternative text, or null */
+                title: string | null;
+                caption: string | null;
+              }[];
             };
           };
         };
@@ -22559,7 +22954,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Comma-separated capability IDs; slotbook supports octo/pricing and octo/questions. The reply names those it applied. */
+          /** @description Comma-separated capability IDs; slotbook supports octo/pricing, octo/questions and octo/content. The reply names those it applied. */
           'octo-capabilities'?: string;
         };
         path?: never;
@@ -23580,6 +23975,27 @@ export interface webhooks {
               Inclusions: string[];
               /** @description What guests should bring: short lines, at most 20 */
               WhatToBring: string[];
+              /** @description The activity's photos in order, the first its cover; each in several sizes */
+              Photos: {
+                ID: number;
+                /** @description What the photo shows, for people who cannot see it; empty: decorative */
+                Alt: string;
+                /** @description The original's width in pixels */
+                Width: number;
+                /** @description The original's height in pixels */
+                Height: number;
+                /** @description The largest size */
+                Url: string;
+                /** @description Resized JPEGs, narrowest first (480, 960 and 1600 pixels wide, never wider than the original) */
+                Sizes: {
+                  Width: number;
+                  Height: number;
+                  /** @description A JPEG of this width; its address never changes content, so it may be cached forever */
+                  Url: string;
+                }[];
+                /** @description The sizes as an HTML srcset ("url 480w, url 960w, ...") */
+                Srcset: string;
+              }[];
               Archived: boolean;
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
@@ -23742,6 +24158,27 @@ export interface webhooks {
               Inclusions: string[];
               /** @description What guests should bring: short lines, at most 20 */
               WhatToBring: string[];
+              /** @description The activity's photos in order, the first its cover; each in several sizes */
+              Photos: {
+                ID: number;
+                /** @description What the photo shows, for people who cannot see it; empty: decorative */
+                Alt: string;
+                /** @description The original's width in pixels */
+                Width: number;
+                /** @description The original's height in pixels */
+                Height: number;
+                /** @description The largest size */
+                Url: string;
+                /** @description Resized JPEGs, narrowest first (480, 960 and 1600 pixels wide, never wider than the original) */
+                Sizes: {
+                  Width: number;
+                  Height: number;
+                  /** @description A JPEG of this width; its address never changes content, so it may be cached forever */
+                  Url: string;
+                }[];
+                /** @description The sizes as an HTML srcset ("url 480w, url 960w, ...") */
+                Srcset: string;
+              }[];
               Archived: boolean;
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
@@ -23904,6 +24341,27 @@ export interface webhooks {
               Inclusions: string[];
               /** @description What guests should bring: short lines, at most 20 */
               WhatToBring: string[];
+              /** @description The activity's photos in order, the first its cover; each in several sizes */
+              Photos: {
+                ID: number;
+                /** @description What the photo shows, for people who cannot see it; empty: decorative */
+                Alt: string;
+                /** @description The original's width in pixels */
+                Width: number;
+                /** @description The original's height in pixels */
+                Height: number;
+                /** @description The largest size */
+                Url: string;
+                /** @description Resized JPEGs, narrowest first (480, 960 and 1600 pixels wide, never wider than the original) */
+                Sizes: {
+                  Width: number;
+                  Height: number;
+                  /** @description A JPEG of this width; its address never changes content, so it may be cached forever */
+                  Url: string;
+                }[];
+                /** @description The sizes as an HTML srcset ("url 480w, url 960w, ...") */
+                Srcset: string;
+              }[];
               Archived: boolean;
               RequiredContactFields: string[];
               /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
@@ -24531,6 +24989,27 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    /** ActivityPhoto */
+    ActivityPhoto: {
+      ID: number;
+      /** @description What the photo shows, for people who cannot see it; empty: decorative */
+      Alt: string;
+      /** @description The original's width in pixels */
+      Width: number;
+      /** @description The original's height in pixels */
+      Height: number;
+      /** @description The largest size */
+      Url: string;
+      /** @description Resized JPEGs, narrowest first (480, 960 and 1600 pixels wide, never wider than the original) */
+      Sizes: {
+        Width: number;
+        Height: number;
+        /** @description A JPEG of this width; its address never changes content, so it may be cached forever */
+        Url: string;
+      }[];
+      /** @description The sizes as an HTML srcset ("url 480w, url 960w, ...") */
+      Srcset: string;
+    };
     /** AdminBooking */
     AdminBooking: {
       /** @example BK-7KQ2MX9P */
@@ -24655,6 +25134,15 @@ export interface components {
        * @enum {string}
        */
       PaymentState: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
+      /** @description When the guest accepted the shop's terms and privacy pages before paying (the shop had them set); null: nobody was asked (no terms then, or a booking made by staff or a partner) */
+      TermsAcceptance: {
+        /** Format: date-time */
+        AcceptedAt: string;
+        /** @description The terms page the guest accepted, as it was set then */
+        TermsUrl: string | null;
+        /** @description The privacy page the guest accepted, as it was set then */
+        PrivacyUrl: string | null;
+      } | null;
     };
     /** AdminBookingListItem */
     AdminBookingListItem: {
@@ -24790,6 +25278,8 @@ export interface components {
       Inclusions: string[];
       /** @description What guests should bring: short lines, at most 20 */
       WhatToBring: string[];
+      /** @description The activity's photos in order, the first its cover; each in several sizes */
+      Photos: components['schemas']['ActivityPhoto'][];
       Archived: boolean;
       RequiredContactFields: string[];
       /** @description Guests may cancel their own booking (the link in their e-mails) until this many hours before the start; null: they may not */
@@ -25572,6 +26062,10 @@ export interface components {
       LogoUrl: string | null;
       /** @description Websites that may show the booking pages in a frame (the embed); empty: any website */
       AllowedEmbedOrigins: string[];
+      /** @description The shop's terms and conditions (https); while it or PrivacyUrl is set, guests accept them before paying. null: none */
+      TermsUrl: string | null;
+      /** @description The shop's privacy notice (https); null: none */
+      PrivacyUrl: string | null;
       /** @description The booking pages (the preview link) */
       BookingPageUrl: string;
       /** @description The embed script */
@@ -25828,6 +26322,8 @@ export interface components {
       Inclusions: string[];
       /** @description What guests should bring: short lines, at most 20 */
       WhatToBring: string[];
+      /** @description The activity's photos in order, the first its cover; each in several sizes */
+      Photos: components['schemas']['ActivityPhoto'][];
     };
     /** Question */
     Question: {
@@ -26025,6 +26521,8 @@ export interface components {
         Inclusions: string[];
         /** @description What guests should bring: short lines, at most 20 */
         WhatToBring: string[];
+        /** @description The activity's photos in order, the first its cover; each in several sizes */
+        Photos: components['schemas']['ActivityPhoto'][];
         /** @description The lowest price a guest pays, minor units of Currency: free ticket types (an infant) are left out unless every type is free */
         PriceFrom: number;
         /** @description The first date within a year with a seat left, or null */
@@ -26040,6 +26538,10 @@ export interface components {
             Percent: number;
           }[];
         } | null;
+        /** @description Whether guests may move their own booking to another time (the link in their e-mails), until HoursBefore hours before the start; null: they may not */
+        GuestReschedule: {
+          HoursBefore: number;
+        } | null;
       }[];
     };
     /** StorefrontProfile */
@@ -26052,6 +26554,10 @@ export interface components {
       BrandColour: string | null;
       /** @description The operator's logo, or null */
       LogoUrl: string | null;
+      /** @description The shop's terms; while it or PrivacyUrl is set, checkout needs AcceptTerms: true (the form's checkbox) */
+      TermsUrl: string | null;
+      /** @description The shop's privacy notice, or null */
+      PrivacyUrl: string | null;
     };
     /** StripeAccountSettings */
     StripeAccountSettings: {

@@ -9,7 +9,8 @@ import { showPage } from './ui';
 import { renderBookingForm } from './booking-form';
 import { renderWaitlistForm } from './waitlist';
 import { basketLink } from './basket';
-import { policySentences } from './policy';
+import { policySentences, rescheduleSentence } from './policy';
+import { gallery } from './photos';
 
 const addMonths = (month: string, n: number) => {
   const [y, m] = month.split('-').map(Number) as [number, number];
@@ -57,6 +58,7 @@ export async function renderActivity(activityId: string, date: string | null): P
     h('p', null, h('a', linkProps(''), `← ${t.back}`)),
     h('h1', null, activity.Name),
     await basketLink(),
+    gallery(activity),
     activity.Description ? h('p', { class: 'description' }, activity.Description) : null,
     h(
       'p',
@@ -70,6 +72,8 @@ export async function renderActivity(activityId: string, date: string | null): P
       { class: 'policy', 'aria-labelledby': 'policy-heading' },
       h('h2', { id: 'policy-heading' }, t.policyHeading),
       policySentences(activity.GuestCancellation).map((text) => h('p', null, text)),
+      h('h3', null, t.rescheduleRuleHeading),
+      h('p', null, rescheduleSentence(activity.GuestReschedule)),
     ),
     calendar,
     slots,

@@ -10,7 +10,8 @@ import { basketToken, boot, go, linkProps, localTime, longDate, money, t } from 
 import { announce, field, h, replace } from './dom';
 import { errorText, showPage } from './ui';
 import { loadStorefront } from './storefront';
-import { policySentences } from './policy';
+import { policySentences, rescheduleSentence } from './policy';
+import { termsConsent } from './terms';
 
 /** A link to the guest's basket while it holds seats; nothing otherwise. */
 export async function basketLink(): Promise<HTMLElement | null> {
@@ -25,7 +26,7 @@ export async function basketLink(): Promise<HTMLElement | null> {
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 let timer: number | undefined;
 
-function itemView(item: BasketItem, currency: string, policies: Map<string, Activity['GuestCancellation']>): HTMLElement {
+function itemView(item: BasketItem, currency: string, policies: Map<string, Activity>): HTMLElement {
   const lapsed = item.Status === 'expired';
   const policy = policies.get(item.ActivityID);
   return h(
@@ -49,7 +50,14 @@ function itemView(item: BasketItem, currency: string, policies: Map<string, Acti
       ),
       h('dt', null, t.total),
       h('dd', null, money(item.Amount, currency)),
-      policy === undefined ? null : [h('dt', null, t.policyHeading), h('dd', { class: 'policy' }, policySentences(policy).join(' '))],
+      policy === undefined
+        ? null
+        : [
+            h('dt', null, t.policyHeading),
+            h('dd', { class: 'policy' }, policySentences(policy.GuestCancellation).join(' ')),
+            h('dt', null, t.rescheduleRuleHeading),
+            h('dd', { class: 'policy' }, rescheduleSentence(policy.GuestReschedule)),
+          ],
     ),
     lapsed ? h('p', { class: 'error' }, t.itemLapsed) : null,
   );
@@ -59,8 +67,8 @@ export async function renderBasket(token: string): Promise<void> {
   window.clearInterval(timer);
   const [basket, storefront] = await Promise.all([shop<Basket>('GET', `/baskets/${token}`), loadStorefront()]);
   if (basket.Status === 'paid') return go(`/confirmation/${token}`, true);
-  // Each activity's cancellation policy, shown with its item before the guest pays.
-  const policies = new Map(storefront.Activities.map((activity) => [activity.ActivityID, activity.GuestCancellation]));
+  // Each activity's cancellation and reschedule rules, shown with its item before the guest pays.
+  const policies = new Map(storefront.Activities.map((activity) => [activity.ActivityID, activity]));
   if (basket.CheckoutStartedAt === null) basketToken.set(token);
   const currency = basket.Currency ?? 'EUR';
   const live = basket.Items.filter((item) => item.Status === 'on_hold' && item.HoldExpiresAt !== null);
@@ -140,16 +148,28 @@ function stripeForm(basket: Basket, alert: HTMLElement): HTMLElement {
   const currency = basket.Currency ?? 'EUR';
   const label = t.payWithStripe(money(basket.DueNow, currency));
   const pay = h('button', { type: 'submit' }, label);
-  const form = h('form', { 'aria-labelledby': 'payment-heading' }, h('h2', { id: 'payment-heading' }, t.payment), h('p', null, t.stripeExplain), pay);
+  const consent = termsConsent();
+  const form = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'payment-heading' },
+    h('h2', { id: 'payment-heading' }, t.payment),
+    h('p', null, t.stripeExplain),
+    consent?.element,
+    pay,
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (pay.disabled) return;
+    if (consent && !consent.check()) return;
     pay.disabled = true;
     pay.textContent = t.toStripe;
     replace(alert);
     void (async () => {
       try {
-        const answered = await shop<Basket>('POST', `/baskets/${basket.BasketToken}/checkout`, { Payment: { Provider: 'stripe' } });
+        const answered = await shop<Basket>('POST', `/baskets/${basket.BasketToken}/checkout`, {
+          Payment: { Provider: 'stripe' },
+          ...(consent && { AcceptTerms: true }),
+        });
         if (answered.Status === 'paid') return go(`/confirmation/${basket.BasketToken}`);
         location.assign(answered.Payment!.RedirectURL!);
       } catch (error) {
@@ -175,6 +195,7 @@ function paymentForm(basket: Basket, alert: HTMLElement): HTMLElement {
   // The test cards are worth naming only where the test provider charges.
   const cardField = field(t.cardNumber, card, boot.TestMode ? t.cardHint : undefined);
   const pay = h('button', { type: 'submit' }, t.pay(money(basket.DueNow, currency)));
+  const consent = termsConsent();
   // One key per attempt: a second click, or a retry of a lost answer, replays the first payment.
   let key = crypto.randomUUID();
   let paying = false;
@@ -183,6 +204,7 @@ function paymentForm(basket: Basket, alert: HTMLElement): HTMLElement {
     { novalidate: true, 'aria-labelledby': 'payment-heading' },
     h('h2', { id: 'payment-heading' }, t.payment),
     needsCard ? cardField.wrapper : null,
+    consent?.element,
     pay,
   );
   form.addEventListener('submit', (event) => {
@@ -195,15 +217,18 @@ function paymentForm(basket: Basket, alert: HTMLElement): HTMLElement {
       return;
     }
     cardField.setError(undefined);
+    if (consent && !consent.check()) return;
     paying = true;
     pay.disabled = true;
     pay.textContent = t.paying;
     replace(alert);
     void (async () => {
       try {
-        await shop('POST', `/baskets/${basket.BasketToken}/checkout`, needsCard ? { Payment: { Provider: 'test', CardNumber: digits } } : {}, {
-          'Idempotency-Key': key,
-        });
+        const body = {
+          ...(needsCard && { Payment: { Provider: 'test', CardNumber: digits } }),
+          ...(consent && { AcceptTerms: true }),
+        };
+        await shop('POST', `/baskets/${basket.BasketToken}/checkout`, body, { 'Idempotency-Key': key });
         basketToken.clear();
         go(`/confirmation/${basket.BasketToken}`);
       } catch (error) {

@@ -4,13 +4,16 @@ import { h } from './dom';
 import { showPage } from './ui';
 import { basketLink } from './basket';
 import { loadStorefront } from './storefront';
+import { photoImage } from './photos';
 
 export async function renderList(): Promise<void> {
   const { Activities: activities } = await loadStorefront();
-  const cards = activities.map((activity) =>
+  const cards = activities.map((activity, index) =>
     h(
       'li',
       { class: 'card' },
+      // The cover, with the operator's alternative text (none written: decorative, the card's name says what it is).
+      activity.Photos[0] ? photoImage(activity.Photos[0], '(min-width: 720px) 340px, 100vw', index === 0) : null,
       h('h2', null, activity.Name),
       activity.Description ? h('p', { class: 'description' }, activity.Description) : null,
       h(

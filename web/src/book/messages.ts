@@ -156,6 +156,20 @@ const en = {
   policyRule: (percent: number, hours: number) =>
     hours === 0 ? `${percent}% back until the start` : `${percent}% back if you cancel at least ${span(hours)} before the start`,
   policyNothingLater: 'nothing later',
+  rescheduleRuleHeading: 'Changing the time',
+  rescheduleRuleNone: 'The time of a booking cannot be changed online.',
+  rescheduleRuleUntil: (hours: number) =>
+    hours === 0
+      ? 'You can move your booking to another time online until the start.'
+      : `You can move your booking to another time online until ${span(hours)} before the start.`,
+  photosOf: (name: string) => `Photos of ${name}`,
+  acceptTermsBoth: 'I accept the {terms} and have read the {privacy}.',
+  acceptTermsOnly: 'I accept the {terms}.',
+  acceptPrivacyOnly: 'I have read the {privacy}.',
+  termsLink: 'terms and conditions',
+  privacyLink: 'privacy notice',
+  opensInNewTab: '(opens in a new tab)',
+  termsRequired: 'Please accept the terms to continue.',
   refundNow: (amount: string, percent: number) => `If you cancel now, you get back ${amount} (${percent}% of what you paid).`,
   refundNothingNow: 'If you cancel now, nothing is refunded.',
   dateLabel: 'Date',
@@ -328,6 +342,20 @@ const de: Messages = {
   policyRule: (percent, hours) =>
     hours === 0 ? `${percent} % zurück bis zum Beginn` : `${percent} % zurück bei Stornierung mindestens ${spanDe(hours)} vor Beginn`,
   policyNothingLater: 'danach nichts',
+  rescheduleRuleHeading: 'Termin ändern',
+  rescheduleRuleNone: 'Der Termin einer Buchung kann nicht online geändert werden.',
+  rescheduleRuleUntil: (hours) =>
+    hours === 0
+      ? 'Sie können Ihre Buchung bis zum Beginn online auf einen anderen Termin verschieben.'
+      : `Sie können Ihre Buchung bis ${spanDe(hours)} vor Beginn online auf einen anderen Termin verschieben.`,
+  photosOf: (name) => `Fotos: ${name}`,
+  acceptTermsBoth: 'Ich akzeptiere die {terms} und habe die {privacy} gelesen.',
+  acceptTermsOnly: 'Ich akzeptiere die {terms}.',
+  acceptPrivacyOnly: 'Ich habe die {privacy} gelesen.',
+  termsLink: 'Geschäftsbedingungen',
+  privacyLink: 'Datenschutzerklärung',
+  opensInNewTab: '(öffnet in einem neuen Tab)',
+  termsRequired: 'Bitte akzeptieren Sie die Bedingungen, um fortzufahren.',
   refundNow: (amount, percent) => `Wenn Sie jetzt stornieren, erhalten Sie ${amount} zurück (${percent} % des bezahlten Betrags).`,
   refundNothingNow: 'Wenn Sie jetzt stornieren, wird nichts erstattet.',
   dateLabel: 'Datum',

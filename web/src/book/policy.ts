@@ -1,5 +1,6 @@
-// The activity's cancellation and refund policy in the guest's words, shown before they pay (the activity's
-// page and the basket): until when they may cancel online and what each moment gives back.
+// The activity's cancellation and refund policy and its rule for changing the time, in the guest's words,
+// shown before they pay (the activity's page and the basket): until when they may cancel or move their
+// booking online, and what each moment of cancelling gives back.
 import type { Activity } from './api';
 import { t } from './app';
 
@@ -15,4 +16,9 @@ export function policySentences(policy: Activity['GuestCancellation']): string[]
   const parts = rules.map((rule) => t.policyRule(rule.Percent, rule.HoursBefore));
   if (closing === -1) parts.push(t.policyNothingLater);
   return [until, `${parts.join(', ')}.`];
+}
+
+/** Whether and until when guests may move their own booking to another time (GuestRescheduleHours). */
+export function rescheduleSentence(rule: Activity['GuestReschedule']): string {
+  return rule === null ? t.rescheduleRuleNone : t.rescheduleRuleUntil(rule.HoursBefore);
 }

@@ -8,6 +8,7 @@ import { ActivityForm } from './ActivityForm';
 import { TimeslotCalendar } from './TimeslotCalendar';
 import { QuestionsEditor } from './QuestionsEditor';
 import { TicketTypesEditor } from './TicketTypesEditor';
+import { ActivityPhotos } from './ActivityPhotos';
 
 export type ActivityTab = 'timeslots' | 'tickets' | 'details' | 'questions';
 type Tab = ActivityTab;
@@ -127,6 +128,7 @@ export function ActivityDetailPage({ activityId, tab }: { activityId: string; ta
               }}
             />
           </Card>
+          <ActivityPhotos activity={activity} onChanged={reload} />
           <Card title={activity.Archived ? 'Archived' : 'Archive'}>
             <div className="split">
               <p className="muted">

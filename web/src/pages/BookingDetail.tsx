@@ -229,6 +229,30 @@ export function BookingDetailPage({ reference }: { reference: string }) {
             <dd className="mono">{booking.PaymentReference ?? takenBy(booking)?.ProviderReference ?? <span className="muted">none</span>}</dd>
             <dt>Booked at</dt>
             <dd>{formatInstant(booking.CreatedAt)}</dd>
+            {booking.TermsAcceptance && (
+              <>
+                <dt>Terms accepted</dt>
+                <dd>
+                  {formatInstant(booking.TermsAcceptance.AcceptedAt)}
+                  {booking.TermsAcceptance.TermsUrl && (
+                    <>
+                      {' · '}
+                      <a href={booking.TermsAcceptance.TermsUrl} target="_blank" rel="noopener noreferrer">
+                        terms
+                      </a>
+                    </>
+                  )}
+                  {booking.TermsAcceptance.PrivacyUrl && (
+                    <>
+                      {' · '}
+                      <a href={booking.TermsAcceptance.PrivacyUrl} target="_blank" rel="noopener noreferrer">
+                        privacy notice
+                      </a>
+                    </>
+                  )}
+                </dd>
+              </>
+            )}
             {booking.HoldExpiresAt && (
               <>
                 <dt>Hold expires</dt>

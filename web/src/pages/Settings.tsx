@@ -18,6 +18,8 @@ interface Draft {
   ContactEmail: string;
   BrandColour: string;
   Origins: string;
+  TermsUrl: string;
+  PrivacyUrl: string;
 }
 
 const draftOf = (s: OperatorSettings): Draft => ({
@@ -26,6 +28,8 @@ const draftOf = (s: OperatorSettings): Draft => ({
   ContactEmail: s.ContactEmail ?? '',
   BrandColour: s.BrandColour ?? '',
   Origins: s.AllowedEmbedOrigins.join('\n'),
+  TermsUrl: s.TermsUrl ?? '',
+  PrivacyUrl: s.PrivacyUrl ?? '',
 });
 
 export function SettingsPage() {
@@ -148,6 +152,8 @@ function DetailsCard({ settings, onSaved }: { settings: OperatorSettings; onSave
         ContactEmail: draft.ContactEmail.trim() === '' ? null : draft.ContactEmail.trim(),
         BrandColour: draft.BrandColour.trim() === '' ? null : draft.BrandColour.trim(),
         AllowedEmbedOrigins: draft.Origins.split(/[\s,]+/).filter((line) => line !== ''),
+        TermsUrl: draft.TermsUrl.trim() === '' ? null : draft.TermsUrl.trim(),
+        PrivacyUrl: draft.PrivacyUrl.trim() === '' ? null : draft.PrivacyUrl.trim(),
       });
       onSaved(saved);
       setDraft(draftOf(saved));
@@ -159,7 +165,7 @@ function DetailsCard({ settings, onSaved }: { settings: OperatorSettings; onSave
     }
   }
 
-  const known = ['ShopName', 'Slug', 'ContactEmail', 'BrandColour'];
+  const known = ['ShopName', 'Slug', 'ContactEmail', 'BrandColour', 'TermsUrl', 'PrivacyUrl'];
   const other = error && !known.some((f) => error.fieldError(f)) && !originErrors(error) ? error : undefined;
   const swatch = /^#[0-9a-f]{6}$/i.test(draft.BrandColour) ? draft.BrandColour : '#0b5cad';
   return (
@@ -206,6 +212,26 @@ function DetailsCard({ settings, onSaved }: { settings: OperatorSettings; onSave
           </label>
           <input id={colourId} type="color" value={swatch} onChange={set('BrandColour')} className="colour-swatch" />
         </div>
+        <TextField
+          label="Terms and conditions (address)"
+          type="url"
+          value={draft.TermsUrl}
+          onChange={set('TermsUrl')}
+          placeholder="https://www.example.com/terms"
+          spellCheck={false}
+          hint="An https page of your website. When set, guests must accept it before they pay. Empty: nothing to accept."
+          error={error?.fieldError('TermsUrl')}
+        />
+        <TextField
+          label="Privacy notice (address)"
+          type="url"
+          value={draft.PrivacyUrl}
+          onChange={set('PrivacyUrl')}
+          placeholder="https://www.example.com/privacy"
+          spellCheck={false}
+          hint="An https page of your website, linked beside the terms before guests pay."
+          error={error?.fieldError('PrivacyUrl')}
+        />
         <TextArea
           label="Websites that may embed your pages"
           value={draft.Origins}
