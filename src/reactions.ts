@@ -3,7 +3,14 @@
 // (app.ts) or run the command line (cli.ts), which wire these once per process. docs/architecture.md has
 // the table.
 import { defineEmailKind } from './emails/kinds.js';
-import { reactToBookings, reactToDepartureCancellations, reactToGuestCancellations, reactToPaidBaskets } from './events/reactions.js';
+import {
+  reactToBookings,
+  reactToDepartureCancellations,
+  reactToGuestCancellations,
+  reactToNewOperators,
+  reactToPaidBaskets,
+} from './events/reactions.js';
+import { insertStarterWorkflows } from './workflows/starter.js';
 import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
 import { handleStripeEvents } from './payments/stripe-events.js';
 import { readBookingMoney, readMoneySums, refundDepartureCancellation, refundGuestCancellation } from './shop/refunds.js';
@@ -21,6 +28,8 @@ import { workflowEmails } from './workflows/hooks.js';
 import { bookingNotices } from './notices/booking-notices.js';
 
 export function wireReactions(): void {
+  // A new operator starts with its confirmation, cancellation and reminder workflows (the last two paused).
+  reactToNewOperators('starter-workflows', insertStarterWorkflows);
   // A booking confirmed, cancelled or moved: the operator's workflows queue their e-mails.
   reactToBookings('workflows', workflowEmails);
   // ... and staff who asked for an e-mail per booking get one.

@@ -92,6 +92,10 @@ export interface BookingForEmail {
   timezone: string;
   operator_name: string;
   shop_name: string | null;
+  /** The guest's language: 'en' or 'de' (migration 033). */
+  locale: string;
+  /** Whether an OCTo reseller made it (a partner booking with an OCTo record). */
+  octo: number;
 }
 
 /**
@@ -105,9 +109,12 @@ export async function findBookingForEmail(db: Kysely<Database>, operatorId: numb
     .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
     .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
     .innerJoin('operators', 'operators.id', 'bookings.operator_id')
+    .leftJoin('octo_bookings', 'octo_bookings.booking_id', 'bookings.id')
     .select([
       'bookings.reference',
       'bookings.source',
+      'bookings.locale',
+      sql<number>`case when octo_bookings.booking_id is null then 0 else 1 end`.as('octo'),
       'bookings.partner',
       'bookings.participants',
       'bookings.customer_first_name',
