@@ -22,6 +22,7 @@ import { readPaymentBookings } from './shop/payment-bookings.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
+import { composeWorkflowEmail } from './storefront/guest-email.js';
 import { expireBalance, isBalanceSession, settleBalance } from './shop/balances.js';
 import { claimOffer, waitlistOfferEmail } from './waitlists/hooks.js';
 import { workflowEmails } from './workflows/hooks.js';
@@ -57,7 +58,9 @@ export function wireReactions(): void {
   // Sending an e-mail: a staff e-mail's sealed body is opened (and hidden in the outbox listing), a
   // workflow e-mail's manage link filled in, a waitlist offer's guest marked as told.
   defineEmailKind('staff', { textAtSending: ({ keys }, email) => openStaffEmailBody(keys, email.body), hiddenBody: HIDDEN_BODY });
-  defineEmailKind('workflow', { textAtSending: fillManageBookingUrl });
+  // A workflow e-mail to a guest is composed whole at sending: the operator's layout, the booking's details in
+  // the guest's language, the QR code and the calendar entry (storefront/guest-email.ts).
+  defineEmailKind('workflow', { textAtSending: fillManageBookingUrl, messageAtSending: composeWorkflowEmail });
   // The balance link (shop/balance-links.ts) is the guest's booking page, filled in at sending like a workflow's.
   defineEmailKind('balance', { textAtSending: fillManageBookingUrl });
   defineEmailKind('waitlist', waitlistOfferEmail);

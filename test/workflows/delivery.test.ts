@@ -125,7 +125,12 @@ describe('sending', () => {
     expect(message!.from).toBe('no-reply@slotbook.test');
     expect(message!.raw).toContain('From: Fjord Kayaks <no-reply@slotbook.test>');
     expect(message!.subject).toBe(`Booked: Fjord Paddle on ${date}`);
-    expect(message!.text.trim()).toBe(`Hello Grace Lovelace,\n3 seats at 10:00, reference ${booking.BookingReference}.\nFjord Kayaks`);
+    // The workflow's text comes first; the booking's details follow it (docs/emails.md).
+    expect(message!.text).toMatch(
+      new RegExp(
+        `^Hello Grace Lovelace,\n3 seats at 10:00, reference ${booking.BookingReference}\\.\nFjord Kayaks\n\nBooking reference: ${booking.BookingReference}\n`,
+      ),
+    );
     const entries = await workflowEntries();
     expect(entries.length).toBe(entriesBefore + 1);
     expect(entries.at(-1)).toMatchObject({ extra_info: null });
@@ -253,8 +258,13 @@ describe('without SMTP_URL', () => {
       expect(outboxDelivery.mailer.transport).toBe('outbox');
       expect(await runDueEmails(local.db, outboxDelivery)).toMatchObject({ sent: 1 });
       const [email] = (await call(local.app, owner.adminKey, 'GET', '/api/v2/admin/emails')).json().data as Email[];
-      expect(email).toMatchObject({ Status: 'sent', Transport: 'outbox', Subject: expect.stringMatching(/^Booking confirmed: Bike Tour \(BK-/), To: 'ada@example.com' });
-      expect(email!.Body).toMatch(/^Hello Ada,\n\nyour booking of Bike Tour on .+ at 09:00 \(UTC\) is confirmed\./);
+      expect(email).toMatchObject({
+        Status: 'sent',
+        Transport: 'outbox',
+        Subject: expect.stringMatching(/^Booking confirmed: Bike Tour \(BK-/),
+        To: 'ada@example.com',
+      });
+      expect(email!.Body).toMatch(/^Hello Ada,\n\nyour booking of Bike Tour on .+ at 09:00 \(Europe\/Berlin\) is confirmed\./);
       expect(await meterEntries(local.db, owner.operatorId, 'workflow-email-sent')).toHaveLength(1);
       outboxDelivery.mailer.close();
     } finally {
