@@ -61,7 +61,7 @@ export function textToHtml(text: string): string {
       let last = 0;
       for (const match of paragraph.matchAll(URL_IN_TEXT)) {
         const url = match[0].replace(/[.,;:!?)]+$/, '');
-        html += escapeHtml(paragraph.slice(last, match.index)) + `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`;
+        html += `${escapeHtml(paragraph.slice(last, match.index))}<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`;
         last = match.index + url.length;
       }
       html += escapeHtml(paragraph.slice(last));
