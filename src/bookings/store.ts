@@ -289,9 +289,11 @@ export async function listBookings(db: Kysely<Database>, operatorId: number, fil
     .execute();
 }
 
-/** The customer and payment-reference columns a channel may change after booking (OCTo confirm and update). */
+/** The customer, language and payment-reference columns a channel may change after booking (OCTo confirm and update). */
 export type BookingDetails = Partial<
-  Pick<BookingTable, 'customer_first_name' | 'customer_last_name' | 'customer_email' | 'customer_phone' | 'payment_reference'>
+  Pick<BookingTable, 'customer_first_name' | 'customer_last_name' | 'customer_email' | 'customer_phone' | 'payment_reference'> & {
+    locale: string;
+  }
 >;
 
 /**

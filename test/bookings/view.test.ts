@@ -63,6 +63,7 @@ describe('toBooking', () => {
       Total: 9800,
       Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' },
       WaiverStatus: 'pending',
+      Locale: 'en',
       HoldExpiresAt: '2030-07-01T08:15:00.000Z',
       CreatedAt: '2030-07-01T08:00:00.123Z',
     });
