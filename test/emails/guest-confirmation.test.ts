@@ -13,6 +13,7 @@ import { leaves, parseMime, partOf, type MimePart } from './mime.js';
 import { GOOD_CARD, openShop } from '../shop/fixtures.js';
 import { runDueEmails } from '../../src/emails/worker.js';
 import { zonedToUnix } from '../../src/calendar/zoned-time.js';
+import { DEMO_CONTACT_EMAIL, seedDemoOnFirstStart } from '../../src/demo/seed.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -95,6 +96,22 @@ describe('starter workflows', () => {
     ]);
     for (const workflow of list) expect(workflow).toMatchObject({ Channels: ['online', 'pos', 'partner', 'octo'], PartnerBookings: true });
   });
+
+  it('the demo operator starts with them too, and has a contact address for Reply-To', async () => {
+    const fresh = await createTestApp();
+    try {
+      const demo = (await seedDemoOnFirstStart(fresh.db))!;
+      const list: Workflow[] = (await call(fresh.app, demo.keys.admin, 'GET', '/api/v2/admin/workflows')).json().data;
+      expect(list.map((w) => [w.Name, w.Enabled])).toEqual([
+        ['Booking confirmation', true],
+        ['Cancellation', false],
+        ['24-hour reminder', false],
+      ]);
+      expect((await call(fresh.app, demo.keys.admin, 'GET', '/api/v2/admin/settings')).json().data.ContactEmail).toBe(DEMO_CONTACT_EMAIL);
+    } finally {
+      await fresh.close();
+    }
+  }, 60_000);
 });
 
 describe('the confirmation e-mail', () => {
