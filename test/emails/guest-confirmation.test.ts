@@ -200,6 +200,46 @@ describe('the confirmation e-mail', () => {
   });
 });
 
+describe('other moments', () => {
+  it('a pending waiver is linked; a cancellation (once enabled) has no QR code or calendar entry', async () => {
+    const canyon = (await createActivity(t, op.adminKey, { Name: 'Canyoning', Timezone: 'Europe/Berlin' })).ActivityID;
+    await createTimeslot(t, op.adminKey, canyon, { Date: date, Time: '09:00', Capacity: 10 });
+    const question = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/activities/${canyon}/questions`, {
+      Question: 'I take part at my own risk.',
+      Type: 'consent',
+      Required: true,
+    });
+    expect(question.statusCode, question.body).toBe(201);
+    const booking = await call(t.app, op.adminKey, 'POST', '/api/v2/admin/bookings', {
+      ActivityID: canyon,
+      Date: date,
+      Time: '09:00',
+      Participants: 1,
+      Locale: 'de',
+      Customer: customer('Lena', 'lena@example.com'),
+    });
+    expect(booking.statusCode, booking.body).toBe(201);
+    const reference = booking.json().data.BookingReference as string;
+    const confirmation = textOf((await sendOne()).message);
+    expect(confirmation).toContain('Ihr Haftungsverzicht ist noch nicht vollständig');
+    expect(confirmation).toMatch(new RegExp(`Haftungsverzicht ausfüllen: ${PUBLIC_URL}/book/[a-z0-9-]+/manage/${reference}_[0-9a-f]{32}/waiver`));
+    expect(confirmation).toContain('um 09:00 Uhr (Europe/Berlin)');
+
+    const cancellation = (await workflows()).find((w) => w.Event === 'booking-cancelled')!;
+    await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/workflows/${cancellation.ID}`, { Enabled: true });
+    try {
+      expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${reference}/cancel`)).statusCode).toBe(200);
+      const { message } = await sendOne();
+      expect(message.headers.subject).toContain('Buchung storniert');
+      expect(textOf(message)).toContain('ist storniert');
+      expect(leaves(message).map((part) => part.type)).not.toContain('text/calendar');
+      expect(leaves(message).map((part) => part.type)).not.toContain('image/png');
+    } finally {
+      await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/workflows/${cancellation.ID}`, { Enabled: false });
+    }
+  });
+});
+
 describe('channels', () => {
   it('a workflow narrowed to the booking pages leaves point-of-sale bookings alone', async () => {
     const confirmation = (await workflows()).find((w) => w.Event === 'booking-confirmed')!;
