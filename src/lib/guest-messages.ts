@@ -27,8 +27,9 @@ export function longDate(language: GuestLanguage, date: string): string {
 
 /** A time before the start: whole days from 3 days on (720 hours reads as 30 days), else hours. */
 const inDays = (hours: number) => hours >= 72 && hours % 24 === 0;
-const span = (hours: number) => (inDays(hours) ? `${hours / 24} days` : `${hours} ${hours === 1 ? 'hour' : 'hours'}`);
-const spanDe = (hours: number) => (inDays(hours) ? `${hours / 24} Tage` : `${hours} ${hours === 1 ? 'Stunde' : 'Stunden'}`);
+// Exported for the pages' own sentences about time before the start (their reschedule rule).
+export const span = (hours: number) => (inDays(hours) ? `${hours / 24} days` : `${hours} ${hours === 1 ? 'hour' : 'hours'}`);
+export const spanDe = (hours: number) => (inDays(hours) ? `${hours / 24} Tage` : `${hours} ${hours === 1 ? 'Stunde' : 'Stunden'}`);
 
 const en = {
   confirmedHeading: 'Your booking is confirmed',
