@@ -5,7 +5,14 @@
 import { defineEmailKind } from './emails/kinds.js';
 import { queueGygPushes } from './getyourguide/push.js';
 import { onAvailabilityCoalesced } from './webhooks/deliveries/dispatch.js';
-import { reactToBookings, reactToDepartureCancellations, reactToGuestCancellations, reactToPaidBaskets } from './events/reactions.js';
+import {
+  reactToBookings,
+  reactToDepartureCancellations,
+  reactToGuestCancellations,
+  reactToNewOperators,
+  reactToPaidBaskets,
+} from './events/reactions.js';
+import { insertStarterWorkflows } from './workflows/starter.js';
 import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
 import { handleStripeEvents } from './payments/stripe-events.js';
 import { readBookingMoney, readMoneySums, refundDepartureCancellation, refundGuestCancellation } from './shop/refunds.js';
@@ -17,6 +24,7 @@ import { readPaymentBookings } from './shop/payment-bookings.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
+import { composeWorkflowEmail } from './storefront/guest-email.js';
 import { expireBalance, isBalanceSession, settleBalance } from './shop/balances.js';
 import { claimOffer, waitlistOfferEmail } from './waitlists/hooks.js';
 import { workflowEmails } from './workflows/hooks.js';
@@ -24,6 +32,8 @@ import { bookingNotices } from './notices/booking-notices.js';
 import { priceDifference } from './shop/price-difference.js';
 
 export function wireReactions(): void {
+  // A new operator starts with its confirmation, cancellation and reminder workflows (the last two paused).
+  reactToNewOperators('starter-workflows', insertStarterWorkflows);
   // A booking confirmed, cancelled or moved: the operator's workflows queue their e-mails.
   reactToBookings('workflows', workflowEmails);
   // ... and staff who asked for an e-mail per booking get one.
@@ -53,7 +63,9 @@ export function wireReactions(): void {
   // Sending an e-mail: a staff e-mail's sealed body is opened (and hidden in the outbox listing), a
   // workflow e-mail's manage link filled in, a waitlist offer's guest marked as told.
   defineEmailKind('staff', { textAtSending: ({ keys }, email) => openStaffEmailBody(keys, email.body), hiddenBody: HIDDEN_BODY });
-  defineEmailKind('workflow', { textAtSending: fillManageBookingUrl });
+  // A workflow e-mail to a guest is composed whole at sending: the operator's layout, the booking's details in
+  // the guest's language, the QR code and the calendar entry (storefront/guest-email.ts).
+  defineEmailKind('workflow', { textAtSending: fillManageBookingUrl, messageAtSending: composeWorkflowEmail });
   // The balance link (shop/balance-links.ts) is the guest's booking page, filled in at sending like a workflow's.
   defineEmailKind('balance', { textAtSending: fillManageBookingUrl });
   defineEmailKind('waitlist', waitlistOfferEmail);

@@ -30,6 +30,8 @@ export interface BookingDraft {
   mix: TicketMix;
   currency: string;
   customer: { firstName: string; lastName: string; email: string; phone: string };
+  /** The guest's language for e-mails: 'en' or 'de'. */
+  locale: string;
   waiver: { status: 'pending' | 'complete'; answers: { questionId: number; answer: string }[]; fileIds: string[] };
   /** Unix seconds at which the hold lapses; null confirms the booking at once. */
   holdExpiresAt: number | null;
@@ -94,6 +96,7 @@ export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Pr
     customer_email: draft.customer.email,
     customer_phone: draft.customer.phone,
     waiver_status: draft.waiver.status,
+    locale: draft.locale,
     hold_expires_at: draft.holdExpiresAt,
     created_at: Date.now(),
     cancelled_at: null,

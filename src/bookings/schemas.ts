@@ -67,6 +67,14 @@ export const ParticipantsField = Type.Integer({
     "People, from 1 to the product's MaxParticipantsPerBooking. Alone, it books that many of the default ticket type; required unless Tickets is given",
 });
 
+/** The guest's language for the e-mails about the booking; only languages slotbook speaks to guests are kept. */
+export const GuestLocaleField = Type.String({
+  maxLength: 64,
+  pattern: '^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$',
+  description:
+    "The guest's language (BCP 47, e.g. de or de-CH) for the e-mails about the booking: en or de are spoken, any other is English. Default en",
+});
+
 const bookingFields = {
   ActivityID: Type.String({ pattern: ACTIVITY_ID_PATTERN, description: 'Activity identifier: s_ and 8 to 32 letters or digits' }),
   Date: LocalDate,
@@ -83,6 +91,7 @@ const bookingFields = {
       description: 'When given, every required question must be answered and the waiver is complete; when absent it is pending',
     }),
   ),
+  Locale: Type.Optional(GuestLocaleField),
 };
 
 /**
@@ -147,6 +156,7 @@ export const Booking = Type.Object(
     Total: Type.Integer({ description: "The tickets' price together, minor units of Currency" }),
     Customer: Type.Object({ FirstName: Type.String(), LastName: Type.String(), Email: Type.String(), Phone: Type.String() }),
     WaiverStatus: stringEnum(['pending', 'complete'] as const, 'complete once the waiver questions are answered'),
+    Locale: Type.String({ description: "The guest's language for the booking's e-mails: en or de" }),
     HoldExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the hold lapses; null unless on hold' }),
     CreatedAt: Type.String({ format: 'date-time' }),
   },

@@ -1,3 +1,4 @@
+import { guestLanguage } from '../lib/guest-messages.js';
 import type { Kysely } from 'kysely';
 import { readOncePerTransaction, type Db, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
@@ -99,6 +100,7 @@ export async function prepareBooking(
       email: request.Customer.Email?.trim() ?? '',
       phone: request.Customer.Phone ?? '',
     },
+    locale: guestLanguage(request.Locale),
     waiver,
     holdExpiresAt: holdMinutes === undefined ? null : now + holdMinutes * 60,
   };

@@ -92,6 +92,10 @@ export interface BookingForEmail {
   timezone: string;
   operator_name: string;
   shop_name: string | null;
+  /** The guest's language: 'en' or 'de' (migration 033). */
+  locale: string;
+  /** Whether an OCTo reseller made it (a partner booking with an OCTo record). */
+  octo: number;
 }
 
 /**
@@ -105,9 +109,12 @@ export async function findBookingForEmail(db: Kysely<Database>, operatorId: numb
     .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
     .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
     .innerJoin('operators', 'operators.id', 'bookings.operator_id')
+    .leftJoin('octo_bookings', 'octo_bookings.booking_id', 'bookings.id')
     .select([
       'bookings.reference',
       'bookings.source',
+      'bookings.locale',
+      sql<number>`case when octo_bookings.booking_id is null then 0 else 1 end`.as('octo'),
       'bookings.partner',
       'bookings.participants',
       'bookings.customer_first_name',
@@ -282,9 +289,11 @@ export async function listBookings(db: Kysely<Database>, operatorId: number, fil
     .execute();
 }
 
-/** The customer and payment-reference columns a channel may change after booking (OCTo confirm and update). */
+/** The customer, language and payment-reference columns a channel may change after booking (OCTo confirm and update). */
 export type BookingDetails = Partial<
-  Pick<BookingTable, 'customer_first_name' | 'customer_last_name' | 'customer_email' | 'customer_phone' | 'payment_reference'>
+  Pick<BookingTable, 'customer_first_name' | 'customer_last_name' | 'customer_email' | 'customer_phone' | 'payment_reference'> & {
+    locale: string;
+  }
 >;
 
 /**

@@ -39,6 +39,7 @@ export function toBooking(record: BookingRecord, tickets: BookingTicketRow[], no
       Phone: record.customer_phone,
     },
     WaiverStatus: record.waiver_status === 'complete' ? 'complete' : 'pending',
+    Locale: record.locale ?? 'en',
     HoldExpiresAt: record.hold_expires_at === null ? null : new Date(record.hold_expires_at * 1000).toISOString(),
     CreatedAt: new Date(record.created_at).toISOString(),
   };

@@ -232,6 +232,8 @@ export interface BookingTable {
   customer_email: string;
   customer_phone: string;
   waiver_status: string;
+  /** The guest's language for e-mails: 'en' or 'de' (migration 033). */
+  locale: Generated<string>;
   /** Unix seconds; set while the booking is on hold. */
   hold_expires_at: number | null;
   created_at: number;
@@ -421,6 +423,8 @@ export interface BasketTable {
   client_hmac: string | null;
   /** Unix seconds: when the guest began checkout (the seats are then held longer, and no item is added). */
   checkout_started_at: number | null;
+  /** The booking pages' language, given to the bookings the basket places (migration 033). */
+  locale: Generated<string>;
 }
 
 export interface BasketItemTable {
@@ -584,6 +588,8 @@ export interface WorkflowTable {
   subject_template: string;
   body_template: string;
   partner_bookings: number;
+  /** Comma list of the channels whose bookings it e-mails: online, pos, partner, octo (migration 033). */
+  channels: Generated<string>;
   enabled: number;
   created_at: number;
   updated_at: number;

@@ -14,6 +14,10 @@ import { todayIn } from '../calendar/zoned-time.js';
 import { createTimeslots } from '../availability/creation.js';
 import { createQuestion } from '../questions/service.js';
 import { setShopOpen } from '../shop/settings.js';
+import { updateSettingsRow } from '../settings/store.js';
+
+/** The demo shop's contact address: the Reply-To of its guests' e-mails (.example: it reaches no one). */
+export const DEMO_CONTACT_EMAIL = 'hello@demo-adventures.example';
 import type { CreateQuestionBody } from '../questions/schemas.js';
 import { changeTicketType, createTicketType, listAdminTicketTypes } from '../catalog/tickets/service.js';
 import { bookTimeslot } from '../bookings/service.js';
@@ -115,6 +119,8 @@ async function insertDemo(tx: Tx): Promise<DemoSeed> {
   const usage = await createApiKey(tx, operatorId, { name: 'Demo usage', scopes: ['usage:read', 'usage:write'] });
   // The demo's shop is open, so that the README's shop tour works; other operators open theirs themselves.
   await setShopOpen(tx, operatorId, true);
+  // Guests' confirmations say "reply to this e-mail" with a Reply-To (docs/emails.md): the demo has an address.
+  await updateSettingsRow(tx, operatorId, { contact_email: DEMO_CONTACT_EMAIL });
   const activityIds: string[] = [];
   for (const spec of ACTIVITIES) {
     const product = await addActivity(tx, operatorId, {

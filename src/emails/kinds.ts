@@ -6,6 +6,7 @@ import type { Tx } from '../db/connection.js';
 import type { Database, EmailKind } from '../db/schema.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import type { EmailRow } from './store.js';
+import type { MessageParts } from './mailer.js';
 
 export interface SendingContext {
   db: Kysely<Database>;
@@ -18,6 +19,8 @@ export interface SendingContext {
 export interface EmailKindHooks {
   /** The text to send, made from the queued body just before sending; the queued body itself by default. */
   textAtSending?(context: SendingContext, email: EmailRow): string | Promise<string>;
+  /** The whole message (HTML, attachments, Reply-To) made just before sending; when set, textAtSending is not asked. */
+  messageAtSending?(context: SendingContext, email: EmailRow): Promise<MessageParts>;
   /** What the outbox listing shows instead of the body, for a body that carries a secret. */
   hiddenBody?: string;
   /** Runs inside the transaction that marks the e-mail sent. */

@@ -4,11 +4,18 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
 
-export interface OutgoingMessage {
+export interface OutgoingMessage extends MessageParts {
   from: string;
   to: string;
   subject: string;
+}
+
+/** What an e-mail says: always a plain-text part; an HTML part, Reply-To and attachments where its kind composes them (kinds.ts). */
+export interface MessageParts {
   text: string;
+  html?: string;
+  replyTo?: string;
+  attachments?: { filename: string; content: Buffer | string; contentType: string; cid?: string }[];
 }
 
 export interface Mailer {

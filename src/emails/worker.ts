@@ -73,10 +73,11 @@ async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: number)
   const hooks = hooksOf(email.kind);
   let result: { messageId: string };
   try {
-    const text = hooks.textAtSending
-      ? await hooks.textAtSending({ db: db.kysely, keys: delivery.keys, publicUrl: delivery.publicUrl ?? '' }, email)
-      : email.body;
-    result = await delivery.mailer.send({ from: `"${name}" <${delivery.from}>`, to: email.to_address, subject: email.subject, text });
+    const context = { db: db.kysely, keys: delivery.keys, publicUrl: delivery.publicUrl ?? '' };
+    const parts = hooks.messageAtSending
+      ? await hooks.messageAtSending(context, email)
+      : { text: hooks.textAtSending ? await hooks.textAtSending(context, email) : email.body };
+    result = await delivery.mailer.send({ from: `"${name}" <${delivery.from}>`, to: email.to_address, subject: email.subject, ...parts });
   } catch (error) {
     const delay = RETRY_DELAYS[email.attempts - 1];
     const message = error instanceof Error ? error.message : String(error);

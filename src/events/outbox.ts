@@ -166,6 +166,8 @@ const BOOKING_LAYOUT = [
   'created_at',
   'cancelled_at',
   'seats',
+  // Added by migration 033: snapshots packed before it have no locale (undefined when read back).
+  'locale',
 ] as const satisfies readonly (keyof BookingRow)[];
 type Unlisted = Exclude<keyof BookingRow, (typeof BOOKING_LAYOUT)[number]>;
 const everyColumnListed: [Unlisted] extends [never] ? true : Unlisted = true;

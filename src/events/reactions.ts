@@ -108,3 +108,21 @@ export function reactToDepartureCancellations(name: string, reaction: DepartureC
 export async function publishDepartureCancellation(tx: Tx, booking: ChangedBooking, departure: CancelledDeparture, now: number): Promise<void> {
   for (const reaction of departureReactions.values()) await reaction(tx, booking, departure, now);
 }
+
+/**
+ * A new operator (the command line, the demo, the tests' operators), inside the transaction that creates
+ * it: what every operator starts with besides its row and first key (the starter workflows,
+ * workflows/starter.ts) is added here, so the operators domain never imports the domains that add it.
+ */
+export type OperatorCreationReaction = (tx: Tx, operatorId: number) => Promise<void>;
+
+const operatorCreationReactions = new Map<string, OperatorCreationReaction>();
+
+/** Subscribes a reaction to new operators under its name (the same name again replaces it). */
+export function reactToNewOperators(name: string, reaction: OperatorCreationReaction): void {
+  operatorCreationReactions.set(name, reaction);
+}
+
+export async function publishOperatorCreated(tx: Tx, operatorId: number): Promise<void> {
+  for (const reaction of operatorCreationReactions.values()) await reaction(tx, operatorId);
+}

@@ -12,6 +12,8 @@ export interface ShopProfile {
   name: string;
   slug: string;
   brandColour: string | null;
+  /** Where guests' replies go (the Reply-To of their e-mails); null when the operator set none. */
+  contactEmail: string | null;
   /** Absolute (publicUrl + path) when a logo is set. */
   logoUrl: string | null;
   /** The websites that may frame the booking pages; empty: any. */
@@ -28,6 +30,7 @@ export async function shopProfile(db: Kysely<Database>, operatorId: number, publ
     name: row.shop_name ?? row.name,
     slug: row.slug ?? String(operatorId),
     brandColour: row.brand_colour,
+    contactEmail: row.contact_email,
     logoUrl: row.logo_digest && row.logo_type ? `${publicUrl}${logoPath(operatorId, row.logo_digest, row.logo_type)}` : null,
     embedOrigins: parseOrigins(row.embed_origins),
     termsUrl: row.terms_url,

@@ -2,6 +2,7 @@
 // on a short hold while the guest is choosing), begins checkout (the seats are then held longer, up to
 // the hold's ceiling, and the basket takes no more items), reads the total, and pays once (checkout.ts).
 // What one client may hold at once is bounded (limits.ts).
+import { guestLanguage } from '../lib/guest-messages.js';
 import { confirmationEmailed } from '../workflows/store.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
@@ -139,6 +140,7 @@ export async function createBasket(db: Db, limits: ShopLimits, operatorId: numbe
       operatorId,
       clientHmac,
       customer: { firstName: c.FirstName.trim(), lastName: c.LastName.trim(), email: c.Email.trim(), phone: c.Phone },
+      locale: guestLanguage(body.Locale),
     });
   });
   return basketView(db.kysely, basket);
@@ -231,7 +233,7 @@ export async function holdItem(
     Phone: basket.customer_phone,
   };
   const origin = { operatorId: basket.operator_id, source: 'online' as const, partner: null, basketId: basket.id };
-  const { draft, activity } = await prepareBooking(tx, origin, { ...item, Customer: customer }, holdMinutes, now);
+  const { draft, activity } = await prepareBooking(tx, origin, { ...item, Customer: customer, Locale: basket.locale }, holdMinutes, now);
   if (basket.currency !== null && basket.currency !== activity.currency) {
     throw ValidationFailed.field(
       'ActivityID',

@@ -1,7 +1,7 @@
 // The public online shop's API types: baskets of timeslot items, paid once through a payment provider.
 import { Type, type Static } from '@sinclair/typebox';
 import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate, RowId } from '../http/schemas.js';
-import { Customer, PosBookingBody } from '../bookings/schemas.js';
+import { Customer, GuestLocaleField, PosBookingBody } from '../bookings/schemas.js';
 import { BookedTicket } from '../catalog/tickets/schemas.js';
 import { BasketPayment, PaymentProviderField } from '../payments/schemas.js';
 
@@ -28,11 +28,16 @@ export const ShopActivityParams = Type.Composite([
   Type.Object({ ActivityID: Type.String({ pattern: ACTIVITY_ID_PATTERN, description: 'Activity identifier: s_ and 8 to 32 letters or digits' }) }),
 ]);
 
-export const CreateBasketBody = Type.Object({ Customer });
+export const CreateBasketBody = Type.Object({
+  Customer,
+  // The booking pages send their language: the basket's bookings keep it for their e-mails.
+  Locale: Type.Optional(GuestLocaleField),
+});
 export type CreateBasketBody = Static<typeof CreateBasketBody>;
 
 /** A timeslot with Participants (of the default ticket type) or a Tickets mix, and the waiver answers. */
-export const AddItemBody = Type.Omit(PosBookingBody, ['Customer', 'PaymentReference']);
+// The language is the basket's (CreateBasketBody), as is the guest.
+export const AddItemBody = Type.Omit(PosBookingBody, ['Customer', 'PaymentReference', 'Locale']);
 export type AddItemBody = Static<typeof AddItemBody>;
 
 export const CheckoutBody = Type.Object({

@@ -11,6 +11,8 @@ export const newBasketToken = (): string => randomBytes(16).toString('base64url'
 export interface NewBasket {
   operatorId: number;
   customer: { firstName: string; lastName: string; email: string; phone: string };
+  /** The guest's language ('en' or 'de'), which the basket's bookings keep. */
+  locale?: string;
   waitlistEntryId?: number;
   /** HMAC of the opening client's address; absent for baskets the platform opens (waitlist offers). */
   clientHmac?: string;
@@ -34,6 +36,7 @@ export async function insertBasket(tx: Tx, basket: NewBasket): Promise<BasketRow
       paid_at: null,
       client_hmac: basket.clientHmac ?? null,
       checkout_started_at: null,
+      locale: basket.locale ?? 'en',
     })
     .returningAll()
     .executeTakeFirstOrThrow();

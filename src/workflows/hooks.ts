@@ -36,9 +36,10 @@ async function queueWorkflowEmails(tx: Tx, booking: ChangedBooking, event: Booki
   if (workflows.length === 0) return;
   const details = await bookingTemplateValues(tx, booking.operator_id, booking.id);
   if (!details) throw new Error(`booking ${booking.id} vanished inside its own transaction`);
-  const values = details.values;
   for (const workflow of workflows) {
-    if (details.source === 'partner' && workflow.partner_bookings !== 1) continue;
+    // The channels the operator chose for this workflow (workflows.channels; docs/emails.md).
+    if (!workflow.channels.split(',').includes(details.channel)) continue;
+    const values = details.valuesFor(workflow.event);
     const sendAt = dueTime(workflow, details.startsAt, details.endsAt, now);
     if (sendAt === undefined) continue;
     // A workflow e-mails a booking once (the outbox's unique key), but a booking may move more than once:

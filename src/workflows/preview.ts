@@ -9,11 +9,11 @@ import { NotFound, ValidationFailed } from '../http/errors.js';
 import { findBookingId, newestConfirmedBookingId } from '../bookings/store.js';
 import { requireShopProfile } from '../settings/profile.js';
 import { renderTemplate, templateErrors, type Placeholder } from './templates.js';
-import { bookingTemplateValues } from './values.js';
-import type { WorkflowPreview, WorkflowPreviewBody } from './schemas.js';
+import { bookingTemplateValues, guestWords } from './values.js';
+import type { WorkflowEvent, WorkflowPreview, WorkflowPreviewBody } from './schemas.js';
 
 /** What the preview shows when the operator has no booking yet; the dashboard labels it as a sample. */
-export const SAMPLE_VALUES: Omit<Record<Placeholder, string>, 'OperatorName' | 'ManageBookingUrl' | 'CompleteWaiverUrl'> = {
+export const SAMPLE_VALUES = {
   FirstName: 'Alex',
   LastName: 'Sample',
   BookingReference: 'BK-SAMPLE00',
@@ -21,7 +21,22 @@ export const SAMPLE_VALUES: Omit<Record<Placeholder, string>, 'OperatorName' | '
   Date: '2030-06-01',
   Time: '10:00',
   Participants: '2',
-};
+} satisfies Partial<Record<Placeholder, string>>;
+const SAMPLE_ZONE = 'Europe/Berlin';
+
+/** The sample's placeholders for an event, in English (a sample guest has no language of their own). */
+const sampleValues = (event: WorkflowEvent, operatorName: string): Record<Placeholder, string> => ({
+  ...SAMPLE_VALUES,
+  OperatorName: operatorName,
+  ...guestWords('en', event, {
+    firstName: SAMPLE_VALUES.FirstName,
+    activityName: SAMPLE_VALUES.ActivityName,
+    date: SAMPLE_VALUES.Date,
+    time: SAMPLE_VALUES.Time,
+    timezone: SAMPLE_ZONE,
+  }),
+  ...LINKS_IN_PREVIEW,
+});
 
 /** The guest's manage link is a capability made when the e-mail is sent; the preview never shows one. */
 export const MANAGE_LINK_IN_PREVIEW = "[the guest's own link to view or cancel the booking]";
@@ -34,13 +49,14 @@ export async function previewWorkflow(db: Kysely<Database>, operatorId: number, 
   const booking = await previewBooking(db, operatorId, body.BookingReference);
   let values: Record<Placeholder, string>;
   let reference: string | null = null;
+  const event = body.Event ?? 'booking-confirmed';
   if (booking) {
-    values = { ...booking.values, ...LINKS_IN_PREVIEW };
+    values = { ...booking.valuesFor(event), ...LINKS_IN_PREVIEW };
     reference = booking.values.BookingReference;
   } else {
     // The name guests know the shop by: the one profile's (no link in it is shown, so no public URL is needed).
     const profile = await requireShopProfile(db, operatorId, '');
-    values = { ...SAMPLE_VALUES, OperatorName: profile.name, ...LINKS_IN_PREVIEW };
+    values = sampleValues(event, profile.name);
   }
   return {
     Sample: booking === undefined,

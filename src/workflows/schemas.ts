@@ -5,6 +5,13 @@ import { PLACEHOLDERS } from './templates.js';
 export const WORKFLOW_EVENTS = ['booking-confirmed', 'booking-cancelled', 'booking-rescheduled', 'reminder', 'follow-up'] as const;
 export type WorkflowEvent = (typeof WORKFLOW_EVENTS)[number];
 
+/**
+ * Where a booking was made, as bookings record it: the booking pages (online, waitlist claims included),
+ * point of sale (the dashboard's desk), a marketplace through the partner API, a reseller through OCTo.
+ */
+export const WORKFLOW_CHANNELS = ['online', 'pos', 'partner', 'octo'] as const;
+export type WorkflowChannel = (typeof WORKFLOW_CHANNELS)[number];
+
 const placeholders = PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ');
 
 const fields = {
@@ -40,7 +47,15 @@ const fields = {
   }),
   PartnerBookings: Type.Boolean({
     description:
-      'Whether bookings made by partners (marketplaces) trigger it too. Default: false for booking-confirmed (the marketplace confirms its own sales), true for the other events',
+      'Whether bookings made by partners (marketplaces: partner and octo in Channels) trigger it too; setting it adds or removes both channels. ' +
+      'Default: false for booking-confirmed (the marketplace confirms its own sales), true for the other events',
+  }),
+  Channels: Type.Array(Type.Unsafe<WorkflowChannel>({ type: 'string', enum: [...WORKFLOW_CHANNELS] }), {
+    minItems: 1,
+    uniqueItems: true,
+    description:
+      'The channels whose bookings it e-mails: online (the booking pages), pos (point of sale), partner (marketplaces through the partner API), octo (OCTo resellers). ' +
+      'Default: every channel, but online and pos only for booking-confirmed unless PartnerBookings is true',
   }),
   Enabled: Type.Boolean({ description: 'Default true' }),
 };
@@ -52,6 +67,7 @@ export const CreateWorkflowBody = Type.Object({
   Subject: fields.Subject,
   Body: fields.Body,
   PartnerBookings: Type.Optional(fields.PartnerBookings),
+  Channels: Type.Optional(fields.Channels),
   Enabled: Type.Optional(fields.Enabled),
 });
 export type CreateWorkflowBody = Static<typeof CreateWorkflowBody>;
@@ -67,7 +83,8 @@ export const Workflow = Type.Object(
     OffsetHours: Type.Integer(),
     Subject: Type.String(),
     Body: Type.String(),
-    PartnerBookings: Type.Boolean(),
+    PartnerBookings: Type.Boolean({ description: 'Whether partner or octo is among Channels' }),
+    Channels: fields.Channels,
     Enabled: Type.Boolean(),
     CreatedAt: Type.String({ format: 'date-time' }),
     UpdatedAt: Type.String({ format: 'date-time' }),
@@ -81,6 +98,7 @@ export const WorkflowIdParams = Type.Object({ ID: RowId('Workflow ID') });
 export const WorkflowPreviewBody = Type.Object({
   Subject: Type.String({ maxLength: 200, description: 'The draft subject template' }),
   Body: Type.String({ maxLength: 20_000, description: 'The draft body template' }),
+  Event: Type.Optional({ ...fields.Event, description: "The draft's event, which {{Headline}} and {{Intro}} speak of; default booking-confirmed" }),
   BookingReference: Type.Optional(
     Type.String({ pattern: '^BK-[A-HJ-NP-Z2-9]{8}$', description: 'Render for this booking; default: the newest confirmed booking' }),
   ),

@@ -7,7 +7,32 @@ import { NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { templateErrors } from './templates.js';
 import { audit } from '../audit/log.js';
 import { findWorkflow, insertWorkflow, listWorkflows, updateWorkflow, type WorkflowRow } from './store.js';
-import type { CreateWorkflowBody, UpdateWorkflowBody, Workflow, WorkflowEvent } from './schemas.js';
+import {
+  WORKFLOW_CHANNELS,
+  type CreateWorkflowBody,
+  type UpdateWorkflowBody,
+  type Workflow,
+  type WorkflowChannel,
+  type WorkflowEvent,
+} from './schemas.js';
+
+const PARTNER_CHANNELS: WorkflowChannel[] = ['partner', 'octo'];
+
+/** The channels as stored: a comma list in the catalogue's order (so equal sets read equal). */
+export const storedChannels = (channels: readonly WorkflowChannel[]): string => WORKFLOW_CHANNELS.filter((c) => channels.includes(c)).join(',');
+export const channelsOf = (row: Pick<WorkflowRow, 'channels'>): WorkflowChannel[] =>
+  row.channels.split(',').filter((c): c is WorkflowChannel => (WORKFLOW_CHANNELS as readonly string[]).includes(c));
+
+/**
+ * The channels a create or change asks for: Channels as given; else PartnerBookings adds or removes the
+ * marketplaces' two (partner, octo) to what was there; else what was there.
+ */
+function requestedChannels(current: readonly WorkflowChannel[], channels: WorkflowChannel[] | undefined, partnerBookings: boolean | undefined) {
+  if (channels !== undefined) return channels;
+  if (partnerBookings === undefined) return current;
+  const own = current.filter((c) => !PARTNER_CHANNELS.includes(c));
+  return partnerBookings ? [...own, ...PARTNER_CHANNELS] : own.length > 0 ? own : (['online', 'pos'] as WorkflowChannel[]);
+}
 
 export function toWorkflow(row: WorkflowRow): Workflow {
   return {
@@ -17,7 +42,8 @@ export function toWorkflow(row: WorkflowRow): Workflow {
     OffsetHours: row.offset_hours,
     Subject: row.subject_template,
     Body: row.body_template,
-    PartnerBookings: row.partner_bookings === 1,
+    PartnerBookings: channelsOf(row).some((c) => PARTNER_CHANNELS.includes(c)),
+    Channels: channelsOf(row),
     Enabled: row.enabled === 1,
     CreatedAt: new Date(Number(row.created_at)).toISOString(),
     UpdatedAt: new Date(Number(row.updated_at)).toISOString(),
@@ -42,6 +68,9 @@ export async function createWorkflow(db: Db, operatorId: number, body: CreateWor
   const offsetHours = body.OffsetHours ?? 0;
   check({ Event: body.Event, OffsetHours: offsetHours, Subject: body.Subject, Body: body.Body });
   const now = Date.now();
+  // A marketplace confirms its own sales to its customers; a second confirmation is the operator's choice.
+  const everyChannel = body.Event !== 'booking-confirmed';
+  const channels = requestedChannels(everyChannel ? WORKFLOW_CHANNELS : ['online', 'pos'], body.Channels, body.PartnerBookings);
   const workflow = await db.write(async (tx) => {
     const row = await insertWorkflow(tx, {
       operator_id: operatorId,
@@ -50,8 +79,8 @@ export async function createWorkflow(db: Db, operatorId: number, body: CreateWor
       offset_hours: offsetHours,
       subject_template: body.Subject,
       body_template: body.Body,
-      // A marketplace confirms its own sales to its customers; a second confirmation is the operator's choice.
-      partner_bookings: (body.PartnerBookings ?? body.Event !== 'booking-confirmed') ? 1 : 0,
+      partner_bookings: channels.some((c) => PARTNER_CHANNELS.includes(c)) ? 1 : 0,
+      channels: storedChannels(channels),
       enabled: (body.Enabled ?? true) ? 1 : 0,
       created_at: now,
       updated_at: now,
@@ -76,7 +105,7 @@ export async function getWorkflow(db: Kysely<Database>, operatorId: number, id: 
 /** Changes apply to e-mails queued from now on; those already queued keep the text they were given. */
 export async function changeWorkflow(db: Db, operatorId: number, id: number, body: UpdateWorkflowBody): Promise<Workflow> {
   const current = await getWorkflow(db.kysely, operatorId, id);
-  const next = { ...current, ...body };
+  const next = { ...current, ...body, Channels: requestedChannels(current.Channels, body.Channels, body.PartnerBookings) };
   if (body.Event !== undefined && body.OffsetHours === undefined && !isScheduled(body.Event)) next.OffsetHours = 0;
   check(next);
   const row = await db.write(async (tx) => {
@@ -86,7 +115,8 @@ export async function changeWorkflow(db: Db, operatorId: number, id: number, bod
       offset_hours: next.OffsetHours,
       subject_template: next.Subject,
       body_template: next.Body,
-      partner_bookings: next.PartnerBookings ? 1 : 0,
+      partner_bookings: next.Channels.some((c) => PARTNER_CHANNELS.includes(c)) ? 1 : 0,
+      channels: storedChannels(next.Channels),
       enabled: next.Enabled ? 1 : 0,
       updated_at: Date.now(),
     });

@@ -2,21 +2,9 @@
 // typed (a name) can turn into markup in someone's mail client.
 import type { FieldError } from '../http/errors.js';
 
-export const PLACEHOLDERS = [
-  'FirstName',
-  'LastName',
-  'BookingReference',
-  'ActivityName',
-  'Date',
-  'Time',
-  'Participants',
-  'OperatorName',
-  // The guest's page to view and cancel the booking (src/storefront/email-links.ts): filled when sent.
-  'ManageBookingUrl',
-  // The page where the guest completes a pending waiver (the same link's /waiver): filled when sent.
-  'CompleteWaiverUrl',
-] as const;
-export type Placeholder = (typeof PLACEHOLDERS)[number];
+import { PLACEHOLDERS, type Placeholder } from './placeholders.js';
+
+export { PLACEHOLDERS, type Placeholder };
 
 /** What {{ManageBookingUrl}} renders to when queued: left as it is, and filled in only when sent. */
 export const MANAGE_BOOKING_MARKER = '{{ManageBookingUrl}}';

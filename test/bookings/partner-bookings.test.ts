@@ -70,6 +70,7 @@ describe('POST /api/v2/ota/{partner}/booking', () => {
       Total: expect.any(Number),
       Customer: customer,
       WaiverStatus: 'pending',
+      Locale: 'en',
       HoldExpiresAt: null,
       CreatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/),
     });

@@ -33,6 +33,7 @@ describe('toBooking', () => {
     customer_email: 'ada@example.com',
     customer_phone: '+441234567890',
     waiver_status: 'pending',
+    locale: 'en',
     hold_expires_at: Date.UTC(2030, 6, 1, 8, 15) / 1000,
     created_at: Date.UTC(2030, 6, 1, 8, 0, 0, 123),
     cancelled_at: null,
@@ -62,6 +63,7 @@ describe('toBooking', () => {
       Total: 9800,
       Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' },
       WaiverStatus: 'pending',
+      Locale: 'en',
       HoldExpiresAt: '2030-07-01T08:15:00.000Z',
       CreatedAt: '2030-07-01T08:00:00.123Z',
     });

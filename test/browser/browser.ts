@@ -22,8 +22,16 @@ function newestMtime(path: string): number {
   return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
 }
 
+/** The server's files the pages compile in too (they import nothing): the guests' shared words, the placeholders. */
+const SHARED_WITH_WEB = ['src/lib/guest-messages.ts', 'src/workflows/placeholders.ts'];
+
 function builtIsFresh(): boolean {
-  const sources = Math.max(newestMtime(join(WEB, 'src')), newestMtime(join(WEB, 'index.html')), newestMtime(join(WEB, 'vite.config.ts')));
+  const sources = Math.max(
+    newestMtime(join(WEB, 'src')),
+    newestMtime(join(WEB, 'index.html')),
+    newestMtime(join(WEB, 'vite.config.ts')),
+    ...SHARED_WITH_WEB.map((file) => newestMtime(join(ROOT, file))),
+  );
   return existsSync(BUILT_INDEX) && statSync(BUILT_INDEX).mtimeMs >= sources;
 }
 

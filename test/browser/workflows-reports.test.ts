@@ -57,9 +57,11 @@ describe.skipIf(!run)('workflows, translations and reports in the dashboard', { 
   it('creates a workflow with a live preview of the newest booking, guest text shown as text, errors inline', async () => {
     await page.goto(`${server.url}/workflows`);
     await page.getByRole('heading', { name: 'Workflows', level: 1 }).waitFor();
-    await page.getByText('No workflows yet').waitFor();
+    // A new operator starts with its starter workflows (the confirmation active, the others paused).
+    await page.locator('.workflow-item').filter({ hasText: 'Booking confirmation' }).getByText('Enabled', { exact: true }).waitFor();
+    await page.locator('.workflow-item').filter({ hasText: '24-hour reminder' }).getByText('Paused', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'New workflow' }).click();
-    await page.getByLabel('Name', { exact: true }).fill('Booking confirmation');
+    await page.getByLabel('Name', { exact: true }).fill('Guest welcome');
     await page.getByLabel('Subject', { exact: true }).fill('See you on {{Date}}, {{FirstName}}');
 
     // The preview renders the newest confirmed booking: the guest's markup is text, nothing runs.
@@ -87,25 +89,32 @@ describe.skipIf(!run)('workflows, translations and reports in the dashboard', { 
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'workflows-editor');
 
+    // Narrowed to channels: not for OCTo resellers.
+    await page.getByLabel('Resellers (OCTo)').uncheck();
     await page.getByRole('button', { name: 'Create workflow' }).click();
-    const item = page.locator('.workflow-item').filter({ hasText: 'Booking confirmation' });
+    const item = page.locator('.workflow-item').filter({ hasText: 'Guest welcome' });
     await item.getByText('Enabled', { exact: true }).waitFor();
-    const [workflow] = await api<{ ID: number; Enabled: boolean; Body: string }[]>('GET', '/api/v2/admin/workflows');
-    expect(workflow).toMatchObject({ Enabled: true, Body: 'Hi {{FirstName}}, see you at {{Time}}.' });
+    expect(await item.textContent()).toContain('for Booking pages, Point of sale, Marketplaces (partner API)');
+    const workflow = (await api<{ Name: string; Enabled: boolean; Body: string; Channels: string[] }[]>('GET', '/api/v2/admin/workflows')).find(
+      (w) => w.Name === 'Guest welcome',
+    );
+    expect(workflow).toMatchObject({ Enabled: true, Body: 'Hi {{FirstName}}, see you at {{Time}}.', Channels: ['online', 'pos', 'partner'] });
   });
 
   it('pauses and enables a workflow and lists its e-mails', async () => {
-    const item = page.locator('.workflow-item').filter({ hasText: 'Booking confirmation' });
+    const item = page.locator('.workflow-item').filter({ hasText: 'Guest welcome' });
+    const welcome = async () =>
+      (await api<{ Name: string; Enabled: boolean }[]>('GET', '/api/v2/admin/workflows')).find((w) => w.Name === 'Guest welcome')!;
     await item.getByRole('button', { name: /^Pause/ }).click();
     await item.getByText('Paused', { exact: true }).waitFor();
-    expect((await api<{ Enabled: boolean }[]>('GET', '/api/v2/admin/workflows'))[0]!.Enabled).toBe(false);
+    expect((await welcome()).Enabled).toBe(false);
     await item.getByRole('button', { name: /^Enable/ }).click();
     await item.getByText('Enabled', { exact: true }).waitFor();
-    expect((await api<{ Enabled: boolean }[]>('GET', '/api/v2/admin/workflows'))[0]!.Enabled).toBe(true);
+    expect((await welcome()).Enabled).toBe(true);
 
     const booked = await book(1, 'Ingrid');
     await item.getByRole('button', { name: 'E-mails' }).click();
-    const table = page.getByRole('table', { name: 'E-mails of Booking confirmation' });
+    const table = page.getByRole('table', { name: 'E-mails of Guest welcome' });
     await table.getByText(booked).waitFor();
     // The worker delivers it to the outbox (no SMTP_URL) within a few seconds; "Sent" then lists it.
     await expect

@@ -42,3 +42,16 @@ export async function summaryOf(t: TestApp, usageKey: string) {
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data as { Meters: { Meter: string; TotalUsage: number; EventCount: number }[] };
 }
+
+/**
+ * Pauses the operator's starter workflows (every new operator has them: src/workflows/starter.ts), for tests
+ * about workflows of their own, whose e-mails they count. test/emails/guest-confirmation.test.ts tests the
+ * starters themselves.
+ */
+export async function pauseStarterWorkflows(t: TestApp, adminKey: string): Promise<void> {
+  const list = (await call(t.app, adminKey, 'GET', '/api/v2/admin/workflows')).json().data as { ID: number; Enabled: boolean }[];
+  for (const workflow of list.filter((w) => w.Enabled)) {
+    const response = await call(t.app, adminKey, 'PATCH', `/api/v2/admin/workflows/${workflow.ID}`, { Enabled: false });
+    expect(response.statusCode, response.body).toBe(200);
+  }
+}

@@ -1,12 +1,16 @@
 // A real SMTP server inside the test run (smtp-server on 127.0.0.1, a free port) that keeps what it
 // receives and can be told to refuse messages, as a mail server that is down or rejecting would.
 import { SMTPServer } from 'smtp-server';
+import { parseMime, partOf } from './mime.js';
 
 export interface ReceivedMessage {
   from: string;
   to: string[];
   subject: string;
+  /** The plain-text part (the whole body of a message that has only one), decoded, with \n line ends. */
   text: string;
+  /** The HTML part, decoded, if the message has one. */
+  html: string | undefined;
   raw: string;
 }
 
@@ -16,15 +20,6 @@ export interface TestSmtp {
   /** While true, every message is refused with a temporary failure (451). */
   failing: boolean;
   close(): Promise<void>;
-}
-
-/** Quoted-printable soft breaks and escapes, which nodemailer uses for long lines. */
-function decodeBody(headers: string, body: string): string {
-  if (!/content-transfer-encoding:\s*quoted-printable/i.test(headers)) return body;
-  return Buffer.from(
-    body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
 }
 
 export async function startSmtp(): Promise<TestSmtp> {
@@ -45,11 +40,13 @@ export async function startSmtp(): Promise<TestSmtp> {
         const split = raw.indexOf('\r\n\r\n');
         const headers = raw.slice(0, split);
         const subject = /^Subject: (.*(?:\r\n[ \t].*)*)/im.exec(headers)?.[1]?.replace(/\r\n[ \t]/g, ' ') ?? '';
+        const message = parseMime(raw);
         state.messages.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           subject,
-          text: decodeBody(headers, raw.slice(split + 4)).replace(/\r\n/g, '\n'),
+          text: (partOf(message, 'text/plain') ?? message).content.toString('utf8').replace(/\r\n/g, '\n'),
+          html: partOf(message, 'text/html')?.content.toString('utf8'),
           raw,
         });
         callback();

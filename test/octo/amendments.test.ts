@@ -7,6 +7,7 @@ import { call, createTestApp, type TestApp, type TestOperator } from '../helpers
 import { createActivity, createTimeslot, dateFromToday, getTimeslot, type AdminTimeslot } from '../availability/fixtures.js';
 import { addFamilyTypes } from '../catalog/tickets/fixtures.js';
 import { contact, customer, octoClient, type OctoCall } from './fixtures.js';
+import { pauseStarterWorkflows } from '../emails/fixtures.js';
 import { octoBody, octoError } from './spec.js';
 
 let t: TestApp;
@@ -31,6 +32,8 @@ const patch = (uuid: string, body: Record<string, unknown>) => octo('PATCH', `/b
 beforeAll(async () => {
   t = await createTestApp();
   op = await t.newOperator();
+  // The e-mails asserted are those of the workflows these tests make.
+  await pauseStarterWorkflows(t, op.adminKey);
   octo = octoClient(t, op.otaKey);
   cruise = (await createActivity(t, op.adminKey, { Name: 'River Cruise', UnitPrice: 1900, MaxParticipantsPerBooking: 10 })).ActivityID;
   await addFamilyTypes(t, op.adminKey, cruise);

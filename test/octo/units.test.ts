@@ -170,6 +170,9 @@ describe('vouchers, contact and required contact fields', () => {
       country: 'GB',
       notes: 'Test note',
     });
+    // The contact's first locale is the guest's language for the booking's e-mails (docs/emails.md).
+    const booking = await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${done.supplierReference}`);
+    expect(booking.json().data.Locale).toBe('de');
     const updated = octoBody(await octo('PATCH', `/bookings/${hold.uuid}`, { contact: { postalCode: '10115', notes: null } }), 'Booking');
     expect(updated.contact).toMatchObject({ postalCode: '10115', notes: null, country: 'GB', firstName: 'John' });
     // A fullName of one word gives no last name: the default requires both names.

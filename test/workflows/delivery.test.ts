@@ -125,7 +125,12 @@ describe('sending', () => {
     expect(message!.from).toBe('no-reply@slotbook.test');
     expect(message!.raw).toContain('From: Fjord Kayaks <no-reply@slotbook.test>');
     expect(message!.subject).toBe(`Booked: Fjord Paddle on ${date}`);
-    expect(message!.text.trim()).toBe(`Hello Grace Lovelace,\n3 seats at 10:00, reference ${booking.BookingReference}.\nFjord Kayaks`);
+    // The workflow's text comes first; the booking's details follow it (docs/emails.md).
+    expect(message!.text).toMatch(
+      new RegExp(
+        `^Hello Grace Lovelace,\n3 seats at 10:00, reference ${booking.BookingReference}\\.\nFjord Kayaks\n\nBooking reference: ${booking.BookingReference}\n`,
+      ),
+    );
     const entries = await workflowEntries();
     expect(entries.length).toBe(entriesBefore + 1);
     expect(entries.at(-1)).toMatchObject({ extra_info: null });
@@ -247,22 +252,19 @@ describe('without SMTP_URL', () => {
       const owner = await local.newOperator();
       const activity = (await createActivity(local, owner.adminKey, { Name: 'Bike Tour' })).ActivityID;
       await createTimeslot(local, owner.adminKey, activity, { Date: date, Time: '09:00', Capacity: 5 });
-      expect(
-        (
-          await call(local.app, owner.adminKey, 'POST', '/api/v2/admin/workflows', {
-            Name: 'Thanks',
-            Event: 'booking-confirmed',
-            Subject: 'Thanks {{FirstName}}',
-            Body: 'See you',
-          })
-        ).statusCode,
-      ).toBe(201);
+      // The new operator's starter "Booking confirmation" is the workflow that e-mails (docs/emails.md).
       await posBooking(local, owner.adminKey, { ActivityID: activity, Date: date, Time: '09:00' });
       const outboxDelivery = deliveryFor(local);
       expect(outboxDelivery.mailer.transport).toBe('outbox');
       expect(await runDueEmails(local.db, outboxDelivery)).toMatchObject({ sent: 1 });
       const [email] = (await call(local.app, owner.adminKey, 'GET', '/api/v2/admin/emails')).json().data as Email[];
-      expect(email).toMatchObject({ Status: 'sent', Transport: 'outbox', Subject: 'Thanks Ada', Body: 'See you', To: 'ada@example.com' });
+      expect(email).toMatchObject({
+        Status: 'sent',
+        Transport: 'outbox',
+        Subject: expect.stringMatching(/^Booking confirmed: Bike Tour \(BK-/),
+        To: 'ada@example.com',
+      });
+      expect(email!.Body).toMatch(/^Hello Ada,\n\nyour booking of Bike Tour on .+ at 09:00 \(Europe\/Berlin\) is confirmed\./);
       expect(await meterEntries(local.db, owner.operatorId, 'workflow-email-sent')).toHaveLength(1);
       outboxDelivery.mailer.close();
     } finally {

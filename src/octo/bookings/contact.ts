@@ -2,6 +2,7 @@
 // dashboard shows OCTo bookings like any other); the contact fields bookings has no column for (notes,
 // country, postal code, locales) in octo_bookings.contact. OCTo sends contact details piecemeal (some at
 // reservation, the rest at confirmation or in an update), so each call changes only the fields it names.
+import { guestLanguage } from '../../lib/guest-messages.js';
 import type { BookingDetails, BookingRecord } from '../../bookings/store.js';
 import { requiredContactFieldsOf } from '../../catalog/service.js';
 import type { ActivityRow } from '../../catalog/store.js';
@@ -106,6 +107,8 @@ export const guestColumns = (guest: Guest): BookingDetails => ({
   customer_last_name: guest.lastName,
   customer_email: guest.emailAddress,
   customer_phone: guest.phoneNumber,
+  // The guest's e-mails speak the contact's first locale when slotbook speaks it, else English (docs/emails.md).
+  ...(guest.locales.length > 0 && { locale: guestLanguage(guest.locales[0]) }),
 });
 
 /** octo_bookings.contact: what the customer columns cannot hold. */

@@ -140,6 +140,7 @@ export async function reserve(db: Db, reseller: Reseller, body: ReservationBody,
     Time: timeslot.time,
     Tickets: tickets,
     Customer: { FirstName: guest.firstName, LastName: guest.lastName, Email: guest.emailAddress, Phone: guest.phoneNumber },
+    ...(guest.locales[0] !== undefined && { Locale: guest.locales[0] }),
     ...(body.resellerReference && { PaymentReference: body.resellerReference }),
   };
   const origin = { operatorId: reseller.operatorId, source: 'partner' as const, partner: reseller.partner };

@@ -2073,6 +2073,8 @@ export interface paths {
               /** @description The answer (text without NUL characters); for a file question the FileID of an upload by the same holder: a key of the partner's marketplace, or (shop items) the same basket */
               Answer: string;
             }[];
+            /** @description The guest's language (BCP 47, e.g. de or de-CH) for the e-mails about the booking: en or de are spoken, any other is English. Default en */
+            Locale?: string;
             /** @description How the booking was paid at the desk (docs/payments.md, "The desk"); without it the booking is unpaid */
             Payment?: {
               /**
@@ -10480,12 +10482,14 @@ export interface paths {
             Event: 'booking-confirmed' | 'booking-cancelled' | 'booking-rescheduled' | 'reminder' | 'follow-up';
             /** @description For reminder and follow-up: hours before the start / after the end (0 for the other events) */
             OffsetHours?: number;
-            /** @description Subject template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
+            /** @description Subject template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{Greeting}}, {{Headline}}, {{Intro}}, {{When}}, {{Timezone}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
             Subject: string;
-            /** @description Plain-text body template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
+            /** @description Plain-text body template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{Greeting}}, {{Headline}}, {{Intro}}, {{When}}, {{Timezone}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
             Body: string;
-            /** @description Whether bookings made by partners (marketplaces) trigger it too. Default: false for booking-confirmed (the marketplace confirms its own sales), true for the other events */
+            /** @description Whether bookings made by partners (marketplaces: partner and octo in Channels) trigger it too; setting it adds or removes both channels. Default: false for booking-confirmed (the marketplace confirms its own sales), true for the other events */
             PartnerBookings?: boolean;
+            /** @description The channels whose bookings it e-mails: online (the booking pages), pos (point of sale), partner (marketplaces through the partner API), octo (OCTo resellers). Default: every channel, but online and pos only for booking-confirmed unless PartnerBookings is true */
+            Channels?: ('online' | 'pos' | 'partner' | 'octo')[];
             /** @description Default true */
             Enabled?: boolean;
           };
@@ -10610,6 +10614,11 @@ export interface paths {
             Subject: string;
             /** @description The draft body template */
             Body: string;
+            /**
+             * @description The draft's event, which {{Headline}} and {{Intro}} speak of; default booking-confirmed
+             * @enum {string}
+             */
+            Event?: 'booking-confirmed' | 'booking-cancelled' | 'booking-rescheduled' | 'reminder' | 'follow-up';
             /** @description Render for this booking; default: the newest confirmed booking */
             BookingReference?: string;
           };
@@ -10834,12 +10843,14 @@ export interface paths {
             Event?: 'booking-confirmed' | 'booking-cancelled' | 'booking-rescheduled' | 'reminder' | 'follow-up';
             /** @description For reminder and follow-up: hours before the start / after the end (0 for the other events) */
             OffsetHours?: number;
-            /** @description Subject template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
+            /** @description Subject template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{Greeting}}, {{Headline}}, {{Intro}}, {{When}}, {{Timezone}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
             Subject?: string;
-            /** @description Plain-text body template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
+            /** @description Plain-text body template; placeholders: {{FirstName}}, {{LastName}}, {{BookingReference}}, {{ActivityName}}, {{Date}}, {{Time}}, {{Participants}}, {{OperatorName}}, {{Greeting}}, {{Headline}}, {{Intro}}, {{When}}, {{Timezone}}, {{ManageBookingUrl}}, {{CompleteWaiverUrl}} */
             Body?: string;
-            /** @description Whether bookings made by partners (marketplaces) trigger it too. Default: false for booking-confirmed (the marketplace confirms its own sales), true for the other events */
+            /** @description Whether bookings made by partners (marketplaces: partner and octo in Channels) trigger it too; setting it adds or removes both channels. Default: false for booking-confirmed (the marketplace confirms its own sales), true for the other events */
             PartnerBookings?: boolean;
+            /** @description The channels whose bookings it e-mails: online (the booking pages), pos (point of sale), partner (marketplaces through the partner API), octo (OCTo resellers). Default: every channel, but online and pos only for booking-confirmed unless PartnerBookings is true */
+            Channels?: ('online' | 'pos' | 'partner' | 'octo')[];
             /** @description Default true */
             Enabled?: boolean;
           };
@@ -11326,6 +11337,8 @@ export interface paths {
               /** @description The answer (text without NUL characters); for a file question the FileID of an upload by the same holder: a key of the partner's marketplace, or (shop items) the same basket */
               Answer: string;
             }[];
+            /** @description The guest's language (BCP 47, e.g. de or de-CH) for the e-mails about the booking: en or de are spoken, any other is English. Default en */
+            Locale?: string;
             /** @description Reserve the seats on hold for this many minutes (status on_hold) until confirmed; without it the booking is confirmed at once */
             HoldMinutes?: number;
           };
@@ -14160,6 +14173,8 @@ export interface paths {
               /** @description Telephone number in international format: + then 7 to 15 digits */
               Phone: string;
             };
+            /** @description The guest's language (BCP 47, e.g. de or de-CH) for the e-mails about the booking: en or de are spoken, any other is English. Default en */
+            Locale?: string;
           };
         };
       };
@@ -15911,6 +15926,8 @@ export interface paths {
             Date: string;
             /** @description A clock time, HH:MM (00:00 to 23:59) */
             Time: string;
+            /** @description The guest's language (BCP 47, e.g. de or de-CH) for the e-mails about the booking: en or de are spoken, any other is English. Default en */
+            Locale?: string;
             /** @description How the booking was paid at the desk (docs/payments.md, "The desk"); without it the booking is unpaid */
             Payment?: {
               /**
@@ -23237,6 +23254,8 @@ export interface webhooks {
                * @enum {string}
                */
               WaiverStatus: 'pending' | 'complete';
+              /** @description The guest's language for the booking's e-mails: en or de */
+              Locale: string;
               /** @description When the hold lapses; null unless on hold */
               HoldExpiresAt: string | null;
               /** Format: date-time */
@@ -23363,6 +23382,8 @@ export interface webhooks {
                * @enum {string}
                */
               WaiverStatus: 'pending' | 'complete';
+              /** @description The guest's language for the booking's e-mails: en or de */
+              Locale: string;
               /** @description When the hold lapses; null unless on hold */
               HoldExpiresAt: string | null;
               /** Format: date-time */
@@ -23489,6 +23510,8 @@ export interface webhooks {
                * @enum {string}
                */
               WaiverStatus: 'pending' | 'complete';
+              /** @description The guest's language for the booking's e-mails: en or de */
+              Locale: string;
               /** @description When the hold lapses; null unless on hold */
               HoldExpiresAt: string | null;
               /** Format: date-time */
@@ -23615,6 +23638,8 @@ export interface webhooks {
                * @enum {string}
                */
               WaiverStatus: 'pending' | 'complete';
+              /** @description The guest's language for the booking's e-mails: en or de */
+              Locale: string;
               /** @description When the hold lapses; null unless on hold */
               HoldExpiresAt: string | null;
               /** Format: date-time */
@@ -23741,6 +23766,8 @@ export interface webhooks {
                * @enum {string}
                */
               WaiverStatus: 'pending' | 'complete';
+              /** @description The guest's language for the booking's e-mails: en or de */
+              Locale: string;
               /** @description When the hold lapses; null unless on hold */
               HoldExpiresAt: string | null;
               /** Format: date-time */
@@ -25065,6 +25092,8 @@ export interface components {
        * @enum {string}
        */
       WaiverStatus: 'pending' | 'complete';
+      /** @description The guest's language for the booking's e-mails: en or de */
+      Locale: string;
       /** @description When the hold lapses; null unless on hold */
       HoldExpiresAt: string | null;
       /** Format: date-time */
@@ -25199,6 +25228,8 @@ export interface components {
        * @enum {string}
        */
       WaiverStatus: 'pending' | 'complete';
+      /** @description The guest's language for the booking's e-mails: en or de */
+      Locale: string;
       /** @description When the hold lapses; null unless on hold */
       HoldExpiresAt: string | null;
       /** Format: date-time */
@@ -25559,6 +25590,8 @@ export interface components {
        * @enum {string}
        */
       WaiverStatus: 'pending' | 'complete';
+      /** @description The guest's language for the booking's e-mails: en or de */
+      Locale: string;
       /** @description When the hold lapses; null unless on hold */
       HoldExpiresAt: string | null;
       /** Format: date-time */
@@ -26832,7 +26865,10 @@ export interface components {
       OffsetHours: number;
       Subject: string;
       Body: string;
+      /** @description Whether partner or octo is among Channels */
       PartnerBookings: boolean;
+      /** @description The channels whose bookings it e-mails: online (the booking pages), pos (point of sale), partner (marketplaces through the partner API), octo (OCTo resellers). Default: every channel, but online and pos only for booking-confirmed unless PartnerBookings is true */
+      Channels: ('online' | 'pos' | 'partner' | 'octo')[];
       Enabled: boolean;
       /** Format: date-time */
       CreatedAt: string;

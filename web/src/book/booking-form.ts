@@ -151,7 +151,7 @@ export async function renderBookingForm(holder: HTMLElement, activity: Activity,
       try {
         let token = basket?.BasketToken;
         if (!token) {
-          token = (await shop<Basket>('POST', '/baskets', { Customer: guest })).BasketToken;
+          token = (await shop<Basket>('POST', '/baskets', { Customer: guest, Locale: boot.Locale })).BasketToken;
           basketToken.set(token);
         }
         const answers = await waiver.answers({ basket: token });

@@ -1,12 +1,12 @@
 // The booking pages' ONE message catalogue: every text of the pages in English and German. German must
 // have every key English has (the type says so). Waiver questions and ticket names come translated from
 // the API (Locale); the operator's own texts (activity names, descriptions) are shown as written.
-/** A time before the start: whole days from 3 days on (720 hours reads as 30 days), else hours. */
-const inDays = (hours: number) => hours >= 72 && hours % 24 === 0;
-const span = (hours: number) => (inDays(hours) ? `${hours / 24} days` : `${hours} ${hours === 1 ? 'hour' : 'hours'}`);
-const spanDe = (hours: number) => (inDays(hours) ? `${hours / 24} Tage` : `${hours} ${hours === 1 ? 'Stunde' : 'Stunden'}`);
+// The words guests also read in their e-mails (the meeting point, the cancellation rule, ...) live in the
+// server's src/lib/guest-messages.ts, which imports nothing, and are spread in here: one text for both.
+import { GUEST_MESSAGES, span, spanDe } from '../../../src/lib/guest-messages';
 
 const en = {
+  ...GUEST_MESSAGES.en,
   language: 'Language',
   testMode: 'Test mode',
   testModeText: 'This shop takes no real payments: nothing is charged. Pay with a test card such as 4242 4242 4242 4242.',
@@ -62,8 +62,6 @@ const en = {
   choose: 'Choose …',
   signatureHint: 'Type your full name as your signature.',
   consentRequired: 'You must agree to this to book.',
-  waiverPendingNote: 'Your waiver is not complete yet: please answer its questions before you come.',
-  completeWaiver: 'Complete the waiver',
   waiverHeading: 'Complete your waiver',
   waiverSend: 'Send my answers',
   waiverSending: 'Sending …',
@@ -86,7 +84,6 @@ const en = {
   itemLapsed: 'The hold on these seats has run out; they were released.',
   addAnother: 'Add another activity',
   startOver: 'Start a new booking',
-  total: 'Total',
   balanceLater: 'Balance to pay later',
   depositNow: (now: string, later: string) =>
     `Deposit now, balance later: you pay ${now} now and ${later} later (we e-mail you a link, or you pay on the day).`,
@@ -108,13 +105,10 @@ const en = {
   backToBasket: 'Back to your basket',
   refundedHeading: 'Your payment was refunded',
   refundedText: 'Your seats were no longer held when your payment arrived, so nothing was booked and the payment has been refunded in full.',
-  confirmedHeading: 'Your booking is confirmed',
   confirmedIntro: (email: string) => `We have sent the confirmation to ${email}. Bookmark this page to come back to it.`,
   confirmedNoEmail: 'Your booking is confirmed. Bookmark this page, or note the booking reference: it is your confirmation.',
-  reference: 'Booking reference',
   paymentReference: 'Payment reference',
   paid: 'Paid',
-  manageLink: (reference: string) => `Manage booking ${reference}`,
   manageHeading: 'Your booking',
   paidSoFar: 'Paid',
   balanceDue: 'Balance to pay',
@@ -122,8 +116,6 @@ const en = {
   balanceExplain: 'You can pay the balance now, or when you arrive.',
   balanceConfirming: 'Thank you: we are waiting for your payment to be confirmed. This page updates itself.',
   balancePaid: 'Your booking is paid in full.',
-  qrAlt: (reference: string) => `QR code of booking ${reference}`,
-  qrCaption: 'Show this code (or tell us the booking reference) at check-in.',
   status: 'Status',
   statuses: { on_hold: 'held', confirmed: 'confirmed', cancelled: 'cancelled', expired: 'expired' } as Record<string, string>,
   cancelUntil: (time: string) => `You can cancel online until ${time}.`,
@@ -134,10 +126,6 @@ const en = {
   cancelled: 'Your booking is cancelled.',
   cancelNotAllowed: 'This booking cannot be cancelled online. Please contact the operator.',
   cancelTooLate: 'The time to cancel online has passed. Please contact the operator.',
-  meetingPoint: 'Meeting point',
-  openMap: 'Open the map (new tab)',
-  included: 'Included',
-  whatToBring: 'What to bring',
   changeTime: 'Change the time',
   departureCancelled: 'The operator cancelled this departure',
   bookAgain: 'Book another time',
@@ -148,14 +136,6 @@ const en = {
   rescheduleTo: (when: string) => `Move to ${when}`,
   rescheduleSamePrice: 'Your tickets and what you paid stay the same.',
   rescheduled: (date: string, time: string) => `Your booking is now on ${date} at ${time}.`,
-  policyHeading: 'Cancellation',
-  policyNone: 'This activity cannot be cancelled online.',
-  policyUntil: (hours: number) =>
-    hours === 0 ? 'You can cancel online until the start.' : `You can cancel online until ${span(hours)} before the start.`,
-  policyAllBack: 'You get back everything you paid.',
-  policyRule: (percent: number, hours: number) =>
-    hours === 0 ? `${percent}% back until the start` : `${percent}% back if you cancel at least ${span(hours)} before the start`,
-  policyNothingLater: 'nothing later',
   rescheduleRuleHeading: 'Changing the time',
   rescheduleRuleNone: 'The time of a booking cannot be changed online.',
   rescheduleRuleUntil: (hours: number) =>
@@ -172,10 +152,6 @@ const en = {
   termsRequired: 'Please accept the terms to continue.',
   refundNow: (amount: string, percent: number) => `If you cancel now, you get back ${amount} (${percent}% of what you paid).`,
   refundNothingNow: 'If you cancel now, nothing is refunded.',
-  dateLabel: 'Date',
-  timeLabel: 'Time',
-  activity: 'Activity',
-  people: 'People',
   offerClaimed: 'This offer has been claimed and paid.',
   limitReached:
     'You are already holding as many seats as one guest may hold at once. Pay for your basket, or wait until a hold runs out, then try again.',
@@ -189,6 +165,7 @@ const en = {
 export type Messages = typeof en;
 
 const de: Messages = {
+  ...GUEST_MESSAGES.de,
   language: 'Sprache',
   testMode: 'Testmodus',
   testModeText: 'Dieser Shop nimmt keine echten Zahlungen an: Es wird nichts abgebucht. Bezahlen Sie mit einer Testkarte wie 4242 4242 4242 4242.',
@@ -245,8 +222,6 @@ const de: Messages = {
   choose: 'Bitte wählen …',
   signatureHint: 'Geben Sie als Unterschrift Ihren vollen Namen ein.',
   consentRequired: 'Sie müssen dem zustimmen, um zu buchen.',
-  waiverPendingNote: 'Ihr Haftungsverzicht ist noch nicht vollständig: Bitte beantworten Sie die Fragen vor Ihrem Besuch.',
-  completeWaiver: 'Haftungsverzicht ausfüllen',
   waiverHeading: 'Haftungsverzicht ausfüllen',
   waiverSend: 'Antworten senden',
   waiverSending: 'Wird gesendet …',
@@ -269,7 +244,6 @@ const de: Messages = {
   itemLapsed: 'Die Reservierung dieser Plätze ist abgelaufen; sie wurden freigegeben.',
   addAnother: 'Weitere Aktivität hinzufügen',
   startOver: 'Neue Buchung beginnen',
-  total: 'Gesamt',
   balanceLater: 'Später zu zahlen',
   depositNow: (now, later) =>
     `Anzahlung jetzt, Rest später: Sie zahlen jetzt ${now} und ${later} später (per Link, den wir Ihnen schicken, oder vor Ort).`,
@@ -294,13 +268,10 @@ const de: Messages = {
   refundedHeading: 'Ihre Zahlung wurde erstattet',
   refundedText:
     'Als Ihre Zahlung eintraf, waren Ihre Plätze nicht mehr reserviert. Es wurde daher nichts gebucht, und die Zahlung wurde vollständig erstattet.',
-  confirmedHeading: 'Ihre Buchung ist bestätigt',
   confirmedIntro: (email) => `Wir haben die Bestätigung an ${email} geschickt. Setzen Sie ein Lesezeichen, um diese Seite wiederzufinden.`,
   confirmedNoEmail: 'Ihre Buchung ist bestätigt. Setzen Sie ein Lesezeichen oder notieren Sie die Buchungsnummer: Sie ist Ihre Bestätigung.',
-  reference: 'Buchungsnummer',
   paymentReference: 'Zahlungsreferenz',
   paid: 'Bezahlt',
-  manageLink: (reference) => `Buchung ${reference} verwalten`,
   manageHeading: 'Ihre Buchung',
   paidSoFar: 'Bezahlt',
   balanceDue: 'Noch zu zahlen',
@@ -308,8 +279,6 @@ const de: Messages = {
   balanceExplain: 'Sie können den Restbetrag jetzt zahlen oder bei Ihrer Ankunft.',
   balanceConfirming: 'Danke: Wir warten auf die Bestätigung Ihrer Zahlung. Diese Seite aktualisiert sich selbst.',
   balancePaid: 'Ihre Buchung ist vollständig bezahlt.',
-  qrAlt: (reference) => `QR-Code der Buchung ${reference}`,
-  qrCaption: 'Zeigen Sie diesen Code (oder nennen Sie die Buchungsnummer) beim Einchecken.',
   status: 'Status',
   statuses: { on_hold: 'reserviert', confirmed: 'bestätigt', cancelled: 'storniert', expired: 'abgelaufen' },
   cancelUntil: (time) => `Sie können online bis ${time} stornieren.`,
@@ -320,10 +289,6 @@ const de: Messages = {
   cancelled: 'Ihre Buchung ist storniert.',
   cancelNotAllowed: 'Diese Buchung kann nicht online storniert werden. Bitte wenden Sie sich an den Anbieter.',
   cancelTooLate: 'Die Frist für eine Online-Stornierung ist vorbei. Bitte wenden Sie sich an den Anbieter.',
-  meetingPoint: 'Treffpunkt',
-  openMap: 'Karte öffnen (neuer Tab)',
-  included: 'Inklusive',
-  whatToBring: 'Mitzubringen',
   changeTime: 'Termin ändern',
   departureCancelled: 'Der Anbieter hat diesen Termin abgesagt',
   bookAgain: 'Einen anderen Termin buchen',
@@ -334,14 +299,6 @@ const de: Messages = {
   rescheduleTo: (when) => `Verschieben auf ${when}`,
   rescheduleSamePrice: 'Ihre Tickets und der bezahlte Betrag bleiben gleich.',
   rescheduled: (date, time) => `Ihre Buchung ist jetzt am ${date} um ${time}.`,
-  policyHeading: 'Stornierung',
-  policyNone: 'Diese Aktivität kann nicht online storniert werden.',
-  policyUntil: (hours) =>
-    hours === 0 ? 'Sie können online bis zum Beginn stornieren.' : `Sie können online bis ${spanDe(hours)} vor Beginn stornieren.`,
-  policyAllBack: 'Sie erhalten alles zurück, was Sie bezahlt haben.',
-  policyRule: (percent, hours) =>
-    hours === 0 ? `${percent} % zurück bis zum Beginn` : `${percent} % zurück bei Stornierung mindestens ${spanDe(hours)} vor Beginn`,
-  policyNothingLater: 'danach nichts',
   rescheduleRuleHeading: 'Termin ändern',
   rescheduleRuleNone: 'Der Termin einer Buchung kann nicht online geändert werden.',
   rescheduleRuleUntil: (hours) =>
@@ -358,10 +315,6 @@ const de: Messages = {
   termsRequired: 'Bitte akzeptieren Sie die Bedingungen, um fortzufahren.',
   refundNow: (amount, percent) => `Wenn Sie jetzt stornieren, erhalten Sie ${amount} zurück (${percent} % des bezahlten Betrags).`,
   refundNothingNow: 'Wenn Sie jetzt stornieren, wird nichts erstattet.',
-  dateLabel: 'Datum',
-  timeLabel: 'Uhrzeit',
-  activity: 'Aktivität',
-  people: 'Personen',
   offerClaimed: 'Dieses Angebot wurde bereits angenommen und bezahlt.',
   limitReached:
     'Sie halten bereits so viele Plätze, wie ein Gast auf einmal halten darf. Bezahlen Sie Ihren Warenkorb oder warten Sie, bis eine Reservierung abläuft, und versuchen Sie es dann erneut.',

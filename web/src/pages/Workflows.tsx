@@ -27,18 +27,24 @@ import './workflows.css';
 
 export const WORKFLOW_EVENTS = ['booking-confirmed', 'booking-cancelled', 'booking-rescheduled', 'reminder', 'follow-up'] as const;
 type WorkflowEvent = (typeof WORKFLOW_EVENTS)[number];
-const PLACEHOLDERS = [
-  'FirstName',
-  'LastName',
-  'BookingReference',
-  'ActivityName',
-  'Date',
-  'Time',
-  'Participants',
-  'OperatorName',
-  'ManageBookingUrl',
-  'CompleteWaiverUrl',
+// Every placeholder the server renders, from the server's own list (a file that imports nothing).
+import { PLACEHOLDERS } from '../../../src/workflows/placeholders';
+
+type Channel = Workflow['Channels'][number];
+const CHANNELS: { channel: Channel; label: string; hint: string }[] = [
+  { channel: 'online', label: 'Booking pages', hint: 'The online shop and waitlist claims' },
+  { channel: 'pos', label: 'Point of sale', hint: 'Bookings staff make in the dashboard' },
+  { channel: 'partner', label: 'Marketplaces (partner API)', hint: 'Marketplaces often confirm their own sales' },
+  { channel: 'octo', label: 'Resellers (OCTo)', hint: 'Bookings made through OCTo' },
 ];
+const ALL_CHANNELS = CHANNELS.map((c) => c.channel);
+
+function channelsText(channels: readonly Channel[]): string {
+  if (ALL_CHANNELS.every((c) => channels.includes(c))) return 'every channel';
+  return CHANNELS.filter((c) => channels.includes(c.channel))
+    .map((c) => c.label)
+    .join(', ');
+}
 
 const EVENT_LABELS: Record<WorkflowEvent, string> = {
   'booking-confirmed': 'When a booking is confirmed',
@@ -61,7 +67,8 @@ const NEW_DRAFT: Draft = {
   OffsetHours: 0,
   Subject: 'Your booking {{BookingReference}}: {{ActivityName}}',
   Body: 'Hello {{FirstName}},\n\nthank you for booking {{ActivityName}} on {{Date}} at {{Time}} for {{Participants}}.\n\n{{OperatorName}}',
-  PartnerBookings: false,
+  PartnerBookings: true,
+  Channels: ALL_CHANNELS,
   Enabled: true,
 };
 
@@ -152,7 +159,7 @@ export function WorkflowsPage() {
                   </div>
                   <div className="muted small">
                     {EVENT_LABELS[workflow.Event]} · {whenText(workflow)}
-                    {workflow.PartnerBookings ? ' · also for marketplace bookings' : ''}
+                    {` · for ${channelsText(workflow.Channels)}`}
                   </div>
                   <div className="workflow-subject small">{workflow.Subject}</div>
                 </div>
@@ -201,6 +208,7 @@ function WorkflowEditor({ initial, id, onDone }: { initial: Draft; id?: number; 
     Subject: initial.Subject,
     Body: initial.Body,
     PartnerBookings: initial.PartnerBookings,
+    Channels: initial.Channels,
     Enabled: initial.Enabled,
   });
   const [busy, setBusy] = useState(false);
@@ -217,7 +225,9 @@ function WorkflowEditor({ initial, id, onDone }: { initial: Draft; id?: number; 
     event.preventDefault();
     setBusy(true);
     setError(undefined);
-    const body = { ...draft, OffsetHours: scheduled(draft.Event) ? draft.OffsetHours : 0 };
+    // Channels says which bookings it e-mails; PartnerBookings only summarises it (the server derives it).
+    const { PartnerBookings: _summary, ...fields } = draft;
+    const body = { ...fields, OffsetHours: scheduled(draft.Event) ? draft.OffsetHours : 0 };
     try {
       if (id === undefined) await api.post('/api/v2/admin/workflows', body);
       else await api.patch(`/api/v2/admin/workflows/${id}`, body);
@@ -242,7 +252,7 @@ function WorkflowEditor({ initial, id, onDone }: { initial: Draft; id?: number; 
     });
   }
 
-  const known = ['Name', 'Event', 'OffsetHours', 'Subject', 'Body'];
+  const known = ['Name', 'Event', 'OffsetHours', 'Subject', 'Body', 'Channels'];
   return (
     <Card title={id === undefined ? 'New workflow' : `Edit “${initial.Name}”`} className="workflow-editor">
       <div className="workflow-editor-grid">
@@ -264,7 +274,6 @@ function WorkflowEditor({ initial, id, onDone }: { initial: Draft; id?: number; 
                 set({
                   Event: next,
                   OffsetHours: scheduled(next) ? Math.max(draft.OffsetHours, 24) : 0,
-                  PartnerBookings: next === 'booking-confirmed' ? draft.PartnerBookings : true,
                 });
               }}
               error={error?.fieldError('Event')}
@@ -296,13 +305,24 @@ function WorkflowEditor({ initial, id, onDone }: { initial: Draft; id?: number; 
               </button>
             ))}
           </div>
+          <fieldset className="fieldset checks">
+            <legend>Bookings of these channels</legend>
+            {CHANNELS.map(({ channel, label, hint }) => (
+              <Checkbox
+                key={channel}
+                label={label}
+                hint={hint}
+                checked={draft.Channels.includes(channel)}
+                onChange={(e) => set({ Channels: e.target.checked ? [...draft.Channels, channel] : draft.Channels.filter((c) => c !== channel) })}
+              />
+            ))}
+            {error?.fieldError('Channels') && (
+              <p className="field-error" role="alert">
+                {error.fieldError('Channels')}
+              </p>
+            )}
+          </fieldset>
           <div className="checks">
-            <Checkbox
-              label="Also for marketplace bookings"
-              hint="Marketplaces confirm their own sales; reminders and follow-ups usually help all guests"
-              checked={draft.PartnerBookings}
-              onChange={(e) => set({ PartnerBookings: e.target.checked })}
-            />
             <Checkbox
               label="Enabled"
               hint="Paused workflows send nothing"
@@ -320,7 +340,7 @@ function WorkflowEditor({ initial, id, onDone }: { initial: Draft; id?: number; 
             </button>
           </div>
         </form>
-        <LivePreview subject={draft.Subject} body={draft.Body} />
+        <LivePreview subject={draft.Subject} body={draft.Body} event={draft.Event} />
       </div>
     </Card>
   );
@@ -357,7 +377,7 @@ function TemplateFields({
  * The draft rendered by the server a moment after typing stops. Shown as text (never as HTML), so what a
  * guest typed into a booking appears exactly as the e-mail will carry it. Template errors appear here at once.
  */
-function LivePreview({ subject, body }: { subject: string; body: string }) {
+function LivePreview({ subject, body, event }: { subject: string; body: string; event: WorkflowEvent }) {
   const [preview, setPreview] = useState<Preview>();
   const [error, setError] = useState<ApiError>();
   const [pending, setPending] = useState(true);
@@ -366,7 +386,7 @@ function LivePreview({ subject, body }: { subject: string; body: string }) {
     let stale = false;
     const timer = setTimeout(() => {
       api
-        .post<Preview>('/api/v2/admin/workflows/preview', { Subject: subject, Body: body })
+        .post<Preview>('/api/v2/admin/workflows/preview', { Subject: subject, Body: body, Event: event })
         .then((data) => {
           if (stale) return;
           setPreview(data);
@@ -383,7 +403,7 @@ function LivePreview({ subject, body }: { subject: string; body: string }) {
       stale = true;
       clearTimeout(timer);
     };
-  }, [subject, body]);
+  }, [subject, body, event]);
 
   const problems = error?.errors.length ? error.errors : error ? [{ field: '', message: error.message }] : [];
   return (
