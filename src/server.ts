@@ -7,7 +7,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
-import { seedDemoOnFirstStart } from './demo/seed.js';
+import { addDemoActivityPhotos, seedDemoOnFirstStart } from './demo/seed.js';
 import { announceDemo } from './demo/announce.js';
 import { purgeExpiredKeys } from './idempotency/service.js';
 import { startEmailWorker } from './emails/worker.js';
@@ -112,10 +112,8 @@ export async function startServer(config: Config): Promise<void> {
   process.on('unhandledRejection', fatal('unhandled rejection'));
 
   try {
-    if (!config.production) {
-      const demo = await seedDemoOnFirstStart(db);
-      if (demo) announceDemo(demo, config, log);
-    }
+    const demo = config.production ? undefined : await seedDemoOnFirstStart(db);
+    if (demo) announceDemo(demo, config, log);
     // Waitlist offers and e-mail delivery (docs/platform-events.md); safe with any number of processes.
     stopWaitlistOffers = startWaitlistOffers(db, config, log);
     // Stripe refunds recorded but not yet sent (docs/payments.md, Refunds); safe with any number of processes.
@@ -134,6 +132,9 @@ export async function startServer(config: Config): Promise<void> {
     // Uploads that no confirmed booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
     stopUploadSweep = startUploadSweep(db, config, log);
     await app.listen({ port: config.port, host: config.host });
+    if (demo) {
+      addDemoActivityPhotos(db, demo).catch((error: unknown) => log.warn({ err: error }, 'the demo activities have no photos: drawing them failed'));
+    }
   } catch (error) {
     closing = true;
     stopUploadSweep?.();

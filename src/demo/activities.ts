@@ -4,8 +4,11 @@
 // takes no seat, a family ticket for four, a minimum of players, a student price.
 import type { CreateTicketTypeBody } from '../catalog/tickets/schemas.js';
 import type { MeetingPoint } from '../catalog/schemas.js';
+import type { Scene } from './photos.js';
 
 export interface DemoActivity {
+  /** The illustration the demo shows as the activity's photo (src/demo/photos.ts). */
+  scene: Scene;
   name: string;
   description: string;
   durationMinutes: number;
@@ -65,6 +68,7 @@ const family = (price: number): CreateTicketTypeBody => ({
 export const DEMO_ACTIVITIES: DemoActivity[] = [
   {
     name: 'Spree River Cruise',
+    scene: { sky: [0x4a90d9, 0xbfe3f5], ground: [0x2f6f8f, 0x163a4f], sun: 0xfff3b0, alt: 'Illustration: a clear sky over the river' },
     description: 'Ninety minutes past the Reichstag, the Museum Island and the cathedral, with live commentary in German and English.',
     durationMinutes: 90,
     timezone: 'Europe/Berlin',
@@ -81,6 +85,7 @@ export const DEMO_ACTIVITIES: DemoActivity[] = [
   },
   {
     name: 'Sunset Kayak Tour',
+    scene: { sky: [0x3b2a63, 0xf28c4b], ground: [0xc4643a, 0x2a2440], sun: 0xffd27a, alt: 'Illustration: a sunset over calm water' },
     description: 'Two hours on the Spree at golden hour, with a guide and all equipment.',
     durationMinutes: 120,
     timezone: 'Europe/Berlin',
@@ -107,6 +112,7 @@ export const DEMO_ACTIVITIES: DemoActivity[] = [
   },
   {
     name: 'Escape Room: The Vault',
+    scene: { sky: [0x1b1f2a, 0x3a4150], ground: [0x5a4632, 0x2b2118], sun: 0xe8c35a, alt: 'Illustration: a dim vault with a brass lamp' },
     description: 'Crack the bank vault in 60 minutes. For 2 to 6 players.',
     durationMinutes: 60,
     timezone: 'America/New_York',
@@ -124,6 +130,7 @@ export const DEMO_ACTIVITIES: DemoActivity[] = [
   },
   {
     name: 'Pottery Wheel Class',
+    scene: { sky: [0xf3e3cf, 0xe2c4a3], ground: [0xb07a4f, 0x7a4e2e], sun: 0xffffff, alt: 'Illustration: a warm studio over clay-coloured ground' },
     description: 'A beginner class at the wheel; your bowl is fired and ready a week later.',
     durationMinutes: 150,
     timezone: 'Asia/Tokyo',
@@ -140,6 +147,7 @@ export const DEMO_ACTIVITIES: DemoActivity[] = [
   },
   {
     name: 'Skyline Observation Deck',
+    scene: { sky: [0x0f3c78, 0x8fc3ea], ground: [0x4a5566, 0x1e2633], sun: 0xfff8d6, alt: 'Illustration: a high view of the sky above the city' },
     description: 'The city from 200 metres up, open every day from 9 am to 10 pm: come any time, your ticket is for the day.',
     durationMinutes: 13 * 60,
     timezone: 'Europe/Berlin',

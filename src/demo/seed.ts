@@ -21,6 +21,7 @@ export const DEMO_CONTACT_EMAIL = 'hello@demo-adventures.example';
 import type { CreateQuestionBody } from '../questions/schemas.js';
 import { changeTicketType, createTicketType, listAdminTicketTypes } from '../catalog/tickets/service.js';
 import { bookTimeslot } from '../bookings/service.js';
+import { addDemoPhotos } from './photos.js';
 import { DEMO_ACTIVITIES as ACTIVITIES, type DemoActivity } from './activities.js';
 import { connectWithActivities, type ReadyConnection } from '../getyourguide/connection.js';
 
@@ -70,7 +71,21 @@ export async function seedDemoOnFirstStart(db: Db): Promise<DemoSeed | undefined
 export async function seedDemo(db: Db): Promise<DemoSeed> {
   const demo = await db.write(insertDemo);
   await addSchedules(db, demo);
+  await addDemoActivityPhotos(db, demo);
   return demo;
+}
+
+/**
+ * The demo activities' illustrations (src/demo/photos.ts). A second or two of CPU in a worker thread: the
+ * server adds them after it listens, so the first start answers at once.
+ */
+export function addDemoActivityPhotos(db: Db, demo: DemoSeed): Promise<void> {
+  return addDemoPhotos(
+    db,
+    demo.operatorId,
+    demo.activityIds,
+    ACTIVITIES.map((spec) => spec.scene),
+  );
 }
 
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -95,6 +110,7 @@ async function addSchedules(db: Db, demo: DemoSeed): Promise<void> {
     });
     for (const question of WAIVER) await createQuestion(db, demo.operatorId, activityId, question);
   }
+
   const vault = ACTIVITIES.findIndex((spec) => spec.name.startsWith('Escape Room'));
   const party = { FirstName: 'Office', LastName: 'Party', Email: 'party@example.com', Phone: '+12125550100' };
   const request = {

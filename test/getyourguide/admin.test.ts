@@ -189,5 +189,15 @@ describe('the demo', () => {
     // Without outbound credentials until the operator enters GYG's.
     const connection = (await call(t.app, demo.keys.admin, 'GET', '/api/v2/admin/getyourguide')).json().data;
     expect(connection).toMatchObject({ Enabled: true, SupplierID: supplier, OutboundPasswordSet: false });
+    // Every demo activity has its illustration, served like an operator's photo (issue 26, item 5).
+    const activities = (await call(t.app, demo.keys.admin, 'GET', '/api/v2/admin/activities')).json().data as {
+      Photos: { Alt: string; Sizes: { Width: number; Url: string }[] }[];
+    }[];
+    expect(activities.map((activity) => activity.Photos.length)).toEqual(demo.activityIds.map(() => 1));
+    const photo = activities[0]!.Photos[0]!;
+    expect(photo.Alt).toMatch(/^Illustration: /);
+    const served = await t.app.inject({ method: 'GET', url: new URL(photo.Sizes[0]!.Url, 'http://x').pathname });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/jpeg');
   });
 });
