@@ -118,7 +118,7 @@ function ConnectionCard({ data, password, onChange }: { data: GygConnection; pas
           label="Switched on"
           hint="Off: GetYourGuide's calls are refused (AUTHORIZATION_FAILURE) and nothing is pushed; bookings already made stay."
           checked={data.Enabled}
-          disabled={busy}
+          // Never disabled while saving: a disabled box would drop the keyboard's focus.
           onChange={(event) => {
             const enabled = event.target.checked;
             void run(
