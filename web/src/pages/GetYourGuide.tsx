@@ -4,7 +4,7 @@
 // (GygActivity). Owners and admins only (keys:manage): the credentials let a marketplace book, as a key does.
 import { useState, type FormEvent } from 'react';
 import { api, type ApiError, request } from '../api';
-import type { Answer } from '../api-types';
+import { GYG, type GygConnection } from '../getyourguide';
 import { usePageTitle } from '../router';
 import {
   Badge,
@@ -23,9 +23,6 @@ import {
 } from '../ui';
 import { GygActivity } from './GygActivity';
 import { GygProducts } from './GygProducts';
-
-export const GYG = '/api/v2/admin/getyourguide';
-export type GygConnection = Answer<'/api/v2/admin/getyourguide', 'get'>;
 
 export function GetYourGuidePage() {
   usePageTitle('GetYourGuide');

@@ -2,7 +2,7 @@
 // answers, so an operator can answer GetYourGuide's support. The server keeps no personal data in either.
 import { formatInstant } from '../format';
 import { Badge, Card, DataTable, figure } from '../ui';
-import type { GygConnection } from './GetYourGuide';
+import type { GygConnection } from '../getyourguide';
 
 export function GygActivity({ data, onReload, loading }: { data: GygConnection; onReload: () => void; loading: boolean }) {
   const reload = (

@@ -2,15 +2,9 @@
 // GetYourGuide category (GYG's list is closed), with the server's reason when a ticket type is not offered.
 import { useState, type FormEvent } from 'react';
 import { api, type ApiError } from '../api';
-import type { Answer } from '../api-types';
+import { GYG, GYG_CATEGORIES, type GygProductMapping as Mapping, NOT_OFFERED as NONE } from '../getyourguide';
 import { Badge, Card, DataTable, EmptyState, ErrorBanner, Spinner, TextField, useLoad, useToast } from '../ui';
-import { GYG } from './GetYourGuide';
 
-type Mapping = Answer<'/api/v2/admin/getyourguide/products', 'get'>[number];
-
-/** GetYourGuide's categories (its list is closed) and NONE, the operator's "not on GetYourGuide". */
-const CATEGORIES = ['ADULT', 'CHILD', 'YOUTH', 'INFANT', 'SENIOR', 'STUDENT', 'EU_CITIZEN', 'MILITARY', 'EU_CITIZEN_STUDENT', 'GROUP'];
-const NONE = 'NONE';
 /** The select's "no choice": the category the ticket type's own category implies. */
 const DEFAULT = '';
 
@@ -100,7 +94,7 @@ function ProductForm({ mapping, onSaved }: { mapping: Mapping; onSaved: (saved: 
                 onChange={(e) => setChoices({ ...choices, [type.Type]: e.target.value })}
               >
                 <option value={DEFAULT}>Default{!type.Chosen && type.Category ? ` (${type.Category})` : ''}</option>
-                {CATEGORIES.map((category) => (
+                {GYG_CATEGORIES.map((category) => (
                   <option key={category} value={category}>
                     {category}
                   </option>
