@@ -1,7 +1,7 @@
 // The dashboard's GetYourGuide page in real Chromium against a real `slotbook serve`: set the connection up
 // (the password shown once, with a copy button), set the supplier ID, offer an activity under a GYG product
 // ID, call the supplier endpoint as GetYourGuide would with the credentials the page showed, and find that
-// request (and a refused one) in the page's list; axe-core on each view, phone width. SQLite project only,
+// request (and a refused one) in the page's list, and GYG's notification of a deactivated product; axe-core on each view, phone width. SQLite project only,
 // as the other browser tests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -102,13 +102,32 @@ describe.skipIf(!run)('the GetYourGuide page in a browser', { timeout: 60_000 },
     expect(answer.data?.availabilities).toHaveLength(1);
     expect(answer.data?.availabilities[0]?.vacancies).toBe(12);
     expect((await ask('NOPE')).errorCode).toBe('INVALID_PRODUCT');
+    // GYG tells the supplier when it switches a product off; the page shows it.
+    const notify = await fetch(`${server.url}/gyg/1/notify/`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${credentials}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        data: {
+          notificationType: 'PRODUCT_DEACTIVATION',
+          description: 'GetYourGuide - Product ID - FJORD1 is deactivated due to API Error',
+          productDetails: { productId: 'FJORD1', gygTourOptionId: '123456', tourOptionTitle: 'Fjord Kayak' },
+          notificationDetails: { failedRequestType: 'reserve', errorType: 'no_availability' },
+        },
+      }),
+    });
+    expect(await notify.json()).toEqual({ data: {} });
 
-    await page.getByRole('button', { name: 'Refresh' }).last().click();
+    await page.getByRole('button', { name: 'Refresh requests' }).click();
     const requests = page.getByRole('table', { name: 'Latest requests from GetYourGuide' });
     const refused = requests.getByRole('row').filter({ hasText: 'INVALID_PRODUCT' });
     await refused.waitFor();
     expect(await refused.textContent()).toContain('get-availabilities');
-    const answered = requests.getByRole('row').filter({ hasText: 'FJORD1' });
+    const notifications = page.getByRole('table', { name: 'Notifications from GetYourGuide' });
+    expect(await notifications.getByRole('row').filter({ hasText: 'PRODUCT_DEACTIVATION' }).textContent()).toContain(
+      'FJORD1 is deactivated due to API Error',
+    );
+    const answered = requests.getByRole('row').filter({ hasText: 'FJORD1' }).filter({ hasText: 'get-availabilities' });
+    await requests.getByRole('row').filter({ hasText: 'notify' }).waitFor();
     expect(await answered.textContent()).toMatch(/get-availabilities.*OK/);
     expect(await axeViolations(page, { tags: WCAG_21_AA })).toEqual([]);
     await screenshot(page, 'getyourguide');

@@ -5,14 +5,15 @@ import { Badge, Card, DataTable, figure } from '../ui';
 import type { GygConnection } from '../getyourguide';
 
 export function GygActivity({ data, onReload, loading }: { data: GygConnection; onReload: () => void; loading: boolean }) {
-  const reload = (
-    <button type="button" className="btn btn-sm" onClick={onReload} disabled={loading}>
+  // Both cards reload the whole connection; each button is named for its own card.
+  const reload = (what: string) => (
+    <button type="button" className="btn btn-sm" onClick={onReload} disabled={loading} aria-label={`Refresh ${what}`}>
       Refresh
     </button>
   );
   return (
     <>
-      <Card title="Notifications from GetYourGuide" actions={reload}>
+      <Card title="Notifications from GetYourGuide" actions={reload('notifications')}>
         <DataTable
           rows={data.Notifications}
           columns={['Received', 'Type', 'Product', 'Description']}
@@ -32,7 +33,7 @@ export function GygActivity({ data, onReload, loading }: { data: GygConnection; 
           )}
         </DataTable>
       </Card>
-      <Card title="Latest requests from GetYourGuide" actions={reload}>
+      <Card title="Latest requests from GetYourGuide" actions={reload('requests')}>
         <DataTable
           rows={data.Requests}
           columns={['Time', 'Endpoint', 'Product', 'Answer', figure('Took')]}
