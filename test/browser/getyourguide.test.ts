@@ -139,6 +139,7 @@ describe.skipIf(!run)('the GetYourGuide page in a browser', { timeout: 60_000 },
     await page.getByRole('table', { name: 'Latest requests from GetYourGuide' }).waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'getyourguide-phone', false);
     expect(await axeViolations(page, { tags: WCAG_21_AA })).toEqual([]);
     // The switch answers the keyboard: off and on again.
     await page.getByLabel('Switched on').focus();
