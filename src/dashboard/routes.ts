@@ -31,6 +31,7 @@ export const DASHBOARD_PAGES = [
   '/activities',
   '/activities/*',
   '/keys',
+  '/getyourguide',
   '/usage',
   '/waitlists',
   '/emails',

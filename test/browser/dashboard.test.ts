@@ -165,6 +165,7 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
       'Webhooks',
       'Users',
       'API keys',
+      'GetYourGuide',
       'Audit log',
       'Shop settings',
     ]);

@@ -22,6 +22,7 @@ describe('dashboard serving', () => {
       '/bookings/new',
       '/activities/s_abcdefgh1/questions',
       '/keys',
+      '/getyourguide',
       '/usage?from=2025-01-01',
       '/waitlists',
       '/emails',
@@ -67,7 +68,9 @@ describe('dashboard serving', () => {
     expect((await t.app.inject({ url: '/openapi.json' })).headers['content-type']).toContain('application/json');
     const openapi = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
     expect(
-      Object.keys(openapi.paths).filter((path) => !path.startsWith('/api/') && !path.startsWith('/octo/') && !['/healthz', '/readyz'].includes(path)),
+      Object.keys(openapi.paths).filter(
+        (path) => !path.startsWith('/api/') && !path.startsWith('/octo/') && !path.startsWith('/gyg/') && !['/healthz', '/readyz'].includes(path),
+      ),
     ).toEqual([]);
     expect((await t.app.inject({ url: '/problems/not-found' })).headers['content-type']).toContain('text/html');
     expect((await t.app.inject({ url: '/docs/' })).statusCode).toBe(200);
