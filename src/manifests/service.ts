@@ -31,6 +31,7 @@ import {
   type ManifestSlotRow,
 } from './store.js';
 import { formatMinorUnits } from '../lib/money.js';
+import { marketplaceName } from '../lib/marketplaces.js';
 import { owedOf, type Owed } from '../payments/booking-money.js';
 import type {
   Attendance,
@@ -55,6 +56,8 @@ function assertDayAllowed(actor: Actor | undefined, slot: Pick<ManifestSlotRow, 
 }
 
 const channelOf = (booking: ManifestBookingRow, viaOcto: boolean): string => {
+  // GetYourGuide books through its own supplier API (src/getyourguide), not the partner API.
+  if (booking.source === 'partner' && booking.partner === 'getyourguide' && !viaOcto) return marketplaceName(booking.partner);
   if (booking.source === 'partner') return `${viaOcto ? 'OCTo' : 'Partner API'}: ${booking.partner ?? ''}`;
   if (booking.source === 'online') return 'Online shop';
   if (booking.source === 'pos') return 'Point of sale';

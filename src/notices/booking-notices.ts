@@ -8,7 +8,7 @@ import type { BookingChange, BookingReaction, ChangedBooking } from '../events/r
 import { queueEmail } from '../emails/outbox.js';
 import { findBookingForEmail, type BookingForEmail } from '../bookings/store.js';
 import { anyoneNoticesEachBooking, recipientsOfEachBooking } from '../staff/users/notices-store.js';
-import { channelName } from './channel.js';
+import { channelName } from '../lib/marketplaces.js';
 
 const WHAT: Record<BookingChange, string> = { confirmed: 'New booking', rescheduled: 'Booking moved', cancelled: 'Booking cancelled' };
 

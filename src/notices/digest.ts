@@ -8,7 +8,7 @@ import { startPeriodic } from '../lib/periodic.js';
 import { queueEmail } from '../emails/outbox.js';
 import { bookingsForDigest, type BookingForDigest } from '../bookings/store.js';
 import { digestRecipients, markDigestSent } from '../staff/users/notices-store.js';
-import { channelName } from './channel.js';
+import { channelName } from '../lib/marketplaces.js';
 
 /** Digests go out from 06:00 UTC: the morning in Europe, the evening before in the Americas. */
 export const DIGEST_HOUR_UTC = 6;

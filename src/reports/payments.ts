@@ -12,7 +12,8 @@ import { todayIn } from '../calendar/zoned-time.js';
 import { formatMinorUnits } from '../lib/money.js';
 import type { PaymentReport, PaymentReportGroup, PaymentReportQuery, PaymentReportRow, Sum } from './schemas.js';
 import { paymentLines, refundLines, type MoneyLine } from './payments-store.js';
-import { CHANNEL_NAMES, checkPeriod, integer } from './service.js';
+import { checkPeriod, integer } from './service.js';
+import { channelName } from '../lib/marketplaces.js';
 
 const DAY_MS = 86_400_000;
 /** Time zones run from UTC-12 to UTC+14: an instant of any zone's date lies within these margins of its UTC day. */
@@ -60,7 +61,6 @@ function within(parts: Omit<Part, 'date'>[], from: string, to: string): Part[] {
 }
 
 const channelOf = (line: MoneyLine) => (line.source === 'partner' ? `partner:${line.partner ?? ''}` : line.source);
-const channelName = (line: MoneyLine) => (line.source === 'partner' ? (line.partner ?? 'Partner') : (CHANNEL_NAMES[line.source] ?? line.source));
 
 function toRows(gross: Part[], refunds: Part[]): PaymentReportRow[] {
   const rows = new Map<string, PaymentReportRow>();
@@ -74,7 +74,7 @@ function toRows(gross: Part[], refunds: Part[]): PaymentReportRow[] {
         ActivityID: line.activity_public_id,
         Activity: line.activity_name,
         Channel: channelOf(line),
-        ChannelName: channelName(line),
+        ChannelName: channelName(line.source, line.partner),
         Currency: line.currency,
         GrossMinorUnits: 0,
         RefundsMinorUnits: 0,

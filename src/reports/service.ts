@@ -2,6 +2,7 @@
 // activity's date in the activity's own time zone (a 23:30 tour in Auckland counts on its Auckland date,
 // whatever the UTC date), the same date the bookings list and the manifest show. Money is summed exactly,
 // in integers of minor units, one sum per currency: currencies are never converted or added together.
+import { channelName } from '../lib/marketplaces.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ValidationFailed } from '../http/errors.js';
@@ -13,8 +14,6 @@ import { formatMinorUnits } from '../lib/money.js';
 const DAY_MS = 86_400_000;
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
-
-export const CHANNEL_NAMES: Record<string, string> = { online: 'Online shop', pos: 'Point of sale' };
 
 /** An integer from the database: SQLite gives numbers, PostgreSQL's sums and counts come as strings. */
 export function integer(value: number | string | bigint | null): number {
@@ -45,7 +44,7 @@ function toRows(data: ReportRowData[]): ReportRow[] {
         ActivityID: row.activity_public_id,
         Activity: row.activity_name,
         Channel: channel,
-        ChannelName: row.source === 'partner' ? (row.partner ?? 'Partner') : (CHANNEL_NAMES[row.source] ?? row.source),
+        ChannelName: channelName(row.source, row.partner),
         Currency: row.currency,
         Bookings: 0,
         Guests: 0,

@@ -77,7 +77,7 @@ describe('an e-mail per booking', () => {
     expect(sent[0]!.body).toContain('When: ' + `${date} 10:00 (Europe/Lisbon)`);
     expect(sent[0]!.body).toContain('Guest: Rui Lovelace');
     expect(sent[0]!.body).toContain('Channel: Point of sale');
-    expect(sent[1]!.body).toContain('Channel: Marketplace viator');
+    expect(sent[1]!.body).toContain('Channel: viator');
     expect(await notices(quiet.email)).toEqual([]);
   });
 

@@ -94,5 +94,8 @@ export function formatDuration(minutes: number): string {
   return h === 0 ? `${m} min` : m === 0 ? `${h} h` : `${h} h ${m} min`;
 }
 
+/** A marketplace by the name it trades under (the server's one list, src/lib/marketplaces.ts). */
+export { marketplaceName } from '../../src/lib/marketplaces';
+
 export const SOURCE_LABELS = { online: 'Online', pos: 'Point of sale', partner: 'Partner' } as const;
 export const STATUS_LABELS = { confirmed: 'Confirmed', on_hold: 'On hold', cancelled: 'Cancelled', expired: 'Expired' } as const;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, ApiError, type AdminBooking, type Booking } from '../api';
 import { useActivities } from '../activities';
-import { formatDate, formatInstant, formatMoney, SOURCE_LABELS } from '../format';
+import { formatDate, formatInstant, formatMoney, marketplaceName, SOURCE_LABELS } from '../format';
 import { Link, usePageTitle } from '../router';
 import { Card, ConfirmDialog, EmptyState, ErrorBanner, Icon, PageHeader, Spinner, useLoad, useToast } from '../ui';
 import { SourceBadge, StatusBadge, TotalRow, WaiverBadge } from './booking-bits';
@@ -222,7 +222,7 @@ export function BookingDetailPage({ reference }: { reference: string }) {
             {booking.Source === 'partner' && (
               <>
                 <dt>Marketplace</dt>
-                <dd className="strong">{booking.Partner}</dd>
+                <dd className="strong">{marketplaceName(booking.Partner ?? '')}</dd>
               </>
             )}
             <dt>Payment reference</dt>
@@ -300,7 +300,7 @@ export function BookingDetailPage({ reference }: { reference: string }) {
         </p>
         {booking.Source === 'partner' && (
           <p className="muted">
-            Let {booking.Partner} know, so that they refund payment {booking.PaymentReference ?? ''}.
+            Let {marketplaceName(booking.Partner ?? '')} know, so that they refund payment {booking.PaymentReference ?? ''}.
           </p>
         )}
         {asksRefund && (

@@ -1,16 +1,16 @@
 import type { Booking } from '../api';
-import { formatMoney, SOURCE_LABELS, STATUS_LABELS } from '../format';
+import { formatMoney, marketplaceName, SOURCE_LABELS, STATUS_LABELS } from '../format';
 import { Badge, Icon } from '../ui';
 
 const SOURCE_ICONS = { online: 'globe', pos: 'store', partner: 'handshake' } as const;
 
 /** Where the booking came from; partner bookings name their marketplace. */
 export function SourceBadge({ booking }: { booking: Pick<Booking, 'Source' | 'Partner'> }) {
-  const label = booking.Source === 'partner' && booking.Partner ? booking.Partner : SOURCE_LABELS[booking.Source];
+  const label = booking.Source === 'partner' && booking.Partner ? marketplaceName(booking.Partner) : SOURCE_LABELS[booking.Source];
   return (
     <span
       className={`source source-${booking.Source}`}
-      title={booking.Source === 'partner' ? `Partner booking via ${booking.Partner}` : `${SOURCE_LABELS[booking.Source]} booking`}
+      title={booking.Source === 'partner' ? `Partner booking via ${label}` : `${SOURCE_LABELS[booking.Source]} booking`}
     >
       <Icon name={SOURCE_ICONS[booking.Source]} size={14} />
       <span className="source-kind">{booking.Source === 'partner' ? 'Partner' : SOURCE_LABELS[booking.Source]}</span>
