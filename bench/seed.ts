@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../src/db/connection.js';
 import { createOperator } from '../src/operators/service.js';
+import { wireReactions } from '../src/reactions.js';
 import { createApiKey } from '../src/auth/service.js';
 import { createActivity } from '../src/catalog/service.js';
 import { createTimeslots } from '../src/availability/creation.js';
@@ -47,6 +48,9 @@ export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const DAY_MS = 86_400_000;
 
 async function operatorWithKeys(db: Db, name: string): Promise<{ operatorId: number; keys: Keys }> {
+  // Wired as the server and the command line wire them, so the bench's operator starts as a real one does:
+  // with the starter "Booking confirmation" workflow, whose e-mail every booking of the bench queues.
+  wireReactions();
   const { operatorId } = await createOperator(db, name);
   const ota = await db.write((tx) => createApiKey(tx, operatorId, { name: 'Marketplace', scopes: ['ota'], partner: MARKETPLACE }));
   const usage = await db.write((tx) => createApiKey(tx, operatorId, { name: 'Usage', scopes: ['usage:read', 'usage:write'] }));

@@ -3,7 +3,6 @@
 // its own colours. They go through the same upload path as an operator's photos (bytes checked, resized
 // once, stored, served at /photos/...), so the booking pages, the partner API and OCTo show them as
 // they would a real one.
-import { Jimp } from 'jimp';
 import type { Db } from '../db/connection.js';
 import { addPhoto } from '../catalog/photos/service.js';
 
@@ -27,6 +26,9 @@ const mix = (a: number, b: number, t: number) =>
 
 /** A PNG of the scene: two gradients split at the horizon and a sun disc half-way up the sky. */
 export async function drawScene(scene: Scene): Promise<Buffer> {
+  // Loaded here, not with the module: a server that seeds no demo (every start but the first) never holds
+  // jimp in memory (the resizer loads it in its worker thread only).
+  const { Jimp } = await import('jimp');
   const image = new Jimp({ width: WIDTH, height: HEIGHT, color: 0x000000ff });
   const data = image.bitmap.data;
   const horizon = Math.round(HEIGHT * HORIZON);

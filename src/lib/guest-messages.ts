@@ -20,9 +20,19 @@ export const INTL_LOCALES: Record<GuestLanguage, string> = { en: 'en-GB', de: 'd
 /** A wall-clock date (YYYY-MM-DD) in words, with its weekday: "Saturday 6 June 2030", "Samstag, 6. Juni 2030". */
 export function longDate(language: GuestLanguage, date: string): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat(INTL_LOCALES[language], { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    Date.UTC(y, m - 1, d),
-  );
+  return longDateFormat(language).format(Date.UTC(y, m - 1, d));
+}
+
+// Made once per language: building an Intl.DateTimeFormat costs far more than formatting with one, and every
+// booking's confirmation is worded in its transaction (workflows/values.ts).
+const longDateFormats = new Map<GuestLanguage, Intl.DateTimeFormat>();
+function longDateFormat(language: GuestLanguage): Intl.DateTimeFormat {
+  let format = longDateFormats.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(INTL_LOCALES[language], { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+    longDateFormats.set(language, format);
+  }
+  return format;
 }
 
 /** A time before the start: whole days from 3 days on (720 hours reads as 30 days), else hours. */
