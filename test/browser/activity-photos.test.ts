@@ -44,8 +44,9 @@ describe.skipIf(!run)("an activity's photos and the shop's terms in the dashboar
     await chooser.setInputFiles({ name: 'lake.jpg', mimeType: 'image/jpeg', buffer: await picture(1200, 800) });
     await page.getByText('Photo added.', { exact: false }).waitFor();
     await chooser.setInputFiles({ name: 'dock.png', mimeType: 'image/png', buffer: await picture(600, 400, 'image/png', 0x884422ff) });
-    await expect.poll(async () => (await photos()).length).toBe(2);
-    await expect.poll(() => page.getByLabel('What it shows').count()).toBe(2);
+    // Each photo is resized in a worker thread, one at a time: seconds on a busy machine.
+    await expect.poll(async () => (await photos()).length, { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => page.getByLabel('What it shows').count(), { timeout: 10_000 }).toBe(2);
 
     await page.getByLabel('What it shows').first().fill('The lake at sunrise');
     await page.getByRole('button', { name: 'Save', exact: true }).first().click();
