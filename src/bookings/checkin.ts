@@ -112,7 +112,10 @@ export async function setCheckin(tx: Tx, booking: BookingRecord, request: Checki
   const wanted = wantedCounts(tickets, request);
   const admitsMore = before.some((line) => (wanted.get(line.ticketTypeId) ?? line.checkedIn) > line.checkedIn);
   const confirmed = request.kind !== 'none' && request.waiverConfirmed === true;
-  if (admitsMore && !confirmed && waiverMissing(booking, await timeslotsAskingRequired(tx, booking.operator_id, [Number(booking.timeslot_id)]))) {
+  // The activity's questions are read only for a booking that may lack its waiver: a signed one (most at
+  // the door) costs the check-in no query.
+  const mayLack = admitsMore && !confirmed && booking.waiver_status !== 'complete';
+  if (mayLack && waiverMissing(booking, await timeslotsAskingRequired(tx, booking.operator_id, [Number(booking.timeslot_id)]))) {
     const message = `Booking ${booking.reference} has no complete waiver: confirm the guest may take part (WaiverConfirmed: true) to check in`;
     throw new DomainError('conflict', message, [{ field: 'WaiverConfirmed', message }]);
   }

@@ -31,7 +31,7 @@ import {
   type ManifestSlotRow,
 } from './store.js';
 import { formatMinorUnits } from '../lib/money.js';
-import { marketplaceName } from '../lib/marketplaces.js';
+import { channelName } from '../lib/marketplaces.js';
 import { owedOf, type Owed } from '../payments/booking-money.js';
 import type {
   Attendance,
@@ -56,12 +56,11 @@ function assertDayAllowed(actor: Actor | undefined, slot: Pick<ManifestSlotRow, 
 }
 
 const channelOf = (booking: ManifestBookingRow, viaOcto: boolean): string => {
-  // GetYourGuide books through its own supplier API (src/getyourguide), not the partner API.
-  if (booking.source === 'partner' && booking.partner === 'getyourguide' && !viaOcto) return marketplaceName(booking.partner);
-  if (booking.source === 'partner') return `${viaOcto ? 'OCTo' : 'Partner API'}: ${booking.partner ?? ''}`;
-  if (booking.source === 'online') return 'Online shop';
-  if (booking.source === 'pos') return 'Point of sale';
-  return booking.source;
+  // A marketplace's booking says which interface it came through; GetYourGuide books through its own
+  // supplier API (src/getyourguide) and is named by itself, like the shop and the point of sale.
+  if (booking.source === 'partner' && (viaOcto || booking.partner !== 'getyourguide'))
+    return `${viaOcto ? 'OCTo' : 'Partner API'}: ${booking.partner ?? ''}`;
+  return channelName(booking.source, booking.partner);
 };
 
 function attendanceOf(lines: CheckinLine[], checkedInPeople: number, ended: boolean): Attendance {

@@ -65,9 +65,14 @@ export function zoneLabel(timeZone: string, iso: string): string {
 }
 
 /** The zone's short name at that instant ("PST", "GMT+14"), as Intl names it. */
+const zoneNameFormats = new Map<string, Intl.DateTimeFormat>();
 export function zoneAbbreviation(iso: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }).formatToParts(new Date(iso));
-  return parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+  let format = zoneNameFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' });
+    zoneNameFormats.set(timeZone, format);
+  }
+  return format.formatToParts(new Date(iso)).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
 }
 const clockFormat = new Intl.DateTimeFormat(locale, { timeStyle: 'short' });
 /** The time of day of an instant within the next hours ("14:35"), in the browser's time zone. */
