@@ -116,6 +116,10 @@ const TJPF_RGBA = 7;
 const TJCS_CMYK = 3;
 const TJCS_YCCK = 4;
 const PAGE = 65536;
+// Bytes per pixel of the DCT coefficients libjpeg keeps whole for a progressive or multi-scan JPEG (two
+// per sample), by TurboJPEG's subsampling code: 4:4:4, 4:2:2, 4:2:0, grey, 4:4:0, 4:1:1. Used only to
+// word a refusal: the ceiling is what bounds them.
+const COEFFICIENT_BYTES = [6, 4, 3, 2, 4, 3];
 const turboBytes = readFileSync(paths.jpegTurboWasm);
 const abort = (what) => () => {
   throw new Error('libjpeg: ' + what);
@@ -184,31 +188,35 @@ function turboInstance(pages) {
   }).exports;
 }
 
-/** An instance holding the file, its decompressor, and the header's four numbers; null if any fails. */
+/**
+ * An instance holding the file, its decompressor and the header's four numbers (zero if libjpeg stopped
+ * before it read them); ok is false if it stopped, or warned (corrupt data: such a file is refused).
+ */
 function turboLoaded(bytes, pages) {
   const wasm = turboInstance(pages);
   const input = wasm.malloc(bytes.length);
   const header = wasm.malloc(16);
   const decoder = wasm.tjInitDecompress();
-  if (!input || !header || !decoder) return null;
+  if (!input || !header || !decoder) return { ok: false, width: 0, height: 0 };
   new Uint8Array(wasm.memory.buffer, input, bytes.length).set(bytes);
-  const status = wasm.tjDecompressHeader3(decoder, input, bytes.length, header, header + 4, header + 8, header + 12);
-  if (status !== 0) return null;
+  new Int32Array(wasm.memory.buffer, header, 4).fill(0);
+  let status;
+  try {
+    status = wasm.tjDecompressHeader3(decoder, input, bytes.length, header, header + 4, header + 8, header + 12);
+  } catch {
+    status = -1;
+  }
   const [width, height, subsampling, colourspace] = new Int32Array(wasm.memory.buffer, header, 4);
-  return { wasm, input, decoder, width, height, subsampling, colourspace };
+  return { ok: status === 0, wasm, input, decoder, width, height, subsampling, colourspace };
 }
 
 function decodeJpeg(bytes) {
-  // First the header alone, in an instance just large enough for the file.
-  let loaded;
-  try {
-    loaded = turboLoaded(bytes, Math.ceil(bytes.length / PAGE) + 64);
-  } catch {
-    loaded = null;
-  }
-  if (!loaded) throw new Refused({ reason: 'damaged' });
-  const { width, height, colourspace } = loaded;
-  judge(width, height);
+  // First the header alone, in an instance just large enough for the file. The size it read is judged
+  // first, even if libjpeg then found the file corrupt.
+  const loaded = turboLoaded(bytes, Math.ceil(bytes.length / PAGE) + 64);
+  const { width, height, subsampling, colourspace } = loaded;
+  if (width > 0 && height > 0) judge(width, height);
+  if (!loaded.ok) throw new Refused({ reason: 'damaged' });
   if (colourspace === TJCS_CMYK || colourspace === TJCS_YCCK) throw new Refused({ reason: 'cmyk' });
   // libjpeg scales by n/8 while decoding: the smallest n that still gives the widest size.
   let eighths = 8;
@@ -223,22 +231,21 @@ function decodeJpeg(bytes) {
   if (ceiling < least) throw new Refused({ reason: 'memory', width, height, needs: least + after });
   const pages = Math.floor(ceiling / PAGE);
   let decoded = null;
-  let wasm;
   try {
     const again = turboLoaded(bytes, pages);
-    wasm = again && again.wasm;
-    const output = again && wasm.malloc(bitmap);
+    const output = again.ok && again.wasm.malloc(bitmap);
     // A warning (corrupt data libjpeg would paint grey) answers -1 too: such a file is refused as damaged.
-    if (output && wasm.tjDecompress2(again.decoder, again.input, bytes.length, output, bitmapWidth, bitmapWidth * 4, bitmapHeight, TJPF_RGBA, 0) === 0)
+    if (output && again.wasm.tjDecompress2(again.decoder, again.input, bytes.length, output, bitmapWidth, bitmapWidth * 4, bitmapHeight, TJPF_RGBA, 0) === 0)
       // A view of the WebAssembly memory, not a copy: nothing calls into the instance again.
-      decoded = Buffer.from(wasm.memory.buffer, output, bitmap);
+      decoded = Buffer.from(again.wasm.memory.buffer, output, bitmap);
   } catch {
     decoded = null;
   }
   if (!decoded) {
-    // Stopped at the ceiling (malloc failed within a few MB of it), or damaged.
-    const full = wasm && wasm.memory.buffer.byteLength > pages * PAGE - 8 * 1024 * 1024;
-    throw new Refused(full ? { reason: 'memory', width, height } : { reason: 'damaged' });
+    // libjpeg does not say why it stopped. Where the ceiling is below what a progressive decode of this
+    // header may need, running out of it is the likely cause; otherwise the file is damaged.
+    const mayNeed = least + width * height * (COEFFICIENT_BYTES[subsampling] ?? 8);
+    throw new Refused(ceiling < mayNeed ? { reason: 'memory', width, height, needs: mayNeed + after } : { reason: 'damaged' });
   }
   found = { width, height, bitmapWidth, bitmapHeight, alpha: false };
   return { data: decoded, width: bitmapWidth, height: bitmapHeight };
@@ -280,10 +287,15 @@ function decodePng(bytes) {
       inflateData: (data) => compressed.push(data),
     },
   ).start();
-  reader.process();
-  if (failure || !header || compressed.length === 0) throw new Refused({ reason: 'damaged' });
+  try {
+    reader.process();
+  } catch (error) {
+    failure = failure || error; // a truncated file, or what follows a broken chunk
+  }
+  if (!header) throw new Refused({ reason: 'damaged' });
   const { width, height } = header;
-  judge(width, height);
+  judge(width, height); // what the header declares is refused first, even if the rest is broken
+  if (failure || compressed.length === 0) throw new Refused({ reason: 'damaged' });
   const inflated = inflatedSize(header);
   const bitmap = width * height * 4;
   // The file and its joined image data, the inflated data (inflated, unfiltered by rows and joined again:
