@@ -22,8 +22,13 @@ const JPEG_TABLES = Buffer.concat([
   segment(0xc4, [0x10, 1, ...new Array(15).fill(0), 0x00]),
 ]);
 
-export type Sampling = 'grey' | '4:2:0' | '4:4:4';
-const COMPONENTS: Record<Sampling, number[]> = { grey: [0x11], '4:2:0': [0x22, 0x11, 0x11], '4:4:4': [0x11, 0x11, 0x11] };
+export type Sampling = 'grey' | '4:2:0' | '4:4:4' | 'cmyk';
+const COMPONENTS: Record<Sampling, number[]> = {
+  grey: [0x11],
+  '4:2:0': [0x22, 0x11, 0x11],
+  '4:4:4': [0x11, 0x11, 0x11],
+  cmyk: [0x11, 0x11, 0x11, 0x11], // four components and no Adobe marker: decoders take it as CMYK
+};
 
 /** The frame header (baseline SOF0 or progressive SOF2). */
 function frame(width: number, height: number, sampling: Sampling, progressive: boolean): Buffer {
@@ -64,6 +69,14 @@ export function flatJpeg(width: number, height: number, sampling: Sampling = '4:
         ),
       ];
   return Buffer.concat([Buffer.from([0xff, 0xd8]), JPEG_TABLES, frame(width, height, sampling, progressive), ...scans, Buffer.from([0xff, 0xd9])]);
+}
+
+/** The JPEG with an EXIF orientation (6: the camera was turned, the picture is shown turned 90° clockwise). */
+export function withOrientation(jpeg: Buffer, orientation: number): Buffer {
+  // "Exif", then a big-endian TIFF header and one IFD with one entry: Orientation (0x0112), a SHORT.
+  const tiff = [0x4d, 0x4d, 0x00, 0x2a, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, ...u16(orientation), 0, 0, 0, 0, 0, 0];
+  const exif = segment(0xe1, [...Buffer.from('Exif\0\0', 'latin1'), ...tiff]);
+  return Buffer.concat([jpeg.subarray(0, 2), exif, jpeg.subarray(2)]);
 }
 
 /**

@@ -34,7 +34,7 @@ async function uploadMeasured(content: Buffer): Promise<{ status: number; body: 
   const response = await fetch(`${server.url}/api/v2/admin/activities/${activityId}/photos`, {
     method: 'POST',
     headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/octet-stream' },
-    body: content,
+    body: new Uint8Array(content),
   });
   const body = await response.json();
   return { status: response.status, body, growth: memory(pid, 'VmHWM') - before };
