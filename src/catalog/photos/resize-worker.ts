@@ -44,7 +44,7 @@ export type WorkerAnswer =
   | { ok: true; width: number; height: number; sizes: { width: number; height: number; content: Uint8Array }[] }
   | { ok: false; refusal: Refusal };
 
-export const RESIZE_WORKER_CODE = String.raw`
+export const RESIZE_WORKER_CODE = `
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const { readFileSync } = require('node:fs');
@@ -88,17 +88,17 @@ function resizeBytes(width, height, target, targetHeight) {
 
 /**
  * What making the sizes holds at most after decoding, if nothing is collected in between; each size is
- * made from the one before (a clone of it). A JPEG may be turned by its EXIF orientation first (a copy of
+ * made from the one before. A JPEG may be turned by its EXIF orientation first (a copy of
  * the bitmap, sides swapped): both ways are counted, the larger kept.
  */
 function afterDecode(width, height, turnable) {
   const sizes = (sourceWidth, sourceHeight) => {
     let bytes = 0;
     let [w, h] = [sourceWidth, sourceHeight];
-    for (const target of [...new Set(limits.widths.map((wanted) => Math.min(wanted, w)))].sort((a, b) => b - a)) {
-      const targetHeight = Math.max(1, Math.round((h * target) / w));
-      const first = w === sourceWidth;
-      if (target !== w || targetHeight !== h) bytes += resizeBytes(w, h, target, targetHeight) + (first ? 0 : 4 * w * h); // + the clone
+    const targets = [...new Set(limits.widths.map((wanted) => Math.min(wanted, sourceWidth)))].sort((a, b) => b - a);
+    for (const target of targets) {
+      const targetHeight = Math.max(1, Math.round((sourceHeight * target) / sourceWidth));
+      if (target !== w || targetHeight !== h) bytes += resizeBytes(w, h, target, targetHeight);
       [w, h] = [target, targetHeight];
     }
     return bytes;
@@ -346,18 +346,15 @@ parentPort.once('message', async ({ content, widths, quality }) => {
   if (found.alpha) onWhite(image.bitmap);
   const targets = [...new Set(widths.map((wanted) => Math.min(wanted, width)))].sort((a, b) => b - a);
   const sizes = [];
-  // Widest first, made from the decoded bitmap in place (no copy of it), each smaller one from the one
-  // before: scaling 1600 pixels down is far cheaper than scaling the original again, and looks the same.
+  // Widest first, each size made from the one before by resizing the one image again (no copies):
+  // scaling 1600 pixels down is far cheaper than scaling the original again, and looks the same.
   // Heights follow the original's proportions (the decoder's n/8 scale rounds up).
-  let source = image;
   for (const target of targets) {
-    const copy = source === image ? image : source.clone();
     const targetHeight = Math.max(1, Math.round((height * target) / width));
-    if (copy.width !== target || copy.height !== targetHeight)
-      copy.resize(gentle(copy.width, target) ? { w: target, h: targetHeight, mode: ResizeStrategy.BILINEAR } : { w: target, h: targetHeight });
-    const encoded = await copy.getBuffer('image/jpeg', { quality });
-    sizes.unshift({ width: copy.width, height: copy.height, content: new Uint8Array(encoded) });
-    source = copy;
+    if (image.width !== target || image.height !== targetHeight)
+      image.resize(gentle(image.width, target) ? { w: target, h: targetHeight, mode: ResizeStrategy.BILINEAR } : { w: target, h: targetHeight });
+    const encoded = await image.getBuffer('image/jpeg', { quality });
+    sizes.unshift({ width: image.width, height: image.height, content: new Uint8Array(encoded) });
   }
   parentPort.postMessage({ ok: true, width, height, sizes }, sizes.map((size) => size.content.buffer));
 });
