@@ -18,7 +18,7 @@ export const MIN_PHOTO_SIDE = 200;
  * buffers), bounded before it is allocated (resize-worker.ts). The resident memory of the whole server
  * aims at 200 MB (docs/benchmarks.md), of which an idle server holds 110 to 150: measured, a photo adds 65
  * to 110 MB while it is resized. Baseline JPEGs fit up to 30 megapixels, progressive ones up to 12 to 16
- * (every coefficient kept: up to 6 bytes a pixel), PNGs (decoded whole by pngjs) up to about 5 of RGBA.
+ * (every coefficient kept: up to 6 bytes a pixel), PNGs (decoded whole by pngjs) up to about 4 of RGBA.
  */
 export const PHOTO_DECODE_BUDGET = 128 * 1024 * 1024;
 /** The worker's V8 heap (old generation): jimp's code and the JPEG encoder's arrays, a few MB in use. */
