@@ -15,8 +15,8 @@ import { errorHandler, sendProblem } from './http/problem.js';
 import { registerRoutingProblems } from './http/routing.js';
 import { registerNulGuard } from './http/nul-guard.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
-import { loggerOptions } from './http/log-redaction.js';
-import { registerDraining, serverOptions } from './http/server-options.js';
+import { loggerOptions, logStream as prettyLog } from './http/log-redaction.js';
+import { registerDraining, registerRequestIdHeader, serverOptions } from './http/server-options.js';
 import { rateLimitOptions } from './http/rate-limit.js';
 import { SharedLimiter } from './http/shared-limiter.js';
 import { Problem } from './http/schemas.js';
@@ -96,18 +96,21 @@ export interface AppOptions {
 
 export async function buildApp({ db, config, logger, logStream, webhooks }: AppOptions): Promise<FastifyInstance> {
   wireReactions();
+  const stream = logStream ?? (logger === undefined ? await prettyLog(config) : undefined);
   const app = Fastify({
     ...serverOptions(config),
-    logger: logger ?? { ...loggerOptions(config), ...(logStream && { stream: logStream }) },
+    logger: logger ?? { ...loggerOptions(config), ...(stream && { stream }) },
     bodyLimit: JSON_BODY_LIMIT,
     // Malformed percent-encoding or an over-long path parameter is caught by the router itself.
     frameworkErrors: (error, request, reply) => {
+      reply.header('X-Request-Id', request.id); // no onRequest hook runs for these
       const message = `Invalid URL: ${error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'it is not validly encoded'}`;
       return isOctoPath(request.url) ? sendOctoBadUrl(reply, message) : sendProblem(reply, 'bad-request', message);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerDraining(app);
+  registerRequestIdHeader(app);
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('problemBaseUrl', config.problemBaseUrl);

@@ -118,5 +118,17 @@ export function problemOf(response: LightMyRequestResponse, status: number, kind
   if (typeof body.title !== 'string' || typeof body.detail !== 'string' || body.instance !== expected.instance) {
     throw new Error(`malformed problem body: ${response.body}`);
   }
-  return body as { type: string; title: string; status: number; detail: string; instance: string; errors?: { field: string; message: string }[] };
+  // Every problem names its request as its X-Request-Id header does (docs/observability.md).
+  if (typeof body.requestId !== 'string' || body.requestId !== response.headers['x-request-id']) {
+    throw new Error(`the problem's requestId is not the X-Request-Id header (${response.headers['x-request-id']}): ${response.body}`);
+  }
+  return body as {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    instance: string;
+    requestId: string;
+    errors?: { field: string; message: string }[];
+  };
 }
