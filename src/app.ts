@@ -22,6 +22,7 @@ import { SharedLimiter } from './http/shared-limiter.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health.js';
+import { registerOverload } from './http/overload.js';
 import { answerCacheInvalidation } from './http/answer-cache.js';
 import { catalogPartnerRoutes } from './catalog/routes.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
@@ -92,9 +93,11 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
   /** Tests' stand-ins for DNS or the webhook transport. */
   webhooks?: WebhookOverrides;
+  /** Metrics' and traces' request hooks (observability/telemetry.ts), registered before the routes. */
+  instrument?: (app: FastifyInstance) => Promise<void>;
 }
 
-export async function buildApp({ db, config, logger, logStream, webhooks }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, logger, logStream, webhooks, instrument }: AppOptions): Promise<FastifyInstance> {
   wireReactions();
   const stream = logStream ?? (logger === undefined ? await prettyLog(config) : undefined);
   const app = Fastify({
@@ -125,6 +128,9 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   app.addSchema(Problem);
   // First, so that every answer has them: docs, errors, 401s and 429s included.
   registerSecurityHeaders(app, config);
+  // Then the overload check, so that a busy process refuses before doing any work for a request.
+  await registerOverload(app, config.observability);
+  if (instrument) await instrument(app);
 
   await app.register(swagger, {
     openapi: {

@@ -90,6 +90,8 @@ export interface ObservabilityConfig {
   /** OTLP/HTTP collector (traces go to `${endpoint}/v1/traces`); undefined: no tracing, nothing of it loaded. */
   readonly otlpEndpoint: string | undefined;
   readonly serviceName: string;
+  /** The share of traces that our own requests and jobs start (OTEL_TRACES_SAMPLER_ARG, 0 to 1). */
+  readonly traceSampleRatio: number;
   /** pino-pretty for a person at a terminal, JSON lines for a log collector. */
   readonly logFormat: 'pretty' | 'json';
   /** Above this event-loop delay (ms) requests are refused with 503 and Retry-After; 0: no such check. */
@@ -193,6 +195,7 @@ function observabilitySettings(env: Env, port: number): ObservabilityConfig {
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     otlpEndpoint: urlSetting(env, 'OTEL_EXPORTER_OTLP_ENDPOINT')?.replace(/\/+$/, ''),
     serviceName: env.OTEL_SERVICE_NAME || 'slotbook',
+    traceSampleRatio: ratioSetting(env, 'OTEL_TRACES_SAMPLER_ARG', 1),
     logFormat,
     maxEventLoopDelayMs: integerSetting(env, 'OVERLOAD_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     // By default near V8's own limit, where the process would otherwise end in an out-of-memory crash.
@@ -219,6 +222,14 @@ export function parseDatabaseUrl(value: string | undefined): DatabaseConfig {
     return { dialect: 'postgres', url: value };
   }
   throw new ConfigError('DATABASE_URL must be sqlite:PATH or postgres://...; got an unsupported scheme');
+}
+
+function ratioSetting(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d*\.?\d+$/.test(raw) || value > 1) throw new ConfigError(`${name} must be a number from 0 to 1; got "${raw}"`);
+  return value;
 }
 
 function integerSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
