@@ -23,10 +23,16 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+/**
+ * `imports`: test modules the process loads before the service (test/helpers/event-loop-staller.ts), so
+ * that what only a test may do to a process is never in the service's own code.
+ */
+export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}, imports: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...CLI_ARGS, 'serve'], {
+  const [tsxFlag, tsx, cli] = CLI_ARGS;
+  const args = [tsxFlag!, tsx!, ...imports.flatMap((file) => ['--import', file]), cli!];
+  const child = spawn(process.execPath, [...args, 'serve'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
