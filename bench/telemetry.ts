@@ -1,0 +1,106 @@
+// The cost of metrics and tracing: the same partner reads and bookings against a second service with
+// METRICS_PORT and OTEL_EXPORTER_OTLP_ENDPOINT set (every request traced, sample ratio 1, and /metrics
+// scraped every 5 s as Prometheus would), beside the first with both off, in the same run. The spans go
+// to a local OTLP/HTTP sink that answers 200 and keeps nothing.
+import { createServer } from 'node:http';
+import type { BenchDatabase } from './database.js';
+import { runLoad, warmUp, type LoadResult, type LoadSpec } from './load.js';
+import { startService, type Child } from './processes.js';
+import { freePort } from '../test/helpers/local.js';
+import type { Row } from './report.js';
+import { bookingBody, cycle, partnerPath, timeslotsPaths } from './requests.js';
+import type { Seeded } from './seed.js';
+
+const CONNECTIONS = 50;
+const SCRAPE_EVERY_MS = 5_000;
+
+async function startOtlpSink(): Promise<{ url: string; spans: () => number; close(): Promise<void> }> {
+  let requests = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      requests += 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    spans: () => requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function benchTelemetry(
+  bench: BenchDatabase,
+  plainUrl: string,
+  seeded: Seeded,
+  seconds: number,
+  log: (message: string) => void,
+): Promise<Row[]> {
+  const sink = await startOtlpSink();
+  const metricsPort = await freePort();
+  const observed: Child = await startService(bench.url, undefined, {
+    METRICS_PORT: String(metricsPort),
+    OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+  });
+  let scrapes = 0;
+  const scraper = setInterval(() => {
+    fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+      .then((response) => response.text())
+      .then(() => (scrapes += 1))
+      .catch(() => undefined);
+  }, SCRAPE_EVERY_MS);
+  const ota = { authorization: `Bearer ${seeded.keys.ota}` };
+  const rows: Row[] = [];
+  try {
+    const scenarios: [string, Omit<LoadSpec, 'url'>][] = [
+      ['GET products', { path: `${partnerPath}/products`, connections: CONNECTIONS, duration: seconds, headers: ota }],
+      ['GET timeslots', { next: cycle(timeslotsPaths(seeded)), connections: CONNECTIONS, duration: seconds, headers: ota }],
+      [
+        'POST booking, one timeslot',
+        {
+          method: 'POST',
+          path: `${partnerPath}/booking`,
+          body: bookingBody(seeded.contention, 1),
+          connections: CONNECTIONS,
+          duration: seconds,
+          headers: ota,
+        },
+      ],
+    ];
+    for (const [name, spec] of scenarios) {
+      log(`${name}: metrics and tracing off vs on`);
+      // Off, on, off, on: each half of the pair once first, so that neither gets the quieter minute.
+      const off: LoadResult[] = [];
+      const on: LoadResult[] = [];
+      for (const [target, into] of [
+        [plainUrl, off],
+        [observed.url, on],
+        [observed.url, on],
+        [plainUrl, off],
+      ] as const) {
+        await warmUp({ url: target, ...spec }, 2);
+        into.push(await runLoad({ url: target, ...spec, duration: seconds / 2 }));
+      }
+      const mean = (runs: LoadResult[], key: 'rps' | 'p50' | 'p99') => runs.reduce((sum, run) => sum + run[key], 0) / runs.length;
+      rows.push({
+        scenario: `${name}, metrics and tracing on`,
+        rate: mean(on, 'rps'),
+        unit: 'req/s',
+        p50: mean(on, 'p50'),
+        p99: mean(on, 'p99'),
+        baseline: { name: `${name}, both off (same run)`, rate: mean(off, 'rps'), p99: mean(off, 'p99') },
+        rssMaxMb: 0,
+        non2xx: [...on, ...off].reduce((sum, run) => sum + run.non2xx + run.errors, 0),
+        note: `off p50 ${mean(off, 'p50').toFixed(1)} ms; ${sink.spans()} OTLP exports, ${scrapes} scrapes`,
+      });
+    }
+  } finally {
+    clearInterval(scraper);
+    await observed.stop();
+    await sink.close();
+  }
+  return rows;
+}
