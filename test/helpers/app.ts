@@ -56,6 +56,8 @@ export function buildTestApp(db: Db, env: Record<string, string> = {}, options: 
     LOG_LEVEL: 'silent',
     SECRET_KEY: TEST_SECRET_KEY,
     WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS,
+    // The test's own work shares the app's event loop: no overload refusals in app tests.
+    OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
   return buildApp({ db, config, webhooks: options.webhooks, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
