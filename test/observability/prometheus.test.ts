@@ -105,7 +105,10 @@ describe.skipIf(!installed)('metrics scraped by Prometheus', () => {
     expect(await queryUntil('sum(slotbook_seats_sold_total{channel="partner"})', (v) => v === 5)).toBe(5);
     // By the route's pattern, not its path (no booking reference in a label).
     expect(
-      await queryUntil('sum(slotbook_http_request_duration_seconds_count{route="/api/v2/ota/:partner/booking",method="POST",status="201"})', (v) => v === 2),
+      await queryUntil(
+        'sum(slotbook_http_request_duration_seconds_count{route="/api/v2/ota/:partner/booking",method="POST",status="201"})',
+        (v) => v === 2,
+      ),
     ).toBe(2);
     expect(
       await queryUntil(

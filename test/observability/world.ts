@@ -33,7 +33,13 @@ export async function startWorld(env: Record<string, string>): Promise<World> {
     return ((await response.json()) as { data: Record<string, unknown> }).data;
   };
   const otaKey = String((await admin('/keys', { Name: 'Viator', Scopes: ['ota'], Partner: 'viator' })).Key);
-  const activity = await admin('/activities', { Name: 'Harbour Kayak', DurationMinutes: 90, Timezone: 'Europe/Berlin', Currency: 'EUR', UnitPrice: 4500 });
+  const activity = await admin('/activities', {
+    Name: 'Harbour Kayak',
+    DurationMinutes: 90,
+    Timezone: 'Europe/Berlin',
+    Currency: 'EUR',
+    UnitPrice: 4500,
+  });
   const activityId = String(activity.ActivityID);
   const date = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
   await admin(`/activities/${activityId}/timeslots`, { Date: date, Time: '10:00', Capacity: 20 });
