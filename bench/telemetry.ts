@@ -1,7 +1,8 @@
-// The cost of metrics and tracing: the same partner reads and bookings against a second service with
-// METRICS_PORT and OTEL_EXPORTER_OTLP_ENDPOINT set (every request traced, sample ratio 1, and /metrics
-// scraped every 5 s as Prometheus would), beside the first with both off, in the same run. The spans go
-// to a local OTLP/HTTP sink that answers 200 and keeps nothing.
+// The cost of metrics and tracing: the same partner reads and bookings against services with METRICS_PORT
+// and OTEL_EXPORTER_OTLP_ENDPOINT set (/metrics scraped every 5 s as Prometheus would), beside the first
+// with both off, in the same run: one service tracing 1 request in 10 (OTEL_TRACES_SAMPLER_ARG=0.1, the
+// setting docs/observability.md suggests for production), one tracing every request. The spans go to a
+// local OTLP/HTTP sink that answers 200 and keeps nothing.
 import { createServer } from 'node:http';
 import type { BenchDatabase } from './database.js';
 import { runLoad, warmUp, type LoadResult, type LoadSpec } from './load.js';
@@ -40,10 +41,32 @@ export async function benchTelemetry(
   log: (message: string) => void,
 ): Promise<Row[]> {
   const sink = await startOtlpSink();
+  const rows: Row[] = [];
+  for (const [label, ratio] of [
+    ['metrics on, 1 in 10 traced', '0.1'],
+    ['metrics on, every request traced', '1'],
+  ] as const) {
+    rows.push(...(await compare(bench, plainUrl, seeded, seconds, log, sink, label, ratio)));
+  }
+  await sink.close();
+  return rows;
+}
+
+async function compare(
+  bench: BenchDatabase,
+  plainUrl: string,
+  seeded: Seeded,
+  seconds: number,
+  log: (message: string) => void,
+  sink: { url: string; spans(): number },
+  label: string,
+  ratio: string,
+): Promise<Row[]> {
   const metricsPort = await freePort();
   const observed: Child = await startService(bench.url, undefined, {
     METRICS_PORT: String(metricsPort),
     OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+    OTEL_TRACES_SAMPLER_ARG: ratio,
   });
   let scrapes = 0;
   const scraper = setInterval(() => {
@@ -52,6 +75,7 @@ export async function benchTelemetry(
       .then(() => (scrapes += 1))
       .catch(() => undefined);
   }, SCRAPE_EVERY_MS);
+  const exportsBefore = sink.spans();
   const ota = { authorization: `Bearer ${seeded.keys.ota}` };
   const rows: Row[] = [];
   try {
@@ -71,7 +95,7 @@ export async function benchTelemetry(
       ],
     ];
     for (const [name, spec] of scenarios) {
-      log(`${name}: metrics and tracing off vs on`);
+      log(`${name}: off vs ${label}`);
       // Off, on, off, on: each half of the pair once first, so that neither gets the quieter minute.
       const off: LoadResult[] = [];
       const on: LoadResult[] = [];
@@ -86,21 +110,20 @@ export async function benchTelemetry(
       }
       const mean = (runs: LoadResult[], key: 'rps' | 'p50' | 'p99') => runs.reduce((sum, run) => sum + run[key], 0) / runs.length;
       rows.push({
-        scenario: `${name}, metrics and tracing on`,
+        scenario: `${name}, ${label}`,
         rate: mean(on, 'rps'),
         unit: 'req/s',
         p50: mean(on, 'p50'),
         p99: mean(on, 'p99'),
-        baseline: { name: `${name}, both off (same run)`, rate: mean(off, 'rps'), p99: mean(off, 'p99') },
+        baseline: { name: `${name}, metrics and traces off (same run)`, rate: mean(off, 'rps'), p99: mean(off, 'p99') },
         rssMaxMb: 0,
         non2xx: [...on, ...off].reduce((sum, run) => sum + run.non2xx + run.errors, 0),
-        note: `off p50 ${mean(off, 'p50').toFixed(1)} ms; ${sink.spans()} OTLP exports, ${scrapes} scrapes`,
+        note: `off p50 ${mean(off, 'p50').toFixed(1)} ms; ${sink.spans() - exportsBefore} OTLP exports, ${scrapes} scrapes so far`,
       });
     }
   } finally {
     clearInterval(scraper);
     await observed.stop();
-    await sink.close();
   }
   return rows;
 }

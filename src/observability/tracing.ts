@@ -84,6 +84,9 @@ export function startTracing(config: ObservabilityConfig): Tracing {
   return {
     queries: (dialect) => ({
       start(operation) {
+        // Only inside a recorded span (a sampled request, an outbound call): the workers' polling
+        // statements would otherwise each start a trace of their own, and an unsampled request's need none.
+        if (!trace.getActiveSpan()?.isRecording()) return untraced;
         const span = tracer.startSpan(operation, {
           kind: SpanKind.CLIENT,
           attributes: { 'db.system.name': dialect === 'postgres' ? 'postgresql' : 'sqlite', 'db.operation.name': operation },
@@ -108,6 +111,8 @@ export function startTracing(config: ObservabilityConfig): Tracing {
     },
   };
 }
+
+const untraced = () => undefined;
 
 function requestAttributes(request: FastifyRequest): SpanAttributes {
   const attributes: SpanAttributes = {};
