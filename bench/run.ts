@@ -280,7 +280,7 @@ async function benchDialect(dialect: Dialect, profileDir: string | undefined): P
     }
 
     // Metrics and tracing on against off, the partner's reads and bookings (bench/telemetry.ts).
-    if (wanted('telemetry')) rows.push(...(await benchTelemetry(bench, service.url, seeded, SECONDS, log)));
+    if (wanted('telemetry')) rows.push(...(await benchTelemetry(bench, service, seeded, SECONDS, log)));
 
     // Last: it connects GetYourGuide to an activity, whose seats nothing may change afterwards (bench/getyourguide.ts).
     if (wanted('getyourguide')) rows.push(...(await benchGetYourGuide(bench, service.url, seeded, rss, log, Math.min(SECONDS, 5))));

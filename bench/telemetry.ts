@@ -3,6 +3,7 @@
 // with both off, in the same run: one service tracing 1 request in 10 (OTEL_TRACES_SAMPLER_ARG=0.1, the
 // setting docs/observability.md suggests for production), one tracing every request. The spans go to a
 // local OTLP/HTTP sink that answers 200 and keeps nothing.
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { BenchDatabase } from './database.js';
 import { runLoad, warmUp, type LoadResult, type LoadSpec } from './load.js';
@@ -13,6 +14,18 @@ import { bookingBody, cycle, partnerPath, timeslotsPaths } from './requests.js';
 import type { Seeded } from './seed.js';
 
 const CONNECTIONS = 50;
+/** Linux's clock ticks per second in /proc/<pid>/stat (USER_HZ, 100 on every common kernel). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds the process has used (user and system): per request, a measure of the cost that other work
+ * on the machine does not change, as it does the rate (the two services' runs interleave, but a busy
+ * machine still shifts a rate by more than the few per cent looked for).
+ */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
 const SCRAPE_EVERY_MS = 5_000;
 
 async function startOtlpSink(): Promise<{ url: string; spans: () => number; close(): Promise<void> }> {
@@ -35,7 +48,7 @@ async function startOtlpSink(): Promise<{ url: string; spans: () => number; clos
 
 export async function benchTelemetry(
   bench: BenchDatabase,
-  plainUrl: string,
+  plain: Child,
   seeded: Seeded,
   seconds: number,
   log: (message: string) => void,
@@ -46,7 +59,7 @@ export async function benchTelemetry(
     ['metrics on, 1 in 10 traced', '0.1'],
     ['metrics on, every request traced', '1'],
   ] as const) {
-    rows.push(...(await compare(bench, plainUrl, seeded, seconds, log, sink, label, ratio)));
+    rows.push(...(await compare(bench, plain, seeded, seconds, log, sink, label, ratio)));
   }
   await sink.close();
   return rows;
@@ -54,7 +67,7 @@ export async function benchTelemetry(
 
 async function compare(
   bench: BenchDatabase,
-  plainUrl: string,
+  plain: Child,
   seeded: Seeded,
   seconds: number,
   log: (message: string) => void,
@@ -99,16 +112,24 @@ async function compare(
       // Off, on, off, on: each half of the pair once first, so that neither gets the quieter minute.
       const off: LoadResult[] = [];
       const on: LoadResult[] = [];
-      for (const [target, into] of [
-        [plainUrl, off],
-        [observed.url, on],
-        [observed.url, on],
-        [plainUrl, off],
+      const cpu = { off: 0, on: 0 };
+      for (const [target, into, key] of [
+        [plain, off, 'off'],
+        [observed, on, 'on'],
+        [observed, on, 'on'],
+        [plain, off, 'off'],
       ] as const) {
-        await warmUp({ url: target, ...spec }, 2);
-        into.push(await runLoad({ url: target, ...spec, duration: seconds / 2 }));
+        await warmUp({ url: target.url, ...spec }, 2);
+        const before = cpuSeconds(target.pid);
+        into.push(await runLoad({ url: target.url, ...spec, duration: seconds / 2 }));
+        cpu[key] += cpuSeconds(target.pid) - before;
       }
+      const total = (runs: LoadResult[]) => runs.reduce((sum, run) => sum + run.total, 0);
+      const cpuMs = { off: (cpu.off * 1000) / total(off), on: (cpu.on * 1000) / total(on) };
       const mean = (runs: LoadResult[], key: 'rps' | 'p50' | 'p99') => runs.reduce((sum, run) => sum + run[key], 0) / runs.length;
+      log(
+        `${name}, ${label}: ${mean(on, 'rps').toFixed(0)} vs ${mean(off, 'rps').toFixed(0)} req/s off; CPU per request ${cpuMs.on.toFixed(3)} vs ${cpuMs.off.toFixed(3)} ms`,
+      );
       rows.push({
         scenario: `${name}, ${label}`,
         rate: mean(on, 'rps'),
@@ -118,7 +139,7 @@ async function compare(
         baseline: { name: `${name}, metrics and traces off (same run)`, rate: mean(off, 'rps'), p99: mean(off, 'p99') },
         rssMaxMb: 0,
         non2xx: [...on, ...off].reduce((sum, run) => sum + run.non2xx + run.errors, 0),
-        note: `off p50 ${mean(off, 'p50').toFixed(1)} ms; ${sink.spans() - exportsBefore} OTLP exports, ${scrapes} scrapes so far`,
+        note: `CPU per request ${cpuMs.on.toFixed(3)} ms vs ${cpuMs.off.toFixed(3)} ms off (${((cpuMs.on / cpuMs.off - 1) * 100).toFixed(1)}%); off p50 ${mean(off, 'p50').toFixed(1)} ms; ${sink.spans() - exportsBefore} OTLP exports, ${scrapes} scrapes so far`,
       });
     }
   } finally {
