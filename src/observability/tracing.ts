@@ -74,6 +74,7 @@ export function startTracing(config: ObservabilityConfig): Tracing {
     instrumentHooks: false,
     instrumentHandler: false,
     requestHook: (span, request) => {
+      if (!span.isRecording()) return; // not sampled: nothing to name
       const route = request.routeOptions.url;
       span.updateName(route === undefined ? `${request.method} (unmatched)` : `${request.method} ${route}`);
       span.setAttribute('url.path', redactUrl(request.url, route));
@@ -102,7 +103,7 @@ export function startTracing(config: ObservabilityConfig): Tracing {
       // Who and what the request is about, once the caller is known: by ID only.
       app.addHook('preHandler', (request, _reply, done) => {
         const span = request.opentelemetry().span;
-        if (span) span.setAttributes(requestAttributes(request));
+        if (span?.isRecording()) span.setAttributes(requestAttributes(request));
         done();
       });
     },
