@@ -15,13 +15,14 @@ import { errorHandler, sendProblem } from './http/problem.js';
 import { registerRoutingProblems } from './http/routing.js';
 import { registerNulGuard } from './http/nul-guard.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
-import { loggerOptions } from './http/log-redaction.js';
-import { registerDraining, serverOptions } from './http/server-options.js';
+import { loggerOptions, logStream as prettyLog } from './http/log-redaction.js';
+import { registerDraining, registerRequestIdHeader, serverOptions } from './http/server-options.js';
 import { rateLimitOptions } from './http/rate-limit.js';
 import { SharedLimiter } from './http/shared-limiter.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health.js';
+import { registerOverload } from './http/overload.js';
 import { answerCacheInvalidation } from './http/answer-cache.js';
 import { catalogPartnerRoutes } from './catalog/routes.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
@@ -92,22 +93,27 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
   /** Tests' stand-ins for DNS or the webhook transport. */
   webhooks?: WebhookOverrides;
+  /** Metrics' and traces' request hooks (observability/telemetry.ts), registered before the routes. */
+  instrument?: (app: FastifyInstance) => Promise<void>;
 }
 
-export async function buildApp({ db, config, logger, logStream, webhooks }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, logger, logStream, webhooks, instrument }: AppOptions): Promise<FastifyInstance> {
   wireReactions();
+  const stream = logStream ?? (logger === undefined ? await prettyLog(config) : undefined);
   const app = Fastify({
     ...serverOptions(config),
-    logger: logger ?? { ...loggerOptions(config), ...(logStream && { stream: logStream }) },
+    logger: logger ?? { ...loggerOptions(config), ...(stream && { stream }) },
     bodyLimit: JSON_BODY_LIMIT,
     // Malformed percent-encoding or an over-long path parameter is caught by the router itself.
     frameworkErrors: (error, request, reply) => {
+      reply.header('X-Request-Id', request.id); // no onRequest hook runs for these
       const message = `Invalid URL: ${error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'it is not validly encoded'}`;
       return isOctoPath(request.url) ? sendOctoBadUrl(reply, message) : sendProblem(reply, 'bad-request', message);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerDraining(app);
+  registerRequestIdHeader(app);
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('problemBaseUrl', config.problemBaseUrl);
@@ -122,6 +128,9 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   app.addSchema(Problem);
   // First, so that every answer has them: docs, errors, 401s and 429s included.
   registerSecurityHeaders(app, config);
+  // Then the overload check, so that a busy process refuses before doing any work for a request.
+  await registerOverload(app, config.observability);
+  if (instrument) await instrument(app);
 
   await app.register(swagger, {
     openapi: {

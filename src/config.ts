@@ -2,6 +2,7 @@
 // listed here, checked at boot, and a bad value stops the start with a message naming it.
 import { dirname } from 'node:path';
 import { isIP } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import ipaddr from 'ipaddr.js';
 
 export type DatabaseConfig = { readonly dialect: 'sqlite'; readonly file: string } | { readonly dialect: 'postgres'; readonly url: string };
@@ -78,6 +79,27 @@ export interface Config {
   readonly gygHoldMinutes: number;
   /** GetYourGuide's supplier API, where availability updates are pushed (docs/channels/getyourguide.md). */
   readonly gygApiUrl: string;
+  /** Metrics, traces, log format and overload limits (docs/observability.md). */
+  readonly observability: ObservabilityConfig;
+}
+
+export interface ObservabilityConfig {
+  /** Prometheus's /metrics on a port of its own (never the public one); undefined: no metrics at all. */
+  readonly metricsPort: number | undefined;
+  readonly metricsHost: string;
+  /** OTLP/HTTP collector (traces go to `${endpoint}/v1/traces`); undefined: no tracing, nothing of it loaded. */
+  readonly otlpEndpoint: string | undefined;
+  readonly serviceName: string;
+  /** The share of traces that our own requests and jobs start (OTEL_TRACES_SAMPLER_ARG, 0 to 1). */
+  readonly traceSampleRatio: number;
+  /** pino-pretty for a person at a terminal, JSON lines for a log collector. */
+  readonly logFormat: 'pretty' | 'json';
+  /** Above this event-loop delay (ms) requests are refused with 503 and Retry-After; 0: no such check. */
+  readonly maxEventLoopDelayMs: number;
+  /** Above this V8 heap use (bytes) the same (default 90% of V8's heap limit); 0: no such check. */
+  readonly maxHeapUsedBytes: number;
+  /** Above this resident memory (bytes) the same; 0: no such check. */
+  readonly maxRssBytes: number;
 }
 
 export interface UploadLimits {
@@ -157,6 +179,30 @@ export function loadConfig(env: Env = process.env): Config {
     stripeApiBase: stripeApiBaseSetting(env),
     gygHoldMinutes: integerSetting(env, 'GYG_HOLD_MINUTES', 60, 1, 24 * 60),
     gygApiUrl: (urlSetting(env, 'GYG_API_URL') ?? 'https://supplier-api.getyourguide.com').replace(/\/+$/, ''),
+    observability: observabilitySettings(env, port),
+  });
+}
+
+function observabilitySettings(env: Env, port: number): ObservabilityConfig {
+  const metricsPort = env.METRICS_PORT ? integerSetting(env, 'METRICS_PORT', 0, 1, 65535) : undefined;
+  // Metrics say how busy the service is and how many bookings it takes: never on the public port.
+  if (metricsPort !== undefined && metricsPort === port)
+    throw new ConfigError(`METRICS_PORT must differ from PORT (${port}): metrics are not public`);
+  const logFormat = env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json');
+  if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`LOG_FORMAT must be pretty or json; got "${logFormat}"`);
+  return Object.freeze({
+    metricsPort,
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    otlpEndpoint: urlSetting(env, 'OTEL_EXPORTER_OTLP_ENDPOINT')?.replace(/\/+$/, ''),
+    serviceName: env.OTEL_SERVICE_NAME || 'slotbook',
+    traceSampleRatio: ratioSetting(env, 'OTEL_TRACES_SAMPLER_ARG', 1),
+    logFormat,
+    maxEventLoopDelayMs: integerSetting(env, 'OVERLOAD_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    // By default near V8's own limit, where the process would otherwise end in an out-of-memory crash.
+    maxHeapUsedBytes: env.OVERLOAD_HEAP_USED_MB
+      ? integerSetting(env, 'OVERLOAD_HEAP_USED_MB', 0, 0, 1_000_000) * MIB
+      : Math.floor(getHeapStatistics().heap_size_limit * 0.9),
+    maxRssBytes: integerSetting(env, 'OVERLOAD_RSS_MB', 0, 0, 1_000_000) * MIB,
   });
 }
 
@@ -176,6 +222,14 @@ export function parseDatabaseUrl(value: string | undefined): DatabaseConfig {
     return { dialect: 'postgres', url: value };
   }
   throw new ConfigError('DATABASE_URL must be sqlite:PATH or postgres://...; got an unsupported scheme');
+}
+
+function ratioSetting(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d*\.?\d+$/.test(raw) || value > 1) throw new ConfigError(`${name} must be a number from 0 to 1; got "${raw}"`);
+  return value;
 }
 
 function integerSetting(env: Env, name: string, fallback: number, min: number, max: number): number {

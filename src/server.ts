@@ -1,5 +1,6 @@
 // Starts the service: configuration, database (migrated), first-start demo data, listen; and shuts down
-// gracefully on SIGTERM/SIGINT: stop accepting, let the requests under way finish within
+// gracefully on SIGTERM/SIGINT: stop accepting and stop the workers taking work, let the requests and the
+// workers' last steps under way finish within
 // SHUTDOWN_TIMEOUT_SECONDS, then close the connections that remain, and close the database on every way
 // out (a clean drain, a forced one, a failed start, an uncaught error).
 import type { FastifyInstance } from 'fastify';
@@ -19,6 +20,7 @@ import { startUploadSweep } from './questions/upload-sweep.js';
 import { startWebhookWorker } from './webhooks/deliveries/worker.js';
 import { startGygPushes } from './getyourguide/push.js';
 import { watchRequests } from './http/request-gauge.js';
+import { startTelemetry } from './observability/telemetry.js';
 
 // After the grace period: how long the cut connections' handlers and the database get to finish.
 const CLOSE_CONNECTIONS_MS = 2_000;
@@ -43,13 +45,16 @@ async function settlesWithin(promise: Promise<unknown>, ms: number, hurry?: Prom
 }
 
 export async function startServer(config: Config): Promise<void> {
-  const db = openDatabase(config.database);
+  // Metrics and traces, when configured: they see the database's statements and the app's requests.
+  const telemetry = await startTelemetry(config);
+  const db = openDatabase(config.database, telemetry.queries);
   let app: FastifyInstance;
   try {
     await migrate(db);
-    app = await buildApp({ db, config });
+    app = await buildApp({ db, config, instrument: (instance) => telemetry.instrument(instance) });
   } catch (error) {
     await db.close().catch(() => undefined);
+    await telemetry.stop();
     throw error;
   }
   const log = app.log;
@@ -83,19 +88,26 @@ export async function startServer(config: Config): Promise<void> {
     log.info({ reason }, 'shutting down');
     clearInterval(purge);
     stopUploadSweep?.();
+    // The workers stop taking work now, while the requests drain: each finishes what it is doing (the
+    // e-mail being sent, the webhook attempts under way, with their outcomes recorded) and claims nothing
+    // more; whatever is left waits in the database for another process or the next start.
+    const workers = Promise.all(
+      [stopWaitlistOffers, stopRefundSender, stopDigests, stopBalanceLinks, stopEmailWorker, stopWebhookWorker, stopGygPushes].map((stop) =>
+        stop?.().catch((error: unknown) => log.warn({ err: error }, 'a worker failed while stopping')),
+      ),
+    );
     const closed = app.close(); // stops accepting; idle keep-alive connections close, new requests there get 503
+    const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
     if (!(await settlesWithin(closed, config.shutdownTimeoutSeconds * 1000, hurried))) {
       log.warn({ seconds: config.shutdownTimeoutSeconds }, 'requests still under way after the shutdown timeout: closing their connections');
       app.server.closeAllConnections();
       await settlesWithin(closed, CLOSE_CONNECTIONS_MS);
     }
-    if (stopWaitlistOffers) await settlesWithin(stopWaitlistOffers(), CLOSE_CONNECTIONS_MS);
-    if (stopRefundSender) await settlesWithin(stopRefundSender(), CLOSE_CONNECTIONS_MS);
-    if (stopDigests) await settlesWithin(stopDigests(), CLOSE_CONNECTIONS_MS);
-    if (stopBalanceLinks) await settlesWithin(stopBalanceLinks(), CLOSE_CONNECTIONS_MS);
-    if (stopEmailWorker) await settlesWithin(stopEmailWorker(), CLOSE_CONNECTIONS_MS);
-    if (stopWebhookWorker) await settlesWithin(stopWebhookWorker(), CLOSE_CONNECTIONS_MS);
-    if (stopGygPushes) await settlesWithin(stopGygPushes(), CLOSE_CONNECTIONS_MS);
+    // The same bound for the workers' last step (an SMTP server or a webhook endpoint that does not answer).
+    if (!(await settlesWithin(workers, Math.max(CLOSE_CONNECTIONS_MS, deadline - Date.now()), hurried))) {
+      log.warn('a worker was still sending after the shutdown timeout: what it sent is sent again later (at least once)');
+    }
+    await telemetry.stop();
     // Waits for statements under way (their requests may have been cut) to finish, within a bound.
     const dbClosed = await settlesWithin(db.close(), CLOSE_DATABASE_MS);
     if (dbClosed) log.info('database closed');
@@ -132,6 +144,7 @@ export async function startServer(config: Config): Promise<void> {
     // Uploads that no confirmed booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
     stopUploadSweep = startUploadSweep(db, config, log);
     await app.listen({ port: config.port, host: config.host });
+    await telemetry.listen(db);
     if (demo) {
       addDemoActivityPhotos(db, demo).catch((error: unknown) => log.warn({ err: error }, 'the demo activities have no photos: drawing them failed'));
     }
@@ -145,6 +158,7 @@ export async function startServer(config: Config): Promise<void> {
     await stopWebhookWorker?.().catch(() => undefined);
     await stopGygPushes?.().catch(() => undefined);
     await app.close().catch(() => undefined);
+    await telemetry.stop().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw error;
   }

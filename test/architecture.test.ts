@@ -32,7 +32,7 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
   ],
   /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds', 'notices'],
   /* channels     */ ['octo', 'getyourguide', 'storefront', 'embed', 'dashboard'],
-  /* composition  */ ['app.ts', 'reactions.ts', 'server.ts', 'cli.ts', 'demo'],
+  /* composition  */ ['app.ts', 'reactions.ts', 'server.ts', 'cli.ts', 'demo', 'observability'],
 ];
 
 /** web/src/: the dashboard (React) and the booking pages (book/, their own script). */

@@ -27,6 +27,7 @@ import { sql, type Kysely } from 'kysely';
 import { atCommitValue, dialectOf, firstInTransaction, runAtCommit, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { expiredEventsCte, noteSeatsChanged, recordBookingEvents } from '../events/outbox.js';
+import { tallyLapsedHolds } from '../events/tallies.js';
 
 /**
  * Marks the timeslot's holds whose time has run out as `expired` and gives their seats back. Run first
@@ -42,6 +43,7 @@ export async function releaseLapsedHolds(tx: Tx, timeslotId: number, now: number
     .returningAll()
     .execute();
   for (const row of released) await recordBookingEvents(tx, row, ['booking.expired']);
+  tallyLapsedHolds(tx, released.length);
   const seats = released.reduce((sum, row) => sum + Number(row.seats), 0);
   if (seats > 0) await giveBackSeats(tx, timeslotId, seats);
   return seats;

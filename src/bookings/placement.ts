@@ -11,6 +11,8 @@ import { takeSeatsAtCommit } from '../availability/seat-ledger.js';
 import { insertBooking, type BookableTimeslot, type BookingRow } from './store.js';
 import { insertWaiverAnswers } from '../questions/store.js';
 import { publishBookingChange } from '../events/reactions.js';
+import { tallyBooking } from '../events/tallies.js';
+import { annotateSpan } from '../lib/tracing.js';
 import { keepBookingFiles } from '../questions/upload-store.js';
 import { ticketRows, type TicketMix } from '../catalog/tickets/mix.js';
 import { insertBookingTickets } from '../catalog/tickets/store.js';
@@ -109,6 +111,8 @@ export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Pr
       await keepAnsweredFiles(tx, booking, draft, now);
       // The reactions to a confirmed booking (workflows' e-mails, ...), in this transaction.
       if (booking.status === 'confirmed' && draft.reactionsInterested) await publishBookingChange(tx, booking, 'confirmed', now);
+      if (booking.status === 'confirmed') tallyBooking(tx, 'confirmed', booking);
+      annotateSpan({ 'slotbook.booking_reference': booking.reference, 'slotbook.operator_id': booking.operator_id });
       await takeSeatsAtCommit(tx, slot.id, draft.mix.seats, now, refuseSeats(draft.operatorId, slot, draft.mix.seats));
       return booking;
     }

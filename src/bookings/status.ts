@@ -3,6 +3,7 @@
 // confirmed, kept from the sweep until a hold's new expiry). Its own row is the store's (store.ts).
 import type { Tx } from '../db/connection.js';
 import { keepBookingFiles } from '../questions/upload-store.js';
+import { tallyBooking } from '../events/tallies.js';
 import type { BookingStatus } from './schemas.js';
 import { updateHoldExpiry, updateStatus, type BookingRow } from './store.js';
 
@@ -19,6 +20,7 @@ export async function changeStatus(
 ): Promise<BookingRow | undefined> {
   const changed = await updateStatus(tx, bookingId, from, changes);
   if (changed?.status === 'confirmed') await keepBookingFiles(tx, changed, Date.now());
+  if (changed && (changed.status === 'confirmed' || changed.status === 'cancelled')) tallyBooking(tx, changed.status, changed);
   return changed;
 }
 

@@ -4,6 +4,7 @@ import type { Tx } from '../db/connection.js';
 import type { BookingSource, BookingStatus } from './schemas.js';
 import { recordBookingEvents } from '../events/outbox.js';
 import { anyReactionInterested } from '../events/reactions.js';
+import { tallyBooking } from '../events/tallies.js';
 
 export type BookingRow = Selectable<BookingTable>;
 
@@ -469,7 +470,10 @@ export async function cancelLiveBookingsOf(tx: Tx, timeslotId: number, now: numb
     .where((eb) => eb.or([eb('status', '=', 'confirmed'), eb.and([eb('status', '=', 'on_hold'), eb('hold_expires_at', '>', now)])]))
     .returningAll()
     .execute();
-  for (const row of cancelled) await recordBookingEvents(tx, row, ['booking.cancelled']);
+  for (const row of cancelled) {
+    await recordBookingEvents(tx, row, ['booking.cancelled']);
+    tallyBooking(tx, 'cancelled', row);
+  }
   return cancelled;
 }
 
@@ -477,4 +481,21 @@ export async function cancelLiveBookingsOf(tx: Tx, timeslotId: number, now: numb
 export async function findBookingRecords(db: Kysely<Database>, operatorId: number, bookingIds: number[]): Promise<BookingRecord[]> {
   if (bookingIds.length === 0) return [];
   return selectRecords(db).where('bookings.operator_id', '=', operatorId).where('bookings.id', 'in', bookingIds).orderBy('bookings.id').execute();
+}
+
+/**
+ * Holds now, for the metrics: live ones, and lapsed ones whose seats no writer has given back yet (the next
+ * write on their timeslot, or the webhook dispatcher's sweep, does). Index bookings_live_holds.
+ */
+export async function holdCounts(db: Kysely<Database>, now: number): Promise<{ live: number; lapsed: number }> {
+  const row = await db
+    .selectFrom('bookings')
+    .select((eb) => [
+      eb.fn.sum<number>(eb.case().when('hold_expires_at', '>', now).then(1).else(0).end()).as('live'),
+      eb.fn.countAll<number>().as('all'),
+    ])
+    .where('status', '=', 'on_hold')
+    .executeTakeFirstOrThrow();
+  const live = Number(row.live ?? 0);
+  return { live, lapsed: Number(row.all) - live };
 }

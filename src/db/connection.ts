@@ -7,12 +7,23 @@ import type { DatabaseConfig } from '../config.js';
 import type { Db } from './db.js';
 import { openSqlite } from './sqlite.js';
 import { openPostgres } from './postgres.js';
+import type { QueryObserver } from './observed.js';
 
 export type { Db } from './db.js';
 export type { Dialect, FinalStatement, Tx, WriteOptions, Writers } from './transactions.js';
 export type { Signal, SignalListener, Signals } from './signals.js';
-export { atCommitValue, CommitOutcomeUnknown, dialectOf, firstInTransaction, readOncePerTransaction, runAtCommit } from './transactions.js';
+export type { QueryObserver, StatementKind } from './observed.js';
+export {
+  afterCommit,
+  atCommitValue,
+  CommitOutcomeUnknown,
+  dialectOf,
+  firstInTransaction,
+  readOncePerTransaction,
+  runAtCommit,
+} from './transactions.js';
 
-export function openDatabase(config: DatabaseConfig): Db {
-  return config.dialect === 'sqlite' ? openSqlite(config.file) : openPostgres(config.url);
+/** `observer` sees every statement (metrics, traces); without one a statement costs nothing more. */
+export function openDatabase(config: DatabaseConfig, observer?: QueryObserver): Db {
+  return config.dialect === 'sqlite' ? openSqlite(config.file, observer) : openPostgres(config.url, observer);
 }

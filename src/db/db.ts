@@ -12,5 +12,7 @@ export interface Db extends Writers {
   execScript(tx: Tx, script: string): Promise<void>;
   /** Signals to and from the other processes on this database, for their caches (db/signals.ts). */
   readonly signals: Signals;
+  /** The connections of the pool now (metrics): open, idle, and requests waiting for one. */
+  pool(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }

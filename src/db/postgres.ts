@@ -7,6 +7,7 @@ import type { Database } from './schema.js';
 import { CommitOutcomeUnknown, writers } from './transactions.js';
 import { ConnectionLost } from './unavailable.js';
 import { PostgresSignals } from './signals.js';
+import { observeDialect, type QueryObserver } from './observed.js';
 
 /** An error that ends the connection: no answer from the server, or a server error that closes it. */
 function endsConnection(error: unknown): boolean {
@@ -84,7 +85,7 @@ class PreparingClient extends pg.Client {
   }
 }
 
-export function openPostgres(url: string): Db {
+export function openPostgres(url: string, observer?: QueryObserver): Db {
   // int8 (counts, millisecond timestamps) fits a JS number exactly in this schema; NUMERIC stays a string.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
   const pool = new pg.Pool({
@@ -98,7 +99,8 @@ export function openPostgres(url: string): Db {
   // An idle connection that the server closes (restart, failover, DROP DATABASE) is dropped from the pool
   // and replaced on next use; without a listener, its 'error' event would crash the process.
   pool.on('error', (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const dialect = new PostgresDialect({ pool });
+  const kysely = new Kysely<Database>({ dialect: observer ? observeDialect(dialect, observer) : dialect });
   const signals = new PostgresSignals(url, kysely);
   return {
     dialect: 'postgres',
@@ -132,6 +134,7 @@ export function openPostgres(url: string): Db {
       await sql.raw(script).execute(tx);
     },
     signals,
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {
       await signals.close();
       await kysely.destroy();

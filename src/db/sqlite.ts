@@ -11,8 +11,9 @@ import { writers } from './transactions.js';
 import { SqliteSignals } from './signals.js';
 import { withStatementCache } from './statement-cache.js';
 import { addDecimalStrings } from '../lib/decimal.js';
+import { observeDialect, type QueryObserver } from './observed.js';
 
-export function openSqlite(file: string): Db {
+export function openSqlite(file: string, observer?: QueryObserver): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const raw = new SQLite(file, { timeout: 15_000 });
   raw.pragma('journal_mode = WAL');
@@ -20,7 +21,8 @@ export function openSqlite(file: string): Db {
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
   registerDecimalFunctions(raw);
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  const dialect = new SqliteDialect({ database: withStatementCache(raw) });
+  const kysely = new Kysely<Database>({ dialect: observer ? observeDialect(dialect, observer) : dialect });
   const signals = new SqliteSignals(raw);
   return {
     dialect: 'sqlite',
@@ -51,6 +53,8 @@ export function openSqlite(file: string): Db {
       raw.exec(script);
     },
     signals,
+    // One connection, never waited for by another process's pool: SQLite's "pool" is this.
+    pool: () => ({ total: 1, idle: raw.inTransaction ? 0 : 1, waiting: 0 }),
     close: async () => {
       await signals.close();
       await kysely.destroy();

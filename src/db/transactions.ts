@@ -98,6 +98,25 @@ export class CommitOutcomeUnknown extends Error {
   }
 }
 
+const afterCommits = new WeakMap<object, (() => void)[]>();
+
+/**
+ * Runs `done` once the transaction has committed, never if it rolls back (a group's member that runs
+ * again alone registers anew). For what must count only what is stored, such as the metrics' counters of
+ * bookings; `done` must not throw, nor do anything that can fail.
+ */
+export function afterCommit(tx: Tx, done: () => void): void {
+  const queued = afterCommits.get(tx);
+  if (queued) queued.push(done);
+  else afterCommits.set(tx, [done]);
+}
+
+function takeAfterCommits(tx: object): (() => void)[] {
+  const queued = afterCommits.get(tx) ?? [];
+  afterCommits.delete(tx);
+  return queued;
+}
+
 const dialects = new WeakMap<object, Dialect>();
 /** The transaction's own handle, for the handles its grouped writes get; and what it has memoised. */
 const roots = new WeakMap<object, object>();
@@ -229,9 +248,11 @@ export function writers(control: TransactionControl): Writers {
           const result = await fn(conn as Tx);
           last = takeFinalStatements(conn);
           await control.commit(conn, last);
+          for (const done of takeAfterCommits(conn)) done();
           return result;
         } catch (error) {
           takeFinalStatements(conn);
+          takeAfterCommits(conn);
           if (error instanceof CommitOutcomeUnknown) throw error; // nothing left to roll back on that connection
           await control.rollback(conn);
           throw explain ? await explainFailure(last, error, conn) : error;
@@ -265,8 +286,10 @@ export function writers(control: TransactionControl): Writers {
           try {
             outcomes.set(member, { ok: true, result: await member.fn(memberTx) });
             finals.push(...takeFinalStatements(memberTx));
+            for (const done of takeAfterCommits(memberTx)) afterCommit(tx, done);
           } catch (error) {
             takeFinalStatements(memberTx);
+            takeAfterCommits(memberTx);
             if (!log.onlyReadsSucceeded()) throw error;
             outcomes.set(member, { ok: false, error });
           }

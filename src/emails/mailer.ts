@@ -1,6 +1,7 @@
 // Delivery through nodemailer: SMTP when SMTP_URL is set; otherwise the outbox is the destination and
 // nodemailer's JSON transport only composes the message (so addresses are checked the same way), and the
 // e-mail counts as delivered to the outbox the dashboard shows.
+import { traceOutbound } from '../lib/tracing.js';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
 
@@ -41,7 +42,12 @@ export function createMailer(config: Pick<Config, 'smtpUrl'>): Mailer {
   return {
     transport: config.smtpUrl ? 'smtp' : 'outbox',
     async send(message) {
-      const info = await transporter.sendMail(message);
+      // The span says that an e-mail went out and how long the server took; never to whom or what.
+      const info = await traceOutbound(
+        'SMTP send',
+        { 'slotbook.mail_transport': config.smtpUrl ? 'smtp' : 'outbox' },
+        async (): Promise<{ messageId?: unknown }> => transporter.sendMail(message),
+      );
       return { messageId: String(info.messageId ?? '') };
     },
     close: () => transporter.close(),

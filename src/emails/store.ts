@@ -147,3 +147,22 @@ export async function listEmails(db: Kysely<Database>, operatorId: number, filte
   if (filter.workflowId !== undefined) query = query.where('workflow_id', '=', filter.workflowId);
   return query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
 }
+
+/**
+ * The outbox's backlog, for the metrics: e-mails due now and not yet sent (queued, or claimed by a sender),
+ * the oldest one's due time (Unix seconds), and the e-mails given up on. Index emails_due.
+ */
+export async function emailQueueStats(db: Kysely<Database>, now: number): Promise<{ due: number; oldestDueAt: number | null; failed: number }> {
+  const due = await db
+    .selectFrom('emails')
+    .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
+    .where('status', 'in', ['queued', 'sending'])
+    .where('next_attempt_at', '<=', now)
+    .executeTakeFirstOrThrow();
+  const failed = await db
+    .selectFrom('emails')
+    .select((eb) => eb.fn.countAll<number>().as('failed'))
+    .where('status', '=', 'failed')
+    .executeTakeFirstOrThrow();
+  return { due: Number(due.due), oldestDueAt: due.oldest === null ? null : Number(due.oldest), failed: Number(failed.failed) };
+}

@@ -20,6 +20,7 @@ import { createMailer, type Mailer } from './mailer.js';
 import { loadInstanceKeys, type InstanceKeys } from '../secrets/keys.js';
 import { hooksOf } from './kinds.js';
 import { startPeriodic } from '../lib/periodic.js';
+import { tallyQueue } from '../events/tallies.js';
 import { claimEmail, findDueEmailIds, markAttemptFailed, markSent, operatorName, type EmailRow } from './store.js';
 
 /** Seconds to wait after the 1st, 2nd, ... failed attempt; after the last one the e-mail is failed. */
@@ -49,13 +50,26 @@ export interface DeliveryReport {
 
 export const newWorkerId = (): string => `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
-/** Delivers every e-mail due at `now` (Unix seconds). Tests call it directly to drive time. */
-export async function runDueEmails(db: Db, delivery: Delivery, now = unixNow()): Promise<DeliveryReport> {
+/**
+ * Delivers every e-mail due at `now` (Unix seconds), while `keepGoing` says so (a shutdown stops it after
+ * the e-mail under way: that one is sent and settled, the next one not claimed). Tests call it directly
+ * to drive time.
+ */
+export async function runDueEmails(db: Db, delivery: Delivery, now = unixNow(), keepGoing: () => boolean = () => true): Promise<DeliveryReport> {
   const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0 };
+  try {
+    return await runBatches(db, delivery, now, keepGoing, report);
+  } finally {
+    tallyQueue('email', report);
+  }
+}
+
+async function runBatches(db: Db, delivery: Delivery, now: number, keepGoing: () => boolean, report: DeliveryReport): Promise<DeliveryReport> {
   for (;;) {
     const ids = await findDueEmailIds(db.kysely, now, BATCH);
     let claimedAny = false;
     for (const id of ids) {
+      if (!keepGoing()) return report;
       const email = await db.write((tx) => claimEmail(tx, id, delivery.workerId, now, now + CLAIM_SECONDS));
       if (!email) continue; // another worker was first
       claimedAny = true;
@@ -115,6 +129,7 @@ export interface WorkerOptions {
 export function startEmailWorker(db: Db, config: Config, log: FastifyBaseLogger, options: WorkerOptions = {}): () => Promise<void> {
   const mailer = options.mailer ?? createMailer(config);
   let delivery: Delivery | undefined;
+  let stopping = false;
   const stop = startPeriodic(log, 'e-mail worker', options.intervalMs ?? 5_000, async () => {
     delivery ??= {
       mailer,
@@ -123,9 +138,10 @@ export function startEmailWorker(db: Db, config: Config, log: FastifyBaseLogger,
       keys: await loadInstanceKeys(db.kysely, config.secretKey),
       publicUrl: config.publicUrl,
     };
-    await runDueEmails(db, delivery);
+    await runDueEmails(db, delivery, unixNow(), () => !stopping);
   });
   return async () => {
+    stopping = true;
     await stop();
     mailer.close();
   };

@@ -6,6 +6,8 @@
 // registered (reactions.ts): queueGygPushes keeps one row per timeslot of a mapped product. The sender
 // (startGygPushes, every process) renders each timeslot as it is when it sends, one request per product,
 // sell-outs first, retried with back-off and after a 429 when GYG's Retry-After says.
+import { traceOutbound } from '../lib/tracing.js';
+import { tallyQueue } from '../events/tallies.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
@@ -154,12 +156,24 @@ export async function sendDuePushes(
     const body = JSON.stringify({ data: { productId: group.productId, availabilities: entries } } satisfies PushBody);
     let outcome: { status: number; retryAfter: string | null } | { status: 0; retryAfter: null; error: string };
     try {
-      outcome = await transport(`${settings.gygApiUrl}/1/notify-availability-update`, { headers: headersOf(connection, keys), body });
+      outcome = await traceOutbound(
+        'GetYourGuide notify-availability-update',
+        { 'slotbook.operator_id': group.operatorId, 'slotbook.gyg_product_id': group.productId, 'http.request.method': 'POST' },
+        async (span) => {
+          const answer = await transport(`${settings.gygApiUrl}/1/notify-availability-update`, {
+            headers: { ...headersOf(connection, keys), ...span.headers },
+            body,
+          });
+          span.annotate({ 'http.response.status_code': answer.status });
+          return answer;
+        },
+      );
     } catch (error) {
       outcome = { status: 0, retryAfter: null, error: error instanceof Error ? error.message : String(error) };
     }
     if (outcome.status >= 200 && outcome.status < 300) {
       await db.write((tx) => finishPushes(tx, group.pushes));
+      tallyQueue('gyg_push', { sent: 1 });
       continue;
     }
     const attempts = Math.max(...group.pushes.map((push) => push.attempts));
@@ -167,8 +181,10 @@ export async function sendDuePushes(
     if (attempts + 1 >= MAX_ATTEMPTS) {
       log.warn({ operatorId: group.operatorId, productId: group.productId, why }, 'GetYourGuide availability push given up');
       await db.write((tx) => finishPushes(tx, group.pushes));
+      tallyQueue('gyg_push', { failed: 1 });
       continue;
     }
+    tallyQueue('gyg_push', { retrying: 1 });
     const next = nowMs + retryDelay(attempts, outcome.status === 429 ? outcome.retryAfter : null);
     await db.write((tx) => postponePushes(tx, group.pushes, next, why));
   }

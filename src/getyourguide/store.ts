@@ -261,3 +261,13 @@ export async function findConnections(db: Kysely<Database>, operatorIds: number[
   const rows = await db.selectFrom('gyg_connections').selectAll().where('operator_id', 'in', operatorIds).execute();
   return new Map(rows.map((row) => [row.operator_id, row]));
 }
+
+/** The availability pushes due now, for the metrics, and the oldest one's due time (Unix ms). Index gyg_pushes_due. */
+export async function pushQueueStats(db: Kysely<Database>, nowMs: number): Promise<{ due: number; oldestDueAt: number | null }> {
+  const row = await db
+    .selectFrom('gyg_pushes')
+    .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
+    .where('next_attempt_at', '<=', nowMs)
+    .executeTakeFirstOrThrow();
+  return { due: Number(row.due), oldestDueAt: row.oldest === null ? null : Number(row.oldest) };
+}

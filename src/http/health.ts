@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { probeWrite } from '../db/migrate.js';
 import { problems } from './schemas.js';
 import { sendUnavailable } from './problem.js';
+import { ANSWERS_UNDER_PRESSURE } from './overload.js';
 
 const Status = Type.Object({ status: Type.String() });
 
@@ -13,6 +14,7 @@ const readOnly = (error: unknown) => {
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/healthz', {
+    config: ANSWERS_UNDER_PRESSURE,
     schema: { tags: ['Health'], summary: 'The process is up', security: [], response: { 200: Status } },
     handler: async () => ({ status: 'ok' }),
   });

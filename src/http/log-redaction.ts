@@ -98,3 +98,14 @@ const serializers = {
 export function loggerOptions(config: Config): NonNullable<Exclude<FastifyServerOptions['logger'], boolean>> {
   return { level: config.logLevel, serializers };
 }
+
+/**
+ * Where the log goes: JSON lines on stdout for a collector, or (LOG_FORMAT=pretty, the default at a
+ * terminal) pino-pretty's coloured lines, formatted in this process (a person reads them: no worker
+ * thread for that) and loaded only then. The same serializers run first, so the redaction is the same.
+ */
+export async function logStream(config: Config): Promise<{ write(line: string): void } | undefined> {
+  if (config.observability.logFormat !== 'pretty') return undefined;
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({ colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true });
+}

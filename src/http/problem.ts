@@ -14,6 +14,8 @@ interface ProblemBody {
   status: number;
   detail: string;
   instance: string;
+  /** The X-Request-Id of the answer, which every log line of the request carries: what to quote to support. */
+  requestId: string;
   errors?: FieldError[];
 }
 
@@ -25,6 +27,7 @@ export function sendProblem(reply: FastifyReply, kind: ProblemKind, detail: stri
     status,
     detail,
     instance: reply.request.url.split('?')[0]!,
+    requestId: reply.request.id,
   };
   if (errors) body.errors = errors;
   return reply.code(status).type(PROBLEM_CONTENT_TYPE).send(body);

@@ -23,6 +23,9 @@ export const Problem = Type.Object(
     status: Type.Integer(),
     detail: Type.String({ description: 'What went wrong with this request' }),
     instance: Type.String({ description: 'The request path' }),
+    requestId: Type.Optional(
+      Type.String({ description: 'The X-Request-Id of the answer; every server log line of the request carries it (quote it to support)' }),
+    ),
     errors: Type.Optional(
       Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
         description: 'Validation problems only: one item per failing field',

@@ -1,9 +1,10 @@
 // The HTTP server at its edges: how long a client may take to send a request, who the client is behind a
 // reverse proxy, what a request gets while the service shuts down, and problem+json for what Node's HTTP
 // parser refuses before Fastify sees a request (408, 431, 400).
-import type { Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyHttpOptions, FastifyInstance, FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
 import { PROBLEM_KINDS, type ProblemKind } from './errors.js';
 import { PROBLEM_CONTENT_TYPE, sendUnavailable } from './problem.js';
@@ -28,7 +29,28 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
     // Our own hook (registerDraining) answers during a shutdown, as problem+json.
     return503OnClosing: false,
     clientErrorHandler,
+    // Every log line of a request, its problem+json answers and its X-Request-Id header carry this id.
+    genReqId: requestId,
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
   };
+}
+
+/** A caller's (or a proxy's) own request id, when it is one; anything else could forge log lines. */
+const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
+
+/** The client's X-Request-Id if it is well-formed (a proxy's, so its log and ours match), else a new UUID. */
+export function requestId(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && WELL_FORMED_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** Every answer names its request: errors, 404s, 429s and the shutdown's 503s included. */
+export function registerRequestIdHeader(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id);
+    done();
+  });
 }
 
 /**

@@ -370,3 +370,24 @@ export async function openInvoice(tx: Tx, bookingId: number): Promise<PaymentRow
     .limit(1)
     .executeTakeFirst();
 }
+
+/**
+ * Payments and refunds by status, for the metrics (read at each scrape: one pass over each table, which
+ * stays small beside the bookings; an operator's many payments are still far below a scrape interval).
+ */
+export async function moneyCountsByStatus(db: Kysely<Database>): Promise<{ payments: Record<string, number>; refunds: Record<string, number> }> {
+  const payments = await db
+    .selectFrom('payments')
+    .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
+  const refunds = await db
+    .selectFrom('refunds')
+    .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
+  return {
+    payments: Object.fromEntries(payments.map((row) => [row.status, Number(row.n)])),
+    refunds: Object.fromEntries(refunds.map((row) => [row.status, Number(row.n)])),
+  };
+}

@@ -3,6 +3,7 @@
 // at their local Stripe-compatible server). Calls are never made inside a database transaction: a slow
 // Stripe must not hold a connection or a lock. Nothing here logs a key, a secret or a guest's details.
 import Stripe from 'stripe';
+import { traceOutbound, tracing } from '../lib/tracing.js';
 import type { Config } from '../config.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import type { StripeAccountRow } from './store.js';
@@ -29,7 +30,29 @@ export function stripeClient(settings: StripeSettings, secretKey: string): Strip
     timeout: 20_000,
     telemetry: false,
     appInfo: { name: 'slotbook' },
+    ...(tracing() && { httpClient: tracedHttpClient() }),
   });
+}
+
+/**
+ * The SDK's own Node client, each request in a span of its own (tracing on only): method and path, never
+ * the body (a guest's e-mail address goes to Checkout) nor the key.
+ */
+function tracedHttpClient(): Stripe.HttpClient {
+  const inner = Stripe.createNodeHttpClient();
+  return {
+    getClientName: () => inner.getClientName(),
+    makeRequest: (host, port, path, method, headers, requestData, protocol, timeout) =>
+      traceOutbound(
+        `Stripe ${method} ${path.split('?')[0]}`,
+        { 'server.address': host, 'http.request.method': method, 'url.path': path.split('?')[0]! },
+        async (span) => {
+          const response = await inner.makeRequest(host, port, path, method, { ...headers, ...span.headers }, requestData, protocol, timeout);
+          span.annotate({ 'http.response.status_code': response.getStatusCode() });
+          return response;
+        },
+      ),
+  };
 }
 
 /** The operator's connected account's client (its key opened from the seal). */

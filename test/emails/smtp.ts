@@ -19,19 +19,25 @@ export interface TestSmtp {
   messages: ReceivedMessage[];
   /** While true, every message is refused with a temporary failure (451). */
   failing: boolean;
+  /** How long the server takes to accept a message once its data has arrived (a slow server). */
+  delayMs: number;
+  /** Messages whose data began to arrive (accepted or not yet). */
+  receiving: number;
   close(): Promise<void>;
 }
 
 export async function startSmtp(): Promise<TestSmtp> {
-  const state: TestSmtp = { url: '', messages: [], failing: false, close: async () => {} };
+  const state: TestSmtp = { url: '', messages: [], failing: false, delayMs: 0, receiving: 0, close: async () => {} };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
+      state.receiving += 1;
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
+      stream.on('end', () => setTimeout(accept, state.delayMs));
+      const accept = () => {
         if (state.failing) {
           callback(Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 }));
           return;
@@ -50,7 +56,7 @@ export async function startSmtp(): Promise<TestSmtp> {
           raw,
         });
         callback();
-      });
+      };
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

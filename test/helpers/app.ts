@@ -56,6 +56,8 @@ export function buildTestApp(db: Db, env: Record<string, string> = {}, options: 
     LOG_LEVEL: 'silent',
     SECRET_KEY: TEST_SECRET_KEY,
     WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS,
+    // The test's own work shares the app's event loop: no overload refusals in app tests.
+    OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
   return buildApp({ db, config, webhooks: options.webhooks, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
@@ -118,5 +120,17 @@ export function problemOf(response: LightMyRequestResponse, status: number, kind
   if (typeof body.title !== 'string' || typeof body.detail !== 'string' || body.instance !== expected.instance) {
     throw new Error(`malformed problem body: ${response.body}`);
   }
-  return body as { type: string; title: string; status: number; detail: string; instance: string; errors?: { field: string; message: string }[] };
+  // Every problem names its request as its X-Request-Id header does (docs/observability.md).
+  if (typeof body.requestId !== 'string' || body.requestId !== response.headers['x-request-id']) {
+    throw new Error(`the problem's requestId is not the X-Request-Id header (${response.headers['x-request-id']}): ${response.body}`);
+  }
+  return body as {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    instance: string;
+    requestId: string;
+    errors?: { field: string; message: string }[];
+  };
 }

@@ -23,10 +23,16 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+/**
+ * `imports`: test modules the process loads before the service (test/helpers/event-loop-staller.ts), so
+ * that what only a test may do to a process is never in the service's own code.
+ */
+export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}, imports: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...CLI_ARGS, 'serve'], {
+  const [tsxFlag, tsx, cli] = CLI_ARGS;
+  const args = [tsxFlag!, tsx!, ...imports.flatMap((file) => ['--import', file]), cli!];
+  const child = spawn(process.execPath, [...args, 'serve'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -37,6 +43,9 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
       SECRET_KEY: TEST_SECRET_KEY,
       RATE_LIMIT_PER_MINUTE: '0',
       AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+      // A busy test machine (tsx compiling on first use, other test files) lags the loop for seconds at
+      // times: only the overload test (test/http/overload.test.ts) turns the refusal on.
+      OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,10 +6,13 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { queueEmail } from '../../src/emails/outbox.js';
+import { startSmtp } from '../emails/smtp.js';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 let database: TestDatabase;
 let adminKey: string;
+let operatorId: number;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -17,6 +20,7 @@ beforeAll(async () => {
     (await runCli(['operator', 'create', '--name', 'Slow Co'], { DATABASE_URL: database.url, LOG_LEVEL: 'silent' })).stdout,
   );
   adminKey = operator.AdminKey;
+  operatorId = Number(operator.OperatorID);
 }, 60_000);
 afterAll(() => database.drop());
 
@@ -117,4 +121,59 @@ describe('SIGTERM', () => {
     // SQLite checkpoints and removes its WAL file when its last connection closes cleanly.
     if (database.config.dialect === 'sqlite') expect(existsSync(`${database.config.file}-wal`)).toBe(false);
   }, 40_000);
+});
+
+describe('SIGTERM while an e-mail is being sent', () => {
+  it('finishes that e-mail and records it sent, sends no other, and exits 0 within the shutdown timeout', async () => {
+    const smtp = await startSmtp();
+    smtp.delayMs = 1_500; // a slow mail server: each message takes 1.5 s to be accepted
+    const db = openDatabase(database.config);
+    try {
+      const now = Math.floor(Date.now() / 1000);
+      await db.write(async (tx) => {
+        for (const n of [1, 2, 3]) {
+          await queueEmail(tx, {
+            operatorId,
+            kind: 'webhook',
+            to: `staff${n}@example.com`,
+            subject: `Shutdown ${n}`,
+            body: 'An endpoint was disabled.',
+            sendAt: now - 10,
+            meter: null,
+            meterExtraInfo: null,
+          });
+        }
+      });
+      const server = await startServerProcess(database.url, { SMTP_URL: smtp.url, SHUTDOWN_TIMEOUT_SECONDS: '10' });
+      try {
+        // The worker's first run comes within 5 s of the start; wait until the first message is on its way.
+        for (const until = Date.now() + 20_000; smtp.receiving === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+        expect(smtp.receiving).toBe(1);
+        const exit = exitOf(server);
+        server.child.kill('SIGTERM');
+        const { code, after } = await exit;
+        expect(code).toBe(0);
+        expect(after).toBeLessThan(10_000);
+        expect(server.output()).toMatch(/database closed/);
+      } finally {
+        await server.stop();
+      }
+      // The message under way was accepted and recorded as sent; the others wait, unclaimed, for the next start.
+      expect(smtp.messages.map((message) => message.subject)).toEqual(['Shutdown 1']);
+      const rows = await db.kysely
+        .selectFrom('emails')
+        .select(['subject', 'status', 'claimed_by'])
+        .where('subject', 'like', 'Shutdown %')
+        .orderBy('id')
+        .execute();
+      expect(rows).toEqual([
+        { subject: 'Shutdown 1', status: 'sent', claimed_by: expect.anything() },
+        { subject: 'Shutdown 2', status: 'queued', claimed_by: null },
+        { subject: 'Shutdown 3', status: 'queued', claimed_by: null },
+      ]);
+    } finally {
+      await db.close();
+      await smtp.close();
+    }
+  }, 120_000);
 });

@@ -10,6 +10,7 @@
 // delivery is sent again (same webhook-id, so receivers can drop the repeat). Never twice at the same
 // time: a claim lasts far longer than an attempt may (CLAIM_SECONDS against what a lane holds times the
 // attempt's time limit).
+import { traceOutbound } from '../../lib/tracing.js';
 import type { Db, Tx } from '../../db/connection.js';
 import type { InstanceKeys } from '../../secrets/keys.js';
 import { unixNow } from '../../lib/clock.js';
@@ -203,7 +204,22 @@ class DeliveryRun {
     const body = eventBody(d);
     // The signature's timestamp is the real time of this attempt: receivers check it against their clock.
     const headers = signedHeaders(this.#secretsOf(d), d.public_id, unixNow(), body);
-    return this.deps.transport.send(d.url, headers, body, this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS, endpointKind(d.partner));
+    // The attempt's span carries the event and endpoint by ID; traceparent lets the receiver's trace join it.
+    return traceOutbound(
+      'webhook delivery',
+      { 'slotbook.webhook_event_id': d.public_id, 'slotbook.webhook_endpoint_id': d.endpoint_id, 'http.request.method': 'POST' },
+      async (span) => {
+        const result = await this.deps.transport.send(
+          d.url,
+          { ...headers, ...span.headers },
+          body,
+          this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          endpointKind(d.partner),
+        );
+        if (result.statusCode !== null) span.annotate({ 'http.response.status_code': result.statusCode });
+        return result;
+      },
+    );
   }
 
   #secretsOf(d: Outgoing): string[] {

@@ -535,3 +535,16 @@ export async function purgeOldDeliveries(db: Db, cutoff: number): Promise<void> 
     await tx.deleteFrom('webhook_availability_notices').where('notified_at', '<', cutoff).execute();
   });
 }
+
+/**
+ * The deliveries' backlog, for the metrics: attempts due now (pending, or claimed by a sender) and the
+ * oldest one's due time (Unix seconds). Indexes webhook_deliveries_due and _claimed.
+ */
+export async function deliveryQueueStats(db: Kysely<Database>, now: number): Promise<{ due: number; oldestDueAt: number | null }> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
+    .where((eb) => eb.or([eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]), eb('status', '=', 'sending')]))
+    .executeTakeFirstOrThrow();
+  return { due: Number(row.due), oldestDueAt: row.oldest === null ? null : Number(row.oldest) };
+}

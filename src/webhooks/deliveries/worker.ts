@@ -18,6 +18,7 @@ import type { Db } from '../../db/connection.js';
 import type { InstanceKeys } from '../../secrets/keys.js';
 import type { RequestGauge } from '../../http/request-gauge.js';
 import { unixNow } from '../../lib/clock.js';
+import { tallyQueue } from '../../events/tallies.js';
 import { newWorkerId } from '../../emails/worker.js';
 import { dispatchEvents } from './dispatch.js';
 import { runDueDeliveries, type DeliveryDeps } from './deliver.js';
@@ -85,6 +86,7 @@ export function startWebhookWorker(
     const until = Date.now() + RUN_MS;
     const limits = busyNow ? { room: 100, maxClaims: 1 } : { keepGoing: () => !stopped && !busy() && Date.now() < until };
     const report = await runDueDeliveries(db, deps, unixNow(), limits);
+    tallyQueue('webhook', { sent: report.delivered, retrying: report.retrying, failed: report.failed });
     return report.delivered + report.retrying + report.failed > 0;
   });
 

@@ -26290,6 +26290,8 @@ export interface components {
       detail: string;
       /** @description The request path */
       instance: string;
+      /** @description The X-Request-Id of the answer; every server log line of the request carries it (quote it to support) */
+      requestId?: string;
       /** @description Validation problems only: one item per failing field */
       errors?: {
         field: string;
