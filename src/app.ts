@@ -23,7 +23,6 @@ import { FailureLimit } from './http/failure-limit.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health.js';
-import { answerCacheInvalidation } from './http/answer-cache.js';
 import { catalogPartnerRoutes } from './catalog/routes.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
 import { photoAdminRoutes } from './catalog/photos/admin-routes.js';
@@ -167,7 +166,6 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(cookie);
   await app.register(authPlugin, { failures, sessions: { token: sessionToken, authenticate: authenticateSession } });
   await app.register(actorContext);
-  await app.register(answerCacheInvalidation);
   registerNulGuard(app);
 
   await app.register(healthRoutes);

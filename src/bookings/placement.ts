@@ -109,7 +109,13 @@ export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Pr
       await keepAnsweredFiles(tx, booking, draft, now);
       // The reactions to a confirmed booking (workflows' e-mails, ...), in this transaction.
       if (booking.status === 'confirmed' && draft.reactionsInterested) await publishBookingChange(tx, booking, 'confirmed', now);
-      await takeSeatsAtCommit(tx, slot.id, draft.mix.seats, now, refuseSeats(draft.operatorId, slot, draft.mix.seats));
+      await takeSeatsAtCommit(
+        tx,
+        { operatorId: draft.operatorId, timeslotId: slot.id },
+        draft.mix.seats,
+        now,
+        refuseSeats(draft.operatorId, slot, draft.mix.seats),
+      );
       return booking;
     }
   }

@@ -11,7 +11,15 @@ import { openPostgres } from './postgres.js';
 export type { Db } from './db.js';
 export type { Dialect, FinalStatement, Tx, WriteOptions, Writers } from './transactions.js';
 export type { Signal, SignalListener, Signals } from './signals.js';
-export { atCommitValue, CommitOutcomeUnknown, dialectOf, firstInTransaction, readOncePerTransaction, runAtCommit } from './transactions.js';
+export {
+  atCommitValue,
+  CommitOutcomeUnknown,
+  dialectOf,
+  firstInTransaction,
+  readOncePerTransaction,
+  runAtCommit,
+  signalAtCommit,
+} from './transactions.js';
 
 export function openDatabase(config: DatabaseConfig): Db {
   return config.dialect === 'sqlite' ? openSqlite(config.file) : openPostgres(config.url);

@@ -26,7 +26,8 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const outbox = async () => (await call(t.app, op.adminKey, 'GET', '/api/v2/admin/emails')).json().data as { To: string; Status: string; LastError: string | null }[];
+const outbox = async () =>
+  (await call(t.app, op.adminKey, 'GET', '/api/v2/admin/emails')).json().data as { To: string; Status: string; LastError: string | null }[];
 
 describe('the mailer', () => {
   it('refuses a list of recipients: nothing reaches the mail server, the e-mail fails at once with its reason', async () => {
@@ -34,7 +35,11 @@ describe('the mailer', () => {
     const [queued] = await outbox();
     expect(queued).toMatchObject({ To: 'ada@example.com', Status: 'queued' });
     // An address stored before every channel checked it (a GetYourGuide traveller's, say).
-    await t.db.kysely.updateTable('emails').set({ to_address: 'ada@example.com, eve@attacker.example' }).where('operator_id', '=', op.operatorId).execute();
+    await t.db.kysely
+      .updateTable('emails')
+      .set({ to_address: 'ada@example.com, eve@attacker.example' })
+      .where('operator_id', '=', op.operatorId)
+      .execute();
 
     const report = await runDueEmails(t.db, deliveryFor(t));
     expect(report).toMatchObject({ sent: 0, failed: 1 });

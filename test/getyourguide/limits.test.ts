@@ -64,7 +64,10 @@ describe('wrong credentials', () => {
       expect(wrong.body).toEqual({ errorCode: 'AUTHORIZATION_FAILURE', errorMessage: expect.stringMatching(/user name or password is wrong/) });
     }
     const past = await availability(product, `gyg_madeupname0000:guess`, attacker);
-    expect(past.body).toEqual({ errorCode: 'AUTHORIZATION_FAILURE', errorMessage: expect.stringMatching(/Too many failed sign-ins from this address/) });
+    expect(past.body).toEqual({
+      errorCode: 'AUTHORIZATION_FAILURE',
+      errorMessage: expect.stringMatching(/Too many failed sign-ins from this address/),
+    });
     expect(Number(past.retryAfter)).toBeGreaterThan(0);
     const valid = await availability(product, credentials, attacker);
     expect(valid.body).toMatchObject({ errorCode: 'AUTHORIZATION_FAILURE', errorMessage: expect.stringMatching(/Too many failed sign-ins/) });

@@ -39,7 +39,8 @@ describe("Stripe's webhook and requests that fail verification", () => {
   it('answers signed events while junk floods the address, and limits the junk per client address', async () => {
     const junk = world.stripe.event('checkout.session.completed', { id: 'cs_test_forged', object: 'checkout.session' });
     const answers = [];
-    for (let i = 0; i < LIMIT * 3; i++) answers.push(await post(JUNK, junk, { signature: `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` }));
+    for (let i = 0; i < LIMIT * 3; i++)
+      answers.push(await post(JUNK, junk, { signature: `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` }));
     // Stripe's own deliveries, many more than the instance's limit, all handled: verified before any limit.
     for (let i = 0; i < LIMIT * 2; i++) {
       const event = world.stripe.event('customer.created', { id: `cus_test_${i}`, object: 'customer' });
@@ -50,7 +51,10 @@ describe("Stripe's webhook and requests that fail verification", () => {
     expect(answers.slice(0, LIMIT).map((a) => a.statusCode)).toEqual(Array(LIMIT).fill(400));
     const refused = answers.slice(LIMIT);
     expect(refused.map((a) => a.statusCode)).toEqual(Array(refused.length).fill(429));
-    expect(refused[0]!.json()).toMatchObject({ type: expect.stringMatching(/\/rate-limited$/), detail: expect.stringMatching(/failed verification/) });
+    expect(refused[0]!.json()).toMatchObject({
+      type: expect.stringMatching(/\/rate-limited$/),
+      detail: expect.stringMatching(/failed verification/),
+    });
     expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(0);
 
     // Even from the address that is past its limit: a signed event is verified first.
@@ -68,7 +72,8 @@ describe("Stripe's webhook and requests that fail verification", () => {
       world.t.app.inject({ method: 'POST', url: path, remoteAddress: address, payload: '{}', headers: { 'content-type': 'application/json' } });
     const other = await world.t.newOperator();
     const statuses = [];
-    for (let i = 0; i < LIMIT + 1; i++) statuses.push((await unknown(`/api/v2/payments/stripe/${i % 2 ? other.operatorId : 999999}/webhook`)).statusCode);
+    for (let i = 0; i < LIMIT + 1; i++)
+      statuses.push((await unknown(`/api/v2/payments/stripe/${i % 2 ? other.operatorId : 999999}/webhook`)).statusCode);
     expect(statuses).toEqual([...Array(LIMIT).fill(400), 429]);
   });
 });
