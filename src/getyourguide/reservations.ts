@@ -1,5 +1,5 @@
 // Reservations and bookings of GetYourGuide over slotbook's own bookings. A reservation is a partner
-// booking on hold (source partner, marketplace 'getyourguide', GYG's reference as payment_reference),
+// booking on hold (source partner, partner `GetYourGuide`, GYG's reference as payment_reference),
 // placed by the same prepareBooking and placeBooking as every channel, so its seats are taken by the same
 // conditional-capacity write and seen by the partner API, the shop and OCTo at once. Book confirms the
 // hold (bookings' confirmInTransaction: the same domain events, webhooks and workflows as any
@@ -11,6 +11,7 @@ import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { unixNow } from '../lib/clock.js';
 import { isEmailAddress } from '../lib/email-address.js';
+import { NATIVE_CHANNELS } from '../lib/marketplaces.js';
 import type { AuditActor } from '../audit/log.js';
 import { findTimeslotAt, findTimeslotById, type TimeslotRow } from '../availability/store.js';
 import { cancelBooking, confirmInTransaction, prepareBooking, type BookingOrigin, type BookingRequest } from '../bookings/service.js';
@@ -43,8 +44,11 @@ import type {
   Ticket,
 } from './schemas.js';
 
-/** The marketplace name GYG's bookings carry (bookings.partner), as OCTo's carry their reseller's. */
-export const GYG_PARTNER = 'getyourguide';
+/**
+ * The partner name GYG's bookings carry (bookings.partner): GetYourGuide's own, which no API key's
+ * marketplace can take (lib/marketplaces.ts), so a key named `getyourguide` never sees them.
+ */
+export const GYG_PARTNER = NATIVE_CHANNELS.getyourguide;
 /** Who the audit log names for what GetYourGuide does. */
 const GYG_ACTOR: AuditActor = { type: 'system', id: null, label: 'GetYourGuide' };
 
