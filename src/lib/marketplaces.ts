@@ -6,7 +6,7 @@
 //   Viator's to come) records its bookings under the name it trades under (`GetYourGuide`), which no
 //   key can take. So a key made for the marketplace name `getyourguide` reads, cancels and hears the
 //   webhooks of its own bookings only, never the native connection's: the partner name is what the
-//   partner API, OCTo and webhooks match a key's bookings by. Migration 037 moved the native bookings
+//   partner API, OCTo and webhooks match a key's bookings by. Migration 038 moved the native bookings
 //   made before under their own name; keys named like a channel keep working as they were.
 // The dashboard, the reports, the payment report and staff's booking e-mails all say it this way. This
 // file imports nothing: the dashboard's pages import it too (web/src/format.ts).
