@@ -31,7 +31,7 @@ beforeAll(async () => {
   const { port } = receiver.address() as AddressInfo;
   t = await createTestApp({ GYG_API_URL: `http://127.0.0.1:${port}/gyg-api` });
   demo = (await seedDemoOnFirstStart(t.db))!;
-});
+}, 120_000); // the demo's 60 days of timeslots, on a busy machine
 afterAll(async () => {
   await t.close();
   await new Promise((resolve) => receiver.close(resolve));
