@@ -19,11 +19,11 @@ import { loggerOptions, logStream as prettyLog } from './http/log-redaction.js';
 import { registerDraining, registerRequestIdHeader, serverOptions } from './http/server-options.js';
 import { rateLimitOptions } from './http/rate-limit.js';
 import { SharedLimiter } from './http/shared-limiter.js';
+import { FailureLimit } from './http/failure-limit.js';
 import { Problem } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health.js';
 import { registerOverload } from './http/overload.js';
-import { answerCacheInvalidation } from './http/answer-cache.js';
 import { catalogPartnerRoutes } from './catalog/routes.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
 import { photoAdminRoutes } from './catalog/photos/admin-routes.js';
@@ -169,11 +169,12 @@ export async function buildApp({ db, config, logger, logStream, webhooks, instru
   app.addHook('onClose', async () => limiter.stop());
   if (config.rateLimitPerMinute > 0) await app.register(rateLimit, rateLimitOptions(config, limiter));
   registerRoutingProblems(app, { ownFormat: (url) => isOctoPath(url) || isGygPath(url) });
-  const failures = config.authFailureLimitPerMinute > 0 ? { perMinute: config.authFailureLimitPerMinute, limiter } : undefined;
+  // Failed sign-ins per address: API keys and GetYourGuide's credentials share one count.
+  const failedSignIns = new FailureLimit({ perMinute: config.authFailureLimitPerMinute, limiter }, 'auth-failures');
+  const failures = config.authFailureLimitPerMinute > 0 ? failedSignIns : undefined;
   await app.register(cookie);
   await app.register(authPlugin, { failures, sessions: { token: sessionToken, authenticate: authenticateSession } });
   await app.register(actorContext);
-  await app.register(answerCacheInvalidation);
   registerNulGuard(app);
 
   await app.register(healthRoutes);
@@ -186,7 +187,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks, instru
   await app.register(questionCoreRoutes, { prefix: '/api/v2/ota/core' });
   await app.register(usageRoutes, { prefix: '/api/v2/usage' });
   await app.register(octoRoutes, { prefix: '/octo' });
-  await app.register(gygSupplierRoutes, { prefix: '/gyg' });
+  await app.register(gygSupplierRoutes, { prefix: '/gyg', failures: failedSignIns });
 
   const admin = '/api/v2/admin';
   await app.register(catalogAdminRoutes, { prefix: admin });
@@ -215,7 +216,8 @@ export async function buildApp({ db, config, logger, logStream, webhooks, instru
   await app.register(settingsAdminRoutes, { prefix: admin });
   await app.register(paymentAdminRoutes, { prefix: admin });
   await app.register(gygAdminRoutes, { prefix: admin });
-  await app.register(stripeWebhookRoutes, { prefix: '/api/v2' });
+  const failedSignatures = new FailureLimit({ perMinute: config.authFailureLimitPerMinute, limiter }, 'stripe-signature-failures');
+  await app.register(stripeWebhookRoutes, { prefix: '/api/v2', failures: failedSignatures });
   await app.register(brandingRoutes);
   await app.register(photoRoutes);
   await app.register(embedRoutes);

@@ -13,8 +13,7 @@ import { parseKey, secretMatches, type Scope } from './keys.js';
 import { findKeyCached } from './key-cache.js';
 import { ADMIN_KEY_PERMISSIONS, type Permission } from '../access/permissions.js';
 import type { Actor } from '../access/actor.js';
-import { RATE_LIMIT_WINDOW_MS, tooManyRequests } from '../http/rate-limit.js';
-import type { Grant, SharedLimiter } from '../http/shared-limiter.js';
+import type { FailureLimit } from '../http/failure-limit.js';
 
 /** `any` accepts every valid key of the operator (e.g. the core questions path). */
 export type RouteScope = Scope | 'any';
@@ -116,30 +115,23 @@ export interface Sessions {
 
 export interface AuthOptions {
   sessions: Sessions;
-  /** Failed key sign-ins per minute per client address, counted by `limiter`; absent: not limited. */
-  failures?: { perMinute: number; limiter: SharedLimiter };
+  /** Failed key sign-ins per client address (shared with GetYourGuide's credentials); absent: not limited. */
+  failures?: FailureLimit;
 }
 
 export const authPlugin = fp<AuthOptions>(async (app, { sessions, failures }) => {
   app.decorateRequest('caller', null as unknown as Caller);
-  const failureBucket = (request: FastifyRequest) => `auth-failures:${request.ip}`;
-  const refuse = (reply: FastifyReply, grant: Grant) => {
-    reply.header('Retry-After', String(Math.max(1, Math.ceil(grant.resetMs / 1000))));
-    return tooManyRequests(
-      `Too many failed sign-ins from this address (${failures!.perMinute} a minute); retry in ${Math.ceil(grant.resetMs / 1000)} s`,
-    );
-  };
   /** A key that fails counts against its address; past the limit the answer is 429, not 401. */
   const authenticateKeyCounted = async (request: FastifyRequest, reply: FastifyReply, scope: RouteScope, permission: Permission | undefined) => {
     if (!failures) return authenticateKey(request, scope, permission);
-    const blocked = failures.limiter.exhausted(failureBucket(request));
-    if (blocked) throw refuse(reply, blocked);
+    const blocked = failures.blocked(request);
+    if (blocked) throw failures.refusal(reply, blocked, 'failed sign-ins');
     try {
       await authenticateKey(request, scope, permission);
     } catch (error) {
       if (error instanceof Unauthenticated) {
-        const grant = await failures.limiter.take(failureBucket(request), failures.perMinute, RATE_LIMIT_WINDOW_MS);
-        if (!grant.allowed) throw refuse(reply, grant);
+        const grant = await failures.count(request);
+        if (!grant.allowed) throw failures.refusal(reply, grant, 'failed sign-ins');
       }
       throw error;
     }

@@ -4,8 +4,7 @@ import { NotFound, ValidationFailed } from '../http/errors.js';
 import { generateKey, SCOPES, type Scope } from './keys.js';
 import { insertKey, listKeys, revokeKey, type ApiKeyRecord } from './store.js';
 import { forgetRevokedKey } from './key-cache.js';
-
-export const MARKETPLACE_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+import { MARKETPLACE_PATTERN } from '../lib/marketplaces.js';
 
 export interface KeyRequest {
   name: string;

@@ -29,6 +29,12 @@ import type { Database } from '../db/schema.js';
 import { expiredEventsCte, noteSeatsChanged, recordBookingEvents } from '../events/outbox.js';
 import { tallyLapsedHolds } from '../events/tallies.js';
 
+/** A timeslot whose seats change, with its operator (whose cached partner answers the change drops). */
+export interface SeatsOf {
+  operatorId: number;
+  timeslotId: number;
+}
+
 /**
  * Marks the timeslot's holds whose time has run out as `expired` and gives their seats back. Run first
  * in every write that takes or frees seats of the timeslot, so the count it checks is the live one.
@@ -45,7 +51,7 @@ export async function releaseLapsedHolds(tx: Tx, timeslotId: number, now: number
   for (const row of released) await recordBookingEvents(tx, row, ['booking.expired']);
   tallyLapsedHolds(tx, released.length);
   const seats = released.reduce((sum, row) => sum + Number(row.seats), 0);
-  if (seats > 0) await giveBackSeats(tx, timeslotId, seats);
+  if (seats > 0) await giveBackSeats(tx, { operatorId: released[0]!.operator_id, timeslotId }, seats);
   return seats;
 }
 
@@ -57,7 +63,7 @@ export async function releaseLapsedHolds(tx: Tx, timeslotId: number, now: number
  */
 export async function takeSeatsAtCommit(
   tx: Tx,
-  timeslotId: number,
+  { operatorId, timeslotId }: SeatsOf,
   seats: number,
   now: number,
   refuse: (db: Kysely<Database>) => Promise<Error>,
@@ -70,7 +76,7 @@ export async function takeSeatsAtCommit(
     runAtCommit(tx, { query: take.compile(tx), explain });
     return;
   }
-  await noteSeatsChanged(tx, [timeslotId]);
+  await noteSeatsChanged(tx, operatorId, [timeslotId]);
   if (dialectOf(tx) === 'postgres') {
     // The release goes into the same statement: one statement less per booking, and its bookings rows
     // are still locked before the timeslot row. The released holds' booking.expired events too.
@@ -101,6 +107,7 @@ export async function takeSeatsAtCommit(
  */
 export async function changeSeatsAtCommit(
   tx: Tx,
+  operatorId: number,
   changes: { timeslotId: number; seats: number }[],
   now: number,
   refuse: (timeslotId: number, seats: number) => (db: Kysely<Database>) => Promise<Error>,
@@ -108,9 +115,9 @@ export async function changeSeatsAtCommit(
   const net = new Map<number, number>();
   for (const change of changes) net.set(change.timeslotId, (net.get(change.timeslotId) ?? 0) + change.seats);
   for (const [timeslotId, seats] of [...net].sort(([a], [b]) => a - b)) {
-    if (seats > 0) await takeSeatsAtCommit(tx, timeslotId, seats, now, refuse(timeslotId, seats));
+    if (seats > 0) await takeSeatsAtCommit(tx, { operatorId, timeslotId }, seats, now, refuse(timeslotId, seats));
     else if (seats < 0) {
-      await noteSeatsChanged(tx, [timeslotId]);
+      await noteSeatsChanged(tx, operatorId, [timeslotId]);
       const query = sql`UPDATE timeslots SET booked = booked - ${atCommitValue(tx, -seats)} WHERE id = ${atCommitValue(tx, timeslotId)}`.compile(tx);
       runAtCommit(tx, { query, explain: async () => undefined });
     }
@@ -124,8 +131,8 @@ function violatesSeatCount(error: unknown): boolean {
 }
 
 /** Returns seats of a booking that no longer holds them (cancelled, or a hold that lapsed). */
-export async function giveBackSeats(tx: Tx, timeslotId: number, seats: number): Promise<void> {
-  await noteSeatsChanged(tx, [timeslotId]);
+export async function giveBackSeats(tx: Tx, { operatorId, timeslotId }: SeatsOf, seats: number): Promise<void> {
+  await noteSeatsChanged(tx, operatorId, [timeslotId]);
   await tx
     .updateTable('timeslots')
     .set((eb) => ({ booked: eb('booked', '-', seats) }))

@@ -104,7 +104,7 @@ export async function changeTimeslotCapacity(db: Db, operatorId: number, id: num
     if (!slot) throw new NotFound(`No timeslot ${id}`);
     if (slot.cancelled_at !== null) throw new Conflict(`The timeslot on ${slot.date} at ${slot.time} was cancelled; it takes no more bookings`);
     await releaseLapsedHolds(tx, id, now);
-    if (!(await setCapacityAboveBooked(tx, id, capacity))) {
+    if (!(await setCapacityAboveBooked(tx, { operatorId, timeslotId: id }, capacity))) {
       const booked = slot.booked - slot.lapsed_hold_seats;
       throw new Conflict(`Capacity cannot be ${capacity}: ${booked} seats of this timeslot are already booked`);
     }

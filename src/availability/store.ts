@@ -3,6 +3,7 @@ import type { Database, TimeslotTable } from '../db/schema.js';
 import { dialectOf, type Tx } from '../db/connection.js';
 import { noteSeatsChanged } from '../events/outbox.js';
 import { lockActivity } from '../catalog/store.js';
+import type { SeatsOf } from './seat-ledger.js';
 
 export type TimeslotRow = Selectable<TimeslotTable>;
 
@@ -214,19 +215,24 @@ export async function insertNewTimeslots(tx: Tx, rows: NewTimeslot[]): Promise<T
         .execute()),
     );
   }
-  // New seats on sale: availability.changed for each (webhooks).
-  await noteSeatsChanged(
-    tx,
-    inserted.map((row) => row.id),
-  );
+  // New seats on sale: availability.changed for each (webhooks), the partner API's answers dropped.
+  const byOperator = new Map<number, number[]>();
+  for (const row of inserted) (byOperator.get(row.operator_id) ?? byOperator.set(row.operator_id, []).get(row.operator_id)!).push(row.id);
+  for (const [operatorId, ids] of byOperator) await noteSeatsChanged(tx, operatorId, ids);
   return inserted;
 }
 
 /** Sets the capacity unless more seats than that are booked; false when it was not changed. */
-export async function setCapacityAboveBooked(tx: Tx, id: number, capacity: number): Promise<boolean> {
-  const result = await tx.updateTable('timeslots').set({ capacity }).where('id', '=', id).where('booked', '<=', capacity).executeTakeFirst();
+export async function setCapacityAboveBooked(tx: Tx, { operatorId, timeslotId }: SeatsOf, capacity: number): Promise<boolean> {
+  const result = await tx
+    .updateTable('timeslots')
+    .set({ capacity })
+    .where('id', '=', timeslotId)
+    .where('operator_id', '=', operatorId)
+    .where('booked', '<=', capacity)
+    .executeTakeFirst();
   const changed = Number(result.numUpdatedRows) === 1;
-  if (changed) await noteSeatsChanged(tx, [id]);
+  if (changed) await noteSeatsChanged(tx, operatorId, [timeslotId]);
   return changed;
 }
 
@@ -236,8 +242,8 @@ export async function setCapacityAboveBooked(tx: Tx, id: number, capacity: numbe
  * all its bookings are cancelled), so that a booking of any channel that read it open before and commits
  * after is refused by the seat count's CHECK. Both SET expressions read the row before the update.
  */
-export async function closeCancelledTimeslot(tx: Tx, id: number, freed: number, now: number): Promise<void> {
-  await noteSeatsChanged(tx, [id]);
+export async function closeCancelledTimeslot(tx: Tx, { operatorId, timeslotId: id }: SeatsOf, freed: number, now: number): Promise<void> {
+  await noteSeatsChanged(tx, operatorId, [id]);
   await tx
     .updateTable('timeslots')
     .set((eb) => ({

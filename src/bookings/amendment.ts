@@ -60,6 +60,7 @@ export async function amendBooking(tx: Tx, bookingId: number, target: AmendmentT
   }
   await changeSeatsAtCommit(
     tx,
+    booking.operator_id,
     [
       { timeslotId: booking.timeslot_id, seats: -booking.seats },
       { timeslotId: target.timeslot.id, seats: target.mix.seats },

@@ -95,7 +95,7 @@ export async function cancelDeparture(
       if (round === 0 || more.length > 0) {
         await closeCancelledTimeslot(
           tx,
-          timeslotId,
+          { operatorId, timeslotId },
           more.reduce((sum, row) => sum + Number(row.seats), 0),
           now,
         );

@@ -113,7 +113,13 @@ export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Pr
       if (booking.status === 'confirmed' && draft.reactionsInterested) await publishBookingChange(tx, booking, 'confirmed', now);
       if (booking.status === 'confirmed') tallyBooking(tx, 'confirmed', booking);
       annotateSpan({ 'slotbook.booking_reference': booking.reference, 'slotbook.operator_id': booking.operator_id });
-      await takeSeatsAtCommit(tx, slot.id, draft.mix.seats, now, refuseSeats(draft.operatorId, slot, draft.mix.seats));
+      await takeSeatsAtCommit(
+        tx,
+        { operatorId: draft.operatorId, timeslotId: slot.id },
+        draft.mix.seats,
+        now,
+        refuseSeats(draft.operatorId, slot, draft.mix.seats),
+      );
       return booking;
     }
   }

@@ -1,7 +1,7 @@
 import { BookingMoney, PaymentStateField, PosPaymentField } from '../payments/schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 import type { PaymentState } from '../payments/schemas.js';
-import { ACTIVITY_ID_PATTERN, ClockTime, LocalDate, RowId } from '../http/schemas.js';
+import { ACTIVITY_ID_PATTERN, ClockTime, EmailAddress, LocalDate, RowId } from '../http/schemas.js';
 import { BookedTicket, TicketsField } from '../catalog/tickets/schemas.js';
 import { TermsAcceptance } from '../settings/schemas.js';
 
@@ -34,7 +34,7 @@ const Name = (what: string) =>
 export const Customer = Type.Object({
   FirstName: Name('first name'),
   LastName: Name('last name'),
-  Email: Type.String({ format: 'email', maxLength: 254, description: 'E-mail address' }),
+  Email: EmailAddress({ description: 'E-mail address' }),
   Phone: Type.String({ pattern: '^\\+[0-9]{7,15}$', description: 'Telephone number in international format: + then 7 to 15 digits' }),
 });
 

@@ -178,7 +178,7 @@ export async function cancelBooking(
     await releaseLapsedHolds(tx, booking.timeslot_id, now);
     const cancelled = await changeStatus(tx, booking.id, ['confirmed', 'on_hold'], { status: 'cancelled', cancelled_at: Date.now() });
     if (cancelled) {
-      await giveBackSeats(tx, cancelled.timeslot_id, cancelled.seats);
+      await giveBackSeats(tx, { operatorId: cancelled.operator_id, timeslotId: cancelled.timeslot_id }, cancelled.seats);
       await publishBookingChange(tx, booking, 'cancelled', now);
       // The guest's own cancellation (the manage page): its reactions (a refund by the rule) run in this transaction too.
       if (options.byGuest) await publishGuestCancellation(tx, booking, now);

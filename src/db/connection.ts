@@ -21,6 +21,7 @@ export {
   firstInTransaction,
   readOncePerTransaction,
   runAtCommit,
+  signalAtCommit,
 } from './transactions.js';
 
 /** `observer` sees every statement (metrics, traces); without one a statement costs nothing more. */

@@ -107,6 +107,7 @@ export function openPostgres(url: string, observer?: QueryObserver): Db {
     kysely,
     ...writers({
       connection: (body) => kysely.connection().execute(body),
+      signals,
       dialect: 'postgres',
       begin: 'BEGIN',
       // One round trip; SET LOCAL ends with the transaction.

@@ -333,7 +333,7 @@ export interface GygCategoryTable {
   category: string;
 }
 
-/** What a GYG booking carries beside its bookings row (source partner, partner 'getyourguide'). */
+/** What a GYG booking carries beside its bookings row (source partner, partner 'GetYourGuide'). */
 export interface GygBookingTable {
   booking_id: number;
   operator_id: number;

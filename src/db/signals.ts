@@ -25,6 +25,11 @@ export type SignalListener = (signal: Signal | undefined) => void;
 export interface Signals {
   /** Tells the other processes on this database. */
   publish(topic: string, id: number): void;
+  /**
+   * A change this process committed (transactions.ts, signalAtCommit): its own listeners hear it at once,
+   * before the write's caller goes on, and the other processes as publish() tells them.
+   */
+  committed(topic: string, id: number): void;
   subscribe(listener: SignalListener): () => void;
   close(): Promise<void>;
 }
@@ -80,6 +85,11 @@ export class PostgresSignals implements Signals {
     if (this.#flushing) return;
     this.#flushing = true;
     setTimeout(() => void this.#flush(), BATCH_MS).unref();
+  }
+
+  committed(topic: string, id: number): void {
+    notify(this.#listeners, { topic, id });
+    this.publish(topic, id);
   }
 
   subscribe(listener: SignalListener): () => void {
@@ -178,6 +188,10 @@ export class SqliteSignals implements Signals {
 
   /** Nothing to send: the other processes see that the file changed. */
   publish(): void {}
+
+  committed(topic: string, id: number): void {
+    notify(this.#listeners, { topic, id });
+  }
 
   subscribe(listener: SignalListener): () => void {
     this.#listeners.add(listener);

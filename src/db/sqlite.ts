@@ -32,6 +32,7 @@ export function openSqlite(file: string, observer?: QueryObserver): Db {
     // another process never makes us fail half-way by upgrading a read lock (SQLITE_BUSY_SNAPSHOT).
     ...writers({
       connection: (body) => kysely.connection().execute(body),
+      signals,
       dialect: 'sqlite',
       begin: 'BEGIN IMMEDIATE',
       // NORMAL for that one commit: the WAL is not synced, and the next FULL commit syncs it with this one.

@@ -1,6 +1,6 @@
 // Write transactions on either dialect: `writers` builds Db.write and Db.writeGrouped (group commit) from
 // a dialect's TransactionControl, and the helpers that store code uses inside a transaction (runAtCommit,
-// atCommitValue, readOncePerTransaction, firstInTransaction, dialectOf).
+// atCommitValue, readOncePerTransaction, firstInTransaction, signalAtCommit, dialectOf).
 import { AsyncResource } from 'node:async_hooks';
 import {
   sql,
@@ -16,6 +16,7 @@ import {
   type UnknownRow,
 } from 'kysely';
 import type { Database } from './schema.js';
+import type { Signals } from './signals.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -149,6 +150,36 @@ function memoOf(tx: Tx): Map<string, Promise<unknown>> {
   return memo;
 }
 
+/** What a transaction (with its group) signals once it commits: ids per topic. */
+const pendingSignals = new WeakMap<object, Map<string, Set<number>>>();
+
+/**
+ * Signals `topic` `id` (db/signals.ts) once the transaction commits, to this process's listeners before
+ * the write returns and to the other processes: for caches of what the transaction changed. Nothing when
+ * it rolls back; once per transaction and id, however often it is asked (one Map lookup: cheap enough
+ * for every booking). A group's signals go out with its shared commit; a member that failed alone
+ * leaves its signals to the group's commit, which costs a needless drop of a cache at worst.
+ */
+export function signalAtCommit(tx: Tx, topic: string, id: number): void {
+  const root = roots.get(tx) ?? tx;
+  let topics = pendingSignals.get(root);
+  if (!topics) pendingSignals.set(root, (topics = new Map()));
+  let ids = topics.get(topic);
+  if (!ids) topics.set(topic, (ids = new Set()));
+  ids.add(id);
+}
+
+function takeSignals(tx: object): Map<string, Set<number>> | undefined {
+  const topics = pendingSignals.get(tx);
+  pendingSignals.delete(tx);
+  return topics;
+}
+
+function announce(signals: Pick<Signals, 'committed'>, topics: Map<string, Set<number>> | undefined): void {
+  if (!topics) return;
+  for (const [topic, ids] of topics) for (const id of ids) signals.committed(topic, id);
+}
+
 /** The dialect of a transaction, for the rare statement that must be written differently on each. */
 export function dialectOf(tx: Tx): Dialect {
   const dialect = dialects.get(tx);
@@ -159,6 +190,8 @@ export function dialectOf(tx: Tx): Dialect {
 /** How a dialect runs transactions; `writers` builds `write` and `writeGrouped` from it. */
 export interface TransactionControl {
   dialect: Dialect;
+  /** Where signalAtCommit's signals go once a transaction committed. */
+  signals: Pick<Signals, 'committed'>;
   /** Runs body on a connection of its own (SQLite: the one connection, under Kysely's mutex). */
   connection<T>(body: (conn: Kysely<Database>) => Promise<T>): Promise<T>;
   begin: string;
@@ -249,11 +282,16 @@ export function writers(control: TransactionControl): Writers {
           last = takeFinalStatements(conn);
           await control.commit(conn, last);
           for (const done of takeAfterCommits(conn)) done();
+          announce(control.signals, takeSignals(conn));
           return result;
         } catch (error) {
           takeFinalStatements(conn);
           takeAfterCommits(conn);
-          if (error instanceof CommitOutcomeUnknown) throw error; // nothing left to roll back on that connection
+          const signals = takeSignals(conn);
+          if (error instanceof CommitOutcomeUnknown) {
+            announce(control.signals, signals); // perhaps stored: a cache dropped for nothing costs little
+            throw error; // nothing left to roll back on that connection
+          }
           await control.rollback(conn);
           throw explain ? await explainFailure(last, error, conn) : error;
         } finally {

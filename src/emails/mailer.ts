@@ -4,6 +4,7 @@
 import { traceOutbound } from '../lib/tracing.js';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
+import { isEmailAddress } from '../lib/email-address.js';
 
 export interface OutgoingMessage extends MessageParts {
   from: string;
@@ -26,6 +27,17 @@ export interface Mailer {
   close(): void;
 }
 
+/**
+ * A recipient that is not exactly one address (lib/email-address.ts): nodemailer would read
+ * "a@x.example, b@y.example" as two recipients, and a guest's manage link would go to both. Never retried.
+ */
+export class RecipientRefused extends Error {
+  constructor() {
+    super('Not sent: the recipient is not exactly one e-mail address');
+    this.name = 'RecipientRefused';
+  }
+}
+
 // Shorter than the worker's claim on an e-mail (worker.ts), so a hung server cannot make a send outlive
 // its claim and let another process send the same e-mail again.
 const SMTP_TIMEOUT_MS = 30_000;
@@ -42,6 +54,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl'>): Mailer {
   return {
     transport: config.smtpUrl ? 'smtp' : 'outbox',
     async send(message) {
+      if (!isEmailAddress(message.to)) throw new RecipientRefused();
       // The span says that an e-mail went out and how long the server took; never to whom or what.
       const info = await traceOutbound(
         'SMTP send',

@@ -16,7 +16,7 @@ import type { Db } from '../db/connection.js';
 import { unixNow } from '../lib/clock.js';
 import { recordUsage } from '../usage/service.js';
 import type { BuiltInMeter } from '../usage/meters.js';
-import { createMailer, type Mailer } from './mailer.js';
+import { createMailer, RecipientRefused, type Mailer } from './mailer.js';
 import { loadInstanceKeys, type InstanceKeys } from '../secrets/keys.js';
 import { hooksOf } from './kinds.js';
 import { startPeriodic } from '../lib/periodic.js';
@@ -93,7 +93,8 @@ async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: number)
       : { text: hooks.textAtSending ? await hooks.textAtSending(context, email) : email.body };
     result = await delivery.mailer.send({ from: `"${name}" <${delivery.from}>`, to: email.to_address, subject: email.subject, ...parts });
   } catch (error) {
-    const delay = RETRY_DELAYS[email.attempts - 1];
+    // A refused recipient stays refused: no retry.
+    const delay = error instanceof RecipientRefused ? undefined : RETRY_DELAYS[email.attempts - 1];
     const message = error instanceof Error ? error.message : String(error);
     await db.write((tx) =>
       markAttemptFailed(tx, email.id, delivery.workerId, {

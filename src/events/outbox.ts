@@ -13,6 +13,7 @@ import type { Selectable } from 'kysely';
 import type { ActivityTable, BookingTable } from '../db/schema.js';
 import type { Audience, EventType } from './types.js';
 import { enabledEndpointExists, insertTimeslotChanges, outboxInsert } from './store.js';
+import { dropPartnerReadsAtCommit } from '../http/answer-cache.js';
 
 // The seat ledger's statement (availability/seat-ledger.ts) takes the expired holds' events from here too.
 export { expiredEventsCte } from './store.js';
@@ -138,6 +139,8 @@ export function bookingEventFields(packed: unknown[]): { resource: string; audie
  * (then only its archiving reaches them: they must stop selling it).
  */
 export async function recordProductEvent(tx: Tx, row: ActivityRow, type: Extract<EventType, `product.${string}`>): Promise<void> {
+  // The partner API's cached products show it (http/answer-cache.ts): dropped at the commit.
+  dropPartnerReadsAtCommit(tx, row.operator_id);
   const audience = row.archived === 1 && type !== 'product.archived' ? 'operator' : 'public';
   await recordEvents(tx, row.operator_id, [{ type, resource: `product:${row.public_id}`, audience, snapshot: row }]);
 }
@@ -182,12 +185,16 @@ export function unpackBooking(snapshot: unknown): BookingRow {
 }
 
 /**
- * Notes that the seats or the capacity of timeslots changed (once per transaction and timeslot). The
- * dispatcher turns notes into availability.changed events, at most one per timeslot every few seconds.
- * One statement that finds the operator itself, so callers need not know it; it writes nothing while the
- * operator has no enabled endpoint.
+ * Notes that the seats or the capacity of the operator's timeslots changed (once per transaction and
+ * timeslot). The dispatcher turns notes into availability.changed events, at most one per timeslot every
+ * few seconds (one statement; it writes nothing while the operator has no enabled endpoint nor a
+ * switched-on GetYourGuide connection), and the partner API's cached answers of the operator are dropped
+ * when the transaction commits (http/answer-cache.ts). Every writer of seats calls this: the seat ledger
+ * and the timeslot store.
  */
-export async function noteSeatsChanged(tx: Tx, timeslotIds: number[]): Promise<void> {
+export async function noteSeatsChanged(tx: Tx, operatorId: number, timeslotIds: number[]): Promise<void> {
+  if (timeslotIds.length === 0) return;
+  dropPartnerReadsAtCommit(tx, operatorId);
   const ids = timeslotIds.filter((id) => firstInTransaction(tx, `webhooks-seats:${id}`));
   const changedAt = Date.now();
   // A weekly schedule creates thousands of timeslots: well under either database's limit of parameters.

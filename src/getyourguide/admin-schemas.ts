@@ -44,6 +44,10 @@ export const GygConnection = Type.Object({
   }),
   OutboundUsername: Type.Union([Type.String(), Type.Null()], { description: 'The user name GetYourGuide issued for its API (pushes)' }),
   OutboundPasswordSet: Type.Boolean({ description: "Whether GetYourGuide's password is stored (sealed; never shown)" }),
+  PushesAvailability: Type.Boolean({
+    description:
+      "Whether availability changes are pushed to GetYourGuide (notify-availability-update): only while the connection is switched on and GetYourGuide's credentials for its API are stored. Off, GetYourGuide learns of changes when it asks.",
+  }),
   Notifications: Type.Array(GygNotificationEntry, { description: "GetYourGuide's latest notifications, newest first" }),
   Requests: Type.Array(GygRequestEntry, { description: 'The latest requests GetYourGuide made, newest first (no personal data)' }),
 });

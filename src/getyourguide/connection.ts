@@ -28,6 +28,14 @@ import {
 import type { GygConnection, GygProductMapping, OutboundBody, ProductMappingBody, UpdateConnectionBody } from './admin-schemas.js';
 
 export const OUTBOUND_PASSWORD_PURPOSE = 'gyg-outbound-password';
+
+/**
+ * Whether the connection pushes availability to GYG (push.ts): switched on, with GYG's credentials for
+ * its API. Pushes are off until configured, so a demo or a connection used for GYG's pulls only never
+ * sends GYG's real API a request it would refuse.
+ */
+export const pushesOn = (connection: Pick<ConnectionRow, 'enabled' | 'outbound_username' | 'outbound_password_sealed'>): boolean =>
+  connection.enabled === 1 && connection.outbound_username !== null && connection.outbound_password_sealed !== null;
 const LISTED = 50;
 
 export interface ConnectionSettings {
@@ -69,6 +77,7 @@ export async function getConnection(
     TicketStyle: row?.ticket_style === 'COLLECTIVE' ? 'COLLECTIVE' : 'INDIVIDUAL',
     OutboundUsername: row?.outbound_username ?? null,
     OutboundPasswordSet: row?.outbound_password_sealed != null,
+    PushesAvailability: row !== undefined && pushesOn(row),
     Notifications: notifications.map((n) => ({
       Type: n.notification_type,
       ProductID: n.product_id,

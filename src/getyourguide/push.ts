@@ -6,6 +6,11 @@
 // registered (reactions.ts): queueGygPushes keeps one row per timeslot of a mapped product. The sender
 // (startGygPushes, every process) renders each timeslot as it is when it sends, one request per product,
 // sell-outs first, retried with back-off and after a 429 when GYG's Retry-After says.
+// Pushes are off until configured: only a connection that is switched on and holds the credentials GYG
+// issued for its API pushes (connection.ts pushesOn). Without them (the demo's, a connection set up for GYG's pulls
+// only) nothing is noted, queued or sent: a push GYG would refuse is a request to GYG's real API for
+// nothing, from a newcomer's laptop too. The same condition is in the SQL that notes and sweeps for
+// such operators (events/store.ts, webhooks/deliveries/store.ts) and queues (store.ts queuePushes).
 import { traceOutbound } from '../lib/tracing.js';
 import { tallyQueue } from '../events/tallies.js';
 import type { FastifyBaseLogger } from 'fastify';
@@ -16,7 +21,7 @@ import type { InstanceKeys } from '../secrets/keys.js';
 import { startPeriodic } from '../lib/periodic.js';
 import { findZonedTimeslotsById } from '../availability/store.js';
 import { listTicketTypes } from '../catalog/tickets/store.js';
-import { OUTBOUND_PASSWORD_PURPOSE } from './connection.js';
+import { OUTBOUND_PASSWORD_PURPOSE, pushesOn } from './connection.js';
 import { offeredTypes } from './offer.js';
 import { toAvailability } from './availability.js';
 import type { GygProduct } from './products.js';
@@ -85,15 +90,13 @@ async function productOf(db: Kysely<Database>, operatorId: number, productId: st
   return { productId, activity, offered, group: offered.find((o) => o.category === 'GROUP') };
 }
 
+/** GYG's Basic credentials for its API: only a connection that pushes (pushesOn) gets here. */
 function headersOf(connection: ConnectionRow, keys: InstanceKeys): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  // Without GYG's credentials (the demo's, until the operator enters them) the push goes out anyway, as a
-  // real one would, and GYG answers 401: the connection page's operator sees why.
-  if (connection.outbound_username !== null && connection.outbound_password_sealed !== null) {
-    const password = keys.open(OUTBOUND_PASSWORD_PURPOSE, connection.outbound_password_sealed);
-    headers.authorization = `Basic ${Buffer.from(`${connection.outbound_username}:${password}`).toString('base64')}`;
-  }
-  return headers;
+  const password = keys.open(OUTBOUND_PASSWORD_PURPOSE, connection.outbound_password_sealed!);
+  return {
+    'content-type': 'application/json',
+    authorization: `Basic ${Buffer.from(`${connection.outbound_username}:${password}`).toString('base64')}`,
+  };
 }
 
 const retryDelay = (attempts: number, retryAfter: string | null): number => {
@@ -137,11 +140,11 @@ export async function sendDuePushes(
   const dropped: PushRow[] = [];
   for (const group of groups.values()) {
     const connection = connections.get(group.operatorId);
-    const product = connection?.enabled === 1 ? await productOf(db.kysely, group.operatorId, group.productId) : undefined;
+    const product = connection && pushesOn(connection) ? await productOf(db.kysely, group.operatorId, group.productId) : undefined;
     const rows = group.pushes
       .map((push) => slots.get(push.timeslot_id))
       .filter((row) => row !== undefined && row.activity_id === product?.activity.id);
-    // Switched off, unmapped, or the timeslot gone: nothing to tell GYG any more.
+    // Switched off, without GYG's credentials, unmapped, or the timeslot gone: nothing to tell GYG any more.
     if (!connection || !product || rows.length === 0) {
       dropped.push(...group.pushes);
       continue;

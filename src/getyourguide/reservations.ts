@@ -1,5 +1,5 @@
 // Reservations and bookings of GetYourGuide over slotbook's own bookings. A reservation is a partner
-// booking on hold (source partner, marketplace 'getyourguide', GYG's reference as payment_reference),
+// booking on hold (source partner, partner `GetYourGuide`, GYG's reference as payment_reference),
 // placed by the same prepareBooking and placeBooking as every channel, so its seats are taken by the same
 // conditional-capacity write and seen by the partner API, the shop and OCTo at once. Book confirms the
 // hold (bookings' confirmInTransaction: the same domain events, webhooks and workflows as any
@@ -10,6 +10,8 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { unixNow } from '../lib/clock.js';
+import { isEmailAddress } from '../lib/email-address.js';
+import { NATIVE_CHANNELS } from '../lib/marketplaces.js';
 import type { AuditActor } from '../audit/log.js';
 import { findTimeslotAt, findTimeslotById, type TimeslotRow } from '../availability/store.js';
 import { cancelBooking, confirmInTransaction, prepareBooking, type BookingOrigin, type BookingRequest } from '../bookings/service.js';
@@ -42,8 +44,11 @@ import type {
   Ticket,
 } from './schemas.js';
 
-/** The marketplace name GYG's bookings carry (bookings.partner), as OCTo's carry their reseller's. */
-export const GYG_PARTNER = 'getyourguide';
+/**
+ * The partner name GYG's bookings carry (bookings.partner): GetYourGuide's own, which no API key's
+ * marketplace can take (lib/marketplaces.ts), so a key named `getyourguide` never sees them.
+ */
+export const GYG_PARTNER = NATIVE_CHANNELS.getyourguide;
 /** Who the audit log names for what GetYourGuide does. */
 const GYG_ACTOR: AuditActor = { type: 'system', id: null, label: 'GetYourGuide' };
 
@@ -267,11 +272,17 @@ export async function book(db: Db, caller: GygCaller, body: BookBody): Promise<B
   if (data.addonItems && data.addonItems.length > 0) {
     throw new GygError('INVALID_ADDONS_CONFIGURATION', `Product ${data.productId} has no add-ons in the reservation system`);
   }
+  const lead = data.travelers?.[0];
+  // The guest's e-mails (confirmation, manage link) go to this address: one address by the rule every
+  // channel shares, or none (then nothing is e-mailed), never a list.
+  const email = (lead?.email ?? '').trim();
+  if (email !== '' && !isEmailAddress(email)) {
+    throw GygError.validation('data.travelers[0].email must be one e-mail address, such as ada@example.com');
+  }
   if (link.booked_at !== null && link.status === 'confirmed') return bookingAnswer(link);
 
   const record = await findBooking(db.kysely, caller.operatorId, link.reference);
   if (!record) throw new Error(`GetYourGuide reservation ${data.gygBookingReference} has lost its booking`);
-  const lead = data.travelers?.[0];
   const style = caller.connection.ticket_style;
   const now = unixNow();
   const status = await db.write((tx) =>
@@ -280,7 +291,7 @@ export async function book(db: Db, caller: GygCaller, body: BookBody): Promise<B
         await changeBookingDetails(tx, link.booking_id, {
           customer_first_name: (lead.firstName ?? '').trim(),
           customer_last_name: (lead.lastName ?? '').trim(),
-          customer_email: (lead.email ?? '').trim(),
+          customer_email: email,
           customer_phone: (lead.phoneNumber ?? '').trim(),
         });
       }

@@ -192,7 +192,10 @@ export async function queuePushes(tx: Tx, timeslotIds: number[], nowMs: number):
     .innerJoin('gyg_connections', 'gyg_connections.operator_id', 'timeslots.operator_id')
     .select(['timeslots.id', 'timeslots.operator_id', 'gyg_products.product_id'])
     .where('timeslots.id', 'in', timeslotIds)
+    // Only connections that push (connection.ts pushesOn): switched on, with GYG's credentials for its API.
     .where('gyg_connections.enabled', '=', 1)
+    .where('gyg_connections.outbound_username', 'is not', null)
+    .where('gyg_connections.outbound_password_sealed', 'is not', null)
     .execute();
   if (rows.length === 0) return;
   await tx

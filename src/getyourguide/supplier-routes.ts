@@ -2,10 +2,15 @@
 // HTTP Basic credentials that name one operator's connection, every answer HTTP 200 with GYG's body or
 // {errorCode, errorMessage}, GYG's paths with their trailing slash (and without, for a client that drops
 // it), and a bounded log of each request (endpoint, product, error code, time; never who travels).
+// Limits (docs/channels/getyourguide.md): a request with valid credentials counts against the instance's
+// request limit per connection (http/rate-limit.ts); wrong credentials count per client address with
+// failed API-key sign-ins (http/failure-limit.ts), and past that limit the address's requests are refused
+// before any credential is looked up. Both answers stay GYG's HTTP 200 with an error code.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import { operatorName } from '../operators/service.js';
+import { FailureLimit } from '../http/failure-limit.js';
 import { basicCredentials, passwordMatches } from './credentials.js';
 import { GygError, toGygError } from './errors.js';
 import { getAvailabilities } from './availability.js';
@@ -53,7 +58,7 @@ export const isGygPath = (url: string): boolean => url === '/gyg' || url.startsW
 const tags = ['GetYourGuide supplier API'];
 const security = [{ gygBasic: [] }];
 
-async function authenticate(request: FastifyRequest): Promise<GygCaller> {
+async function checkCredentials(request: FastifyRequest): Promise<GygCaller> {
   const given = basicCredentials(request.headers.authorization);
   if (!given) throw GygError.authorization('Send the HTTP Basic credentials the supplier was given in slotbook');
   const connection = await findConnectionByUsername(request.server.db.kysely, given.username);
@@ -62,6 +67,29 @@ async function authenticate(request: FastifyRequest): Promise<GygCaller> {
   }
   if (connection.enabled !== 1) throw GygError.authorization('The supplier has switched the GetYourGuide connection off in slotbook');
   return { operatorId: connection.operator_id, connection };
+}
+
+/** GYG has no status for "too many": past the limit the answer is still AUTHORIZATION_FAILURE, saying when to retry. */
+function tooManyFailures(reply: FastifyReply, failures: FailureLimit, grant: Parameters<typeof FailureLimit.retryAfter>[0]): GygError {
+  const seconds = FailureLimit.retryAfter(grant);
+  reply.header('Retry-After', String(seconds));
+  return GygError.authorization(
+    `Too many failed sign-ins from this address (${failures.perMinute} a minute); nothing is checked until the minute has passed: retry in ${seconds} s`,
+  );
+}
+
+/** The credentials' connection; a failure counts against the client's address, and past the limit nothing is looked up. */
+async function authenticate(request: FastifyRequest, reply: FastifyReply, failures: FailureLimit): Promise<GygCaller> {
+  const blocked = failures.blocked(request);
+  if (blocked) throw tooManyFailures(reply, failures, blocked);
+  try {
+    return await checkCredentials(request);
+  } catch (error) {
+    if (!(error instanceof GygError)) throw error; // the database, not the credentials
+    const grant = await failures.count(request);
+    if (!grant.allowed) throw tooManyFailures(reply, failures, grant);
+    throw error;
+  }
 }
 
 /** The product a request names (query, path or body; notify names it in productDetails), for the request log. */
@@ -75,7 +103,12 @@ function productOf(request: FastifyRequest): string | null {
   return typeof from === 'string' ? from.slice(0, 200) : null;
 }
 
-export const gygSupplierRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export interface GygSupplierOptions {
+  /** Wrong credentials per client address, counted with failed API-key sign-ins. */
+  failures: FailureLimit;
+}
+
+export const gygSupplierRoutes: FastifyPluginAsyncTypebox<GygSupplierOptions> = async (app, { failures }) => {
   app.decorateRequest('gyg', null);
   app.decorateRequest('gygErrorCode', null);
 
@@ -91,8 +124,10 @@ export const gygSupplierRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   // Before the body is parsed: a caller without valid credentials learns nothing else.
-  app.addHook('onRequest', async (request) => {
-    request.gyg = await authenticate(request);
+  app.addHook('onRequest', async (request, reply) => {
+    request.gyg = await authenticate(request, reply, failures);
+    // The instance's request limit, per connection (as per API key), after the credentials were verified.
+    request.limitBucket = `gyg:${request.gyg.operatorId}`;
   });
   // The log is written after the answer has gone, never in its way; a failure to write it is only logged.
   app.addHook('onResponse', async (request, reply) => {

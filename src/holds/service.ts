@@ -59,7 +59,7 @@ async function release(db: Db, operatorId: number, pick: (tx: Tx, now: number) =
     const ended = await endHolds(tx, await pick(tx, now), now);
     const seatsBySlot = new Map<number, number>();
     for (const hold of ended) seatsBySlot.set(hold.timeslot_id, (seatsBySlot.get(hold.timeslot_id) ?? 0) + Number(hold.seats));
-    for (const [timeslotId, seats] of [...seatsBySlot].sort(([a], [b]) => a - b)) await giveBackSeats(tx, timeslotId, seats);
+    for (const [timeslotId, seats] of [...seatsBySlot].sort(([a], [b]) => a - b)) await giveBackSeats(tx, { operatorId, timeslotId }, seats);
     for (const hold of ended) {
       await audit(tx, {
         operatorId,

@@ -3,10 +3,16 @@
 // database work, the mapping and the serialising of these reads far above the HTTP work (bench/notes.md);
 // partners poll the same few answers many times a second.
 //
-// What it may and may not change:
-// - Any write of an operator through this process drops that operator's answers before the write's
-//   response is sent (the onSend hook below), so a client that wrote sees its write on its next read.
-//   Writers outside HTTP (the waitlist worker) call invalidatePartnerReads.
+// What it may and may not change. The one rule: a transaction that changes what a cached answer shows
+// drops its operator's answers when it commits (dropPartnerReadsAtCommit, through db/transactions.ts
+// signalAtCommit), in this process before the write returns, so a client that wrote sees its write on
+// its next read, whatever it wrote through. What such a transaction changes is what the outbox is told
+// of in it (events/outbox.ts): the seats or capacity of a timeslot (noteSeatsChanged, which the seat
+// ledger and the timeslot store call) and a product (recordProductEvent: activities, their ticket types
+// and photos). So every writer is covered without knowing of this cache: any channel's route (the
+// partner API, the shop, the desk, OCTo, GetYourGuide, Viator's to come), a worker (waitlist offers,
+// the sweep of lapsed holds), a command; and a write that changes none of it (usage, a refused request)
+// keeps the cache.
 // - A read that was running while the operator wrote does not keep what it read (the generation check).
 // - The other processes on the database hear of each such write (db/signals.ts) and drop the operator's
 //   answers as they hear it: within milliseconds on PostgreSQL, within 100 ms on SQLite. A signal lost
@@ -16,10 +22,9 @@
 // - Only successful answers are kept; errors (404, 422) are computed every time.
 // - One cache per database handle, so that two apps in one process (tests) never share answers.
 import { createHash } from 'node:crypto';
-import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { Db, Signal } from '../db/connection.js';
+import { signalAtCommit, type Db, type Signal, type Tx } from '../db/connection.js';
 
 export const ANSWER_TTL_MS = 1_000;
 const PARTNER_READS = 'partner-reads';
@@ -77,11 +82,12 @@ function bump(cache: AnswerCache, operatorId: number): void {
   cache.generations.set(operatorId, (cache.generations.get(operatorId) ?? 0) + 1);
 }
 
-/** Drops the operator's cached answers, here and in every other process: call it after any write that a partner read could show. */
-export function invalidatePartnerReads(db: Db, operatorId: number): void {
-  const cache = caches.get(db);
-  if (cache) bump(cache, operatorId);
-  db.signals.publish(PARTNER_READS, operatorId);
+/**
+ * Drops the operator's cached answers, here and in every other process, when `tx` commits. Called where
+ * the outbox hears of a change a partner read shows (see above); once per transaction and operator.
+ */
+export function dropPartnerReadsAtCommit(tx: Tx, operatorId: number): void {
+  signalAtCommit(tx, PARTNER_READS, operatorId);
 }
 
 const isCurrent = (cache: AnswerCache, answer: Answer, operatorId: number) =>
@@ -143,28 +149,4 @@ async function loadAnswer(cache: AnswerCache, key: string, operatorId: number, s
   };
   if (isCurrent(cache, answer, operatorId)) cache.answers.set(key, answer);
   return answer;
-}
-
-/**
- * Drops the answers of the operator a write request acts for, before its response goes out. Client
- * errors (4xx) wrote nothing and keep the cache; a 5xx may have failed after a commit, so it drops too.
- * Usage entries never change what partners read.
- */
-export const answerCacheInvalidation = fp(async (app) => {
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && (reply.statusCode < 400 || reply.statusCode >= 500)) {
-      const operatorId = writerOf(request);
-      if (operatorId !== undefined) invalidatePartnerReads(app.db, operatorId);
-    }
-    done(null, payload);
-  });
-});
-
-function writerOf(request: FastifyRequest): number | undefined {
-  const config = request.routeOptions.config;
-  if (config.scope === 'usage:write') return undefined;
-  if (request.caller) return request.caller.operatorId;
-  // The public shop names its operator in the path (already validated as a number).
-  if (config.shopper) return (request.params as { OperatorID?: number }).OperatorID;
-  return undefined;
 }

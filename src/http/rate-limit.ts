@@ -1,14 +1,22 @@
 // The request rate limit (@fastify/rate-limit over the SharedLimiter, so that it holds across processes):
 // per verified API key on keyed routes, per client address on the public shop. It runs at preParsing,
 // after the onRequest authentication hook, so a key is counted only once it has been verified: a made-up
-// key is a failed sign-in (auth/plugin.ts), never a fresh bucket. Health checks, docs and the dashboard's
-// files are not limited.
+// key is a failed sign-in (auth/plugin.ts), never a fresh bucket. A channel that verifies its own
+// credentials (GetYourGuide's Basic) names its verified client's bucket in `request.limitBucket` and is
+// limited alike. Health checks, docs and the dashboard's files are not limited.
 import type { FastifyRequest } from 'fastify';
 import type { RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Config } from '../config.js';
 import type { Grant, SharedLimiter } from './shared-limiter.js';
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by a channel's own authentication, once verified: the bucket its client counts in (`gyg:<operator>`). */
+    limitBucket?: string;
+  }
+}
 
 /** A 429 that both error formats (problem+json, OCTo's) turn into their "too many requests". */
 export function tooManyRequests(message: string): Error & { statusCode: number } {
@@ -17,6 +25,7 @@ export function tooManyRequests(message: string): Error & { statusCode: number }
 
 /** The bucket of a request that passed authentication (or needs none): its key, its signed-in user, or its address. */
 function bucketOf(request: FastifyRequest): string {
+  if (request.limitBucket !== undefined) return request.limitBucket;
   const caller = request.caller;
   if (!caller) return `address:${request.ip}`;
   return caller.keyId !== null ? `key:${caller.keyId}` : `user:${caller.userId}`;
@@ -61,7 +70,7 @@ export function rateLimitOptions(config: Config, limiter: SharedLimiter): RateLi
     keyGenerator: bucketOf,
     allowList: (request) => {
       const { scope, shopper, signedIn } = request.routeOptions.config;
-      return !scope && !shopper && !signedIn;
+      return !scope && !shopper && !signedIn && request.limitBucket === undefined;
     },
     errorResponseBuilder: (_request, context) =>
       tooManyRequests(`Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`),

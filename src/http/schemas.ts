@@ -2,6 +2,7 @@
 // /openapi.json at once.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { PROBLEM_KINDS } from './errors.js';
+import { EMAIL_MAX_LENGTH } from '../lib/email-address.js';
 
 export const ACTIVITY_ID_PATTERN = '^s_[A-Za-z0-9]{8,32}$';
 
@@ -12,6 +13,9 @@ export const RowId = (description: string) => Type.Integer({ minimum: 1, maximum
 export const ActivityIdParams = Type.Object({
   ActivityID: Type.String({ pattern: ACTIVITY_ID_PATTERN, description: 'Activity identifier: s_ and 8 to 32 letters or digits' }),
 });
+
+/** One e-mail address (lib/email-address.ts), the same rule for every field that takes one. */
+export const EmailAddress = (options: { description?: string } = {}) => Type.String({ format: 'email', maxLength: EMAIL_MAX_LENGTH, ...options });
 
 export const LocalDate = Type.String({ format: 'date', description: 'A calendar date, YYYY-MM-DD' });
 export const ClockTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'A clock time, HH:MM (00:00 to 23:59)' });

@@ -31,7 +31,7 @@ import {
   type ManifestSlotRow,
 } from './store.js';
 import { formatMinorUnits } from '../lib/money.js';
-import { channelName } from '../lib/marketplaces.js';
+import { channelName, isNativeChannel } from '../lib/marketplaces.js';
 import { owedOf, type Owed } from '../payments/booking-money.js';
 import type {
   Attendance,
@@ -58,7 +58,7 @@ function assertDayAllowed(actor: Actor | undefined, slot: Pick<ManifestSlotRow, 
 const channelOf = (booking: ManifestBookingRow, viaOcto: boolean): string => {
   // A marketplace's booking says which interface it came through; GetYourGuide books through its own
   // supplier API (src/getyourguide) and is named by itself, like the shop and the point of sale.
-  if (booking.source === 'partner' && (viaOcto || booking.partner !== 'getyourguide'))
+  if (booking.source === 'partner' && (viaOcto || !isNativeChannel(booking.partner)))
     return `${viaOcto ? 'OCTo' : 'Partner API'}: ${booking.partner ?? ''}`;
   return channelName(booking.source, booking.partner);
 };

@@ -3,10 +3,15 @@
 // verified with the SDK against THAT operator's webhook secret: a missing or forged signature, or none to
 // check it against, is 400 and writes nothing. A verified event is recorded once per operator; a second
 // delivery answers 200 and does nothing. Its handler (stripe-events.ts) runs in the same transaction.
+// Verification comes first and costs one indexed read and one HMAC, so no limit stands before it: a
+// signed event is never refused because of what others sent. Only failures count, per client address
+// (never per operator, which anyone could spend); past the limit they are 429 and no longer logged.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { BadRequest } from '../http/errors.js';
 import { envelope, problems, RowId } from '../http/schemas.js';
+import type { FailureLimit } from '../http/failure-limit.js';
 import { unixNow } from '../lib/clock.js';
 import { PaymentProviderUnavailable } from './providers.js';
 import { findStripeAccount, forgetStripeEvent, recordStripeEvent } from './store.js';
@@ -27,19 +32,24 @@ const Received = Type.Object({
   }),
 });
 
-export const stripeWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export interface StripeWebhookOptions {
+  /** Requests that fail verification, per client address. */
+  failures: FailureLimit;
+}
+
+export const stripeWebhookRoutes: FastifyPluginAsyncTypebox<StripeWebhookOptions> = async (app, { failures }) => {
+  /** A request that cannot be verified: 400, or 429 once its address has failed too often (then not logged). */
+  const unverified = async (request: FastifyRequest, reply: FastifyReply, message: string, log: () => void): Promise<Error> => {
+    const grant = await failures.count(request);
+    if (!grant.allowed) return failures.refusal(reply, grant, 'Stripe events that failed verification');
+    log();
+    return new BadRequest(message);
+  };
+
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: STRIPE_EVENT_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
   app.post('/payments/stripe/:OperatorID/webhook', {
-    config: {
-      // Public, so limited per operator's address (not per sender: Stripe sends from many addresses).
-      rateLimit: {
-        max: Math.max(app.config.rateLimitPerMinute, 1),
-        keyGenerator: (request) => `stripe-webhook:${(request.params as { OperatorID?: unknown }).OperatorID}`,
-        allowList: () => false,
-      },
-    },
     schema: {
       tags: ['Payments (Stripe)'],
       summary: "Stripe's events for the operator's account",
@@ -48,15 +58,16 @@ export const stripeWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'checkout.session.async_payment_succeeded and checkout.session.expired, the refund events (refund.created, refund.updated, refund.failed, charge.refunded) ' +
         'and the dispute events (charge.dispute.created, .updated, .closed, .funds_withdrawn, .funds_reinstated); its signing secret goes into PUT /api/v2/admin/settings/stripe. ' +
         'Signed by Stripe (Stripe-Signature), verified against that secret: 400 when the signature is missing or does not verify, nothing written. ' +
+        'No rate limit applies before verification; a client address whose requests keep failing it gets 429 (AUTH_FAILURE_LIMIT_PER_MINUTE). ' +
         'Each event counts once: a paid session confirms its basket exactly once, also when the guest never comes back to the booking pages.',
       params: WebhookParams,
       response: { 200: envelope(Received), ...problems(400, 413, 429, 502) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const operatorId = request.params.OperatorID;
       const account = await findStripeAccount(app.db.kysely, operatorId);
       // An unknown operator and one without Stripe answer alike: nothing here can verify the event.
-      if (!account) throw new BadRequest('This address takes no Stripe events: no Stripe account is connected');
+      if (!account) throw await unverified(request, reply, 'This address takes no Stripe events: no Stripe account is connected', () => undefined);
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const signature = request.headers['stripe-signature'];
       let event: StripeEvent;
@@ -67,9 +78,11 @@ export const stripeWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
           app.instanceKeys.open(WEBHOOK_SECRET_PURPOSE, account.webhook_secret_sealed),
         );
       } catch {
-        request.log.warn({ operatorId }, 'Stripe event refused: its signature does not verify');
-        throw new BadRequest(
+        throw await unverified(
+          request,
+          reply,
           "The Stripe-Signature header is missing or does not verify with this account's webhook signing secret; nothing was done",
+          () => request.log.warn({ operatorId }, 'Stripe event refused: its signature does not verify'),
         );
       }
 

@@ -1,9 +1,10 @@
 // API types of the operator's shop settings (GET/PATCH /api/v2/admin/settings, the logo upload).
 import { Type, type Static } from '@sinclair/typebox';
+import { EmailAddress } from '../http/schemas.js';
 import { SLUG_PATTERN } from '../operators/slug.js';
 import { MAX_EMBED_ORIGINS } from './rules.js';
 
-const Email = Type.String({ format: 'email', maxLength: 254 });
+const Email = EmailAddress();
 /** A page of the operator's own website: https only (guests follow it from the booking form). */
 const PageUrl = Type.String({ maxLength: 2048, pattern: '^https://[^\\s/?#]+\\.[^\\s]+$', description: 'An https address' });
 

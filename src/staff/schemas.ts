@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ROLES, PERMISSIONS } from '../access/permissions.js';
-import { RowId } from '../http/schemas.js';
+import { EmailAddress, RowId } from '../http/schemas.js';
 import { MAX_PASSWORD_LENGTH } from './users/passwords.js';
 
 const Role = Type.Unsafe<(typeof ROLES)[number]>({
@@ -9,7 +9,7 @@ const Role = Type.Unsafe<(typeof ROLES)[number]>({
   description:
     "owner (everything), manager (everything but users and keys), front-desk (bookings, point of sale, check-in, waitlists), guide (today's manifests and check-in)",
 });
-const Email = Type.String({ format: 'email', maxLength: 254 });
+const Email = EmailAddress();
 const Password = Type.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH });
 const Token = Type.String({ minLength: 20, maxLength: 100, description: 'The one-time token from the e-mailed link' });
 

@@ -18,7 +18,6 @@ import { requireShopProfile } from '../settings/profile.js';
 import { claimPageUrl } from '../settings/links.js';
 import { insertBasket } from '../shop/store.js';
 import { queueEmail } from '../emails/outbox.js';
-import { invalidatePartnerReads } from '../http/answer-cache.js';
 import { operatorListens, recordEvents } from '../events/outbox.js';
 import { expireLapsedOffers, markOffered, selectEntries, timeslotsToOffer, waitingEntries, type WaitlistEntryRow } from './store.js';
 import { toEntry } from './service.js';
@@ -28,8 +27,6 @@ export async function offerFreedSeats(db: Db, config: Pick<Config, 'waitlistClai
   let offers = 0;
   for (const slot of await timeslotsToOffer(db.kysely, now)) {
     const made = await db.write((tx) => offerSeats(tx, config, slot.id, now));
-    // The offers hold seats: partners' cached availability of this process must show it at once.
-    if (made > 0) invalidatePartnerReads(db, slot.operatorId);
     offers += made;
   }
   return offers;

@@ -302,7 +302,8 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await page.getByLabel('Source', { exact: true }).selectOption('partner');
     const row = page.locator(`tr[data-reference="${booked.BookingReference}"]`);
     await row.waitFor();
-    expect(await row.textContent()).toContain('GetYourGuide');
+    // The key's marketplace, as the operator named it (GetYourGuide's own connection is `GetYourGuide`).
+    expect(await row.textContent()).toContain('getyourguide');
     expect(await row.textContent()).toContain('GYG-PAY-771204');
     expect(await row.textContent()).toContain('Sunset Kayak Tour');
     await page.getByLabel('Search', { exact: true }).fill('lovelace');
@@ -315,7 +316,7 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
     await row.getByRole('link').click();
     await page.getByRole('heading', { name: `Booking ${booked.BookingReference}` }).waitFor();
     const details = await page.locator('.detail-grid').textContent();
-    expect(details).toContain('GetYourGuide');
+    expect(details).toContain('getyourguide');
     expect(details).toContain('GYG-PAY-771204');
   });
 

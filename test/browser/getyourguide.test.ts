@@ -71,6 +71,24 @@ describe.skipIf(!run)('the GetYourGuide page in a browser', { timeout: 60_000 },
     expect(await page.getByLabel('Password for GetYourGuide', { exact: true }).count()).toBe(0);
   });
 
+  it('says that nothing is pushed to GetYourGuide until its credentials are stored, and that it is once they are', async () => {
+    const card = page.locator('section', { has: page.getByRole('heading', { name: "GetYourGuide's credentials for its API" }) });
+    await card.getByText('Pushes to GetYourGuide are off until you store its credentials.').waitFor();
+    expect(await world.api('GET', '/api/v2/admin/getyourguide')).toMatchObject({
+      Enabled: true,
+      OutboundPasswordSet: false,
+      PushesAvailability: false,
+    });
+    await card.getByLabel('GetYourGuide user name', { exact: true }).fill('gyg-issued');
+    await card.getByLabel('GetYourGuide password', { exact: true }).fill('issued secret');
+    await card.getByRole('button', { name: 'Store' }).click();
+    await card.getByText('slotbook pushes availability changes to GetYourGuide within seconds').waitFor();
+    expect(await world.api('GET', '/api/v2/admin/getyourguide')).toMatchObject({ PushesAvailability: true });
+    await card.getByRole('button', { name: 'Forget' }).click();
+    await card.getByText('Pushes to GetYourGuide are off until you store its credentials.').waitFor();
+    expect(await axeViolations(page, { tags: WCAG_21_AA })).toEqual([]);
+  });
+
   it('keeps the supplier ID and the hold length, with errors at the field', async () => {
     await page.getByLabel('GetYourGuide supplier ID', { exact: true }).fill('fjord supplier');
     await page.getByRole('button', { name: 'Save settings' }).click();

@@ -181,7 +181,7 @@ describe('events', () => {
     const mentions = entries.map((e) => e.events).filter((events) => events.includes(code));
     expect(mentions.some((events) => events.includes('booking.confirmed'))).toBe(true);
     const booking = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${code}`)).json().data;
-    expect(booking).toMatchObject({ Partner: 'getyourguide', PaymentReference: 'GYGEVENT1', Status: 'confirmed' });
+    expect(booking).toMatchObject({ Partner: 'GetYourGuide', PaymentReference: 'GYGEVENT1', Status: 'confirmed' });
     expect(JSON.stringify(booking)).toContain('Smith');
   });
 });

@@ -94,7 +94,7 @@ describe('reserve, book, cancel', () => {
     const door = await call(t.app, op.adminKey, 'GET', `/api/v2/admin/check-in/${code}`);
     expect(door.statusCode, door.body).toBe(200);
     const booking = (await call(t.app, op.adminKey, 'GET', `/api/v2/admin/bookings/${code}`)).json().data;
-    expect(booking).toMatchObject({ Status: 'confirmed', Source: 'partner', Partner: 'getyourguide', PaymentReference: 'GYGAAA111' });
+    expect(booking).toMatchObject({ Status: 'confirmed', Source: 'partner', Partner: 'GetYourGuide', PaymentReference: 'GYGAAA111' });
     expect(booking.Customer ?? booking).toMatchObject({});
 
     const cancelled = await gyg('POST', 'cancel-booking', 'cancel-booking/', {

@@ -4,7 +4,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday, type AdminTimeslot } from '../availability/fixtures.js';
-import { ANSWER_TTL_MS, invalidatePartnerReads } from '../../src/http/answer-cache.js';
+import { ANSWER_TTL_MS } from '../../src/http/answer-cache.js';
+import { setCapacityAboveBooked } from '../../src/availability/store.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -112,12 +113,25 @@ describe('writes through this process are visible to the next read', () => {
     await call(t.app, op.adminKey, 'PATCH', `/api/v2/admin/activities/${activityId}`, { Name: 'Cached Kayak' });
   });
 
-  it('a write outside HTTP that calls invalidatePartnerReads (the waitlist worker)', async () => {
+  it('a write outside HTTP (a worker, a command) through the timeslot store: no request asked for the drop', async () => {
     const { date, slot } = await newSlot();
     expect(await timeslots(date)).toMatchObject([{ Capacity: 5 }]);
-    await setCapacityDirectly(slot, 6);
-    invalidatePartnerReads(t.db, op.operatorId);
+    expect(await t.db.write((tx) => setCapacityAboveBooked(tx, { operatorId: op.operatorId, timeslotId: slot.ID }, 6))).toBe(true);
     expect(await timeslots(date)).toMatchObject([{ Capacity: 6 }]);
+  });
+
+  it('a rolled-back write keeps the cache', async () => {
+    const { date, slot } = await newSlot();
+    // Time stands still: the answer can neither expire nor be refreshed in the background meanwhile.
+    vi.spyOn(Date, 'now').mockReturnValue(Date.now());
+    expect(await timeslots(date)).toMatchObject([{ Capacity: 5 }]);
+    await setCapacityDirectly(slot, 4);
+    const failed = t.db.write(async (tx) => {
+      await setCapacityAboveBooked(tx, { operatorId: op.operatorId, timeslotId: slot.ID }, 7);
+      throw new Error('rolled back');
+    });
+    await expect(failed).rejects.toThrow('rolled back');
+    expect(await timeslots(date)).toMatchObject([{ Capacity: 5 }]);
   });
 });
 

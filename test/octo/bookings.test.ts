@@ -6,7 +6,7 @@ import { call, createTestApp, problemOf, type TestApp, type TestOperator } from 
 import { createActivity, createTimeslot, dateFromToday, getTimeslot, type AdminTimeslot } from '../availability/fixtures.js';
 import { contact, customer, octoClient, type OctoCall } from './fixtures.js';
 import { octoBody, octoError } from './spec.js';
-import { invalidatePartnerReads } from '../../src/http/answer-cache.js';
+import { dropPartnerReadsAtCommit } from '../../src/http/answer-cache.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -32,15 +32,17 @@ const octoVacancies = async () =>
     'Availability',
     true,
   )[0].vacancies as number;
-// A hold whose time ran out, written straight to the database like another process's write: this
-// process's cached partner answers learn of it only through invalidatePartnerReads (or within 1 s).
+// A hold whose time ran out, written straight to the database like another process's write, whose
+// commit signals the operator's cached partner answers to drop (as a seat change does: http/answer-cache.ts).
 const expireHold = async (reference: string) => {
-  await t.db.kysely
-    .updateTable('bookings')
-    .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
-    .where('reference', '=', reference)
-    .execute();
-  invalidatePartnerReads(t.db, op.operatorId);
+  await t.db.write(async (tx) => {
+    await tx
+      .updateTable('bookings')
+      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .where('reference', '=', reference)
+      .execute();
+    dropPartnerReadsAtCommit(tx, op.operatorId);
+  });
 };
 const countBookings = async () =>
   Number(

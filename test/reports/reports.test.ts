@@ -180,7 +180,8 @@ describe('bookings report', () => {
         },
         {
           Key: 'partner:getyourguide',
-          Label: 'GetYourGuide',
+          // A key's marketplace is named as the operator named it; GetYourGuide's own bookings are `GetYourGuide`.
+          Label: 'getyourguide',
           Bookings: 2,
           Guests: 3,
           CancelledBookings: 0,
@@ -256,7 +257,7 @@ describe('bookings report', () => {
     expect(lines).toContain(`${D},${activities.kayak},Kayak,Point of sale,1,2,1,EUR,2500,25.00`);
     expect(lines).toContain(`${D},${activities.walk},Walk,Point of sale,1,4,0,JPY,12000,12000`);
     expect(lines).toContain(`${D},${activities.night},Night,Point of sale,1,3,0,USD,2997,29.97`);
-    expect(lines).toContain(`${D1},${activities.sunrise},Sunrise,GetYourGuide,1,2,0,EUR,10000,100.00`);
+    expect(lines).toContain(`${D1},${activities.sunrise},Sunrise,getyourguide,1,2,0,EUR,10000,100.00`);
     expect(lines.length).toBe(1 + 7); // the cancelled Kayak booking shares its line with the confirmed one
   });
 

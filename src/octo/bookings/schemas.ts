@@ -1,5 +1,6 @@
 // OCTo bookings (TypeBox): the replies, then the requests (see ../schemas.ts for what all of /octo shares).
 import { Type, type Static } from '@sinclair/typebox';
+import { EmailAddress } from '../../http/schemas.js';
 import { Notes, Nullable, Text, Uuid } from '../schemas.js';
 import { AvailabilityRef, Availability, OctoQuestion, OptionRef, Pricing, ProductRef, UnitRef } from '../catalog/schemas.js';
 
@@ -89,7 +90,7 @@ export const BookingContactBody = Type.Object({
   fullName: Type.Optional(Nullable(Text(201))),
   firstName: Type.Optional(Nullable(Text(100))),
   lastName: Type.Optional(Nullable(Text(100))),
-  emailAddress: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal(''), Type.Null()])),
+  emailAddress: Type.Optional(Type.Union([EmailAddress(), Type.Literal(''), Type.Null()])),
   phoneNumber: Type.Optional(Nullable(Text(50))),
   locales: Type.Optional(Type.Array(Text(35), { maxItems: 20 })),
   postalCode: Type.Optional(Nullable(Text(20))),

@@ -289,7 +289,8 @@ export async function timeslotsWithLapsedHolds(db: Kysely<Database>, now: number
     .distinct()
     .where('bookings.status', '=', sql.lit('on_hold'))
     .where('bookings.hold_expires_at', '<=', now)
-    // Operators with an endpoint, or with a GetYourGuide connection, which is pushed the seats a lapsed hold frees.
+    // Operators with an endpoint, or with a GetYourGuide connection that pushes (switched on, with GYG's
+    // credentials for its API: getyourguide/connection.ts pushesOn), which is pushed the seats a lapsed hold frees.
     .where(({ exists, or, selectFrom }) =>
       or([
         exists(
@@ -302,7 +303,9 @@ export async function timeslotsWithLapsedHolds(db: Kysely<Database>, now: number
           selectFrom('gyg_connections')
             .select('gyg_connections.operator_id')
             .whereRef('gyg_connections.operator_id', '=', 'bookings.operator_id')
-            .where('gyg_connections.enabled', '=', 1),
+            .where('gyg_connections.enabled', '=', 1)
+            .where('gyg_connections.outbound_username', 'is not', null)
+            .where('gyg_connections.outbound_password_sealed', 'is not', null),
         ),
       ]),
     )

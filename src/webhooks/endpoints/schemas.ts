@@ -2,6 +2,7 @@
 // deliveries' are deliveries/schemas.ts).
 import { Type, type Static } from '@sinclair/typebox';
 import { EVENT_TYPES } from '../../events/types.js';
+import { EmailAddress } from '../../http/schemas.js';
 
 export const MAX_URL_LENGTH = 2048;
 export const Instant = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
@@ -98,7 +99,7 @@ export const EventTypeInfo = Type.Object(
 
 export const WebhookSettings = Type.Object(
   {
-    ContactEmail: Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Null()], {
+    ContactEmail: Type.Union([EmailAddress(), Type.Null()], {
       description: 'Where slotbook e-mails the operator about its webhooks (an endpoint disabled for failing); null: nowhere',
     }),
   },

@@ -5,7 +5,7 @@ import type { Db } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
 import type { InstanceKeys } from '../../secrets/keys.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../../http/errors.js';
-import { MARKETPLACE_PATTERN } from '../../auth/service.js';
+import { MARKETPLACE_PATTERN } from '../../lib/marketplaces.js';
 import { unixNow } from '../../lib/clock.js';
 import { EVENT_TYPES } from '../../events/types.js';
 import { MARKETPLACE_TYPES } from './subscriptions.js';

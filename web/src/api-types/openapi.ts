@@ -3860,6 +3860,8 @@ export interface paths {
                 OutboundUsername: string | null;
                 /** @description Whether GetYourGuide's password is stored (sealed; never shown) */
                 OutboundPasswordSet: boolean;
+                /** @description Whether availability changes are pushed to GetYourGuide (notify-availability-update): only while the connection is switched on and GetYourGuide's credentials for its API are stored. Off, GetYourGuide learns of changes when it asks. */
+                PushesAvailability: boolean;
                 /** @description GetYourGuide's latest notifications, newest first */
                 Notifications: {
                   /** @description PRODUCT_DEACTIVATION, ... */
@@ -3982,6 +3984,8 @@ export interface paths {
                 OutboundUsername: string | null;
                 /** @description Whether GetYourGuide's password is stored (sealed; never shown) */
                 OutboundPasswordSet: boolean;
+                /** @description Whether availability changes are pushed to GetYourGuide (notify-availability-update): only while the connection is switched on and GetYourGuide's credentials for its API are stored. Off, GetYourGuide learns of changes when it asks. */
+                PushesAvailability: boolean;
                 /** @description GetYourGuide's latest notifications, newest first */
                 Notifications: {
                   /** @description PRODUCT_DEACTIVATION, ... */
@@ -4137,6 +4141,8 @@ export interface paths {
                 OutboundUsername: string | null;
                 /** @description Whether GetYourGuide's password is stored (sealed; never shown) */
                 OutboundPasswordSet: boolean;
+                /** @description Whether availability changes are pushed to GetYourGuide (notify-availability-update): only while the connection is switched on and GetYourGuide's credentials for its API are stored. Off, GetYourGuide learns of changes when it asks. */
+                PushesAvailability: boolean;
                 /** @description GetYourGuide's latest notifications, newest first */
                 Notifications: {
                   /** @description PRODUCT_DEACTIVATION, ... */
@@ -4267,6 +4273,8 @@ export interface paths {
                 OutboundUsername: string | null;
                 /** @description Whether GetYourGuide's password is stored (sealed; never shown) */
                 OutboundPasswordSet: boolean;
+                /** @description Whether availability changes are pushed to GetYourGuide (notify-availability-update): only while the connection is switched on and GetYourGuide's credentials for its API are stored. Off, GetYourGuide learns of changes when it asks. */
+                PushesAvailability: boolean;
                 /** @description GetYourGuide's latest notifications, newest first */
                 Notifications: {
                   /** @description PRODUCT_DEACTIVATION, ... */
@@ -4409,6 +4417,8 @@ export interface paths {
                 OutboundUsername: string | null;
                 /** @description Whether GetYourGuide's password is stored (sealed; never shown) */
                 OutboundPasswordSet: boolean;
+                /** @description Whether availability changes are pushed to GetYourGuide (notify-availability-update): only while the connection is switched on and GetYourGuide's credentials for its API are stored. Off, GetYourGuide learns of changes when it asks. */
+                PushesAvailability: boolean;
                 /** @description GetYourGuide's latest notifications, newest first */
                 Notifications: {
                   /** @description PRODUCT_DEACTIVATION, ... */
@@ -13488,7 +13498,7 @@ export interface paths {
     put?: never;
     /**
      * Stripe's events for the operator's account
-     * @description Add this address in the operator's Stripe dashboard (Developers, Webhooks) with checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired, the refund events (refund.created, refund.updated, refund.failed, charge.refunded) and the dispute events (charge.dispute.created, .updated, .closed, .funds_withdrawn, .funds_reinstated); its signing secret goes into PUT /api/v2/admin/settings/stripe. Signed by Stripe (Stripe-Signature), verified against that secret: 400 when the signature is missing or does not verify, nothing written. Each event counts once: a paid session confirms its basket exactly once, also when the guest never comes back to the booking pages.
+     * @description Add this address in the operator's Stripe dashboard (Developers, Webhooks) with checkout.session.completed, checkout.session.async_payment_succeeded and checkout.session.expired, the refund events (refund.created, refund.updated, refund.failed, charge.refunded) and the dispute events (charge.dispute.created, .updated, .closed, .funds_withdrawn, .funds_reinstated); its signing secret goes into PUT /api/v2/admin/settings/stripe. Signed by Stripe (Stripe-Signature), verified against that secret: 400 when the signature is missing or does not verify, nothing written. No rate limit applies before verification; a client address whose requests keep failing it gets 429 (AUTH_FAILURE_LIMIT_PER_MINUTE). Each event counts once: a paid session confirms its basket exactly once, also when the guest never comes back to the booking pages.
      */
     post: {
       parameters: {

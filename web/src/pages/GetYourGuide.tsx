@@ -285,14 +285,19 @@ function OutboundCard({ data, onChange }: { data: GygConnection; onChange: (next
     <Card title="GetYourGuide's credentials for its API">
       <div className="stack" style={{ overflowWrap: 'anywhere' }}>
         <p>
-          {data.OutboundPasswordSet ? (
+          {data.PushesAvailability ? (
             <>
               Stored for the user name <code>{data.OutboundUsername}</code>: slotbook pushes availability changes to GetYourGuide within seconds.
             </>
+          ) : data.OutboundPasswordSet ? (
+            <>
+              Stored for the user name <code>{data.OutboundUsername}</code>. Pushes to GetYourGuide are off while the connection is switched off.
+            </>
           ) : (
             <>
-              Not stored: slotbook cannot push availability changes, so GetYourGuide learns of them only when it asks. Enter the user name and
-              password GetYourGuide issued for its supplier API.
+              <strong>Pushes to GetYourGuide are off until you store its credentials.</strong> Until then slotbook sends GetYourGuide nothing, and
+              GetYourGuide learns of availability changes only when it asks. Enter the user name and password GetYourGuide issued for its supplier
+              API.
             </>
           )}
         </p>
