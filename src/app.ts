@@ -37,6 +37,8 @@ import { octoRoutes } from './octo/routes.js';
 import { isOctoPath, sendOctoBadUrl } from './octo/http.js';
 import { gygSupplierRoutes, isGygPath } from './getyourguide/supplier-routes.js';
 import { gygAdminRoutes } from './getyourguide/admin-routes.js';
+import { isViatorPath, viatorSupplierRoutes } from './viator/supplier-routes.js';
+import { viatorAdminRoutes } from './viator/admin-routes.js';
 import { questionCoreRoutes, questionPartnerRoutes } from './questions/routes.js';
 import { questionAdminRoutes } from './questions/admin-routes.js';
 import { usageRoutes } from './usage/routes.js';
@@ -146,6 +148,12 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
             scheme: 'basic',
             description: "GetYourGuide's inbound credentials of one operator's connection (docs/channels/getyourguide.md)",
           },
+          viatorKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Api-Key',
+            description: "The key Viator sends for one operator's connection (docs/channels/viator.md)",
+          },
         },
       },
       security: [{ bearer: [] }, { session: [] }],
@@ -159,7 +167,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   const limiter = new SharedLimiter(db, app.log);
   app.addHook('onClose', async () => limiter.stop());
   if (config.rateLimitPerMinute > 0) await app.register(rateLimit, rateLimitOptions(config, limiter));
-  registerRoutingProblems(app, { ownFormat: (url) => isOctoPath(url) || isGygPath(url) });
+  registerRoutingProblems(app, { ownFormat: (url) => isOctoPath(url) || isGygPath(url) || isViatorPath(url) });
   const failures = config.authFailureLimitPerMinute > 0 ? { perMinute: config.authFailureLimitPerMinute, limiter } : undefined;
   await app.register(cookie);
   await app.register(authPlugin, { failures, sessions: { token: sessionToken, authenticate: authenticateSession } });
@@ -178,6 +186,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(usageRoutes, { prefix: '/api/v2/usage' });
   await app.register(octoRoutes, { prefix: '/octo' });
   await app.register(gygSupplierRoutes, { prefix: '/gyg' });
+  await app.register(viatorSupplierRoutes, { prefix: '/viator' });
 
   const admin = '/api/v2/admin';
   await app.register(catalogAdminRoutes, { prefix: admin });
@@ -206,6 +215,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks }: AppO
   await app.register(settingsAdminRoutes, { prefix: admin });
   await app.register(paymentAdminRoutes, { prefix: admin });
   await app.register(gygAdminRoutes, { prefix: admin });
+  await app.register(viatorAdminRoutes, { prefix: admin });
   await app.register(stripeWebhookRoutes, { prefix: '/api/v2' });
   await app.register(brandingRoutes);
   await app.register(photoRoutes);

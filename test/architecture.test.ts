@@ -31,7 +31,7 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
     'waitlists',
   ],
   /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds', 'notices'],
-  /* channels     */ ['octo', 'getyourguide', 'storefront', 'embed', 'dashboard'],
+  /* channels     */ ['octo', 'getyourguide', 'viator', 'storefront', 'embed', 'dashboard'],
   /* composition  */ ['app.ts', 'reactions.ts', 'server.ts', 'cli.ts', 'demo'],
 ];
 

@@ -31,7 +31,7 @@ import {
   type ManifestSlotRow,
 } from './store.js';
 import { formatMinorUnits } from '../lib/money.js';
-import { channelName } from '../lib/marketplaces.js';
+import { channelName, isConnectedMarketplace } from '../lib/marketplaces.js';
 import { owedOf, type Owed } from '../payments/booking-money.js';
 import type {
   Attendance,
@@ -56,9 +56,9 @@ function assertDayAllowed(actor: Actor | undefined, slot: Pick<ManifestSlotRow, 
 }
 
 const channelOf = (booking: ManifestBookingRow, viaOcto: boolean): string => {
-  // A marketplace's booking says which interface it came through; GetYourGuide books through its own
-  // supplier API (src/getyourguide) and is named by itself, like the shop and the point of sale.
-  if (booking.source === 'partner' && (viaOcto || booking.partner !== 'getyourguide'))
+  // A marketplace's booking says which interface it came through; GetYourGuide and Viator book through
+  // their own supplier APIs and are named by themselves, like the shop and the point of sale.
+  if (booking.source === 'partner' && (viaOcto || !isConnectedMarketplace(booking.partner)))
     return `${viaOcto ? 'OCTo' : 'Partner API'}: ${booking.partner ?? ''}`;
   return channelName(booking.source, booking.partner);
 };
