@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { listTimeslots, type LiveTimeslotRow } from '../availability/store.js';
-import { toTimeslot } from '../availability/service.js';
+import { availableSeats } from '../availability/service.js';
 import { availabilityTypeOf } from '../catalog/service.js';
 import type { ActivityRow } from '../catalog/store.js';
 import { listTicketTypes } from '../catalog/tickets/store.js';
@@ -47,7 +47,7 @@ export function major(minor: number, currency: string): number {
 const listable = (row: LiveTimeslotRow) => row.cancelled_at === null && row.capacity > 0;
 
 /** Seats left now, as every channel counts them. */
-const seatsLeft = (row: LiveTimeslotRow, product: ViatorProduct, now: number): number => toTimeslot(row, product.activity.timezone, now).Available;
+const seatsLeft = (row: LiveTimeslotRow, _product: ViatorProduct, now: number): number => availableSeats(row, now);
 
 /** The event's capacity for every offered type: per person (shared seats; a type that takes none per type) or per unit. */
 export function capacityOf(row: LiveTimeslotRow, product: ViatorProduct, now: number): EventCapacity {
@@ -95,12 +95,12 @@ function whenOf(row: LiveTimeslotRow, activity: ActivityRow) {
     : { startTime: row.time };
 }
 
-function calendarEvent(row: LiveTimeslotRow, product: ViatorProduct, now: number): CalendarEvent {
+function calendarEvent(row: LiveTimeslotRow, product: ViatorProduct, price: Price, now: number): CalendarEvent {
   const base = {
     ...whenOf(row, product.activity),
     bookingCutoff: utcIso(row.bookable_until),
     capacity: capacityOf(row, product, now),
-    price: priceOf(product),
+    price,
   };
   if (row.bookable_until <= now) return { status: 'UNAVAILABLE', unavailableReason: 'PAST_BOOKING_CUTOFF', ...base };
   if (base.capacity.type === 'LIMITED' && base.capacity.remaining === 0) return { status: 'UNAVAILABLE', unavailableReason: 'SOLD_OUT', ...base };
@@ -125,10 +125,12 @@ export async function calendar(db: Kysely<Database>, caller: ViatorCaller, reque
     if (!product) continue;
     const rows = await listTimeslots(db, product.activity.id, { from: request.startDate, to: request.endDate }, now);
     const dates = new Map<string, CalendarEvent[]>();
+    // Every event of the option has its one price (slotbook's prices do not vary by date).
+    const price = priceOf(product);
     for (const row of rows) {
       if (!listable(row)) continue;
       const events = dates.get(row.date) ?? dates.set(row.date, []).get(row.date)!;
-      events.push(calendarEvent(row, product, now));
+      events.push(calendarEvent(row, product, price, now));
     }
     productOptions.push({
       productOptionId: optionId,
