@@ -64,7 +64,7 @@ describe('the connection', () => {
       'SupplierID',
     );
     expect(
-      problemOf(await call(t.app, op.adminKey, 'PUT', '/api/v2/admin/viator/outbound', { Key: 'has space' }), 422, 'validation').errors[0].field,
+      problemOf(await call(t.app, op.adminKey, 'PUT', '/api/v2/admin/viator/outbound', { Key: 'has space' }), 422, 'validation').errors?.[0]?.field,
     ).toBe('Key');
     problemOf(await call(t.app, op.usageKey, 'GET', '/api/v2/admin/viator'), 403, 'forbidden');
     problemOf(await call(t.app, op.otaKey, 'POST', '/api/v2/admin/viator/key'), 403, 'forbidden');
