@@ -18,6 +18,8 @@ import { startBalanceLinks } from './shop/balance-links.js';
 import { startUploadSweep } from './questions/upload-sweep.js';
 import { startWebhookWorker } from './webhooks/deliveries/worker.js';
 import { startGygPushes } from './getyourguide/push.js';
+import { startPushes } from './marketplace-push/queue.js';
+import { viatorPushChannel } from './viator/push.js';
 import { watchRequests } from './http/request-gauge.js';
 
 // After the grace period: how long the cut connections' handlers and the database get to finish.
@@ -70,6 +72,7 @@ export async function startServer(config: Config): Promise<void> {
   let stopUploadSweep: (() => void) | undefined;
   let stopWebhookWorker: (() => Promise<void>) | undefined;
   let stopGygPushes: (() => Promise<void>) | undefined;
+  let stopViatorPushes: (() => Promise<void>) | undefined;
 
   let closing = false;
   let hurry!: () => void;
@@ -96,6 +99,7 @@ export async function startServer(config: Config): Promise<void> {
     if (stopEmailWorker) await settlesWithin(stopEmailWorker(), CLOSE_CONNECTIONS_MS);
     if (stopWebhookWorker) await settlesWithin(stopWebhookWorker(), CLOSE_CONNECTIONS_MS);
     if (stopGygPushes) await settlesWithin(stopGygPushes(), CLOSE_CONNECTIONS_MS);
+    if (stopViatorPushes) await settlesWithin(stopViatorPushes(), CLOSE_CONNECTIONS_MS);
     // Waits for statements under way (their requests may have been cut) to finish, within a bound.
     const dbClosed = await settlesWithin(db.close(), CLOSE_DATABASE_MS);
     if (dbClosed) log.info('database closed');
@@ -129,6 +133,8 @@ export async function startServer(config: Config): Promise<void> {
     });
     // Availability pushed to GetYourGuide (docs/channels/getyourguide.md); safe with any number of processes.
     stopGygPushes = startGygPushes(db, app.instanceKeys, config, log);
+    // Viator's event notifications (docs/channels/viator.md), through the marketplaces' one push queue.
+    stopViatorPushes = startPushes(db, viatorPushChannel(db, app.instanceKeys, config), log);
     // Uploads that no confirmed booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
     stopUploadSweep = startUploadSweep(db, config, log);
     await app.listen({ port: config.port, host: config.host });
@@ -144,6 +150,7 @@ export async function startServer(config: Config): Promise<void> {
     await stopEmailWorker?.().catch(() => undefined);
     await stopWebhookWorker?.().catch(() => undefined);
     await stopGygPushes?.().catch(() => undefined);
+    await stopViatorPushes?.().catch(() => undefined);
     await app.close().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw error;

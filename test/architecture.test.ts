@@ -30,7 +30,7 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
     'settings',
     'waitlists',
   ],
-  /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds', 'notices'],
+  /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds', 'notices', 'marketplace-push'],
   /* channels     */ ['octo', 'getyourguide', 'viator', 'storefront', 'embed', 'dashboard'],
   /* composition  */ ['app.ts', 'reactions.ts', 'server.ts', 'cli.ts', 'demo'],
 ];

@@ -34,6 +34,7 @@ export interface Database {
   viator_age_bands: ViatorAgeBandTable;
   viator_bookings: ViatorBookingTable;
   viator_requests: ViatorRequestTable;
+  marketplace_pushes: MarketplacePushTable;
   baskets: BasketTable;
   basket_items: BasketItemTable;
   payments: PaymentTable;
@@ -444,6 +445,22 @@ export interface ViatorRequestTable {
   duration_ms: number;
   /** Unix milliseconds. */
   at: number;
+}
+
+/** A timeslot whose availability is still to be pushed to a marketplace (migration 038). */
+export interface MarketplacePushTable {
+  /** The marketplace: 'viator', 'getyourguide'. */
+  channel: string;
+  timeslot_id: number;
+  operator_id: number;
+  /** The marketplace's product (or product option) ID of the timeslot's activity. */
+  product_id: string;
+  /** Unix milliseconds of the latest change queued. */
+  queued_at: number;
+  attempts: Generated<number>;
+  /** Unix milliseconds. */
+  next_attempt_at: number;
+  last_error: string | null;
 }
 
 /** OCTo (migration 003): what an OCTo booking carries beside its bookings row. */

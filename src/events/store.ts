@@ -43,11 +43,13 @@ export function expiredEventsCte(): RawBuilder<unknown> {
     WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.operator_id = r.operator_id AND e.status = 'enabled'))`;
 }
 
-/** Notes the timeslots (one statement, which finds their operator) unless their operator has no enabled endpoint. */
+/** Notes the timeslots (one statement, which finds their operator) unless their operator has no enabled endpoint and no marketplace connection that pushes. */
 export async function insertTimeslotChanges(tx: Tx, timeslotIds: number[], changedAt: number): Promise<void> {
   await sql`INSERT INTO webhook_timeslot_changes (operator_id, timeslot_id, changed_at)
       SELECT t.operator_id, t.id, ${changedAt} FROM timeslots t
       WHERE t.id IN (${sql.join(timeslotIds)})
         AND (EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.operator_id = t.operator_id AND e.status = 'enabled')
-          OR EXISTS (SELECT 1 FROM gyg_connections g WHERE g.operator_id = t.operator_id AND g.enabled = 1))`.execute(tx);
+          OR EXISTS (SELECT 1 FROM gyg_connections g WHERE g.operator_id = t.operator_id AND g.enabled = 1)
+          OR EXISTS (SELECT 1 FROM viator_connections v
+            WHERE v.operator_id = t.operator_id AND v.enabled = 1 AND v.outbound_key_sealed IS NOT NULL))`.execute(tx);
 }

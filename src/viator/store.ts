@@ -204,3 +204,23 @@ export async function logRequest(tx: Tx, row: Insertable<ViatorRequestTable>, ke
 export async function listRequests(db: Kysely<Database>, operatorId: number, limit: number): Promise<RequestRow[]> {
   return db.selectFrom('viator_requests').selectAll().where('operator_id', '=', operatorId).orderBy('id', 'desc').limit(limit).execute();
 }
+
+// ---- pushes ----------------------------------------------------------------------------------------
+
+/** Timeslots of options Viator asked the calendar of, on switched-on connections with Viator's key and supplier ID. */
+export async function pushTargets(tx: Tx, timeslotIds: number[]): Promise<{ timeslotId: number; operatorId: number; productId: string }[]> {
+  const rows = await tx
+    .selectFrom('timeslots')
+    .innerJoin('viator_products', (join) =>
+      join.onRef('viator_products.activity_id', '=', 'timeslots.activity_id').onRef('viator_products.operator_id', '=', 'timeslots.operator_id'),
+    )
+    .innerJoin('viator_connections', 'viator_connections.operator_id', 'timeslots.operator_id')
+    .select(['timeslots.id', 'timeslots.operator_id', 'viator_products.product_option_id'])
+    .where('timeslots.id', 'in', timeslotIds)
+    .where('viator_products.notify', '=', 1)
+    .where('viator_connections.enabled', '=', 1)
+    .where('viator_connections.outbound_key_sealed', 'is not', null)
+    .where('viator_connections.supplier_id', 'is not', null)
+    .execute();
+  return rows.map((row) => ({ timeslotId: row.id, operatorId: row.operator_id, productId: row.product_option_id }));
+}

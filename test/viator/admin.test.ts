@@ -60,9 +60,9 @@ describe('the connection', () => {
   });
 
   it('refuses bad settings with a problem naming the field, and is only for those who manage keys', async () => {
-    expect(problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/viator', { SupplierID: 'abc' }), 422, 'validation').errors?.[0]?.field).toBe(
-      'SupplierID',
-    );
+    expect(
+      problemOf(await call(t.app, op.adminKey, 'PATCH', '/api/v2/admin/viator', { SupplierID: 'abc' }), 422, 'validation').errors?.[0]?.field,
+    ).toBe('SupplierID');
     expect(
       problemOf(await call(t.app, op.adminKey, 'PUT', '/api/v2/admin/viator/outbound', { Key: 'has space' }), 422, 'validation').errors?.[0]?.field,
     ).toBe('Key');
