@@ -69,7 +69,7 @@ export function viatorPushChannel(
     targets: pushTargets,
     async prepare(kysely: Kysely<Database>, group: PushGroup, nowMs: number) {
       const connection = (await findConnections(kysely, [group.operatorId])).get(group.operatorId);
-      if (!connection || connection.enabled !== 1 || connection.outbound_key_sealed === null || connection.supplier_id === null) return undefined;
+      if (connection?.enabled !== 1 || connection.outbound_key_sealed === null || connection.supplier_id === null) return undefined;
       const caller = { operatorId: group.operatorId, connection };
       const product = await findProduct(kysely, caller, group.productId);
       if (!product) return undefined;
