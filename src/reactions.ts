@@ -16,12 +16,9 @@ import {
 import { insertStarterWorkflows } from './workflows/starter.js';
 import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
 import { handleStripeEvents } from './payments/stripe-events.js';
-import { readBookingMoney, readMoneySums, refundDepartureCancellation, refundGuestCancellation } from './shop/refunds.js';
+import { refundDepartureCancellation, refundGuestCancellation } from './shop/refunds.js';
 import { emailCancelledDeparture } from './storefront/departure-emails.js';
-import { provideBookingMoney } from './payments/booking-money.js';
 import { DISPUTE_EVENTS, followDispute } from './shop/disputes.js';
-import { providePaymentBookings } from './payments/payment-bookings.js';
-import { readPaymentBookings } from './shop/payment-bookings.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
@@ -48,10 +45,6 @@ export function wireReactions(): void {
   // A departure cancelled by the operator: each paid booking is refunded in full, each guest e-mailed the message.
   reactToDepartureCancellations('refunds', refundDepartureCancellation);
   reactToDepartureCancellations('guest-email', emailCancelledDeparture);
-  // The operator's booking answer lists the payments and refunds of the booking, which the shop knows.
-  // Which bookings a payment paid (its basket's), for payment.succeeded / payment.refunded and disputes.
-  providePaymentBookings(readPaymentBookings);
-  provideBookingMoney(readBookingMoney, readMoneySums);
   // Stripe's Checkout events (received by payments/routes.ts): a paid session completes its basket, once.
   // A session for a booking's balance (its metadata says so) records the balance paid, once (shop/balances.ts).
   handleStripeEvents(PAID_SESSION_EVENTS, (tx, context) => (isBalanceSession(context) ? settleBalance : settleStripeCheckout)(tx, context));

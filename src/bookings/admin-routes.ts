@@ -40,7 +40,7 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'List bookings',
       description:
         'Bookings of every source, ordered by Date, Time and CreatedAt. From and To bound the booked Date; Search matches part of the reference, ' +
-        "the customer's name or e-mail, in any case; PaymentState keeps the bookings in that payment state (docs/payments.md). Each booking carries its PaymentState and AmountDue. " +
+        "the customer's name or e-mail, or a payment's reference (the partner's, Stripe's pi_... or cs_...), in any case; PaymentState keeps the bookings in that payment state (docs/payments.md). Each booking carries its PaymentState and AmountDue. " +
         'Limit (default 100, at most 500) and Offset page through the list.',
       querystring: BookingListQuery,
       response: { 200: envelope(Type.Array(AdminBookingListItem)), ...problems(...AUTH_ERRORS, 422) },
@@ -158,7 +158,9 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422) },
     },
     handler: async (request) => ({
-      data: await rescheduleBooking(app.db, request.caller.operatorId, request.params.BookingReference, request.body),
+      data: await rescheduleBooking(app.db, request.caller.operatorId, request.params.BookingReference, request.body, {
+        refunds: { keys: app.instanceKeys, settings: app.config },
+      }),
     }),
   });
 

@@ -15,6 +15,7 @@ import { bookingTicketsOf, listTicketTypes, type BookingTicketRow, type TicketTy
 import { amendBooking } from './amendment.js';
 import { findBooking, type BookingRecord } from './store.js';
 import { getBooking } from './service.js';
+import { sendPendingRefunds, type RefundSending } from '../payments/jobs.js';
 import type { Booking } from './schemas.js';
 
 /** The routes' description (admin and partner). */
@@ -35,6 +36,8 @@ export interface RescheduleRequest {
 }
 
 export interface RescheduleOptions {
+  /** A move that changed the price of a booking paid online refunds the difference: sent to Stripe right after the commit. */
+  refunds: RefundSending;
   /** Only a booking this marketplace made (the partner API): another's is 404. */
   partner?: string;
   /** The audit log's actor when it is not the request's (a guest through their manage link). */
@@ -81,7 +84,7 @@ export async function rescheduleBooking(
   operatorId: number,
   reference: string,
   request: RescheduleRequest,
-  options: RescheduleOptions = {},
+  options: RescheduleOptions,
 ): Promise<Booking> {
   const booking = await findBooking(db.kysely, operatorId, reference, options.partner);
   if (!booking) throw new NotFound(`No booking ${reference}`);
@@ -105,9 +108,9 @@ export async function rescheduleBooking(
     starts_at: Number(timeslot.starts_at),
     bookable_until: Number(timeslot.bookable_until),
   };
-  await db.write(async (tx) => {
+  const moved = await db.write(async (tx) => {
     const moved = await amendBooking(tx, booking.id, { activity, timeslot: target, mix }, now);
-    if (!moved) return;
+    if (!moved) return false;
     await audit(
       tx,
       {
@@ -119,6 +122,9 @@ export async function rescheduleBooking(
       },
       options.as,
     );
+    return true;
   });
+  // A price difference refunded in the move's transaction goes to Stripe now, as staff's and guests' refunds do.
+  if (moved && !sameActivity) await sendPendingRefunds(db, options.refunds.keys, options.refunds.settings, operatorId);
   return getBooking(db.kysely, operatorId, reference, options.partner);
 }

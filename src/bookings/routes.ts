@@ -86,6 +86,7 @@ export const bookingPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => ({
       data: await rescheduleBooking(app.db, request.caller.operatorId, request.params.BookingReference, request.body, {
         partner: marketplace(request.caller),
+        refunds: { keys: app.instanceKeys, settings: app.config },
       }),
     }),
   });

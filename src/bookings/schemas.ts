@@ -142,7 +142,10 @@ export const Booking = Type.Object(
     ),
     Source: stringEnum(BOOKING_SOURCES, 'Where the booking was made: a partner (marketplace), the online shop, or point of sale'),
     Partner: Type.Union([Type.String(), Type.Null()], { description: 'The marketplace, for partner bookings' }),
-    PaymentReference: Type.Union([Type.String(), Type.Null()]),
+    PaymentReference: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "The partner's payment reference; for a booking paid in the shop, its payment's (Stripe's PaymentIntent pi_..., or the test provider's)",
+    }),
     ActivityID: Type.String(),
     Date: LocalDate,
     Time: Type.String({ description: "HH:MM in the activity's time zone" }),
@@ -216,7 +219,8 @@ export const BookingListQuery = Type.Object({
       minLength: 1,
       maxLength: 200,
       pattern: PRINTABLE,
-      description: 'Part of the reference, customer name or e-mail, any case (no control characters)',
+      description:
+        "Part of the reference, customer name or e-mail, or of a payment's reference (a partner's, Stripe's pi_... or cs_...), any case (no control characters)",
     }),
   ),
   PaymentState: Type.Optional(

@@ -15,7 +15,7 @@ export async function changeStatus(
   tx: Tx,
   bookingId: number,
   from: BookingStatus[],
-  changes: { status: Exclude<BookingStatus, 'on_hold'>; cancelled_at?: number; hold_expires_at?: null },
+  changes: { status: Exclude<BookingStatus, 'on_hold'>; cancelled_at?: number; hold_expires_at?: null; payment_reference?: string | null },
 ): Promise<BookingRow | undefined> {
   const changed = await updateStatus(tx, bookingId, from, changes);
   if (changed?.status === 'confirmed') await keepBookingFiles(tx, changed, Date.now());

@@ -216,7 +216,7 @@ export async function updateStatus(
   tx: Tx,
   bookingId: number,
   from: BookingStatus[],
-  changes: { status: Exclude<BookingStatus, 'on_hold'>; cancelled_at?: number; hold_expires_at?: null },
+  changes: { status: Exclude<BookingStatus, 'on_hold'>; cancelled_at?: number; hold_expires_at?: null; payment_reference?: string | null },
 ): Promise<BookingRow | undefined> {
   const changed = await tx
     .updateTable('bookings')
@@ -256,14 +256,28 @@ function hasStatus(eb: RecordScope, status: BookingStatus, now: number) {
   return eb('bookings.status', '=', status);
 }
 
+/**
+ * The reference, the customer's name or e-mail, the payment reference (a partner's, or the shop's payment),
+ * or a reference of any payment of the booking (its own, those allocated to it, its basket's: Stripe's pi_...
+ * and cs_...). The payments' rows are read here, in the one query of the list, for that one question.
+ */
 function matchesSearch(pattern: string) {
   const like = (column: ReturnType<typeof sql.ref>) => sql<boolean>`lower(${column}) LIKE ${pattern} ESCAPE '\\'`;
   const fullName = sql`${sql.ref('bookings.customer_first_name')} || ' ' || ${sql.ref('bookings.customer_last_name')}`;
+  const paidWith = sql<boolean>`EXISTS (
+    SELECT 1 FROM payments p
+    WHERE p.operator_id = bookings.operator_id
+      AND (p.booking_id = bookings.id
+        OR p.id IN (SELECT a.payment_id FROM payment_allocations a WHERE a.booking_id = bookings.id)
+        OR p.basket_id IN (SELECT bi.basket_id FROM basket_items bi WHERE bi.booking_id = bookings.id))
+      AND (lower(p.provider_reference) LIKE ${pattern} ESCAPE '\\' OR lower(p.checkout_session_id) LIKE ${pattern} ESCAPE '\\'))`;
   return (eb: RecordScope) =>
     eb.or([
       like(sql.ref('bookings.reference')),
       sql<boolean>`lower(${fullName}) LIKE ${pattern} ESCAPE '\\'`,
       like(sql.ref('bookings.customer_email')),
+      like(sql.ref('bookings.payment_reference')),
+      paidWith,
     ]);
 }
 

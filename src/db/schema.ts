@@ -40,6 +40,7 @@ export interface Database {
   payments: PaymentTable;
   balance_requests: BalanceRequestTable;
   refunds: RefundTable;
+  payment_allocations: PaymentAllocationTable;
   disputes: DisputeTable;
   dispute_bookings: DisputeBookingTable;
   stripe_accounts: StripeAccountTable;
@@ -552,6 +553,15 @@ export interface PaymentTable {
   succeeded_at: number | null;
   /** How it was paid (migration 025): online, or at the desk cash | card_terminal | invoice | voucher; null before (online). */
   method: Generated<string | null>;
+}
+
+/** Migration 037: which payment paid which booking, and how much of it (written when the payment takes money). */
+export interface PaymentAllocationTable {
+  payment_id: number;
+  booking_id: number;
+  operator_id: number;
+  /** Minor units of the payment's currency. */
+  amount: number;
 }
 
 /** Migration 023: a refund is pending until its provider answers; a failed one may be retried. */

@@ -107,6 +107,12 @@ export const PROBLEM_KINDS = {
     about:
       'The payment provider (Stripe) could not be reached, or failed to answer. Nothing was charged or booked; the seats stay held while they last. Try again in a moment.',
   },
+  'payment-provider-refused': {
+    status: 502,
+    title: 'Bad Gateway',
+    about:
+      "The payment provider (Stripe) refused slotbook's request: the shop's Stripe account or settings do not allow it. Nothing was charged or booked. Retrying will not help until the shop's owner fixes its Stripe settings.",
+  },
   'outcome-unknown': {
     status: 500,
     title: 'Internal Server Error',
@@ -123,6 +129,9 @@ export const PROBLEM_KINDS = {
 export type ProblemKind = keyof typeof PROBLEM_KINDS;
 
 export class DomainError extends Error {
+  /** What the server log says beside the answer (never sent to the client): e.g. a provider's reason. */
+  logContext?: Record<string, unknown>;
+
   constructor(
     readonly kind: ProblemKind,
     message: string,

@@ -59,7 +59,10 @@ const KIND_BY_STATUS: Record<number, ProblemKind> = {
 
 export function errorHandler(this: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof RetryLater) reply.header('Retry-After', String(error.retryAfterSeconds));
-  if (error instanceof DomainError) return sendProblem(reply, error.kind, error.message, error.errors);
+  if (error instanceof DomainError) {
+    if (error.logContext) request.log.error({ kind: error.kind, ...error.logContext }, error.message);
+    return sendProblem(reply, error.kind, error.message, error.errors);
+  }
 
   if (error.validation) {
     const errors = fieldErrors(error.validation as Parameters<typeof fieldErrors>[0]);

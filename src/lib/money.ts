@@ -27,3 +27,43 @@ export function formatMinorUnits(minor: number, currency: string): string {
   const sign = minor < 0 ? '-' : '';
   return digits === 0 ? `${sign}${text}` : `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`;
 }
+
+/**
+ * The least a card payment may be in a currency, in its major units, as Stripe publishes it ("Minimum and
+ * maximum charge amounts", docs.stripe.com/currencies). Below it Stripe refuses to make the payment at all,
+ * so slotbook never asks: a deposit below it is no deposit, and a payment below it is refused with a 422
+ * before Stripe is called. Currencies not listed have a minimum worth about 0.50 USD that moves with the
+ * exchange rate: Stripe's own answer decides for them.
+ */
+const MINIMUM_CARD_CHARGES: Record<string, string> = {
+  AED: '2.00',
+  AUD: '0.50',
+  BGN: '1.00',
+  BRL: '0.50',
+  CAD: '0.50',
+  CHF: '0.50',
+  CZK: '15.00',
+  DKK: '2.50',
+  EUR: '0.50',
+  GBP: '0.30',
+  HKD: '4.00',
+  HUF: '175.00',
+  INR: '0.50',
+  JPY: '50',
+  MXN: '10',
+  MYR: '2',
+  NOK: '3.00',
+  NZD: '0.50',
+  PLN: '2.00',
+  RON: '2.00',
+  SEK: '3.00',
+  SGD: '0.50',
+  THB: '10',
+  USD: '0.50',
+};
+
+/** The least a card payment may be in `currency`, minor units; 1 where slotbook knows no minimum. */
+export function minimumCardCharge(currency: string): number {
+  const listed = MINIMUM_CARD_CHARGES[currency.toUpperCase()];
+  return (listed === undefined ? undefined : parseMinorUnits(listed, currency)) ?? 1;
+}

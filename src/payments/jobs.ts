@@ -10,6 +10,12 @@ import { sendRefund } from './refunds.js';
 import { unsentRefunds } from './store.js';
 import type { StripeSettings } from './stripe.js';
 
+/** What sending a refund to Stripe needs: the instance's keys (the account's sealed key) and where Stripe is. */
+export interface RefundSending {
+  keys: InstanceKeys;
+  settings: StripeSettings;
+}
+
 /** Sends the pending Stripe refunds that Stripe never answered (of one operator, or all); answers how many were sent. */
 export async function sendPendingRefunds(db: Db, keys: InstanceKeys, settings: StripeSettings, operatorId?: number): Promise<number> {
   const refunds = await unsentRefunds(db.kysely, 50, operatorId);

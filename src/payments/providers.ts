@@ -94,3 +94,14 @@ export class PaymentProviderUnavailable extends DomainError {
     super('payment-provider-unavailable', message);
   }
 }
+
+/**
+ * Stripe refused the request itself (a 4xx: the key, the account's settings, a parameter): retrying the same
+ * request cannot help, so the guest is told so, and the server log keeps Stripe's reason for the operator.
+ */
+export class PaymentProviderRefused extends DomainError {
+  constructor(message: string, providerReason: Record<string, unknown>) {
+    super('payment-provider-refused', message);
+    this.logContext = providerReason;
+  }
+}

@@ -9,6 +9,12 @@ export type PaymentRow = Selectable<PaymentTable>;
 export type StripeAccountRow = Selectable<StripeAccountTable>;
 export type RefundRow = Selectable<RefundTable>;
 
+/** What a payment paid each booking, minor units of its currency: written when it takes money. */
+export interface Allocation {
+  bookingId: number;
+  amount: number;
+}
+
 export interface NewPayment {
   operatorId: number;
   basketId: number;
@@ -21,19 +27,46 @@ export interface NewPayment {
   clientHmac: string | null;
   /** Stripe: when the Checkout Session about to be made will expire (Unix seconds). */
   sessionExpiresAt?: number;
+  /** Which bookings it paid, when it is recorded succeeded (a basket's payment: what each item was charged). */
+  allocations?: Allocation[];
 }
 
 /** What differs between a basket's payment and a booking's own; the rest of the row is the same. */
 type PaymentOwner = Pick<PaymentTable, 'basket_id' | 'booking_id' | 'failure' | 'client_hmac'> & { method?: string };
 
 /**
+ * A payment taking money says which bookings it paid: a payment of one booking paid that booking all of it; a
+ * basket's payment must be told (what each item was charged). Written in the transaction that makes the
+ * payment succeeded, before payment.succeeded is published, so that every reader sees both or neither.
+ */
+async function allocate(tx: Tx, payment: PaymentRow, allocations: Allocation[] | undefined): Promise<void> {
+  const parts = payment.booking_id !== null ? [{ bookingId: payment.booking_id, amount: Number(payment.amount) }] : allocations;
+  if (parts === undefined) throw new Error(`Payment ${payment.id} took money without saying which bookings it paid`);
+  const total = parts.reduce((sum, part) => sum + part.amount, 0);
+  if (total !== Number(payment.amount)) throw new Error(`Payment ${payment.id} of ${payment.amount} was allocated ${total}`);
+  if (parts.length === 0) return;
+  await tx
+    .insertInto('payment_allocations')
+    .values(parts.map((part) => ({ payment_id: payment.id, booking_id: part.bookingId, operator_id: payment.operator_id, amount: part.amount })))
+    .execute();
+}
+
+/** The payment took money: its allocations, then payment.succeeded (money-events.ts), in this transaction. */
+async function tookMoney(tx: Tx, payment: PaymentRow, allocations: Allocation[] | undefined): Promise<void> {
+  await allocate(tx, payment, allocations);
+  await publishPaymentSucceeded(tx, payment);
+}
+
+/**
  * Writes a payment row. One recorded succeeded (a test card, a desk payment taken now) is money moved like
- * any other: payment.succeeded is published in this transaction (money-events.ts).
+ * any other: its allocations are written and payment.succeeded is published in this transaction.
  */
 async function writePayment(
   tx: Tx,
   owner: PaymentOwner,
-  payment: Pick<NewPayment, 'operatorId' | 'provider' | 'amount' | 'currency' | 'reference' | 'sessionExpiresAt'> & { status: PaymentStatus },
+  payment: Pick<NewPayment, 'operatorId' | 'provider' | 'amount' | 'currency' | 'reference' | 'sessionExpiresAt' | 'allocations'> & {
+    status: PaymentStatus;
+  },
 ): Promise<PaymentRow> {
   const now = Date.now();
   const row = await tx
@@ -56,7 +89,7 @@ async function writePayment(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (row.status === 'succeeded') await publishPaymentSucceeded(tx, row);
+  if (row.status === 'succeeded') await tookMoney(tx, row, payment.allocations);
   return row;
 }
 
@@ -65,14 +98,16 @@ export function insertPayment(tx: Tx, payment: NewPayment): Promise<PaymentRow> 
   return writePayment(tx, { basket_id: payment.basketId, booking_id: null, failure: payment.failure, client_hmac: payment.clientHmac }, payment);
 }
 
-/** Declined attempts since `sinceMs` for a basket or from an address: their count and the last one's time. */
-export async function recentDeclines(tx: Tx, by: { basketId: number } | { clientHmac: string }, sinceMs: number) {
+/** Declined attempts since `sinceMs` for a basket, a booking's balance or from an address: their count and the last one's time. */
+export async function recentDeclines(tx: Tx, by: { basketId: number } | { bookingId: number } | { clientHmac: string }, sinceMs: number) {
   let query = tx
     .selectFrom('payments')
     .select((eb) => [eb.fn.countAll<number>().as('declines'), eb.fn.max<number>('created_at').as('last')])
     .where('status', '=', 'declined')
     .where('created_at', '>', sinceMs);
-  query = 'basketId' in by ? query.where('basket_id', '=', by.basketId) : query.where('client_hmac', '=', by.clientHmac);
+  if ('basketId' in by) query = query.where('basket_id', '=', by.basketId);
+  else if ('bookingId' in by) query = query.where('booking_id', '=', by.bookingId);
+  else query = query.where('client_hmac', '=', by.clientHmac);
   const row = await query.executeTakeFirst();
   return { declines: Number(row?.declines ?? 0), last: row?.last === null || row?.last === undefined ? null : Number(row.last) };
 }
@@ -86,11 +121,6 @@ export async function latestBasketPayment(db: Kysely<Database>, basketId: number
 
 export async function findPayment(db: Kysely<Database>, operatorId: number, paymentId: number): Promise<PaymentRow | undefined> {
   return db.selectFrom('payments').selectAll().where('operator_id', '=', operatorId).where('id', '=', paymentId).executeTakeFirst();
-}
-
-/** The basket's one payment that succeeded (a basket is paid once), if any. */
-export async function succeededBasketPayment(db: Kysely<Database>, basketId: number): Promise<PaymentRow | undefined> {
-  return db.selectFrom('payments').selectAll().where('basket_id', '=', basketId).where('status', '=', 'succeeded').executeTakeFirst();
 }
 
 /** The operator's payment for a Checkout Session. */
@@ -127,7 +157,7 @@ export async function changePaymentStatus(
   paymentId: number,
   from: PaymentStatus[],
   status: PaymentStatus,
-  changes: { providerReference?: string | null; refundReference?: string; failure?: string } = {},
+  changes: { providerReference?: string | null; refundReference?: string; failure?: string; allocations?: Allocation[] } = {},
 ): Promise<boolean> {
   const now = Date.now();
   const row = await tx
@@ -144,7 +174,7 @@ export async function changePaymentStatus(
     .where('status', 'in', from)
     .returningAll()
     .executeTakeFirst();
-  if (row && status === 'succeeded') await publishPaymentSucceeded(tx, row);
+  if (row && status === 'succeeded') await tookMoney(tx, row, changes.allocations);
   return row !== undefined;
 }
 
@@ -226,27 +256,6 @@ async function refundSucceeded(tx: Tx, refund: RefundRow): Promise<void> {
   await publishRefundSucceeded(tx, refund, payment);
 }
 
-/**
- * What is refunded (or on its way) of a payment, in all and for one of its bookings: pending and succeeded
- * refunds count, failed ones do not (a retry checks again). A refund reads it under the payment's lock
- * (lockPayment); the guest's manage page reads it without, to say what cancelling would give back.
- */
-export async function refundedSoFar(db: Kysely<Database>, paymentId: number, bookingId: number): Promise<{ ofPayment: number; ofBooking: number }> {
-  const rows = await db
-    .selectFrom('refunds')
-    .select(['booking_id', 'amount'])
-    .where('payment_id', '=', paymentId)
-    .where('status', 'in', ['pending', 'succeeded'])
-    .execute();
-  let ofPayment = 0;
-  let ofBooking = 0;
-  for (const row of rows) {
-    ofPayment += Number(row.amount);
-    if (row.booking_id === bookingId) ofBooking += Number(row.amount);
-  }
-  return { ofPayment, ofBooking };
-}
-
 export async function findRefund(db: Kysely<Database>, operatorId: number, refundId: number): Promise<RefundRow | undefined> {
   return db.selectFrom('refunds').selectAll().where('operator_id', '=', operatorId).where('id', '=', refundId).executeTakeFirst();
 }
@@ -304,34 +313,36 @@ export async function unsentRefunds(db: Kysely<Database>, limit: number, operato
   return query.orderBy('refunds.id').limit(limit).execute();
 }
 
-/** The basket's payments that took money (succeeded, or refunded since), oldest first. */
-export async function basketPaymentsTaken(db: Kysely<Database>, basketId: number): Promise<PaymentRow[]> {
-  return db
-    .selectFrom('payments')
-    .selectAll()
-    .where('basket_id', '=', basketId)
-    .where('status', 'in', ['succeeded', 'refunding', 'refunded'])
-    .orderBy('id')
-    .execute();
-}
-
 export interface NewBookingPayment {
   operatorId: number;
   bookingId: number;
   /** desk: recorded by staff; stripe or test: a balance paid online. */
   provider: string;
   method: string;
-  status: 'succeeded' | 'pending';
+  status: 'succeeded' | 'pending' | 'declined';
   amount: number;
   currency: string;
   reference: string | null;
   /** Stripe: when the balance's Checkout Session about to be made will expire (Unix seconds). */
   sessionExpiresAt?: number;
+  /** A declined attempt: why, and the HMAC of the paying client's address (declines are slowed per address). */
+  failure?: string;
+  clientHmac?: string;
 }
 
 /** A payment of one booking alone (the desk's, a balance's): booking_id, no basket. */
 export function insertBookingPayment(tx: Tx, payment: NewBookingPayment): Promise<PaymentRow> {
-  return writePayment(tx, { basket_id: null, booking_id: payment.bookingId, failure: null, client_hmac: null, method: payment.method }, payment);
+  return writePayment(
+    tx,
+    {
+      basket_id: null,
+      booking_id: payment.bookingId,
+      failure: payment.failure ?? null,
+      client_hmac: payment.clientHmac ?? null,
+      method: payment.method,
+    },
+    payment,
+  );
 }
 
 /** The booking's newest balance payment through Stripe (a Checkout Session), if any. */
@@ -344,11 +355,6 @@ export async function latestBalancePayment(db: Kysely<Database>, bookingId: numb
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-}
-
-/** The booking's own payments (the desk's, a balance's), oldest first. */
-export async function bookingOwnPayments(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<PaymentRow[]> {
-  return db.selectFrom('payments').selectAll().where('operator_id', '=', operatorId).where('booking_id', '=', bookingId).orderBy('id').execute();
 }
 
 /** The booking's oldest invoice issued at the desk and not yet paid. */

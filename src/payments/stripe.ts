@@ -6,6 +6,7 @@ import Stripe from 'stripe';
 import type { Config } from '../config.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import type { StripeAccountRow } from './store.js';
+import { PaymentProviderRefused, PaymentProviderUnavailable } from './providers.js';
 
 export type CheckoutSession = Stripe.Checkout.Session;
 export type StripeEvent = Stripe.Event;
@@ -44,6 +45,39 @@ export function failureOf(error: unknown): StripeFailure {
   if (type === 'StripeAuthenticationError' || type === 'StripePermissionError') return 'refused';
   if (type === 'StripeInvalidRequestError' || type === 'StripeIdempotencyError' || type === 'StripeCardError') return 'invalid';
   return 'unavailable';
+}
+
+/** What Stripe said of a refused request, for the server log: its codes and message, never a key or a guest. */
+export function stripeReason(error: unknown): Record<string, unknown> {
+  const raw = error as { type?: string; code?: string; statusCode?: number; message?: string; requestId?: string; param?: string };
+  return {
+    stripeType: raw.type,
+    stripeCode: raw.code,
+    stripeStatus: raw.statusCode,
+    stripeMessage: raw.message,
+    stripeParam: raw.param,
+    stripeRequestId: raw.requestId,
+  };
+}
+
+/**
+ * The error a guest is answered when Stripe would not start a payment (a Checkout Session): a refused key or
+ * a refused request (4xx: retrying cannot help; Stripe's reason goes to the log) is told apart from Stripe
+ * being unreachable or failing (5xx, a timeout: try again in a moment).
+ */
+export function paymentStartFailure(error: unknown, whileHeld: string): PaymentProviderRefused | PaymentProviderUnavailable {
+  const failure = failureOf(error);
+  if (failure === 'refused')
+    return new PaymentProviderRefused(
+      "The shop's Stripe account refused the payment; nothing was charged. The shop's owner must check its Stripe settings.",
+      stripeReason(error),
+    );
+  if (failure === 'invalid')
+    return new PaymentProviderRefused(
+      "Stripe refused to start this payment; nothing was charged. Trying again will not help: the shop's owner must check its Stripe settings.",
+      stripeReason(error),
+    );
+  return new PaymentProviderUnavailable(`Stripe could not start the payment; nothing was charged${whileHeld}. Try again in a moment.`);
 }
 
 /**

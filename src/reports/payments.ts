@@ -2,9 +2,9 @@
 // and net, per day, activity and channel, over a period of payment dates. The day is the date on which the
 // money moved (the payment's or the refund's success) in the booked activity's own time zone, as the
 // bookings report dates a booking by its activity's zone; so a refund counts on its own day, not on the
-// day of the payment it refunds. A basket's payment is split over its bookings by their shares (their
-// tickets at the prices sold), so each activity and channel gets its own part and the parts add up to the
-// payment exactly. Sums are exact integers of minor units per currency, never converted or mixed.
+// day of the payment it refunds. A basket's payment is split over its bookings by what it paid each
+// (its allocations, written when it took money), so each activity and channel gets its own part and the
+// parts add up to the payment exactly. Sums are exact integers of minor units per currency, never converted or mixed.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { csvLine } from '../audit/csv.js';
@@ -26,29 +26,9 @@ interface Part {
   amount: number;
 }
 
-/** Each payment's amount split over its bookings by their shares; whatever rounding leaves goes to its first booking. */
+/** Each payment's part of each booking it paid: what it paid that booking (payment_allocations), exact. */
 function paymentParts(lines: MoneyLine[]): Omit<Part, 'date'>[] {
-  const byPayment = new Map<number, MoneyLine[]>();
-  for (const line of lines) {
-    let group = byPayment.get(line.id);
-    if (!group) byPayment.set(line.id, (group = []));
-    group.push(line);
-  }
-  const parts: Omit<Part, 'date'>[] = [];
-  for (const group of byPayment.values()) {
-    const amount = integer(group[0]!.amount);
-    const shares = group.map((line) => integer(line.share));
-    const total = shares.reduce((sum, share) => sum + share, 0);
-    const split = group.map((line, index) => ({
-      line,
-      // A share of the basket's amount, exact in integers (BigInt: the product may pass 2^53).
-      amount: total === 0 ? 0 : Number((BigInt(amount) * BigInt(shares[index]!)) / BigInt(total)),
-    }));
-    const rest = amount - split.reduce((sum, part) => sum + part.amount, 0);
-    split[0]!.amount += rest;
-    parts.push(...split);
-  }
-  return parts;
+  return lines.map((line) => ({ line, amount: integer(line.amount) }));
 }
 
 function within(parts: Omit<Part, 'date'>[], from: string, to: string): Part[] {

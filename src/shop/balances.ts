@@ -13,6 +13,7 @@ import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
 import { formatMinorUnits } from '../lib/money.js';
+import { refuseBelowCardMinimum } from '../payments/card-minimum.js';
 import { findBookingId, lockBooking } from '../bookings/store.js';
 import { owedOf, type Owed } from '../payments/booking-money.js';
 import { PaymentProviderUnavailable, type PaymentConfig } from '../payments/providers.js';
@@ -27,10 +28,18 @@ import {
   recordCheckoutSession,
   type PaymentRow,
 } from '../payments/store.js';
-import { accountClient, createCheckoutSession, createRefund, failureOf, type CheckoutSession, type StripeSettings } from '../payments/stripe.js';
+import {
+  accountClient,
+  createCheckoutSession,
+  createRefund,
+  paymentStartFailure,
+  type CheckoutSession,
+  type StripeSettings,
+} from '../payments/stripe.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { requireShopProfile } from '../settings/profile.js';
 import { SESSION_SECONDS } from './stripe-checkout.js';
+import { refuseWhileDeclining } from './declines.js';
 import { shopState } from './settings.js';
 
 /** A session closer than this to its expiry is not handed out again. */
@@ -57,7 +66,11 @@ function requirePayable(owed: Owed, reference: string): void {
   if (owed.AmountDue === 0) throw new Conflict(`Nothing is due for ${reference}`);
 }
 
-type Prepared = { kind: 'paid' } | { kind: 'reuse'; payment: PaymentRow } | { kind: 'create'; payment: PaymentRow };
+type Prepared =
+  | { kind: 'paid' }
+  | { kind: 'declined'; reason: string }
+  | { kind: 'reuse'; payment: PaymentRow }
+  | { kind: 'create'; payment: PaymentRow };
 
 /**
  * The guest pays the balance of `reference`. `returnUrl` is the guest's booking page (Stripe's success and
@@ -69,7 +82,7 @@ export async function payBalance(
   config: BalanceConfig & { publicUrl: string },
   operatorId: number,
   reference: string,
-  request: { returnUrl: string; cardNumber?: string },
+  request: { returnUrl: string; cardNumber?: string; clientHmac: string },
 ): Promise<BalanceOutcome> {
   const bookingId = await findBookingId(db.kysely, operatorId, reference);
   if (bookingId === undefined) throw new NotFound('No such booking link');
@@ -83,13 +96,30 @@ export async function payBalance(
     if (!provider) throw new Conflict('This shop takes no payments at the moment; nothing was charged');
     if (provider.name === 'test') {
       if (request.cardNumber === undefined) throw ValidationFailed.field('CardNumber', 'CardNumber is required: this shop is in test mode');
+      // The same waits after declines as a basket's checkout (declines.ts), per booking and per address.
+      await refuseWhileDeclining(tx, { bookingId }, request.clientHmac, Date.now());
       const charge = await provider.charge({
         amount: owed.AmountDue,
         currency: owed.Currency,
         cardNumber: request.cardNumber,
         description: `Balance ${reference}`,
       });
-      if (charge.status === 'declined') throw ValidationFailed.field('CardNumber', `The payment was declined: ${charge.reason}`);
+      if (charge.status === 'declined') {
+        // Recorded (and committed) so that it counts towards the waits; the answer is a 422 after the commit.
+        await insertBookingPayment(tx, {
+          operatorId,
+          bookingId,
+          provider: 'test',
+          method: 'online',
+          status: 'declined',
+          amount: owed.AmountDue,
+          currency: owed.Currency,
+          reference: null,
+          failure: charge.reason,
+          clientHmac: request.clientHmac,
+        });
+        return { kind: 'declined', reason: charge.reason };
+      }
       await insertBookingPayment(tx, {
         operatorId,
         bookingId,
@@ -102,6 +132,7 @@ export async function payBalance(
       });
       return { kind: 'paid' };
     }
+    refuseBelowCardMinimum(owed.AmountDue, owed.Currency, 'AmountDue');
     const latest = await latestBalancePayment(tx, bookingId);
     if (latest?.status === 'pending') {
       const open = latest.checkout_session_id !== null && Number(latest.session_expires_at) - now > SESSION_REUSE_MARGIN_SECONDS;
@@ -121,6 +152,7 @@ export async function payBalance(
     });
     return { kind: 'create', payment };
   });
+  if (prepared.kind === 'declined') throw ValidationFailed.field('CardNumber', `The payment was declined: ${prepared.reason}`);
   if (prepared.kind === 'paid') return { status: 'paid', redirectUrl: null, owed: await owedNow(db.kysely, operatorId, bookingId) };
   if (prepared.kind === 'reuse')
     return { status: 'awaiting_payment', redirectUrl: prepared.payment.redirect_url, owed: await owedNow(db.kysely, operatorId, bookingId) };
@@ -164,11 +196,7 @@ export async function payBalance(
       `slotbook-balance-${operatorId}-${payment.id}`,
     );
   } catch (error) {
-    throw new PaymentProviderUnavailable(
-      failureOf(error) === 'refused'
-        ? "The shop's Stripe account refused the payment; nothing was charged."
-        : 'Stripe could not start the payment; nothing was charged. Try again in a moment.',
-    );
+    throw paymentStartFailure(error, '');
   }
   if (session.url === null) throw new PaymentProviderUnavailable('Stripe answered no payment page; nothing was charged. Try again in a moment.');
   await db.write((tx) => recordCheckoutSession(tx, payment.id, { id: session.id, url: session.url!, expiresAt: session.expires_at }));

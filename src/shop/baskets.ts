@@ -243,7 +243,7 @@ export async function holdItem(
   await checkLimits?.(draft.mix.seats);
   const booking = await placeBooking(tx, draft, now);
   await setBasketCurrency(tx, basket.id, activity.currency);
-  const deposit = depositOf(activity, draft.mix.total);
+  const deposit = depositOf(activity, draft.mix.total, activity.currency);
   await insertBasketItem(tx, {
     basketId: basket.id,
     bookingId: booking.id,

@@ -25,7 +25,7 @@ import type { PaymentConfig } from '../payments/providers.js';
 import { basketView, requireBasket, requireHeldItems, type HoldSettings } from './baskets.js';
 import { refuseWhileDeclining } from './declines.js';
 import { shopState } from './settings.js';
-import { basketAmount, lockBasket, type BasketRow } from './store.js';
+import { basketAllocations, basketAmount, lockBasket, type BasketRow } from './store.js';
 import { completeOrder } from './completion.js';
 import { stripeCheckout } from './stripe-checkout.js';
 import { acceptShopTerms } from './terms.js';
@@ -124,7 +124,7 @@ async function payBasket(
       throw ValidationFailed.field('Payment', `Payment is required: the basket costs ${amount} (minor units of ${current.currency})`);
     if (body.Payment.Provider !== provider.name || provider.name !== 'test')
       throw ValidationFailed.field('Payment.Provider', `This shop takes payments through ${provider.name}`);
-    await refuseWhileDeclining(tx, basket.id, clientHmac, Date.now());
+    await refuseWhileDeclining(tx, { basketId: basket.id }, clientHmac, Date.now());
     const charge = await provider.charge({ amount, currency, cardNumber: body.Payment.CardNumber ?? '', description: `Basket ${basket.id}` });
     const attempt = { operatorId: basket.operator_id, basketId: basket.id, provider: provider.name, amount, currency, clientHmac };
     if (charge.status === 'declined') {
@@ -132,7 +132,7 @@ async function payBasket(
       return charge.reason;
     }
     reference = charge.reference;
-    await insertPayment(tx, { ...attempt, status: 'succeeded', reference, failure: null });
+    await insertPayment(tx, { ...attempt, status: 'succeeded', reference, failure: null, allocations: await basketAllocations(tx, basket.id) });
   }
 
   await completeOrder(tx, basket, items, reference, now);

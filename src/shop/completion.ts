@@ -27,7 +27,12 @@ export async function completeOrder(
 ): Promise<void> {
   if (!(await markBasketPaid(tx, basket.id))) throw new Conflict('This basket is already paid; a basket is paid once');
   for (const item of items) {
-    const confirmed = await changeStatus(tx, item.booking_id, ['on_hold'], { status: 'confirmed', hold_expires_at: null });
+    // The payment's reference (Stripe's pi_..., the test provider's) is each booking's, as a partner's is.
+    const confirmed = await changeStatus(tx, item.booking_id, ['on_hold'], {
+      status: 'confirmed',
+      hold_expires_at: null,
+      ...(paymentReference !== null && { payment_reference: paymentReference }),
+    });
     // Only a concurrent cancellation or release of the hold gets here; the whole payment rolls back with it.
     if (!confirmed) throw new Conflict(`Booking ${item.reference} was cancelled meanwhile; nothing was charged`);
     await publishBookingChange(tx, { id: item.booking_id, operator_id: basket.operator_id }, 'confirmed', now);

@@ -1,7 +1,7 @@
 // Slowing card testing: someone with a list of stolen card numbers tries them against a shop to learn which
 // work. Every declined attempt is recorded (payments, with the HMAC of the payer's address), and after a few
-// declines for one basket, or from one address anywhere in the service, the next attempt must wait, longer
-// after each further decline. A guest who mistyped a card twice never notices; a list of cards costs hours.
+// declines for one basket (or one booking's balance, paid through its guest's link), or from one address
+// anywhere in the service, the next attempt must wait, longer after each further decline. A guest who mistyped a card twice never notices; a list of cards costs hours.
 //
 //   declines in the last 24 hours:  1-3   4     5     6     7      8      9      10     11+
 //   wait after the last one:        none  30 s  60 s  2 min 4 min  8 min  16 min 32 min 1 hour
@@ -23,15 +23,18 @@ export function waitAfter(declines: number): number {
   return Math.min(FIRST_WAIT_SECONDS * 2 ** (declines - FREE_DECLINES), MAX_WAIT_SECONDS);
 }
 
-/** Milliseconds still to wait after the recent declines of the basket or of the address (0 or less: none). */
-async function recentDeclines(tx: Tx, by: { basketId: number } | { clientHmac: string }, nowMs: number) {
+/** What is being paid: a basket, or a booking's balance (through its guest's link). */
+export type PaidThing = { basketId: number } | { bookingId: number };
+
+/** Milliseconds still to wait after the recent declines of the basket, booking or address (0 or less: none). */
+async function recentDeclines(tx: Tx, by: PaidThing | { clientHmac: string }, nowMs: number) {
   const { declines, last } = await declinesSince(tx, by, nowMs - DECLINE_WINDOW_MS);
   return declines === 0 || last === null ? 0 : last + waitAfter(declines) * 1000 - nowMs;
 }
 
-/** 429 too-many-declines (Retry-After) while the basket or the paying address must still wait. */
-export async function refuseWhileDeclining(tx: Tx, basketId: number, clientHmac: string, nowMs: number): Promise<void> {
-  const wait = Math.max(await recentDeclines(tx, { basketId }, nowMs), await recentDeclines(tx, { clientHmac }, nowMs));
+/** 429 too-many-declines (Retry-After) while the basket (or booking) or the paying address must still wait. */
+export async function refuseWhileDeclining(tx: Tx, paid: PaidThing, clientHmac: string, nowMs: number): Promise<void> {
+  const wait = Math.max(await recentDeclines(tx, paid, nowMs), await recentDeclines(tx, { clientHmac }, nowMs));
   if (wait > 0) {
     throw new RetryLater(
       'too-many-declines',

@@ -1,37 +1,39 @@
 // A confirmed booking moved (bookings/reschedule.ts) may change its price: staff (or a partner) moving it to
 // another activity price its tickets by that activity. Where the guest paid online, the difference is
-// settled in the move's own transaction (docs/bookings.md, "Money when the price changes"):
-// - cheaper: what was paid beyond the new price goes back at once, a refund like staff's own (reason
-//   price-difference, asked by whoever moved it; Stripe's is sent after the commit);
+// settled in the move's own transaction (docs/bookings.md, "Money when the price changes"), by the one
+// computation of payments/ledger.ts (priceDifferenceOf), refunds pending included:
+// - cheaper: what was paid toward the price beyond the new price goes back at once, a refund like staff's own
+//   (reason price-difference, asked by whoever moved it; Stripe's is sent right after the commit);
 // - dearer: the guest is e-mailed their booking page, where "Pay the balance" takes what is now due
-//   (balances.ts makes Stripe's page at the click).
+//   (balances.ts makes Stripe's page at the click). A difference refunded before and made due again by a
+//   move back is due like any other.
 // Moves within an activity never change the price; a booking not paid online is settled at the desk.
 import type { Tx } from '../db/connection.js';
 import type { BookingChange, BookingReaction, ChangedBooking } from '../events/reactions.js';
 import { queueEmail } from '../emails/outbox.js';
 import { findBookingForEmail } from '../bookings/store.js';
 import { formatMinorUnits } from '../lib/money.js';
-import { owedFrom } from '../payments/booking-money.js';
+import { bookingAccount } from '../payments/booking-money.js';
+import { priceDifferenceOf } from '../payments/ledger.js';
 import { MANAGE_BOOKING_MARKER } from '../workflows/templates.js';
-import { moneySums } from './money-store.js';
 import { refundPriceDifference } from './refunds.js';
 
 export const priceDifference: BookingReaction = { react: settleDifference };
 
 async function settleDifference(tx: Tx, booking: ChangedBooking, change: BookingChange, now: number): Promise<void> {
   if (change !== 'rescheduled') return;
-  const sums = (await moneySums(tx, booking.operator_id, [booking.id], now)).get(booking.id);
-  if (!sums || sums.paidOnline === 0) return;
-  const kept = sums.paidOnline + sums.paidOwn - sums.refunded;
-  if (kept > sums.total) {
-    await refundPriceDifference(tx, booking, kept - sums.total);
+  const account = await bookingAccount(tx, booking.operator_id, booking.id, now);
+  if (!account?.ledger.lines.some((line) => line.provider !== 'desk')) return;
+  const difference = priceDifferenceOf(account.booking, account.ledger);
+  if (difference.refund > 0) {
+    await refundPriceDifference(tx, booking.operator_id, booking.id, difference.refund);
     return;
   }
-  const owed = owedFrom(sums);
-  if (owed.AmountDue === 0) return;
+  if (difference.due === 0) return;
   const details = await findBookingForEmail(tx, booking.operator_id, booking.id);
   if (!details) return;
-  const due = `${formatMinorUnits(owed.AmountDue, owed.Currency)} ${owed.Currency}`;
+  const currency = account.booking.currency;
+  const due = `${formatMinorUnits(difference.due, currency)} ${currency}`;
   await queueEmail(tx, {
     operatorId: booking.operator_id,
     kind: 'balance',

@@ -3,6 +3,7 @@
 // Stripe account itself.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requires } from '../access/permissions.js';
+import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems, ReferenceParams } from '../http/schemas.js';
 import { Refund, RefundBody, RefundIdParams } from '../payments/schemas.js';
 import { refundBooking, retryRefund, type RefundContext } from './refunds.js';
@@ -18,17 +19,18 @@ export const refundAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Refund a booking',
       description:
-        'Refunds Amount (a decimal in the currency of the payment, e.g. "12.50") of what the booking paid online, or all that remains with {}. ' +
-        "A booking refunds at most its share of its basket's payment (its tickets, or its deposit), less its refunds so far (409 beyond). " +
-        'Through Stripe the refund is asked after it is recorded: 201 pending or succeeded; Stripe refusing or unreachable is 502 and the refund stays failed, ' +
+        'Refunds Amount (a decimal in the currency of the payments, e.g. "12.50") of what the booking paid online, or all that remains with {}. ' +
+        "A booking refunds at most what its online payments paid it (its share of its basket's payment, its deposit and balances), less its refunds so far, " +
+        'pending ones included (409 beyond). The amount is taken from its payments oldest first: the answer lists one refund per payment refunded from. ' +
+        'Through Stripe each is asked after it is recorded: 201 pending or succeeded; Stripe refusing or unreachable is 502 and the refund stays failed, ' +
         'to retry with POST .../refunds/{RefundID}/retry. A payment of the test provider refunds at once. Cancelling a booking refunds nothing by itself.',
       params: ReferenceParams,
       body: RefundBody,
-      response: { 201: envelope(Refund), ...problems(400, ...AUTH_ERRORS, 404, 409, 415, 422, 502) },
+      response: { 201: envelope(Type.Array(Refund)), ...problems(400, ...AUTH_ERRORS, 404, 409, 415, 422, 502) },
     },
     handler: async (request, reply) => {
-      const refund = await refundBooking(context, request.caller.operatorId, request.params.BookingReference, request.body.Amount);
-      return reply.code(201).send({ data: refund });
+      const refunds = await refundBooking(context, request.caller.operatorId, request.params.BookingReference, request.body.Amount);
+      return reply.code(201).send({ data: refunds });
     },
   });
 

@@ -1,9 +1,11 @@
-// Refunds of a booking sold in the shop: by staff (any amount up to what remains) and by a guest's
-// cancellation within the activity's rule (all that remains). A booking may refund at most its share of
-// the basket's payment (its tickets at the prices they were sold at), less what was refunded before: the
-// check and the insert of the refund happen in ONE transaction with the payment's row locked (PostgreSQL;
+// Refunds of a booking paid online: by staff (any amount up to what remains), by a guest's cancellation
+// within the activity's rule, by the operator cancelling the departure (all that remains), and by a move
+// to a cheaper activity (the difference). Every path refunds across ALL of the booking's online payments
+// (its deposit and its balances), oldest payment first, each up to its part less its refunds (ledger.ts):
+// the check and the insert happen in ONE transaction with the booking's payments locked (PostgreSQL;
 // SQLite's write transaction is serial already), so two staff clicking at once can never refund more.
 // The provider is asked after the commit (payments/refunds.ts); the test provider refunds at once.
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
 import type { Database, RefundRequester } from '../db/schema.js';
@@ -13,33 +15,17 @@ import { DomainError, NotFound, ValidationFailed } from '../http/errors.js';
 import { bookingReferences, findBooking, findBookingId, type BookingRecord } from '../bookings/store.js';
 import { refundAmount, refundPercent, refundRulesOf } from '../catalog/refund-rules.js';
 import { findActivity } from '../catalog/store.js';
-import type { ChangedBooking, DepartureCancellationReaction, GuestCancellationReaction } from '../events/reactions.js';
+import type { DepartureCancellationReaction, GuestCancellationReaction } from '../events/reactions.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { PaymentProviderUnavailable } from '../payments/providers.js';
 import { formatMinorUnits, parseMinorUnits } from '../lib/money.js';
-import { sendRefund } from '../payments/refunds.js';
-import { bookingPaymentView, refundView } from '../payments/view.js';
-import { owedFrom, type BookingMoneyReader, type MoneySumsReader } from '../payments/booking-money.js';
-import { unixNow } from '../lib/clock.js';
-import { moneySums } from './money-store.js';
+import { sendPendingRefunds } from '../payments/jobs.js';
+import { bookingLedger } from '../payments/booking-money.js';
+import { onlineOf, planRefund, refundableOf, type BookingLedger } from '../payments/ledger.js';
+import { refundView } from '../payments/view.js';
 import type { Refund } from '../payments/schemas.js';
-import {
-  basketPaymentsTaken,
-  bookingOwnPayments,
-  changeRefundStatus,
-  findPayment,
-  findRefund,
-  insertRefund,
-  listBookingRefunds,
-  lockPayment,
-  refundedSoFar,
-  succeededBasketPayment,
-  type PaymentRow,
-  type RefundRow,
-} from '../payments/store.js';
+import { changeRefundStatus, findPayment, findRefund, insertRefund, lockPayment, type RefundRow } from '../payments/store.js';
 import type { StripeSettings } from '../payments/stripe.js';
-import { randomBytes } from 'node:crypto';
-import { bookingShare } from './store.js';
 
 export interface RefundContext {
   db: Db;
@@ -54,31 +40,11 @@ const testRefundReference = () => `test_refund_${randomBytes(8).toString('hex')}
 /** A refund that would pass what remains: 409 naming Amount. */
 const tooMuch = (message: string) => new DomainError('conflict', message, [{ field: 'Amount', message }]);
 
-/** The basket payment that paid the booking and the booking's share of it; undefined when it was not paid online. */
-async function saleOf(db: Kysely<Database>, bookingId: number) {
-  const sale = await bookingShare(db, bookingId);
-  const payment = sale === undefined ? undefined : await succeededBasketPayment(db, sale.basketId);
-  return sale && payment ? { bookingId, share: sale.share, payment } : undefined;
-}
-
-/** The operator's booking, the basket payment that paid it and its share of it; 404/409 otherwise. */
-async function paidBooking(db: Kysely<Database>, operatorId: number, reference: string) {
+/** The operator's booking id by reference; 404 otherwise. */
+async function requireBookingId(db: Kysely<Database>, operatorId: number, reference: string): Promise<number> {
   const bookingId = await findBookingId(db, operatorId, reference);
   if (bookingId === undefined) throw new NotFound(`Booking ${reference} not found`);
-  const sale = await saleOf(db, bookingId);
-  if (!sale) throw tooMuch(`Nothing was paid online for ${reference}: there is nothing to refund`);
-  return sale;
-}
-
-/**
- * What the booking may still refund of the payment: its share less its refunds, never more than the payment
- * keeps; with `percent` (a guest's cancellation by the activity's rules), at most that part of the share
- * less what went back before.
- */
-async function remaining(db: Kysely<Database>, payment: PaymentRow, bookingId: number, share: number, percent = 100): Promise<number> {
-  const so = await refundedSoFar(db, payment.id, bookingId);
-  const ofShare = refundAmount(share, so.ofBooking, percent);
-  return Math.max(0, Math.min(ofShare, Number(payment.amount) - so.ofPayment));
+  return bookingId;
 }
 
 function requester(): { type: RefundRequester; id: number | null } {
@@ -87,83 +53,124 @@ function requester(): { type: RefundRequester; id: number | null } {
   return actor.kind === 'key' ? { type: 'key', id: actor.keyId } : { type: 'user', id: actor.userId };
 }
 
-/** Records the refund under the payment's lock; the test provider's refund succeeds in the same transaction. */
-async function recordRefund(
-  tx: Tx,
+/**
+ * The booking's ledger with its online payments locked until the transaction ends, in the order of their ids
+ * (every refund takes them in that order, so two never wait on each other), read again under the locks.
+ */
+async function lockedLedger(tx: Tx, operatorId: number, bookingId: number): Promise<BookingLedger> {
+  const before = await bookingLedger(tx, operatorId, bookingId);
+  for (const line of before.lines) if (line.provider !== 'desk') await lockPayment(tx, line.paymentId);
+  return bookingLedger(tx, operatorId, bookingId);
+}
+
+interface RefundRequest {
+  /** Minor units, or all that remains (of `percent` of what was paid online, and at most `atMost`, when given). */
+  amount: number | 'rest';
+  percent?: number;
+  atMost?: number;
+  reason: string;
+  requestedBy: { type: RefundRequester; id: number | null };
+}
+
+/**
+ * Records the booking's refund under its payments' locks, split over them oldest first: one row per payment
+ * refunded from. The test provider's parts succeed in the same transaction; Stripe's are sent after it.
+ * `rest` with nothing left records nothing.
+ */
+async function recordRefunds(tx: Tx, operatorId: number, bookingId: number, reference: string, request: RefundRequest): Promise<RefundRow[]> {
+  const ledger = await lockedLedger(tx, operatorId, bookingId);
+  const refundable = refundableOf(ledger);
+  const online = onlineOf(ledger);
+  const byRule = request.percent === undefined ? refundable : refundAmount(online.paid, online.refunded, request.percent);
+  const left = Math.min(refundable, byRule, request.atMost ?? refundable);
+  if (left === 0 && request.amount === 'rest') return [];
+  if (left === 0) throw tooMuch(`${reference} has nothing left to refund`);
+  const amount = request.amount === 'rest' ? left : request.amount;
+  const currency = ledger.lines.find((line) => line.provider !== 'desk')?.currency ?? '';
+  if (amount > left) throw tooMuch(`Amount is more than ${reference} may still refund: ${formatMinorUnits(left, currency)} ${currency}`);
+  const rows: RefundRow[] = [];
+  for (const part of planRefund(ledger, amount)) {
+    const payment = (await findPayment(tx, operatorId, part.paymentId))!;
+    const test = payment.provider !== 'stripe';
+    const refund = await insertRefund(tx, {
+      operatorId,
+      paymentId: part.paymentId,
+      bookingId,
+      amount: part.amount,
+      currency: part.currency,
+      status: test ? 'succeeded' : 'pending',
+      providerReference: test ? testRefundReference() : null,
+      reason: request.reason,
+      requestedBy: request.requestedBy,
+    });
+    await audit(
+      tx,
+      { operatorId, action: 'booking.refund', resource: { type: 'booking', id: reference }, after: refundView(refund, reference, payment.provider) },
+      request.requestedBy.type === 'guest' ? GUEST : undefined,
+    );
+    rows.push(refund);
+  }
+  return rows;
+}
+
+/**
+ * After the commit: Stripe is asked for every part still pending; a failed one is a 502 naming it, which
+ * stays failed to retry. Answers the refunds as they are then.
+ */
+async function sendAndAnswer(context: RefundContext, operatorId: number, refunds: RefundRow[], reference: string): Promise<Refund[]> {
+  await sendPendingRefunds(context.db, context.keys, context.settings, operatorId);
+  const answers: Refund[] = [];
+  for (const made of refunds) {
+    const refund = (await findRefund(context.db.kysely, operatorId, made.id))!;
+    const provider = (await findPayment(context.db.kysely, operatorId, refund.payment_id))!.provider;
+    if (refund.status === 'failed') {
+      throw new PaymentProviderUnavailable(
+        `Refund ${refund.id} of ${reference} failed (${refund.failure ?? 'Stripe refused it'}); nothing was refunded by it. Retry it with POST /api/v2/admin/bookings/${reference}/refunds/${refund.id}/retry.`,
+      );
+    }
+    answers.push(refundView(refund, reference, provider));
+  }
+  return answers;
+}
+
+/** Staff refund a booking: `amountText` of it (a decimal in the payments' currency), or all that remains. */
+export async function refundBooking(
+  context: RefundContext,
   operatorId: number,
   reference: string,
-  sale: { bookingId: number; share: number; payment: PaymentRow },
-  request: { amount: number | 'rest'; percent?: number; reason: string; requestedBy: { type: RefundRequester; id: number | null } },
-): Promise<RefundRow | undefined> {
-  const payment = await lockPayment(tx, sale.payment.id);
-  const left = await remaining(tx, payment, sale.bookingId, sale.share, request.percent);
-  const amount = request.amount === 'rest' ? left : request.amount;
-  if (left === 0) {
-    if (request.amount === 'rest') return undefined;
-    throw tooMuch(`${reference} has nothing left to refund`);
-  }
-  if (amount > left)
-    throw tooMuch(`Amount is more than ${reference} may still refund: ${formatMinorUnits(left, payment.currency)} ${payment.currency}`);
-  const test = payment.provider !== 'stripe';
-  const refund = await insertRefund(tx, {
-    operatorId,
-    paymentId: payment.id,
-    bookingId: sale.bookingId,
-    amount,
-    currency: payment.currency,
-    status: test ? 'succeeded' : 'pending',
-    providerReference: test ? testRefundReference() : null,
-    reason: request.reason,
-    requestedBy: request.requestedBy,
-  });
-  await audit(
-    tx,
-    { operatorId, action: 'booking.refund', resource: { type: 'booking', id: reference }, after: refundView(refund, reference, payment.provider) },
-    request.requestedBy.type === 'guest' ? GUEST : undefined,
-  );
-  return refund;
-}
-
-/** After the commit: Stripe is asked; a failed answer is a 502 naming the refund, which stays failed to retry. */
-async function sendAndAnswer(context: RefundContext, refund: RefundRow, reference: string, provider: string): Promise<Refund> {
-  if (provider !== 'stripe') return refundView(refund, reference, provider);
-  const sent = await sendRefund(context.db, context.keys, context.settings, refund);
-  if (sent.status === 'failed') {
-    throw new PaymentProviderUnavailable(
-      `Refund ${sent.id} of ${reference} failed (${sent.failure ?? 'Stripe refused it'}); nothing was refunded. Retry it with POST /api/v2/admin/bookings/${reference}/refunds/${sent.id}/retry.`,
-    );
-  }
-  return refundView(sent, reference, provider);
-}
-
-/** Staff refund a booking: `amountText` of it (a decimal in the payment's currency), or all that remains. */
-export async function refundBooking(context: RefundContext, operatorId: number, reference: string, amountText: string | undefined): Promise<Refund> {
-  const sale = await paidBooking(context.db.kysely, operatorId, reference);
+  amountText: string | undefined,
+): Promise<Refund[]> {
+  const bookingId = await requireBookingId(context.db.kysely, operatorId, reference);
+  const ledger = await bookingLedger(context.db.kysely, operatorId, bookingId);
+  const online = ledger.lines.find((line) => line.provider !== 'desk');
+  if (!online) throw tooMuch(`Nothing was paid online for ${reference}: there is nothing to refund`);
   let amount: number | 'rest' = 'rest';
   if (amountText !== undefined) {
-    const parsed = parseMinorUnits(amountText, sale.payment.currency);
-    if (parsed === undefined)
-      throw ValidationFailed.field('Amount', `Amount must be a decimal with at most the minor digits of ${sale.payment.currency}`);
+    const parsed = parseMinorUnits(amountText, online.currency);
+    if (parsed === undefined) throw ValidationFailed.field('Amount', `Amount must be a decimal with at most the minor digits of ${online.currency}`);
     if (parsed <= 0) throw ValidationFailed.field('Amount', 'Amount must be more than 0');
     amount = parsed;
   }
-  const refund = await context.db.write((tx) => recordRefund(tx, operatorId, reference, sale, { amount, reason: 'staff', requestedBy: requester() }));
-  if (!refund) throw tooMuch(`${reference} has nothing left to refund`);
-  return sendAndAnswer(context, refund, reference, sale.payment.provider);
+  const refunds = await context.db.write((tx) =>
+    recordRefunds(tx, operatorId, bookingId, reference, { amount, reason: 'staff', requestedBy: requester() }),
+  );
+  if (refunds.length === 0) throw tooMuch(`${reference} has nothing left to refund`);
+  return sendAndAnswer(context, operatorId, refunds, reference);
 }
 
-/** Staff retry a failed refund: checked again against what remains, then sent with the same idempotency key. */
+/** Staff retry a failed refund: checked again against what its payment may still give back, then sent with the same idempotency key. */
 export async function retryRefund(context: RefundContext, operatorId: number, reference: string, refundId: number): Promise<Refund> {
   const bookingId = await findBookingId(context.db.kysely, operatorId, reference);
   const found = await findRefund(context.db.kysely, operatorId, refundId);
   if (bookingId === undefined || !found || found.booking_id !== bookingId) throw new NotFound(`Refund ${refundId} of ${reference} not found`);
   const payment = (await findPayment(context.db.kysely, operatorId, found.payment_id))!;
   if (found.status !== 'failed') return refundView(found, reference, payment.provider);
-  const sale = await paidBooking(context.db.kysely, operatorId, reference);
   await context.db.write(async (tx) => {
-    const locked = await lockPayment(tx, payment.id);
-    if ((await remaining(tx, locked, bookingId, sale.share)) < Number(found.amount))
-      throw tooMuch(`Refund ${refundId} is more than ${reference} may still refund`);
+    const ledger = await lockedLedger(tx, operatorId, bookingId);
+    // A failed refund counts for nothing: what its payment may still give back must cover it again.
+    const line = ledger.lines.find((candidate) => candidate.paymentId === found.payment_id);
+    const room = line ? refundableOf({ ...ledger, lines: [line] }) : 0;
+    if (room < Number(found.amount)) throw tooMuch(`Refund ${refundId} is more than ${reference} may still refund`);
     // The test provider refunds at once, as when the refund was made.
     const test = payment.provider !== 'stripe';
     const retried = test
@@ -172,21 +179,8 @@ export async function retryRefund(context: RefundContext, operatorId: number, re
     if (!retried) return;
     await audit(tx, { operatorId, action: 'booking.refund-retry', resource: { type: 'booking', id: reference }, after: { RefundID: found.id } });
   });
-  const pending = (await findRefund(context.db.kysely, operatorId, refundId))!;
-  if (pending.status !== 'pending') return refundView(pending, reference, payment.provider);
-  return sendAndAnswer(context, pending, reference, payment.provider);
-}
-
-/** The booking's refunds as the API shows them. */
-export async function bookingRefunds(db: Kysely<Database>, operatorId: number, bookingId: number, reference: string): Promise<Refund[]> {
-  const rows = await listBookingRefunds(db, operatorId, bookingId);
-  const providers = new Map<number, string>();
-  const answer: Refund[] = [];
-  for (const row of rows) {
-    if (!providers.has(row.payment_id)) providers.set(row.payment_id, (await findPayment(db, operatorId, row.payment_id))?.provider ?? 'test');
-    answer.push(refundView(row, reference, providers.get(row.payment_id)!));
-  }
-  return answer;
+  const [answer] = await sendAndAnswer(context, operatorId, [found], reference);
+  return answer!;
 }
 
 /** The percentage of what it paid that a guest's cancellation of the booking at `now` gets back, by its activity's rules. */
@@ -195,17 +189,19 @@ async function guestRefundPercent(db: Kysely<Database>, booking: BookingRecord |
   return booking && activity ? refundPercent(refundRulesOf(activity), Number(booking.starts_at), now) : 100;
 }
 
+/** The booking's reference (for audit entries) by its id. */
+async function referenceOf(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<string> {
+  return (await bookingReferences(db, operatorId, [bookingId])).get(bookingId) ?? String(bookingId);
+}
+
 /**
  * A guest cancelled their paid booking within the activity's rule (the manage page allows nothing else):
- * the rule's percentage of its share, less what went back before, is refunded, recorded in the
- * cancellation's transaction. The test provider's refund succeeds there; Stripe's is sent after the commit
- * (sendPendingRefunds).
+ * the rule's percentage of what it paid online, less what went back before, is refunded, recorded in the
+ * cancellation's transaction. The test provider's refund succeeds there; Stripe's is sent after the commit.
  */
 export const refundGuestCancellation: GuestCancellationReaction = async (tx, booking, now) => {
-  const sale = await saleOf(tx, booking.id);
-  if (!sale) return;
-  const reference = (await bookingReferences(tx, booking.operator_id, [booking.id])).get(booking.id) ?? String(booking.id);
-  await recordRefund(tx, booking.operator_id, reference, sale, {
+  const reference = await referenceOf(tx, booking.operator_id, booking.id);
+  await recordRefunds(tx, booking.operator_id, booking.id, reference, {
     amount: 'rest',
     percent: await guestRefundPercent(tx, await findBooking(tx, booking.operator_id, reference), now),
     reason: 'guest-cancellation',
@@ -225,57 +221,28 @@ export async function guestRefundPreview(
 ): Promise<{ percent: number; amount: number | null }> {
   const booking = await findBooking(db, operatorId, reference);
   const percent = await guestRefundPercent(db, booking, now);
-  const sale = booking === undefined ? undefined : await saleOf(db, booking.id);
-  return { percent, amount: sale ? await remaining(db, sale.payment, sale.bookingId, sale.share, percent) : null };
+  const ledger = booking === undefined ? undefined : await bookingLedger(db, operatorId, booking.id);
+  if (!ledger?.lines.some((line) => line.provider !== 'desk')) return { percent, amount: null };
+  const online = onlineOf(ledger);
+  return { percent, amount: Math.min(refundableOf(ledger), refundAmount(online.paid, online.refunded, percent)) };
 }
 
-/** What the booking paid, got back and owes (the operator's booking answer): its basket's payments, its own, its refunds. */
-export const readBookingMoney: BookingMoneyReader = async (db, operatorId, bookingId, reference) => {
-  const share = await bookingShare(db, bookingId);
-  const basketPayments = share === undefined ? [] : await basketPaymentsTaken(db, share.basketId);
-  const own = await bookingOwnPayments(db, operatorId, bookingId);
-  const refunds = await bookingRefunds(db, operatorId, bookingId, reference);
-  const sums = (await moneySums(db, operatorId, [bookingId], unixNow())).get(bookingId);
-  const owed = sums === undefined ? undefined : owedFrom(sums);
-  const payment = share === undefined ? undefined : await succeededBasketPayment(db, share.basketId);
-  return {
-    Payments: [...basketPayments, ...own].sort((a, b) => a.id - b.id).map(bookingPaymentView),
-    Refunds: refunds,
-    AmountPaid: owed?.AmountPaid ?? 0,
-    AmountRefunded: owed?.AmountRefunded ?? 0,
-    AmountRefundable: share && payment ? await remaining(db, payment, bookingId, share.share) : 0,
-    AmountDue: owed?.AmountDue ?? 0,
-    PaymentState: owed?.PaymentState ?? 'unpaid',
-  };
-};
-
-/** The money sums of bookings, as the payments domain asks them (owedOf). */
-export const readMoneySums: MoneySumsReader = (db, operatorId, bookingIds) => moneySums(db, operatorId, bookingIds, unixNow());
 /**
  * The operator cancelled the departure of a booking paid online (bookings/departures.ts): all that remains
- * of its share is refunded, whatever the activity's rules, recorded in the cancellation's transaction as
- * asked by whoever cancelled it (reason departure-cancelled). Stripe's is sent after the commit.
+ * of what it paid online is refunded, whatever the activity's rules, recorded in the cancellation's
+ * transaction as asked by whoever cancelled it (reason departure-cancelled). Stripe's is sent after the commit.
  */
 export const refundDepartureCancellation: DepartureCancellationReaction = async (tx, booking) => {
-  const sale = await saleOf(tx, booking.id);
-  if (!sale) return;
-  const reference = (await bookingReferences(tx, booking.operator_id, [booking.id])).get(booking.id) ?? String(booking.id);
-  await recordRefund(tx, booking.operator_id, reference, sale, { amount: 'rest', reason: 'departure-cancelled', requestedBy: requester() });
+  const reference = await referenceOf(tx, booking.operator_id, booking.id);
+  await recordRefunds(tx, booking.operator_id, booking.id, reference, { amount: 'rest', reason: 'departure-cancelled', requestedBy: requester() });
 };
 
 /**
- * A move made the booking cheaper than what it kept (shop/price-difference.ts): `amount` of its share goes
- * back, never more than remains, recorded in the move's transaction as asked by whoever moved it.
+ * A move made the booking cheaper than what it paid toward its price (shop/price-difference.ts): `amount`
+ * goes back, never more than remains, recorded in the move's transaction as asked by whoever moved it.
  */
-export async function refundPriceDifference(tx: Tx, booking: ChangedBooking, amount: number): Promise<void> {
-  const sale = await saleOf(tx, booking.id);
-  if (!sale) return;
-  const reference = (await bookingReferences(tx, booking.operator_id, [booking.id])).get(booking.id) ?? String(booking.id);
-  const left = await remaining(tx, sale.payment, sale.bookingId, sale.share);
-  if (Math.min(amount, left) === 0) return;
-  await recordRefund(tx, booking.operator_id, reference, sale, {
-    amount: Math.min(amount, left),
-    reason: 'price-difference',
-    requestedBy: requester(),
-  });
+export async function refundPriceDifference(tx: Tx, operatorId: number, bookingId: number, amount: number): Promise<void> {
+  if (amount <= 0) return;
+  const reference = await referenceOf(tx, operatorId, bookingId);
+  await recordRefunds(tx, operatorId, bookingId, reference, { amount: 'rest', atMost: amount, reason: 'price-difference', requestedBy: requester() });
 }

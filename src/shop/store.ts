@@ -213,6 +213,11 @@ export async function itemCharges(db: Kysely<Database>, basketId: number): Promi
   return new Map(rows.map((row) => [Number(row.booking_id), row.deposit === null ? Number(row.total) : Number(row.deposit)]));
 }
 
+/** What the basket's payment paid each booking: what the basket charges for it (basketAmount's parts). */
+export async function basketAllocations(db: Kysely<Database>, basketId: number): Promise<{ bookingId: number; amount: number }[]> {
+  return [...(await itemCharges(db, basketId))].map(([bookingId, amount]) => ({ bookingId, amount }));
+}
+
 /** Open -> paid, only if still open: of two payments of one basket, exactly one gets the row. */
 export async function markBasketPaid(tx: Tx, basketId: number): Promise<boolean> {
   const result = await tx
@@ -226,37 +231,4 @@ export async function markBasketPaid(tx: Tx, basketId: number): Promise<boolean>
 
 export async function setPaymentReference(tx: Tx, basketId: number, reference: string | null): Promise<void> {
   await tx.updateTable('baskets').set({ payment_reference: reference }).where('id', '=', basketId).execute();
-}
-
-/**
- * The basket a booking was sold in and the booking's share of its payment: its deposit, or its tickets at
- * the prices they were booked at, as basketAmount counts them. Undefined for a booking sold outside the shop.
- */
-export async function bookingShare(db: Kysely<Database>, bookingId: number): Promise<{ basketId: number; share: number } | undefined> {
-  const row = await db
-    .selectFrom('basket_items')
-    .leftJoin('booking_tickets', 'booking_tickets.booking_id', 'basket_items.booking_id')
-    .select((eb) => [
-      'basket_items.basket_id',
-      'basket_items.deposit',
-      'basket_items.charged',
-      eb.fn.coalesce(eb.fn.sum<number>(eb('booking_tickets.quantity', '*', eb.ref('booking_tickets.unit_price'))), eb.lit(0)).as('share'),
-    ])
-    .where('basket_items.booking_id', '=', bookingId)
-    .groupBy(['basket_items.basket_id', 'basket_items.deposit', 'basket_items.charged'])
-    .executeTakeFirst();
-  if (row === undefined) return undefined;
-  // What was charged when bought; an item from before migration 036 has its deposit or its tickets' price.
-  return { basketId: row.basket_id, share: Number(row.charged ?? row.deposit ?? row.share) };
-}
-
-/** A booking with its activity's time zone (a payment of one booking, not of a basket). */
-export async function bookingWithZone(db: Kysely<Database>, bookingId: number) {
-  return db
-    .selectFrom('bookings')
-    .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
-    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
-    .select(['bookings.id', 'bookings.reference', 'activities.timezone'])
-    .where('bookings.id', '=', bookingId)
-    .executeTakeFirst();
 }

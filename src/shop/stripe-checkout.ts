@@ -21,6 +21,7 @@ import type { InstanceKeys } from '../secrets/keys.js';
 import { requireShopProfile } from '../settings/profile.js';
 import { bookingPagesUrl } from '../settings/links.js';
 import { PaymentProviderUnavailable, type PaymentConfig } from '../payments/providers.js';
+import { refuseBelowCardMinimum } from '../payments/card-minimum.js';
 import {
   changePaymentStatus,
   findStripeAccount,
@@ -29,7 +30,7 @@ import {
   recordCheckoutSession,
   type PaymentRow,
 } from '../payments/store.js';
-import { accountClient, createCheckoutSession, failureOf, type CheckoutSessionRequest, type StripeSettings } from '../payments/stripe.js';
+import { accountClient, createCheckoutSession, paymentStartFailure, type CheckoutSessionRequest, type StripeSettings } from '../payments/stripe.js';
 import { basketView, requireBasket, requireHeldItems, type HoldSettings } from './baskets.js';
 import { shopState } from './settings.js';
 import { basketAmount, lockBasket, markCheckoutStarted, type BasketItemRecord } from './store.js';
@@ -90,6 +91,7 @@ export async function stripeCheckout(
       return { kind: 'paid' };
     }
 
+    refuseBelowCardMinimum(amount, current.currency ?? '', 'Payment');
     const expiresAt = now + SESSION_SECONDS;
     const holdUntil = expiresAt + HOLD_MARGIN_SECONDS;
     for (const item of items) {
@@ -129,12 +131,7 @@ export async function stripeCheckout(
     try {
       session = await createCheckoutSession(accountClient(config, keys, account), request, sessionIdempotencyKey(prepared.payment));
     } catch (error) {
-      const failure = failureOf(error);
-      throw new PaymentProviderUnavailable(
-        failure === 'refused'
-          ? "The shop's Stripe account refused the payment; nothing was charged. The shop's owner must check its Stripe settings."
-          : 'Stripe could not start the payment; nothing was charged, and your seats stay held. Try again in a moment.',
-      );
+      throw paymentStartFailure(error, ', and your seats stay held');
     }
     if (session.url === null) throw new PaymentProviderUnavailable('Stripe answered no payment page; nothing was charged. Try again in a moment.');
     await db.write((tx) => recordCheckoutSession(tx, prepared.payment.id, { id: session.id, url: session.url!, expiresAt: session.expires_at }));

@@ -14,7 +14,7 @@ import type { StripeEventContext, StripeEventHandler } from '../payments/stripe-
 import { changePaymentStatus, findPayment, findPaymentBySession, lockPayment, recordCheckoutSession, type PaymentRow } from '../payments/store.js';
 import { createRefund, type CheckoutSession } from '../payments/stripe.js';
 import { completeOrder } from './completion.js';
-import { findBasketById, listBasketItems, lockBasket } from './store.js';
+import { basketAllocations, findBasketById, listBasketItems, lockBasket } from './store.js';
 
 export const PAID_SESSION_EVENTS = ['checkout.session.completed', 'checkout.session.async_payment_succeeded'] as const;
 export const EXPIRED_SESSION_EVENTS = ['checkout.session.expired'] as const;
@@ -78,7 +78,10 @@ export const settleStripeCheckout: StripeEventHandler = async (tx, context) => {
           ? "the amount paid is not the basket's"
           : undefined;
   if (why === undefined) {
-    await changePaymentStatus(tx, payment.id, ['pending', 'expired'], 'succeeded', { providerReference: paymentIntent });
+    await changePaymentStatus(tx, payment.id, ['pending', 'expired'], 'succeeded', {
+      providerReference: paymentIntent,
+      allocations: await basketAllocations(tx, basket.id),
+    });
     await completeOrder(tx, basket, items, paymentIntent ?? session.id, context.now);
     return undefined;
   }

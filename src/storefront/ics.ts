@@ -21,8 +21,21 @@ export const icsUtc = (seconds: number): string =>
     .replace(/[-:]/g, '')
     .replace(/\.\d{3}/, '');
 
-/** TEXT values: backslash, semicolon, comma and newlines escaped (RFC 5545 3.3.11). */
-const text = (value: string): string => value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+/** Line breaks as any client may read them: CRLF, a lone CR or LF, and Unicode's line and paragraph separators. */
+const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029\u0085]/g;
+/** RFC 5545's CONTROL characters (all but HTAB), which no TEXT or parameter value may hold. */
+const CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f]/g;
+
+/**
+ * TEXT values (RFC 5545 3.3.11): backslash, semicolon and comma escaped, every line break written as \n, and
+ * every other control character dropped, so that the operator's or a guest's text can never start a line
+ * (a property such as ATTENDEE) in a client that splits on CR or LF alone.
+ */
+const text = (value: string): string =>
+  value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(LINE_BREAKS, '\\n').replace(CONTROLS, '');
+
+/** A quoted parameter value (QSAFE-CHAR): no quote, no control character, nor a line break of any kind. */
+const quoted = (value: string): string => value.replace(LINE_BREAKS, ' ').replace(CONTROLS, '').replace(/"/g, '');
 
 /** Lines longer than 75 octets are folded: CRLF and a space, never inside a UTF-8 character. */
 function fold(line: string): string {
@@ -54,9 +67,9 @@ export function bookingIcs(event: CalendarEvent): string {
     `SUMMARY:${text(event.summary)}`,
     ...(event.location ? [`LOCATION:${text(event.location)}`] : []),
     `DESCRIPTION:${text(event.description)}`,
-    ...(event.url ? [`URL:${event.url}`] : []),
+    ...(event.url ? [`URL:${quoted(event.url)}`] : []),
     // The organizer's name is a parameter value: quoted, and quotes cannot be escaped there, so they go.
-    ...(event.organizer ? [`ORGANIZER;CN="${event.organizer.name.replace(/["\r\n]/g, '')}":mailto:${event.organizer.email}`] : []),
+    ...(event.organizer ? [`ORGANIZER;CN="${quoted(event.organizer.name)}":mailto:${quoted(event.organizer.email)}`] : []),
     'STATUS:CONFIRMED',
     'END:VEVENT',
     'END:VCALENDAR',

@@ -37,6 +37,8 @@ export async function rescheduleAsGuest(
     referenceOf(keys, operatorId, token),
     { Date: body.Date, Time: body.Time },
     {
+      // Within the activity the price never changes: nothing is refunded, nothing is sent.
+      refunds: { keys, settings: { stripeApiBase: '' } },
       as: GUEST,
       allow: (_booking, target) => {
         if (target.startsAt <= now) throw ValidationFailed.field('Time', `The timeslot on ${body.Date} at ${body.Time} has already started`);

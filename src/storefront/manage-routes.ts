@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { envelope, problems } from '../http/schemas.js';
 import { Type } from '@sinclair/typebox';
 import { BasketParams, ShopLocaleQuery } from '../shop/schemas.js';
+import { clientFingerprint } from '../shop/client.js';
 import {
   BalanceBody,
   BalancePayment,
@@ -70,20 +71,17 @@ export const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         'Pays what the booking still owes (the rest after a deposit). With Stripe: a Checkout Session for the balance is made now (or the open one answered again) ' +
         "and its address answered, 200 awaiting_payment; Stripe's webhook records it paid. With the test provider: CardNumber is charged at once, 200 paid. " +
-        '409 when nothing is due (paid, cancelled, a partner booking); 422 naming CardNumber when a test card is missing or declined; 502 when Stripe cannot be reached.',
+        '409 when nothing is due (paid, cancelled, a partner booking); 422 naming CardNumber when a test card is missing or declined; 429 (Retry-After) after repeated declines ' +
+        'for this booking or from this address, as at checkout; 502 when Stripe cannot be reached.',
       params: ManageParams,
       body: BalanceBody,
       response: { 200: envelope(BalancePayment), ...problems(400, 404, 409, 415, 422, 429, 502) },
     },
     handler: async (request) => ({
-      data: await payBalanceAsGuest(
-        app.db,
-        app.instanceKeys,
-        app.config,
-        request.params.OperatorID,
-        request.params.ManageToken,
-        request.body.CardNumber,
-      ),
+      data: await payBalanceAsGuest(app.db, app.instanceKeys, app.config, request.params.OperatorID, request.params.ManageToken, {
+        cardNumber: request.body.CardNumber,
+        clientHmac: clientFingerprint(request),
+      }),
     }),
   });
 

@@ -38,7 +38,9 @@ export const ManagedBooking = Type.Object(
     }),
     Balance: Type.Object(
       {
-        AmountPaid: Type.Integer({ description: 'What the booking paid so far (its deposit, ...), minor units of Currency' }),
+        AmountPaid: Type.Integer({
+          description: 'What the booking paid so far (its deposit, ...) less what was given back, minor units of Currency',
+        }),
         AmountDue: Type.Integer({ description: 'What is still to pay (minor units of Currency): POST .../balance pays it' }),
       },
       { description: 'What the guest paid and still owes (docs/payments.md, "Deposits and balances")' },

@@ -97,7 +97,10 @@ export async function managedBooking(
       booking.WaiverStatus === 'pending' &&
       (booking.Status === 'confirmed' || booking.Status === 'on_hold') &&
       (await listActivityQuestions(db, operatorId, activity.id)).length > 0,
-    Balance: { AmountPaid: owed?.AmountPaid ?? 0, AmountDue: owed?.PaymentState === 'partner' ? 0 : (owed?.AmountDue ?? 0) },
+    Balance: {
+      AmountPaid: (owed?.AmountPaid ?? 0) - (owed?.AmountRefunded ?? 0),
+      AmountDue: owed?.PaymentState === 'partner' ? 0 : (owed?.AmountDue ?? 0),
+    },
     Cancellation: {
       Allowed: refusal === null,
       Until: until === null ? null : new Date(until * 1000).toISOString(),
@@ -180,11 +183,15 @@ export async function payBalanceAsGuest(
   config: BalanceConfig & { publicUrl: string },
   operatorId: number,
   token: string,
-  cardNumber: string | undefined,
+  payer: { cardNumber: string | undefined; clientHmac: string },
 ): Promise<BalancePayment> {
   const reference = referenceOf(keys, operatorId, token);
   const returnUrl = manageBookingUrl(config.publicUrl, await profileSlug(db.kysely, operatorId), token);
-  const outcome = await payBalance(db, keys, config, operatorId, reference, { returnUrl, ...(cardNumber !== undefined && { cardNumber }) });
+  const outcome = await payBalance(db, keys, config, operatorId, reference, {
+    returnUrl,
+    clientHmac: payer.clientHmac,
+    ...(payer.cardNumber !== undefined && { cardNumber: payer.cardNumber }),
+  });
   return { Status: outcome.status, RedirectURL: outcome.redirectUrl, AmountDue: outcome.owed.AmountDue, Currency: outcome.owed.Currency };
 }
 

@@ -290,7 +290,7 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
   },
   'POST /api/v2/admin/bookings/:BookingReference/refunds/:RefundID/retry': async () => {
     const reference = await bookingPaidByTestProvider();
-    const refund = await ok('POST', `/api/v2/admin/bookings/${reference}/refund`, {});
+    const [refund] = await ok('POST', `/api/v2/admin/bookings/${reference}/refund`, {});
     // The test provider never fails: the row is made failed here, as a refused Stripe refund would be.
     await t.db.kysely.updateTable('refunds').set({ status: 'failed', failure: 'refused' }).where('id', '=', refund.RefundID).execute();
     await ok('POST', `/api/v2/admin/bookings/${reference}/refunds/${refund.RefundID}/retry`);

@@ -316,4 +316,24 @@ describe('POST /api/v2/admin/timeslots/{ID}/cancel', () => {
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.json().data.CancelledBy).toBe(manager.email);
   });
+
+  it('refunds a paid departure when the front desk cancels it, though the desk may not refund a booking itself (the documented exception)', async () => {
+    const slot = await slotOf(testShop, testKayak);
+    const paid = await paidBooking(testShop, slot, 2, 'test');
+    const desk = await addUser(world.t, testShop.operatorId, 'front-desk');
+    const session = await signIn(world.t, desk.email);
+    problemOf(await as(world.t, session, 'POST', `/api/v2/admin/bookings/${paid}/refund`, {}), 403, 'forbidden');
+    const answer = await as(world.t, session, 'POST', `/api/v2/admin/timeslots/${slot.ID}/cancel`, { Message: 'The lake froze over.' });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const money = await statusOf(testShop, paid);
+    expect(money).toMatchObject({ Status: 'cancelled', AmountRefunded: 4000, AmountRefundable: 0 });
+    expect(money.Refunds).toEqual([expect.objectContaining({ Reason: 'departure-cancelled', RequestedBy: 'user', Status: 'succeeded' })]);
+    const entry = await world.t.db.kysely
+      .selectFrom('audit_log')
+      .select(['actor_label'])
+      .where('action', '=', 'booking.refund')
+      .where('resource_id', '=', paid)
+      .executeTakeFirstOrThrow();
+    expect(entry.actor_label).toBe(desk.email);
+  });
 });

@@ -1,13 +1,13 @@
 // Activity photos (issue 26, item 5): uploaded by staff, judged by their bytes (415 for anything but JPEG
-// or PNG, SVG included; 422 for a damaged or too small or too large picture; 413 past the byte limit; 409
-// past the count), resized once to a few widths and served with a year's cache; shown in the partner
+// or PNG, SVG included; 422 for a damaged, CMYK, too small or too large picture, judged on the header
+// the decoder reads; 413 past the byte limit; 409 past the count), resized once to a few widths and served with a year's cache; shown in the partner
 // API's products, the booking pages' storefront and the admin API; removed again; audited.
 import { Jimp } from 'jimp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, PUBLIC_URL, type TestApp, type TestOperator } from '../helpers/app.js';
 import { PDF, PNG, WEBP } from '../questions/files.js';
 import { openShop } from '../shop/fixtures.js';
-import { picture } from './photo-files.js';
+import { flatJpeg, picture, withOrientation } from './photo-files.js';
 import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_ACTIVITY } from '../../src/catalog/photos/rules.js';
 
 let t: TestApp;
@@ -106,6 +106,27 @@ describe('activity photos', { timeout: 90_000 }, () => {
     huge.writeUInt32BE(10_000, 16);
     huge.writeUInt32BE(10_000, 20);
     expect(problemOf(await upload(huge), 422, 'validation').errors?.[0]?.message).toMatch(/megapixels/);
+    const large = problemOf(await upload(flatJpeg(6000, 6000)), 422, 'validation').errors?.[0];
+    expect(large).toEqual({ field: 'Photo', message: 'The photo is 6000×6000 pixels; at most 30 megapixels' });
+  });
+
+  it('refuses a CMYK JPEG, saying how to send it (422)', async () => {
+    const problem = problemOf(await upload(flatJpeg(400, 300, 'cmyk')), 422, 'validation');
+    expect(problem.errors?.[0]).toMatchObject({ field: 'Photo', message: expect.stringMatching(/CMYK.*save it as an RGB JPEG/) });
+  });
+
+  it("turns a photo as its EXIF orientation says, and gives the turned picture's size", async () => {
+    // Stored 4000 x 3000 (a 12-megapixel phone photo, decoded scaled to 2000 x 1500), shown 3000 x 4000.
+    const response = await upload(withOrientation(flatJpeg(4000, 3000), 6));
+    expect(response.statusCode, response.body).toBe(201);
+    const photo = response.json().data;
+    expect([photo.Width, photo.Height]).toEqual([3000, 4000]);
+    expect(photo.Sizes.map((size: { Width: number; Height: number }) => [size.Width, size.Height])).toEqual([
+      [480, 640],
+      [960, 1280],
+      [1600, 2133],
+    ]);
+    await call(t.app, op.adminKey, 'DELETE', `/api/v2/admin/activities/${activityId}/photos/${photo.ID}`);
   });
 
   it('refuses a body past the byte limit (413)', async () => {

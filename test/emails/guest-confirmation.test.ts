@@ -115,6 +115,30 @@ describe('starter workflows', () => {
 });
 
 describe('the confirmation e-mail', () => {
+  it("keeps the operator's text in its .ics values: a lone CR, LF or Unicode line break in a name starts no property", async () => {
+    const hostile = 'Night tour\rATTENDEE;RSVP=TRUE:mailto:evil@attacker.example\u2028X-INJECTED:1\nDESCRIPTION:spoof\u0007';
+    const activity = (await createActivity(t, op.adminKey, { Name: hostile, Timezone: 'America/New_York', Currency: 'USD' })).ActivityID;
+    await createTimeslot(t, op.adminKey, activity, { Date: date, Time: '11:00', Capacity: 5 });
+    const basket = await call(t.app, undefined, 'POST', `${shop()}/baskets`, { Customer: customer('Ida', 'ida@example.com') });
+    const token = basket.json().data.BasketToken as string;
+    const item = await call(t.app, undefined, 'POST', `${shop()}/baskets/${token}/items`, {
+      ActivityID: activity,
+      Date: date,
+      Time: '11:00',
+      Participants: 1,
+    });
+    expect(item.statusCode, item.body).toBe(201);
+    expect((await call(t.app, undefined, 'POST', `${shop()}/baskets/${token}/checkout`, { Payment: GOOD_CARD })).statusCode).toBe(200);
+    const ics = icsOf((await sendOne()).message);
+    // Whatever a client splits lines on, every line is one of slotbook's properties or a folded continuation.
+    const lines = ics.split(/\r\n|[\r\n\u2028\u2029\u0085]/).filter((line) => line !== '');
+    expect(lines.filter((line) => /^(ATTENDEE|X-INJECTED|DESCRIPTION:spoof)/.test(line))).toEqual([]);
+    expect(ics.replace(/\r\n/g, '')).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029\u0085]/);
+    expect(ics.replace(/\r\n /g, '')).toContain(
+      'SUMMARY:Night tour\\nATTENDEE\\;RSVP=TRUE:mailto:evil@attacker.example\\nX-INJECTED:1\\nDESCRIPTION:spoof',
+    );
+  });
+
   it('a shop booking in German: HTML and text parts, details, QR code, manage link, .ics in UTC, Reply-To', async () => {
     const basket = await call(t.app, undefined, 'POST', `${shop()}/baskets`, { Customer: customer('Jörg', 'joerg@example.com'), Locale: 'de' });
     expect(basket.statusCode, basket.body).toBe(201);

@@ -69,10 +69,14 @@ class StripeHttpError extends Error {
     readonly type: string,
     message: string,
     readonly param?: string,
+    readonly code?: string,
   ) {
     super(message);
   }
 }
+
+/** Stripe's minimum charges of the currencies the tests use (minor units): a session below is refused. */
+const MINIMUM_CHARGES: Record<string, number> = { eur: 50, usd: 50, gbp: 30, jpy: 50 };
 
 export class StripeTestServer {
   readonly sessions = new Map<string, Json>();
@@ -88,8 +92,8 @@ export class StripeTestServer {
   private readonly idempotent = new Map<string, { body: string; status: number; answer: string }>();
   private server!: Server;
   private readonly inFlight: Promise<unknown>[] = [];
-  /** Requests to answer with Stripe's 500 (`api_error`) before answering again: path prefix -> how many. */
-  private readonly outages = new Map<string, number>();
+  /** Requests to answer with an error before answering again: path prefix -> how many, and as what. */
+  private readonly outages = new Map<string, { left: number; status: number }>();
   base = '';
   deliver: Deliver = httpDeliver;
   /** The status a new refund gets: a card's is succeeded at once; `pending` for a refund Stripe confirms later by event. */
@@ -120,9 +124,12 @@ export class StripeTestServer {
     return account;
   }
 
-  /** The next `times` API requests whose path starts with `pathPrefix` fail as Stripe's own errors do (500). */
-  failNext(pathPrefix: string, times: number): void {
-    this.outages.set(pathPrefix, times);
+  /**
+   * The next `times` API requests whose path starts with `pathPrefix` fail as Stripe's own errors do: 500
+   * (`api_error`, Stripe failing), or 400 (`invalid_request_error`: Stripe refusing the request).
+   */
+  failNext(pathPrefix: string, times: number, status: 500 | 400 = 500): void {
+    this.outages.set(pathPrefix, { left: times, status });
   }
 
   /** Waits for the events that the payment page sent. */
@@ -261,9 +268,11 @@ export class StripeTestServer {
       const account = this.accounts.get(key);
       const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
       this.requests.push({ method: request.method ?? 'GET', path: url.pathname, key, idempotencyKey });
-      for (const [prefix, left] of this.outages) {
-        if (left > 0 && url.pathname.startsWith(prefix)) {
-          this.outages.set(prefix, left - 1);
+      for (const [prefix, outage] of this.outages) {
+        if (outage.left > 0 && url.pathname.startsWith(prefix)) {
+          this.outages.set(prefix, { ...outage, left: outage.left - 1 });
+          if (outage.status === 400)
+            throw new StripeHttpError(400, 'invalid_request_error', 'This account cannot accept payments', undefined, 'account_invalid');
           throw new StripeHttpError(500, 'api_error', 'An unknown error occurred');
         }
       }
@@ -296,9 +305,11 @@ export class StripeTestServer {
         response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'api_error', message: String(error) } }));
         return;
       }
-      response
-        .writeHead(error.status, { 'content-type': 'application/json', 'request-id': id('req') })
-        .end(JSON.stringify({ error: { type: error.type, message: error.message, ...(error.param && { param: error.param }) } }));
+      response.writeHead(error.status, { 'content-type': 'application/json', 'request-id': id('req') }).end(
+        JSON.stringify({
+          error: { type: error.type, message: error.message, ...(error.param && { param: error.param }), ...(error.code && { code: error.code }) },
+        }),
+      );
     }
   }
 
@@ -364,6 +375,15 @@ export class StripeTestServer {
       amount += unit * Number(line.quantity ?? 1);
     });
     if (amount <= 0) throw new StripeHttpError(400, 'invalid_request_error', 'The Checkout Session total must be greater than 0', 'line_items');
+    const least = MINIMUM_CHARGES[String([...currencies][0])] ?? 1;
+    if (amount < least)
+      throw new StripeHttpError(
+        400,
+        'invalid_request_error',
+        `The Checkout Session's total amount due must add up to at least ${least}`,
+        undefined,
+        'amount_too_small',
+      );
     const expiresAt = params.expires_at === undefined ? now() + 86_400 : Number(params.expires_at);
     if (expiresAt < now() + 30 * 60 - 5 || expiresAt > now() + 24 * 3600) {
       throw new StripeHttpError(

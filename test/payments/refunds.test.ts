@@ -95,7 +95,7 @@ describe('refunding a booking through Stripe', () => {
     const [first, second] = await paidBasket(op, kayak, [2, 1]);
     const part = await refund(first!, { Amount: '12.50' });
     expect(part.statusCode, part.body).toBe(201);
-    const made = part.json().data;
+    const made = part.json().data[0];
     expect(made).toMatchObject({
       BookingReference: first,
       Amount: '12.50',
@@ -113,7 +113,7 @@ describe('refunding a booking through Stripe', () => {
 
     const rest = await refund(first!);
     expect(rest.statusCode, rest.body).toBe(201);
-    expect(rest.json().data).toMatchObject({ Amount: '77.50', AmountMinorUnits: 7750 });
+    expect(rest.json().data[0]).toMatchObject({ Amount: '77.50', AmountMinorUnits: 7750 });
 
     const none = problemOf(await refund(first!), 409, 'conflict');
     expect(none.detail).toMatch(/nothing left/);
@@ -147,7 +147,7 @@ describe('refunding a booking through Stripe', () => {
     }
     expect(problemOf(await refund(reference!, { Amount: '0' }), 422, 'validation').errors?.[0]?.field).toBe('Amount');
     const made = await refund(reference!, { Amount: '1000' });
-    expect(made.json().data).toMatchObject({ Amount: '1000', AmountMinorUnits: 1000, Currency: 'JPY' });
+    expect(made.json().data[0]).toMatchObject({ Amount: '1000', AmountMinorUnits: 1000, Currency: 'JPY' });
     expect(problemOf(await refund(reference!, { Amount: '2001' }), 409, 'conflict').detail).toContain('2000 JPY');
   });
 
@@ -178,7 +178,7 @@ describe('refunding a booking through Stripe', () => {
     world.stripe.failNext('/v1/refunds', 3);
     problemOf(await refund(reference!, { Amount: '10.00' }), 502, 'payment-provider-unavailable');
     const [failed] = await refundRows(reference!);
-    expect((await refund(reference!)).json().data.Amount).toBe('45.00');
+    expect((await refund(reference!)).json().data[0].Amount).toBe('45.00');
     problemOf(await call(world.t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${reference}/refunds/${failed!.id}/retry`), 409, 'conflict');
   });
 
@@ -186,8 +186,8 @@ describe('refunding a booking through Stripe', () => {
     const [reference] = await paidBasket(op, kayak, [2]);
     world.stripe.refundStatus = 'pending';
     try {
-      const first = (await refund(reference!, { Amount: '5.00' })).json().data;
-      const second = (await refund(reference!, { Amount: '6.00' })).json().data;
+      const first = (await refund(reference!, { Amount: '5.00' })).json().data[0];
+      const second = (await refund(reference!, { Amount: '6.00' })).json().data[0];
       expect([first.Status, second.Status]).toEqual(['pending', 'pending']);
       const stripeRefund = world.stripe.refunds.get(first.ProviderReference)!;
       const succeeded = world.stripe.event('refund.updated', { ...stripeRefund, status: 'succeeded' });
@@ -210,7 +210,7 @@ describe('refunding a booking through Stripe', () => {
       // Another operator's account cannot move this operator's refund.
       const stranger = await world.t.newOperator();
       const strangerAccount = await connectStripe(world, stranger.operatorId, stranger.adminKey);
-      const third = (await refund(reference!, { Amount: '1.00' })).json().data;
+      const third = (await refund(reference!, { Amount: '1.00' })).json().data[0];
       const forged = world.stripe.event('refund.updated', { ...world.stripe.refunds.get(third.ProviderReference)!, status: 'succeeded' });
       const ignored = await world.stripe.send(strangerAccount, forged);
       expect(ignored.status).toBe(200);
@@ -223,7 +223,7 @@ describe('refunding a booking through Stripe', () => {
 
   it('writes an audit entry naming the refund', async () => {
     const [reference] = await paidBasket(op, kayak, [1]);
-    const made = (await refund(reference!, { Amount: '1.00' })).json().data;
+    const made = (await refund(reference!, { Amount: '1.00' })).json().data[0];
     const entries = await world.t.db.kysely
       .selectFrom('audit_log')
       .selectAll()
@@ -276,8 +276,8 @@ describe('who may refund what', () => {
     const before = world.stripe.requests.length;
     const made = await call(world.t.app, testShop.adminKey, 'POST', refundUrl(reference!), {});
     expect(made.statusCode, made.body).toBe(201);
-    expect(made.json().data).toMatchObject({ Provider: 'test', Status: 'succeeded', Amount: '40.00' });
-    expect(made.json().data.ProviderReference).toMatch(/^test_refund_/);
+    expect(made.json().data[0]).toMatchObject({ Provider: 'test', Status: 'succeeded', Amount: '40.00' });
+    expect(made.json().data[0].ProviderReference).toMatch(/^test_refund_/);
     expect(world.stripe.requests.length).toBe(before);
   });
 
@@ -307,7 +307,7 @@ describe('who may refund what', () => {
     const owner = await signIn(world.t, (await addUser(world.t, op.operatorId, 'owner')).email);
     const made = await as(world.t, owner, 'POST', refundUrl(reference!), {});
     expect(made.statusCode, made.body).toBe(201);
-    expect(made.json().data.RequestedBy).toBe('user');
+    expect(made.json().data[0].RequestedBy).toBe('user');
   });
 });
 
@@ -378,7 +378,7 @@ describe("a guest's cancellation within the activity's rule", () => {
     const [reference] = await paidBasket(op, canoe, [1]);
     expect((await call(world.t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${reference}/cancel`)).statusCode).toBe(200);
     expect(await refundRows(reference!)).toHaveLength(0);
-    expect((await refund(reference!)).json().data).toMatchObject({ Amount: '30.00', Status: 'succeeded' });
+    expect((await refund(reference!)).json().data[0]).toMatchObject({ Amount: '30.00', Status: 'succeeded' });
   });
 
   it('refunds nothing for a booking not paid online, and nothing outside the rule (the guest cannot cancel then)', async () => {

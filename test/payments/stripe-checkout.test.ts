@@ -173,7 +173,7 @@ describe('checkout with Stripe', () => {
     // The operator rolled the key in Stripe's dashboard: the old one is refused from now on.
     world.stripe.addAccount({ secretKey: gone.secretKey.replace('sk_test_', 'sk_test_x') });
     (world.stripe as unknown as { accounts: Map<string, unknown> }).accounts.delete(gone.secretKey);
-    problemOf(await checkout(basket.BasketToken, { Provider: 'stripe' }, third.operatorId), 502, 'payment-provider-unavailable');
+    problemOf(await checkout(basket.BasketToken, { Provider: 'stripe' }, third.operatorId), 502, 'payment-provider-refused');
     const after = await readBasket(basket.BasketToken, third.operatorId);
     expect(after).toMatchObject({ Status: 'open', Items: [{ Status: 'on_hold' }] });
   });

@@ -53,7 +53,7 @@ async function paidAt(reference: string, iso: string) {
 async function refund(reference: string, Amount: string, iso: string, key = op.adminKey) {
   const answer = await call(t.app, key, 'POST', `/api/v2/admin/bookings/${reference}/refund`, { Amount });
   expect(answer.statusCode, answer.body).toBe(201);
-  const id: number = answer.json().data.RefundID;
+  const id: number = answer.json().data[0].RefundID;
   await t.db.write((tx) =>
     tx
       .updateTable('refunds')

@@ -154,13 +154,13 @@ describe('payment.refunded', () => {
     expect(succeeded!.type).toBe('payment.succeeded');
     expect(refunded).toMatchObject({ type: 'payment.refunded' });
     expect(refunded!.data).toEqual({
-      RefundID: refund.json().data.RefundID,
+      RefundID: refund.json().data[0].RefundID,
       PaymentID: succeeded!.data.PaymentID,
       Amount: '12.50',
       AmountMinorUnits: 1250,
       Currency: 'EUR',
       Provider: 'stripe',
-      ProviderReference: refund.json().data.ProviderReference,
+      ProviderReference: refund.json().data[0].ProviderReference,
       PaymentProviderReference: paymentIntent,
       BookingReferences: [references[1]],
       Reason: 'staff',
@@ -174,10 +174,10 @@ describe('payment.refunded', () => {
     receiver.clear();
     world.stripe.refundStatus = 'pending';
     const pending = await call(world.t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${references[0]}/refund`, { Amount: '5.00' });
-    expect(pending.json().data.Status).toBe('pending');
+    expect(pending.json().data[0].Status).toBe('pending');
     await deliverAll();
     expect(money(receiver)).toEqual([]);
-    const stripeRefund = world.stripe.refunds.get(pending.json().data.ProviderReference)!;
+    const stripeRefund = world.stripe.refunds.get(pending.json().data[0].ProviderReference)!;
     const update = world.stripe.event('refund.updated', { ...stripeRefund, status: 'succeeded' });
     expect(JSON.parse((await world.stripe.send(account, update)).body).data.Outcome).toBe('handled');
     expect(JSON.parse((await world.stripe.send(account, update)).body).data.Outcome).toBe('duplicate');

@@ -1929,7 +1929,7 @@ export interface paths {
     };
     /**
      * List bookings
-     * @description Bookings of every source, ordered by Date, Time and CreatedAt. From and To bound the booked Date; Search matches part of the reference, the customer's name or e-mail, in any case; PaymentState keeps the bookings in that payment state (docs/payments.md). Each booking carries its PaymentState and AmountDue. Limit (default 100, at most 500) and Offset page through the list.
+     * @description Bookings of every source, ordered by Date, Time and CreatedAt. From and To bound the booked Date; Search matches part of the reference, the customer's name or e-mail, or a payment's reference (the partner's, Stripe's pi_... or cs_...), in any case; PaymentState keeps the bookings in that payment state (docs/payments.md). Each booking carries its PaymentState and AmountDue. Limit (default 100, at most 500) and Offset page through the list.
      */
     get: {
       parameters: {
@@ -1944,7 +1944,7 @@ export interface paths {
           ActivityID?: string;
           /** @description Only bookings in this status */
           Status?: 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
-          /** @description Part of the reference, customer name or e-mail, any case (no control characters) */
+          /** @description Part of the reference, customer name or e-mail, or of a payment's reference (a partner's, Stripe's pi_... or cs_...), any case (no control characters) */
           Search?: string;
           /** @description Only bookings in this payment state (docs/payments.md): unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator) Looks at most 5000 bookings matching the other filters: narrow From and To past that (422 naming PaymentState) */
           PaymentState?: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
@@ -2224,7 +2224,7 @@ export interface paths {
           ActivityID?: string;
           /** @description Only bookings in this status */
           Status?: 'on_hold' | 'confirmed' | 'cancelled' | 'expired';
-          /** @description Part of the reference, customer name or e-mail, any case (no control characters) */
+          /** @description Part of the reference, customer name or e-mail, or of a payment's reference (a partner's, Stripe's pi_... or cs_...), any case (no control characters) */
           Search?: string;
           /** @description Only bookings in this payment state (docs/payments.md): unpaid: nothing paid (AmountDue is the price); part_paid: a deposit or part paid, AmountDue is the rest; paid: nothing due; partially_refunded: some of what was paid was refunded; refunded: all of it was refunded; partner: a marketplace booking, paid to the marketplace (nothing due to the operator) Looks at most 5000 bookings matching the other filters: narrow From and To past that (422 naming PaymentState) */
           PaymentState?: 'unpaid' | 'part_paid' | 'paid' | 'partially_refunded' | 'refunded' | 'partner';
@@ -3121,7 +3121,7 @@ export interface paths {
     put?: never;
     /**
      * Refund a booking
-     * @description Refunds Amount (a decimal in the currency of the payment, e.g. "12.50") of what the booking paid online, or all that remains with {}. A booking refunds at most its share of its basket's payment (its tickets, or its deposit), less its refunds so far (409 beyond). Through Stripe the refund is asked after it is recorded: 201 pending or succeeded; Stripe refusing or unreachable is 502 and the refund stays failed, to retry with POST .../refunds/{RefundID}/retry. A payment of the test provider refunds at once. Cancelling a booking refunds nothing by itself.
+     * @description Refunds Amount (a decimal in the currency of the payments, e.g. "12.50") of what the booking paid online, or all that remains with {}. A booking refunds at most what its online payments paid it (its share of its basket's payment, its deposit and balances), less its refunds so far, pending ones included (409 beyond). The amount is taken from its payments oldest first: the answer lists one refund per payment refunded from. Through Stripe each is asked after it is recorded: 201 pending or succeeded; Stripe refusing or unreachable is 502 and the refund stays failed, to retry with POST .../refunds/{RefundID}/retry. A payment of the test provider refunds at once. Cancelling a booking refunds nothing by itself.
      */
     post: {
       parameters: {
@@ -3149,7 +3149,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              data: components['schemas']['Refund'];
+              data: components['schemas']['Refund'][];
             };
           };
         };
@@ -15889,7 +15889,7 @@ export interface paths {
     put?: never;
     /**
      * Pay the balance of a booking as its guest
-     * @description Pays what the booking still owes (the rest after a deposit). With Stripe: a Checkout Session for the balance is made now (or the open one answered again) and its address answered, 200 awaiting_payment; Stripe's webhook records it paid. With the test provider: CardNumber is charged at once, 200 paid. 409 when nothing is due (paid, cancelled, a partner booking); 422 naming CardNumber when a test card is missing or declined; 502 when Stripe cannot be reached.
+     * @description Pays what the booking still owes (the rest after a deposit). With Stripe: a Checkout Session for the balance is made now (or the open one answered again) and its address answered, 200 awaiting_payment; Stripe's webhook records it paid. With the test provider: CardNumber is charged at once, 200 paid. 409 when nothing is due (paid, cancelled, a partner booking); 422 naming CardNumber when a test card is missing or declined; 429 (Retry-After) after repeated declines for this booking or from this address, as at checkout; 502 when Stripe cannot be reached.
      */
     post: {
       parameters: {
@@ -25340,6 +25340,7 @@ export interface webhooks {
               Source: 'partner' | 'online' | 'pos';
               /** @description The marketplace, for partner bookings */
               Partner: string | null;
+              /** @description The partner's payment reference; for a booking paid in the shop, its payment's (Stripe's PaymentIntent pi_..., or the test provider's) */
               PaymentReference: string | null;
               ActivityID: string;
               /**
@@ -25468,6 +25469,7 @@ export interface webhooks {
               Source: 'partner' | 'online' | 'pos';
               /** @description The marketplace, for partner bookings */
               Partner: string | null;
+              /** @description The partner's payment reference; for a booking paid in the shop, its payment's (Stripe's PaymentIntent pi_..., or the test provider's) */
               PaymentReference: string | null;
               ActivityID: string;
               /**
@@ -25596,6 +25598,7 @@ export interface webhooks {
               Source: 'partner' | 'online' | 'pos';
               /** @description The marketplace, for partner bookings */
               Partner: string | null;
+              /** @description The partner's payment reference; for a booking paid in the shop, its payment's (Stripe's PaymentIntent pi_..., or the test provider's) */
               PaymentReference: string | null;
               ActivityID: string;
               /**
@@ -25724,6 +25727,7 @@ export interface webhooks {
               Source: 'partner' | 'online' | 'pos';
               /** @description The marketplace, for partner bookings */
               Partner: string | null;
+              /** @description The partner's payment reference; for a booking paid in the shop, its payment's (Stripe's PaymentIntent pi_..., or the test provider's) */
               PaymentReference: string | null;
               ActivityID: string;
               /**
@@ -25852,6 +25856,7 @@ export interface webhooks {
               Source: 'partner' | 'online' | 'pos';
               /** @description The marketplace, for partner bookings */
               Partner: string | null;
+              /** @description The partner's payment reference; for a booking paid in the shop, its payment's (Stripe's PaymentIntent pi_..., or the test provider's) */
               PaymentReference: string | null;
               ActivityID: string;
               /**
@@ -27178,6 +27183,7 @@ export interface components {
       Source: 'partner' | 'online' | 'pos';
       /** @description The marketplace, for partner bookings */
       Partner: string | null;
+      /** @description The partner's payment reference; for a booking paid in the shop, its payment's (Stripe's PaymentIntent pi_..., or the test provider's) */
       PaymentReference: string | null;
       ActivityID: string;
       /**
@@ -27314,6 +27320,7 @@ export interface components {
       Source: 'partner' | 'online' | 'pos';
       /** @description The marketplace, for partner bookings */
       Partner: string | null;
+      /** @description The partner's payment reference; for a booking paid in the shop, its payment's (Stripe's PaymentIntent pi_..., or the test provider's) */
       PaymentReference: string | null;
       ActivityID: string;
       /**
@@ -27676,6 +27683,7 @@ export interface components {
       Source: 'partner' | 'online' | 'pos';
       /** @description The marketplace, for partner bookings */
       Partner: string | null;
+      /** @description The partner's payment reference; for a booking paid in the shop, its payment's (Stripe's PaymentIntent pi_..., or the test provider's) */
       PaymentReference: string | null;
       ActivityID: string;
       /**
@@ -28085,7 +28093,7 @@ export interface components {
       WaiverToComplete: boolean;
       /** @description What the guest paid and still owes (docs/payments.md, "Deposits and balances") */
       Balance: {
-        /** @description What the booking paid so far (its deposit, ...), minor units of Currency */
+        /** @description What the booking paid so far (its deposit, ...) less what was given back, minor units of Currency */
         AmountPaid: number;
         /** @description What is still to pay (minor units of Currency): POST .../balance pays it */
         AmountDue: number;

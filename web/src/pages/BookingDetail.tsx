@@ -7,7 +7,7 @@ import { Card, ConfirmDialog, EmptyState, ErrorBanner, Icon, PageHeader, Spinner
 import { SourceBadge, StatusBadge, TotalRow, WaiverBadge } from './booking-bits';
 import { WaiverAnswersCard } from './WaiverAnswers';
 import { BookingQrCard } from './BookingQr';
-import { PaymentsCard, RefundChoiceFields, refundable, requestRefund, takenBy, type RefundChoice } from './BookingPayments';
+import { PaymentsCard, RefundChoiceFields, refundable, refundToast, requestRefund, takenBy, type RefundChoice } from './BookingPayments';
 import { useSession } from '../session';
 import { BookingDisputes } from './BookingDisputes';
 import { RescheduleButton } from './RescheduleDialog';
@@ -56,8 +56,8 @@ export function BookingDetailPage({ reference }: { reference: string }) {
       );
       if (!release && asksRefund) {
         try {
-          const refund = await requestRefund(reference, refundChoice);
-          if (refund) toast(`Refund of ${formatMoney(refund.AmountMinorUnits, refund.Currency)} ${refund.Status === 'pending' ? 'asked' : 'made'}.`);
+          const refunds = await requestRefund(reference, refundChoice);
+          if (refunds) toast(refundToast(refunds));
         } catch (caught) {
           toast(`The booking is cancelled, but the refund failed: ${(caught as ApiError).message}. Refund it from Payments.`);
         }

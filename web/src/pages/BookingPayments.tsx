@@ -60,11 +60,18 @@ export function RefundChoiceFields({
   );
 }
 
-/** Asks the refund of the choice; undefined for "nothing". */
-export function requestRefund(reference: string, choice: RefundChoice): Promise<BookingRefund> | undefined {
+/** Asks the refund of the choice (one refund per payment it is taken from); undefined for "nothing". */
+export function requestRefund(reference: string, choice: RefundChoice): Promise<BookingRefund[]> | undefined {
   if (choice.kind === 'none') return undefined;
   const body = choice.kind === 'part' ? { Amount: choice.amount.trim().replace(',', '.') } : {};
-  return api.post<BookingRefund>(`/api/v2/admin/bookings/${reference}/refund`, body);
+  return api.post<BookingRefund[]>(`/api/v2/admin/bookings/${reference}/refund`, body);
+}
+
+/** What the toast says of the refunds made: their sum, asked while any waits for Stripe. */
+export function refundToast(refunds: BookingRefund[]): string {
+  const sum = refunds.reduce((total, refund) => total + refund.AmountMinorUnits, 0);
+  const pending = refunds.some((refund) => refund.Status === 'pending');
+  return `Refund of ${formatMoney(sum, refunds[0]?.Currency ?? '')} ${pending ? 'asked' : 'made'}.`;
 }
 
 const STATUS_TONES: Record<string, string> = {
@@ -91,8 +98,8 @@ function RefundDialog({ booking, onClose, reload }: { booking: AdminBooking; onC
     setBusy(true);
     setError(undefined);
     try {
-      const refund = await requestRefund(booking.BookingReference, choice);
-      if (refund) toast(`Refund of ${formatMoney(refund.AmountMinorUnits, refund.Currency)} ${refund.Status === 'pending' ? 'asked' : 'made'}.`);
+      const refunds = await requestRefund(booking.BookingReference, choice);
+      if (refunds) toast(refundToast(refunds));
       onClose();
       reload();
     } catch (caught) {
