@@ -38,7 +38,17 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
 /** web/src/: the dashboard (React) and the booking pages (book/, their own script). */
 export const WEB_LAYERS: readonly (readonly string[])[] = [
   /* the API's types, generated */ ['api-types'],
-  /* talking to the API, formats */ ['api.ts', 'format.ts', 'csv.ts', 'download.ts', 'webhooks.ts', 'getyourguide.ts', 'viator.ts', 'manifests.ts', 'book'],
+  /* talking to the API, formats */ [
+    'api.ts',
+    'format.ts',
+    'csv.ts',
+    'download.ts',
+    'webhooks.ts',
+    'getyourguide.ts',
+    'viator.ts',
+    'manifests.ts',
+    'book',
+  ],
   /* state shared by pages */ ['router.tsx', 'session.tsx', 'activities.tsx'],
   /* components */ ['ui'],
   /* pages */ ['pages'],

@@ -390,7 +390,7 @@ export interface GygPushTable {
   last_error: string | null;
 }
 
-/** Viator (migration 037): an operator's connection. */
+/** Viator (migration 039): an operator's connection. */
 export interface ViatorConnectionTable {
   operator_id: number;
   enabled: Generated<number>;
@@ -448,7 +448,7 @@ export interface ViatorRequestTable {
   at: number;
 }
 
-/** A timeslot whose availability is still to be pushed to a marketplace (migration 038). */
+/** A timeslot whose availability is still to be pushed to a marketplace (migration 040). */
 export interface MarketplacePushTable {
   /** The marketplace: 'viator', 'getyourguide'. */
   channel: string;

@@ -1,4 +1,4 @@
-// SQL of the shared marketplace push queue (migration 038): one row per channel and timeslot.
+// SQL of the shared marketplace push queue (migration 040): one row per channel and timeslot.
 import type { Kysely, Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, MarketplacePushTable } from '../db/schema.js';

@@ -115,7 +115,11 @@ function requireRange(startDate: string, endDate: string): void {
 }
 
 /** Viator's calendar: every listable departure of each known option in the range; unknown options are left out, as Viator asks. */
-export async function calendar(db: Kysely<Database>, caller: ViatorCaller, request: CalendarRequest): Promise<CalendarResponse> {
+export async function calendar(
+  db: Kysely<Database>,
+  caller: ViatorCaller,
+  request: CalendarRequest,
+): Promise<{ answer: CalendarResponse; unnotified: string[] }> {
   requireRange(request.startDate, request.endDate);
   const products = await findProducts(db, caller, request.productOptionIds);
   const now = unixNow();
@@ -138,7 +142,8 @@ export async function calendar(db: Kysely<Database>, caller: ViatorCaller, reque
       dates: [...dates].map(([travelDate, events]) => ({ travelDate, events })),
     });
   }
-  return { productOptions };
+  const unnotified = [...products.values()].filter((p) => !p.notified).map((p) => p.optionId);
+  return { answer: { productOptions }, unnotified };
 }
 
 /** Why these tickets cannot be had at this departure now, if they cannot. */

@@ -19,6 +19,8 @@ export interface ViatorProduct {
   offered: OfferedBand[];
   /** A product priced per unit sells UNIT only (age-bands.ts). */
   unit: OfferedBand | undefined;
+  /** Whether its changes are notified to Viator (after Viator asked its calendar). */
+  notified: boolean;
 }
 
 /** The mapped live activities with at least one offered band, by option ID; unknown options are left out. */
@@ -33,12 +35,13 @@ export async function findProducts(db: Kysely<Database>, caller: ViatorCaller, o
     bandChoices(db, caller.operatorId),
   ]);
   const products = new Map<string, ViatorProduct>();
-  for (const [optionId, activity] of activities) {
+  for (const [optionId, { notify, ...activity }] of activities) {
     const offered = offeredBands(
       types.filter((type) => type.activity_id === activity.id),
       choices,
     );
-    if (offered.length > 0) products.set(optionId, { optionId, activity, offered, unit: offered.find((o) => o.band === 'UNIT') });
+    if (offered.length > 0)
+      products.set(optionId, { optionId, activity, offered, unit: offered.find((o) => o.band === 'UNIT'), notified: notify === 1 });
   }
   return products;
 }

@@ -1,4 +1,4 @@
-// SQL of the Viator connection (migration 037): connections, product and age-band mappings, Viator's side
+// SQL of the Viator connection (migration 039): connections, product and age-band mappings, Viator's side
 // of bookings and the bounded log of Viator's requests.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tx } from '../db/connection.js';
@@ -57,18 +57,22 @@ export async function listProductMappings(db: Kysely<Database>, operatorId: numb
 }
 
 /** The live activities Viator sells under these product option IDs, by ID. */
-export async function findMappedActivities(db: Kysely<Database>, operatorId: number, optionIds: string[]): Promise<Map<string, ActivityRow>> {
+export async function findMappedActivities(
+  db: Kysely<Database>,
+  operatorId: number,
+  optionIds: string[],
+): Promise<Map<string, ActivityRow & { notify: number }>> {
   if (optionIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('viator_products')
     .innerJoin('activities', 'activities.id', 'viator_products.activity_id')
     .selectAll('activities')
-    .select('viator_products.product_option_id')
+    .select(['viator_products.product_option_id', 'viator_products.notify'])
     .where('viator_products.operator_id', '=', operatorId)
     .where('viator_products.product_option_id', 'in', optionIds)
     .where('activities.archived', '=', 0)
     .execute();
-  return new Map(rows.map(({ product_option_id, ...activity }) => [product_option_id, activity as ActivityRow]));
+  return new Map(rows.map(({ product_option_id, ...activity }) => [product_option_id, activity as ActivityRow & { notify: number }]));
 }
 
 /** Maps an activity to a product option ID (replacing its earlier one), or unmaps it with null. */

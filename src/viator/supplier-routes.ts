@@ -238,10 +238,9 @@ export const viatorSupplierRoutes: FastifyPluginAsyncTypebox = async (app) => {
     serializerCompiler: () => (data) => JSON.stringify(data),
     schema: v2('Availability and prices of product options over a date range', CalendarRequest, CalendarResponse),
     handler: async (request) => {
-      const answer = await calendar(app.db.kysely, caller(request), request.body);
+      const { answer, unnotified } = await calendar(app.db.kysely, caller(request), request.body);
       // Viator asked the calendar of these options: from now on, their changes are notified (Viator's rule).
-      const known = answer.productOptions.map((o) => o.productOptionId);
-      await app.db.write((tx) => setNotify(tx, caller(request).operatorId, known, true));
+      if (unnotified.length > 0) await app.db.write((tx) => setNotify(tx, caller(request).operatorId, unnotified, true));
       return answer;
     },
   });
