@@ -208,11 +208,13 @@ describe('a year of availability', () => {
       Capacity: 20,
     });
     const body = { supplierId: SUPPLIER_ID, productOptionIds: [product.optionId], startDate: day(0), endDate: day(365) };
-    await viator('calendar', body);
-    const started = performance.now();
+    // Checked against Viator's schema once; the timed request is the bare HTTP call.
     const answer = await viator('calendar', body);
-    const elapsed = performance.now() - started;
     expect(answer.body.productOptions[0].dates.length).toBeGreaterThanOrEqual(364);
+    const started = performance.now();
+    const timed = await call(t.app, undefined, 'POST', '/viator/v2/availability/calendar', body, { 'x-api-key': viator.key });
+    const elapsed = performance.now() - started;
+    expect(timed.statusCode).toBe(200);
     // The bench measures it (docs/benchmarks.md); here only a bound no busy test machine should break.
     expect(elapsed).toBeLessThan(1000);
   });
