@@ -3,6 +3,7 @@ import { cpus, totalmem, release } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GYG_SCENARIO } from './getyourguide.js';
+import { VIATOR_CALENDAR_SCENARIO, VIATOR_CHECK_SCENARIO } from './viator.js';
 
 export interface Row {
   scenario: string;
@@ -156,6 +157,27 @@ export function judge(result: Omit<DialectResult, 'targets'>): Target[] {
       actual: `${fixed(gyg.p99, 1)} ms (p50 ${fixed(gyg.p50, 1)} ms)`,
       met: gyg.p99 < 1000,
       gap: gyg.p99 >= 1000 ? `${fixed(gyg.p99 - 1000)} ms over` : undefined,
+    });
+  }
+  // Issue 36: Viator's SLA (P90: calendar < 5 s, check < 1 s); slotbook's own aim for the calendar is 100 ms.
+  const calendar = row(VIATOR_CALENDAR_SCENARIO);
+  if (calendar) {
+    targets.push({
+      what: `${VIATOR_CALENDAR_SCENARIO}: p99`,
+      goal: '< 100 ms',
+      actual: `${fixed(calendar.p99, 1)} ms (p50 ${fixed(calendar.p50, 1)} ms)`,
+      met: calendar.p99 < 100,
+      gap: calendar.p99 >= 100 ? `${fixed(calendar.p99 - 100)} ms over` : undefined,
+    });
+  }
+  const check = row(VIATOR_CHECK_SCENARIO);
+  if (check) {
+    targets.push({
+      what: `${VIATOR_CHECK_SCENARIO}: p99`,
+      goal: '< 1,000 ms',
+      actual: `${fixed(check.p99, 1)} ms (p50 ${fixed(check.p50, 1)} ms)`,
+      met: check.p99 < 1000,
+      gap: check.p99 >= 1000 ? `${fixed(check.p99 - 1000)} ms over` : undefined,
     });
   }
   targets.push({

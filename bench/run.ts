@@ -4,7 +4,7 @@
 //
 // Environment: BENCH_ENTRIES (usage entries of the big operator, default 10,000,000), BENCH_SECONDS (per
 // measured run, default 10), BENCH_DIALECTS (e.g. "sqlite"), BENCH_ONLY (comma-separated scenario keys:
-// products,dates,timeslots,ratelimit,usage,booking,webhooks,batch,summary,telemetry,getyourguide), BENCH_PROFILE=1 (--cpu-prof on the service;
+// products,dates,timeslots,ratelimit,usage,booking,webhooks,batch,summary,telemetry,viator,getyourguide), BENCH_PROFILE=1 (--cpu-prof on the service;
 // the profiles' folder is printed), BENCH_NO_DOC=1 (print only), BENCH_RENDER=1 (rewrite docs/benchmarks.md
 // from the saved runs in bench/results/, e.g. after editing bench/notes.md).
 import { execSync } from 'node:child_process';
@@ -23,6 +23,7 @@ import { seedCatalog, seedUsage, settle, type Seeded } from './seed.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchGetYourGuide } from './getyourguide.js';
 import { benchTelemetry } from './telemetry.js';
+import { benchViator } from './viator.js';
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000_000);
 const SMALL_ENTRIES = 10_000;
@@ -282,6 +283,8 @@ async function benchDialect(dialect: Dialect, profileDir: string | undefined): P
     // Metrics and tracing on against off, the partner's reads and bookings (bench/telemetry.ts).
     if (wanted('telemetry')) rows.push(...(await benchTelemetry(bench, service, seeded, SECONDS, log)));
 
+    // Viator's calendar and check only read: an activity no other scenario books (bench/viator.ts).
+    if (wanted('viator')) rows.push(...(await benchViator(bench, service.url, seeded, rss, log, Math.min(SECONDS, 5))));
     // Last: it connects GetYourGuide to an activity, whose seats nothing may change afterwards (bench/getyourguide.ts).
     if (wanted('getyourguide')) rows.push(...(await benchGetYourGuide(bench, service.url, seeded, rss, log, Math.min(SECONDS, 5))));
 

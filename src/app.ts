@@ -38,6 +38,8 @@ import { octoRoutes } from './octo/routes.js';
 import { isOctoPath, sendOctoBadUrl } from './octo/http.js';
 import { gygSupplierRoutes, isGygPath } from './getyourguide/supplier-routes.js';
 import { gygAdminRoutes } from './getyourguide/admin-routes.js';
+import { isViatorPath, viatorSupplierRoutes } from './viator/supplier-routes.js';
+import { viatorAdminRoutes } from './viator/admin-routes.js';
 import { questionCoreRoutes, questionPartnerRoutes } from './questions/routes.js';
 import { questionAdminRoutes } from './questions/admin-routes.js';
 import { usageRoutes } from './usage/routes.js';
@@ -155,6 +157,12 @@ export async function buildApp({ db, config, logger, logStream, webhooks, instru
             scheme: 'basic',
             description: "GetYourGuide's inbound credentials of one operator's connection (docs/channels/getyourguide.md)",
           },
+          viatorKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Api-Key',
+            description: "The key Viator sends for one operator's connection (docs/channels/viator.md)",
+          },
         },
       },
       security: [{ bearer: [] }, { session: [] }],
@@ -168,8 +176,8 @@ export async function buildApp({ db, config, logger, logStream, webhooks, instru
   const limiter = new SharedLimiter(db, app.log);
   app.addHook('onClose', async () => limiter.stop());
   if (config.rateLimitPerMinute > 0) await app.register(rateLimit, rateLimitOptions(config, limiter));
-  registerRoutingProblems(app, { ownFormat: (url) => isOctoPath(url) || isGygPath(url) });
-  // Failed sign-ins per address: API keys and GetYourGuide's credentials share one count.
+  registerRoutingProblems(app, { ownFormat: (url) => isOctoPath(url) || isGygPath(url) || isViatorPath(url) });
+  // Failed sign-ins per address: API keys, GetYourGuide's and Viator's credentials share one count.
   const failedSignIns = new FailureLimit({ perMinute: config.authFailureLimitPerMinute, limiter }, 'auth-failures');
   const failures = config.authFailureLimitPerMinute > 0 ? failedSignIns : undefined;
   await app.register(cookie);
@@ -188,6 +196,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks, instru
   await app.register(usageRoutes, { prefix: '/api/v2/usage' });
   await app.register(octoRoutes, { prefix: '/octo' });
   await app.register(gygSupplierRoutes, { prefix: '/gyg', failures: failedSignIns });
+  await app.register(viatorSupplierRoutes, { prefix: '/viator', failures: failedSignIns });
 
   const admin = '/api/v2/admin';
   await app.register(catalogAdminRoutes, { prefix: admin });
@@ -216,6 +225,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks, instru
   await app.register(settingsAdminRoutes, { prefix: admin });
   await app.register(paymentAdminRoutes, { prefix: admin });
   await app.register(gygAdminRoutes, { prefix: admin });
+  await app.register(viatorAdminRoutes, { prefix: admin });
   const failedSignatures = new FailureLimit({ perMinute: config.authFailureLimitPerMinute, limiter }, 'stripe-signature-failures');
   await app.register(stripeWebhookRoutes, { prefix: '/api/v2', failures: failedSignatures });
   await app.register(brandingRoutes);

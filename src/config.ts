@@ -79,6 +79,13 @@ export interface Config {
   readonly gygHoldMinutes: number;
   /** GetYourGuide's supplier API, where availability updates are pushed (docs/channels/getyourguide.md). */
   readonly gygApiUrl: string;
+  /**
+   * How long a Viator reservation holds its seats and price. Viator asks for at least 15 minutes: shorter
+   * only for tests (docs/channels/viator.md).
+   */
+  readonly viatorHoldMinutes: number;
+  /** Viator's API, where event notifications are posted (docs/channels/viator.md). */
+  readonly viatorApiUrl: string;
   /** Metrics, traces, log format and overload limits (docs/observability.md). */
   readonly observability: ObservabilityConfig;
 }
@@ -179,6 +186,9 @@ export function loadConfig(env: Env = process.env): Config {
     stripeApiBase: stripeApiBaseSetting(env),
     gygHoldMinutes: integerSetting(env, 'GYG_HOLD_MINUTES', 60, 1, 24 * 60),
     gygApiUrl: (urlSetting(env, 'GYG_API_URL') ?? 'https://supplier-api.getyourguide.com').replace(/\/+$/, ''),
+    // Viator holds for at least 15 minutes; a shorter hold is for tests only, so production refuses it.
+    viatorHoldMinutes: integerSetting(env, 'VIATOR_HOLD_MINUTES', 30, production ? 15 : 1, 24 * 60),
+    viatorApiUrl: (urlSetting(env, 'VIATOR_API_URL') ?? 'https://api.viator.com').replace(/\/+$/, ''),
     observability: observabilitySettings(env, port),
   });
 }

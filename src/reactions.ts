@@ -4,6 +4,7 @@
 // the table.
 import { defineEmailKind } from './emails/kinds.js';
 import { queueGygPushes } from './getyourguide/push.js';
+import { queueViatorPushes } from './viator/push.js';
 import { onAvailabilityCoalesced } from './webhooks/deliveries/dispatch.js';
 import {
   reactToBookings,
@@ -63,6 +64,8 @@ export function wireReactions(): void {
   defineEmailKind('balance', { textAtSending: fillManageBookingUrl });
   defineEmailKind('waitlist', waitlistOfferEmail);
   // A mapped product's seats changed (any channel, a hold, a capacity edit, a new or closed timeslot), as the
-  // webhooks' dispatcher coalesced it: GetYourGuide is pushed the timeslot (getyourguide/push.ts).
+  // webhooks' dispatcher coalesced it: GetYourGuide is pushed the timeslot (getyourguide/push.ts), Viator
+  // told its dates through the marketplaces' push queue (viator/push.ts, marketplace-push/).
   onAvailabilityCoalesced(queueGygPushes);
+  onAvailabilityCoalesced(queueViatorPushes);
 }

@@ -19,6 +19,8 @@ import { startBalanceLinks } from './shop/balance-links.js';
 import { startUploadSweep } from './questions/upload-sweep.js';
 import { startWebhookWorker } from './webhooks/deliveries/worker.js';
 import { startGygPushes } from './getyourguide/push.js';
+import { startPushes } from './marketplace-push/queue.js';
+import { viatorPushChannel } from './viator/push.js';
 import { watchRequests } from './http/request-gauge.js';
 import { startTelemetry } from './observability/telemetry.js';
 
@@ -75,6 +77,7 @@ export async function startServer(config: Config): Promise<void> {
   let stopUploadSweep: (() => void) | undefined;
   let stopWebhookWorker: (() => Promise<void>) | undefined;
   let stopGygPushes: (() => Promise<void>) | undefined;
+  let stopViatorPushes: (() => Promise<void>) | undefined;
 
   let closing = false;
   let hurry!: () => void;
@@ -92,8 +95,8 @@ export async function startServer(config: Config): Promise<void> {
     // e-mail being sent, the webhook attempts under way, with their outcomes recorded) and claims nothing
     // more; whatever is left waits in the database for another process or the next start.
     const workers = Promise.all(
-      [stopWaitlistOffers, stopRefundSender, stopDigests, stopBalanceLinks, stopEmailWorker, stopWebhookWorker, stopGygPushes].map((stop) =>
-        stop?.().catch((error: unknown) => log.warn({ err: error }, 'a worker failed while stopping')),
+      [stopWaitlistOffers, stopRefundSender, stopDigests, stopBalanceLinks, stopEmailWorker, stopWebhookWorker, stopGygPushes, stopViatorPushes].map(
+        (stop) => stop?.().catch((error: unknown) => log.warn({ err: error }, 'a worker failed while stopping')),
       ),
     );
     const closed = app.close(); // stops accepting; idle keep-alive connections close, new requests there get 503
@@ -141,6 +144,8 @@ export async function startServer(config: Config): Promise<void> {
     });
     // Availability pushed to GetYourGuide (docs/channels/getyourguide.md); safe with any number of processes.
     stopGygPushes = startGygPushes(db, app.instanceKeys, config, log);
+    // Viator's event notifications (docs/channels/viator.md), through the marketplaces' one push queue.
+    stopViatorPushes = startPushes(db, viatorPushChannel(db, app.instanceKeys, config), log);
     // Uploads that no confirmed booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
     stopUploadSweep = startUploadSweep(db, config, log);
     await app.listen({ port: config.port, host: config.host });
@@ -157,6 +162,7 @@ export async function startServer(config: Config): Promise<void> {
     await stopEmailWorker?.().catch(() => undefined);
     await stopWebhookWorker?.().catch(() => undefined);
     await stopGygPushes?.().catch(() => undefined);
+    await stopViatorPushes?.().catch(() => undefined);
     await app.close().catch(() => undefined);
     await telemetry.stop().catch(() => undefined);
     await db.close().catch(() => undefined);

@@ -30,15 +30,25 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
     'settings',
     'waitlists',
   ],
-  /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds', 'notices'],
-  /* channels     */ ['octo', 'getyourguide', 'storefront', 'embed', 'dashboard'],
+  /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds', 'notices', 'marketplace-push'],
+  /* channels     */ ['octo', 'getyourguide', 'viator', 'storefront', 'embed', 'dashboard'],
   /* composition  */ ['app.ts', 'reactions.ts', 'server.ts', 'cli.ts', 'demo', 'observability'],
 ];
 
 /** web/src/: the dashboard (React) and the booking pages (book/, their own script). */
 export const WEB_LAYERS: readonly (readonly string[])[] = [
   /* the API's types, generated */ ['api-types'],
-  /* talking to the API, formats */ ['api.ts', 'format.ts', 'csv.ts', 'download.ts', 'webhooks.ts', 'getyourguide.ts', 'manifests.ts', 'book'],
+  /* talking to the API, formats */ [
+    'api.ts',
+    'format.ts',
+    'csv.ts',
+    'download.ts',
+    'webhooks.ts',
+    'getyourguide.ts',
+    'viator.ts',
+    'manifests.ts',
+    'book',
+  ],
   /* state shared by pages */ ['router.tsx', 'session.tsx', 'activities.tsx'],
   /* components */ ['ui'],
   /* pages */ ['pages'],

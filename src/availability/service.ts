@@ -13,15 +13,22 @@ import { MAX_RANGE_DAYS, type AdminTimeslot, type AvailableDate, type Timeslot }
 import { findZonedTimeslot, listDatesWithRoom, listTimeslots, setCapacityAboveBooked, type LiveTimeslotRow } from './store.js';
 
 export function toTimeslot(row: LiveTimeslotRow, zone: string, now: number): Timeslot {
-  const booked = Math.max(0, row.booked - row.lapsed_hold_seats);
   return {
     Time: row.time,
     EndTime: unixToZonedTime(row.ends_at, zone),
     StartsAt: unixToZonedIso(row.starts_at, zone),
     Capacity: row.capacity,
-    Booked: booked,
-    Available: seatsLeft({ capacity: row.capacity, booked, startsAt: row.starts_at, bookableUntil: row.bookable_until }, now),
+    Booked: bookedSeats(row),
+    Available: availableSeats(row, now),
   };
+}
+
+/** Seats of live bookings and live holds: a hold that lapsed but is not yet released counts as free. */
+const bookedSeats = (row: LiveTimeslotRow): number => Math.max(0, row.booked - row.lapsed_hold_seats);
+
+/** The seats a booking could take now: what every channel shows as left (none once the timeslot takes no bookings). */
+export function availableSeats(row: LiveTimeslotRow, now: number): number {
+  return seatsLeft({ capacity: row.capacity, booked: bookedSeats(row), startsAt: row.starts_at, bookableUntil: row.bookable_until }, now);
 }
 
 export function toAdminTimeslot(row: LiveTimeslotRow, activityPublicId: string, zone: string, now: number): AdminTimeslot {

@@ -32,6 +32,7 @@ export const DASHBOARD_PAGES = [
   '/activities/*',
   '/keys',
   '/getyourguide',
+  '/viator',
   '/usage',
   '/waitlists',
   '/emails',

@@ -29,6 +29,12 @@ export interface Database {
   gyg_notifications: GygNotificationTable;
   gyg_requests: GygRequestTable;
   gyg_pushes: GygPushTable;
+  viator_connections: ViatorConnectionTable;
+  viator_products: ViatorProductTable;
+  viator_age_bands: ViatorAgeBandTable;
+  viator_bookings: ViatorBookingTable;
+  viator_requests: ViatorRequestTable;
+  marketplace_pushes: MarketplacePushTable;
   baskets: BasketTable;
   basket_items: BasketItemTable;
   payments: PaymentTable;
@@ -375,6 +381,80 @@ export interface GygRequestTable {
 export interface GygPushTable {
   timeslot_id: number;
   operator_id: number;
+  product_id: string;
+  /** Unix milliseconds of the latest change queued. */
+  queued_at: number;
+  attempts: Generated<number>;
+  /** Unix milliseconds. */
+  next_attempt_at: number;
+  last_error: string | null;
+}
+
+/** Viator (migration 039): an operator's connection. */
+export interface ViatorConnectionTable {
+  operator_id: number;
+  enabled: Generated<number>;
+  /** SHA-256 (hex) of the random key Viator sends in X-Api-Key (unique over the instance: it names the connection). */
+  key_hash: string;
+  /** The key's first characters, to recognise it on the connection page. */
+  key_hint: string;
+  /** Viator's supplier ID (an integer, kept as its decimal text). */
+  supplier_id: string | null;
+  /** Viator's key for its notification endpoint, sealed with the instance's keys. */
+  outbound_key_sealed: string | null;
+  /** Unix milliseconds. */
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ViatorProductTable {
+  operator_id: number;
+  activity_id: number;
+  product_option_id: string;
+  /** 1 once Viator asked its calendar (event notifications enabled), 0 again when Viator refuses the option. */
+  notify: Generated<number>;
+}
+
+export interface ViatorAgeBandTable {
+  operator_id: number;
+  ticket_type_id: number;
+  /** One of Viator's ticket types (ADULT, ..., UNIT), or 'NONE'. */
+  band: string;
+}
+
+/** What a Viator booking carries beside its bookings row (source partner, partner Viator). */
+export interface ViatorBookingTable {
+  booking_id: number;
+  operator_id: number;
+  product_option_id: string;
+  /** JSON array of the reserve's tickets ({type, quantity}). */
+  tickets: string;
+  /** Viator's BookingReference, once booked. */
+  viator_reference: string | null;
+  note: string | null;
+  /** Unix milliseconds. */
+  booked_at: number | null;
+}
+
+export interface ViatorRequestTable {
+  id: Generated<number>;
+  operator_id: number;
+  endpoint: string;
+  product_option_id: string | null;
+  /** null: answered as asked; else Viator's error code, reason or rejection. */
+  outcome: string | null;
+  duration_ms: number;
+  /** Unix milliseconds. */
+  at: number;
+}
+
+/** A timeslot whose availability is still to be pushed to a marketplace (migration 040). */
+export interface MarketplacePushTable {
+  /** The marketplace: 'viator', 'getyourguide'. */
+  channel: string;
+  timeslot_id: number;
+  operator_id: number;
+  /** The marketplace's product (or product option) ID of the timeslot's activity. */
   product_id: string;
   /** Unix milliseconds of the latest change queued. */
   queued_at: number;

@@ -24,12 +24,15 @@ import { bookTimeslot } from '../bookings/service.js';
 import { addDemoPhotos } from './photos.js';
 import { DEMO_ACTIVITIES as ACTIVITIES, type DemoActivity } from './activities.js';
 import { connectWithActivities, type ReadyConnection } from '../getyourguide/connection.js';
+import { connectWithActivities as connectViator, type ReadyConnection as ReadyViatorConnection } from '../viator/connection.js';
 
 export const DEMO_MARKETPLACE = 'demo';
 export const DEMO_DAYS = 60;
 export const DEMO_OWNER_EMAIL = 'owner@demo-adventures.example';
 /** The demo's supplier ID at GetYourGuide (a made-up one: GYG issues real ones). */
 export const DEMO_GYG_SUPPLIER_ID = 'demo-adventures';
+/** The demo's supplier ID at Viator (a made-up one: Viator issues real ones, as integers). */
+export const DEMO_VIATOR_SUPPLIER_ID = '1004';
 
 export interface DemoSeed {
   operatorId: number;
@@ -39,6 +42,7 @@ export interface DemoSeed {
   activityIds: string[];
   /** The GetYourGuide connection, switched on with every demo activity offered under its ActivityID. */
   gyg: ReadyConnection;
+  viator: ReadyViatorConnection;
   announcement(publicUrl: string): string;
 }
 
@@ -158,10 +162,27 @@ async function insertDemo(tx: Tx): Promise<DemoSeed> {
   const owner = { email: DEMO_OWNER_EMAIL, password: randomBytes(12).toString('base64url') };
   await createOwner(tx, operatorId, owner.email, { password: owner.password });
   const gyg = await connectWithActivities(tx, operatorId, DEMO_GYG_SUPPLIER_ID, activityIds);
-  return { operatorId, keys, owner, activityIds, gyg, announcement: (publicUrl) => announce(publicUrl, keys, owner, activityIds, gyg) };
+  // Connected to Viator too, without Viator's key for its notification endpoint: the demo pushes nothing.
+  const viator = await connectViator(tx, operatorId, DEMO_VIATOR_SUPPLIER_ID, activityIds);
+  return {
+    operatorId,
+    keys,
+    owner,
+    activityIds,
+    gyg,
+    viator,
+    announcement: (publicUrl) => announce(publicUrl, keys, owner, activityIds, gyg, viator),
+  };
 }
 
-function announce(publicUrl: string, keys: DemoSeed['keys'], owner: DemoSeed['owner'], activityIds: string[], gyg: ReadyConnection): string {
+function announce(
+  publicUrl: string,
+  keys: DemoSeed['keys'],
+  owner: DemoSeed['owner'],
+  activityIds: string[],
+  gyg: ReadyConnection,
+  viator: ReadyViatorConnection,
+): string {
   const today = new Date().toISOString().slice(0, 10);
   const inTwoWeeks = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
   return `
@@ -180,10 +201,15 @@ function announce(publicUrl: string, keys: DemoSeed['keys'], owner: DemoSeed['ow
   GetYourGuide supplier API at ${publicUrl}/gyg (HTTP Basic; the products are the ActivityIDs):
 getyourguide supplier ${gyg.supplierId} ${gyg.username}:${gyg.password} ${publicUrl}/gyg
 
+  Viator reservation system API at ${publicUrl}/viator (X-Api-Key; the product options are the ActivityIDs):
+viator supplier ${viator.supplierId} key ${viator.key} ${publicUrl}/viator
+
   Try it:
     curl -H "Authorization: Bearer ${keys.ota}" ${publicUrl}/api/v2/ota/${DEMO_MARKETPLACE}/products
     curl -H "Authorization: Bearer ${keys.ota}" "${publicUrl}/api/v2/ota/${DEMO_MARKETPLACE}/availability/${activityIds[0]}/dates?StartDate=${today}&EndDate=${inTwoWeeks}"
     curl -u ${gyg.username}:${gyg.password} "${publicUrl}/gyg/1/suppliers/${gyg.supplierId}/products/"
+    curl -H "X-Api-Key: ${viator.key}" -H 'Content-Type: application/json' ${publicUrl}/viator/v2/availability/calendar \\
+      -d '{"supplierId":${viator.supplierId},"productOptionIds":["${activityIds[0]}"],"startDate":"${today}","endDate":"${inTwoWeeks}"}'
 
   API docs: ${publicUrl}/docs
 `;

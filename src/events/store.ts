@@ -45,8 +45,8 @@ export function expiredEventsCte(): RawBuilder<unknown> {
 
 /**
  * Notes the timeslots (one statement, which finds their operator) unless their operator has neither an
- * enabled endpoint nor a GetYourGuide connection that pushes (switched on, with GYG's credentials for its
- * API: getyourguide/connection.ts pushesOn).
+ * enabled endpoint nor a marketplace connection that pushes (switched on, with the marketplace's own
+ * credentials for its API: getyourguide/connection.ts pushesOn, viator's outbound key).
  */
 export async function insertTimeslotChanges(tx: Tx, timeslotIds: number[], changedAt: number): Promise<void> {
   await sql`INSERT INTO webhook_timeslot_changes (operator_id, timeslot_id, changed_at)
@@ -54,5 +54,7 @@ export async function insertTimeslotChanges(tx: Tx, timeslotIds: number[], chang
       WHERE t.id IN (${sql.join(timeslotIds)})
         AND (EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.operator_id = t.operator_id AND e.status = 'enabled')
           OR EXISTS (SELECT 1 FROM gyg_connections g WHERE g.operator_id = t.operator_id AND g.enabled = 1
-            AND g.outbound_username IS NOT NULL AND g.outbound_password_sealed IS NOT NULL))`.execute(tx);
+            AND g.outbound_username IS NOT NULL AND g.outbound_password_sealed IS NOT NULL)
+          OR EXISTS (SELECT 1 FROM viator_connections v
+            WHERE v.operator_id = t.operator_id AND v.enabled = 1 AND v.outbound_key_sealed IS NOT NULL))`.execute(tx);
 }

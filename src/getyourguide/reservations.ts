@@ -13,12 +13,12 @@ import { unixNow } from '../lib/clock.js';
 import { isEmailAddress } from '../lib/email-address.js';
 import { NATIVE_CHANNELS } from '../lib/marketplaces.js';
 import type { AuditActor } from '../audit/log.js';
-import { findTimeslotAt, findTimeslotById, type TimeslotRow } from '../availability/store.js';
+import { findTimeslotAt, type TimeslotRow } from '../availability/store.js';
 import { cancelBooking, confirmInTransaction, prepareBooking, type BookingOrigin, type BookingRequest } from '../bookings/service.js';
 import { placeBooking } from '../bookings/placement.js';
 import { changeBookingDetails, findBooking } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';
-import { checkinsOf } from '../bookings/checkin.js';
+import { marketplaceChangeRefusal } from '../bookings/marketplace-policy.js';
 import type { ActivityRow } from '../catalog/store.js';
 import { GygError } from './errors.js';
 import { isGygCategory, type OfferedType } from './offer.js';
@@ -323,9 +323,8 @@ export async function cancelGygBooking(db: Db, caller: GygCaller, body: CancelBo
   if (status === 'cancelled' && link.booked_at !== null)
     throw new GygError('BOOKING_ALREADY_CANCELED', `Booking ${data.bookingReference} is already cancelled`);
   if (status !== 'confirmed') throw new GygError('INVALID_BOOKING', `${data.bookingReference} is a reservation that was never booked`);
-  const checkins = (await checkinsOf(db.kysely, [link.booking_id])).get(link.booking_id) ?? [];
-  if (checkins.length > 0) throw new GygError('BOOKING_REDEEMED', `Booking ${data.bookingReference} was redeemed: its guests were checked in`);
-  const startsAt = (await findTimeslotById(db.kysely, link.timeslot_id))?.starts_at ?? 0;
-  if (startsAt <= now) throw new GygError('BOOKING_IN_PAST', `Booking ${data.bookingReference} has started and can no longer be cancelled`);
+  const refusal = await marketplaceChangeRefusal(db.kysely, { id: link.booking_id, timeslot_id: link.timeslot_id }, now);
+  if (refusal === 'redeemed') throw new GygError('BOOKING_REDEEMED', `Booking ${data.bookingReference} was redeemed: its guests were checked in`);
+  if (refusal === 'started') throw new GygError('BOOKING_IN_PAST', `Booking ${data.bookingReference} has started and can no longer be cancelled`);
   await cancelBooking(db, caller.operatorId, link.reference, GYG_PARTNER, GYG_ACTOR);
 }

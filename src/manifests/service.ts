@@ -56,8 +56,8 @@ function assertDayAllowed(actor: Actor | undefined, slot: Pick<ManifestSlotRow, 
 }
 
 const channelOf = (booking: ManifestBookingRow, viaOcto: boolean): string => {
-  // A marketplace's booking says which interface it came through; GetYourGuide books through its own
-  // supplier API (src/getyourguide) and is named by itself, like the shop and the point of sale.
+  // A marketplace's booking says which interface it came through; GetYourGuide and Viator book through
+  // their own supplier APIs and are named by themselves, like the shop and the point of sale.
   if (booking.source === 'partner' && (viaOcto || !isNativeChannel(booking.partner)))
     return `${viaOcto ? 'OCTo' : 'Partner API'}: ${booking.partner ?? ''}`;
   return channelName(booking.source, booking.partner);

@@ -17,6 +17,7 @@ import { ActivitiesPage } from './pages/Activities';
 import { ActivityDetailPage, type ActivityTab } from './pages/ActivityDetail';
 import { KeysPage } from './pages/Keys';
 import { GetYourGuidePage } from './pages/GetYourGuide';
+import { ViatorPage } from './pages/Viator';
 import { UsagePage } from './pages/Usage';
 import { WaitlistsPage } from './pages/Waitlists';
 import { EmailsPage } from './pages/Emails';
@@ -43,6 +44,7 @@ const NAV: { href: string; label: string; icon: IconName; permission: Permission
   { href: '/users', label: 'Users', icon: 'user', permission: 'users:manage' },
   { href: '/keys', label: 'API keys', icon: 'keys', permission: 'keys:manage' },
   { href: '/getyourguide', label: 'GetYourGuide', icon: 'handshake', permission: 'keys:manage' },
+  { href: '/viator', label: 'Viator', icon: 'handshake', permission: 'keys:manage' },
   { href: '/audit', label: 'Audit log', icon: 'list', permission: 'audit:read' },
   { href: '/settings', label: 'Shop settings', icon: 'store', permission: 'settings:manage' },
 ];
@@ -77,6 +79,7 @@ function Page({ path }: { path: string }) {
   if (activity) return <ActivityDetailPage activityId={activity[1]!} tab={(activity[2] as ActivityTab | undefined) ?? 'timeslots'} />;
   if (path === '/keys') return <KeysPage />;
   if (path === '/getyourguide') return <GetYourGuidePage />;
+  if (path === '/viator') return <ViatorPage />;
   if (path === '/usage') return <UsagePage />;
   if (path === '/waitlists') return <WaitlistsPage />;
   if (path === '/emails') return <EmailsPage />;

@@ -8941,6 +8941,842 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/viator': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The Viator connection
+     * @description Whether it is set up and switched on, the base URL to give Viator and the start of its key (never the key), Viator's supplier ID, the hold length, whether Viator's key for its notification endpoint is stored, and the latest requests of Viator.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description Whether the connection has been set up (a key exists) */
+                Configured: boolean;
+                /** @description Whether Viator may call; a switched-off connection answers API_DISABLED (v1: TGDS0016) */
+                Enabled: boolean;
+                /** @description The base URL to give Viator (its endpoints are below it: /v2/availability/calendar, /booking, ...) */
+                EndpointURL: string;
+                /** @description The first characters of the key Viator sends, to recognise it */
+                KeyHint: string | null;
+                /** @description The key Viator sends in X-Api-Key: only in the answer that made it, never again */
+                Key?: string;
+                /** @description Viator's supplier ID of the operator (digits) */
+                SupplierID: string | null;
+                /** @description How long a reservation holds its seats and price (VIATOR_HOLD_MINUTES; Viator asks for 15 at least) */
+                HoldMinutes: number;
+                /** @description Whether Viator's key for its notification endpoint is stored (sealed; never shown) */
+                OutboundKeySet: boolean;
+                /** @description Where availability, capacity and price changes are posted (VIATOR_API_URL) */
+                NotificationsURL: string;
+                /** @description The latest requests Viator made, newest first (no personal data) */
+                Requests: {
+                  /** @description e.g. calendar, availability-check, reserve, booking */
+                  Endpoint: string;
+                  ProductOptionID: string | null;
+                  /** @description null when answered as asked; else Viator's error code (INVALID_SUPPLIER, TGDS0026, ...), reason (SOLD_OUT) or rejection */
+                  Outcome: string | null;
+                  DurationMs: number;
+                  /** Format: date-time */
+                  At: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Set up or change the Viator connection
+     * @description Switch it on or off, or set Viator's supplier ID (digits). The first change sets the connection up with a new key for Viator to send: that answer carries the Key, shown once.
+     */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            Enabled?: boolean;
+            SupplierID?: string | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description Whether the connection has been set up (a key exists) */
+                Configured: boolean;
+                /** @description Whether Viator may call; a switched-off connection answers API_DISABLED (v1: TGDS0016) */
+                Enabled: boolean;
+                /** @description The base URL to give Viator (its endpoints are below it: /v2/availability/calendar, /booking, ...) */
+                EndpointURL: string;
+                /** @description The first characters of the key Viator sends, to recognise it */
+                KeyHint: string | null;
+                /** @description The key Viator sends in X-Api-Key: only in the answer that made it, never again */
+                Key?: string;
+                /** @description Viator's supplier ID of the operator (digits) */
+                SupplierID: string | null;
+                /** @description How long a reservation holds its seats and price (VIATOR_HOLD_MINUTES; Viator asks for 15 at least) */
+                HoldMinutes: number;
+                /** @description Whether Viator's key for its notification endpoint is stored (sealed; never shown) */
+                OutboundKeySet: boolean;
+                /** @description Where availability, capacity and price changes are posted (VIATOR_API_URL) */
+                NotificationsURL: string;
+                /** @description The latest requests Viator made, newest first (no personal data) */
+                Requests: {
+                  /** @description e.g. calendar, availability-check, reserve, booking */
+                  Endpoint: string;
+                  ProductOptionID: string | null;
+                  /** @description null when answered as asked; else Viator's error code (INVALID_SUPPLIER, TGDS0026, ...), reason (SOLD_OUT) or rejection */
+                  Outcome: string | null;
+                  DurationMs: number;
+                  /** Format: date-time */
+                  At: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/api/v2/admin/viator/key': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the key Viator sends
+     * @description A new key for Viator to send in X-Api-Key; the old one stops working at once. The Key is in this answer only.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description Whether the connection has been set up (a key exists) */
+                Configured: boolean;
+                /** @description Whether Viator may call; a switched-off connection answers API_DISABLED (v1: TGDS0016) */
+                Enabled: boolean;
+                /** @description The base URL to give Viator (its endpoints are below it: /v2/availability/calendar, /booking, ...) */
+                EndpointURL: string;
+                /** @description The first characters of the key Viator sends, to recognise it */
+                KeyHint: string | null;
+                /** @description The key Viator sends in X-Api-Key: only in the answer that made it, never again */
+                Key?: string;
+                /** @description Viator's supplier ID of the operator (digits) */
+                SupplierID: string | null;
+                /** @description How long a reservation holds its seats and price (VIATOR_HOLD_MINUTES; Viator asks for 15 at least) */
+                HoldMinutes: number;
+                /** @description Whether Viator's key for its notification endpoint is stored (sealed; never shown) */
+                OutboundKeySet: boolean;
+                /** @description Where availability, capacity and price changes are posted (VIATOR_API_URL) */
+                NotificationsURL: string;
+                /** @description The latest requests Viator made, newest first (no personal data) */
+                Requests: {
+                  /** @description e.g. calendar, availability-check, reserve, booking */
+                  Endpoint: string;
+                  ProductOptionID: string | null;
+                  /** @description null when answered as asked; else Viator's error code (INVALID_SUPPLIER, TGDS0026, ...), reason (SOLD_OUT) or rejection */
+                  Outcome: string | null;
+                  DurationMs: number;
+                  /** Format: date-time */
+                  At: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/viator/outbound': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Store Viator's key for its notification endpoint
+     * @description The API key Viator issued for posting availability, capacity and price changes. It is sealed and never shown again.
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Printable characters, no spaces */
+            Key: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description Whether the connection has been set up (a key exists) */
+                Configured: boolean;
+                /** @description Whether Viator may call; a switched-off connection answers API_DISABLED (v1: TGDS0016) */
+                Enabled: boolean;
+                /** @description The base URL to give Viator (its endpoints are below it: /v2/availability/calendar, /booking, ...) */
+                EndpointURL: string;
+                /** @description The first characters of the key Viator sends, to recognise it */
+                KeyHint: string | null;
+                /** @description The key Viator sends in X-Api-Key: only in the answer that made it, never again */
+                Key?: string;
+                /** @description Viator's supplier ID of the operator (digits) */
+                SupplierID: string | null;
+                /** @description How long a reservation holds its seats and price (VIATOR_HOLD_MINUTES; Viator asks for 15 at least) */
+                HoldMinutes: number;
+                /** @description Whether Viator's key for its notification endpoint is stored (sealed; never shown) */
+                OutboundKeySet: boolean;
+                /** @description Where availability, capacity and price changes are posted (VIATOR_API_URL) */
+                NotificationsURL: string;
+                /** @description The latest requests Viator made, newest first (no personal data) */
+                Requests: {
+                  /** @description e.g. calendar, availability-check, reserve, booking */
+                  Endpoint: string;
+                  ProductOptionID: string | null;
+                  /** @description null when answered as asked; else Viator's error code (INVALID_SUPPLIER, TGDS0026, ...), reason (SOLD_OUT) or rejection */
+                  Outcome: string | null;
+                  DurationMs: number;
+                  /** Format: date-time */
+                  At: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Forget Viator's key for its notification endpoint (nothing is pushed without it) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description Whether the connection has been set up (a key exists) */
+                Configured: boolean;
+                /** @description Whether Viator may call; a switched-off connection answers API_DISABLED (v1: TGDS0016) */
+                Enabled: boolean;
+                /** @description The base URL to give Viator (its endpoints are below it: /v2/availability/calendar, /booking, ...) */
+                EndpointURL: string;
+                /** @description The first characters of the key Viator sends, to recognise it */
+                KeyHint: string | null;
+                /** @description The key Viator sends in X-Api-Key: only in the answer that made it, never again */
+                Key?: string;
+                /** @description Viator's supplier ID of the operator (digits) */
+                SupplierID: string | null;
+                /** @description How long a reservation holds its seats and price (VIATOR_HOLD_MINUTES; Viator asks for 15 at least) */
+                HoldMinutes: number;
+                /** @description Whether Viator's key for its notification endpoint is stored (sealed; never shown) */
+                OutboundKeySet: boolean;
+                /** @description Where availability, capacity and price changes are posted (VIATOR_API_URL) */
+                NotificationsURL: string;
+                /** @description The latest requests Viator made, newest first (no personal data) */
+                Requests: {
+                  /** @description e.g. calendar, availability-check, reserve, booking */
+                  Endpoint: string;
+                  ProductOptionID: string | null;
+                  /** @description null when answered as asked; else Viator's error code (INVALID_SUPPLIER, TGDS0026, ...), reason (SOLD_OUT) or rejection */
+                  Outcome: string | null;
+                  DurationMs: number;
+                  /** Format: date-time */
+                  At: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/viator/products': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What Viator may sell
+     * @description Every live activity with the product option ID Viator books it by (null: not offered), and each ticket type's Viator age band: offered, or the reason it is not (no band, a band taken by another type, a family ticket not mapped to UNIT, ...).
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                ActivityID: string;
+                Name: string;
+                /** @description The productOptionId (and SupplierProductCode) Viator books it by; null: not offered */
+                ProductOptionID: string | null;
+                /** @description Whether its changes are posted to Viator (from Viator's first calendar request on, until Viator refuses the option) */
+                Notifying: boolean;
+                TicketTypes: {
+                  /** @description The ticket type's code */
+                  Type: string;
+                  Name: string;
+                  /** @description The Viator age band (or UNIT) it sells as; null: none */
+                  Band: string | null;
+                  /** @description Whether the band is the operator's choice (else the ticket type's own category implies it) */
+                  Chosen: boolean;
+                  Offered: boolean;
+                  /** @description Why it is not offered; null when it is */
+                  Reason: string | null;
+                }[];
+              }[];
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/viator/products/{ActivityID}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Offer an activity on Viator
+     * @description ProductOptionID: the ID Viator books the activity by (null: no longer offered); unique per operator (422). Bands: a ticket type's Viator age band or UNIT (NONE: not offered; null: back to the default its own category implies).
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          ActivityID: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            ProductOptionID?: string | null;
+            Bands?: {
+              Type: string;
+              /** @description null: back to the default */
+              Band: ('ADULT' | 'SENIOR' | 'YOUTH' | 'CHILD' | 'INFANT' | 'UNIT' | 'NONE') | null;
+            }[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                ActivityID: string;
+                Name: string;
+                /** @description The productOptionId (and SupplierProductCode) Viator books it by; null: not offered */
+                ProductOptionID: string | null;
+                /** @description Whether its changes are posted to Viator (from Viator's first calendar request on, until Viator refuses the option) */
+                Notifying: boolean;
+                TicketTypes: {
+                  /** @description The ticket type's code */
+                  Type: string;
+                  Name: string;
+                  /** @description The Viator age band (or UNIT) it sells as; null: none */
+                  Band: string | null;
+                  /** @description Whether the band is the operator's choice (else the ticket type's own category implies it) */
+                  Chosen: boolean;
+                  Offered: boolean;
+                  /** @description Why it is not offered; null when it is */
+                  Reason: string | null;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Bad Request */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/admin/waitlists': {
     parameters: {
       query?: never;
@@ -23154,6 +23990,1295 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/viator/booking': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Confirm a reservation (or book directly) for Viator */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description BookingRequest */
+            requestType?: string;
+            data: {
+              ApiKey?: string;
+              ResellerId?: string | number;
+              /** @description Viator's supplier ID */
+              SupplierId: number | string;
+              ExternalReference?: string;
+              Timestamp?: string;
+              BookingReference: string;
+              /**
+               * Format: date
+               * @description YYYY-MM-DD
+               */
+              TravelDate: string;
+              SupplierProductCode: string;
+              Location?: string;
+              TourOptions?: {
+                SupplierOptionCode?: string;
+                SupplierOptionName?: string;
+                TourDepartureTime?: string;
+                Option?: {
+                  Name: string;
+                  Value: string;
+                }[];
+              };
+              CurrencyCode?: string;
+              Amount?: number;
+              Traveller: {
+                TravellerIdentifier: string;
+                GivenName: string;
+                Surname: string;
+                /** @enum {string} */
+                AgeBand: 'Adult' | 'Child' | 'Youth' | 'Infant' | 'Senior';
+                LeadTraveller?: boolean;
+              }[];
+              TravellerMix?: {
+                Adult?: number | string;
+                Child?: number | string;
+                Youth?: number | string;
+                Infant?: number | string;
+                Senior?: number | string;
+                Total?: number | string;
+              };
+              RequiredInfo?: {
+                Question?: {
+                  QuestionText: string;
+                  QuestionAnswer: string;
+                }[];
+              };
+              SpecialRequirement?: string;
+              PickupPoint?: string;
+              ContactDetail?: {
+                ContactType: string;
+                ContactName: string;
+                ContactValue: string;
+              };
+              ContactEmail?: string;
+              AvailabilityHoldReference?: string;
+              Retry?: boolean;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              responseType: 'BookingResponse';
+              data: {
+                ApiKey: string;
+                ResellerId: string;
+                SupplierId: number;
+                ExternalReference?: string;
+                /** Format: date-time */
+                Timestamp: string;
+                RequestStatus: {
+                  /** @enum {string} */
+                  Status: 'SUCCESS' | 'ERROR';
+                  Error?: {
+                    ErrorCode: string;
+                    ErrorMessage: string;
+                    ErrorDetails?: string;
+                  };
+                };
+                BookingReference?: string;
+                SupplierCommentCustomer?: string;
+                TourBarcode?: string;
+                Traveller?: {
+                  TravellerIdentifier: string;
+                  TravellerSupplierConfirmationNumber?: string;
+                  TravellerBarcode?: string;
+                  TravellerSeat?: string;
+                }[];
+                TransactionStatus?: {
+                  /** @enum {string} */
+                  Status: 'CONFIRMED' | 'REJECTED';
+                  /** @enum {string} */
+                  RejectionReason?: 'NOT_OPERATING' | 'BOOKED_OUT_ALT_DATES' | 'BOOKED_OUT_ALT_TIMES' | 'OTHER';
+                  RejectionReasonDetails?: string;
+                };
+                SupplierConfirmationNumber?: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/viator/booking-amendment': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Amend a Viator booking (date, time, travellers, lead traveller's name) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description BookingAmendmentRequest */
+            requestType?: string;
+            data: {
+              ApiKey?: string;
+              ResellerId?: string | number;
+              /** @description Viator's supplier ID */
+              SupplierId: number | string;
+              ExternalReference?: string;
+              Timestamp?: string;
+              BookingReference: string;
+              /**
+               * Format: date
+               * @description YYYY-MM-DD
+               */
+              TravelDate: string;
+              SupplierProductCode: string;
+              Location?: string;
+              TourOptions?: {
+                SupplierOptionCode?: string;
+                SupplierOptionName?: string;
+                TourDepartureTime?: string;
+                Option?: {
+                  Name: string;
+                  Value: string;
+                }[];
+              };
+              CurrencyCode?: string;
+              Amount?: number;
+              Traveller: {
+                TravellerIdentifier: string;
+                GivenName: string;
+                Surname: string;
+                /** @enum {string} */
+                AgeBand: 'Adult' | 'Child' | 'Youth' | 'Infant' | 'Senior';
+                LeadTraveller?: boolean;
+              }[];
+              TravellerMix?: {
+                Adult?: number | string;
+                Child?: number | string;
+                Youth?: number | string;
+                Infant?: number | string;
+                Senior?: number | string;
+                Total?: number | string;
+              };
+              RequiredInfo?: {
+                Question?: {
+                  QuestionText: string;
+                  QuestionAnswer: string;
+                }[];
+              };
+              SpecialRequirement?: string;
+              PickupPoint?: string;
+              ContactDetail?: {
+                ContactType: string;
+                ContactName: string;
+                ContactValue: string;
+              };
+              ContactEmail?: string;
+              SupplierNote?: string;
+              SupplierConfirmationNumber: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              responseType: 'BookingAmendmentResponse';
+              data: {
+                ApiKey: string;
+                ResellerId: string;
+                SupplierId: number;
+                ExternalReference?: string;
+                /** Format: date-time */
+                Timestamp: string;
+                RequestStatus: {
+                  /** @enum {string} */
+                  Status: 'SUCCESS' | 'ERROR';
+                  Error?: {
+                    ErrorCode: string;
+                    ErrorMessage: string;
+                    ErrorDetails?: string;
+                  };
+                };
+                BookingReference?: string;
+                SupplierCommentCustomer?: string;
+                TourBarcode?: string;
+                Traveller?: {
+                  TravellerIdentifier: string;
+                  TravellerSupplierConfirmationNumber?: string;
+                  TravellerBarcode?: string;
+                  TravellerSeat?: string;
+                }[];
+                TransactionStatus?: {
+                  /** @enum {string} */
+                  Status: 'CONFIRMED' | 'REJECTED';
+                  /** @enum {string} */
+                  RejectionReason?: 'NOT_OPERATING' | 'BOOKED_OUT_ALT_DATES' | 'BOOKED_OUT_ALT_TIMES' | 'OTHER';
+                  RejectionReasonDetails?: string;
+                };
+                SupplierConfirmationNumber?: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/viator/booking-cancellation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Cancel a Viator booking */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description BookingCancellationRequest */
+            requestType?: string;
+            data: {
+              ApiKey?: string;
+              ResellerId?: string | number;
+              /** @description Viator's supplier ID */
+              SupplierId: number | string;
+              ExternalReference?: string;
+              Timestamp?: string;
+              BookingReference: string;
+              SupplierConfirmationNumber: string;
+              CancelDate?: string;
+              Author?: string;
+              Reason?: string;
+              SupplierNote?: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              responseType: 'BookingCancellationResponse';
+              data: {
+                ApiKey: string;
+                ResellerId: string;
+                SupplierId: number;
+                ExternalReference?: string;
+                /** Format: date-time */
+                Timestamp: string;
+                RequestStatus: {
+                  /** @enum {string} */
+                  Status: 'SUCCESS' | 'ERROR';
+                  Error?: {
+                    ErrorCode: string;
+                    ErrorMessage: string;
+                    ErrorDetails?: string;
+                  };
+                };
+                BookingReference?: string;
+                SupplierConfirmationNumber?: string;
+                SupplierCancellationNumber?: string;
+                TransactionStatus?: {
+                  /** @enum {string} */
+                  Status: 'CONFIRMED' | 'REJECTED';
+                  /** @enum {string} */
+                  RejectionReason?: 'PAST_CANCEL_DATE' | 'PAST_TOUR_DATE' | 'TOUR_REDEEMED' | 'OTHER';
+                  RejectionReasonDetails?: string;
+                };
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/viator/redemption': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Whether a Viator booking was redeemed (anyone checked in) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description RedemptionRequest */
+            requestType?: string;
+            data: {
+              ApiKey?: string;
+              ResellerId?: string | number;
+              /** @description Viator's supplier ID */
+              SupplierId: number | string;
+              ExternalReference?: string;
+              Timestamp?: string;
+              BookingReference: string;
+              /**
+               * Format: date
+               * @description YYYY-MM-DD
+               */
+              TravelDate?: string;
+              SupplierConfirmationNumber: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              responseType: 'RedemptionResponse';
+              data: {
+                ApiKey: string;
+                ResellerId: string;
+                SupplierId: number;
+                ExternalReference?: string;
+                /** Format: date-time */
+                Timestamp: string;
+                RequestStatus: {
+                  /** @enum {string} */
+                  Status: 'SUCCESS' | 'ERROR';
+                  Error?: {
+                    ErrorCode: string;
+                    ErrorMessage: string;
+                    ErrorDetails?: string;
+                  };
+                };
+                RedemptionStatus?: boolean;
+                Traveller?: {
+                  TravellerIdentifier: string;
+                  TravellerSupplierConfirmationNumber?: string;
+                  RedemptionStatus?: boolean;
+                  /** Format: date-time */
+                  RedemptionDateTime?: string;
+                }[];
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/viator/tourlist': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The supplier's products offered to Viator */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description TourListRequest */
+            requestType?: string;
+            data: {
+              ApiKey?: string;
+              ResellerId?: string | number;
+              /** @description Viator's supplier ID */
+              SupplierId: number | string;
+              ExternalReference?: string;
+              Timestamp?: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              responseType: 'TourListResponse';
+              data: {
+                ApiKey: string;
+                ResellerId: string;
+                SupplierId: number;
+                ExternalReference?: string;
+                /** Format: date-time */
+                Timestamp: string;
+                RequestStatus: {
+                  /** @enum {string} */
+                  Status: 'SUCCESS' | 'ERROR';
+                  Error?: {
+                    ErrorCode: string;
+                    ErrorMessage: string;
+                    ErrorDetails?: string;
+                  };
+                };
+                Tour?: {
+                  SupplierProductCode: string;
+                  SupplierProductName: string;
+                  Language?: {
+                    LanguageCode: string;
+                    LanguageOption: ('GUIDE' | 'AUDIO' | 'WRITTEN')[];
+                  }[];
+                  CountryCode: string;
+                  DestinationCode: string;
+                  DestinationName: string;
+                  TourDescription: string;
+                  TourOption: {
+                    productOptionId: string;
+                    SupplierOptionCode?: string;
+                    SupplierOptionName?: string;
+                    TourDepartureTime?: string;
+                    Language?: {
+                      LanguageCode: string;
+                      LanguageOption: ('GUIDE' | 'AUDIO' | 'WRITTEN')[];
+                    }[];
+                  }[];
+                }[];
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/viator/v2/availability/calendar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Availability and prices of product options over a date range */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Viator's supplier ID */
+            supplierId: number;
+            productOptionIds: string[];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            endDate: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              productOptions: {
+                productOptionId: string;
+                currency: string;
+                dates: {
+                  /**
+                   * Format: date
+                   * @description YYYY-MM-DD
+                   */
+                  travelDate: string;
+                  events: (
+                    | {
+                        /** @enum {string} */
+                        status: 'AVAILABLE';
+                        /** @description hh:mm */
+                        startTime?: string;
+                        openingHours?: {
+                          coordinateStartTimes: boolean;
+                          hours: {
+                            /** @description hh:mm */
+                            from: string;
+                            /** @description hh:mm */
+                            to: string;
+                          }[];
+                        };
+                        /** Format: date-time */
+                        bookingCutoff: string;
+                        capacity:
+                          | {
+                              /** @enum {string} */
+                              type: 'UNLIMITED';
+                            }
+                          | {
+                              /** @enum {string} */
+                              type: 'LIMITED';
+                              vacancies: {
+                                types: ('ADULT' | 'SENIOR' | 'YOUTH' | 'CHILD' | 'INFANT' | 'UNIT')[];
+                                quantity: number;
+                                /** @enum {string} */
+                                quantityType: 'SHARED' | 'PER_TYPE';
+                              }[];
+                              original: number;
+                              remaining: number;
+                            };
+                        price:
+                          | {
+                              /** @enum {string} */
+                              type: 'PER_PERSON_PRICE';
+                              prices: {
+                                types: ('ADULT' | 'SENIOR' | 'YOUTH' | 'CHILD' | 'INFANT')[];
+                                netPrice?: number;
+                                retailPrice: number;
+                                discount?: {
+                                  originalRetailPrice: number;
+                                  specialOfferId?: string;
+                                };
+                              }[];
+                            }
+                          | {
+                              /** @enum {string} */
+                              type: 'PER_UNIT_PRICE';
+                              netPrice?: number;
+                              retailPrice: number;
+                              discount?: {
+                                originalRetailPrice: number;
+                                specialOfferId?: string;
+                              };
+                              maxTravelers: number;
+                            }
+                          | {
+                              /** @enum {string} */
+                              type: 'TIERED_PER_PERSON_PRICE';
+                              prices: {
+                                types: ('ADULT' | 'SENIOR' | 'YOUTH' | 'CHILD' | 'INFANT')[];
+                                tiers: {
+                                  min: number;
+                                  max: number;
+                                  retailPrice: number;
+                                  netPrice?: number;
+                                  discount?: {
+                                    originalRetailPrice: number;
+                                    specialOfferId?: string;
+                                  };
+                                }[];
+                              }[];
+                            }
+                          | {
+                              /** @enum {string} */
+                              type: 'UNSUPPORTED_PRICE';
+                              reason: string;
+                            };
+                      }
+                    | {
+                        /** @enum {string} */
+                        status: 'UNAVAILABLE';
+                        /** @description hh:mm */
+                        startTime?: string;
+                        openingHours?: {
+                          coordinateStartTimes: boolean;
+                          hours: {
+                            /** @description hh:mm */
+                            from: string;
+                            /** @description hh:mm */
+                            to: string;
+                          }[];
+                        };
+                        /** @enum {string} */
+                        unavailableReason: 'SOLD_OUT' | 'PAST_BOOKING_CUTOFF';
+                        /** Format: date-time */
+                        bookingCutoff: string;
+                        capacity:
+                          | {
+                              /** @enum {string} */
+                              type: 'UNLIMITED';
+                            }
+                          | {
+                              /** @enum {string} */
+                              type: 'LIMITED';
+                              vacancies: {
+                                types: ('ADULT' | 'SENIOR' | 'YOUTH' | 'CHILD' | 'INFANT' | 'UNIT')[];
+                                quantity: number;
+                                /** @enum {string} */
+                                quantityType: 'SHARED' | 'PER_TYPE';
+                              }[];
+                              original: number;
+                              remaining: number;
+                            };
+                        price:
+                          | {
+                              /** @enum {string} */
+                              type: 'PER_PERSON_PRICE';
+                              prices: {
+                                types: ('ADULT' | 'SENIOR' | 'YOUTH' | 'CHILD' | 'INFANT')[];
+                                netPrice?: number;
+                                retailPrice: number;
+                                discount?: {
+                                  originalRetailPrice: number;
+                                  specialOfferId?: string;
+                                };
+                              }[];
+                            }
+                          | {
+                              /** @enum {string} */
+                              type: 'PER_UNIT_PRICE';
+                              netPrice?: number;
+                              retailPrice: number;
+                              discount?: {
+                                originalRetailPrice: number;
+                                specialOfferId?: string;
+                              };
+                              maxTravelers: number;
+                            }
+                          | {
+                              /** @enum {string} */
+                              type: 'TIERED_PER_PERSON_PRICE';
+                              prices: {
+                                types: ('ADULT' | 'SENIOR' | 'YOUTH' | 'CHILD' | 'INFANT')[];
+                                tiers: {
+                                  min: number;
+                                  max: number;
+                                  retailPrice: number;
+                                  netPrice?: number;
+                                  discount?: {
+                                    originalRetailPrice: number;
+                                    specialOfferId?: string;
+                                  };
+                                }[];
+                              }[];
+                            }
+                          | {
+                              /** @enum {string} */
+                              type: 'UNSUPPORTED_PRICE';
+                              reason: string;
+                            };
+                      }
+                  )[];
+                }[];
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'TOO_MANY_REQUESTS' | 'SERVICE_UNAVAILABLE';
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'TOO_MANY_REQUESTS' | 'SERVICE_UNAVAILABLE';
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'INVALID_SUPPLIER' | 'API_DISABLED' | 'INVALID_PRODUCT_OPTION';
+              message?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'INTERNAL_ERROR';
+              message?: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/viator/v2/availability/check': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Real-time availability and prices of ticket combinations on a travel date */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Viator's supplier ID */
+            supplierId: number;
+            productOptions: {
+              /** @description slotbook's product option identifier (from the tour list) */
+              productOptionId: string;
+              startTimes?: string[];
+            }[];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            travelDate: string;
+            tickets: {
+              /** @description ADULT, SENIOR, YOUTH, CHILD, INFANT or UNIT */
+              type: string;
+              quantity: number;
+            }[];
+            totalTravelers?: number;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              productOptions: {
+                productOptionId: string;
+                currency: string;
+                events: (
+                  | {
+                      /** @enum {string} */
+                      status: 'AVAILABLE';
+                      /** @description hh:mm */
+                      startTime?: string;
+                      capacity:
+                        | {
+                            /** @enum {string} */
+                            type: 'UNLIMITED';
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'LIMITED';
+                            vacancies: {
+                              types: ('ADULT' | 'SENIOR' | 'YOUTH' | 'CHILD' | 'INFANT' | 'UNIT')[];
+                              quantity: number;
+                              /** @enum {string} */
+                              quantityType: 'SHARED' | 'PER_TYPE';
+                            }[];
+                            original: number;
+                            remaining: number;
+                          };
+                      /** Format: date-time */
+                      bookingCutoff: string;
+                      price:
+                        | {
+                            /** @enum {string} */
+                            type: 'PER_PERSON_PRICE';
+                            prices: {
+                              types: ('ADULT' | 'SENIOR' | 'YOUTH' | 'CHILD' | 'INFANT')[];
+                              netPrice?: number;
+                              retailPrice: number;
+                              discount?: {
+                                originalRetailPrice: number;
+                                specialOfferId?: string;
+                              };
+                            }[];
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'PER_UNIT_PRICE';
+                            netPrice?: number;
+                            retailPrice: number;
+                            discount?: {
+                              originalRetailPrice: number;
+                              specialOfferId?: string;
+                            };
+                            maxTravelers: number;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'UNSUPPORTED_PRICE';
+                            reason: string;
+                          };
+                    }
+                  | {
+                      /** @enum {string} */
+                      status: 'UNAVAILABLE';
+                      /** @enum {string} */
+                      unavailableReason: 'SOLD_OUT' | 'PAST_BOOKING_CUTOFF' | 'UNSUPPORTED_TICKET_COMBINATION' | 'LIMITED_AVAILABILITY';
+                      /** @description hh:mm */
+                      startTime?: string;
+                      capacity:
+                        | {
+                            /** @enum {string} */
+                            type: 'UNLIMITED';
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'LIMITED';
+                            vacancies: {
+                              types: ('ADULT' | 'SENIOR' | 'YOUTH' | 'CHILD' | 'INFANT' | 'UNIT')[];
+                              quantity: number;
+                              /** @enum {string} */
+                              quantityType: 'SHARED' | 'PER_TYPE';
+                            }[];
+                            original: number;
+                            remaining: number;
+                          };
+                      /** Format: date-time */
+                      bookingCutoff: string;
+                    }
+                )[];
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'TOO_MANY_REQUESTS' | 'SERVICE_UNAVAILABLE';
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'TOO_MANY_REQUESTS' | 'SERVICE_UNAVAILABLE';
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'INVALID_SUPPLIER' | 'API_DISABLED' | 'INVALID_PRODUCT_OPTION';
+              message?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'INTERNAL_ERROR';
+              message?: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/viator/v2/product/special-offers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Special offers (slotbook sends none, so every asked one is unknown) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Viator's supplier ID */
+            supplierId: number;
+            specialOfferIds: string[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              specialOffers: {
+                specialOfferId: string;
+                name: string;
+                /** @enum {string} */
+                type: 'STANDARD';
+                /** Format: date-time */
+                validFrom: string;
+                /** Format: date-time */
+                validUntil?: string;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'TOO_MANY_REQUESTS' | 'SERVICE_UNAVAILABLE';
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'TOO_MANY_REQUESTS' | 'SERVICE_UNAVAILABLE';
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'INVALID_SUPPLIER' | 'API_DISABLED' | 'INVALID_PRODUCT_OPTION';
+              message?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'INTERNAL_ERROR';
+              message?: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/viator/v2/reserve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Hold seats and price for a Viator checkout */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Viator's supplier ID */
+            supplierId: number;
+            /** @description slotbook's product option identifier (from the tour list) */
+            productOptionId: string;
+            /** @description hh:mm */
+            startTime?: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            travelDate: string;
+            tickets: {
+              /** @description ADULT, SENIOR, YOUTH, CHILD, INFANT or UNIT */
+              type: string;
+              quantity: number;
+            }[];
+            totalTravelers?: number;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              | {
+                  /** @enum {string} */
+                  status: 'RESERVED';
+                  /** Format: date-time */
+                  expiration: string;
+                  reference: string;
+                  currency: string;
+                  price:
+                    | {
+                        /** @enum {string} */
+                        type: 'PER_PERSON_PRICE';
+                        prices: {
+                          types: ('ADULT' | 'SENIOR' | 'YOUTH' | 'CHILD' | 'INFANT')[];
+                          netPrice?: number;
+                          retailPrice: number;
+                          discount?: {
+                            originalRetailPrice: number;
+                            specialOfferId?: string;
+                          };
+                        }[];
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'PER_UNIT_PRICE';
+                        netPrice?: number;
+                        retailPrice: number;
+                        discount?: {
+                          originalRetailPrice: number;
+                          specialOfferId?: string;
+                        };
+                        maxTravelers: number;
+                      }
+                    | {
+                        /** @enum {string} */
+                        type: 'UNSUPPORTED_PRICE';
+                        reason: string;
+                      };
+                }
+              | {
+                  /** @enum {string} */
+                  status: 'NOT_RESERVED';
+                  /** @enum {string} */
+                  reason: 'SOLD_OUT' | 'PAST_BOOKING_CUTOFF' | 'UNSUPPORTED_TICKET_COMBINATION' | 'LIMITED_AVAILABILITY' | 'NO_EVENT';
+                };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'TOO_MANY_REQUESTS' | 'SERVICE_UNAVAILABLE';
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'TOO_MANY_REQUESTS' | 'SERVICE_UNAVAILABLE';
+              message: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'INVALID_SUPPLIER' | 'API_DISABLED' | 'INVALID_PRODUCT_OPTION';
+              message?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              error: 'INTERNAL_ERROR';
+              message?: string;
+            };
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;

@@ -1,0 +1,105 @@
+// Viator's event notifications (POST {VIATOR_API_URL}/v2/notification/events): when a mapped option's seats
+// change for any reason (a booking on another channel, a sell-out, a cancelled departure, a change of
+// capacity), Viator is told which dates to read again, through the marketplaces' one push queue
+// (marketplace-push/). Viator's rules: notifications only for options Viator has asked the calendar of,
+// stopped for an option Viator answers it does not know (422 or a 207 naming it INVALID_PRODUCT_OPTION,
+// or INVALID_SUPPLIER) until Viator asks its calendar again; AVAILABILITY when a departure became sold out
+// (or sellable again: a change that reaches zero or leaves it is sent as AVAILABILITY, the rest as
+// CAPACITY). A connection without Viator's key for this endpoint pushes nothing.
+import type { Kysely } from 'kysely';
+import type { Db, Tx } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
+import type { InstanceKeys } from '../secrets/keys.js';
+import { findZonedTimeslotsById } from '../availability/store.js';
+import { availableSeats } from '../availability/service.js';
+import type { PushAnswer, PushChannel, PushGroup } from '../marketplace-push/queue.js';
+import { queuePushes } from '../marketplace-push/store.js';
+import { OUTBOUND_KEY_PURPOSE } from './connection.js';
+import { findProduct } from './products.js';
+import { findConnections, pushTargets, setNotify } from './store.js';
+import type { EventNotificationRequest, EventNotificationResponse, UpdateType } from './schemas.js';
+
+const TIMEOUT_MS = 10_000;
+export const VIATOR_CHANNEL = 'viator';
+
+/** What a push sends and how it is answered. Tests give their own. */
+export type ViatorTransport = (url: string, init: { headers: Record<string, string>; body: string }) => Promise<PushAnswer & { body: string }>;
+
+export const fetchTransport: ViatorTransport = async (url, init) => {
+  const response = await fetch(url, { method: 'POST', headers: init.headers, body: init.body, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() };
+};
+
+export interface ViatorPushSettings {
+  viatorApiUrl: string;
+}
+
+/** Viator's answer, as what to stop notifying: the options it does not know (or all, for an unknown supplier). */
+function refusedOptions(answer: PushAnswer & { body: string }, optionId: string): boolean {
+  try {
+    if (answer.status === 422) {
+      const { error } = JSON.parse(answer.body) as { error?: string };
+      return error === 'INVALID_PRODUCT_OPTION' || error === 'INVALID_SUPPLIER';
+    }
+    if (answer.status === 207) {
+      const { results } = JSON.parse(answer.body) as EventNotificationResponse;
+      return results.some((result) => result.productOptionId === optionId && result.error === 'INVALID_PRODUCT_OPTION');
+    }
+  } catch {
+    // An unreadable answer stops nothing.
+  }
+  return false;
+}
+
+/** The listener of the webhooks' coalesced availability (wired in reactions.ts). */
+export const queueViatorPushes = async (tx: Tx, timeslotIds: number[], nowMs: number): Promise<void> => {
+  if (timeslotIds.length > 0) await queuePushes(tx, VIATOR_CHANNEL, await pushTargets(tx, timeslotIds), nowMs);
+};
+
+/** Viator's channel of the push queue: its sender renders and posts each product's due dates. */
+export function viatorPushChannel(
+  db: Db,
+  keys: InstanceKeys,
+  settings: ViatorPushSettings,
+  transport: ViatorTransport = fetchTransport,
+): PushChannel {
+  return {
+    name: VIATOR_CHANNEL,
+    label: 'Viator event notification',
+    targets: pushTargets,
+    async prepare(kysely: Kysely<Database>, group: PushGroup, nowMs: number) {
+      const connection = (await findConnections(kysely, [group.operatorId])).get(group.operatorId);
+      if (connection?.enabled !== 1 || connection.outbound_key_sealed === null || connection.supplier_id === null) return undefined;
+      const caller = { operatorId: group.operatorId, connection };
+      const product = await findProduct(kysely, caller, group.productId);
+      if (!product) return undefined;
+      const now = Math.floor(nowMs / 1000);
+      const slots = (await findZonedTimeslotsById(kysely, group.timeslotIds, now)).filter((row) => row.activity_id === product.activity.id);
+      if (slots.length === 0) return undefined;
+      const dates = slots.map((row) => row.date).sort();
+      // A departure with nothing left (sold out, closed, cancelled) changed Viator's availability: that goes first.
+      const soldOut = slots.some((row) => availableSeats(row, now) === 0);
+      const updateType: UpdateType[] = [soldOut ? 'AVAILABILITY' : 'CAPACITY'];
+      const body: EventNotificationRequest = {
+        supplierId: Number(connection.supplier_id),
+        updateType,
+        productOptionIds: [group.productId],
+        startDate: dates[0]!,
+        endDate: dates[dates.length - 1]!,
+      };
+      const headers = { 'content-type': 'application/json', 'x-api-key': keys.open(OUTBOUND_KEY_PURPOSE, connection.outbound_key_sealed) };
+      return {
+        urgent: soldOut,
+        async send() {
+          const answer = await transport(`${settings.viatorApiUrl}/v2/notification/events`, { headers, body: JSON.stringify(body) });
+          if (refusedOptions(answer, group.productId)) {
+            // Viator does not know the option (any more): stop until it asks the calendar again, and drop this push.
+            await db.write((tx) => setNotify(tx, group.operatorId, [group.productId], false));
+            return { status: 200, retryAfter: null };
+          }
+          return answer;
+        },
+      };
+    },
+  };
+}
