@@ -31,6 +31,7 @@ import { photoRoutes } from './catalog/photos/routes.js';
 import { keyAdminRoutes } from './auth/admin-routes.js';
 import { availabilityPartnerRoutes } from './availability/routes.js';
 import { timeslotAdminRoutes } from './availability/admin-routes.js';
+import { flowAdminRoutes } from './flows/routes.js';
 import { bookingPartnerRoutes } from './bookings/routes.js';
 import { bookingAdminRoutes } from './bookings/admin-routes.js';
 import { manifestAdminRoutes } from './manifests/admin-routes.js';
@@ -69,7 +70,7 @@ import { embedRoutes } from './embed/routes.js';
 import { storefrontApiRoutes } from './storefront/api-routes.js';
 import { storefrontRoutes } from './storefront/routes.js';
 import { paymentAdminRoutes } from './payments/admin-routes.js';
-import { stripeWebhookRoutes } from './payments/routes.js';
+import { stripeWebhookRoutes } from './payments/providers/stripe/webhook-routes.js';
 import { wireReactions } from './reactions.js';
 
 declare module 'fastify' {
@@ -203,6 +204,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks, instru
   await app.register(photoAdminRoutes, { prefix: admin });
   await app.register(ticketTypeAdminRoutes, { prefix: admin });
   await app.register(timeslotAdminRoutes, { prefix: admin });
+  await app.register(flowAdminRoutes, { prefix: admin });
   await app.register(questionAdminRoutes, { prefix: admin });
   await app.register(bookingAdminRoutes, { prefix: admin });
   await app.register(manifestAdminRoutes, { prefix: admin });

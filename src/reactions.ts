@@ -6,17 +6,11 @@ import { defineEmailKind } from './emails/kinds.js';
 import { queueGygPushes } from './getyourguide/push.js';
 import { queueViatorPushes } from './viator/push.js';
 import { onAvailabilityCoalesced } from './webhooks/deliveries/dispatch.js';
-import {
-  reactToBookings,
-  reactToDepartureCancellations,
-  reactToGuestCancellations,
-  reactToNewOperators,
-  reactToPaidBaskets,
-} from './events/reactions.js';
+import { reactToBookings, reactToDepartureCancellations, reactToNewOperators, reactToPaidBaskets } from './events/reactions.js';
 import { insertStarterWorkflows } from './workflows/starter.js';
 import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
-import { handleStripeEvents } from './payments/stripe-events.js';
-import { refundDepartureCancellation, refundGuestCancellation } from './shop/refunds.js';
+import { handleStripeEvents } from './payments/providers/stripe/events.js';
+import { refundDepartureCancellation } from './shop/refunds.js';
 import { emailCancelledDeparture } from './storefront/departure-emails.js';
 import { DISPUTE_EVENTS, followDispute } from './shop/disputes.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
@@ -40,8 +34,6 @@ export function wireReactions(): void {
   reactToBookings('price-difference', priceDifference);
   // A basket paid: a waitlist offer held in it is claimed.
   reactToPaidBaskets('waitlists', claimOffer);
-  // A guest cancelling their paid booking within the activity's rule: all that remains of its share is refunded.
-  reactToGuestCancellations('refunds', refundGuestCancellation);
   // A departure cancelled by the operator: each paid booking is refunded in full, each guest e-mailed the message.
   reactToDepartureCancellations('refunds', refundDepartureCancellation);
   reactToDepartureCancellations('guest-email', emailCancelledDeparture);

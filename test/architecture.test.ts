@@ -31,6 +31,7 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
     'waitlists',
   ],
   /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds', 'notices', 'marketplace-push'],
+  /* flows        */ ['flows'],
   /* channels     */ ['octo', 'getyourguide', 'viator', 'storefront', 'embed', 'dashboard'],
   /* composition  */ ['app.ts', 'reactions.ts', 'server.ts', 'cli.ts', 'demo', 'observability'],
 ];
@@ -273,7 +274,7 @@ const QUERY_BUILDERS = new Set(['selectFrom', 'insertInto', 'updateTable', 'dele
 const SQL_OUTSIDE_STORES_ALLOWED: Record<string, string> = {
   // The seat ledger is availability's second store: on PostgreSQL releasing lapsed holds and taking seats is
   // one statement over timeslots and bookings, the capacity invariant itself (docs/concurrency.md).
-  'src/availability/seat-ledger.ts': 'the seat ledger',
+  'src/bookings/lifecycle/seat-ledger.ts': 'the seat ledger',
 };
 
 export function buildsQueries(file: string, text = readFileSync(file, 'utf8')): boolean {

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ActivityIdParams, AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
-import { AdminRangeQuery, AdminTimeslot, CreateTimeslotsBody, TimeslotIdParams, UpdateTimeslotBody } from './schemas.js';
-import { changeTimeslotCapacity, getAdminTimeslot, listAdminTimeslots } from './service.js';
+import { AdminRangeQuery, AdminTimeslot, CreateTimeslotsBody, TimeslotIdParams } from './schemas.js';
+import { getAdminTimeslot, listAdminTimeslots } from './service.js';
 import { createTimeslots } from './creation.js';
 import { requires } from '../access/permissions.js';
 
@@ -57,19 +57,5 @@ export const timeslotAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request) => ({ data: await getAdminTimeslot(app.db.kysely, request.caller.operatorId, request.params.ID) }),
   });
-
-  app.patch('/timeslots/:ID', {
-    config: requires('activities:write'),
-    schema: {
-      tags,
-      summary: "Change a timeslot's capacity",
-      description: 'The capacity can never go below the seats already booked (409).',
-      params: TimeslotIdParams,
-      body: UpdateTimeslotBody,
-      response: { 200: envelope(AdminTimeslot), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422) },
-    },
-    handler: async (request) => ({
-      data: await changeTimeslotCapacity(app.db, request.caller.operatorId, request.params.ID, request.body.Capacity),
-    }),
-  });
+  // PATCH /timeslots/:ID (its capacity) releases lapsed holds first: a flow (flows/timeslot-capacity.ts).
 };

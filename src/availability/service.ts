@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Db } from '../db/connection.js';
+import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { daysBetween, unixToZonedIso, unixToZonedTime } from '../calendar/zoned-time.js';
 import { requireActivity } from '../catalog/service.js';
 import { findActivity } from '../catalog/store.js';
-import { releaseLapsedHolds } from './seat-ledger.js';
 import { audit } from '../audit/log.js';
 import { seatsLeft } from './seats.js';
 import { unixNow } from '../lib/clock.js';
@@ -101,27 +100,23 @@ export async function getAdminTimeslot(db: Kysely<Database>, operatorId: number,
 }
 
 /**
- * Operator: a new capacity, never below the seats booked. Lapsed holds are released first, so that a
- * hold whose time ran out does not stop the operator from lowering the capacity.
+ * Operator: the timeslot's new capacity, in the caller's transaction, never below the seats booked (409),
+ * with its audit entry. A cancelled departure takes no more bookings (409). The flow that calls it releases
+ * the timeslot's lapsed holds first (flows/timeslot-capacity.ts).
  */
-export async function changeTimeslotCapacity(db: Db, operatorId: number, id: number, capacity: number): Promise<AdminTimeslot> {
-  const now = unixNow();
-  await db.write(async (tx) => {
-    const slot = await findZonedTimeslot(tx, operatorId, id, now);
-    if (!slot) throw new NotFound(`No timeslot ${id}`);
-    if (slot.cancelled_at !== null) throw new Conflict(`The timeslot on ${slot.date} at ${slot.time} was cancelled; it takes no more bookings`);
-    await releaseLapsedHolds(tx, id, now);
-    if (!(await setCapacityAboveBooked(tx, { operatorId, timeslotId: id }, capacity))) {
-      const booked = slot.booked - slot.lapsed_hold_seats;
-      throw new Conflict(`Capacity cannot be ${capacity}: ${booked} seats of this timeslot are already booked`);
-    }
-    await audit(tx, {
-      operatorId,
-      action: 'timeslot.update',
-      resource: { type: 'timeslot', id },
-      before: { Capacity: slot.capacity },
-      after: { Capacity: capacity },
-    });
+export async function setTimeslotCapacity(tx: Tx, operatorId: number, id: number, capacity: number, now: number): Promise<void> {
+  const slot = await findZonedTimeslot(tx, operatorId, id, now);
+  if (!slot) throw new NotFound(`No timeslot ${id}`);
+  if (slot.cancelled_at !== null) throw new Conflict(`The timeslot on ${slot.date} at ${slot.time} was cancelled; it takes no more bookings`);
+  if (!(await setCapacityAboveBooked(tx, { operatorId, timeslotId: id }, capacity))) {
+    const booked = slot.booked - slot.lapsed_hold_seats;
+    throw new Conflict(`Capacity cannot be ${capacity}: ${booked} seats of this timeslot are already booked`);
+  }
+  await audit(tx, {
+    operatorId,
+    action: 'timeslot.update',
+    resource: { type: 'timeslot', id },
+    before: { Capacity: slot.capacity },
+    after: { Capacity: capacity },
   });
-  return getAdminTimeslot(db.kysely, operatorId, id, now);
 }

@@ -3,7 +3,6 @@ import type { Database, TimeslotTable } from '../db/schema.js';
 import { dialectOf, type Tx } from '../db/connection.js';
 import { noteSeatsChanged } from '../events/outbox.js';
 import { lockActivity } from '../catalog/store.js';
-import type { SeatsOf } from './seat-ledger.js';
 
 export type TimeslotRow = Selectable<TimeslotTable>;
 
@@ -12,6 +11,12 @@ export type LiveTimeslotRow = TimeslotRow & { lapsed_hold_seats: number };
 
 /** A timeslot with what it takes to show it: its activity's public ID and time zone. */
 export type ZonedTimeslotRow = LiveTimeslotRow & { activity_public_id: string; timezone: string };
+
+/** A timeslot whose seats change, with its operator (whose cached partner answers the change drops). */
+export interface SeatsOf {
+  operatorId: number;
+  timeslotId: number;
+}
 
 /**
  * `timeslots.booked` still counts a hold whose time ran out until a booking write releases it. Readers

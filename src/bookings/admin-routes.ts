@@ -144,7 +144,9 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: ReferenceParams,
       response: { 200: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404) },
     },
-    handler: async (request) => ({ data: await cancelBooking(app.db, request.caller.operatorId, request.params.BookingReference) }),
+    handler: async (request) => ({
+      data: await cancelBooking(app.db, request.caller.operatorId, request.params.BookingReference, { kind: 'staff' }),
+    }),
   });
 
   app.post('/bookings/:BookingReference/reschedule', {
@@ -159,6 +161,7 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request) => ({
       data: await rescheduleBooking(app.db, request.caller.operatorId, request.params.BookingReference, request.body, {
+        caller: 'staff',
         refunds: { keys: app.instanceKeys, settings: app.config },
       }),
     }),

@@ -10,7 +10,8 @@ import { bookingTicketsOf } from '../catalog/tickets/store.js';
 import { timeslotsAskingRequired } from '../questions/store.js';
 import { waiverMissing } from '../questions/waiver.js';
 import { effectiveStatus } from './view.js';
-import { checkinsOf, currentStatus, lockConfirmed, setCheckinCount, type BookingCheckinRow, type BookingRecord } from './store.js';
+import { checkinsOf, currentStatus, setCheckinCount, type BookingCheckinRow, type BookingRecord } from './store.js';
+import { lockConfirmed } from './lifecycle/store.js';
 
 export type { BookingCheckinRow };
 /** Other domains read check-ins here, the check-in's own module. */

@@ -10,13 +10,13 @@ import { Conflict, NotFound } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
 import { audit } from '../audit/log.js';
 import { currentContext } from '../access/actor.js';
-import { releaseLapsedHolds } from '../availability/seat-ledger.js';
-import { closeCancelledTimeslot, findZonedTimeslot } from '../availability/store.js';
-import { publishBookingChange, publishDepartureCancellation } from '../events/reactions.js';
+import { cancelDepartureBookings } from './lifecycle/commands.js';
+import { findZonedTimeslot } from '../availability/store.js';
+import { publishDepartureCancellation } from '../events/reactions.js';
 import { sendPendingRefunds } from '../payments/jobs.js';
-import type { StripeSettings } from '../payments/stripe.js';
+import type { StripeSettings } from '../payments/providers/stripe/gateway.js';
 import type { InstanceKeys } from '../secrets/keys.js';
-import { cancelLiveBookingsOf, findBooking, findBookingRecords, type BookingRow } from './store.js';
+import { findBooking, findBookingRecords } from './store.js';
 import { findDepartureCancellation, insertDepartureCancellation, setCancelledBookings, type DepartureCancellationRow } from './departure-store.js';
 import { withTickets } from './service.js';
 import type { Booking } from './schemas.js';
@@ -84,35 +84,9 @@ export async function cancelDeparture(
       cancelled_at: now,
     });
     if (!first) return [];
-    await releaseLapsedHolds(tx, timeslotId, now);
-    // Bookings rows first, then the timeslot's, as every booking writer (seat-ledger.ts). A booking
-    // committed between the two statements is cancelled by the second round: the timeslot's row is then
-    // ours, and every later booking is refused by its capacity of 0.
-    const rows: BookingRow[] = [];
-    for (let round = 0; round < 2; round++) {
-      const more = await cancelLiveBookingsOf(tx, timeslotId, now);
-      rows.push(...more);
-      if (round === 0 || more.length > 0) {
-        await closeCancelledTimeslot(
-          tx,
-          { operatorId, timeslotId },
-          more.reduce((sum, row) => sum + Number(row.seats), 0),
-          now,
-        );
-      }
-    }
+    const rows = await cancelDepartureBookings(tx, { operatorId, timeslotId }, { kind: 'staff' }, now);
     const departure = { message, activityId: slot.activity_public_id, publicUrl: context.settings.publicUrl };
-    for (const row of rows) {
-      await publishBookingChange(tx, row, 'cancelled', now);
-      await publishDepartureCancellation(tx, row, departure, now);
-      await audit(tx, {
-        operatorId,
-        action: 'booking.cancel',
-        resource: { type: 'booking', id: row.reference },
-        before: { Status: row.hold_expires_at === null ? 'confirmed' : 'on_hold' },
-        after: { Status: 'cancelled', Reason: 'departure-cancelled', TimeslotID: timeslotId },
-      });
-    }
+    for (const row of rows) await publishDepartureCancellation(tx, row, departure, now);
     await setCancelledBookings(
       tx,
       timeslotId,

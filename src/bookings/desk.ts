@@ -13,7 +13,8 @@ import { owedOf, type Owed } from '../payments/booking-money.js';
 import type { DeskMethod, DeskPaymentAnswer, DeskPaymentBody, PosPayment } from '../payments/schemas.js';
 import { changePaymentStatus, findPayment, insertBookingPayment, openInvoice, type PaymentRow } from '../payments/store.js';
 import { bookingPaymentView } from '../payments/view.js';
-import { findBookingId, lockBooking } from './store.js';
+import { findBookingId } from './store.js';
+import { lockBooking } from './lifecycle/store.js';
 
 /** More than is due: 409 naming the amount's field. */
 const tooMuch = (field: string, message: string) => new DomainError('conflict', message, [{ field, message }]);

@@ -1,5 +1,5 @@
 // Rescheduling: a live booking moves to another timeslot (of its activity, or of another activity of the
-// operator that sells the same ticket types) through the one amendment (amendment.ts), so the seats move
+// operator that sells the same ticket types) through the lifecycle's one move (lifecycle/move.ts), so the seats move
 // atomically: the new timeslot's are taken and the old one's given back in one commit, never an overbooking.
 // The booking keeps its reference, tickets, answers (on the same activity), payments and check-in state.
 // Staff (the operator API and the dashboard), partners (their own bookings) and guests (the manage page,
@@ -12,7 +12,9 @@ import { unixNow } from '../lib/clock.js';
 import { audit, type AuditActor } from '../audit/log.js';
 import { checkMix, type TicketMix } from '../catalog/tickets/mix.js';
 import { bookingTicketsOf, listTicketTypes, type BookingTicketRow, type TicketTypeRow } from '../catalog/tickets/store.js';
-import { amendBooking } from './amendment.js';
+import { amendBooking } from './lifecycle/move.js';
+import { orThrow } from './lifecycle/refusals.js';
+import type { CallerKind } from './lifecycle/policy.js';
 import { findBooking, type BookingRecord } from './store.js';
 import { getBooking } from './service.js';
 import { sendPendingRefunds, type RefundSending } from '../payments/jobs.js';
@@ -36,6 +38,8 @@ export interface RescheduleRequest {
 }
 
 export interface RescheduleOptions {
+  /** Who moves it: the policy's caller kind (staff, a partner, the guest). */
+  caller: CallerKind;
   /** A move that changed the price of a booking paid online refunds the difference: sent to Stripe right after the commit. */
   refunds: RefundSending;
   /** Only a booking this marketplace made (the partner API): another's is 404. */
@@ -109,8 +113,8 @@ export async function rescheduleBooking(
     bookable_until: Number(timeslot.bookable_until),
   };
   const moved = await db.write(async (tx) => {
-    const moved = await amendBooking(tx, booking.id, { activity, timeslot: target, mix }, now);
-    if (!moved) return false;
+    const moved = orThrow(await amendBooking(tx, booking.id, { activity, timeslot: target, mix }, options.caller, now));
+    if (!moved.changed) return false;
     await audit(
       tx,
       {

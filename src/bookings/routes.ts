@@ -69,7 +69,7 @@ export const bookingPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404) },
     },
     handler: async (request) => ({
-      data: await cancelBooking(app.db, request.caller.operatorId, request.params.BookingReference, marketplace(request.caller)),
+      data: await cancelBooking(app.db, request.caller.operatorId, request.params.BookingReference, { kind: 'partner' }, marketplace(request.caller)),
     }),
   });
 
@@ -85,6 +85,7 @@ export const bookingPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request) => ({
       data: await rescheduleBooking(app.db, request.caller.operatorId, request.params.BookingReference, request.body, {
+        caller: 'partner',
         partner: marketplace(request.caller),
         refunds: { keys: app.instanceKeys, settings: app.config },
       }),

@@ -6,15 +6,13 @@ import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/store.js';
 import { unixNow } from '../lib/clock.js';
 import { fileScopeOf, validateWaiverAnswers } from '../questions/service.js';
-import { giveBackSeats, releaseLapsedHolds } from '../availability/seat-ledger.js';
-import { placeBooking, type BookingDraft } from './placement.js';
-import { changeStatus, extendHoldUntil } from './status.js';
+import { placeBooking, type BookingDraft } from './lifecycle/place.js';
+import { cancel, confirm, type Caller } from './lifecycle/commands.js';
+import { orThrow, refusalProblem, type Outcome } from './lifecycle/refusals.js';
 import { findBooking, findBookingTarget, listBookings, type BookableTimeslot, type BookingRecord, type BookingRow } from './store.js';
 import { effectiveStatus, toBooking } from './view.js';
-import { publishBookingChange, publishGuestCancellation } from '../events/reactions.js';
 import { requestedMix } from '../catalog/tickets/mix.js';
 import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../catalog/tickets/store.js';
-import { audit, type AuditActor } from '../audit/log.js';
 import {
   PAYMENT_STATE_WINDOW,
   type AdminBookingListItem,
@@ -158,126 +156,31 @@ export async function withTickets(db: Kysely<Database>, records: BookingRecord[]
   return records.map((row) => toBooking(row, tickets.get(row.id) ?? [], now));
 }
 
+/** A refusal that only says the booking is over already: cancelling it again answers it as it is. */
+const alreadyOver = (outcome: Outcome): boolean =>
+  !outcome.ok && (outcome.refusal.code === 'booking.cancelled' || outcome.refusal.code === 'booking.expired');
+
 /**
- * Cancels a confirmed booking or a live hold and gives its seats back, in one transaction. Cancelling a
- * booking that is already cancelled (or a hold that expired) changes nothing and answers it as it is.
- * `as` names the actor in the audit log when it is not the request's (a guest through their manage link).
+ * Cancels the operator's booking (with `partner`, only that marketplace's own) as `caller`, within the
+ * policy, and answers it. A booking cancelled or expired already changes nothing and answers as it is;
+ * another refusal is the default problem (409).
  */
-export async function cancelBooking(
-  db: Db,
-  operatorId: number,
-  reference: string,
-  partner?: string,
-  as?: AuditActor,
-  options: { byGuest?: boolean } = {},
-): Promise<Booking> {
+export async function cancelBooking(db: Db, operatorId: number, reference: string, caller: Caller, partner?: string): Promise<Booking> {
   const booking = await requireBooking(db.kysely, operatorId, reference, partner);
-  const now = unixNow();
-  await db.write(async (tx) => {
-    // A lapsed hold is expired, not cancelled: release it as such first, so its seats come back once.
-    await releaseLapsedHolds(tx, booking.timeslot_id, now);
-    const cancelled = await changeStatus(tx, booking.id, ['confirmed', 'on_hold'], { status: 'cancelled', cancelled_at: Date.now() });
-    if (cancelled) {
-      await giveBackSeats(tx, { operatorId: cancelled.operator_id, timeslotId: cancelled.timeslot_id }, cancelled.seats);
-      await publishBookingChange(tx, booking, 'cancelled', now);
-      // The guest's own cancellation (the manage page): its reactions (a refund by the rule) run in this transaction too.
-      if (options.byGuest) await publishGuestCancellation(tx, booking, now);
-      // Whoever cancels (a user, the operator's key, a partner's key) is recorded; a repeated cancel changed nothing.
-      await audit(
-        tx,
-        {
-          operatorId,
-          action: 'booking.cancel',
-          resource: { type: 'booking', id: reference },
-          before: { Status: effectiveStatus(booking, now) },
-          after: { Status: 'cancelled' },
-        },
-        as,
-      );
-    }
-  });
+  const outcome = await db.write((tx) => cancel(tx, booking, caller, unixNow()));
+  if (!outcome.ok && !alreadyOver(outcome)) throw refusalProblem(outcome.refusal);
   return getBooking(db.kysely, operatorId, reference, partner);
 }
 
 /**
  * Confirms a booking on hold while its hold is live. A confirmed booking answers unchanged; an expired
- * hold or a cancelled booking cannot be confirmed (409): its seats may already be someone else's.
+ * hold or a cancelled booking cannot be confirmed (409): its seats may already be someone else's. The
+ * refusal is thrown after the commit, so that the release of lapsed holds is kept.
  */
 export async function confirmBooking(db: Db, operatorId: number, reference: string, partner?: string): Promise<Booking> {
   const booking = await requireBooking(db.kysely, operatorId, reference, partner);
-  const status = await db.write((tx) => confirmInTransaction(tx, booking, unixNow()));
-  throwUnlessConfirmed(status, reference);
+  orThrow(await db.write((tx) => confirm(tx, booking, unixNow())));
   return getBooking(db.kysely, operatorId, reference, partner);
-}
-
-/**
- * The latest moment (Unix seconds) a hold made at `createdAtMs` may be extended to: no renewal keeps seats
- * longer than `maxLifetimeMinutes` (HOLD_MAX_LIFETIME_MINUTES) after the hold was made, whatever the channel.
- */
-export const holdCeiling = (createdAtMs: number, maxLifetimeMinutes: number): number => Math.floor(createdAtMs / 1000) + maxLifetimeMinutes * 60;
-
-/**
- * Keeps a live hold for `minutes` more from now (never shortening it), but never beyond its ceiling
- * (holdCeiling): a hold cannot be renewed forever. Holds that lapsed, confirmed and cancelled bookings
- * cannot be extended (409): a lapsed hold's seats may already be someone else's; neither can a hold that
- * has reached its ceiling (409): confirm it or let it go.
- */
-export async function extendHold(
-  db: Db,
-  operatorId: number,
-  reference: string,
-  hold: { minutes: number; maxLifetimeMinutes: number },
-  partner?: string,
-): Promise<Booking> {
-  const booking = await requireBooking(db.kysely, operatorId, reference, partner);
-  const now = unixNow();
-  const outcome = await db.write(async (tx) => {
-    await releaseLapsedHolds(tx, booking.timeslot_id, now);
-    const current = await findBooking(tx, operatorId, reference, partner);
-    if (current?.status !== 'on_hold' || current.hold_expires_at === null || current.hold_expires_at <= now) return 'not-live';
-    const wanted = Math.max(current.hold_expires_at, now + hold.minutes * 60);
-    const until = Math.min(wanted, Math.max(current.hold_expires_at, holdCeiling(current.created_at, hold.maxLifetimeMinutes)));
-    if (until < wanted && until === current.hold_expires_at) return 'at-ceiling';
-    return (await extendHoldUntil(tx, current.id, until, now)) ? 'extended' : 'not-live';
-  });
-  if (outcome === 'at-ceiling') {
-    throw new Conflict(
-      `The hold of booking ${reference} cannot be extended: a hold lasts at most ${hold.maxLifetimeMinutes} minutes from when it was made. Confirm it, or cancel it.`,
-    );
-  }
-  if (outcome === 'not-live') {
-    const status = effectiveStatus((await findBooking(db.kysely, operatorId, reference, partner)) ?? booking, now);
-    throw new Conflict(
-      status === 'expired'
-        ? `The hold of booking ${reference} has expired; its seats are released. Create a new booking.`
-        : `Booking ${reference} is ${status}, not on hold: only a hold can be extended`,
-    );
-  }
-  return getBooking(db.kysely, operatorId, reference, partner);
-}
-
-/**
- * Confirms a booking on a live hold, inside the caller's transaction, and answers its status afterwards
- * (`confirmed`, or why it cannot be: `expired`, `cancelled`). `beforeConfirm` runs first when the
- * booking can be confirmed, e.g. to store the guest's details that the confirmation e-mail will carry.
- * Lapsed holds of the timeslot are released either way; throw (throwUnlessConfirmed) after the commit
- * so that release is kept.
- */
-export async function confirmInTransaction(tx: Tx, booking: BookingRow, now: number, beforeConfirm?: () => Promise<void>): Promise<BookingStatus> {
-  await releaseLapsedHolds(tx, booking.timeslot_id, now);
-  const status = effectiveStatus((await findBooking(tx, booking.operator_id, booking.reference)) ?? booking, now);
-  if (status !== 'on_hold' && status !== 'confirmed') return status;
-  await beforeConfirm?.();
-  if (status === 'on_hold' && (await changeStatus(tx, booking.id, ['on_hold'], { status: 'confirmed', hold_expires_at: null }))) {
-    const confirmed = (await findBooking(tx, booking.operator_id, booking.reference)) ?? booking;
-    await publishBookingChange(tx, confirmed, 'confirmed', now);
-  }
-  return 'confirmed';
-}
-
-export function throwUnlessConfirmed(status: BookingStatus, reference: string): void {
-  if (status === 'expired') throw new Conflict(`The hold of booking ${reference} has expired; its seats are released. Create a new booking.`);
-  if (status === 'cancelled') throw new Conflict(`Booking ${reference} is cancelled and cannot be confirmed`);
 }
 
 /** Operator: bookings of every source, filtered and paged, each with its payment state and amount due. */

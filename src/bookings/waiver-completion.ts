@@ -11,7 +11,8 @@ import { unixNow } from '../lib/clock.js';
 import { validateWaiverAnswers, type WaiverAnswerInput } from '../questions/service.js';
 import { replaceWaiverAnswers } from '../questions/store.js';
 import { keepBookingFiles } from '../questions/upload-store.js';
-import { findBooking, lockBooking, setWaiverStatus } from './store.js';
+import { findBooking, setWaiverStatus } from './store.js';
+import { lockBooking } from './lifecycle/store.js';
 import { effectiveStatus } from './view.js';
 
 export async function completeWaiver(db: Db, operatorId: number, reference: string, answers: WaiverAnswerInput[], as: AuditActor): Promise<void> {

@@ -63,24 +63,6 @@ export async function publishBasketPaid(tx: Tx, basket: PaidBasket): Promise<voi
   for (const reaction of basketReactions.values()) await reaction(tx, basket);
 }
 
-/**
- * A guest cancelled their own confirmed booking through the manage page (always within the activity's
- * guest cancellation rule: the page refuses otherwise). Runs inside the cancellation's transaction, after
- * the booking reactions. An operator's or a partner's cancellation does not publish this.
- */
-export type GuestCancellationReaction = (tx: Tx, booking: ChangedBooking, now: number) => Promise<void>;
-
-const guestCancellationReactions = new Map<string, GuestCancellationReaction>();
-
-/** Subscribes a reaction to guests' cancellations under its name (the same name again replaces it). */
-export function reactToGuestCancellations(name: string, reaction: GuestCancellationReaction): void {
-  guestCancellationReactions.set(name, reaction);
-}
-
-export async function publishGuestCancellation(tx: Tx, booking: ChangedBooking, now: number): Promise<void> {
-  for (const reaction of guestCancellationReactions.values()) await reaction(tx, booking, now);
-}
-
 /** What a cancelled departure tells its guests: the operator's words, and where to book again. */
 export interface CancelledDeparture {
   /** The operator's message to the guests (plain text). */

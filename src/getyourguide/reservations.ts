@@ -2,8 +2,8 @@
 // booking on hold (source partner, partner `GetYourGuide`, GYG's reference as payment_reference),
 // placed by the same prepareBooking and placeBooking as every channel, so its seats are taken by the same
 // conditional-capacity write and seen by the partner API, the shop and OCTo at once. Book confirms the
-// hold (bookings' confirmInTransaction: the same domain events, webhooks and workflows as any
-// confirmation); cancel-reservation and cancel-booking are the bookings' cancelBooking.
+// hold (the lifecycle's confirm: the same domain events, webhooks and workflows as any confirmation);
+// cancel-reservation and cancel-booking are the lifecycle's cancel, within the policy for GetYourGuide.
 // GYG retries on timeouts: gyg_bookings holds GYG's reference under a unique (operator, reference)
 // constraint, written in the reservation's transaction, so a repeated reserve or book answers the first.
 import type { Kysely } from 'kysely';
@@ -14,11 +14,11 @@ import { isEmailAddress } from '../lib/email-address.js';
 import { NATIVE_CHANNELS } from '../lib/marketplaces.js';
 import type { AuditActor } from '../audit/log.js';
 import { findTimeslotAt, type TimeslotRow } from '../availability/store.js';
-import { cancelBooking, confirmInTransaction, prepareBooking, type BookingOrigin, type BookingRequest } from '../bookings/service.js';
-import { placeBooking } from '../bookings/placement.js';
+import { prepareBooking, type BookingOrigin, type BookingRequest } from '../bookings/service.js';
+import { cancel, confirm, type Caller, type Refusal } from '../bookings/index.js';
+import { placeBooking } from '../bookings/lifecycle/place.js';
 import { changeBookingDetails, findBooking } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';
-import { marketplaceChangeRefusal } from '../bookings/marketplace-policy.js';
 import type { ActivityRow } from '../catalog/store.js';
 import { GygError } from './errors.js';
 import { isGygCategory, type OfferedType } from './offer.js';
@@ -51,6 +51,7 @@ import type {
 export const GYG_PARTNER = NATIVE_CHANNELS.getyourguide;
 /** Who the audit log names for what GetYourGuide does. */
 const GYG_ACTOR: AuditActor = { type: 'system', id: null, label: 'GetYourGuide' };
+const GYG_CALLER: Caller = { kind: 'getyourguide', as: GYG_ACTOR };
 
 export interface HoldTerms {
   holdMinutes: number;
@@ -233,7 +234,10 @@ export async function cancelReservation(db: Db, caller: GygCaller, body: CancelR
   if (status === 'confirmed' || link.booked_at !== null) {
     throw new GygError('INVALID_RESERVATION', `Reservation ${body.data.reservationReference} is already booked; cancel the booking instead`);
   }
-  if (status === 'on_hold') await cancelBooking(db, caller.operatorId, link.reference, GYG_PARTNER, GYG_ACTOR);
+  if (status !== 'on_hold') return;
+  const record = await findBooking(db.kysely, caller.operatorId, link.reference);
+  // A hold may always be let go; one that lapsed or was cancelled meanwhile is released already.
+  if (record) await db.write((tx) => cancel(tx, record, GYG_CALLER, unixNow()));
 }
 
 // ---- book ------------------------------------------------------------------------------------------
@@ -285,8 +289,8 @@ export async function book(db: Db, caller: GygCaller, body: BookBody): Promise<B
   if (!record) throw new Error(`GetYourGuide reservation ${data.gygBookingReference} has lost its booking`);
   const style = caller.connection.ticket_style;
   const now = unixNow();
-  const status = await db.write((tx) =>
-    confirmInTransaction(tx, record, now, async () => {
+  const outcome = await db.write((tx) =>
+    confirm(tx, record, now, async () => {
       if (lead) {
         await changeBookingDetails(tx, link.booking_id, {
           customer_first_name: (lead.firstName ?? '').trim(),
@@ -298,10 +302,10 @@ export async function book(db: Db, caller: GygCaller, body: BookBody): Promise<B
       await markBooked(tx, link.booking_id, { ticket_style: style, comment: noteOf(data), language: data.language ?? null, booked_at: Date.now() });
     }),
   );
-  if (status !== 'confirmed') {
+  if (!outcome.ok) {
     throw new GygError(
       'INVALID_RESERVATION',
-      status === 'expired'
+      outcome.refusal.code === 'booking.expired'
         ? `Reservation ${data.reservationReference} has expired and its seats are released; reserve again`
         : `Reservation ${data.reservationReference} was cancelled; reserve again`,
     );
@@ -323,8 +327,23 @@ export async function cancelGygBooking(db: Db, caller: GygCaller, body: CancelBo
   if (status === 'cancelled' && link.booked_at !== null)
     throw new GygError('BOOKING_ALREADY_CANCELED', `Booking ${data.bookingReference} is already cancelled`);
   if (status !== 'confirmed') throw new GygError('INVALID_BOOKING', `${data.bookingReference} is a reservation that was never booked`);
-  const refusal = await marketplaceChangeRefusal(db.kysely, { id: link.booking_id, timeslot_id: link.timeslot_id }, now);
-  if (refusal === 'redeemed') throw new GygError('BOOKING_REDEEMED', `Booking ${data.bookingReference} was redeemed: its guests were checked in`);
-  if (refusal === 'started') throw new GygError('BOOKING_IN_PAST', `Booking ${data.bookingReference} has started and can no longer be cancelled`);
-  await cancelBooking(db, caller.operatorId, link.reference, GYG_PARTNER, GYG_ACTOR);
+  const record = await findBooking(db.kysely, caller.operatorId, link.reference);
+  if (!record) throw new Error(`GetYourGuide booking ${data.gygBookingReference} has lost its booking`);
+  // The policy decides in the cancellation's transaction; its refusal is said in GetYourGuide's errorCodes.
+  const outcome = await db.write((tx) => cancel(tx, record, GYG_CALLER, now));
+  if (!outcome.ok) throw gygCancelRefusal(outcome.refusal, data.bookingReference);
+}
+
+/** The lifecycle's refusal of a cancellation as GetYourGuide's errorCode. */
+function gygCancelRefusal(refusal: Refusal, reference: string): GygError {
+  switch (refusal.code) {
+    case 'booking.checked-in':
+      return new GygError('BOOKING_REDEEMED', `Booking ${reference} was redeemed: its guests were checked in`);
+    case 'booking.started':
+      return new GygError('BOOKING_IN_PAST', `Booking ${reference} has started and can no longer be cancelled`);
+    case 'booking.cancelled':
+      return new GygError('BOOKING_ALREADY_CANCELED', `Booking ${reference} is already cancelled`);
+    default:
+      return new GygError('INVALID_BOOKING', `${reference}: ${refusal.message}`);
+  }
 }

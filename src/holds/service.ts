@@ -7,13 +7,13 @@ import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
-import { giveBackSeats } from '../availability/seat-ledger.js';
+import { expireHolds } from '../bookings/lifecycle/commands.js';
 import { findBooking } from '../bookings/store.js';
 import { getBooking } from '../bookings/service.js';
 import { effectiveStatus } from '../bookings/view.js';
 import type { Booking } from '../bookings/schemas.js';
 import { SHOWN_FINGERPRINT_LENGTH } from '../shop/client.js';
-import { endHolds, selectLiveHolds, type LiveHoldRow } from './store.js';
+import { selectLiveHolds, type LiveHoldRow } from './store.js';
 import type { Hold, HoldChannel, HoldsQuery, ReleaseHoldsBody, ReleasedHolds } from './schemas.js';
 import { audit } from '../audit/log.js';
 
@@ -49,17 +49,11 @@ export async function listHolds(db: Kysely<Database>, operatorId: number, filter
   return (await selectLiveHolds(db, operatorId, filter, unixNow()).execute()).map(toHold);
 }
 
-/**
- * Ends the holds and gives their seats back, timeslot by timeslot (bookings rows first: the lock order),
- * with one audit entry per hold released.
- */
+/** Ends the holds as lapsed ones end (the lifecycle's expireHolds), with one audit entry per hold released. */
 async function release(db: Db, operatorId: number, pick: (tx: Tx, now: number) => Promise<number[]>) {
   const now = unixNow();
   return db.write(async (tx) => {
-    const ended = await endHolds(tx, await pick(tx, now), now);
-    const seatsBySlot = new Map<number, number>();
-    for (const hold of ended) seatsBySlot.set(hold.timeslot_id, (seatsBySlot.get(hold.timeslot_id) ?? 0) + Number(hold.seats));
-    for (const [timeslotId, seats] of [...seatsBySlot].sort(([a], [b]) => a - b)) await giveBackSeats(tx, { operatorId, timeslotId }, seats);
+    const ended = await expireHolds(tx, await pick(tx, now), now);
     for (const hold of ended) {
       await audit(tx, {
         operatorId,

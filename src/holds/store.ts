@@ -47,23 +47,3 @@ export function selectLiveHolds(db: Kysely<Database>, operatorId: number, filter
   return query.orderBy('bookings.hold_expires_at').orderBy('bookings.id').limit(MAX_HOLDS);
 }
 export type LiveHoldRow = Awaited<ReturnType<ReturnType<typeof selectLiveHolds>['execute']>>[number];
-
-/**
- * Ends the given holds now if they are still live (status expired, as a lapsed hold), and answers those
- * it ended. The status condition makes a hold that lapsed, was paid or cancelled meanwhile a no-op, so
- * its seats are never given back twice. The caller gives the seats back.
- */
-export async function endHolds(tx: Tx, bookingIds: number[], now: number) {
-  if (bookingIds.length === 0) return [];
-  const ended = await tx
-    .updateTable('bookings')
-    .set({ status: 'expired', hold_expires_at: now })
-    .where('id', 'in', bookingIds)
-    .where('status', '=', 'on_hold')
-    .where('hold_expires_at', '>', now)
-    .returningAll()
-    .execute();
-  // A released hold ends as a lapsed one does: booking.expired for the webhooks.
-  for (const row of ended) await recordBookingEvents(tx, row, ['booking.expired']);
-  return ended;
-}

@@ -3,6 +3,7 @@
 // INVALID_* codes, BAD_REQUEST and UNPROCESSABLE_ENTITY, and answers UNAUTHORIZED with 401 and FORBIDDEN
 // with 403, as HTTP clients expect. The same typed domain errors the partner API turns into RFC 7807
 // problems become OCTo errors here (toOctoError), so the services stay unaware of either format.
+import type { Outcome } from '../bookings/index.js';
 import type { FastifyError } from 'fastify';
 import { DomainError } from '../http/errors.js';
 import { fieldErrors } from '../http/validation.js';
@@ -60,6 +61,16 @@ export class OctoError extends Error {
     new OctoError('INVALID_BOOKING_UUID', `The uuid "${uuid}" ${why}`, uuid);
   static badRequest = (message: string) => new OctoError('BAD_REQUEST', message);
   static unprocessable = (message: string) => new OctoError('UNPROCESSABLE_ENTITY', message);
+}
+
+/**
+ * A lifecycle command's outcome in OCTo's words: a refusal (started, redeemed, cancelled, a lapsed hold, a
+ * hold at its ceiling, a closed timeslot) is UNPROCESSABLE_ENTITY with the refusal's sentence; OCTo has no
+ * finer code for any of them.
+ */
+export function octoOrThrow<T extends object>(outcome: Outcome<T>): { ok: true } & T {
+  if (!outcome.ok) throw OctoError.unprocessable(outcome.refusal.message);
+  return outcome;
 }
 
 export interface OctoReply {

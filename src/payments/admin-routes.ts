@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requires } from '../access/permissions.js';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
 import { ConnectStripeBody, StripeAccountSettings } from './schemas.js';
-import { connectStripeAccount, disconnectStripeAccount, getStripeAccount } from './accounts.js';
+import { connectStripeAccount, disconnectStripeAccount, getStripeAccount } from './providers/stripe/accounts.js';
 
 const tags = ['Operator API: payments'];
 

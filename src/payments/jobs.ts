@@ -8,7 +8,7 @@ import { startPeriodic } from '../lib/periodic.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { sendRefund } from './refunds.js';
 import { unsentRefunds } from './store.js';
-import type { StripeSettings } from './stripe.js';
+import type { StripeSettings } from './providers/stripe/gateway.js';
 
 /** What sending a refund to Stripe needs: the instance's keys (the account's sealed key) and where Stripe is. */
 export interface RefundSending {

@@ -7,8 +7,8 @@ import type { Db } from '../db/connection.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import type { RefundStatus } from '../db/schema.js';
 import { changeRefundStatus, findPayment, findRefund, findRefundByReference, findStripeAccount, type RefundRow } from './store.js';
-import { accountClient, createRefund, failureOf, type StripeSettings } from './stripe.js';
-import type { StripeEventHandler } from './stripe-events.js';
+import { accountClient, createRefund, failureOf, type StripeSettings } from './providers/stripe/gateway.js';
+import type { StripeEventHandler } from './providers/stripe/events.js';
 
 /** The idempotency key of a refund: a retry of it is the same refund to Stripe. */
 export const refundIdempotencyKey = (refund: Pick<RefundRow, 'id'>): string => `slotbook-refund-${refund.id}`;

@@ -13,11 +13,12 @@ import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
 import { formatMinorUnits } from '../lib/money.js';
-import { refuseBelowCardMinimum } from '../payments/card-minimum.js';
-import { findBookingId, lockBooking } from '../bookings/store.js';
+import { refuseBelowCardMinimum } from '../payments/providers/stripe/minimum.js';
+import { findBookingId } from '../bookings/store.js';
+import { lockBooking } from '../bookings/index.js';
 import { owedOf, type Owed } from '../payments/booking-money.js';
-import { PaymentProviderUnavailable, type PaymentConfig } from '../payments/providers.js';
-import type { StripeEventContext, StripeEventHandler } from '../payments/stripe-events.js';
+import { PaymentProviderUnavailable, type PaymentConfig } from '../payments/providers/provider.js';
+import type { StripeEventContext, StripeEventHandler } from '../payments/providers/stripe/events.js';
 import {
   changePaymentStatus,
   findPaymentBySession,
@@ -35,7 +36,7 @@ import {
   paymentStartFailure,
   type CheckoutSession,
   type StripeSettings,
-} from '../payments/stripe.js';
+} from '../payments/providers/stripe/gateway.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { requireShopProfile } from '../settings/profile.js';
 import { SESSION_SECONDS } from './stripe-checkout.js';

@@ -11,9 +11,10 @@ import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
 import { unixToZonedIso } from '../calendar/zoned-time.js';
-import { placeBooking } from '../bookings/placement.js';
-import { holdCeiling, prepareBooking } from '../bookings/service.js';
-import { extendHoldUntil } from '../bookings/status.js';
+import { placeBooking } from '../bookings/lifecycle/place.js';
+import { prepareBooking } from '../bookings/service.js';
+import { holdCeiling } from '../bookings/index.js';
+import { extendHoldUntil } from '../bookings/lifecycle/transitions.js';
 import { effectiveStatus } from '../bookings/view.js';
 import { checkBasketQuota, checkHoldLimits, lockClient, type ShopLimits } from './limits.js';
 import {

@@ -6,7 +6,7 @@
 // carried is claimed, and the order-completed usage entry and the order.completed webhook event are written.
 import type { Tx } from '../db/connection.js';
 import { Conflict } from '../http/errors.js';
-import { changeStatus } from '../bookings/status.js';
+import { changeStatus } from '../bookings/lifecycle/transitions.js';
 import { recordUsage } from '../usage/service.js';
 import { publishBasketPaid, publishBookingChange } from '../events/reactions.js';
 import { operatorListens, recordEvents } from '../events/outbox.js';

@@ -17,7 +17,7 @@ import { formatMinorUnits } from '../lib/money.js';
 import { findPaymentByReference, insertDispute, updateDispute, type DisputeRow, type DisputeState } from '../payments/dispute-store.js';
 import { paymentBookings, type PaymentBooking } from '../payments/payment-bookings.js';
 import { findStripeAccount } from '../payments/store.js';
-import type { StripeEventHandler } from '../payments/stripe-events.js';
+import type { StripeEventHandler } from '../payments/providers/stripe/events.js';
 import { disputeView } from '../payments/view.js';
 
 export const DISPUTE_EVENTS = [

@@ -15,9 +15,9 @@ import { DomainError, NotFound, ValidationFailed } from '../http/errors.js';
 import { bookingReferences, findBooking, findBookingId, type BookingRecord } from '../bookings/store.js';
 import { refundAmount, refundPercent, refundRulesOf } from '../catalog/refund-rules.js';
 import { findActivity } from '../catalog/store.js';
-import type { DepartureCancellationReaction, GuestCancellationReaction } from '../events/reactions.js';
+import type { DepartureCancellationReaction } from '../events/reactions.js';
 import type { InstanceKeys } from '../secrets/keys.js';
-import { PaymentProviderUnavailable } from '../payments/providers.js';
+import { PaymentProviderUnavailable } from '../payments/providers/provider.js';
 import { formatMinorUnits, parseMinorUnits } from '../lib/money.js';
 import { sendPendingRefunds } from '../payments/jobs.js';
 import { bookingLedger } from '../payments/booking-money.js';
@@ -25,7 +25,7 @@ import { onlineOf, planRefund, refundableOf, type BookingLedger } from '../payme
 import { refundView } from '../payments/view.js';
 import type { Refund } from '../payments/schemas.js';
 import { changeRefundStatus, findPayment, findRefund, insertRefund, lockPayment, type RefundRow } from '../payments/store.js';
-import type { StripeSettings } from '../payments/stripe.js';
+import type { StripeSettings } from '../payments/providers/stripe/gateway.js';
 
 export interface RefundContext {
   db: Db;
@@ -195,11 +195,11 @@ async function referenceOf(db: Kysely<Database>, operatorId: number, bookingId: 
 }
 
 /**
- * A guest cancelled their paid booking within the activity's rule (the manage page allows nothing else):
- * the rule's percentage of what it paid online, less what went back before, is refunded, recorded in the
+ * A guest cancelled their paid booking within the activity's rule (the guest-cancellation flow): the rule's
+ * percentage of what it paid online, less what went back before, is refunded, recorded in the
  * cancellation's transaction. The test provider's refund succeeds there; Stripe's is sent after the commit.
  */
-export const refundGuestCancellation: GuestCancellationReaction = async (tx, booking, now) => {
+export async function refundGuestCancellation(tx: Tx, booking: { operator_id: number; id: number }, now: number): Promise<void> {
   const reference = await referenceOf(tx, booking.operator_id, booking.id);
   await recordRefunds(tx, booking.operator_id, booking.id, reference, {
     amount: 'rest',
@@ -207,7 +207,7 @@ export const refundGuestCancellation: GuestCancellationReaction = async (tx, boo
     reason: 'guest-cancellation',
     requestedBy: { type: 'guest', id: null },
   });
-};
+}
 
 /**
  * What the guest's cancellation of the booking would refund now (the manage page says it before they

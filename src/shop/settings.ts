@@ -8,7 +8,7 @@ import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { DomainError, NotFound } from '../http/errors.js';
 import { audit } from '../audit/log.js';
-import { shopPaymentProvider, type PaymentConfig, type PaymentProvider } from '../payments/providers.js';
+import { shopPaymentProvider, type PaymentConfig, type PaymentProvider } from '../payments/providers/provider.js';
 import { findStripeAccount } from '../payments/store.js';
 import { readShopSettings, saveShopSettings } from './store.js';
 

@@ -15,13 +15,13 @@ import type { Database } from '../db/schema.js';
 import { bookingTicketsOf } from '../catalog/tickets/store.js';
 import { Conflict, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
-import { holdCeiling } from '../bookings/service.js';
-import { extendHoldUntil } from '../bookings/status.js';
+import { holdCeiling } from '../bookings/index.js';
+import { extendHoldUntil } from '../bookings/lifecycle/transitions.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { requireShopProfile } from '../settings/profile.js';
 import { bookingPagesUrl } from '../settings/links.js';
-import { PaymentProviderUnavailable, type PaymentConfig } from '../payments/providers.js';
-import { refuseBelowCardMinimum } from '../payments/card-minimum.js';
+import { PaymentProviderUnavailable, type PaymentConfig } from '../payments/providers/provider.js';
+import { refuseBelowCardMinimum } from '../payments/providers/stripe/minimum.js';
 import {
   changePaymentStatus,
   findStripeAccount,
@@ -30,7 +30,13 @@ import {
   recordCheckoutSession,
   type PaymentRow,
 } from '../payments/store.js';
-import { accountClient, createCheckoutSession, paymentStartFailure, type CheckoutSessionRequest, type StripeSettings } from '../payments/stripe.js';
+import {
+  accountClient,
+  createCheckoutSession,
+  paymentStartFailure,
+  type CheckoutSessionRequest,
+  type StripeSettings,
+} from '../payments/providers/stripe/gateway.js';
 import { basketView, requireBasket, requireHeldItems, type HoldSettings } from './baskets.js';
 import { shopState } from './settings.js';
 import { basketAmount, lockBasket, markCheckoutStarted, type BasketItemRecord } from './store.js';

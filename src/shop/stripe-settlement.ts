@@ -10,9 +10,9 @@
 //   early, the holds lapse at their own time.
 // - A session of another operator or an unknown basket changes nothing (acknowledged, so Stripe stops).
 import type { Tx } from '../db/connection.js';
-import type { StripeEventContext, StripeEventHandler } from '../payments/stripe-events.js';
+import type { StripeEventContext, StripeEventHandler } from '../payments/providers/stripe/events.js';
 import { changePaymentStatus, findPayment, findPaymentBySession, lockPayment, recordCheckoutSession, type PaymentRow } from '../payments/store.js';
-import { createRefund, type CheckoutSession } from '../payments/stripe.js';
+import { createRefund, type CheckoutSession } from '../payments/providers/stripe/gateway.js';
 import { completeOrder } from './completion.js';
 import { basketAllocations, findBasketById, listBasketItems, lockBasket } from './store.js';
 

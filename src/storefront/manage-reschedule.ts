@@ -38,6 +38,7 @@ export async function rescheduleAsGuest(
     { Date: body.Date, Time: body.Time },
     {
       // Within the activity the price never changes: nothing is refunded, nothing is sent.
+      caller: 'guest',
       refunds: { keys, settings: { stripeApiBase: '' } },
       as: GUEST,
       allow: (_booking, target) => {

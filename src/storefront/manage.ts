@@ -10,9 +10,9 @@ import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { Conflict, NotFound } from '../http/errors.js';
-import { sendPendingRefunds } from '../payments/jobs.js';
-import type { StripeSettings } from '../payments/stripe.js';
-import { cancelBooking, getBooking } from '../bookings/service.js';
+import type { StripeSettings } from '../payments/providers/stripe/gateway.js';
+import { getBooking } from '../bookings/service.js';
+import { cancelByGuest } from '../flows/guest-cancellation.js';
 import { findBookingId } from '../bookings/store.js';
 import { completeWaiver } from '../bookings/waiver-completion.js';
 import { departureMessageOf } from '../bookings/departures.js';
@@ -135,8 +135,7 @@ export async function cancelAsGuest(
       throw new Conflict(`Online cancellation closed at ${view.Cancellation.Until}; please contact the operator`);
   }
   // Within the rule, a paid booking's share is refunded: recorded with the cancellation, sent to Stripe right after it.
-  await cancelBooking(db, operatorId, view.BookingReference, undefined, GUEST_ACTOR, { byGuest: true });
-  await sendPendingRefunds(db, keys, settings, operatorId);
+  await cancelByGuest({ db, keys, settings }, operatorId, view.BookingReference, GUEST_ACTOR);
   return managedBooking(db.kysely, keys, operatorId, token);
 }
 

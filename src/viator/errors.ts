@@ -6,6 +6,7 @@
 //   of Viator's TGDS codes; a refusal of the operation itself is a TransactionStatus REJECTED with a reason.
 // - reserve's refusals (NOT_RESERVED with a reason) and the booking operations' REJECTED reasons, from the
 //   domain's refusals (a timeslot that takes no bookings, a mix the activity refuses, seats gone).
+import type { Refusal } from '../bookings/index.js';
 import type { FastifyError } from 'fastify';
 import { DomainError } from '../http/errors.js';
 import { fieldErrors } from '../http/validation.js';
@@ -160,14 +161,16 @@ export function rejectionOf(error: unknown): { reason: 'NOT_OPERATING' | 'OTHER'
   return undefined;
 }
 
-/** The marketplaces' refusal to cancel (bookings/marketplace-policy.ts), as Viator's cancellation rejection. */
-export const cancellationRejectionOf = (refusal: 'redeemed' | 'started') =>
-  refusal === 'redeemed'
-    ? { reason: 'TOUR_REDEEMED' as const, details: 'The booking was redeemed: its travellers were checked in' }
-    : { reason: 'PAST_TOUR_DATE' as const, details: 'The tour has started and can no longer be cancelled' };
+/** The lifecycle's refusal of a cancellation (the policy for Viator), as Viator's cancellation rejection. */
+export function cancellationRejectionOf(refusal: Refusal): { reason: 'TOUR_REDEEMED' | 'PAST_TOUR_DATE' | 'OTHER'; details: string } {
+  if (refusal.code === 'booking.checked-in') return { reason: 'TOUR_REDEEMED', details: 'The booking was redeemed: its travellers were checked in' };
+  if (refusal.code === 'booking.started') return { reason: 'PAST_TOUR_DATE', details: 'The tour has started and can no longer be cancelled' };
+  return { reason: 'OTHER', details: refusal.message };
+}
 
-/** The marketplaces' refusal to change a booking, as Viator's amendment rejection. */
-export const amendmentRejectionOf = (refusal: 'redeemed' | 'started') => ({
-  reason: 'OTHER' as const,
-  details: refusal === 'redeemed' ? 'The booking was redeemed: its travellers were checked in' : 'The tour has started and can no longer be changed',
-});
+/** The lifecycle's refusal of an amendment, as Viator's amendment rejection. */
+export function amendmentRejectionOf(refusal: Refusal): { reason: 'OTHER'; details: string } {
+  if (refusal.code === 'booking.checked-in') return { reason: 'OTHER', details: 'The booking was redeemed: its travellers were checked in' };
+  if (refusal.code === 'booking.started') return { reason: 'OTHER', details: 'The tour has started and can no longer be changed' };
+  return { reason: 'OTHER', details: refusal.message };
+}

@@ -2,9 +2,9 @@
 // A reservation is a partner booking on hold (source partner, partner Viator), placed by the same
 // prepareBooking and placeBooking as every channel, so its seats are taken by the same conditional-capacity
 // write and seen by the partner API, the shop, OCTo and GetYourGuide at once. The booking confirms the hold
-// (bookings' confirmInTransaction: the same domain events, webhooks and workflows as any confirmation);
-// an amendment is the bookings' amendBooking (as OCTo's), a cancellation the bookings' cancelBooking, and
-// whether Viator may still cancel or change a booking is the marketplaces' one check (marketplace-policy).
+// (the lifecycle's confirm: the same domain events, webhooks and workflows as any confirmation); an
+// amendment is the lifecycle's amendBooking (as OCTo's), a cancellation its cancel, and whether Viator may
+// still cancel or change a booking is the one policy's (bookings/policy.ts), mapped to Viator's reasons.
 // Viator retries bookings (its Retry flag, and after timeouts): viator_bookings holds Viator's booking
 // reference under a unique (operator, reference) constraint written in the booking's transaction, so a
 // repeated booking answers the first.
@@ -15,10 +15,9 @@ import type { Database } from '../db/schema.js';
 import { unixNow } from '../lib/clock.js';
 import { audit, type AuditActor } from '../audit/log.js';
 import { findTimeslotAt, findZonedTimeslot, listTimeslots, type TimeslotRow } from '../availability/store.js';
-import { cancelBooking, confirmInTransaction, prepareBooking, type BookingOrigin } from '../bookings/service.js';
-import { placeBooking } from '../bookings/placement.js';
-import { amendBooking } from '../bookings/amendment.js';
-import { marketplaceChangeRefusal } from '../bookings/marketplace-policy.js';
+import { prepareBooking, type BookingOrigin } from '../bookings/service.js';
+import { placeBooking } from '../bookings/lifecycle/place.js';
+import { amendBooking, cancel as cancelCommand, confirm, type Caller } from '../bookings/index.js';
 import { changeBookingDetails, findBooking } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';
 import { checkinsOf } from '../bookings/checkin.js';
@@ -67,6 +66,7 @@ import {
 export const VIATOR_PARTNER = NATIVE_CHANNELS.viator;
 /** Who the audit log names for what Viator does. */
 const VIATOR_ACTOR: AuditActor = { type: 'system', id: null, label: 'Viator' };
+const VIATOR_CALLER: Caller = { kind: 'viator', as: VIATOR_ACTOR };
 
 export interface HoldTerms {
   holdMinutes: number;
@@ -233,16 +233,16 @@ async function bookHold(db: Db, caller: ViatorCaller, product: ViatorProduct, da
     );
   }
   const now = unixNow();
-  const status = await db.write((tx) =>
-    confirmInTransaction(tx, record, now, async () => {
+  const confirmed = await db.write((tx) =>
+    confirm(tx, record, now, async () => {
       await changeBookingDetails(tx, link.booking_id, customerOf(data));
       if (!(await markBooked(tx, caller.operatorId, link.booking_id, data.BookingReference, noteOf(data)))) throw new ReferenceTaken();
     }),
   );
-  if (status !== 'confirmed') {
+  if (!confirmed.ok) {
     return rejected(
       'OTHER',
-      status === 'expired'
+      confirmed.refusal.code === 'booking.expired'
         ? `Reservation ${holdReference} has expired and its seats were released; reserve again`
         : `Reservation ${holdReference} was cancelled; reserve again`,
     );
@@ -313,11 +313,6 @@ export async function amend(db: Db, caller: ViatorCaller, data: BookingAmendment
   if (effectiveStatus(link, now) !== 'confirmed') {
     throw new ViatorRequestError(TGDS.invalidRequest, 'Invalid request', `Booking ${data.BookingReference} is cancelled and cannot be amended`);
   }
-  const refusal = await marketplaceChangeRefusal(db.kysely, { id: link.booking_id, timeslot_id: link.timeslot_id }, now);
-  if (refusal) {
-    const { reason, details } = amendmentRejectionOf(refusal);
-    return rejected(reason, details);
-  }
   const product = await requireProduct(db.kysely, caller, data.SupplierProductCode);
   const current = await findBooking(db.kysely, caller.operatorId, link.reference);
   const sameActivity = current?.activity_public_id === product.activity.public_id;
@@ -337,11 +332,13 @@ export async function amend(db: Db, caller: ViatorCaller, data: BookingAmendment
     bookable_until: Number(timeslot.bookable_until),
   };
   try {
-    await db.write(async (tx) => {
-      const moved = await amendBooking(tx, link.booking_id, { activity: product.activity, timeslot: target, mix }, now);
+    const outcome = await db.write(async (tx) => {
+      // The policy for Viator decides in the amendment's transaction; a refusal writes nothing.
+      const moved = await amendBooking(tx, link.booking_id, { activity: product.activity, timeslot: target, mix }, 'viator', now);
+      if (!moved.ok) return moved;
       await changeBookingDetails(tx, link.booking_id, customerOf(data));
       await changeViatorBooking(tx, link.booking_id, { product_option_id: product.optionId, tickets: JSON.stringify(tickets), note: noteOf(data) });
-      if (moved) {
+      if (moved.changed) {
         await audit(
           tx,
           {
@@ -354,7 +351,12 @@ export async function amend(db: Db, caller: ViatorCaller, data: BookingAmendment
           VIATOR_ACTOR,
         );
       }
+      return moved;
     });
+    if (!outcome.ok) {
+      const { reason, details } = amendmentRejectionOf(outcome.refusal);
+      return rejected(reason, details);
+    }
   } catch (error) {
     const rejection = rejectionOf(error);
     if (!rejection) throw error;
@@ -374,12 +376,14 @@ export async function cancel(db: Db, caller: ViatorCaller, data: BookingCancella
   if (status === 'cancelled') return { booked: link };
   if (status !== 'confirmed')
     throw new ViatorRequestError(TGDS.invalidRequest, 'Invalid request', `Booking ${data.BookingReference} was never booked`);
-  const refusal = await marketplaceChangeRefusal(db.kysely, { id: link.booking_id, timeslot_id: link.timeslot_id }, now);
-  if (refusal) {
-    const { reason, details } = cancellationRejectionOf(refusal);
+  const record = await findBooking(db.kysely, caller.operatorId, link.reference);
+  if (!record) throw new Error(`Viator booking ${data.BookingReference} has lost its booking`);
+  // The policy for Viator decides in the cancellation's transaction; a repeated cancellation answers the same.
+  const outcome = await db.write((tx) => cancelCommand(tx, record, VIATOR_CALLER, now));
+  if (!outcome.ok && outcome.refusal.code !== 'booking.cancelled') {
+    const { reason, details } = cancellationRejectionOf(outcome.refusal);
     return rejected(reason, details);
   }
-  await cancelBooking(db, caller.operatorId, link.reference, VIATOR_PARTNER, VIATOR_ACTOR);
   return { booked: (await findByBookingReference(db.kysely, caller.operatorId, link.reference))! };
 }
 

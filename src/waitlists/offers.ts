@@ -11,7 +11,7 @@
 // Parties too large for the seats left keep their place, and smaller parties behind them are offered.
 import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/connection.js';
-import { releaseLapsedHolds } from '../availability/seat-ledger.js';
+import { releaseLapsedHolds } from '../bookings/index.js';
 import { findTimeslotWithActivity, lockTimeslot } from '../availability/store.js';
 import { holdItem } from '../shop/baskets.js';
 import { requireShopProfile } from '../settings/profile.js';

@@ -329,6 +329,27 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string }>>
     await ok('PUT', `/api/v2/admin/getyourguide/products/${activity.ActivityID}`, { ProductID: `audited-${activity.ActivityID}` });
     return { action: 'getyourguide.product', resource: activity.ActivityID };
   },
+  'PATCH /api/v2/admin/viator': async () => {
+    await ok('PATCH', '/api/v2/admin/viator', { SupplierID: '4242' });
+    return { action: 'viator.update', resource: String(op.operatorId) };
+  },
+  'POST /api/v2/admin/viator/key': async () => {
+    await ok('POST', '/api/v2/admin/viator/key');
+    return { action: 'viator.rotate', resource: String(op.operatorId) };
+  },
+  'PUT /api/v2/admin/viator/outbound': async () => {
+    await ok('PUT', '/api/v2/admin/viator/outbound', { Key: 'viator-outbound-key' });
+    return { action: 'viator.outbound-set', resource: String(op.operatorId) };
+  },
+  'DELETE /api/v2/admin/viator/outbound': async () => {
+    await ok('DELETE', '/api/v2/admin/viator/outbound');
+    return { action: 'viator.outbound-remove', resource: String(op.operatorId) };
+  },
+  'PUT /api/v2/admin/viator/products/:ActivityID': async () => {
+    const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
+    await ok('PUT', `/api/v2/admin/viator/products/${activity.ActivityID}`, { ProductOptionID: `audited-${activity.ActivityID.slice(2, 10)}` });
+    return { action: 'viator.product', resource: activity.ActivityID };
+  },
   'PATCH /api/v2/admin/settings': async () => {
     await ok('PATCH', '/api/v2/admin/settings', { ShopName: 'Audited shop', BrandColour: '#0b5cad' });
     return { action: 'settings.update', resource: String(op.operatorId) };

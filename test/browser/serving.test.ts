@@ -69,7 +69,12 @@ describe('dashboard serving', () => {
     const openapi = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
     expect(
       Object.keys(openapi.paths).filter(
-        (path) => !path.startsWith('/api/') && !path.startsWith('/octo/') && !path.startsWith('/gyg/') && !['/healthz', '/readyz'].includes(path),
+        (path) =>
+          !path.startsWith('/api/') &&
+          !path.startsWith('/octo/') &&
+          !path.startsWith('/gyg/') &&
+          !path.startsWith('/viator/') &&
+          !['/healthz', '/readyz'].includes(path),
       ),
     ).toEqual([]);
     expect((await t.app.inject({ url: '/problems/not-found' })).headers['content-type']).toContain('text/html');

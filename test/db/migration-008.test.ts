@@ -5,12 +5,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
 import { createApiKey, type KeyRequest } from '../../src/auth/service.js';
-import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
-import { call, PUBLIC_URL } from '../helpers/app.js';
+import { buildTestApp, call } from '../helpers/app.js';
 import { createTestDatabase, insertRawRows, migrateBefore } from '../helpers/database.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -208,7 +206,7 @@ beforeAll(async () => {
   // Keys made after the upgrade: what they are is not the point here, only who holds them.
   ota = await newKey(operator.operatorId, { name: 'OTA', scopes: ['ota'], partner: 'viator' });
   usageKey = await newKey(operator.operatorId, { name: 'Usage', scopes: ['usage:write', 'usage:read'] });
-  app = await buildApp({ db, config: loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent' }), logger: false });
+  app = await buildTestApp(db);
   cleanup.push(() => app.close());
   await app.ready();
 });

@@ -1,11 +1,10 @@
-// The two additions to the bookings module that OCTo uses, tested on their own through partner bookings:
-// extendHold (service) and changeBookingDetails (store).
+// The two parts of the bookings module that OCTo uses, tested on their own through partner bookings: the
+// lifecycle's extendHold command and changeBookingDetails (store).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
-import { extendHold } from '../../src/bookings/service.js';
-import { changeBookingDetails } from '../../src/bookings/store.js';
-import { Conflict, NotFound } from '../../src/http/errors.js';
+import { extendHold } from '../../src/bookings/index.js';
+import { changeBookingDetails, findBooking } from '../../src/bookings/store.js';
 import { customer } from './fixtures.js';
 
 let t: TestApp;
@@ -29,6 +28,16 @@ const hold = async (HoldMinutes?: number) => {
 const seconds = (iso: string | null) => Date.parse(iso!) / 1000;
 const minutes = (n: number) => ({ minutes: n, maxLifetimeMinutes: 60 });
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+/** Runs the command in its own transaction, as a channel does, and answers its outcome with the booking as it is then. */
+const extend = async (reference: string, hold: { minutes: number; maxLifetimeMinutes: number }) => {
+  const row = await findBooking(t.db.kysely, op.operatorId, reference);
+  const outcome = await t.db.write((tx) => extendHold(tx, row!, hold, nowSeconds()));
+  const booking = (await call(t.app, op.otaKey, 'GET', `/api/v2/ota/viator/booking/${reference}`)).json().data as {
+    Status: string;
+    HoldExpiresAt: string | null;
+  };
+  return { outcome, booking };
+};
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -44,20 +53,23 @@ beforeEach(async () => {
 describe('extendHold', () => {
   it('keeps a live hold for the minutes asked from now, and never shortens it', async () => {
     const booking = await hold(5);
-    const extended = await extendHold(t.db, op.operatorId, booking.BookingReference, minutes(30), 'viator');
-    expect(extended.Status).toBe('on_hold');
-    expect(seconds(extended.HoldExpiresAt)).toBeGreaterThanOrEqual(nowSeconds() + 30 * 60 - 2);
-    const again = await extendHold(t.db, op.operatorId, booking.BookingReference, minutes(1), 'viator');
-    expect(again.HoldExpiresAt).toBe(extended.HoldExpiresAt);
+    const extended = await extend(booking.BookingReference, minutes(30));
+    expect(extended.outcome.ok).toBe(true);
+    expect(extended.booking.Status).toBe('on_hold');
+    expect(seconds(extended.booking.HoldExpiresAt)).toBeGreaterThanOrEqual(nowSeconds() + 30 * 60 - 2);
+    const again = await extend(booking.BookingReference, minutes(1));
+    expect(again.outcome.ok).toBe(true);
+    expect(again.booking.HoldExpiresAt).toBe(extended.booking.HoldExpiresAt);
   });
 
-  it("refuses a confirmed booking, a cancelled one and a lapsed hold (409), and another marketplace's (404)", async () => {
+  it('refuses a confirmed booking and a cancelled one, each with its reason', async () => {
     const confirmed = await hold();
-    await expect(extendHold(t.db, op.operatorId, confirmed.BookingReference, minutes(10))).rejects.toThrow(Conflict);
+    expect((await extend(confirmed.BookingReference, minutes(10))).outcome).toMatchObject({ ok: false, refusal: { code: 'booking.not-on-hold' } });
     const cancelled = await hold(10);
     await call(t.app, op.otaKey, 'POST', `/api/v2/ota/viator/booking/${cancelled.BookingReference}/cancel`);
-    await expect(extendHold(t.db, op.operatorId, cancelled.BookingReference, minutes(10))).rejects.toThrow(/cancelled/);
-    await expect(extendHold(t.db, op.operatorId, confirmed.BookingReference, minutes(10), 'expedia')).rejects.toThrow(NotFound);
+    const refused = await extend(cancelled.BookingReference, minutes(10));
+    expect(refused.outcome).toMatchObject({ ok: false, refusal: { code: 'booking.cancelled', message: expect.stringMatching(/cancelled/) } });
+    expect(refused.booking.Status).toBe('cancelled');
   });
 
   it('does not revive a lapsed hold: it is released as expired and its seats stay free', async () => {
@@ -67,7 +79,7 @@ describe('extendHold', () => {
       .set({ hold_expires_at: nowSeconds() - 1 })
       .where('reference', '=', booking.BookingReference)
       .execute();
-    await expect(extendHold(t.db, op.operatorId, booking.BookingReference, minutes(10))).rejects.toThrow(/expired/);
+    expect((await extend(booking.BookingReference, minutes(10))).outcome).toMatchObject({ ok: false, refusal: { code: 'booking.expired' } });
     const row = await t.db.kysely.selectFrom('bookings').select('status').where('reference', '=', booking.BookingReference).executeTakeFirstOrThrow();
     expect(row.status).toBe('expired');
     const slot = await t.db.kysely.selectFrom('timeslots').select('booked').where('date', '=', date).executeTakeFirstOrThrow();

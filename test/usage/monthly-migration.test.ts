@@ -2,13 +2,11 @@
 // the daily totals, exactly, so that summaries read through them at once give the same answers as before.
 import { sql } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { createApiKey } from '../../src/auth/service.js';
-import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
 import { microsToNumber } from '../../src/lib/decimal.js';
-import { call, PUBLIC_URL } from '../helpers/app.js';
+import { buildTestApp, call } from '../helpers/app.js';
 import { createTestDatabase, migrateBefore } from '../helpers/database.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -61,7 +59,7 @@ it('fills the monthly totals from the daily totals of a database created before 
     { month: '2038-03', total_micros: (micros(30) + micros(31)).toString(), event_count: 31 + 32 },
   ]);
 
-  const app = await buildApp({ db, config: loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent' }), logger: false });
+  const app = await buildTestApp(db);
   cleanup.push(() => app.close());
   await app.ready();
   const { key } = await db.write((tx) => createApiKey(tx, mine.operatorId, { name: 'Usage', scopes: ['usage:read', 'usage:write'] }));

@@ -6,8 +6,7 @@
 import type { Db } from '../../db/connection.js';
 import type { ActivityRow } from '../../catalog/store.js';
 import { unixNow } from '../../lib/clock.js';
-import { amendBooking, type AmendmentTarget } from '../../bookings/amendment.js';
-import { confirmInTransaction, extendHold, throwUnlessConfirmed } from '../../bookings/service.js';
+import { amendBooking, confirm as confirmHold, extendHold, type AmendmentTarget } from '../../bookings/index.js';
 import { changeBookingDetails } from '../../bookings/store.js';
 import { effectiveStatus } from '../../bookings/view.js';
 import { checkMix, type TicketMix } from '../../catalog/tickets/mix.js';
@@ -15,7 +14,7 @@ import { listTicketTypes, type TicketTypeRow } from '../../catalog/tickets/store
 import { resolveAvailability } from '../catalog/availability.js';
 import { getOctoBooking, holdMinutes, partsOf, requireLink, type HoldTerms, type Reseller } from './service.js';
 import { extrasColumn, guestColumns, guestOf, requireContactFields, withContact } from './contact.js';
-import { OctoError } from '../errors.js';
+import { OctoError, octoOrThrow } from '../errors.js';
 import type { Wants } from '../http.js';
 import { requireOption, requireProduct } from '../catalog/products.js';
 import { applyAnswers } from './answers.js';
@@ -46,9 +45,9 @@ export async function confirm(db: Db, reseller: Reseller, uuid: string, body: Co
   requireContactFields(guest, activity);
   const items = body.unitItems && replaceUnitItems(parseUnitItems(link), body.unitItems, types);
   const mix = items && mixOf(types, items, activity);
-  const status = await db.write((tx) =>
-    confirmInTransaction(tx, record, now, async () => {
-      if (mix) await amendBooking(tx, link.booking_id, { activity, timeslot, mix }, now);
+  const outcome = await db.write((tx) =>
+    confirmHold(tx, record, now, async () => {
+      if (mix) octoOrThrow(await amendBooking(tx, link.booking_id, { activity, timeslot, mix }, 'octo', now));
       await applyAnswers(tx, record, activity.id, body.questionAnswers, wants.questions);
       await changeBookingDetails(tx, link.booking_id, {
         ...guestColumns(guest),
@@ -61,7 +60,7 @@ export async function confirm(db: Db, reseller: Reseller, uuid: string, body: Co
       });
     }),
   );
-  throwUnlessConfirmed(status, link.reference);
+  octoOrThrow(outcome);
   return getOctoBooking(db.kysely, reseller, uuid, wants);
 }
 
@@ -103,11 +102,12 @@ export async function update(db: Db, reseller: Reseller, uuid: string, body: Upd
 
   const guest = withContact(guestOf(record, link), body.contact);
   if (status === 'confirmed') requireContactFields(guest, activity);
-  if (body.expirationMinutes !== undefined && status === 'on_hold') {
-    await extendHold(db, reseller.operatorId, link.reference, { minutes: holdMinutes(body.expirationMinutes), ...terms }, reseller.partner);
-  }
+  // The hold's extension and the amendment commit together: a refusal of either changes nothing.
   await db.write(async (tx) => {
-    if (target) await amendBooking(tx, link.booking_id, target, now);
+    if (body.expirationMinutes !== undefined && status === 'on_hold') {
+      octoOrThrow(await extendHold(tx, record, { minutes: holdMinutes(body.expirationMinutes), ...terms }, now));
+    }
+    if (target) octoOrThrow(await amendBooking(tx, link.booking_id, target, 'octo', now));
     await applyAnswers(tx, record, activity.id, body.questionAnswers, false);
     await changeBookingDetails(tx, link.booking_id, {
       ...(body.contact && guestColumns(guest)),

@@ -12,8 +12,9 @@ import type { Database } from '../../db/schema.js';
 import { findActivity } from '../../catalog/store.js';
 import { findZonedTimeslot, type TimeslotRow } from '../../availability/store.js';
 import { unixNow } from '../../lib/clock.js';
-import { cancelBooking, extendHold, prepareBooking, type BookingRequest } from '../../bookings/service.js';
-import { placeBooking } from '../../bookings/placement.js';
+import { prepareBooking, type BookingRequest } from '../../bookings/service.js';
+import { cancel as cancelCommand, extendHold } from '../../bookings/index.js';
+import { placeBooking } from '../../bookings/lifecycle/place.js';
 import { findBooking } from '../../bookings/store.js';
 import { effectiveStatus } from '../../bookings/view.js';
 import { bookingTicketsOf, listTicketTypes } from '../../catalog/tickets/store.js';
@@ -21,7 +22,7 @@ import { checkinsOf } from '../../bookings/checkin.js';
 import { checkCurrency, resolveAvailability } from '../catalog/availability.js';
 import { toOctoBooking, type OctoBookingParts } from './view.js';
 import { extrasColumn, NO_GUEST, withContact } from './contact.js';
-import { OctoError } from '../errors.js';
+import { OctoError, octoOrThrow } from '../errors.js';
 import type { Wants } from '../http.js';
 import { requireOption, requireProduct } from '../catalog/products.js';
 import { applyAnswers, questionAnswersOf } from './answers.js';
@@ -179,28 +180,29 @@ export async function reserve(db: Db, reseller: Reseller, body: ReservationBody,
   return getOctoBooking(db.kysely, reseller, uuid, wants);
 }
 
-/** Extends a live hold by expirationMinutes from now, up to the hold's ceiling (bookings' extendHold). */
+/** Extends a live hold by expirationMinutes from now, up to the hold's ceiling (the lifecycle's extendHold). */
 export async function extend(db: Db, reseller: Reseller, uuid: string, body: ExtendBody, wants: Wants, terms: HoldTerms): Promise<OctoBooking> {
   const link = await requireLink(db.kysely, reseller, uuid);
-  await extendHold(db, reseller.operatorId, link.reference, { minutes: holdMinutes(body.expirationMinutes), ...terms }, reseller.partner);
-  await db.write((tx) => updateOctoBooking(tx, link.booking_id, {}));
+  const { record } = await partsOf(db.kysely, reseller.operatorId, link, unixNow());
+  await db.write(async (tx) => {
+    octoOrThrow(await extendHold(tx, record, { minutes: holdMinutes(body.expirationMinutes), ...terms }, unixNow()));
+    await updateOctoBooking(tx, link.booking_id, {});
+  });
   return getOctoBooking(db.kysely, reseller, uuid, wants);
 }
 
-/** Frees the seats until the timeslot starts; a cancelled or expired booking answers as it is. */
+/**
+ * Frees the seats within the policy for OCTo (until the timeslot starts, never once redeemed), with the
+ * reason, in one transaction; a cancelled or expired booking answers as it is.
+ */
 export async function cancel(db: Db, reseller: Reseller, uuid: string, body: CancellationBody, wants: Wants): Promise<OctoBooking> {
   const link = await requireLink(db.kysely, reseller, uuid);
-  const now = unixNow();
-  const { record, timeslot, checkins } = await partsOf(db.kysely, reseller.operatorId, link, now);
-  const before = effectiveStatus(record, now);
-  const live = before === 'on_hold' || before === 'confirmed';
-  if (live && timeslot.bookable_until <= now) throw OctoError.unprocessable(`Booking ${uuid} has started and can no longer be cancelled`);
-  // REDEEMED (docs/checkin.md): the guests came; the operator can still cancel in the dashboard.
-  if (live && (checkins?.length ?? 0) > 0)
-    throw OctoError.unprocessable(`Booking ${uuid} has been redeemed (guests were checked in) and can no longer be cancelled`);
-  const after = await cancelBooking(db, reseller.operatorId, link.reference, reseller.partner);
-  if (live && after.Status === 'cancelled') {
-    await db.write((tx) => updateOctoBooking(tx, link.booking_id, { cancel_reason: body.reason ?? null }));
-  }
+  const { record } = await partsOf(db.kysely, reseller.operatorId, link, unixNow());
+  await db.write(async (tx) => {
+    const outcome = await cancelCommand(tx, record, { kind: 'octo' }, unixNow());
+    if (!outcome.ok && (outcome.refusal.code === 'booking.cancelled' || outcome.refusal.code === 'booking.expired')) return;
+    octoOrThrow(outcome);
+    await updateOctoBooking(tx, link.booking_id, { cancel_reason: body.reason ?? null });
+  });
   return getOctoBooking(db.kysely, reseller, uuid, wants);
 }

@@ -12,7 +12,7 @@
 // PostgreSQL advisory lock, skipped by the others), so an event is fanned out once and a timeslot's
 // notices are never raced.
 import type { Db, Tx } from '../../db/connection.js';
-import { releaseLapsedHolds } from '../../availability/seat-ledger.js';
+import { releaseLapsedHolds } from '../../bookings/index.js';
 import type { Audience } from '../../events/types.js';
 import { reaches, subscribes } from '../endpoints/subscriptions.js';
 import { expandOutbox, newEventId, renderEvents, renderTimeslots, type OutboxEvent } from './render.js';

@@ -3,11 +3,9 @@
 // seat each: nothing that worked before changes.
 import { sql } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
-import { buildApp } from '../../../src/app.js';
-import { loadConfig } from '../../../src/config.js';
 import { migrate } from '../../../src/db/migrate.js';
 import { createApiKey } from '../../../src/auth/service.js';
-import { call, PUBLIC_URL } from '../../helpers/app.js';
+import { buildTestApp, call } from '../../helpers/app.js';
 import { createTestDatabase, migrateBefore } from '../../helpers/database.js';
 import { openDatabase } from '../../../src/db/connection.js';
 import { customer } from '../../octo/fixtures.js';
@@ -89,7 +87,7 @@ it('makes an activity created before ticket types one Adult type, and its bookin
   const slot = await db.kysely.selectFrom('timeslots').select(['starts_at', 'bookable_until']).where('id', '=', ids.slotId).executeTakeFirstOrThrow();
   expect(Number(slot.bookable_until)).toBe(Number(slot.starts_at));
 
-  const app = await buildApp({ db, config: loadConfig({ PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent' }), logger: false });
+  const app = await buildTestApp(db);
   cleanup.push(() => app.close());
   await app.ready();
   const { key: admin } = await db.write((tx) => createApiKey(tx, operatorId, { name: 'Admin', scopes: ['admin'] }));

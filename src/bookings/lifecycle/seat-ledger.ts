@@ -24,16 +24,11 @@
 // it writes the bookings rows it releases itself, since on PostgreSQL the release and the take are one
 // statement (docs/concurrency.md).
 import { sql, type Kysely } from 'kysely';
-import { atCommitValue, dialectOf, firstInTransaction, runAtCommit, type Tx } from '../db/connection.js';
-import type { Database } from '../db/schema.js';
-import { expiredEventsCte, noteSeatsChanged, recordBookingEvents } from '../events/outbox.js';
-import { tallyLapsedHolds } from '../events/tallies.js';
-
-/** A timeslot whose seats change, with its operator (whose cached partner answers the change drops). */
-export interface SeatsOf {
-  operatorId: number;
-  timeslotId: number;
-}
+import { atCommitValue, dialectOf, firstInTransaction, runAtCommit, type Tx } from '../../db/connection.js';
+import type { Database } from '../../db/schema.js';
+import { expiredEventsCte, noteSeatsChanged, recordBookingEvents } from '../../events/outbox.js';
+import { tallyLapsedHolds } from '../../events/tallies.js';
+import type { SeatsOf } from '../../availability/store.js';
 
 /**
  * Marks the timeslot's holds whose time has run out as `expired` and gives their seats back. Run first

@@ -4,9 +4,9 @@
 // charges a shop is decided here, once (shopPaymentProvider): the shop's settings (whether it opens) and
 // checkout both ask it, so that no route can let the test provider take a payment.
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../config.js';
-import { DomainError } from '../http/errors.js';
-import type { PaymentProviderName } from './schemas.js';
+import type { Config } from '../../config.js';
+import { DomainError } from '../../http/errors.js';
+import type { PaymentProviderName } from '../schemas.js';
 
 export interface ChargeRequest {
   /** Minor units of `currency`. */

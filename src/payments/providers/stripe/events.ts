@@ -5,8 +5,8 @@
 // exactly when its effect commits. A handler may answer a follow-up that calls Stripe after the commit
 // (a refund): no network call is ever made inside a transaction.
 import type Stripe from 'stripe';
-import type { Db, Tx } from '../db/connection.js';
-import type { StripeEvent } from './stripe.js';
+import type { Db, Tx } from '../../../db/connection.js';
+import type { StripeEvent } from './gateway.js';
 
 export interface StripeEventContext {
   operatorId: number;

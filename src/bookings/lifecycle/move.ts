@@ -4,18 +4,21 @@
 // transaction's last statements (changeSeatsAtCommit): the new ones are taken and the old ones given back
 // in the same commit, so the booking never holds both, never neither, and a timeslot never overbooks.
 // The amendment states where the booking should be, so repeating it changes nothing: a retry is safe.
-import type { Tx } from '../db/connection.js';
-import { Conflict } from '../http/errors.js';
-import type { ActivityRow } from '../catalog/store.js';
-import { changeSeatsAtCommit } from '../availability/seat-ledger.js';
-import { findTimeslotById } from '../availability/store.js';
-import { refuseSeats, requireBookable } from './placement.js';
-import { lockBooking, moveBooking, type BookableTimeslot } from './store.js';
-import { deleteWaiverAnswers } from '../questions/store.js';
-import { effectiveStatus } from './view.js';
-import { publishBookingChange } from '../events/reactions.js';
-import { sameTickets, ticketRows, type TicketMix } from '../catalog/tickets/mix.js';
-import { bookingTicketsOf, deleteBookingTickets, insertBookingTickets } from '../catalog/tickets/store.js';
+import type { Tx } from '../../db/connection.js';
+import type { ActivityRow } from '../../catalog/store.js';
+import { changeSeatsAtCommit } from './seat-ledger.js';
+import { findTimeslotById } from '../../availability/store.js';
+import { bookableRefusal, refuseSeats } from './place.js';
+import { refusalOf, type CallerKind } from './policy.js';
+import { policyFacts } from './commands.js';
+import { refused, type Outcome } from './refusals.js';
+import type { BookableTimeslot } from '../store.js';
+import { lockBooking, moveBooking } from './store.js';
+import { deleteWaiverAnswers } from '../../questions/store.js';
+import { effectiveStatus } from '../view.js';
+import { publishBookingChange } from '../../events/reactions.js';
+import { sameTickets, ticketRows, type TicketMix } from '../../catalog/tickets/mix.js';
+import { bookingTicketsOf, deleteBookingTickets, insertBookingTickets } from '../../catalog/tickets/store.js';
 
 /** Where the booking should be: the timeslot (of `activity`) and its tickets. */
 export interface AmendmentTarget {
@@ -25,27 +28,34 @@ export interface AmendmentTarget {
 }
 
 /**
- * Moves the booking to `target`; true when anything changed. A booking that is not live (cancelled,
- * expired), or whose timeslot has started, cannot change (409); a target timeslot that takes no more
- * bookings is a 422 on Time; not enough seats there is a 409 when the transaction commits. Tickets are
- * priced anew unless only the timeslot of the same activity changes. A move to another activity leaves
- * the waiver pending: the answers were to the old activity's questions.
+ * Moves the booking to `target` if the caller may move it now (the policy: a cancelled, expired or started
+ * booking, or one past the caller's cut-off, is refused); `changed` says whether anything changed. A target
+ * timeslot that takes no more bookings is refused as timeslot.closed; not enough seats there is a 409 when
+ * the transaction commits. Tickets are priced anew unless only the timeslot of the same activity changes. A
+ * move to another activity leaves the waiver pending: the answers were to the old activity's questions.
  */
-export async function amendBooking(tx: Tx, bookingId: number, target: AmendmentTarget, now: number): Promise<boolean> {
+export async function amendBooking(
+  tx: Tx,
+  bookingId: number,
+  target: AmendmentTarget,
+  caller: CallerKind,
+  now: number,
+): Promise<Outcome<{ changed: boolean }>> {
   const booking = await lockBooking(tx, bookingId);
   if (!booking) throw new Error(`Booking ${bookingId} vanished`);
+  const refusal = refusalOf(caller, 'move', await policyFacts(tx, booking, caller, 'move', now), now);
+  if (refusal) return { ok: false, refusal: { ...refusal, message: `${booking.reference}: ${refusal.message}` } };
   const status = effectiveStatus(booking, now);
-  if (status !== 'on_hold' && status !== 'confirmed') throw new Conflict(`Booking ${booking.reference} is ${status} and can no longer be changed`);
   const current = await findTimeslotById(tx, booking.timeslot_id);
   if (!current) throw new Error(`Timeslot ${booking.timeslot_id} of booking ${booking.reference} vanished`);
-  if (current.bookable_until <= now) throw new Conflict(`Booking ${booking.reference} has started and can no longer be changed`);
-  requireBookable(target.timeslot, now);
+  const closed = bookableRefusal(target.timeslot, now);
+  if (closed) return refused('timeslot.closed', closed);
 
   const tickets = (await bookingTicketsOf(tx, [booking.id])).get(booking.id) ?? [];
   const sameActivity = current.activity_id === target.activity.id;
   const sameTimeslot = booking.timeslot_id === target.timeslot.id;
   const sameMix = sameActivity && sameTickets(tickets, target.mix);
-  if (sameTimeslot && sameMix) return false;
+  if (sameTimeslot && sameMix) return { ok: true, changed: false };
 
   await moveBooking(tx, booking.id, {
     timeslot_id: target.timeslot.id,
@@ -70,5 +80,5 @@ export async function amendBooking(tx: Tx, bookingId: number, target: AmendmentT
     (_timeslotId, seats) => refuseSeats(booking.operator_id, target.timeslot, seats),
   );
   if (status === 'confirmed' && !sameTimeslot) await publishBookingChange(tx, booking, 'rescheduled', now);
-  return true;
+  return { ok: true, changed: true };
 }

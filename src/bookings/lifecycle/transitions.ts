@@ -1,11 +1,12 @@
 // A booking's status and hold changing, with what follows from it in the same transaction: the files its
 // answers name are kept as the new status asks (questions/upload-store.ts: attached for good once it is
 // confirmed, kept from the sweep until a hold's new expiry). Its own row is the store's (store.ts).
-import type { Tx } from '../db/connection.js';
-import { keepBookingFiles } from '../questions/upload-store.js';
-import { tallyBooking } from '../events/tallies.js';
-import type { BookingStatus } from './schemas.js';
-import { updateHoldExpiry, updateStatus, type BookingRow } from './store.js';
+import type { Tx } from '../../db/connection.js';
+import { keepBookingFiles } from '../../questions/upload-store.js';
+import { tallyBooking } from '../../events/tallies.js';
+import type { BookingStatus } from '../schemas.js';
+import type { BookingRow } from '../store.js';
+import { updateHoldExpiry, updateStatus } from './store.js';
 
 /**
  * Moves the booking to `changes.status` only if it is still in one of `from` (store.ts's updateStatus),

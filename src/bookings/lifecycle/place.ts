@@ -1,22 +1,23 @@
 // Placing a booking of any source (partner, online shop, point of sale, OCTo) on a timeslot. Everything here runs inside the caller's write transaction, so a failure at any step
 // leaves nothing behind: no seats taken, no booking, no waiver answers.
 import type { Kysely } from 'kysely';
-import type { Tx } from '../db/connection.js';
-import type { Database } from '../db/schema.js';
-import { InsufficientCapacity, ValidationFailed } from '../http/errors.js';
-import { newBookingReference } from '../lib/ids.js';
-import { findZonedTimeslot } from '../availability/store.js';
-import { unixNow } from '../lib/clock.js';
-import { takeSeatsAtCommit } from '../availability/seat-ledger.js';
-import { insertBooking, type BookableTimeslot, type BookingRow } from './store.js';
-import { insertWaiverAnswers } from '../questions/store.js';
-import { publishBookingChange } from '../events/reactions.js';
-import { tallyBooking } from '../events/tallies.js';
-import { annotateSpan } from '../lib/tracing.js';
-import { keepBookingFiles } from '../questions/upload-store.js';
-import { ticketRows, type TicketMix } from '../catalog/tickets/mix.js';
-import { insertBookingTickets } from '../catalog/tickets/store.js';
-import type { BookingSource } from './schemas.js';
+import type { Tx } from '../../db/connection.js';
+import type { Database } from '../../db/schema.js';
+import { InsufficientCapacity, ValidationFailed } from '../../http/errors.js';
+import { newBookingReference } from '../../lib/ids.js';
+import { findZonedTimeslot } from '../../availability/store.js';
+import { unixNow } from '../../lib/clock.js';
+import { takeSeatsAtCommit } from './seat-ledger.js';
+import type { BookableTimeslot, BookingRow } from '../store.js';
+import { insertBooking } from './store.js';
+import { insertWaiverAnswers } from '../../questions/store.js';
+import { publishBookingChange } from '../../events/reactions.js';
+import { tallyBooking } from '../../events/tallies.js';
+import { annotateSpan } from '../../lib/tracing.js';
+import { keepBookingFiles } from '../../questions/upload-store.js';
+import { ticketRows, type TicketMix } from '../../catalog/tickets/mix.js';
+import { insertBookingTickets } from '../../catalog/tickets/store.js';
+import type { BookingSource } from '../schemas.js';
 
 export interface BookingDraft {
   operatorId: number;
@@ -54,12 +55,18 @@ async function keepAnsweredFiles(tx: Tx, booking: BookingRow, draft: BookingDraf
 // 40 random bits per reference: a collision is rare, five in a row means something else is wrong.
 const REFERENCE_ATTEMPTS = 5;
 
-/** 422 on Time unless the timeslot still takes bookings: until its start, or until it closes (opening hours). */
-export function requireBookable(slot: BookableTimeslot, now: number): void {
-  if (slot.bookable_until > now) return;
-  // A cancelled departure closed before its start (departures.ts); opening hours close after it.
+/** Why the timeslot takes no more bookings (past its start, or its closing for opening hours), or undefined while it does. */
+export function bookableRefusal(slot: BookableTimeslot, now: number): string | undefined {
+  if (slot.bookable_until > now) return undefined;
+  // A cancelled departure closed before its start; opening hours close after it.
   const why = slot.bookable_until < slot.starts_at ? 'was cancelled' : slot.bookable_until > slot.starts_at ? 'has closed' : 'has already started';
-  throw ValidationFailed.field('Time', `The timeslot on ${slot.date} at ${slot.time} ${why} and can no longer be booked`);
+  return `The timeslot on ${slot.date} at ${slot.time} ${why} and can no longer be booked`;
+}
+
+/** 422 on Time unless the timeslot still takes bookings. */
+export function requireBookable(slot: BookableTimeslot, now: number): void {
+  const refusal = bookableRefusal(slot, now);
+  if (refusal) throw ValidationFailed.field('Time', refusal);
 }
 
 /** The 409 of a seat statement that did not fit: the seats left, read after the rollback. */

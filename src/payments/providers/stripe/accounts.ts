@@ -2,17 +2,17 @@
 // Saving checks the key with Stripe first (one harmless read), outside any transaction; both secrets are
 // then sealed with the instance's keys and never shown again. Every change writes an audit entry, which
 // names the key's last 4 characters only.
-import type { Db } from '../db/connection.js';
+import type { Db } from '../../../db/connection.js';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { NotFound, ValidationFailed } from '../http/errors.js';
-import type { InstanceKeys } from '../secrets/keys.js';
-import { audit } from '../audit/log.js';
-import { PaymentProviderUnavailable } from './providers.js';
-import { deleteStripeAccount, findStripeAccount, saveStripeAccount } from './store.js';
-import { failureOf, SECRET_KEY_PURPOSE, stripeClient, verifyAccount, WEBHOOK_SECRET_PURPOSE, type StripeSettings } from './stripe.js';
-import { stripeAccountView } from './view.js';
-import type { ConnectStripeBody, StripeAccountSettings } from './schemas.js';
+import type { Database } from '../../../db/schema.js';
+import { NotFound, ValidationFailed } from '../../../http/errors.js';
+import type { InstanceKeys } from '../../../secrets/keys.js';
+import { audit } from '../../../audit/log.js';
+import { PaymentProviderUnavailable } from '../provider.js';
+import { deleteStripeAccount, findStripeAccount, saveStripeAccount } from '../../store.js';
+import { failureOf, SECRET_KEY_PURPOSE, stripeClient, verifyAccount, WEBHOOK_SECRET_PURPOSE, type StripeSettings } from './gateway.js';
+import { stripeAccountView } from '../../view.js';
+import type { ConnectStripeBody, StripeAccountSettings } from '../../schemas.js';
 
 export type AccountSettings = StripeSettings & { publicUrl: string };
 

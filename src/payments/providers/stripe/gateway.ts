@@ -3,11 +3,11 @@
 // at their local Stripe-compatible server). Calls are never made inside a database transaction: a slow
 // Stripe must not hold a connection or a lock. Nothing here logs a key, a secret or a guest's details.
 import Stripe from 'stripe';
-import { traceOutbound, tracing } from '../lib/tracing.js';
-import type { Config } from '../config.js';
-import type { InstanceKeys } from '../secrets/keys.js';
-import type { StripeAccountRow } from './store.js';
-import { PaymentProviderRefused, PaymentProviderUnavailable } from './providers.js';
+import { traceOutbound, tracing } from '../../../lib/tracing.js';
+import type { Config } from '../../../config.js';
+import type { InstanceKeys } from '../../../secrets/keys.js';
+import type { StripeAccountRow } from '../../store.js';
+import { PaymentProviderRefused, PaymentProviderUnavailable } from '../provider.js';
 
 export type CheckoutSession = Stripe.Checkout.Session;
 export type StripeEvent = Stripe.Event;

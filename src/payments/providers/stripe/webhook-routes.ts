@@ -9,14 +9,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { BadRequest } from '../http/errors.js';
-import { envelope, problems, RowId } from '../http/schemas.js';
-import type { FailureLimit } from '../http/failure-limit.js';
-import { unixNow } from '../lib/clock.js';
-import { PaymentProviderUnavailable } from './providers.js';
-import { findStripeAccount, forgetStripeEvent, recordStripeEvent } from './store.js';
-import { accountClient, verifyWebhookEvent, WEBHOOK_SECRET_PURPOSE, type StripeEvent } from './stripe.js';
-import { stripeEventHandler, type FollowUp } from './stripe-events.js';
+import { BadRequest } from '../../../http/errors.js';
+import { envelope, problems, RowId } from '../../../http/schemas.js';
+import type { FailureLimit } from '../../../http/failure-limit.js';
+import { unixNow } from '../../../lib/clock.js';
+import { PaymentProviderUnavailable } from '../provider.js';
+import { findStripeAccount, forgetStripeEvent, recordStripeEvent } from '../../store.js';
+import { accountClient, verifyWebhookEvent, WEBHOOK_SECRET_PURPOSE, type StripeEvent } from './gateway.js';
+import { stripeEventHandler, type FollowUp } from './events.js';
 
 /** Stripe's events are a few kilobytes; a checkout session with many line items stays far below this. */
 export const STRIPE_EVENT_BODY_LIMIT = 256 * 1024;
