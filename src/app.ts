@@ -31,7 +31,7 @@ import { photoRoutes } from './catalog/photos/routes.js';
 import { keyAdminRoutes } from './auth/admin-routes.js';
 import { availabilityPartnerRoutes } from './availability/routes.js';
 import { timeslotAdminRoutes } from './availability/admin-routes.js';
-import { flowAdminRoutes } from './flows/routes.js';
+import { flowAdminRoutes, flowPartnerRoutes } from './flows/routes.js';
 import { bookingPartnerRoutes } from './bookings/routes.js';
 import { bookingAdminRoutes } from './bookings/admin-routes.js';
 import { manifestAdminRoutes } from './manifests/admin-routes.js';
@@ -192,6 +192,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks, instru
   await app.register(availabilityPartnerRoutes, { prefix: partner });
   await app.register(questionPartnerRoutes, { prefix: partner });
   await app.register(bookingPartnerRoutes, { prefix: partner });
+  await app.register(flowPartnerRoutes, { prefix: partner });
   await app.register(webhookPartnerRoutes, { prefix: partner });
   await app.register(questionCoreRoutes, { prefix: '/api/v2/ota/core' });
   await app.register(usageRoutes, { prefix: '/api/v2/usage' });

@@ -5,13 +5,11 @@
 import { defineEmailKind } from './emails/kinds.js';
 import { queueGygPushes } from './getyourguide/push.js';
 import { queueViatorPushes } from './viator/push.js';
-import { onAvailabilityCoalesced } from './webhooks/deliveries/dispatch.js';
-import { reactToBookings, reactToDepartureCancellations, reactToNewOperators, reactToPaidBaskets } from './events/reactions.js';
+import { availabilityCoalesced } from './webhooks/deliveries/dispatch.js';
+import { basketPaid, bookingChanged, operatorCreated } from './events/reactions.js';
 import { insertStarterWorkflows } from './workflows/starter.js';
 import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
 import { handleStripeEvents } from './payments/providers/stripe/events.js';
-import { refundDepartureCancellation } from './shop/refunds.js';
-import { emailCancelledDeparture } from './storefront/departure-emails.js';
 import { DISPUTE_EVENTS, followDispute } from './shop/disputes.js';
 import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
@@ -21,22 +19,16 @@ import { expireBalance, isBalanceSession, settleBalance } from './shop/balances.
 import { claimOffer, waitlistOfferEmail } from './waitlists/hooks.js';
 import { workflowEmails } from './workflows/hooks.js';
 import { bookingNotices } from './notices/booking-notices.js';
-import { priceDifference } from './shop/price-difference.js';
 
 export function wireReactions(): void {
   // A new operator starts with its confirmation, cancellation and reminder workflows (the last two paused).
-  reactToNewOperators('starter-workflows', insertStarterWorkflows);
+  operatorCreated.on('starter-workflows', insertStarterWorkflows);
   // A booking confirmed, cancelled or moved: the operator's workflows queue their e-mails.
-  reactToBookings('workflows', workflowEmails);
+  bookingChanged.on('workflows', workflowEmails);
   // ... and staff who asked for an e-mail per booking get one.
-  reactToBookings('notices', bookingNotices);
-  // A booking moved to a dearer or cheaper activity, paid online: the difference is refunded or asked for.
-  reactToBookings('price-difference', priceDifference);
+  bookingChanged.on('notices', bookingNotices);
   // A basket paid: a waitlist offer held in it is claimed.
-  reactToPaidBaskets('waitlists', claimOffer);
-  // A departure cancelled by the operator: each paid booking is refunded in full, each guest e-mailed the message.
-  reactToDepartureCancellations('refunds', refundDepartureCancellation);
-  reactToDepartureCancellations('guest-email', emailCancelledDeparture);
+  basketPaid.on('waitlists', claimOffer);
   // Stripe's Checkout events (received by payments/routes.ts): a paid session completes its basket, once.
   // A session for a booking's balance (its metadata says so) records the balance paid, once (shop/balances.ts).
   handleStripeEvents(PAID_SESSION_EVENTS, (tx, context) => (isBalanceSession(context) ? settleBalance : settleStripeCheckout)(tx, context));
@@ -58,6 +50,6 @@ export function wireReactions(): void {
   // A mapped product's seats changed (any channel, a hold, a capacity edit, a new or closed timeslot), as the
   // webhooks' dispatcher coalesced it: GetYourGuide is pushed the timeslot (getyourguide/push.ts), Viator
   // told its dates through the marketplaces' push queue (viator/push.ts, marketplace-push/).
-  onAvailabilityCoalesced(queueGygPushes);
-  onAvailabilityCoalesced(queueViatorPushes);
+  availabilityCoalesced.on('getyourguide', queueGygPushes);
+  availabilityCoalesced.on('viator', queueViatorPushes);
 }

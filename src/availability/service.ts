@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Db, Tx } from '../db/connection.js';
+import type { Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { daysBetween, unixToZonedIso, unixToZonedTime } from '../calendar/zoned-time.js';

@@ -1,19 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems } from '../http/schemas.js';
-import {
-  AdminBooking,
-  AdminBookingListItem,
-  Booking,
-  BookingListQuery,
-  CancelDepartureBody,
-  CancelledDeparture,
-  PosBookingBody,
-  RescheduleBody,
-} from './schemas.js';
+import { AdminBooking, AdminBookingListItem, Booking, BookingListQuery, CancelledDeparture, PosBookingBody } from './schemas.js';
 import { TimeslotIdParams } from '../availability/schemas.js';
-import { cancelDeparture, getCancelledDeparture } from './departures.js';
-import { RESCHEDULE_DESCRIPTION, rescheduleBooking } from './reschedule.js';
+import { getCancelledDeparture } from './departures.js';
 import { findBookingId } from './store.js';
 import { bookingMoney } from '../payments/booking-money.js';
 import { ReferenceParams } from '../http/schemas.js';
@@ -149,49 +139,8 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }),
   });
 
-  app.post('/bookings/:BookingReference/reschedule', {
-    config: requires('bookings:write'),
-    schema: {
-      tags,
-      summary: 'Move a booking to another timeslot',
-      description: RESCHEDULE_DESCRIPTION,
-      params: ReferenceParams,
-      body: RescheduleBody,
-      response: { 200: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422) },
-    },
-    handler: async (request) => ({
-      data: await rescheduleBooking(app.db, request.caller.operatorId, request.params.BookingReference, request.body, {
-        caller: 'staff',
-        refunds: { keys: app.instanceKeys, settings: app.config },
-      }),
-    }),
-  });
-
-  // Cancelling a departure cancels bookings: it lives with them, on the timeslot's address.
-  app.post('/timeslots/:ID/cancel', {
-    config: requires('bookings:write'),
-    schema: {
-      tags: ['Operator API: timeslots'],
-      summary: 'Cancel a departure',
-      description:
-        'Cancels every live booking of the timeslot (every channel, holds too) as a cancellation does (seats, webhooks, workflows, audit), refunds ' +
-        'in full what was paid for them online (docs/payments.md), e-mails each guest with an address the Message with a link to book another ' +
-        'time, and closes the timeslot to new bookings on every channel (its Capacity becomes 0). Answers the cancelled bookings. Cancelling it ' +
-        'again changes nothing and answers the first cancellation. 404: no such timeslot. 409: it has started and was not cancelled.',
-      params: TimeslotIdParams,
-      body: CancelDepartureBody,
-      response: { 200: envelope(CancelledDeparture), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422) },
-    },
-    handler: async (request) => ({
-      data: await cancelDeparture(
-        { db: app.db, keys: app.instanceKeys, settings: app.config },
-        request.caller.operatorId,
-        request.params.ID,
-        request.body.Message,
-      ),
-    }),
-  });
-
+  // POST /bookings/:BookingReference/reschedule (a move, with its price difference) is a flow: flows/routes.ts.
+  // POST /timeslots/:ID/cancel (a departure's cancellation, with its refunds and e-mails) is a flow: flows/routes.ts.
   app.get('/timeslots/:ID/cancellation', {
     config: requires('bookings:read'),
     schema: {

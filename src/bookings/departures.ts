@@ -1,32 +1,18 @@
-// Cancelling a departure: the operator calls off a timeslot (the wind picked up). In ONE transaction every
-// live booking of it, of every channel and holds too, is cancelled as a cancellation always is (status,
-// booking.cancelled, the workflows' reactions, the audit log), the seats go back and the timeslot is closed
-// to new bookings on every channel (availability's closeCancelledTimeslot); the departure's reactions
-// (src/reactions.ts) refund what was paid online in full and e-mail each guest the operator's message with
-// a link to book again. Stripe's refunds are sent right after the commit. A repeated call changes nothing
-// and answers the same bookings.
-import type { Db } from '../db/connection.js';
+// A departure's cancellation, the bookings' part: every live booking of the timeslot, of every channel and
+// holds too, is cancelled by the lifecycle as a cancellation always is (status, booking.cancelled, the
+// workflows' reactions, the audit log), the seats go back and the timeslot is closed to new bookings on
+// every channel. The use case (the refunds, the guests' e-mails) is flows/departure-cancellation.ts.
+import type { Db, Tx } from '../db/connection.js';
 import { Conflict, NotFound } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
 import { audit } from '../audit/log.js';
 import { currentContext } from '../access/actor.js';
 import { cancelDepartureBookings } from './lifecycle/commands.js';
 import { findZonedTimeslot } from '../availability/store.js';
-import { publishDepartureCancellation } from '../events/reactions.js';
-import { sendPendingRefunds } from '../payments/jobs.js';
-import type { StripeSettings } from '../payments/providers/stripe/gateway.js';
-import type { InstanceKeys } from '../secrets/keys.js';
-import { findBooking, findBookingRecords } from './store.js';
+import { findBooking, findBookingRecords, type BookingRow } from './store.js';
 import { findDepartureCancellation, insertDepartureCancellation, setCancelledBookings, type DepartureCancellationRow } from './departure-store.js';
 import { withTickets } from './service.js';
 import type { Booking } from './schemas.js';
-
-export interface DepartureContext {
-  db: Db;
-  keys: InstanceKeys;
-  /** Stripe's address and PUBLIC_URL (the rebooking link). */
-  settings: StripeSettings & { publicUrl: string };
-}
 
 export interface CancelledDepartureView {
   TimeslotID: number;
@@ -55,55 +41,55 @@ async function view(db: Db, operatorId: number, row: DepartureCancellationRow, s
   };
 }
 
+/** What a departure's cancellation did: the bookings it cancelled, and the activity (for the guests' link to book again). */
+export interface DepartureCancelled {
+  bookings: BookingRow[];
+  activityId: string;
+}
+
 /**
- * Cancels the operator's timeslot `timeslotId` with the operator's message to its guests. 404: no such
- * timeslot; 409: it has started (or closed) and was not cancelled. Cancelling it again answers the first
- * cancellation (its message and bookings) and changes nothing.
+ * Cancels the operator's timeslot `timeslotId` with the operator's message to its guests, in the caller's
+ * transaction: the cancellation's row, then every live booking cancelled by the lifecycle (which closes the
+ * timeslot), then the audit entry. 404: no such timeslot; 409: it has started (or closed) and was not
+ * cancelled. Cancelling it again changes nothing and answers no bookings.
  */
-export async function cancelDeparture(
-  context: DepartureContext,
+export async function cancelTimeslotBookings(
+  tx: Tx,
   operatorId: number,
   timeslotId: number,
   message: string,
-): Promise<CancelledDepartureView> {
-  const { db } = context;
-  const now = unixNow();
-  const slot = await findZonedTimeslot(db.kysely, operatorId, timeslotId, now);
+  now: number,
+): Promise<DepartureCancelled> {
+  const slot = await findZonedTimeslot(tx, operatorId, timeslotId, now);
   if (!slot) throw new NotFound(`No timeslot ${timeslotId}`);
-  const cancelled = await db.write(async (tx) => {
-    if (await findDepartureCancellation(tx, operatorId, timeslotId)) return [];
-    if (slot.bookable_until <= now) throw new Conflict(`The timeslot on ${slot.date} at ${slot.time} has started and can no longer be cancelled`);
-    // The cancellation's row first: of two calls racing (PostgreSQL), the second waits here and then does nothing.
-    const first = await insertDepartureCancellation(tx, {
-      timeslot_id: timeslotId,
-      operator_id: operatorId,
-      message,
-      capacity: slot.capacity,
-      booking_ids: '[]',
-      cancelled_by: currentContext()?.actor?.label ?? 'system',
-      cancelled_at: now,
-    });
-    if (!first) return [];
-    const rows = await cancelDepartureBookings(tx, { operatorId, timeslotId }, { kind: 'staff' }, now);
-    const departure = { message, activityId: slot.activity_public_id, publicUrl: context.settings.publicUrl };
-    for (const row of rows) await publishDepartureCancellation(tx, row, departure, now);
-    await setCancelledBookings(
-      tx,
-      timeslotId,
-      rows.map((row) => row.id),
-    );
-    await audit(tx, {
-      operatorId,
-      action: 'timeslot.cancel',
-      resource: { type: 'timeslot', id: timeslotId },
-      before: { Capacity: slot.capacity },
-      after: { Message: message, Bookings: rows.map((row) => row.reference) },
-    });
-    return rows;
+  const nothing = { bookings: [], activityId: slot.activity_public_id };
+  if (await findDepartureCancellation(tx, operatorId, timeslotId)) return nothing;
+  if (slot.bookable_until <= now) throw new Conflict(`The timeslot on ${slot.date} at ${slot.time} has started and can no longer be cancelled`);
+  // The cancellation's row first: of two calls racing (PostgreSQL), the second waits here and then does nothing.
+  const first = await insertDepartureCancellation(tx, {
+    timeslot_id: timeslotId,
+    operator_id: operatorId,
+    message,
+    capacity: slot.capacity,
+    booking_ids: '[]',
+    cancelled_by: currentContext()?.actor?.label ?? 'system',
+    cancelled_at: now,
   });
-  // The refunds recorded with the cancellation go to Stripe now (the refund sender retries what fails).
-  if (cancelled.length > 0) await sendPendingRefunds(db, context.keys, context.settings, operatorId);
-  return getCancelledDeparture(db, operatorId, timeslotId);
+  if (!first) return nothing;
+  const rows = await cancelDepartureBookings(tx, { operatorId, timeslotId }, { kind: 'staff' }, now);
+  await setCancelledBookings(
+    tx,
+    timeslotId,
+    rows.map((row) => row.id),
+  );
+  await audit(tx, {
+    operatorId,
+    action: 'timeslot.cancel',
+    resource: { type: 'timeslot', id: timeslotId },
+    before: { Capacity: slot.capacity },
+    after: { Message: message, Bookings: rows.map((row) => row.reference) },
+  });
+  return { bookings: rows, activityId: slot.activity_public_id };
 }
 
 /** The cancellation of the operator's timeslot; 404 when it was not cancelled. */

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, PartnerParams, problems } from '../http/schemas.js';
-import { Booking, PartnerBookingBody, RescheduleBody } from './schemas.js';
-import { RESCHEDULE_DESCRIPTION, rescheduleBooking } from './reschedule.js';
+import { Booking, PartnerBookingBody } from './schemas.js';
 import { ReferenceParams } from '../http/schemas.js';
 import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
 import { bookTimeslot, timeslotGroup, cancelBooking, confirmBooking, getBooking } from './service.js';
@@ -64,34 +63,18 @@ export const bookingPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: 'Cancel a booking',
-      description: 'Frees the seats. Cancelling a cancelled booking (or an expired hold) changes nothing and answers the booking as it is.',
+      description:
+        'Frees the seats. Cancelling a cancelled booking (or an expired hold) changes nothing and answers the booking as it is. ' +
+        'A confirmed booking can be cancelled until its timeslot starts and never once its guests were checked in (409); a hold can always be released.',
       params: PartnerBookingParams,
-      response: { 200: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404) },
+      response: { 200: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404, 409) },
     },
     handler: async (request) => ({
       data: await cancelBooking(app.db, request.caller.operatorId, request.params.BookingReference, { kind: 'partner' }, marketplace(request.caller)),
     }),
   });
 
-  app.post('/booking/:BookingReference/reschedule', {
-    config: { scope: 'ota' },
-    schema: {
-      tags,
-      summary: 'Move a booking to another timeslot',
-      description: `${RESCHEDULE_DESCRIPTION} A partner moves only the bookings its own marketplace made (another's is 404).`,
-      params: PartnerBookingParams,
-      body: RescheduleBody,
-      response: { 200: envelope(Booking), ...problems(400, ...AUTH_ERRORS, 404, 409, 413, 415, 422) },
-    },
-    handler: async (request) => ({
-      data: await rescheduleBooking(app.db, request.caller.operatorId, request.params.BookingReference, request.body, {
-        caller: 'partner',
-        partner: marketplace(request.caller),
-        refunds: { keys: app.instanceKeys, settings: app.config },
-      }),
-    }),
-  });
-
+  // POST /booking/:BookingReference/reschedule (a move, with its price difference) is a flow: flows/routes.ts.
   app.post('/booking/:BookingReference/confirm', {
     config: { scope: 'ota' },
     schema: {

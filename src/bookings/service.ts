@@ -2,7 +2,7 @@ import { guestLanguage } from '../lib/guest-messages.js';
 import type { Kysely } from 'kysely';
 import { readOncePerTransaction, type Db, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
+import { NotFound, ValidationFailed } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/store.js';
 import { unixNow } from '../lib/clock.js';
 import { fileScopeOf, validateWaiverAnswers } from '../questions/service.js';
@@ -10,7 +10,7 @@ import { placeBooking, type BookingDraft } from './lifecycle/place.js';
 import { cancel, confirm, type Caller } from './lifecycle/commands.js';
 import { orThrow, refusalProblem, type Outcome } from './lifecycle/refusals.js';
 import { findBooking, findBookingTarget, listBookings, type BookableTimeslot, type BookingRecord, type BookingRow } from './store.js';
-import { effectiveStatus, toBooking } from './view.js';
+import { toBooking } from './view.js';
 import { requestedMix } from '../catalog/tickets/mix.js';
 import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../catalog/tickets/store.js';
 import {
@@ -19,7 +19,6 @@ import {
   type Booking,
   type BookingListQuery,
   type BookingSource,
-  type BookingStatus,
   type PosBookingBody,
 } from './schemas.js';
 import { owedOf, type Owed } from '../payments/booking-money.js';

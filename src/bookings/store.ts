@@ -1,10 +1,9 @@
-import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { ActivityTable, BookingCheckinTable, BookingTable, Database, TimeslotTable } from '../db/schema.js';
 import type { Tx } from '../db/connection.js';
 import type { BookingSource, BookingStatus } from './schemas.js';
 import { recordBookingEvents } from '../events/outbox.js';
 import { anyReactionInterested } from '../events/reactions.js';
-import { tallyBooking } from '../events/tallies.js';
 
 export type BookingRow = Selectable<BookingTable>;
 

@@ -1,10 +1,8 @@
 // SQL of live holds: bookings on hold whose time has not run out, with what tells their holder apart
 // (the shop basket and its client's fingerprint, the waitlist offer, the partner, OCTo).
 import { sql, type Kysely } from 'kysely';
-import type { Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { MAX_HOLDS, type HoldsQuery } from './schemas.js';
-import { recordBookingEvents } from '../events/outbox.js';
 
 export function selectLiveHolds(db: Kysely<Database>, operatorId: number, filter: HoldsQuery, now: number) {
   let query = db

@@ -2,7 +2,7 @@ import type { Db, Tx } from '../db/connection.js';
 import { createApiKey } from '../auth/service.js';
 import { uniqueSlug } from './slug.js';
 import { insertOperatorRow } from './store.js';
-import { publishOperatorCreated } from '../events/reactions.js';
+import { operatorCreated } from '../events/reactions.js';
 
 // What other domains read of an operator (staff e-mails and sign-in name it; the command line checks it).
 export { countOperators, operatorExists, operatorName, operatorNames } from './store.js';
@@ -22,6 +22,6 @@ export async function insertOperator(tx: Tx, name: string, slug?: string): Promi
   const operatorId = await insertOperatorRow(tx, { name, slug: slug ?? (await uniqueSlug(tx, name)) });
   const { key } = await createApiKey(tx, operatorId, { name: 'Admin key', scopes: ['admin'] });
   // What every operator starts with (its starter workflows: src/reactions.ts), in this transaction.
-  await publishOperatorCreated(tx, operatorId);
+  await operatorCreated.run(tx, operatorId);
   return { operatorId, adminKey: key };
 }

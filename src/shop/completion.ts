@@ -8,7 +8,7 @@ import type { Tx } from '../db/connection.js';
 import { Conflict } from '../http/errors.js';
 import { changeStatus } from '../bookings/lifecycle/transitions.js';
 import { recordUsage } from '../usage/service.js';
-import { publishBasketPaid, publishBookingChange } from '../events/reactions.js';
+import { basketPaid, publishBookingChange } from '../events/reactions.js';
 import { operatorListens, recordEvents } from '../events/outbox.js';
 import { basketView } from './baskets.js';
 import { findBasket, markBasketPaid, setPaymentReference, type BasketItemRecord, type BasketRow } from './store.js';
@@ -38,7 +38,7 @@ export async function completeOrder(
     await publishBookingChange(tx, { id: item.booking_id, operator_id: basket.operator_id }, 'confirmed', now);
   }
   await setPaymentReference(tx, basket.id, paymentReference);
-  await publishBasketPaid(tx, basket);
+  await basketPaid.run(tx, basket);
   await recordUsage(tx, basket.operator_id, {
     meter: 'order-completed',
     micros: 1_000_000n,

@@ -1,4 +1,4 @@
-// A confirmed booking moved (bookings/reschedule.ts) may change its price: staff (or a partner) moving it to
+// A confirmed booking moved (a step of flows/reschedule.ts) may change its price: staff (or a partner) moving it to
 // another activity price its tickets by that activity. Where the guest paid online, the difference is
 // settled in the move's own transaction (docs/bookings.md, "Money when the price changes"), by the one
 // computation of payments/ledger.ts (priceDifferenceOf), refunds pending included:
@@ -9,7 +9,6 @@
 //   move back is due like any other.
 // Moves within an activity never change the price; a booking not paid online is settled at the desk.
 import type { Tx } from '../db/connection.js';
-import type { BookingChange, BookingReaction, ChangedBooking } from '../events/reactions.js';
 import { queueEmail } from '../emails/outbox.js';
 import { findBookingForEmail } from '../bookings/store.js';
 import { formatMinorUnits } from '../lib/money.js';
@@ -18,10 +17,8 @@ import { priceDifferenceOf } from '../payments/ledger.js';
 import { MANAGE_BOOKING_MARKER } from '../workflows/templates.js';
 import { refundPriceDifference } from './refunds.js';
 
-export const priceDifference: BookingReaction = { react: settleDifference };
-
-async function settleDifference(tx: Tx, booking: ChangedBooking, change: BookingChange, now: number): Promise<void> {
-  if (change !== 'rescheduled') return;
+/** Settles the difference the move of the booking made to its price, in the move's transaction. */
+export async function settlePriceDifference(tx: Tx, booking: { operator_id: number; id: number }, now: number): Promise<void> {
   const account = await bookingAccount(tx, booking.operator_id, booking.id, now);
   if (!account?.ledger.lines.some((line) => line.provider !== 'desk')) return;
   const difference = priceDifferenceOf(account.booking, account.ledger);

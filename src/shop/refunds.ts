@@ -15,7 +15,6 @@ import { DomainError, NotFound, ValidationFailed } from '../http/errors.js';
 import { bookingReferences, findBooking, findBookingId, type BookingRecord } from '../bookings/store.js';
 import { refundAmount, refundPercent, refundRulesOf } from '../catalog/refund-rules.js';
 import { findActivity } from '../catalog/store.js';
-import type { DepartureCancellationReaction } from '../events/reactions.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { PaymentProviderUnavailable } from '../payments/providers/provider.js';
 import { formatMinorUnits, parseMinorUnits } from '../lib/money.js';
@@ -228,14 +227,14 @@ export async function guestRefundPreview(
 }
 
 /**
- * The operator cancelled the departure of a booking paid online (bookings/departures.ts): all that remains
+ * The operator cancelled the departure of a booking paid online (flows/departure-cancellation.ts): all that remains
  * of what it paid online is refunded, whatever the activity's rules, recorded in the cancellation's
  * transaction as asked by whoever cancelled it (reason departure-cancelled). Stripe's is sent after the commit.
  */
-export const refundDepartureCancellation: DepartureCancellationReaction = async (tx, booking) => {
+export async function refundDepartureCancellation(tx: Tx, booking: { operator_id: number; id: number }): Promise<void> {
   const reference = await referenceOf(tx, booking.operator_id, booking.id);
   await recordRefunds(tx, booking.operator_id, booking.id, reference, { amount: 'rest', reason: 'departure-cancelled', requestedBy: requester() });
-};
+}
 
 /**
  * A move made the booking cheaper than what it paid toward its price (shop/price-difference.ts): `amount`

@@ -7,7 +7,7 @@ import type { Db } from '../db/connection.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { Conflict, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
-import { rescheduleBooking } from '../bookings/reschedule.js';
+import { rescheduleBooking } from '../flows/reschedule.js';
 import { managedBooking, referenceOf } from './manage.js';
 import type { GuestRescheduleBody, ManagedBooking } from './manage-schemas.js';
 

@@ -17,7 +17,8 @@ import { audit, type AuditActor } from '../audit/log.js';
 import { findTimeslotAt, findZonedTimeslot, listTimeslots, type TimeslotRow } from '../availability/store.js';
 import { prepareBooking, type BookingOrigin } from '../bookings/service.js';
 import { placeBooking } from '../bookings/lifecycle/place.js';
-import { amendBooking, cancel as cancelCommand, confirm, type Caller } from '../bookings/index.js';
+import { cancel as cancelCommand, confirm, type Caller } from '../bookings/index.js';
+import { moveBooking } from '../flows/reschedule.js';
 import { changeBookingDetails, findBooking } from '../bookings/store.js';
 import { effectiveStatus } from '../bookings/view.js';
 import { checkinsOf } from '../bookings/checkin.js';
@@ -334,7 +335,13 @@ export async function amend(db: Db, caller: ViatorCaller, data: BookingAmendment
   try {
     const outcome = await db.write(async (tx) => {
       // The policy for Viator decides in the amendment's transaction; a refusal writes nothing.
-      const moved = await amendBooking(tx, link.booking_id, { activity: product.activity, timeslot: target, mix }, 'viator', now);
+      const moved = await moveBooking(
+        tx,
+        { id: link.booking_id, operator_id: caller.operatorId },
+        { activity: product.activity, timeslot: target, mix },
+        'viator',
+        now,
+      );
       if (!moved.ok) return moved;
       await changeBookingDetails(tx, link.booking_id, customerOf(data));
       await changeViatorBooking(tx, link.booking_id, { product_option_id: product.optionId, tickets: JSON.stringify(tickets), note: noteOf(data) });

@@ -74,7 +74,7 @@ describe('an e-mail per booking', () => {
       `New booking ${partnerReference}: Harbour walk, ${date} 10:00`,
       `Booking cancelled ${desk.BookingReference}: Harbour walk, ${date} 10:00`,
     ]);
-    expect(sent[0]!.body).toContain('When: ' + `${date} 10:00 (Europe/Lisbon)`);
+    expect(sent[0]!.body).toContain(`When: ${date} 10:00 (Europe/Lisbon)`);
     expect(sent[0]!.body).toContain('Guest: Rui Lovelace');
     expect(sent[0]!.body).toContain('Channel: Point of sale');
     expect(sent[1]!.body).toContain('Channel: viator');

@@ -40,7 +40,7 @@ export async function amendBooking(
   target: AmendmentTarget,
   caller: CallerKind,
   now: number,
-): Promise<Outcome<{ changed: boolean }>> {
+): Promise<Outcome<{ changed: boolean; rescheduled: boolean }>> {
   const booking = await lockBooking(tx, bookingId);
   if (!booking) throw new Error(`Booking ${bookingId} vanished`);
   const refusal = refusalOf(caller, 'move', await policyFacts(tx, booking, caller, 'move', now), now);
@@ -55,7 +55,7 @@ export async function amendBooking(
   const sameActivity = current.activity_id === target.activity.id;
   const sameTimeslot = booking.timeslot_id === target.timeslot.id;
   const sameMix = sameActivity && sameTickets(tickets, target.mix);
-  if (sameTimeslot && sameMix) return { ok: true, changed: false };
+  if (sameTimeslot && sameMix) return { ok: true, changed: false, rescheduled: false };
 
   await moveBooking(tx, booking.id, {
     timeslot_id: target.timeslot.id,
@@ -79,6 +79,7 @@ export async function amendBooking(
     // Only the target timeslot can be asked for seats (on its own timeslot, the booking asks for the difference).
     (_timeslotId, seats) => refuseSeats(booking.operator_id, target.timeslot, seats),
   );
-  if (status === 'confirmed' && !sameTimeslot) await publishBookingChange(tx, booking, 'rescheduled', now);
-  return { ok: true, changed: true };
+  const rescheduled = status === 'confirmed' && !sameTimeslot;
+  if (rescheduled) await publishBookingChange(tx, booking, 'rescheduled', now);
+  return { ok: true, changed: true, rescheduled };
 }

@@ -1,12 +1,13 @@
 // Confirming and updating OCTo bookings, both of which may amend them: another availability, another
 // product or another unit mix moves the booking with the bookings' amendBooking, in the same transaction
-// as the new details, so the new seats are taken and the old ones freed in one commit (never overbooked,
+// as the new details (flows/reschedule.ts' moveBooking: with the price difference settled), so the new seats are taken and the old ones freed in one commit (never overbooked,
 // never a moment with both or neither). A request states what the booking should be, so its retry finds
 // it so already and changes nothing.
 import type { Db } from '../../db/connection.js';
 import type { ActivityRow } from '../../catalog/store.js';
 import { unixNow } from '../../lib/clock.js';
-import { amendBooking, confirm as confirmHold, extendHold, type AmendmentTarget } from '../../bookings/index.js';
+import { confirm as confirmHold, extendHold, type AmendmentTarget } from '../../bookings/index.js';
+import { moveBooking } from '../../flows/reschedule.js';
 import { changeBookingDetails } from '../../bookings/store.js';
 import { effectiveStatus } from '../../bookings/view.js';
 import { checkMix, type TicketMix } from '../../catalog/tickets/mix.js';
@@ -47,7 +48,7 @@ export async function confirm(db: Db, reseller: Reseller, uuid: string, body: Co
   const mix = items && mixOf(types, items, activity);
   const outcome = await db.write((tx) =>
     confirmHold(tx, record, now, async () => {
-      if (mix) octoOrThrow(await amendBooking(tx, link.booking_id, { activity, timeslot, mix }, 'octo', now));
+      if (mix) octoOrThrow(await moveBooking(tx, record, { activity, timeslot, mix }, 'octo', now));
       await applyAnswers(tx, record, activity.id, body.questionAnswers, wants.questions);
       await changeBookingDetails(tx, link.booking_id, {
         ...guestColumns(guest),
@@ -107,7 +108,7 @@ export async function update(db: Db, reseller: Reseller, uuid: string, body: Upd
     if (body.expirationMinutes !== undefined && status === 'on_hold') {
       octoOrThrow(await extendHold(tx, record, { minutes: holdMinutes(body.expirationMinutes), ...terms }, now));
     }
-    if (target) octoOrThrow(await amendBooking(tx, link.booking_id, target, 'octo', now));
+    if (target) octoOrThrow(await moveBooking(tx, record, target, 'octo', now));
     await applyAnswers(tx, record, activity.id, body.questionAnswers, false);
     await changeBookingDetails(tx, link.booking_id, {
       ...(body.contact && guestColumns(guest)),

@@ -16,7 +16,6 @@ import { prepareBooking, type BookingRequest } from '../../bookings/service.js';
 import { cancel as cancelCommand, extendHold } from '../../bookings/index.js';
 import { placeBooking } from '../../bookings/lifecycle/place.js';
 import { findBooking } from '../../bookings/store.js';
-import { effectiveStatus } from '../../bookings/view.js';
 import { bookingTicketsOf, listTicketTypes } from '../../catalog/tickets/store.js';
 import { checkinsOf } from '../../bookings/checkin.js';
 import { checkCurrency, resolveAvailability } from '../catalog/availability.js';

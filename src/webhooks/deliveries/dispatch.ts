@@ -11,6 +11,7 @@
 // Steps 2 and 3 run in write transactions that one process at a time may enter (SQLite's write lock; a
 // PostgreSQL advisory lock, skipped by the others), so an event is fanned out once and a timeslot's
 // notices are never raced.
+import { Hook } from '../../events/hooks.js';
 import type { Db, Tx } from '../../db/connection.js';
 import { releaseLapsedHolds } from '../../bookings/index.js';
 import type { Audience } from '../../events/types.js';
@@ -34,13 +35,7 @@ import { enabledEndpointsOf } from '../endpoints/store.js';
 export const AVAILABILITY_COALESCE_MS = 5_000;
 
 /** Told, in the dispatcher's transaction, which timeslots' availability was just coalesced (a channel's push). */
-export type AvailabilityListener = (tx: Tx, timeslotIds: number[], nowMs: number) => Promise<void>;
-const availabilityListeners: AvailabilityListener[] = [];
-
-/** Registers a listener of coalesced availability (the composition does, once per process: reactions.ts). */
-export function onAvailabilityCoalesced(listener: AvailabilityListener): void {
-  if (!availabilityListeners.includes(listener)) availabilityListeners.push(listener);
-}
+export const availabilityCoalesced = new Hook<[tx: Tx, timeslotIds: number[], nowMs: number]>();
 
 export interface DispatchReport {
   expired: number;
@@ -118,12 +113,11 @@ async function coalesceAvailability(tx: Tx, now: number, batch: number): Promise
   }
   // Into the outbox like any event, so that the fan-out below treats it the same way.
   for (const [operatorId, entries] of byOperator) await appendOutboxRow(tx, operatorId, entries, nowMs);
-  for (const listener of availabilityListeners)
-    await listener(
-      tx,
-      due.map((row) => row.timeslot_id),
-      nowMs,
-    );
+  await availabilityCoalesced.run(
+    tx,
+    due.map((row) => row.timeslot_id),
+    nowMs,
+  );
   await recordAvailabilityNotices(
     tx,
     due.map((row) => row.timeslot_id),

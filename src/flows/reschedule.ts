@@ -1,9 +1,11 @@
-// Rescheduling: a live booking moves to another timeslot (of its activity, or of another activity of the
-// operator that sells the same ticket types) through the lifecycle's one move (lifecycle/move.ts), so the seats move
-// atomically: the new timeslot's are taken and the old one's given back in one commit, never an overbooking.
-// The booking keeps its reference, tickets, answers (on the same activity), payments and check-in state.
-// Staff (the operator API and the dashboard), partners (their own bookings) and guests (the manage page,
-// storefront/manage-reschedule.ts, within the activity's GuestRescheduleHours) all come through here.
+// Moving a booking. The use case, step by step, in one transaction: the lifecycle moves it (within the
+// policy for the caller; the seats move atomically: the new timeslot's taken and the old one's given back in
+// one commit, never an overbooking), then, where a confirmed booking changed timeslot, the shop settles the
+// difference its new price makes to what it paid online (refunded at once, or the guest e-mailed to pay).
+// moveBooking is that step pair, used by every channel that moves bookings (OCTo's and Viator's amendments
+// too); rescheduleBooking is the whole use case of the operator API, the partner API and the manage page
+// (storefront/manage-reschedule.ts): the booking keeps its reference, tickets, answers (on the same
+// activity), payments and check-in state, and a refund is sent to Stripe right after the commit.
 import type { Db } from '../db/connection.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
 import { findActivity, type ActivityRow } from '../catalog/store.js';
@@ -12,13 +14,29 @@ import { unixNow } from '../lib/clock.js';
 import { audit, type AuditActor } from '../audit/log.js';
 import { checkMix, type TicketMix } from '../catalog/tickets/mix.js';
 import { bookingTicketsOf, listTicketTypes, type BookingTicketRow, type TicketTypeRow } from '../catalog/tickets/store.js';
-import { amendBooking } from './lifecycle/move.js';
-import { orThrow } from './lifecycle/refusals.js';
-import type { CallerKind } from './lifecycle/policy.js';
-import { findBooking, type BookingRecord } from './store.js';
-import { getBooking } from './service.js';
+import type { Tx } from '../db/connection.js';
+import { amendBooking, orThrow, type AmendmentTarget, type CallerKind, type Outcome } from '../bookings/index.js';
+import { findBooking, type BookingRecord } from '../bookings/store.js';
+import { getBooking } from '../bookings/service.js';
 import { sendPendingRefunds, type RefundSending } from '../payments/jobs.js';
-import type { Booking } from './schemas.js';
+import { settlePriceDifference } from '../shop/price-difference.js';
+import type { Booking } from '../bookings/schemas.js';
+
+/**
+ * Moves the booking to `target` as `caller` (the lifecycle's amendBooking), and settles the price difference
+ * of a confirmed booking that changed timeslot, in the caller's transaction.
+ */
+export async function moveBooking(
+  tx: Tx,
+  booking: { id: number; operator_id: number },
+  target: AmendmentTarget,
+  caller: CallerKind,
+  now: number,
+): Promise<Outcome<{ changed: boolean; rescheduled: boolean }>> {
+  const moved = await amendBooking(tx, booking.id, target, caller, now);
+  if (moved.ok && moved.rescheduled) await settlePriceDifference(tx, booking, now);
+  return moved;
+}
 
 /** The routes' description (admin and partner). */
 export const RESCHEDULE_DESCRIPTION =
@@ -113,7 +131,7 @@ export async function rescheduleBooking(
     bookable_until: Number(timeslot.bookable_until),
   };
   const moved = await db.write(async (tx) => {
-    const moved = orThrow(await amendBooking(tx, booking.id, { activity, timeslot: target, mix }, options.caller, now));
+    const moved = orThrow(await moveBooking(tx, booking, { activity, timeslot: target, mix }, options.caller, now));
     if (!moved.changed) return false;
     await audit(
       tx,

@@ -1,8 +1,8 @@
-// The e-mail of a cancelled departure (bookings/departures.ts): each guest with an address gets the
+// The e-mail of a cancelled departure (a step of departure-cancellation.ts): each guest with an address gets the
 // operator's message and a link to the activity's booking page to book another time, queued in the
 // cancellation's transaction (so it exists exactly when the cancellation committed). Plain text, as every
 // e-mail slotbook sends: the operator's words cannot turn into markup in a mail client.
-import type { DepartureCancellationReaction } from '../events/reactions.js';
+import type { Tx } from '../db/connection.js';
 import { queueEmail } from '../emails/outbox.js';
 import { findBookingForEmail } from '../bookings/store.js';
 import { bookingPagesUrl } from '../settings/links.js';
@@ -12,7 +12,22 @@ import { profileSlug } from '../settings/profile.js';
 export const rebookUrl = (publicUrl: string, slug: string, activityId: string): string =>
   `${bookingPagesUrl(publicUrl, slug)}/activities/${encodeURIComponent(activityId)}`;
 
-export const emailCancelledDeparture: DepartureCancellationReaction = async (tx, booking, departure, now) => {
+/** What a cancelled departure tells its guests: the operator's words, and where to book again. */
+export interface CancelledDeparture {
+  /** The operator's message to the guests (plain text). */
+  message: string;
+  /** The activity's public ID, for the link to book another time. */
+  activityId: string;
+  /** PUBLIC_URL, for that link. */
+  publicUrl: string;
+}
+
+export async function emailCancelledDeparture(
+  tx: Tx,
+  booking: { operator_id: number; id: number },
+  departure: CancelledDeparture,
+  now: number,
+): Promise<void> {
   const details = await findBookingForEmail(tx, booking.operator_id, booking.id);
   if (!details || details.customer_email.trim() === '') return;
   const operator = details.shop_name ?? details.operator_name;
@@ -38,4 +53,4 @@ export const emailCancelledDeparture: DepartureCancellationReaction = async (tx,
     meter: null,
     meterExtraInfo: null,
   });
-};
+}

@@ -1,0 +1,24 @@
+// One registry for optional reactions: a domain declares a hook and runs it at the moment it names; the
+// composition (src/reactions.ts) subscribes the reactions, once per process, so the domain never imports
+// who reacts. Hooks are for what may or may not happen (e-mails, notices, pushes, webhooks); what a use
+// case promises is a step of its flow (src/flows/), never a hook.
+
+/** Named reactions of any shape (subscribing a name again replaces its reaction), in the order subscribed. */
+export class Reactions<R> {
+  readonly #byName = new Map<string, R>();
+
+  on(name: string, reaction: R): void {
+    this.#byName.set(name, reaction);
+  }
+
+  get all(): R[] {
+    return [...this.#byName.values()];
+  }
+}
+
+/** A hook whose reactions are functions of the same arguments, run one after another. */
+export class Hook<Args extends unknown[]> extends Reactions<(...args: Args) => Promise<void>> {
+  async run(...args: Args): Promise<void> {
+    for (const reaction of this.all) await reaction(...args);
+  }
+}
