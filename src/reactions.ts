@@ -49,7 +49,7 @@ export function wireReactions(): void {
   defineEmailKind('waitlist', waitlistOfferEmail);
   // A mapped product's seats changed (any channel, a hold, a capacity edit, a new or closed timeslot), as the
   // webhooks' dispatcher coalesced it: GetYourGuide is pushed the timeslot (getyourguide/push.ts), Viator
-  // told its dates through the marketplaces' push queue (viator/push.ts, marketplace-push/).
+  // told its dates (viator/push.ts), both through the marketplaces' one push queue (marketplace-push/).
   availabilityCoalesced.on('getyourguide', queueGygPushes);
   availabilityCoalesced.on('viator', queueViatorPushes);
 }

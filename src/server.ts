@@ -18,7 +18,7 @@ import { startDigests } from './notices/digest.js';
 import { startBalanceLinks } from './shop/balance-links.js';
 import { startUploadSweep } from './questions/upload-sweep.js';
 import { startWebhookWorker } from './webhooks/deliveries/worker.js';
-import { startGygPushes } from './getyourguide/push.js';
+import { gygPushChannel } from './getyourguide/push.js';
 import { startPushes } from './marketplace-push/queue.js';
 import { viatorPushChannel } from './viator/push.js';
 import { watchRequests } from './http/request-gauge.js';
@@ -142,9 +142,9 @@ export async function startServer(config: Config): Promise<void> {
     stopWebhookWorker = startWebhookWorker(db, app.webhooks.transport, app.instanceKeys, log, watchRequests(app.server), {
       publicUrl: config.publicUrl,
     });
-    // Availability pushed to GetYourGuide (docs/channels/getyourguide.md); safe with any number of processes.
-    stopGygPushes = startGygPushes(db, app.instanceKeys, config, log);
-    // Viator's event notifications (docs/channels/viator.md), through the marketplaces' one push queue.
+    // Availability pushed to GetYourGuide (docs/channels/getyourguide.md) and Viator's event notifications
+    // (docs/channels/viator.md), each a channel of the marketplaces' one push queue; safe with any number of processes.
+    stopGygPushes = startPushes(db, gygPushChannel(app.instanceKeys, config), log);
     stopViatorPushes = startPushes(db, viatorPushChannel(db, app.instanceKeys, config), log);
     // Uploads that no confirmed booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
     stopUploadSweep = startUploadSweep(db, config, log);

@@ -28,7 +28,6 @@ export interface Database {
   gyg_bookings: GygBookingTable;
   gyg_notifications: GygNotificationTable;
   gyg_requests: GygRequestTable;
-  gyg_pushes: GygPushTable;
   viator_connections: ViatorConnectionTable;
   viator_products: ViatorProductTable;
   viator_age_bands: ViatorAgeBandTable;
@@ -375,19 +374,6 @@ export interface GygRequestTable {
   duration_ms: number;
   /** Unix milliseconds. */
   at: number;
-}
-
-/** GetYourGuide (migration 035): a timeslot whose availability is still to be pushed to GYG. */
-export interface GygPushTable {
-  timeslot_id: number;
-  operator_id: number;
-  product_id: string;
-  /** Unix milliseconds of the latest change queued. */
-  queued_at: number;
-  attempts: Generated<number>;
-  /** Unix milliseconds. */
-  next_attempt_at: number;
-  last_error: string | null;
 }
 
 /** Viator (migration 039): an operator's connection. */

@@ -2,7 +2,7 @@
 // GYG side of bookings, GYG's notifications and the bounded log of GYG's requests.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tx } from '../db/connection.js';
-import type { Database, GygBookingTable, GygConnectionTable, GygNotificationTable, GygPushTable, GygRequestTable } from '../db/schema.js';
+import type { Database, GygBookingTable, GygConnectionTable, GygNotificationTable, GygRequestTable } from '../db/schema.js';
 import type { ActivityRow } from '../catalog/store.js';
 import type { TimeslotRow } from '../availability/store.js';
 
@@ -176,14 +176,14 @@ export async function findDayTimeslot(db: Kysely<Database>, activityRowId: numbe
   return db.selectFrom('timeslots').selectAll().where('activity_id', '=', activityRowId).where('date', '=', date).executeTakeFirst();
 }
 
-// ---- pushes to GYG ---------------------------------------------------------------------------------
+// ---- pushes to GYG (the marketplaces' push queue, marketplace-push/) ----------------------------------
 
 /**
- * Queues a push for each of these timeslots that belongs to a product mapped on a switched-on connection.
- * A timeslot already queued keeps one row, due now again with its attempts reset: its latest state is sent.
+ * Of these timeslots, those of a product mapped on a connection that pushes, as the push queue's targets
+ * (push.ts queueGygPushes).
  */
-export async function queuePushes(tx: Tx, timeslotIds: number[], nowMs: number): Promise<void> {
-  if (timeslotIds.length === 0) return;
+export async function pushTargets(tx: Tx, timeslotIds: number[]): Promise<{ timeslotId: number; operatorId: number; productId: string }[]> {
+  if (timeslotIds.length === 0) return [];
   const rows = await tx
     .selectFrom('timeslots')
     .innerJoin('gyg_products', (join) =>
@@ -197,80 +197,11 @@ export async function queuePushes(tx: Tx, timeslotIds: number[], nowMs: number):
     .where('gyg_connections.outbound_username', 'is not', null)
     .where('gyg_connections.outbound_password_sealed', 'is not', null)
     .execute();
-  if (rows.length === 0) return;
-  await tx
-    .insertInto('gyg_pushes')
-    .values(
-      rows.map((row) => ({
-        timeslot_id: row.id,
-        operator_id: row.operator_id,
-        product_id: row.product_id,
-        queued_at: nowMs,
-        next_attempt_at: nowMs,
-      })),
-    )
-    .onConflict((oc) =>
-      oc.column('timeslot_id').doUpdateSet((eb) => ({
-        product_id: eb.ref('excluded.product_id'),
-        queued_at: eb.ref('excluded.queued_at'),
-        next_attempt_at: eb.ref('excluded.next_attempt_at'),
-        attempts: 0,
-        last_error: null,
-      })),
-    )
-    .execute();
-}
-
-export type PushRow = Selectable<GygPushTable>;
-
-/** Pushes due at `nowMs`, oldest first. */
-export async function duePushes(db: Kysely<Database>, nowMs: number, limit: number): Promise<PushRow[]> {
-  return db
-    .selectFrom('gyg_pushes')
-    .selectAll()
-    .where('next_attempt_at', '<=', nowMs)
-    .orderBy('next_attempt_at')
-    .orderBy('timeslot_id')
-    .limit(limit)
-    .execute();
-}
-
-/** Done: removed, unless a newer change was queued for the timeslot meanwhile (then that one is still due). */
-export async function finishPushes(tx: Tx, pushes: Pick<PushRow, 'timeslot_id' | 'queued_at'>[]): Promise<void> {
-  for (const push of pushes) {
-    await tx.deleteFrom('gyg_pushes').where('timeslot_id', '=', push.timeslot_id).where('queued_at', '=', push.queued_at).execute();
-  }
-}
-
-/** Tried again at `nextAttemptAt`, unless a newer change was queued meanwhile (due at once anyway). */
-export async function postponePushes(
-  tx: Tx,
-  pushes: Pick<PushRow, 'timeslot_id' | 'queued_at'>[],
-  nextAttemptAt: number,
-  error: string,
-): Promise<void> {
-  for (const push of pushes) {
-    await tx
-      .updateTable('gyg_pushes')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: nextAttemptAt, last_error: error.slice(0, 500) }))
-      .where('timeslot_id', '=', push.timeslot_id)
-      .where('queued_at', '=', push.queued_at)
-      .execute();
-  }
+  return rows.map((row) => ({ timeslotId: row.id, operatorId: row.operator_id, productId: row.product_id }));
 }
 
 export async function findConnections(db: Kysely<Database>, operatorIds: number[]): Promise<Map<number, ConnectionRow>> {
   if (operatorIds.length === 0) return new Map();
   const rows = await db.selectFrom('gyg_connections').selectAll().where('operator_id', 'in', operatorIds).execute();
   return new Map(rows.map((row) => [row.operator_id, row]));
-}
-
-/** The availability pushes due now, for the metrics, and the oldest one's due time (Unix ms). Index gyg_pushes_due. */
-export async function pushQueueStats(db: Kysely<Database>, nowMs: number): Promise<{ due: number; oldestDueAt: number | null }> {
-  const row = await db
-    .selectFrom('gyg_pushes')
-    .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
-    .where('next_attempt_at', '<=', nowMs)
-    .executeTakeFirstOrThrow();
-  return { due: Number(row.due), oldestDueAt: row.oldest === null ? null : Number(row.oldest) };
 }

@@ -6,12 +6,15 @@
 // Each process runs each channel's sender: it groups what is due per product, lets the channel render
 // each group as it is now (`prepare`), sends urgent ones (a sell-out) first, and retries failures with
 // back-off: 10 s doubling to an hour, the marketplace's Retry-After after a 429, dropped after
-// MAX_ATTEMPTS. What a channel says and how is its own (its body, its credentials, its answers).
+// MAX_ATTEMPTS; a channel that names its metrics queue has each outcome counted (events/tallies.ts) and its
+// depth and age read at each scrape (pushQueueStats). What a channel says and how is its own (its body, its
+// credentials, its answers, its traces).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { startPeriodic } from '../lib/periodic.js';
+import { tallyQueue, type QueueName } from '../events/tallies.js';
 import { duePushes, finishPushes, postponePushes, queuePushes, type PushRow, type PushTarget } from './store.js';
 
 const BATCH = 200;
@@ -47,6 +50,8 @@ export interface PushChannel {
   name: string;
   /** For the log. */
   label: string;
+  /** The `queue` label of its outcomes in the metrics (slotbook_queue_outcomes_total); none: not counted. */
+  metric?: QueueName;
   /** Of these changed timeslots, those this channel sells and may push now (a mapped product on a connection that pushes). */
   targets(tx: Tx, timeslotIds: number[]): Promise<PushTarget[]>;
   /** The group as it is now; undefined when there is nothing to tell any more (switched off, unmapped, gone). */
@@ -101,6 +106,7 @@ export async function sendDuePushes(db: Db, channel: PushChannel, log: Pick<Fast
     }
     if (answer.status >= 200 && answer.status < 300) {
       await db.write((tx) => finishPushes(tx, pushes));
+      if (channel.metric) tallyQueue(channel.metric, { sent: 1 });
       continue;
     }
     const attempts = Math.max(...pushes.map((push) => push.attempts));
@@ -108,8 +114,10 @@ export async function sendDuePushes(db: Db, channel: PushChannel, log: Pick<Fast
     if (attempts + 1 >= MAX_ATTEMPTS) {
       log.warn({ operatorId: group.operatorId, productId: group.productId, why }, `${channel.label} push given up`);
       await db.write((tx) => finishPushes(tx, pushes));
+      if (channel.metric) tallyQueue(channel.metric, { failed: 1 });
       continue;
     }
+    if (channel.metric) tallyQueue(channel.metric, { retrying: 1 });
     const next = nowMs + retryDelay(attempts, answer.status === 429 ? answer.retryAfter : null);
     await db.write((tx) => postponePushes(tx, pushes, next, why));
   }

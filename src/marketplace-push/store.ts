@@ -95,3 +95,14 @@ export async function countQueued(db: Kysely<Database>, channel: string, operato
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The channel's pushes due now, for the metrics, and the oldest one's due time (Unix ms). Index marketplace_pushes_due. */
+export async function pushQueueStats(db: Kysely<Database>, channel: string, nowMs: number): Promise<{ due: number; oldestDueAt: number | null }> {
+  const row = await db
+    .selectFrom('marketplace_pushes')
+    .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
+    .where('channel', '=', channel)
+    .where('next_attempt_at', '<=', nowMs)
+    .executeTakeFirstOrThrow();
+  return { due: Number(row.due), oldestDueAt: row.oldest === null ? null : Number(row.oldest) };
+}

@@ -1,10 +1,10 @@
 // The Prometheus metrics of a process (docs/observability.md), through prom-client: requests per route
 // pattern (rate and latency), database statements and the pool, the business as it happens (bookings and
 // cancellations per channel, seats sold, holds lapsed: events/tallies.ts), the queues of e-mails, webhook
-// deliveries and GetYourGuide pushes, payments and refunds per state, and the process itself (event-loop
-// lag, memory, CPU: prom-client's defaults). Counters count what this process did; what every process
-// shares (queue depths, states) is read from the database when Prometheus scrapes, with indexed queries
-// the stores publish. Built only when METRICS_PORT is set.
+// deliveries and GetYourGuide pushes (its channel of the marketplaces' push queue), payments and refunds
+// per state, and the process itself (event-loop lag, memory, CPU: prom-client's defaults). Counters count
+// what this process did; what every process shares (queue depths, states) is read from the database when
+// Prometheus scrapes, with indexed queries the stores publish. Built only when METRICS_PORT is set.
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db, QueryObserver } from '../db/connection.js';
@@ -12,7 +12,8 @@ import { installTallies } from '../events/tallies.js';
 import { unixNow } from '../lib/clock.js';
 import { emailQueueStats } from '../emails/store.js';
 import { deliveryQueueStats } from '../webhooks/deliveries/store.js';
-import { pushQueueStats } from '../getyourguide/store.js';
+import { pushQueueStats } from '../marketplace-push/store.js';
+import { GYG_CHANNEL } from '../getyourguide/push.js';
 import { moneyCountsByStatus } from '../payments/store.js';
 import { holdCounts } from '../bookings/store.js';
 
@@ -145,7 +146,7 @@ function watchDatabase(db: Db, registry: Registry, readFailures: Counter): void 
       const [email, webhook, gyg, money, holds] = await Promise.all([
         emailQueueStats(db.kysely, seconds),
         deliveryQueueStats(db.kysely, seconds),
-        pushQueueStats(db.kysely, now),
+        pushQueueStats(db.kysely, GYG_CHANNEL, now),
         moneyCountsByStatus(db.kysely),
         holdCounts(db.kysely, seconds),
       ]);

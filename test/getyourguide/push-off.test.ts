@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp, type TestOperator } from '../helpers/app.js';
 import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
-import { sendDuePushes } from '../../src/getyourguide/push.js';
+import { sendDuePushes } from '../../src/marketplace-push/queue.js';
+import { GYG_CHANNEL, gygPushChannel } from '../../src/getyourguide/push.js';
 import { seedDemoOnFirstStart, type DemoSeed } from '../../src/demo/seed.js';
 import { admin, connect, customer, day, mappedActivity } from './fixtures.js';
 
@@ -45,12 +46,19 @@ let clock = Date.now();
 async function pass(): Promise<number> {
   clock += 10_000;
   await dispatchEvents(t.db, Math.floor(clock / 1000));
-  return sendDuePushes(t.db, t.app.instanceKeys, t.app.config, silent, undefined, clock);
+  return sendDuePushes(t.db, gygPushChannel(t.app.instanceKeys, t.app.config), silent, clock);
 }
 
 const notesAndPushes = async (operatorId: number) => ({
   notes: (await t.db.kysely.selectFrom('webhook_timeslot_changes').select('timeslot_id').where('operator_id', '=', operatorId).execute()).length,
-  pushes: (await t.db.kysely.selectFrom('gyg_pushes').select('timeslot_id').where('operator_id', '=', operatorId).execute()).length,
+  pushes: (
+    await t.db.kysely
+      .selectFrom('marketplace_pushes')
+      .select('timeslot_id')
+      .where('channel', '=', GYG_CHANNEL)
+      .where('operator_id', '=', operatorId)
+      .execute()
+  ).length,
 });
 
 const book = (key: string, partner: string, ActivityID: string, date: string, Time: string) =>

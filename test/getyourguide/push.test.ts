@@ -7,7 +7,10 @@ import { Ajv } from 'ajv';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp, type TestOperator } from '../helpers/app.js';
 import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
-import { sendDuePushes } from '../../src/getyourguide/push.js';
+import { sendDuePushes } from '../../src/marketplace-push/queue.js';
+import { GYG_CHANNEL, gygPushChannel } from '../../src/getyourguide/push.js';
+import { pushQueueStats } from '../../src/marketplace-push/store.js';
+import { installTallies, type QueueName, type QueueOutcome } from '../../src/events/tallies.js';
 import { PushBody } from '../../src/getyourguide/schemas.js';
 import { admin, berlin, connect, customer, day, mappedActivity, reserveBody, type Gyg } from './fixtures.js';
 
@@ -53,13 +56,16 @@ beforeEach(() => {
   answers = [];
 });
 
+/** GetYourGuide's sender, one pass at `nowMs`: the requests made. */
+const send = (nowMs: number) => sendDuePushes(t.db, gygPushChannel(t.app.instanceKeys, t.app.config), silent, nowMs);
+
 /** The passes' clock: each pass is later than the dispatcher's coalescing window after the one before. */
 let clock = Date.now();
 /** The webhooks' dispatcher coalesces the seat notes (the worker's pass), then the sender pushes (its pass). */
 async function pass(): Promise<number> {
   clock += 10_000;
   await dispatchEvents(t.db, Math.floor(clock / 1000));
-  return sendDuePushes(t.db, t.app.instanceKeys, t.app.config, silent, undefined, clock);
+  return send(clock);
 }
 
 const partnerBooking = (activityId: string, offset: number, Participants: number) =>
@@ -122,10 +128,10 @@ describe('notify-availability-update', () => {
 
     // The refused push waits for its Retry-After, then goes out.
     received = [];
-    expect(await sendDuePushes(t.db, t.app.instanceKeys, t.app.config, silent, undefined, now + 20_000)).toBe(0);
-    expect(await sendDuePushes(t.db, t.app.instanceKeys, t.app.config, silent, undefined, now + 31_000)).toBe(1);
+    expect(await send(now + 20_000)).toBe(0);
+    expect(await send(now + 31_000)).toBe(1);
     expect(received.map((r) => r.body.data.productId)).toEqual([roomy.productId]);
-    expect(await t.db.kysely.selectFrom('gyg_pushes').selectAll().execute()).toEqual([]);
+    expect(await t.db.kysely.selectFrom('marketplace_pushes').selectAll().where('channel', '=', GYG_CHANNEL).execute()).toEqual([]);
   });
 
   it('pushes nothing for an activity that is not offered, or while the connection is off', async () => {
@@ -147,5 +153,37 @@ describe('notify-availability-update', () => {
     expect(await pass()).toBe(0);
     expect(received).toEqual([]);
     await admin(t, op, 'PATCH', '/api/v2/admin/getyourguide', { Enabled: true });
+  });
+
+  it("counts its outcomes and its queue's depth and age for the metrics (queue gyg_push)", async () => {
+    const outcomes: string[] = [];
+    installTallies({
+      booking: () => undefined,
+      holdsLapsed: () => undefined,
+      queue: (queue: QueueName, outcome: QueueOutcome, count: number) => outcomes.push(`${queue} ${outcome} ${count}`),
+    });
+    try {
+      const product = await mappedActivity(t, op, 8, 14);
+      await pass();
+      outcomes.length = 0;
+      received = [];
+      expect((await partnerBooking(product.activityId, 14, 1)).statusCode).toBe(201);
+      clock += 10_000;
+      await dispatchEvents(t.db, Math.floor(clock / 1000));
+      expect(await pushQueueStats(t.db.kysely, GYG_CHANNEL, clock + 5_000)).toEqual({ due: 1, oldestDueAt: Math.floor(clock / 1000) * 1000 });
+      answers = [{ status: 500 }];
+      expect(await send(clock)).toBe(1);
+      expect(outcomes).toEqual(['gyg_push retrying 1']);
+      // Postponed by the back-off (10 s): not due now, due then.
+      expect(await pushQueueStats(t.db.kysely, GYG_CHANNEL, clock)).toEqual({ due: 0, oldestDueAt: null });
+      expect((await pushQueueStats(t.db.kysely, GYG_CHANNEL, clock + 10_000)).due).toBe(1);
+      expect(await send(clock + 10_000)).toBe(1);
+      expect(outcomes).toEqual(['gyg_push retrying 1', 'gyg_push sent 1']);
+      expect(await pushQueueStats(t.db.kysely, GYG_CHANNEL, clock + 10_000)).toEqual({ due: 0, oldestDueAt: null });
+      expect(received.map((r) => r.body.data.productId)).toEqual([product.productId, product.productId]);
+      clock += 10_000;
+    } finally {
+      installTallies(undefined);
+    }
   });
 });
