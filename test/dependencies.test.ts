@@ -17,7 +17,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The package of every import that survives compilation (not `import type`, not only type specifiers). */
+/** The package of every import that survives compilation (not `import type`, not only type specifiers), and of every require.resolve. */
 function runtimePackages(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const found: string[] = [];
@@ -37,6 +37,13 @@ function runtimePackages(file: string): string[] {
     } else if (ts.isExportDeclaration(node) && !node.isTypeOnly) {
       specifier = node.moduleSpecifier;
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      specifier = node.arguments[0];
+    } else if (
+      // A package whose files are loaded by path (the photo worker's decoders): require.resolve('pngjs/...').
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.getText(source) === 'require.resolve'
+    ) {
       specifier = node.arguments[0];
     }
     if (specifier && ts.isStringLiteral(specifier)) found.push(specifier.text);
