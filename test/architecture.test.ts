@@ -159,6 +159,9 @@ interface Findings {
   folderCycles: string[];
   subfolderCycles: string[];
   unplaced: string[];
+  /** Which units each unit imports. */
+  folders: Map<string, Set<string>>;
+  graph: Graph;
 }
 
 /**
@@ -215,6 +218,8 @@ function check(rootRelative: string, layers: readonly (readonly string[])[]): Fi
     folderCycles: cycles(folders).map((cycle) => `folder cycle: ${rootRelative}/{${cycle.join(',')}}`),
     subfolderCycles: subfolderCycles(root, graph),
     unplaced: [...unplaced].map((unit) => `not in a layer: ${rootRelative}/${unit}`),
+    folders,
+    graph,
   };
 }
 
@@ -303,5 +308,88 @@ describe('SQL lives in stores', () => {
     expect(buildsQueries('a.ts', "await tx.selectFrom('bookings').selectAll().execute();")).toBe(true);
     expect(buildsQueries('a.ts', 'const x = sql<number>`1`;')).toBe(true);
     expect(buildsQueries('a.ts', '// tx.selectFrom(...) and sql`...` are for stores\nconst s = "selectFrom";')).toBe(false);
+  });
+});
+
+/** The longest chain of units from `start` down their imports (the folder graph has no cycle: checked above). */
+export function longestChain(edges: Map<string, Iterable<string>>, start: string): string[] {
+  const memo = new Map<string, string[]>();
+  const walk = (node: string): string[] => {
+    const known = memo.get(node);
+    if (known) return known;
+    let best: string[] = [];
+    for (const next of edges.get(node) ?? []) {
+      const chain = walk(next);
+      if (chain.length > best.length) best = chain;
+    }
+    const chain = [node, ...best];
+    memo.set(node, chain);
+    return chain;
+  };
+  return walk(start);
+}
+
+/** Imports of another top-level folder's store file (`store.ts`, `*-store.ts`, in any sub-folder): a folder shows its face instead. */
+export function storeReachIns(graph: Graph, root = 'src'): string[] {
+  const top = (file: string) => relative(join(ROOT, root), join(ROOT, file)).split('/')[0];
+  return [...graph.files].flatMap(([file, targets]) =>
+    targets.filter((target) => top(target) !== top(file) && /(^|\/|-)store\.ts$/.test(target)).map((target) => `${file} -> ${target}`),
+  );
+}
+
+/** Writes of a booking's status (or its hold's expiry) in a file's text: Kysely's update of bookings or raw SQL. */
+export function writesBookingStatus(text: string): boolean {
+  return (
+    /updateTable\(\s*'bookings'\s*\)[^;]*?\.set\(\s*\{[^}]*\b(status|hold_expires_at)\s*:/s.test(text) ||
+    /insertInto\(\s*'bookings'\s*\)/.test(text) ||
+    /UPDATE\s+bookings\s+SET[^;`]*\b(status|hold_expires_at)\b/i.test(text)
+  );
+}
+
+/** The only files that write a booking's status: the lifecycle's store and the seat ledger (lapsed holds, in one statement with the seats). */
+const STATUS_WRITERS = ['src/bookings/lifecycle/store.ts', 'src/bookings/lifecycle/seat-ledger.ts'];
+
+describe('the spine', () => {
+  const server = check('src', SERVER_LAYERS);
+
+  it("has every folder show a face: no file imports another folder's store files", () => {
+    expect(storeReachIns(server.graph)).toEqual([]);
+  });
+
+  it("writes a booking's status only in the lifecycle (bookings/lifecycle/store.ts and the seat ledger)", () => {
+    const writers = sourceFiles(join(ROOT, 'src'))
+      .map((file) => relative(ROOT, file))
+      .filter((file) => writesBookingStatus(readFileSync(join(ROOT, file), 'utf8')));
+    expect(writers.sort()).toEqual([...STATUS_WRITERS].sort());
+  });
+
+  it('runs flows from the channels and the composition only: no domain imports a flow', () => {
+    const flowsLevel = SERVER_LAYERS.findIndex((units) => units.includes('flows'));
+    const below = new Set(SERVER_LAYERS.slice(0, flowsLevel).flat());
+    const importers = [...server.folders].filter(([unit, targets]) => below.has(unit) && targets.has('flows')).map(([unit]) => unit);
+    expect(importers).toEqual([]);
+  });
+
+  // A ratchet: the chain was 17 deep before the spine, is 16 now, and is to come down to 12 (the composition's
+  // four links, cli -> server -> app -> reactions, and the domains' six, shop -> workflows -> emails -> bookings
+  // -> availability -> catalog, are the long parts). Lower it as links go; never raise it.
+  const MAX_CHAIN = 16;
+  it(`keeps the chain of folders from cli.ts down at most ${MAX_CHAIN} deep`, () => {
+    const chain = longestChain(server.folders, 'cli.ts');
+    expect(chain.length, chain.join(' -> ')).toBeLessThanOrEqual(MAX_CHAIN);
+  });
+
+  it('finds a reach-in, a status write and a long chain when there is one (the checks can fail)', () => {
+    const files = new Map([['src/octo/a.ts', ['src/bookings/store.ts', 'src/bookings/index.ts', 'src/octo/store.ts']]]);
+    expect(storeReachIns({ files })).toEqual(['src/octo/a.ts -> src/bookings/store.ts']);
+    expect(writesBookingStatus("await tx.updateTable('bookings').set({ status: 'cancelled' }).execute();")).toBe(true);
+    expect(writesBookingStatus("await tx.updateTable('bookings').set({ waiver_status: 'complete' }).execute();")).toBe(false);
+    expect(writesBookingStatus("sql`UPDATE bookings SET status = 'expired' WHERE id = 1`")).toBe(true);
+    const edges = new Map([
+      ['a', ['b', 'c']],
+      ['b', ['c']],
+      ['c', []],
+    ]);
+    expect(longestChain(edges, 'a')).toEqual(['a', 'b', 'c']);
   });
 });

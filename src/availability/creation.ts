@@ -4,7 +4,7 @@
 import type { Db } from '../db/connection.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../http/errors.js';
 import { zonedToUnix } from '../calendar/zoned-time.js';
-import { findActivity, type ActivityRow } from '../catalog/store.js';
+import { findActivity, type ActivityRow } from '../catalog/index.js';
 import { checkRange, toAdminTimeslot } from './service.js';
 import { scheduleStarts } from './seats.js';
 import { unixNow } from '../lib/clock.js';

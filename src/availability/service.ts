@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { daysBetween, unixToZonedIso, unixToZonedTime } from '../calendar/zoned-time.js';
 import { requireActivity } from '../catalog/service.js';
-import { findActivity } from '../catalog/store.js';
+import { findActivity } from '../catalog/index.js';
 import { audit } from '../audit/log.js';
 import { seatsLeft } from './seats.js';
 import { unixNow } from '../lib/clock.js';

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selecta
 import type { Database, TimeslotTable } from '../db/schema.js';
 import { dialectOf, type Tx } from '../db/connection.js';
 import { noteSeatsChanged } from '../events/outbox.js';
-import { lockActivity } from '../catalog/store.js';
+import { lockActivity } from '../catalog/index.js';
 
 export type TimeslotRow = Selectable<TimeslotTable>;
 

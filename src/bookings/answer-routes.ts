@@ -6,7 +6,7 @@ import { requires } from '../access/permissions.js';
 import { ReferenceParams } from '../http/schemas.js';
 import { BookingWaiverAnswer, FileIdParams } from '../questions/schemas.js';
 import { ALLOWED_FILE_TYPES, servedType } from '../questions/file-types.js';
-import type { UploadRow } from '../questions/upload-store.js';
+import type { UploadRow } from '../questions/index.js';
 import { findAnswerFile, listBookingAnswers } from './answers.js';
 import type { FastifyReply } from 'fastify';
 

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.js';
 import { NotFound } from '../http/errors.js';
 import { bookingAnswers } from '../questions/answers.js';
 import type { BookingWaiverAnswer } from '../questions/schemas.js';
-import { findAnsweredFile, type UploadRow } from '../questions/upload-store.js';
+import { findAnsweredFile, type UploadRow } from '../questions/index.js';
 import { findBookingId } from './store.js';
 
 export async function listBookingAnswers(db: Kysely<Database>, operatorId: number, reference: string): Promise<BookingWaiverAnswer[]> {

@@ -5,9 +5,9 @@
 // so a double tap or a retry writes nothing new. docs/checkin.md.
 import type { Tx } from '../db/connection.js';
 import { Conflict, DomainError, ValidationFailed, type FieldError } from '../http/errors.js';
-import type { BookingTicketRow } from '../catalog/tickets/store.js';
-import { bookingTicketsOf } from '../catalog/tickets/store.js';
-import { timeslotsAskingRequired } from '../questions/store.js';
+import type { BookingTicketRow } from '../catalog/index.js';
+import { bookingTicketsOf } from '../catalog/index.js';
+import { timeslotsAskingRequired } from '../questions/index.js';
 import { waiverMissing } from '../questions/waiver.js';
 import { effectiveStatus } from './view.js';
 import { checkinsOf, currentStatus, setCheckinCount, type BookingCheckinRow, type BookingRecord } from './store.js';

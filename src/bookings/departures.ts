@@ -8,7 +8,7 @@ import { unixNow } from '../lib/clock.js';
 import { audit } from '../audit/log.js';
 import { currentContext } from '../access/actor.js';
 import { cancelDepartureBookings } from './lifecycle/commands.js';
-import { findZonedTimeslot } from '../availability/store.js';
+import { findZonedTimeslot } from '../availability/index.js';
 import { findBooking, findBookingRecords, type BookingRow } from './store.js';
 import { findDepartureCancellation, insertDepartureCancellation, setCancelledBookings, type DepartureCancellationRow } from './departure-store.js';
 import { withTickets } from './service.js';

@@ -11,7 +11,7 @@ import { DomainError, NotFound, ValidationFailed } from '../http/errors.js';
 import { formatMinorUnits, parseMinorUnits } from '../lib/money.js';
 import { owedOf, type Owed } from '../payments/booking-money.js';
 import type { DeskMethod, DeskPaymentAnswer, DeskPaymentBody, PosPayment } from '../payments/schemas.js';
-import { changePaymentStatus, findPayment, insertBookingPayment, openInvoice, type PaymentRow } from '../payments/store.js';
+import { changePaymentStatus, findPayment, insertBookingPayment, openInvoice, type PaymentRow } from '../payments/index.js';
 import { bookingPaymentView } from '../payments/view.js';
 import { findBookingId } from './store.js';
 import { lockBooking } from './lifecycle/store.js';

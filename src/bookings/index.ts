@@ -7,3 +7,19 @@ export { deadline, POLICY, refusalOf, type CallerKind, type PolicyAction } from 
 /** Locks the booking's row for the rest of the transaction (money written against it waits its turn). */
 export { lockBooking } from './lifecycle/store.js';
 export { releaseLapsedHolds } from './lifecycle/seat-ledger.js';
+export {
+  bookingReferences,
+  bookingsForDigest,
+  changeBookingDetails,
+  findBooking,
+  findBookingForEmail,
+  findBookingId,
+  holdCounts,
+  newestConfirmedBookingId,
+  setWaiverStatus,
+  type BookingDetails,
+  type BookingForDigest,
+  type BookingForEmail,
+  type BookingRecord,
+  type BookingRow,
+} from './store.js';

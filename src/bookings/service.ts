@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { readOncePerTransaction, type Db, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
-import type { ActivityRow } from '../catalog/store.js';
+import type { ActivityRow } from '../catalog/index.js';
 import { unixNow } from '../lib/clock.js';
 import { fileScopeOf, validateWaiverAnswers } from '../questions/service.js';
 import { placeBooking, type BookingDraft } from './lifecycle/place.js';
@@ -12,7 +12,7 @@ import { orThrow, refusalProblem, type Outcome } from './lifecycle/refusals.js';
 import { findBooking, findBookingTarget, listBookings, type BookableTimeslot, type BookingRecord, type BookingRow } from './store.js';
 import { toBooking } from './view.js';
 import { requestedMix } from '../catalog/tickets/mix.js';
-import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../catalog/tickets/store.js';
+import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../catalog/index.js';
 import {
   PAYMENT_STATE_WINDOW,
   type AdminBookingListItem,

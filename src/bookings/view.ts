@@ -3,7 +3,7 @@ import { unixToZonedIso } from '../calendar/zoned-time.js';
 import type { Booking, BookingSource, BookingStatus } from './schemas.js';
 import type { BookingRecord } from './store.js';
 import { toBookedTicket } from '../catalog/tickets/view.js';
-import type { BookingTicketRow } from '../catalog/tickets/store.js';
+import type { BookingTicketRow } from '../catalog/index.js';
 
 /**
  * The status a client should see. A hold whose time has run out is expired from that second on, even

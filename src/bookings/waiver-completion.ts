@@ -6,11 +6,11 @@
 import type { Db } from '../db/connection.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { audit, type AuditActor } from '../audit/log.js';
-import { findActivity } from '../catalog/store.js';
+import { findActivity } from '../catalog/index.js';
 import { unixNow } from '../lib/clock.js';
 import { validateWaiverAnswers, type WaiverAnswerInput } from '../questions/service.js';
-import { replaceWaiverAnswers } from '../questions/store.js';
-import { keepBookingFiles } from '../questions/upload-store.js';
+import { replaceWaiverAnswers } from '../questions/index.js';
+import { keepBookingFiles } from '../questions/index.js';
 import { findBooking, setWaiverStatus } from './store.js';
 import { lockBooking } from './lifecycle/store.js';
 import { effectiveStatus } from './view.js';

@@ -14,7 +14,7 @@ import { todayIn } from '../calendar/zoned-time.js';
 import { createTimeslots } from '../availability/creation.js';
 import { createQuestion } from '../questions/service.js';
 import { setShopOpen } from '../shop/settings.js';
-import { updateSettingsRow } from '../settings/store.js';
+import { updateSettingsRow } from '../settings/index.js';
 
 /** The demo shop's contact address: the Reply-To of its guests' e-mails (.example: it reaches no one). */
 export const DEMO_CONTACT_EMAIL = 'hello@demo-adventures.example';

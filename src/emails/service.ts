@@ -2,7 +2,7 @@
 // read from the bookings domain for the whole page at once (two queries, whatever the page's size).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { bookingReferences } from '../bookings/store.js';
+import { bookingReferences } from '../bookings/index.js';
 import { listEmails, type EmailFilter, type EmailRow } from './store.js';
 
 export type ListedEmail = EmailRow & { booking_reference: string | null };

@@ -4,7 +4,7 @@
 // e-mail slotbook sends: the operator's words cannot turn into markup in a mail client.
 import type { Tx } from '../db/connection.js';
 import { queueEmail } from '../emails/outbox.js';
-import { findBookingForEmail } from '../bookings/store.js';
+import { findBookingForEmail } from '../bookings/index.js';
 import { bookingPagesUrl } from '../settings/links.js';
 import { profileSlug } from '../settings/profile.js';
 

@@ -9,7 +9,7 @@ import { NotFound } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
 import type { AuditActor } from '../audit/log.js';
 import { cancel, orThrow } from '../bookings/index.js';
-import { findBooking } from '../bookings/store.js';
+import { findBooking } from '../bookings/index.js';
 import { sendPendingRefunds } from '../payments/jobs.js';
 import type { StripeSettings } from '../payments/providers/stripe/gateway.js';
 import { refundGuestCancellation } from '../shop/refunds.js';

@@ -8,15 +8,15 @@
 // activity), payments and check-in state, and a refund is sent to Stripe right after the commit.
 import type { Db } from '../db/connection.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
-import { findActivity, type ActivityRow } from '../catalog/store.js';
-import { findTimeslotAt } from '../availability/store.js';
+import { findActivity, type ActivityRow } from '../catalog/index.js';
+import { findTimeslotAt } from '../availability/index.js';
 import { unixNow } from '../lib/clock.js';
 import { audit, type AuditActor } from '../audit/log.js';
 import { checkMix, type TicketMix } from '../catalog/tickets/mix.js';
-import { bookingTicketsOf, listTicketTypes, type BookingTicketRow, type TicketTypeRow } from '../catalog/tickets/store.js';
+import { bookingTicketsOf, listTicketTypes, type BookingTicketRow, type TicketTypeRow } from '../catalog/index.js';
 import type { Tx } from '../db/connection.js';
 import { amendBooking, orThrow, type AmendmentTarget, type CallerKind, type Outcome } from '../bookings/index.js';
-import { findBooking, type BookingRecord } from '../bookings/store.js';
+import { findBooking, type BookingRecord } from '../bookings/index.js';
 import { getBooking } from '../bookings/service.js';
 import { sendPendingRefunds, type RefundSending } from '../payments/jobs.js';
 import { settlePriceDifference } from '../shop/price-difference.js';

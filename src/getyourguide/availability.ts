@@ -5,13 +5,13 @@
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Database } from '../db/schema.js';
-import { listTimeslots, type LiveTimeslotRow, type TimeslotRow } from '../availability/store.js';
+import { listTimeslots, type LiveTimeslotRow, type TimeslotRow } from '../availability/index.js';
 import { toTimeslot } from '../availability/service.js';
 import { MAX_RANGE_DAYS } from '../availability/schemas.js';
 import { daysBetween, startOfDayUnix, unixToZonedIso, unixToZonedTime } from '../calendar/zoned-time.js';
 import { unixNow } from '../lib/clock.js';
 import { availabilityTypeOf } from '../catalog/service.js';
-import type { ActivityRow } from '../catalog/store.js';
+import type { ActivityRow } from '../catalog/index.js';
 import { GygError } from './errors.js';
 import { requireProduct, type GygCaller, type GygProduct } from './products.js';
 import type { Availability, AvailabilityQuery } from './schemas.js';

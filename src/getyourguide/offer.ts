@@ -1,7 +1,7 @@
 // What of an activity GetYourGuide may sell: each ticket type's GYG category (the operator's choice, else
 // the one its own category implies), or why it is not offered. Pure, so that the admin API (which says
 // why per ticket type) and the supplier endpoints (which sell only what is offered) decide alike.
-import type { TicketTypeRow } from '../catalog/tickets/store.js';
+import type { TicketTypeRow } from '../catalog/index.js';
 import { GYG_CATEGORIES, type GygCategory } from './schemas.js';
 
 /** slotbook's ticket categories with a GYG equivalent; family and other have none (GROUP is the operator's choice). */

@@ -2,9 +2,9 @@
 // ticket types (offer.ts). Also the product endpoints GYG reads when a supplier sets a product up.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { ActivityRow } from '../catalog/store.js';
-import { listTicketTypes } from '../catalog/tickets/store.js';
-import { listActivities } from '../catalog/store.js';
+import type { ActivityRow } from '../catalog/index.js';
+import { listTicketTypes } from '../catalog/index.js';
+import { listActivities } from '../catalog/index.js';
 import { GygError } from './errors.js';
 import { offeredTypes, type OfferedType } from './offer.js';
 import { categoryChoices, findMappedActivity, listProductMappings, type ConnectionRow } from './store.js';

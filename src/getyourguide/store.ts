@@ -3,8 +3,8 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, GygBookingTable, GygConnectionTable, GygNotificationTable, GygRequestTable } from '../db/schema.js';
-import type { ActivityRow } from '../catalog/store.js';
-import type { TimeslotRow } from '../availability/store.js';
+import type { ActivityRow } from '../catalog/index.js';
+import type { TimeslotRow } from '../availability/index.js';
 
 export type ConnectionRow = Selectable<GygConnectionTable>;
 export type GygBookingRow = Selectable<GygBookingTable>;

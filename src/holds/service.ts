@@ -8,7 +8,7 @@ import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
 import { expireHolds } from '../bookings/lifecycle/commands.js';
-import { findBooking } from '../bookings/store.js';
+import { findBooking } from '../bookings/index.js';
 import { getBooking } from '../bookings/service.js';
 import { effectiveStatus } from '../bookings/view.js';
 import type { Booking } from '../bookings/schemas.js';

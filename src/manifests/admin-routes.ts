@@ -10,7 +10,7 @@ import { FileIdParams } from '../questions/schemas.js';
 import { ALLOWED_FILE_TYPES } from '../questions/file-types.js';
 import { sendAnsweredFile } from '../bookings/answer-routes.js';
 import { NotFound } from '../http/errors.js';
-import { findBooking } from '../bookings/store.js';
+import { findBooking } from '../bookings/index.js';
 import { CheckinAnswer, CheckinBody, ManifestDay, ManifestDayQuery, NoShowQuery, NoShowReport, TimeslotManifest, TimeslotParams } from './schemas.js';
 import { changeCheckin, dayManifest, lookUpBooking, manifestFile, noShowReport, timeslotManifest } from './service.js';
 

@@ -8,14 +8,14 @@ import { Forbidden, NotFound, ValidationFailed } from '../http/errors.js';
 import { can, type Actor } from '../access/actor.js';
 import { audit } from '../audit/log.js';
 import { todayIn, unixToZonedIso, daysBetween } from '../calendar/zoned-time.js';
-import { bookingTicketsOf } from '../catalog/tickets/store.js';
-import { timeslotsAskingRequired } from '../questions/store.js';
+import { bookingTicketsOf } from '../catalog/index.js';
+import { timeslotsAskingRequired } from '../questions/index.js';
 import { waiverMissing } from '../questions/waiver.js';
 import { checkinLines, checkinsOf, firstCheckinAt, setCheckin, type CheckinLine, type CheckinRequest } from '../bookings/checkin.js';
-import { findBooking } from '../bookings/store.js';
+import { findBooking } from '../bookings/index.js';
 import { effectiveStatus } from '../bookings/view.js';
 import { answersWithFile } from '../questions/view.js';
-import { findAnsweredFile, findUploadSummaries, type UploadRow } from '../questions/upload-store.js';
+import { findAnsweredFile, findUploadSummaries, type UploadRow } from '../questions/index.js';
 import type { BookingWaiverAnswer } from '../questions/schemas.js';
 import {
   answersOf,

@@ -6,8 +6,8 @@
 import type { Tx } from '../db/connection.js';
 import type { BookingChange, BookingReaction, ChangedBooking } from '../events/reactions.js';
 import { queueEmail } from '../emails/outbox.js';
-import { findBookingForEmail, type BookingForEmail } from '../bookings/store.js';
-import { anyoneNoticesEachBooking, recipientsOfEachBooking } from '../staff/users/notices-store.js';
+import { findBookingForEmail, type BookingForEmail } from '../bookings/index.js';
+import { anyoneNoticesEachBooking, recipientsOfEachBooking } from '../staff/index.js';
 import { channelName } from '../lib/marketplaces.js';
 
 const WHAT: Record<BookingChange, string> = { confirmed: 'New booking', rescheduled: 'Booking moved', cancelled: 'Booking cancelled' };

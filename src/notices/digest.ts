@@ -6,8 +6,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
 import { startPeriodic } from '../lib/periodic.js';
 import { queueEmail } from '../emails/outbox.js';
-import { bookingsForDigest, type BookingForDigest } from '../bookings/store.js';
-import { digestRecipients, markDigestSent } from '../staff/users/notices-store.js';
+import { bookingsForDigest, type BookingForDigest } from '../bookings/index.js';
+import { digestRecipients, markDigestSent } from '../staff/index.js';
 import { channelName } from '../lib/marketplaces.js';
 
 /** Digests go out from 06:00 UTC: the morning in Europe, the evening before in the Americas. */

@@ -10,12 +10,12 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Db, QueryObserver } from '../db/connection.js';
 import { installTallies } from '../events/tallies.js';
 import { unixNow } from '../lib/clock.js';
-import { emailQueueStats } from '../emails/store.js';
-import { deliveryQueueStats } from '../webhooks/deliveries/store.js';
-import { pushQueueStats } from '../marketplace-push/store.js';
+import { emailQueueStats } from '../emails/index.js';
+import { deliveryQueueStats } from '../webhooks/index.js';
+import { pushQueueStats } from '../marketplace-push/index.js';
 import { GYG_CHANNEL } from '../getyourguide/push.js';
-import { moneyCountsByStatus } from '../payments/store.js';
-import { holdCounts } from '../bookings/store.js';
+import { moneyCountsByStatus } from '../payments/index.js';
+import { holdCounts } from '../bookings/index.js';
 
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const QUERY_BUCKETS = [0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];

@@ -1,7 +1,7 @@
 // GET /supplier and /capabilities: who sells through this OCTo interface, and what it implements.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { readSettingsRow } from '../settings/store.js';
+import { readSettingsRow } from '../settings/index.js';
 import { SUPPORTED_CAPABILITIES } from './http.js';
 import type { Capability, Supplier } from './schemas.js';
 

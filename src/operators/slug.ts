@@ -5,27 +5,9 @@ import type { Kysely } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { operatorIdOfSlug, slugsStartingWith } from './store.js';
+import { isSlug, slugify } from '../lib/slug.js';
 
-export const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){1,39}$';
-const SLUG = new RegExp(SLUG_PATTERN);
-
-export function isSlug(text: string): boolean {
-  return SLUG.test(text);
-}
-
-/** "Müller's Kayak Tours!" → "mullers-kayak-tours"; "op" when nothing usable is left. */
-export function slugify(name: string): string {
-  const base = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/['’]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 32)
-    .replace(/-+$/, '');
-  return base.length >= 2 ? base : 'op';
-}
+export { isSlug, slugify };
 
 /** The name's slug, or the same with "-2", "-3", ... when another operator has it. */
 export async function uniqueSlug(tx: Tx, name: string): Promise<string> {

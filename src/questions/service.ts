@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
-import { findActivity, type ActivityRow } from '../catalog/store.js';
+import { findActivity, type ActivityRow } from '../catalog/index.js';
 import { requireActivity } from '../catalog/service.js';
 import { canonicalLocale } from '../lib/locale.js';
 import { audit } from '../audit/log.js';

@@ -1,7 +1,7 @@
 // API types of the operator's shop settings (GET/PATCH /api/v2/admin/settings, the logo upload).
 import { Type, type Static } from '@sinclair/typebox';
 import { EmailAddress } from '../http/schemas.js';
-import { SLUG_PATTERN } from '../operators/slug.js';
+import { SLUG_PATTERN } from '../lib/slug.js';
 import { MAX_EMBED_ORIGINS } from './rules.js';
 
 const Email = EmailAddress();

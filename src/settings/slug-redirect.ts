@@ -2,7 +2,7 @@
 // to /book/{current}/..., until another operator takes the old slug (then the link is theirs).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { isSlug } from '../operators/slug.js';
+import { isSlug } from '../lib/slug.js';
 import { formerSlugHolder, readSlug } from './store.js';
 
 /** Where `url` (a /book/{slug}... address) moved, or undefined when `slug` was nobody's. */

@@ -14,7 +14,7 @@ import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
 import { formatMinorUnits } from '../lib/money.js';
 import { refuseBelowCardMinimum } from '../payments/providers/stripe/minimum.js';
-import { findBookingId } from '../bookings/store.js';
+import { findBookingId } from '../bookings/index.js';
 import { lockBooking } from '../bookings/index.js';
 import { owedOf, type Owed } from '../payments/booking-money.js';
 import { PaymentProviderUnavailable, type PaymentConfig } from '../payments/providers/provider.js';
@@ -28,7 +28,7 @@ import {
   lockPayment,
   recordCheckoutSession,
   type PaymentRow,
-} from '../payments/store.js';
+} from '../payments/index.js';
 import {
   accountClient,
   createCheckoutSession,

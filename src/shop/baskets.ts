@@ -3,7 +3,7 @@
 // the hold's ceiling, and the basket takes no more items), reads the total, and pays once (checkout.ts).
 // What one client may hold at once is bounded (limits.ts).
 import { guestLanguage } from '../lib/guest-messages.js';
-import { confirmationEmailed } from '../workflows/store.js';
+import { confirmationEmailed } from '../workflows/index.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/connection.js';
@@ -30,9 +30,9 @@ import {
 } from './store.js';
 import type { AddItemBody, Basket, BasketItem, CreateBasketBody } from './schemas.js';
 import { toBookedTicket } from '../catalog/tickets/view.js';
-import { latestBasketPayment } from '../payments/store.js';
+import { latestBasketPayment } from '../payments/index.js';
 import { basketPaymentView } from '../payments/view.js';
-import { bookingTicketsOf, type BookingTicketRow } from '../catalog/tickets/store.js';
+import { bookingTicketsOf, type BookingTicketRow } from '../catalog/index.js';
 import { depositOf } from '../catalog/deposits.js';
 
 export type HoldSettings = Pick<Config, 'basketHoldMinutes' | 'checkoutHoldMinutes' | 'holdMaxLifetimeMinutes'> & ShopLimits;

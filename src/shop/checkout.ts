@@ -18,7 +18,7 @@ import { Conflict, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
 import { runIdempotently, type WriteResult } from '../idempotency/service.js';
 import type { InstanceKeys } from '../secrets/keys.js';
-import { insertPayment } from '../payments/store.js';
+import { insertPayment } from '../payments/index.js';
 import { PaymentDeclined } from '../payments/providers/provider.js';
 import type { StripeSettings } from '../payments/providers/stripe/gateway.js';
 import type { PaymentConfig } from '../payments/providers/provider.js';

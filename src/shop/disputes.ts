@@ -11,12 +11,12 @@ import type { Tx } from '../db/connection.js';
 import { audit } from '../audit/log.js';
 import { queueEmail } from '../emails/outbox.js';
 import { operatorName } from '../operators/service.js';
-import { listUsers } from '../staff/users/store.js';
+import { listUsers } from '../staff/index.js';
 import { unixToZonedIso } from '../calendar/zoned-time.js';
 import { formatMinorUnits } from '../lib/money.js';
-import { findPaymentByReference, insertDispute, updateDispute, type DisputeRow, type DisputeState } from '../payments/dispute-store.js';
+import { findPaymentByReference, insertDispute, updateDispute, type DisputeRow, type DisputeState } from '../payments/index.js';
 import { paymentBookings, type PaymentBooking } from '../payments/payment-bookings.js';
-import { findStripeAccount } from '../payments/store.js';
+import { findStripeAccount } from '../payments/index.js';
 import type { StripeEventHandler } from '../payments/providers/stripe/events.js';
 import { disputeView } from '../payments/view.js';
 

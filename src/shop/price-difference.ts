@@ -10,7 +10,7 @@
 // Moves within an activity never change the price; a booking not paid online is settled at the desk.
 import type { Tx } from '../db/connection.js';
 import { queueEmail } from '../emails/outbox.js';
-import { findBookingForEmail } from '../bookings/store.js';
+import { findBookingForEmail } from '../bookings/index.js';
 import { formatMinorUnits } from '../lib/money.js';
 import { bookingAccount } from '../payments/booking-money.js';
 import { priceDifferenceOf } from '../payments/ledger.js';

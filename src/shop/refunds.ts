@@ -12,9 +12,9 @@ import type { Database, RefundRequester } from '../db/schema.js';
 import { audit } from '../audit/log.js';
 import { currentContext } from '../access/actor.js';
 import { DomainError, NotFound, ValidationFailed } from '../http/errors.js';
-import { bookingReferences, findBooking, findBookingId, type BookingRecord } from '../bookings/store.js';
+import { bookingReferences, findBooking, findBookingId, type BookingRecord } from '../bookings/index.js';
 import { refundAmount, refundPercent, refundRulesOf } from '../catalog/refund-rules.js';
-import { findActivity } from '../catalog/store.js';
+import { findActivity } from '../catalog/index.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { PaymentProviderUnavailable } from '../payments/providers/provider.js';
 import { formatMinorUnits, parseMinorUnits } from '../lib/money.js';
@@ -23,7 +23,7 @@ import { bookingLedger } from '../payments/booking-money.js';
 import { onlineOf, planRefund, refundableOf, type BookingLedger } from '../payments/ledger.js';
 import { refundView } from '../payments/view.js';
 import type { Refund } from '../payments/schemas.js';
-import { changeRefundStatus, findPayment, findRefund, insertRefund, lockPayment, type RefundRow } from '../payments/store.js';
+import { changeRefundStatus, findPayment, findRefund, insertRefund, lockPayment, type RefundRow } from '../payments/index.js';
 import type { StripeSettings } from '../payments/providers/stripe/gateway.js';
 
 export interface RefundContext {

@@ -9,7 +9,7 @@ import type { Database } from '../db/schema.js';
 import { DomainError, NotFound } from '../http/errors.js';
 import { audit } from '../audit/log.js';
 import { shopPaymentProvider, type PaymentConfig, type PaymentProvider } from '../payments/providers/provider.js';
-import { findStripeAccount } from '../payments/store.js';
+import { findStripeAccount } from '../payments/index.js';
 import { readShopSettings, saveShopSettings } from './store.js';
 
 export interface ShopState {

@@ -12,7 +12,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { bookingTicketsOf } from '../catalog/tickets/store.js';
+import { bookingTicketsOf } from '../catalog/index.js';
 import { Conflict, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
 import { holdCeiling } from '../bookings/index.js';
@@ -29,7 +29,7 @@ import {
   latestBasketPayment,
   recordCheckoutSession,
   type PaymentRow,
-} from '../payments/store.js';
+} from '../payments/index.js';
 import {
   accountClient,
   createCheckoutSession,

@@ -11,7 +11,7 @@
 // - A session of another operator or an unknown basket changes nothing (acknowledged, so Stripe stops).
 import type { Tx } from '../db/connection.js';
 import type { StripeEventContext, StripeEventHandler } from '../payments/providers/stripe/events.js';
-import { changePaymentStatus, findPayment, findPaymentBySession, lockPayment, recordCheckoutSession, type PaymentRow } from '../payments/store.js';
+import { changePaymentStatus, findPayment, findPaymentBySession, lockPayment, recordCheckoutSession, type PaymentRow } from '../payments/index.js';
 import { createRefund, type CheckoutSession } from '../payments/providers/stripe/gateway.js';
 import { completeOrder } from './completion.js';
 import { basketAllocations, findBasketById, listBasketItems, lockBasket } from './store.js';

@@ -5,12 +5,12 @@
 // stored in the outbox that the operator's staff can read, and it needs the instance keys, which the
 // sending worker has.
 import type { SendingContext } from '../emails/kinds.js';
-import type { EmailRow } from '../emails/store.js';
+import type { EmailRow } from '../emails/index.js';
 import { COMPLETE_WAIVER_MARKER, MANAGE_BOOKING_MARKER } from '../workflows/templates.js';
 import { manageToken } from './manage.js';
 import { manageBookingUrl } from '../settings/links.js';
 import { profileSlug } from '../settings/profile.js';
-import { bookingReferences } from '../bookings/store.js';
+import { bookingReferences } from '../bookings/index.js';
 
 /** A workflow e-mail's text as sent: its body with the manage link (and the waiver link, the same plus /waiver) filled in. */
 export async function fillManageBookingUrl({ db, keys, publicUrl }: SendingContext, email: EmailRow): Promise<string> {

@@ -4,16 +4,16 @@
 // .ics calendar entry; Reply-To the shop's contact address. Made at sending, not at queueing, because the
 // manage link is a capability the outbox must never store (email-links.ts) and because the details (a
 // moved time, a new logo) should be those of the moment the e-mail goes. docs/emails.md.
-import type { EmailRow } from '../emails/store.js';
+import type { EmailRow } from '../emails/index.js';
 import type { MessageParts } from '../emails/mailer.js';
 import type { SendingContext } from '../emails/kinds.js';
-import { findBookingForEmail } from '../bookings/store.js';
+import { findBookingForEmail } from '../bookings/index.js';
 import { getBooking } from '../bookings/service.js';
-import { findActivity } from '../catalog/store.js';
-import { listActivityQuestions } from '../questions/store.js';
+import { findActivity } from '../catalog/index.js';
+import { listActivityQuestions } from '../questions/index.js';
 import { detailsOf } from '../catalog/details.js';
 import { refundRulesOf } from '../catalog/refund-rules.js';
-import { findWorkflow } from '../workflows/store.js';
+import { findWorkflow } from '../workflows/index.js';
 import { guestWords } from '../workflows/values.js';
 import { shopProfile } from '../settings/profile.js';
 import { manageBookingUrl } from '../settings/links.js';

@@ -3,7 +3,7 @@
 // SENIOR as a veteran, other: ADULT as "everyone"; a family ticket has none, Viator prices it per UNIT
 // only where the operator says so). Pure, so that the admin API (which says why per ticket type) and the
 // endpoints (which sell only what is offered) decide alike.
-import type { TicketTypeRow } from '../catalog/tickets/store.js';
+import type { TicketTypeRow } from '../catalog/index.js';
 import { PERSON_BANDS, TICKET_TYPES, type ViatorTicketType } from './schemas.js';
 
 const DEFAULT_BAND: Record<string, ViatorTicketType | undefined> = {

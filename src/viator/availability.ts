@@ -4,11 +4,11 @@
 // for what the check showed is granted. One query of each product's timeslots in the range.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { listTimeslots, type LiveTimeslotRow } from '../availability/store.js';
+import { listTimeslots, type LiveTimeslotRow } from '../availability/index.js';
 import { availableSeats } from '../availability/service.js';
 import { availabilityTypeOf } from '../catalog/service.js';
-import type { ActivityRow } from '../catalog/store.js';
-import { listTicketTypes } from '../catalog/tickets/store.js';
+import type { ActivityRow } from '../catalog/index.js';
+import { listTicketTypes } from '../catalog/index.js';
 import { daysBetween, unixToZonedTime } from '../calendar/zoned-time.js';
 import { minorDigits } from '../lib/money.js';
 import { unixNow } from '../lib/clock.js';

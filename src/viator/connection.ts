@@ -8,8 +8,8 @@ import type { Database } from '../db/schema.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
 import { audit } from '../audit/log.js';
-import { findActivity, listActivities, type ActivityRow } from '../catalog/store.js';
-import { listTicketTypes, ticketTypesByActivity, type TicketTypeRow } from '../catalog/tickets/store.js';
+import { findActivity, listActivities, type ActivityRow } from '../catalog/index.js';
+import { listTicketTypes, ticketTypesByActivity, type TicketTypeRow } from '../catalog/index.js';
 import { generateKey } from './credentials.js';
 import { decideBands } from './age-bands.js';
 import {

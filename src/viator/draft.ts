@@ -2,10 +2,10 @@
 // mixes as the activity's ticket lines (through its offered age bands), the lead traveller as the
 // booking's customer, and what Viator says of the booking (questions, pick-up, special requirements) as
 // its note. Whether a mix may be sold is the catalogue's rule (checkMix), never decided here.
-import type { TimeslotRow } from '../availability/store.js';
+import type { TimeslotRow } from '../availability/index.js';
 import type { BookingRequest } from '../bookings/service.js';
 import { checkMix, type TicketMix } from '../catalog/tickets/mix.js';
-import type { TicketTypeRow } from '../catalog/tickets/store.js';
+import type { TicketTypeRow } from '../catalog/index.js';
 import type { ViatorProduct } from './products.js';
 import type { BookingRequestData, TicketRequest, Traveller } from './schemas.js';
 

@@ -2,8 +2,8 @@
 // options, so the same ID is the tour's SupplierProductCode), sold through its offered age bands.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { ActivityRow } from '../catalog/store.js';
-import { listTicketTypes } from '../catalog/tickets/store.js';
+import type { ActivityRow } from '../catalog/index.js';
+import { listTicketTypes } from '../catalog/index.js';
 import { offeredBands, type OfferedBand } from './age-bands.js';
 import { bandChoices, findMappedActivities, type ConnectionRow } from './store.js';
 

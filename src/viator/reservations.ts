@@ -14,15 +14,15 @@ import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { unixNow } from '../lib/clock.js';
 import { audit, type AuditActor } from '../audit/log.js';
-import { findTimeslotAt, findZonedTimeslot, listTimeslots, type TimeslotRow } from '../availability/store.js';
+import { findTimeslotAt, findZonedTimeslot, listTimeslots, type TimeslotRow } from '../availability/index.js';
 import { prepareBooking, type BookingOrigin } from '../bookings/service.js';
 import { placeBooking } from '../bookings/lifecycle/place.js';
 import { cancel as cancelCommand, confirm, type Caller } from '../bookings/index.js';
 import { moveBooking } from '../flows/reschedule.js';
-import { changeBookingDetails, findBooking } from '../bookings/store.js';
+import { changeBookingDetails, findBooking } from '../bookings/index.js';
 import { effectiveStatus } from '../bookings/view.js';
 import { checkinsOf } from '../bookings/checkin.js';
-import { listTicketTypes } from '../catalog/tickets/store.js';
+import { listTicketTypes } from '../catalog/index.js';
 import { isOpeningHours, priceOf, utcIso } from './availability.js';
 import {
   customerOf,

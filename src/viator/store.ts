@@ -3,7 +3,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, ViatorBookingTable, ViatorConnectionTable, ViatorRequestTable } from '../db/schema.js';
-import type { ActivityRow } from '../catalog/store.js';
+import type { ActivityRow } from '../catalog/index.js';
 
 export type ConnectionRow = Selectable<ViatorConnectionTable>;
 export type ViatorBookingRow = Selectable<ViatorBookingTable>;

@@ -16,7 +16,7 @@ import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, RetryLater, ValidationFailed } from '../http/errors.js';
 import { requireActivity } from '../catalog/service.js';
-import { findTimeslotAt, findZonedTimeslot } from '../availability/store.js';
+import { findTimeslotAt, findZonedTimeslot } from '../availability/index.js';
 import { seatsLeft } from '../availability/seats.js';
 import { unixNow } from '../lib/clock.js';
 import { lockClient } from '../shop/limits.js';

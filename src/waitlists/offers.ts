@@ -12,11 +12,11 @@
 import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/connection.js';
 import { releaseLapsedHolds } from '../bookings/index.js';
-import { findTimeslotWithActivity, lockTimeslot } from '../availability/store.js';
+import { findTimeslotWithActivity, lockTimeslot } from '../availability/index.js';
 import { holdItem } from '../shop/baskets.js';
 import { requireShopProfile } from '../settings/profile.js';
 import { claimPageUrl } from '../settings/links.js';
-import { insertBasket } from '../shop/store.js';
+import { insertBasket } from '../shop/index.js';
 import { queueEmail } from '../emails/outbox.js';
 import { operatorListens, recordEvents } from '../events/outbox.js';
 import { expireLapsedOffers, markOffered, selectEntries, timeslotsToOffer, waitingEntries, type WaitlistEntryRow } from './store.js';

@@ -5,7 +5,7 @@ import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
-import { findTimeslotById } from '../availability/store.js';
+import { findTimeslotById } from '../availability/index.js';
 import { markRemoved, selectEntries, type WaitlistEntryRecord } from './store.js';
 import { audit } from '../audit/log.js';
 import type { WaitlistEntry, WaitlistStatus } from './schemas.js';

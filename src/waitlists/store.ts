@@ -4,7 +4,7 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, WaitlistEntryTable } from '../db/schema.js';
-import { lapsedHoldSeatsOf } from '../availability/store.js';
+import { lapsedHoldSeatsOf } from '../availability/index.js';
 
 export type WaitlistEntryRow = Selectable<WaitlistEntryTable>;
 

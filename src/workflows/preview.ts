@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
-import { findBookingId, newestConfirmedBookingId } from '../bookings/store.js';
+import { findBookingId, newestConfirmedBookingId } from '../bookings/index.js';
 import { requireShopProfile } from '../settings/profile.js';
 import { renderTemplate, templateErrors, type Placeholder } from './templates.js';
 import { bookingTemplateValues, guestWords } from './values.js';

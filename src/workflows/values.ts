@@ -4,7 +4,7 @@
 // the booking pages use too (src/lib/guest-messages.ts); Date and Time stay as stored (ISO date, HH:MM).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { findBookingForEmail } from '../bookings/store.js';
+import { findBookingForEmail } from '../bookings/index.js';
 import { GUEST_MESSAGES, guestLanguage, longDate, type GuestLanguage } from '../lib/guest-messages.js';
 import { COMPLETE_WAIVER_MARKER, MANAGE_BOOKING_MARKER, type Placeholder } from './templates.js';
 import type { WorkflowChannel, WorkflowEvent } from './schemas.js';

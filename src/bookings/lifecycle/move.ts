@@ -5,20 +5,20 @@
 // in the same commit, so the booking never holds both, never neither, and a timeslot never overbooks.
 // The amendment states where the booking should be, so repeating it changes nothing: a retry is safe.
 import type { Tx } from '../../db/connection.js';
-import type { ActivityRow } from '../../catalog/store.js';
+import type { ActivityRow } from '../../catalog/index.js';
 import { changeSeatsAtCommit } from './seat-ledger.js';
-import { findTimeslotById } from '../../availability/store.js';
+import { findTimeslotById } from '../../availability/index.js';
 import { bookableRefusal, refuseSeats } from './place.js';
 import { refusalOf, type CallerKind } from './policy.js';
 import { policyFacts } from './commands.js';
 import { refused, type Outcome } from './refusals.js';
 import type { BookableTimeslot } from '../store.js';
 import { lockBooking, moveBooking } from './store.js';
-import { deleteWaiverAnswers } from '../../questions/store.js';
+import { deleteWaiverAnswers } from '../../questions/index.js';
 import { effectiveStatus } from '../view.js';
 import { publishBookingChange } from '../../events/reactions.js';
 import { sameTickets, ticketRows, type TicketMix } from '../../catalog/tickets/mix.js';
-import { bookingTicketsOf, deleteBookingTickets, insertBookingTickets } from '../../catalog/tickets/store.js';
+import { bookingTicketsOf, deleteBookingTickets, insertBookingTickets } from '../../catalog/index.js';
 
 /** Where the booking should be: the timeslot (of `activity`) and its tickets. */
 export interface AmendmentTarget {

@@ -5,18 +5,18 @@ import type { Tx } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
 import { InsufficientCapacity, ValidationFailed } from '../../http/errors.js';
 import { newBookingReference } from '../../lib/ids.js';
-import { findZonedTimeslot } from '../../availability/store.js';
+import { findZonedTimeslot } from '../../availability/index.js';
 import { unixNow } from '../../lib/clock.js';
 import { takeSeatsAtCommit } from './seat-ledger.js';
 import type { BookableTimeslot, BookingRow } from '../store.js';
 import { insertBooking } from './store.js';
-import { insertWaiverAnswers } from '../../questions/store.js';
+import { insertWaiverAnswers } from '../../questions/index.js';
 import { publishBookingChange } from '../../events/reactions.js';
 import { tallyBooking } from '../../events/tallies.js';
 import { annotateSpan } from '../../lib/tracing.js';
-import { keepBookingFiles } from '../../questions/upload-store.js';
+import { keepBookingFiles } from '../../questions/index.js';
 import { ticketRows, type TicketMix } from '../../catalog/tickets/mix.js';
-import { insertBookingTickets } from '../../catalog/tickets/store.js';
+import { insertBookingTickets } from '../../catalog/index.js';
 import type { BookingSource } from '../schemas.js';
 
 export interface BookingDraft {

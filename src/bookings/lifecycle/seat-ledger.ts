@@ -28,7 +28,7 @@ import { atCommitValue, dialectOf, firstInTransaction, runAtCommit, type Tx } fr
 import type { Database } from '../../db/schema.js';
 import { expiredEventsCte, noteSeatsChanged, recordBookingEvents } from '../../events/outbox.js';
 import { tallyLapsedHolds } from '../../events/tallies.js';
-import type { SeatsOf } from '../../availability/store.js';
+import type { SeatsOf } from '../../availability/index.js';
 
 /**
  * Marks the timeslot's holds whose time has run out as `expired` and gives their seats back. Run first

@@ -2,7 +2,7 @@
 // answers name are kept as the new status asks (questions/upload-store.ts: attached for good once it is
 // confirmed, kept from the sweep until a hold's new expiry). Its own row is the store's (store.ts).
 import type { Tx } from '../../db/connection.js';
-import { keepBookingFiles } from '../../questions/upload-store.js';
+import { keepBookingFiles } from '../../questions/index.js';
 import { tallyBooking } from '../../events/tallies.js';
 import type { BookingStatus } from '../schemas.js';
 import type { BookingRow } from '../store.js';

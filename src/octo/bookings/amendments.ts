@@ -4,14 +4,14 @@
 // never a moment with both or neither). A request states what the booking should be, so its retry finds
 // it so already and changes nothing.
 import type { Db } from '../../db/connection.js';
-import type { ActivityRow } from '../../catalog/store.js';
+import type { ActivityRow } from '../../catalog/index.js';
 import { unixNow } from '../../lib/clock.js';
 import { confirm as confirmHold, extendHold, type AmendmentTarget } from '../../bookings/index.js';
 import { moveBooking } from '../../flows/reschedule.js';
-import { changeBookingDetails } from '../../bookings/store.js';
+import { changeBookingDetails } from '../../bookings/index.js';
 import { effectiveStatus } from '../../bookings/view.js';
 import { checkMix, type TicketMix } from '../../catalog/tickets/mix.js';
-import { listTicketTypes, type TicketTypeRow } from '../../catalog/tickets/store.js';
+import { listTicketTypes, type TicketTypeRow } from '../../catalog/index.js';
 import { resolveAvailability } from '../catalog/availability.js';
 import { getOctoBooking, holdMinutes, partsOf, requireLink, type HoldTerms, type Reseller } from './service.js';
 import { extrasColumn, guestColumns, guestOf, requireContactFields, withContact } from './contact.js';

@@ -3,9 +3,9 @@
 // country, postal code, locales) in octo_bookings.contact. OCTo sends contact details piecemeal (some at
 // reservation, the rest at confirmation or in an update), so each call changes only the fields it names.
 import { guestLanguage } from '../../lib/guest-messages.js';
-import type { BookingDetails, BookingRecord } from '../../bookings/store.js';
+import type { BookingDetails, BookingRecord } from '../../bookings/index.js';
 import { requiredContactFieldsOf } from '../../catalog/service.js';
-import type { ActivityRow } from '../../catalog/store.js';
+import type { ActivityRow } from '../../catalog/index.js';
 import { OctoError } from '../errors.js';
 import type { OctoBookingRow } from './store.js';
 import type { BookingContactBody, Contact } from './schemas.js';

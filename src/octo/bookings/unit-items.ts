@@ -4,7 +4,7 @@
 // amendBooking write, together with the items.
 import { randomUUID } from 'node:crypto';
 import type { TicketRequest } from '../../catalog/tickets/schemas.js';
-import type { TicketTypeRow } from '../../catalog/tickets/store.js';
+import type { TicketTypeRow } from '../../catalog/index.js';
 import { NO_GUEST, toContact, withContact } from './contact.js';
 import { OctoError } from '../errors.js';
 import type { StoredUnitItem } from './store.js';

@@ -1,11 +1,11 @@
 // A slotbook booking as an OCTo Booking. The seats, status, tickets and customer are the booking's own
 // (so the dashboard, the partner API and OCTo always tell the same story); the uuid, notes, unit items
 // and the contact fields without a column come from octo_bookings.
-import type { ActivityRow } from '../../catalog/store.js';
-import type { LiveTimeslotRow } from '../../availability/store.js';
-import type { BookingRecord } from '../../bookings/store.js';
+import type { ActivityRow } from '../../catalog/index.js';
+import type { LiveTimeslotRow } from '../../availability/index.js';
+import type { BookingRecord } from '../../bookings/index.js';
 import { effectiveStatus } from '../../bookings/view.js';
-import type { BookingTicketRow, TicketTypeRow } from '../../catalog/tickets/store.js';
+import type { BookingTicketRow, TicketTypeRow } from '../../catalog/index.js';
 import { checkinLines, firstCheckinAt, type BookingCheckinRow, type CheckinLine } from '../../bookings/checkin.js';
 import { toAvailability } from '../catalog/view.js';
 import { guestOf, toContact } from './contact.js';

@@ -7,12 +7,12 @@
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Database } from '../../db/schema.js';
-import type { ActivityRow } from '../../catalog/store.js';
-import { findTimeslotAt, listTimeslots, type TimeslotRow } from '../../availability/store.js';
+import type { ActivityRow } from '../../catalog/index.js';
+import { findTimeslotAt, listTimeslots, type TimeslotRow } from '../../availability/index.js';
 import { MAX_RANGE_DAYS } from '../../availability/schemas.js';
 import { unixNow } from '../../lib/clock.js';
 import { daysBetween, eachDate } from '../../calendar/zoned-time.js';
-import { listTicketTypes, type TicketTypeRow } from '../../catalog/tickets/store.js';
+import { listTicketTypes, type TicketTypeRow } from '../../catalog/index.js';
 import { OctoError } from '../errors.js';
 import type { Wants } from '../http.js';
 import { unitPricingOf } from './pricing.js';

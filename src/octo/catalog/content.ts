@@ -4,7 +4,7 @@
 // changes content); the first is the cover.
 import { detailsOf } from '../../catalog/details.js';
 import type { ActivityPhoto } from '../../catalog/photos/schemas.js';
-import type { ActivityRow } from '../../catalog/store.js';
+import type { ActivityRow } from '../../catalog/index.js';
 import type { Product } from './schemas.js';
 
 type Content = Pick<

@@ -1,8 +1,8 @@
 // The octo/pricing capability: every ticket type has its price (minor units of the activity's Currency),
 // and slotbook knows no taxes or commission, so retail = original and net is null. Prices are per unit
 // (pricingPer UNIT): a unit is a ticket type, a unit item one ticket.
-import type { ActivityRow } from '../../catalog/store.js';
-import type { TicketTypeRow } from '../../catalog/tickets/store.js';
+import type { ActivityRow } from '../../catalog/index.js';
+import type { TicketTypeRow } from '../../catalog/index.js';
 import type { Pricing, PricingUnit } from './schemas.js';
 
 /** Digits after the decimal point of a currency's minor unit (2 for EUR, 0 for JPY). */

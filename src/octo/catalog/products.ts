@@ -3,10 +3,10 @@
 // or OPENING_HOURS ones (every day's opening hours are one: an attraction with a daily capacity).
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { listActivities, findActivity, type ActivityRow } from '../../catalog/store.js';
+import { listActivities, findActivity, type ActivityRow } from '../../catalog/index.js';
 import { unixNow } from '../../lib/clock.js';
-import { questionsByActivity, type QuestionRow } from '../../questions/store.js';
-import { ticketTypesByActivity } from '../../catalog/tickets/store.js';
+import { questionsByActivity, type QuestionRow } from '../../questions/index.js';
+import { ticketTypesByActivity } from '../../catalog/index.js';
 import { OctoError } from '../errors.js';
 import type { Wants } from '../http.js';
 import type { Product } from './schemas.js';

@@ -3,7 +3,7 @@
 // publishes no such read.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { TimeslotRow } from '../../availability/store.js';
+import type { TimeslotRow } from '../../availability/index.js';
 
 /** The distinct local start times (HH:MM) of each activity's timeslots that still take bookings. Reads timeslots. */
 export async function upcomingStartTimes(db: Kysely<Database>, activityIds: number[], now: number): Promise<Map<number, string[]>> {

@@ -1,12 +1,12 @@
 // Slotbook's activities, ticket types, questions and timeslots as OCTo shows them: products with their
 // one option and its units, the option's questions, and availabilities.
 import { availabilityTypeOf, requiredContactFieldsOf } from '../../catalog/service.js';
-import type { ActivityRow } from '../../catalog/store.js';
-import type { TicketTypeRow } from '../../catalog/tickets/store.js';
-import type { QuestionRow } from '../../questions/store.js';
+import type { ActivityRow } from '../../catalog/index.js';
+import type { TicketTypeRow } from '../../catalog/index.js';
+import type { QuestionRow } from '../../questions/index.js';
 import { rowOptions } from '../../questions/view.js';
 import { toTimeslot } from '../../availability/service.js';
-import type { LiveTimeslotRow } from '../../availability/store.js';
+import type { LiveTimeslotRow } from '../../availability/index.js';
 import { nextDate, startOfDayUnix, unixToZonedIso } from '../../calendar/zoned-time.js';
 import type { Wants } from '../http.js';
 import type { ActivityPhoto } from '../../catalog/photos/schemas.js';

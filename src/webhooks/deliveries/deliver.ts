@@ -21,7 +21,7 @@ import type { AttemptResult, Transport } from './transport.js';
 import { endpointKind } from '../endpoints/address.js';
 import { claimDue, postponeSuccessors, releaseLapsedClaims, settleDeliveries, type Outcome, type Outgoing } from './store.js';
 import { disableFailingEndpoint, markEndpointFailing, markEndpointHealthy } from '../endpoints/store.js';
-import { readSettingsRow } from '../../settings/store.js';
+import { readSettingsRow } from '../../settings/index.js';
 
 /** Seconds after the 1st, 2nd, ... failed attempt (before jitter): about three days in all, 11 attempts. */
 export const RETRY_DELAYS = [5, 60, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 14 * 3600, 20 * 3600, 20 * 3600] as const;

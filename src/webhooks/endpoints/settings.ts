@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
-import { readSettingsRow, updateSettingsRow } from '../../settings/store.js';
+import { readSettingsRow, updateSettingsRow } from '../../settings/index.js';
 import type { WebhookSettings } from './schemas.js';
 import { audit } from '../../audit/log.js';
 
