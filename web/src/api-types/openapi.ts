@@ -12417,7 +12417,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel a booking
-     * @description Frees the seats. Cancelling a cancelled booking (or an expired hold) changes nothing and answers the booking as it is.
+     * @description Frees the seats. Cancelling a cancelled booking (or an expired hold) changes nothing and answers the booking as it is. A confirmed booking can be cancelled until its timeslot starts and never once its guests were checked in (409); a hold can always be released.
      */
     post: {
       parameters: {
@@ -12473,6 +12473,15 @@ export interface paths {
         };
         /** @description Not Found */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
           headers: {
             [name: string]: unknown;
           };
