@@ -3,7 +3,7 @@
 export { cancel, cancelDepartureBookings, confirm, expireHolds, extendHold, holdCeiling, policyFacts, type Caller } from './lifecycle/commands.js';
 export { amendBooking, type AmendmentTarget } from './lifecycle/move.js';
 export { orThrow, refusalProblem, refused, REFUSAL_CODES, type Outcome, type Refusal, type RefusalCode } from './lifecycle/refusals.js';
-export { deadline, POLICY, refusalOf, type CallerKind, type PolicyAction } from './lifecycle/policy.js';
+export { deadline, POLICY, refusalOf, type BookingFacts, type CallerKind, type PolicyAction } from './lifecycle/policy.js';
 /** Locks the booking's row for the rest of the transaction (money written against it waits its turn). */
 export { lockBooking } from './lifecycle/store.js';
 export { releaseLapsedHolds } from './lifecycle/seat-ledger.js';
