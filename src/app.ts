@@ -49,6 +49,7 @@ import { shopRoutes } from './shop/routes.js';
 import { shopAdminRoutes } from './shop/admin-routes.js';
 import { refundAdminRoutes } from './shop/refund-routes.js';
 import { holdAdminRoutes } from './holds/admin-routes.js';
+import { guestAdminRoutes } from './guests/admin-routes.js';
 import { waitlistPageRoutes } from './waitlists/page-routes.js';
 import { waitlistAdminRoutes } from './waitlists/admin-routes.js';
 import { waitlistShopRoutes } from './waitlists/routes.js';
@@ -216,6 +217,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks, instru
   await app.register(shopAdminRoutes, { prefix: admin });
   await app.register(refundAdminRoutes, { prefix: admin });
   await app.register(holdAdminRoutes, { prefix: admin });
+  await app.register(guestAdminRoutes, { prefix: admin });
   await app.register(userAdminRoutes, { prefix: admin });
   await app.register(auditAdminRoutes, { prefix: admin });
   await app.register(staffRoutes, { prefix: '/api/v2/staff' });

@@ -1,4 +1,4 @@
-// The `slotbook` command: serve, migrate, operator create, key create, seed --demo.
+// The `slotbook` command: serve, migrate, operator create, key create, seed --demo, backup, restore.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, type Db } from './db/connection.js';
@@ -11,6 +11,7 @@ import { DomainError } from './http/errors.js';
 import { seedDemo } from './demo/seed.js';
 import { startServer } from './server.js';
 import { wireReactions } from './reactions.js';
+import { backup, BackupError, restore } from './backups/service.js';
 
 const USAGE = `Usage: slotbook <command>
 
@@ -22,11 +23,16 @@ const USAGE = `Usage: slotbook <command>
   key create --operator ID --name NAME --scopes ota,usage:read,usage:write,admin [--partner MARKETPLACE]
                                          create an API key; prints it (shown only once)
   seed --demo                            create the demo operator with sample data; prints its keys
+  backup FILE                            write a backup of the database (uploads and photos are in it) and
+                                         DATA_DIR to FILE, a new tar file, while the service runs; prints
+                                         what it holds (docs/backups.md)
+  restore FILE [--force]                 restore a backup into DATABASE_URL and DATA_DIR (an empty database,
+                                         or --force to replace one; stop the service first), then migrate
 
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, PUBLIC_URL, PROBLEM_BASE_URL,
 LOG_LEVEL, SMTP_URL, EMAIL_FROM, RATE_LIMIT_PER_MINUTE, AUTH_FAILURE_LIMIT_PER_MINUTE, TRUST_PROXY,
 REQUEST_TIMEOUT_SECONDS, SHUTDOWN_TIMEOUT_SECONDS, BASKET_HOLD_MINUTES, WAITLIST_CLAIM_MINUTES,
-SECRET_KEY, DATA_DIR, UPLOAD_* (quotas and lifetime of uploads), NODE_ENV (see README.md).
+SECRET_KEY, DATA_DIR, UPLOAD_* (quotas and lifetime of uploads), GUEST_RETENTION_DAYS, NODE_ENV (see README.md).
 `;
 
 class UsageError extends Error {}
@@ -56,10 +62,12 @@ async function main(argv: string[]): Promise<void> {
       partner: { type: 'string' },
       email: { type: 'string' },
       demo: { type: 'boolean' },
+      force: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const command = positionals.join(' ');
+  // backup and restore take a file name after them.
+  const command = positionals[0] === 'backup' || positionals[0] === 'restore' ? positionals[0] : positionals.join(' ');
   if (values.help || command === '' || command === 'help') {
     process.stdout.write(USAGE);
     return;
@@ -126,6 +134,20 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(demo.announcement(config.publicUrl));
       return;
     }
+    case 'backup': {
+      if (positionals.length !== 2) throw new UsageError('backup needs one FILE to write');
+      const made = await backup(config, positionals[1]!);
+      process.stderr.write(
+        `slotbook: wrote ${positionals[1]} (${made.Bytes} bytes, ${made.Dialect}, ${made.Migrations.length} migrations, ${made.Files.length} data files)\n`,
+      );
+      return print(made);
+    }
+    case 'restore': {
+      if (positionals.length !== 2) throw new UsageError('restore needs the backup FILE to read');
+      const restored = await restore(config, positionals[1]!, { force: values.force === true });
+      process.stderr.write(`slotbook: restored ${positionals[1]} made ${restored.CreatedAt}: ${JSON.stringify(restored.Counts)}\n`);
+      return print(restored);
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -134,6 +156,8 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`slotbook: invalid configuration: ${error.message}\n`);
+  } else if (error instanceof BackupError) {
+    process.stderr.write(`slotbook: ${error.message}\n`);
   } else if (error instanceof UsageError) {
     process.stderr.write(`slotbook: ${error.message}\n\n${USAGE}`);
   } else if (error instanceof DomainError) {

@@ -86,6 +86,11 @@ export interface Config {
   readonly viatorHoldMinutes: number;
   /** Viator's API, where event notifications are posted (docs/channels/viator.md). */
   readonly viatorApiUrl: string;
+  /**
+   * Days after a guest's last activity (a booking made or attended, a waitlist place or basket opened) at
+   * which their personal data is erased (docs/privacy.md); undefined: never (the default).
+   */
+  readonly guestRetentionDays: number | undefined;
   /** Metrics, traces, log format and overload limits (docs/observability.md). */
   readonly observability: ObservabilityConfig;
 }
@@ -189,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     // Viator holds for at least 15 minutes; a shorter hold is for tests only, so production refuses it.
     viatorHoldMinutes: integerSetting(env, 'VIATOR_HOLD_MINUTES', 30, production ? 15 : 1, 24 * 60),
     viatorApiUrl: (urlSetting(env, 'VIATOR_API_URL') ?? 'https://api.viator.com').replace(/\/+$/, ''),
+    guestRetentionDays: env.GUEST_RETENTION_DAYS ? integerSetting(env, 'GUEST_RETENTION_DAYS', 0, 1, 36_500) : undefined,
     observability: observabilitySettings(env, port),
   });
 }

@@ -23,6 +23,7 @@ import { startPushes } from './marketplace-push/queue.js';
 import { viatorPushChannel } from './viator/push.js';
 import { watchRequests } from './http/request-gauge.js';
 import { startTelemetry } from './observability/telemetry.js';
+import { startGuestRetention } from './guests/retention.js';
 
 // After the grace period: how long the cut connections' handlers and the database get to finish.
 const CLOSE_CONNECTIONS_MS = 2_000;
@@ -78,6 +79,7 @@ export async function startServer(config: Config): Promise<void> {
   let stopWebhookWorker: (() => Promise<void>) | undefined;
   let stopGygPushes: (() => Promise<void>) | undefined;
   let stopViatorPushes: (() => Promise<void>) | undefined;
+  let stopGuestRetention: (() => Promise<void>) | undefined;
 
   let closing = false;
   let hurry!: () => void;
@@ -95,9 +97,17 @@ export async function startServer(config: Config): Promise<void> {
     // e-mail being sent, the webhook attempts under way, with their outcomes recorded) and claims nothing
     // more; whatever is left waits in the database for another process or the next start.
     const workers = Promise.all(
-      [stopWaitlistOffers, stopRefundSender, stopDigests, stopBalanceLinks, stopEmailWorker, stopWebhookWorker, stopGygPushes, stopViatorPushes].map(
-        (stop) => stop?.().catch((error: unknown) => log.warn({ err: error }, 'a worker failed while stopping')),
-      ),
+      [
+        stopWaitlistOffers,
+        stopRefundSender,
+        stopDigests,
+        stopBalanceLinks,
+        stopEmailWorker,
+        stopWebhookWorker,
+        stopGygPushes,
+        stopViatorPushes,
+        stopGuestRetention,
+      ].map((stop) => stop?.().catch((error: unknown) => log.warn({ err: error }, 'a worker failed while stopping'))),
     );
     const closed = app.close(); // stops accepting; idle keep-alive connections close, new requests there get 503
     const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
@@ -148,6 +158,8 @@ export async function startServer(config: Config): Promise<void> {
     stopViatorPushes = startPushes(db, viatorPushChannel(db, app.instanceKeys, config), log);
     // Uploads that no confirmed booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
     stopUploadSweep = startUploadSweep(db, config, log);
+    // Guests' personal data erased GUEST_RETENTION_DAYS after their last activity (docs/privacy.md); off unless set.
+    stopGuestRetention = startGuestRetention(db, config.guestRetentionDays, log);
     await app.listen({ port: config.port, host: config.host });
     await telemetry.listen(db);
     if (demo) {
@@ -163,6 +175,7 @@ export async function startServer(config: Config): Promise<void> {
     await stopWebhookWorker?.().catch(() => undefined);
     await stopGygPushes?.().catch(() => undefined);
     await stopViatorPushes?.().catch(() => undefined);
+    await stopGuestRetention?.().catch(() => undefined);
     await app.close().catch(() => undefined);
     await telemetry.stop().catch(() => undefined);
     await db.close().catch(() => undefined);

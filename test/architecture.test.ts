@@ -30,10 +30,10 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
     'settings',
     'waitlists',
   ],
-  /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds', 'notices', 'marketplace-push'],
+  /* reactions    */ ['webhooks', 'reports', 'manifests', 'holds', 'notices', 'marketplace-push', 'guests'],
   /* flows        */ ['flows'],
   /* channels     */ ['octo', 'getyourguide', 'viator', 'storefront', 'embed', 'dashboard'],
-  /* composition  */ ['app.ts', 'reactions.ts', 'server.ts', 'cli.ts', 'demo', 'observability'],
+  /* composition  */ ['app.ts', 'reactions.ts', 'server.ts', 'cli.ts', 'demo', 'observability', 'backups'],
 ];
 
 /** web/src/: the dashboard (React) and the booking pages (book/, their own script). */

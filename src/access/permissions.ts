@@ -20,6 +20,7 @@ export const PERMISSIONS = [
   'usage:read',
   'reports:read',
   'audit:read',
+  'guests:manage', // a guest's data on request: export and erasure (docs/privacy.md)
   'settings:manage', // the operator's own settings (the online shop)
   'webhooks:manage', // webhook endpoints, their deliveries and secrets
   'payments:manage', // the operator's Stripe account (where the money goes) and refunds (owners and admin keys only)

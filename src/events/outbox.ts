@@ -184,6 +184,38 @@ export function unpackBooking(snapshot: unknown): BookingRow {
   return Object.fromEntries(BOOKING_LAYOUT.map((column, i) => [column, snapshot[i]])) as unknown as BookingRow;
 }
 
+/** The guest's contact columns of a booking, as an erasure overwrites them (guests/). */
+export type BookingContact = Pick<BookingRow, 'customer_first_name' | 'customer_last_name' | 'customer_email' | 'customer_phone'>;
+
+/**
+ * An outbox row's events (its `events` JSON) with the guest erased from them (guests/service.ts): the
+ * snapshots of `bookingIds` get `contact`, and the data of events about `resources` goes through `scrub`.
+ * Answers the text unchanged when nothing in it was the guest's.
+ */
+export function eraseFromOutbox(
+  events: string,
+  bookingIds: ReadonlySet<number>,
+  resources: ReadonlySet<string>,
+  contact: BookingContact,
+  scrub: (value: unknown) => unknown,
+): string {
+  let changed = false;
+  const withContact = (snapshot: unknown): unknown => {
+    changed = true;
+    return Array.isArray(snapshot) ? packBooking({ ...unpackBooking(snapshot), ...contact }) : { ...(snapshot as object), ...contact };
+  };
+  const entries = (JSON.parse(events) as unknown[][]).map((entry) => {
+    if (entry.length === 2) return bookingIds.has(unpackBooking(entry[1]).id) ? [entry[0], withContact(entry[1])] : entry;
+    const [types, resource, audience, partner, bookingId, snapshot, data] = entry;
+    const ours = resources.has(String(resource));
+    const mine = typeof bookingId === 'number' && bookingIds.has(bookingId) && snapshot !== null;
+    if (!ours && !mine) return entry;
+    if (ours && data !== null) changed = true;
+    return [types, resource, audience, partner, bookingId, mine ? withContact(snapshot) : snapshot, ours && data !== null ? scrub(data) : data];
+  });
+  return changed ? JSON.stringify(entries) : events;
+}
+
 /**
  * Notes that the seats or the capacity of the operator's timeslots changed (once per transaction and
  * timeslot). The dispatcher turns notes into availability.changed events, at most one per timeslot every

@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'payment.refunded',
   'waitlist.offered',
   'usage.recorded',
+  'guest.erased',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -38,6 +39,8 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'payment.refunded':
     "A refund of a booking succeeded (by staff or a guest's cancellation): sent once the provider confirmed it, never while it is pending or when it failed.",
   'waitlist.offered': 'Freed seats were offered to a waitlisted customer and are held for them.',
+  'guest.erased':
+    "A guest's personal data was erased (on request, or by GUEST_RETENTION_DAYS): the bookings named lost their guest details; erase the guest in your own systems too. The address is not in the event.",
   'usage.recorded': 'Usage entries were recorded (opt-in: "*" does not include it). Batched: one event per write, with up to 1,000 entries.',
 };
 

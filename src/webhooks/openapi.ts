@@ -11,6 +11,7 @@ import { Basket } from '../shop/schemas.js';
 import { PaymentRefundedEvent, PaymentSucceededEvent } from '../payments/schemas.js';
 import { WaitlistEntry } from '../waitlists/schemas.js';
 import { StoredUsageEntry } from '../usage/schemas.js';
+import { GuestErasure } from '../guests/schemas.js';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../events/types.js';
 import { MARKETPLACE_TYPES, OPT_IN_TYPES, TEST_EVENT_TYPE } from './endpoints/subscriptions.js';
 
@@ -40,6 +41,7 @@ const PAYLOADS: Record<EventType, TSchema> = {
   'payment.refunded': PaymentRefundedEvent,
   'waitlist.offered': WaitlistEntry,
   'usage.recorded': UsageRecorded,
+  'guest.erased': GuestErasure,
 };
 
 /** The schema without $id (and plain JSON): the components keep theirs, and an $id may appear once. */

@@ -92,7 +92,23 @@ async function guideSignedIn() {
 }
 
 /** How to make each mutating operator route succeed, and the audit action it must write. */
-const CASES: Record<string, () => Promise<{ action: string; resource: string }>> = {
+const CASES: Record<string, () => Promise<{ action: string; resource: string | null }>> = {
+  'POST /api/v2/admin/guests/erase': async () => {
+    // A guest whose only booking is cancelled: nothing of theirs is still to come.
+    const { activity } = await activityWithSlot();
+    const Email = `erase-${Date.now()}@example.com`;
+    const booking = await ok('POST', '/api/v2/admin/bookings', {
+      ActivityID: activity.ActivityID,
+      Date: day(3),
+      Time: '10:00',
+      Participants: 1,
+      Customer: { ...customer, Email },
+    });
+    await ok('POST', `/api/v2/admin/bookings/${booking.BookingReference}/cancel`);
+    await ok('POST', '/api/v2/admin/guests/erase', { Email });
+    // The entry names no guest: the address is what was erased.
+    return { action: 'guest.erase', resource: null };
+  },
   'POST /api/v2/admin/activities': async () => {
     const activity = await ok('POST', '/api/v2/admin/activities', activityBody);
     return { action: 'activity.create', resource: activity.ActivityID };

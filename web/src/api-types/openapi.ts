@@ -4750,6 +4750,236 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/admin/guests/erase': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Erase a guest's personal data
+     * @description Anonymises the guest with this e-mail address: the contact details of their bookings, waitlist places and baskets, their waiver answers and uploaded files (deleted), the e-mails written to them (address, subject and body; queued ones withdrawn), and their details in past webhook events (the append-only audit log keeps its entries). Bookings stay (as "Erased guest") with their tickets, and payments, refunds and disputes are kept as accounting and tax law require. Audited, and sent to webhooks as guest.erased (without the address). 409 while one of their bookings still holds seats of a timeslot not yet over; 404 when nothing is held.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * Format: email
+             * @description The guest's e-mail address, as given with their bookings (compared in any case)
+             */
+            Email: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['GuestErasure'];
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Payload Too Large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unsupported Media Type */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/admin/guests/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export a guest's data
+     * @description Everything slotbook holds about the guest with this e-mail address (in any case) with this operator, as one JSON document: bookings with their tickets, waiver answers and accepted terms, the files they uploaded (listed, each downloaded on its own), waitlist places, the e-mails written to them and the payments and refunds of their bookings. The export is recorded in the audit log. 404 when nothing is held under the address.
+     */
+    get: {
+      parameters: {
+        query: {
+          /** @description The guest's e-mail address, as given with their bookings (compared in any case) */
+          Email: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['GuestExport'];
+            };
+          };
+        };
+        /** @description Unauthorized */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Forbidden */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Not Found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Unprocessable Entity */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Too Many Requests */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Service Unavailable */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/admin/holds': {
     parameters: {
       query?: never;
@@ -16968,6 +17198,7 @@ export interface paths {
                     | 'usage:read'
                     | 'reports:read'
                     | 'audit:read'
+                    | 'guests:manage'
                     | 'settings:manage'
                     | 'webhooks:manage'
                     | 'payments:manage'
@@ -17104,6 +17335,7 @@ export interface paths {
                   | 'usage:read'
                   | 'reports:read'
                   | 'audit:read'
+                  | 'guests:manage'
                   | 'settings:manage'
                   | 'webhooks:manage'
                   | 'payments:manage'
@@ -17912,6 +18144,7 @@ export interface paths {
                     | 'usage:read'
                     | 'reports:read'
                     | 'audit:read'
+                    | 'guests:manage'
                     | 'settings:manage'
                     | 'webhooks:manage'
                     | 'payments:manage'
@@ -18216,6 +18449,7 @@ export interface paths {
                     | 'usage:read'
                     | 'reports:read'
                     | 'audit:read'
+                    | 'guests:manage'
                     | 'settings:manage'
                     | 'webhooks:manage'
                     | 'payments:manage'
@@ -18471,6 +18705,7 @@ export interface paths {
                     | 'usage:read'
                     | 'reports:read'
                     | 'audit:read'
+                    | 'guests:manage'
                     | 'settings:manage'
                     | 'webhooks:manage'
                     | 'payments:manage'
@@ -18626,6 +18861,7 @@ export interface paths {
                     | 'usage:read'
                     | 'reports:read'
                     | 'audit:read'
+                    | 'guests:manage'
                     | 'settings:manage'
                     | 'webhooks:manage'
                     | 'payments:manage'
@@ -27091,6 +27327,91 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'guest.erased': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * guest.erased
+     * @description A guest's personal data was erased (on request, or by GUEST_RETENTION_DAYS): the bookings named lost their guest details; erase the guest in your own systems too. The address is not in the event. Operator endpoints only (not marketplaces). Sent to every enabled endpoint that subscribes to it, signed per Standard Webhooks; answer 2xx within 5 seconds. Anything else (a redirect too) is retried with exponential back-off for about three days, in order per endpoint and resource.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /**
+           * @description The event ID: the same on every attempt and replay, so a receiver can drop repeats
+           * @example evt_3nVq7Zk1cB2mQx9L
+           */
+          'webhook-id': string;
+          /**
+           * @description Unix seconds of this attempt; reject a request more than 5 minutes off your clock
+           * @example 1767225600
+           */
+          'webhook-timestamp': string;
+          /**
+           * @description Space-separated v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" under the endpoint secret (base64 after whsec_)>; two while a rotated-out secret still signs
+           * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+           */
+          'webhook-signature': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description The event ID (also webhook-id) */
+            id: string;
+            /** @constant */
+            type: 'guest.erased';
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            timestamp: string;
+            data: {
+              /**
+               * @description request: staff or an admin key erased the guest; retention: GUEST_RETENTION_DAYS passed since the guest's last activity
+               * @enum {string}
+               */
+              Reason: 'request' | 'retention';
+              /** @description The bookings whose guest details were anonymised (they stay, with their payments) */
+              BookingReferences: string[];
+              WaitlistEntryIDs: number[];
+              UploadsDeleted: number;
+              AnswersDeleted: number;
+              /** @description E-mails whose address, subject and body were erased (queued ones withdrawn) */
+              EmailsErased: number;
+              /** @description Payments (and their refunds) kept as accounting and tax law require */
+              PaymentsKept: number;
+              /** Format: date-time */
+              ErasedAt: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Received. The body of the answer is recorded (its first 4 KiB) and otherwise ignored. */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'webhook.test': {
     parameters: {
       query?: never;
@@ -28028,6 +28349,109 @@ export interface components {
       CreatedAt: string;
       /** @description When the server (or the outbox) accepted it */
       SentAt: string | null;
+    };
+    /** GuestErasure */
+    GuestErasure: {
+      /**
+       * @description request: staff or an admin key erased the guest; retention: GUEST_RETENTION_DAYS passed since the guest's last activity
+       * @enum {string}
+       */
+      Reason: 'request' | 'retention';
+      /** @description The bookings whose guest details were anonymised (they stay, with their payments) */
+      BookingReferences: string[];
+      WaitlistEntryIDs: number[];
+      UploadsDeleted: number;
+      AnswersDeleted: number;
+      /** @description E-mails whose address, subject and body were erased (queued ones withdrawn) */
+      EmailsErased: number;
+      /** @description Payments (and their refunds) kept as accounting and tax law require */
+      PaymentsKept: number;
+      /** Format: date-time */
+      ErasedAt: string;
+    };
+    /** GuestExport */
+    GuestExport: {
+      /** @description The address asked for */
+      Email: string;
+      /** Format: date-time */
+      ExportedAt: string;
+      Bookings: {
+        Booking: components['schemas']['Booking'];
+        /** @description The booking's waiver answers; a file answer names its file */
+        WaiverAnswers: components['schemas']['BookingWaiverAnswer'][];
+        /** @description The shop's terms and privacy pages the guest accepted at checkout */
+        TermsAccepted: {
+          /** Format: date-time */
+          AcceptedAt: string;
+          TermsUrl: string | null;
+          PrivacyUrl: string | null;
+        } | null;
+      }[];
+      /** @description The files the guest uploaded (waiver answers): listed, their bytes are downloaded one by one */
+      Uploads: {
+        FileID: string;
+        ContentType: string;
+        /** @description Bytes */
+        Size: number;
+        /** Format: date-time */
+        UploadedAt: string;
+        /** @description The booking whose answers name it, when one does */
+        BookingReference: string | null;
+        /** @description Where staff download it (the booking answers route), when a booking names it */
+        Download: string | null;
+      }[];
+      WaitlistEntries: {
+        ID: number;
+        ActivityID: string;
+        ActivityName: string;
+        Date: string;
+        Time: string;
+        Participants: number;
+        Status: string;
+        /** Format: date-time */
+        CreatedAt: string;
+      }[];
+      /** @description The e-mails written to the guest (a workflow e-mail's body is composed when sent and not kept) */
+      Emails: {
+        ID: number;
+        Kind: string;
+        To: string;
+        Subject: string;
+        /** @description queued, sending, sent, failed or cancelled */
+        Status: string;
+        BookingReference: string | null;
+        /** Format: date-time */
+        CreatedAt: string;
+        SentAt: string | null;
+      }[];
+      Payments: {
+        PaymentID: number;
+        /** @description What was paid, a decimal in Currency ("135.00"): the whole basket the booking was bought in, or a payment of this booking alone */
+        Amount: string;
+        AmountMinorUnits: number;
+        Currency: string;
+        /** @description stripe, test (the test provider) or desk: recorded by staff (cash, a card terminal, a voucher, an invoice) */
+        Provider: 'test' | 'stripe' | 'desk';
+        /**
+         * @description online (the shop or a balance link), or at the desk: cash, card_terminal, invoice, voucher
+         * @enum {string}
+         */
+        Method: 'online' | 'cash' | 'card_terminal' | 'invoice' | 'voucher';
+        /** @description The money moved: Stripe's PaymentIntent (pi_...), test_..., or the desk's reference (the terminal's receipt, the voucher's code, the invoice's number) */
+        ProviderReference: string | null;
+        /**
+         * @description succeeded: the money was taken; pending: a Stripe session under way, or an invoice issued and not yet paid
+         * @enum {string}
+         */
+        Status: 'pending' | 'succeeded' | 'declined' | 'expired' | 'refunding' | 'refunded';
+        /** @description true: a payment of this booking alone (the desk, a balance); false: its basket's payment */
+        BookingOnly: boolean;
+        /** Format: date-time */
+        CreatedAt: string;
+        /** @description The bookings it paid */
+        BookingReferences: string[];
+        Refunds: components['schemas']['Refund'][];
+      }[];
     };
     /** Hold */
     Hold: {
