@@ -12,6 +12,7 @@ export {
   bookingsForDigest,
   changeBookingDetails,
   findBooking,
+  findBookingRecords,
   findBookingForEmail,
   findBookingId,
   holdCounts,

@@ -12,7 +12,7 @@ import { Conflict, NotFound } from '../http/errors.js';
 import { audit, type AuditActor } from '../audit/log.js';
 import { eraseFromOutbox, recordEvents } from '../events/outbox.js';
 import { unixNow } from '../lib/clock.js';
-import { bookingReferences, findBookingRecords } from '../bookings/store.js';
+import { bookingReferences, findBookingRecords } from '../bookings/index.js';
 import { withTickets } from '../bookings/service.js';
 import { bookingAnswers } from '../questions/answers.js';
 import { bookingPaymentView, refundView } from '../payments/view.js';

@@ -6,8 +6,8 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import type { EmailRow } from '../emails/store.js';
-import type { PaymentRow, RefundRow } from '../payments/store.js';
+import type { EmailRow } from '../emails/index.js';
+import type { PaymentRow, RefundRow } from '../payments/index.js';
 
 /** What an erased row's contact fields become: an address that can never be delivered to (RFC 2606). */
 export const ERASED = { firstName: 'Erased', lastName: 'guest', email: 'erased@erased.invalid', phone: '' } as const;
