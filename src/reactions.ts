@@ -29,7 +29,7 @@ export function wireReactions(): void {
   bookingChanged.on('notices', bookingNotices);
   // A basket paid: a waitlist offer held in it is claimed.
   basketPaid.on('waitlists', claimOffer);
-  // Stripe's Checkout events (received by payments/routes.ts): a paid session completes its basket, once.
+  // Stripe's Checkout events (received by payments/providers/stripe/webhook-routes.ts): a paid session completes its basket, once.
   // A session for a booking's balance (its metadata says so) records the balance paid, once (shop/balances.ts).
   handleStripeEvents(PAID_SESSION_EVENTS, (tx, context) => (isBalanceSession(context) ? settleBalance : settleStripeCheckout)(tx, context));
   handleStripeEvents(EXPIRED_SESSION_EVENTS, (tx, context) => (isBalanceSession(context) ? expireBalance : expireStripeCheckout)(tx, context));

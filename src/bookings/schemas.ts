@@ -39,7 +39,7 @@ export const Customer = Type.Object({
 });
 
 /**
- * A point-of-sale guest: a walk-in gives a name and nothing else (issue 26, item 8). Left out, the
+ * A point-of-sale guest: a walk-in gives a name and nothing else. Left out, the
  * e-mail and phone are stored empty and nothing is e-mailed to the guest; the partner API and the booking
  * pages keep asking for them (Customer).
  */

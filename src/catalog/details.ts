@@ -1,4 +1,4 @@
-// What guests need to know before they pay (issue 26, item 5): where to meet, what the price includes,
+// What guests need to know before they pay: where to meet, what the price includes,
 // what to bring. Kept as JSON on the activity (migration 030); the partner API's products and the booking
 // pages show them as the operator wrote them.
 import type { FieldError } from '../http/errors.js';

@@ -15,7 +15,7 @@ import type { Audience, EventType } from './types.js';
 import { enabledEndpointExists, insertTimeslotChanges, outboxInsert } from './store.js';
 import { dropPartnerReadsAtCommit } from '../http/answer-cache.js';
 
-// The seat ledger's statement (availability/seat-ledger.ts) takes the expired holds' events from here too.
+// The seat ledger's statement (bookings/lifecycle/seat-ledger.ts) takes the expired holds' events from here too.
 export { expiredEventsCte } from './store.js';
 
 type BookingRow = Selectable<BookingTable>;

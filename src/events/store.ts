@@ -29,7 +29,7 @@ export function outboxInsert(
 
 /**
  * The booking.expired events of the holds a data-modifying CTE named `released` released, as another CTE
- * of the same statement (PostgreSQL: the seat statement run at commit, availability/seat-ledger.ts), an outbox row
+ * of the same statement (PostgreSQL: the seat statement run at commit, bookings/lifecycle/seat-ledger.ts), an outbox row
  * each. `released` must return id, operator_id, reference, source and partner. An expired booking never
  * changes again, so the dispatcher renders it from the current row (no snapshot).
  */

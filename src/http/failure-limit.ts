@@ -1,7 +1,7 @@
 // Failed authentications counted per client address, across processes (the shared limiter): API keys
 // (auth/plugin.ts) and GetYourGuide's Basic credentials count in one bucket per address, so a client
 // cannot double its guesses by alternating; Stripe's webhook signatures count in their own (its route
-// verifies first, payments/routes.ts). Past `perMinute` failures in a window, the caller answers 429
+// verifies first, payments/providers/stripe/webhook-routes.ts). Past `perMinute` failures in a window, the caller answers 429
 // (or its channel's equivalent) with Retry-After until the window passes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RATE_LIMIT_WINDOW_MS, tooManyRequests } from './rate-limit.js';

@@ -1,5 +1,5 @@
 // Staff who asked for it (their account's "Booking e-mails: each booking") get an e-mail per booking that
-// is confirmed, moved or cancelled, of every channel (issue 26, item 6). A reaction to bookings: queued in
+// is confirmed, moved or cancelled, of every channel. A reaction to bookings: queued in
 // the booking's own transaction through the outbox, so a notice exists exactly when its change committed,
 // and sent by the e-mail worker. New bookings of an operator whose staff asked for none cost nothing more
 // (`interested`, folded into the booking's first query). Plain text, names as the guest typed them.

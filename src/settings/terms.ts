@@ -1,4 +1,4 @@
-// The shop's terms and privacy pages (issue 26, item 5): while the operator has set either, a guest accepts
+// The shop's terms and privacy pages: while the operator has set either, a guest accepts
 // them before paying: the booking form's checkbox, and the shop API's checkout refuses to go on without
 // AcceptTerms: true (422 naming it), on every payment provider. The acceptance (when, and the addresses
 // accepted, as they were then) is kept with each booking of the basket and shown to staff (AdminBooking).

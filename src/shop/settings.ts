@@ -1,7 +1,7 @@
 // Whether an operator's public shop answers. A shop is closed until its operator opens it (the admin API;
 // the demo operator's is open), so that walking the numeric shop addresses finds only shops that are
 // public by intent: a closed shop is a 404 exactly like one that does not exist. A shop also needs a
-// payment provider to answer (payments/providers.ts): in production that means a connected Stripe account
+// payment provider to answer (payments/providers/provider.ts): in production that means a connected Stripe account
 // or test mode, so a shop opened without either answers as closed, and opening one is refused.
 import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';

@@ -1,4 +1,4 @@
-// What Stripe's Checkout events do to a basket (handlers of payments/stripe-events.ts, wired in
+// What Stripe's Checkout events do to a basket (handlers of payments/providers/stripe/events.ts, wired in
 // src/reactions.ts). They run inside the transaction that records the event, so each takes effect once.
 // - A paid session (checkout.session.completed with payment_status paid, or
 //   checkout.session.async_payment_succeeded): the payment succeeded and the basket is completed

@@ -1,4 +1,4 @@
-// The workflows every new operator starts with (issue 26, item 3; docs/emails.md): an active "Booking
+// The workflows every new operator starts with (docs/emails.md): an active "Booking
 // confirmation" for the guests of every channel, and a "Cancellation" and a "24-hour reminder", paused
 // until the operator turns them on. They are ordinary workflows, edited and paused like any other. Their
 // text is placeholders said in the guest's language ({{Greeting}}, {{Intro}}, ...), so a German guest reads

@@ -85,7 +85,7 @@ export interface BookingMove {
   waiver_status?: 'pending';
 }
 
-/** Moves the booking (amendment.ts, under lockBooking's lock), with booking.updated. */
+/** Moves the booking (lifecycle/move.ts, under lockBooking's lock), with booking.updated. */
 export async function moveBooking(tx: Tx, bookingId: number, move: BookingMove): Promise<BookingRow> {
   const moved = await tx.updateTable('bookings').set(move).where('id', '=', bookingId).returningAll().executeTakeFirstOrThrow();
   await recordBookingEvents(tx, moved, ['booking.updated']);

@@ -73,7 +73,7 @@ export interface ShopPaymentSetup {
  * not open, and checkout refuses). A shop its operator runs in test mode is charged by the test provider,
  * which accepts a public card number and moves no money; otherwise the operator's Stripe account, once
  * connected. Without either, outside production (no real money moves) the test provider charges every
- * shop; in production nothing does (else anyone confirmed seats for nothing, issue 23).
+ * shop; in production nothing does (else anyone confirmed seats for nothing).
  */
 export function shopPaymentProvider(config: PaymentConfig, shop: ShopPaymentSetup): PaymentProvider | undefined {
   if (shop.testMode) return testProvider;
