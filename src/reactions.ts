@@ -4,9 +4,9 @@
 // the table.
 import { defineEmailKind } from './emails/kinds.js';
 import { queueGygPushes } from './getyourguide/push.js';
-import { queueViatorPushes } from './viator/push.js';
+import { queueViatorPricing, queueViatorPushes } from './viator/push.js';
 import { availabilityCoalesced } from './webhooks/deliveries/dispatch.js';
-import { basketPaid, bookingChanged, operatorCreated } from './events/reactions.js';
+import { basketPaid, bookingChanged, operatorCreated, productChanged } from './events/reactions.js';
 import { insertStarterWorkflows } from './workflows/starter.js';
 import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
 import { handleStripeEvents } from './payments/providers/stripe/events.js';
@@ -52,4 +52,6 @@ export function wireReactions(): void {
   // told its dates (viator/push.ts), both through the marketplaces' one push queue (marketplace-push/).
   availabilityCoalesced.on('getyourguide', queueGygPushes);
   availabilityCoalesced.on('viator', queueViatorPushes);
+  // A product changed (a price, a ticket type): Viator is told PRICING for its dates still to come.
+  productChanged.on('viator-pricing', queueViatorPricing);
 }

@@ -79,6 +79,7 @@ export async function startServer(config: Config): Promise<void> {
   let stopWebhookWorker: (() => Promise<void>) | undefined;
   let stopGygPushes: (() => Promise<void>) | undefined;
   let stopViatorPushes: (() => Promise<void>) | undefined;
+  let stopViatorPricing: (() => Promise<void>) | undefined;
   let stopGuestRetention: (() => Promise<void>) | undefined;
 
   let closing = false;
@@ -106,6 +107,7 @@ export async function startServer(config: Config): Promise<void> {
         stopWebhookWorker,
         stopGygPushes,
         stopViatorPushes,
+        stopViatorPricing,
         stopGuestRetention,
       ].map((stop) => stop?.().catch((error: unknown) => log.warn({ err: error }, 'a worker failed while stopping'))),
     );
@@ -156,6 +158,7 @@ export async function startServer(config: Config): Promise<void> {
     // (docs/channels/viator.md), each a channel of the marketplaces' one push queue; safe with any number of processes.
     stopGygPushes = startPushes(db, gygPushChannel(app.instanceKeys, config), log);
     stopViatorPushes = startPushes(db, viatorPushChannel(db, app.instanceKeys, config), log);
+    stopViatorPricing = startPushes(db, viatorPushChannel(db, app.instanceKeys, config, undefined, 'pricing'), log);
     // Uploads that no confirmed booking names are deleted after UPLOAD_UNATTACHED_HOURS; safe with any number of processes.
     stopUploadSweep = startUploadSweep(db, config, log);
     // Guests' personal data erased GUEST_RETENTION_DAYS after their last activity (docs/privacy.md); off unless set.
@@ -175,6 +178,7 @@ export async function startServer(config: Config): Promise<void> {
     await stopWebhookWorker?.().catch(() => undefined);
     await stopGygPushes?.().catch(() => undefined);
     await stopViatorPushes?.().catch(() => undefined);
+    await stopViatorPricing?.().catch(() => undefined);
     await stopGuestRetention?.().catch(() => undefined);
     await app.close().catch(() => undefined);
     await telemetry.stop().catch(() => undefined);

@@ -7,6 +7,7 @@
 // (one indexed read per transaction, shared by a group of bookings), and a transaction writes one outbox
 // row holding its events, each with the changed row as JSON; rendering them as the API shows them, giving
 // them IDs and fanning them out to endpoints happens in the dispatcher, off the request path.
+import { productChanged } from './reactions.js';
 import type { CompiledQuery } from 'kysely';
 import { atCommitValue, firstInTransaction, readOncePerTransaction, runAtCommit, type Tx } from '../db/connection.js';
 import type { Selectable } from 'kysely';
@@ -143,6 +144,8 @@ export async function recordProductEvent(tx: Tx, row: ActivityRow, type: Extract
   dropPartnerReadsAtCommit(tx, row.operator_id);
   const audience = row.archived === 1 && type !== 'product.archived' ? 'operator' : 'public';
   await recordEvents(tx, row.operator_id, [{ type, resource: `product:${row.public_id}`, audience, snapshot: row }]);
+  // A new product has no dates a marketplace could know; a changed one may have new prices there.
+  if (type === 'product.updated') await productChanged.run(tx, row, Date.now());
 }
 
 /**

@@ -55,3 +55,6 @@ export const basketPaid = new Hook<[tx: Tx, basket: PaidBasket]>();
  * workflows/starter.ts) is added here, so the operators domain never imports the domains that add it.
  */
 export const operatorCreated = new Hook<[tx: Tx, operatorId: number]>();
+
+/** An activity (a product) changed: its details, its price or its ticket types (recordProductEvent runs it). */
+export const productChanged = new Hook<[tx: Tx, product: { id: number; operator_id: number }, nowMs: number]>();

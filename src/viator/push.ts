@@ -5,7 +5,9 @@
 // stopped for an option Viator answers it does not know (422 or a 207 naming it INVALID_PRODUCT_OPTION,
 // or INVALID_SUPPLIER) until Viator asks its calendar again; AVAILABILITY when a departure became sold out
 // (or sellable again: a change that reaches zero or leaves it is sent as AVAILABILITY, the rest as
-// CAPACITY). A connection without Viator's key for this endpoint pushes nothing.
+// CAPACITY). A product's change (a price, a ticket type) is told as PRICING for every date still to come,
+// through its own channel of the queue (viator-pricing), so that it never waits behind or merges with a
+// seat change. A connection without Viator's key for this endpoint pushes nothing.
 import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
@@ -16,11 +18,12 @@ import type { PushAnswer, PushChannel, PushGroup } from '../marketplace-push/que
 import { queuePushes } from '../marketplace-push/index.js';
 import { OUTBOUND_KEY_PURPOSE } from './connection.js';
 import { findProduct } from './products.js';
-import { findConnections, pushTargets, setNotify } from './store.js';
+import { findConnections, futurePushTargets, pushTargets, setNotify } from './store.js';
 import type { EventNotificationRequest, EventNotificationResponse, UpdateType } from './schemas.js';
 
 const TIMEOUT_MS = 10_000;
 export const VIATOR_CHANNEL = 'viator';
+export const VIATOR_PRICING_CHANNEL = 'viator-pricing';
 
 /** What a push sends and how it is answered. Tests give their own. */
 export type ViatorTransport = (url: string, init: { headers: Record<string, string>; body: string }) => Promise<PushAnswer & { body: string }>;
@@ -56,16 +59,25 @@ export const queueViatorPushes = async (tx: Tx, timeslotIds: number[], nowMs: nu
   if (timeslotIds.length > 0) await queuePushes(tx, VIATOR_CHANNEL, await pushTargets(tx, timeslotIds), nowMs);
 };
 
-/** Viator's channel of the push queue: its sender renders and posts each product's due dates. */
+/** The listener of a product's change (wired in reactions.ts): a mapped option's prices may have changed. */
+export const queueViatorPricing = async (tx: Tx, product: { id: number; operator_id: number }, nowMs: number): Promise<void> => {
+  await queuePushes(tx, VIATOR_PRICING_CHANNEL, await futurePushTargets(tx, product.id, Math.floor(nowMs / 1000)), nowMs);
+};
+
+/**
+ * Viator's channels of the push queue: its sender renders and posts each product's due dates. `seats`: the
+ * departures' seats changed (AVAILABILITY or CAPACITY); `pricing`: the product changed (PRICING).
+ */
 export function viatorPushChannel(
   db: Db,
   keys: InstanceKeys,
   settings: ViatorPushSettings,
   transport: ViatorTransport = fetchTransport,
+  kind: 'seats' | 'pricing' = 'seats',
 ): PushChannel {
   return {
-    name: VIATOR_CHANNEL,
-    label: 'Viator event notification',
+    name: kind === 'pricing' ? VIATOR_PRICING_CHANNEL : VIATOR_CHANNEL,
+    label: kind === 'pricing' ? 'Viator pricing notification' : 'Viator event notification',
     targets: pushTargets,
     async prepare(kysely: Kysely<Database>, group: PushGroup, nowMs: number) {
       const connection = (await findConnections(kysely, [group.operatorId])).get(group.operatorId);
@@ -78,8 +90,8 @@ export function viatorPushChannel(
       if (slots.length === 0) return undefined;
       const dates = slots.map((row) => row.date).sort();
       // A departure with nothing left (sold out, closed, cancelled) changed Viator's availability: that goes first.
-      const soldOut = slots.some((row) => availableSeats(row, now) === 0);
-      const updateType: UpdateType[] = [soldOut ? 'AVAILABILITY' : 'CAPACITY'];
+      const soldOut = kind === 'seats' && slots.some((row) => availableSeats(row, now) === 0);
+      const updateType: UpdateType[] = [kind === 'pricing' ? 'PRICING' : soldOut ? 'AVAILABILITY' : 'CAPACITY'];
       const body: EventNotificationRequest = {
         supplierId: Number(connection.supplier_id),
         updateType,

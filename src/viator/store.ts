@@ -212,6 +212,21 @@ export async function listRequests(db: Kysely<Database>, operatorId: number, lim
 // ---- pushes ----------------------------------------------------------------------------------------
 
 /** Timeslots of options Viator asked the calendar of, on switched-on connections with Viator's key and supplier ID. */
+/** The timeslots of the activity still to start, as pushTargets answers them (a price change: every future date). */
+export async function futurePushTargets(
+  tx: Tx,
+  activityId: number,
+  now: number,
+): Promise<{ timeslotId: number; operatorId: number; productId: string }[]> {
+  const ids = await tx.selectFrom('timeslots').select('id').where('activity_id', '=', activityId).where('starts_at', '>', now).execute();
+  return ids.length === 0
+    ? []
+    : pushTargets(
+        tx,
+        ids.map((row) => row.id),
+      );
+}
+
 export async function pushTargets(tx: Tx, timeslotIds: number[]): Promise<{ timeslotId: number; operatorId: number; productId: string }[]> {
   const rows = await tx
     .selectFrom('timeslots')

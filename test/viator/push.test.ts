@@ -1,6 +1,6 @@
 // Viator's event notifications: a change of seats on another channel reaches a local receiver standing in
 // for Viator's API as /v2/notification/events with the right body and Viator's key, through the shared
-// push queue; sell-outs first as AVAILABILITY; a 429 is retried when Retry-After says; nothing without
+// push queue; sell-outs first as AVAILABILITY; a price change as PRICING; a 429 is retried when Retry-After says; nothing without
 // Viator's key, nothing for an option Viator never asked the calendar of, and an option Viator refuses
 // stops being notified until its calendar is asked again.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -107,6 +107,31 @@ describe('event notifications', () => {
     expect((await partnerBooking(product.activityId, 9, 1)).statusCode).toBe(201);
     await pass();
     expect(received[1]!.body.updateType).toEqual(['AVAILABILITY']);
+  });
+
+  it('tells a price change as PRICING for every date still to come, on its own channel, once', async () => {
+    const product = await mappedActivity(t, op, 3, 12);
+    await admin(t, op, 'POST', `/api/v2/admin/activities/${product.activityId}/timeslots`, { Date: day(15), Time: '10:00', Capacity: 3 });
+    await askCalendar(product.optionId);
+    await pass();
+    received = [];
+    const pricing = () => sendDuePushes(t.db, viatorPushChannel(t.db, t.app.instanceKeys, t.app.config, undefined, 'pricing'), silent, clock);
+    expect(await pricing()).toBe(0);
+
+    await admin(t, op, 'PATCH', `/api/v2/admin/activities/${product.activityId}`, { UnitPrice: 2700 });
+    expect(await pricing()).toBe(1);
+    expect(received).toHaveLength(1);
+    expect(validNotification(received[0]!.body), JSON.stringify(validNotification.errors)).toBe(true);
+    expect(received[0]!.body).toEqual({
+      supplierId: SUPPLIER_ID,
+      updateType: ['PRICING'],
+      productOptionIds: [product.optionId],
+      startDate: day(12),
+      endDate: day(15),
+    });
+    expect(await pricing()).toBe(0);
+    // The seats' channel has nothing of it: a price is not a change of seats.
+    expect(await pass()).toBe(0);
   });
 
   it('sends sell-outs first and waits for Retry-After after a 429', async () => {
