@@ -166,6 +166,7 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
       'Users',
       'API keys',
       'GetYourGuide',
+      'Viator',
       'Audit log',
       'Shop settings',
     ]);
