@@ -55,7 +55,7 @@ export interface BookingFacts {
 }
 
 /** Until when (Unix seconds) the caller may do it, by the rule alone; null: never; Infinity: any time. */
-export function deadline(kind: CallerKind, action: PolicyAction, facts: Pick<BookingFacts, 'startsAt' | 'guestHours'>): number | null {
+function deadline(kind: CallerKind, action: PolicyAction, facts: Pick<BookingFacts, 'startsAt' | 'guestHours'>): number | null {
   const rule = POLICY[kind][action];
   if (!rule.allowed) return null;
   if (rule.until === 'any-time') return Number.POSITIVE_INFINITY;
