@@ -197,30 +197,20 @@ function watchDatabase(db: Db, registry: Registry, readFailures: Counter): void 
       if (state) this.set(state.email.failed);
     },
   });
-  new Gauge({
-    name: 'slotbook_payments',
-    help: 'Payments by state (all processes)',
-    labelNames: ['state'],
-    ...on,
-    async collect() {
-      const state = await readState();
-      if (!state) return;
-      this.reset();
-      for (const [status, count] of Object.entries(state.money.payments)) this.set({ state: status }, count);
-    },
-  });
-  new Gauge({
-    name: 'slotbook_refunds',
-    help: 'Refunds by state (all processes)',
-    labelNames: ['state'],
-    ...on,
-    async collect() {
-      const state = await readState();
-      if (!state) return;
-      this.reset();
-      for (const [status, count] of Object.entries(state.money.refunds)) this.set({ state: status }, count);
-    },
-  });
+  for (const kind of ['payments', 'refunds'] as const) {
+    new Gauge({
+      name: `slotbook_${kind}`,
+      help: `${kind === 'payments' ? 'Payments' : 'Refunds'} by state (all processes)`,
+      labelNames: ['state'],
+      ...on,
+      async collect() {
+        const state = await readState();
+        if (!state) return;
+        this.reset();
+        for (const [status, count] of Object.entries(state.money[kind])) this.set({ state: status }, count);
+      },
+    });
+  }
   new Gauge({
     name: 'slotbook_holds',
     help: 'Holds now: live, and lapsed but not yet released (all processes)',
