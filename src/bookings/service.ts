@@ -8,7 +8,7 @@ import { unixNow } from '../lib/clock.js';
 import { fileScopeOf, validateWaiverAnswers } from '../questions/service.js';
 import { placeBooking, type BookingDraft } from './lifecycle/place.js';
 import { cancel, confirm, type Caller } from './lifecycle/commands.js';
-import { orThrow, refusalProblem, type Outcome } from './lifecycle/refusals.js';
+import { isOverAlready, orThrow, refusalProblem } from './lifecycle/refusals.js';
 import { findBooking, findBookingTarget, listBookings, type BookableTimeslot, type BookingRecord, type BookingRow } from './store.js';
 import { toBooking } from './view.js';
 import { requestedMix } from '../catalog/tickets/mix.js';
@@ -155,10 +155,6 @@ export async function withTickets(db: Kysely<Database>, records: BookingRecord[]
   return records.map((row) => toBooking(row, tickets.get(row.id) ?? [], now));
 }
 
-/** A refusal that only says the booking is over already: cancelling it again answers it as it is. */
-const alreadyOver = (outcome: Outcome): boolean =>
-  !outcome.ok && (outcome.refusal.code === 'booking.cancelled' || outcome.refusal.code === 'booking.expired');
-
 /**
  * Cancels the operator's booking (with `partner`, only that marketplace's own) as `caller`, within the
  * policy, and answers it. A booking cancelled or expired already changes nothing and answers as it is;
@@ -167,7 +163,7 @@ const alreadyOver = (outcome: Outcome): boolean =>
 export async function cancelBooking(db: Db, operatorId: number, reference: string, caller: Caller, partner?: string): Promise<Booking> {
   const booking = await requireBooking(db.kysely, operatorId, reference, partner);
   const outcome = await db.write((tx) => cancel(tx, booking, caller, unixNow()));
-  if (!outcome.ok && !alreadyOver(outcome)) throw refusalProblem(outcome.refusal);
+  if (!outcome.ok && !isOverAlready(outcome.refusal)) throw refusalProblem(outcome.refusal);
   return getBooking(db.kysely, operatorId, reference, partner);
 }
 

@@ -31,6 +31,9 @@ export interface Refusal {
   message: string;
 }
 
+/** A refusal that only says the booking is over already (cancelled, or a lapsed hold): a repeated cancel answers it as it is. */
+export const isOverAlready = (refusal: Refusal): boolean => refusal.code === 'booking.cancelled' || refusal.code === 'booking.expired';
+
 /** A command's answer: done, with what it did, or refused with why. */
 export type Outcome<T extends object = object> = ({ ok: true } & T) | { ok: false; refusal: Refusal };
 

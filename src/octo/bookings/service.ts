@@ -13,7 +13,7 @@ import { findActivity } from '../../catalog/index.js';
 import { findZonedTimeslot, type TimeslotRow } from '../../availability/index.js';
 import { unixNow } from '../../lib/clock.js';
 import { prepareBooking, type BookingRequest } from '../../bookings/service.js';
-import { cancel as cancelCommand, extendHold } from '../../bookings/index.js';
+import { cancel as cancelCommand, extendHold, isOverAlready } from '../../bookings/index.js';
 import { placeBooking } from '../../bookings/lifecycle/place.js';
 import { findBooking } from '../../bookings/index.js';
 import { bookingTicketsOf, listTicketTypes } from '../../catalog/index.js';
@@ -199,7 +199,7 @@ export async function cancel(db: Db, reseller: Reseller, uuid: string, body: Can
   const { record } = await partsOf(db.kysely, reseller.operatorId, link, unixNow());
   await db.write(async (tx) => {
     const outcome = await cancelCommand(tx, record, { kind: 'octo' }, unixNow());
-    if (!outcome.ok && (outcome.refusal.code === 'booking.cancelled' || outcome.refusal.code === 'booking.expired')) return;
+    if (!outcome.ok && isOverAlready(outcome.refusal)) return;
     octoOrThrow(outcome);
     await updateOctoBooking(tx, link.booking_id, { cancel_reason: body.reason ?? null });
   });
