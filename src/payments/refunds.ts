@@ -1,109 +1,247 @@
-// Sending a refund to its provider, after the commit that recorded it (never inside a transaction), and
-// following Stripe's refund events. The refund row was made pending under the payment's lock (the check
-// that a booking never refunds more than its share is the shop's, src/shop/refunds.ts); here its
-// provider's answer moves it to succeeded, pending (Stripe confirms later) or failed.
-import type Stripe from 'stripe';
-import type { Db } from '../db/connection.js';
+// Refunds of a booking paid online: by staff (any amount up to what remains), by a guest's cancellation
+// within the activity's rule, by the operator cancelling the departure (all that remains), and by a move
+// to a cheaper activity (the difference). Every path refunds across ALL of the booking's online payments
+// (its deposit and its balances), oldest payment first, each up to its part less its refunds (ledger.ts):
+// the check and the insert happen in ONE transaction with the booking's payments locked (PostgreSQL;
+// SQLite's write transaction is serial already), so two staff clicking at once can never refund more.
+// The provider is asked after the commit (payments/refunds.ts); the test provider refunds at once.
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Db, Tx } from '../db/connection.js';
+import type { Database, RefundRequester } from '../db/schema.js';
+import { audit } from '../audit/log.js';
+import { currentContext } from '../access/actor.js';
+import { DomainError, NotFound, ValidationFailed } from '../http/errors.js';
+import { bookingReferences, findBooking, findBookingId, type BookingRecord } from '../bookings/index.js';
+import { refundAmount, refundPercent, refundRulesOf } from '../catalog/refund-rules.js';
+import { findActivity } from '../catalog/index.js';
 import type { InstanceKeys } from '../secrets/keys.js';
-import type { RefundStatus } from '../db/schema.js';
-import { changeRefundStatus, findPayment, findRefund, findRefundByReference, findStripeAccount, type RefundRow } from './store.js';
-import { accountClient, createRefund, failureOf, type StripeSettings } from './providers/stripe/gateway.js';
-import type { StripeEventHandler } from './providers/stripe/events.js';
+import { PaymentProviderUnavailable } from '../payments/providers/provider.js';
+import { formatMinorUnits, parseMinorUnits } from '../lib/money.js';
+import { sendPendingRefunds } from '../payments/jobs.js';
+import { bookingLedger } from '../payments/booking-money.js';
+import { onlineOf, planRefund, refundableOf, type BookingLedger } from '../payments/ledger.js';
+import { refundView } from '../payments/view.js';
+import type { Refund } from '../payments/schemas.js';
+import { changeRefundStatus, findPayment, findRefund, insertRefund, lockPayment, type RefundRow } from '../payments/index.js';
+import type { StripeSettings } from '../payments/providers/stripe/gateway.js';
 
-/** The idempotency key of a refund: a retry of it is the same refund to Stripe. */
-export const refundIdempotencyKey = (refund: Pick<RefundRow, 'id'>): string => `slotbook-refund-${refund.id}`;
+export interface RefundContext {
+  db: Db;
+  keys: InstanceKeys;
+  settings: StripeSettings;
+}
 
-/** Stripe's refund status in slotbook's words (requires_action waits, like pending). */
-export function refundStatusOf(refund: Pick<Stripe.Refund, 'status'>): RefundStatus {
-  if (refund.status === 'succeeded') return 'succeeded';
-  if (refund.status === 'failed' || refund.status === 'canceled') return 'failed';
-  return 'pending';
+const GUEST = { type: 'anonymous', id: null, label: 'guest (manage link)' } as const;
+
+const testRefundReference = () => `test_refund_${randomBytes(8).toString('hex')}`;
+
+/** A refund that would pass what remains: 409 naming Amount. */
+const tooMuch = (message: string) => new DomainError('conflict', message, [{ field: 'Amount', message }]);
+
+/** The operator's booking id by reference; 404 otherwise. */
+async function requireBookingId(db: Kysely<Database>, operatorId: number, reference: string): Promise<number> {
+  const bookingId = await findBookingId(db, operatorId, reference);
+  if (bookingId === undefined) throw new NotFound(`Booking ${reference} not found`);
+  return bookingId;
+}
+
+function requester(): { type: RefundRequester; id: number | null } {
+  const actor = currentContext()?.actor;
+  if (!actor) return { type: 'system', id: null };
+  return actor.kind === 'key' ? { type: 'key', id: actor.keyId } : { type: 'user', id: actor.userId };
 }
 
 /**
- * Asks Stripe for a pending refund of a Stripe payment and records the answer; answers the refund as it is
- * then. A refusal or an unreachable Stripe leaves it failed, to be retried with the same key.
+ * The booking's ledger with its online payments locked until the transaction ends, in the order of their ids
+ * (every refund takes them in that order, so two never wait on each other), read again under the locks.
  */
-export async function sendRefund(db: Db, keys: InstanceKeys, settings: StripeSettings, refund: RefundRow): Promise<RefundRow> {
-  const payment = await findPayment(db.kysely, refund.operator_id, refund.payment_id);
-  const account = await findStripeAccount(db.kysely, refund.operator_id);
-  let outcome: { status: RefundStatus; providerReference?: string; failure: string | null };
-  if (!payment?.provider_reference || !account) {
-    outcome = { status: 'failed', failure: account ? 'The payment names no PaymentIntent to refund' : 'No Stripe account is connected' };
-  } else {
-    try {
-      const answer = await createRefund(
-        accountClient(settings, keys, account),
-        {
-          paymentIntent: payment.provider_reference,
-          amount: Number(refund.amount),
-          reason: 'requested_by_customer',
-          metadata: {
-            slotbook_operator_id: String(refund.operator_id),
-            slotbook_payment_id: String(refund.payment_id),
-            slotbook_refund_id: String(refund.id),
-          },
-        },
-        refundIdempotencyKey(refund),
-      );
-      const status = refundStatusOf(answer);
-      outcome = {
-        status,
-        providerReference: answer.id,
-        failure: status === 'failed' ? (answer.failure_reason ?? 'Stripe refused the refund') : null,
-      };
-    } catch (error) {
-      const failure = failureOf(error);
-      outcome = {
-        status: 'failed',
-        failure:
-          failure === 'unavailable' ? 'Stripe could not be reached' : failure === 'refused' ? 'Stripe refused the key' : 'Stripe refused the refund',
-      };
-    }
-  }
-  await db.write((tx) =>
-    changeRefundStatus(tx, refund.id, ['pending'], outcome.status, {
-      failure: outcome.failure,
-      ...(outcome.providerReference !== undefined && { providerReference: outcome.providerReference }),
-    }),
-  );
-  return (await findRefund(db.kysely, refund.operator_id, refund.id))!;
+async function lockedLedger(tx: Tx, operatorId: number, bookingId: number): Promise<BookingLedger> {
+  const before = await bookingLedger(tx, operatorId, bookingId);
+  for (const line of before.lines) if (line.provider !== 'desk') await lockPayment(tx, line.paymentId);
+  return bookingLedger(tx, operatorId, bookingId);
 }
 
-export const REFUND_EVENTS = ['refund.created', 'refund.updated', 'refund.failed', 'charge.refund.updated'] as const;
+interface RefundRequest {
+  /** Minor units, or all that remains (of `percent` of what was paid online, and at most `atMost`, when given). */
+  amount: number | 'rest';
+  percent?: number;
+  atMost?: number;
+  reason: string;
+  requestedBy: { type: RefundRequester; id: number | null };
+}
 
 /**
- * Stripe's word on a refund moves its row: pending -> succeeded or failed (a succeeded one may still fail
- * later, Stripe says so with refund.failed). The refund is found by the id slotbook put in its metadata,
- * else by Stripe's id; another operator's or an unknown refund changes nothing.
+ * Records the booking's refund under its payments' locks, split over them oldest first: one row per payment
+ * refunded from. The test provider's parts succeed in the same transaction; Stripe's are sent after it.
+ * `rest` with nothing left records nothing.
  */
-export const followRefund: StripeEventHandler = async (tx, context) => {
-  const object = context.event.data.object as Stripe.Refund;
-  const named = Number(object.metadata?.slotbook_refund_id);
-  const refund =
-    (Number.isSafeInteger(named) && named > 0 ? await findRefund(tx, context.operatorId, named) : undefined) ??
-    (await findRefundByReference(tx, context.operatorId, object.id));
-  if (!refund) return void context.ignore('no refund of this operator');
-  const status = context.event.type === 'refund.failed' ? 'failed' : refundStatusOf(object);
-  const from: RefundStatus[] = status === 'failed' ? ['pending', 'succeeded'] : ['pending'];
-  const moved = await changeRefundStatus(tx, refund.id, from, status, {
-    providerReference: object.id,
-    failure: status === 'failed' ? (object.failure_reason ?? 'Stripe could not refund it') : null,
-  });
-  if (!moved) context.ignore(`the refund is ${refund.status} already`);
-  return undefined;
-};
-
-/** charge.refunded: the charge's refunds, each followed as its own refund event would be. */
-export const followChargeRefunds: StripeEventHandler = async (tx, context) => {
-  const charge = context.event.data.object as Stripe.Charge;
-  const refunds = charge.refunds?.data ?? [];
-  if (refunds.length === 0) return void context.ignore('the charge lists no refunds');
-  for (const refund of refunds) {
-    await followRefund(tx, {
-      ...context,
-      event: { ...context.event, type: 'refund.updated', data: { ...context.event.data, object: refund } } as typeof context.event,
+async function recordRefunds(tx: Tx, operatorId: number, bookingId: number, reference: string, request: RefundRequest): Promise<RefundRow[]> {
+  const ledger = await lockedLedger(tx, operatorId, bookingId);
+  const refundable = refundableOf(ledger);
+  const online = onlineOf(ledger);
+  const byRule = request.percent === undefined ? refundable : refundAmount(online.paid, online.refunded, request.percent);
+  const left = Math.min(refundable, byRule, request.atMost ?? refundable);
+  if (left === 0 && request.amount === 'rest') return [];
+  if (left === 0) throw tooMuch(`${reference} has nothing left to refund`);
+  const amount = request.amount === 'rest' ? left : request.amount;
+  const currency = ledger.lines.find((line) => line.provider !== 'desk')?.currency ?? '';
+  if (amount > left) throw tooMuch(`Amount is more than ${reference} may still refund: ${formatMinorUnits(left, currency)} ${currency}`);
+  const rows: RefundRow[] = [];
+  for (const part of planRefund(ledger, amount)) {
+    const payment = (await findPayment(tx, operatorId, part.paymentId))!;
+    const test = payment.provider !== 'stripe';
+    const refund = await insertRefund(tx, {
+      operatorId,
+      paymentId: part.paymentId,
+      bookingId,
+      amount: part.amount,
+      currency: part.currency,
+      status: test ? 'succeeded' : 'pending',
+      providerReference: test ? testRefundReference() : null,
+      reason: request.reason,
+      requestedBy: request.requestedBy,
     });
+    await audit(
+      tx,
+      { operatorId, action: 'booking.refund', resource: { type: 'booking', id: reference }, after: refundView(refund, reference, payment.provider) },
+      request.requestedBy.type === 'guest' ? GUEST : undefined,
+    );
+    rows.push(refund);
   }
-  return undefined;
-};
+  return rows;
+}
+
+/**
+ * After the commit: Stripe is asked for every part still pending; a failed one is a 502 naming it, which
+ * stays failed to retry. Answers the refunds as they are then.
+ */
+async function sendAndAnswer(context: RefundContext, operatorId: number, refunds: RefundRow[], reference: string): Promise<Refund[]> {
+  await sendPendingRefunds(context.db, context.keys, context.settings, operatorId);
+  const answers: Refund[] = [];
+  for (const made of refunds) {
+    const refund = (await findRefund(context.db.kysely, operatorId, made.id))!;
+    const provider = (await findPayment(context.db.kysely, operatorId, refund.payment_id))!.provider;
+    if (refund.status === 'failed') {
+      throw new PaymentProviderUnavailable(
+        `Refund ${refund.id} of ${reference} failed (${refund.failure ?? 'Stripe refused it'}); nothing was refunded by it. Retry it with POST /api/v2/admin/bookings/${reference}/refunds/${refund.id}/retry.`,
+      );
+    }
+    answers.push(refundView(refund, reference, provider));
+  }
+  return answers;
+}
+
+/** Staff refund a booking: `amountText` of it (a decimal in the payments' currency), or all that remains. */
+export async function refundBooking(
+  context: RefundContext,
+  operatorId: number,
+  reference: string,
+  amountText: string | undefined,
+): Promise<Refund[]> {
+  const bookingId = await requireBookingId(context.db.kysely, operatorId, reference);
+  const ledger = await bookingLedger(context.db.kysely, operatorId, bookingId);
+  const online = ledger.lines.find((line) => line.provider !== 'desk');
+  if (!online) throw tooMuch(`Nothing was paid online for ${reference}: there is nothing to refund`);
+  let amount: number | 'rest' = 'rest';
+  if (amountText !== undefined) {
+    const parsed = parseMinorUnits(amountText, online.currency);
+    if (parsed === undefined) throw ValidationFailed.field('Amount', `Amount must be a decimal with at most the minor digits of ${online.currency}`);
+    if (parsed <= 0) throw ValidationFailed.field('Amount', 'Amount must be more than 0');
+    amount = parsed;
+  }
+  const refunds = await context.db.write((tx) =>
+    recordRefunds(tx, operatorId, bookingId, reference, { amount, reason: 'staff', requestedBy: requester() }),
+  );
+  if (refunds.length === 0) throw tooMuch(`${reference} has nothing left to refund`);
+  return sendAndAnswer(context, operatorId, refunds, reference);
+}
+
+/** Staff retry a failed refund: checked again against what its payment may still give back, then sent with the same idempotency key. */
+export async function retryRefund(context: RefundContext, operatorId: number, reference: string, refundId: number): Promise<Refund> {
+  const bookingId = await findBookingId(context.db.kysely, operatorId, reference);
+  const found = await findRefund(context.db.kysely, operatorId, refundId);
+  if (bookingId === undefined || !found || found.booking_id !== bookingId) throw new NotFound(`Refund ${refundId} of ${reference} not found`);
+  const payment = (await findPayment(context.db.kysely, operatorId, found.payment_id))!;
+  if (found.status !== 'failed') return refundView(found, reference, payment.provider);
+  await context.db.write(async (tx) => {
+    const ledger = await lockedLedger(tx, operatorId, bookingId);
+    // A failed refund counts for nothing: what its payment may still give back must cover it again.
+    const line = ledger.lines.find((candidate) => candidate.paymentId === found.payment_id);
+    const room = line ? refundableOf({ ...ledger, lines: [line] }) : 0;
+    if (room < Number(found.amount)) throw tooMuch(`Refund ${refundId} is more than ${reference} may still refund`);
+    // The test provider refunds at once, as when the refund was made.
+    const test = payment.provider !== 'stripe';
+    const retried = test
+      ? await changeRefundStatus(tx, found.id, ['failed'], 'succeeded', { failure: null, providerReference: testRefundReference() })
+      : await changeRefundStatus(tx, found.id, ['failed'], 'pending', { failure: null });
+    if (!retried) return;
+    await audit(tx, { operatorId, action: 'booking.refund-retry', resource: { type: 'booking', id: reference }, after: { RefundID: found.id } });
+  });
+  const [answer] = await sendAndAnswer(context, operatorId, [found], reference);
+  return answer!;
+}
+
+/** The percentage of what it paid that a guest's cancellation of the booking at `now` gets back, by its activity's rules. */
+async function guestRefundPercent(db: Kysely<Database>, booking: BookingRecord | undefined, now: number): Promise<number> {
+  const activity = booking && (await findActivity(db, booking.operator_id, booking.activity_public_id));
+  return booking && activity ? refundPercent(refundRulesOf(activity), Number(booking.starts_at), now) : 100;
+}
+
+/** The booking's reference (for audit entries) by its id. */
+async function referenceOf(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<string> {
+  return (await bookingReferences(db, operatorId, [bookingId])).get(bookingId) ?? String(bookingId);
+}
+
+/**
+ * A guest cancelled their paid booking within the activity's rule (the guest-cancellation flow): the rule's
+ * percentage of what it paid online, less what went back before, is refunded, recorded in the
+ * cancellation's transaction. The test provider's refund succeeds there; Stripe's is sent after the commit.
+ */
+export async function refundGuestCancellation(tx: Tx, booking: { operator_id: number; id: number }, now: number): Promise<void> {
+  const reference = await referenceOf(tx, booking.operator_id, booking.id);
+  await recordRefunds(tx, booking.operator_id, booking.id, reference, {
+    amount: 'rest',
+    percent: await guestRefundPercent(tx, await findBooking(tx, booking.operator_id, reference), now),
+    reason: 'guest-cancellation',
+    requestedBy: { type: 'guest', id: null },
+  });
+}
+
+/**
+ * What the guest's cancellation of the booking would refund now (the manage page says it before they
+ * cancel): the rule's percentage and the amount in minor units; an amount of null when nothing was paid online.
+ */
+export async function guestRefundPreview(
+  db: Kysely<Database>,
+  operatorId: number,
+  reference: string,
+  now: number,
+): Promise<{ percent: number; amount: number | null }> {
+  const booking = await findBooking(db, operatorId, reference);
+  const percent = await guestRefundPercent(db, booking, now);
+  const ledger = booking === undefined ? undefined : await bookingLedger(db, operatorId, booking.id);
+  if (!ledger?.lines.some((line) => line.provider !== 'desk')) return { percent, amount: null };
+  const online = onlineOf(ledger);
+  return { percent, amount: Math.min(refundableOf(ledger), refundAmount(online.paid, online.refunded, percent)) };
+}
+
+/**
+ * The operator cancelled the departure of a booking paid online (flows/departure-cancellation.ts): all that remains
+ * of what it paid online is refunded, whatever the activity's rules, recorded in the cancellation's
+ * transaction as asked by whoever cancelled it (reason departure-cancelled). Stripe's is sent after the commit.
+ */
+export async function refundDepartureCancellation(tx: Tx, booking: { operator_id: number; id: number }): Promise<void> {
+  const reference = await referenceOf(tx, booking.operator_id, booking.id);
+  await recordRefunds(tx, booking.operator_id, booking.id, reference, { amount: 'rest', reason: 'departure-cancelled', requestedBy: requester() });
+}
+
+/**
+ * A move made the booking cheaper than what it paid toward its price (shop/price-difference.ts): `amount`
+ * goes back, never more than remains, recorded in the move's transaction as asked by whoever moved it.
+ */
+export async function refundPriceDifference(tx: Tx, operatorId: number, bookingId: number, amount: number): Promise<void> {
+  if (amount <= 0) return;
+  const reference = await referenceOf(tx, operatorId, bookingId);
+  await recordRefunds(tx, operatorId, bookingId, reference, { amount: 'rest', atMost: amount, reason: 'price-difference', requestedBy: requester() });
+}
