@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { buildApp } from '../src/app.js';
+import { wireReactions } from '../src/reactions.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/connection.js';
 import { migrate } from '../src/db/migrate.js';
@@ -55,6 +56,7 @@ export async function measureBookingPages(): Promise<BookingPagesResult> {
   const db = openDatabase(config.database);
   await migrate(db);
   await seedDemo(db);
+  wireReactions();
   const app = await buildApp({ db, config, logger: false });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const profile = mkdtempSync(join(tmpdir(), 'slotbook-bench-chromium-'));

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { buildApp } from '../src/app.js';
+import { wireReactions } from '../src/reactions.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/connection.js';
 import { migrate } from '../src/db/migrate.js';
@@ -25,6 +26,7 @@ export async function openApiDocument(): Promise<OpenAPI3> {
   const db = openDatabase(config.database);
   try {
     await migrate(db);
+    wireReactions();
     const app = await buildApp({ db, config, logger: false });
     try {
       const response = await app.inject({ method: 'GET', url: '/openapi.json' });

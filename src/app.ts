@@ -45,9 +45,9 @@ import { questionCoreRoutes, questionPartnerRoutes } from './questions/routes.js
 import { questionAdminRoutes } from './questions/admin-routes.js';
 import { usageRoutes } from './usage/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
-import { shopRoutes } from './shop/routes.js';
+import { shopRoutes } from './storefront/shop-routes.js';
 import { shopAdminRoutes } from './shop/admin-routes.js';
-import { refundAdminRoutes } from './shop/refund-routes.js';
+import { refundAdminRoutes } from './payments/refund-routes.js';
 import { holdAdminRoutes } from './holds/admin-routes.js';
 import { guestAdminRoutes } from './guests/admin-routes.js';
 import { waitlistPageRoutes } from './waitlists/page-routes.js';
@@ -72,7 +72,7 @@ import { storefrontApiRoutes } from './storefront/api-routes.js';
 import { storefrontRoutes } from './storefront/routes.js';
 import { paymentAdminRoutes } from './payments/admin-routes.js';
 import { stripeWebhookRoutes } from './payments/providers/stripe/webhook-routes.js';
-import { wireReactions } from './reactions.js';
+import { requireReactionsWired } from './events/hooks.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -102,7 +102,7 @@ export interface AppOptions {
 }
 
 export async function buildApp({ db, config, logger, logStream, webhooks, instrument }: AppOptions): Promise<FastifyInstance> {
-  wireReactions();
+  requireReactionsWired();
   const stream = logStream ?? (logger === undefined ? await prettyLog(config) : undefined);
   const app = Fastify({
     ...serverOptions(config),

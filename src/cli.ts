@@ -9,7 +9,10 @@ import { createApiKey } from './auth/service.js';
 import { loadInstanceKeys } from './secrets/keys.js';
 import { DomainError } from './http/errors.js';
 import { seedDemo } from './demo/seed.js';
+import { demoOnFirstStart } from './demo/first-start.js';
 import { startServer } from './server.js';
+import { buildApp } from './app.js';
+import { startTelemetry } from './observability/telemetry.js';
 import { wireReactions } from './reactions.js';
 import { backup, BackupError, restore } from './backups/service.js';
 
@@ -77,7 +80,12 @@ async function main(argv: string[]): Promise<void> {
   wireReactions();
   switch (command) {
     case 'serve':
-      return startServer(config);
+      return startServer(config, {
+        // Metrics and traces, when configured: they see the database's statements and the app's requests.
+        telemetry: await startTelemetry(config),
+        build: (db, instrument) => buildApp({ db, config, instrument }),
+        beforeListening: (db, log) => demoOnFirstStart(db, config, log),
+      });
     case 'migrate': {
       const db = openDatabase(config.database);
       try {

@@ -1,26 +1,29 @@
 // Who reacts to what: the one place where the domains' events are wired to their reactions. Domains publish
-// (events/) and never import the reactions; the server, the command line and the tests all build the app
-// (app.ts) or run the command line (cli.ts), which wire these once per process. docs/architecture.md has
+// (events/) and never import the reactions. The command line (cli.ts), the tests' helper and the scripts
+// wire these once per process before they build the app, which refuses to be built unwired (events/hooks.ts). docs/architecture.md has
 // the table.
 import { defineEmailKind } from './emails/kinds.js';
 import { queueGygPushes } from './getyourguide/push.js';
 import { queueViatorPricing, queueViatorPushes } from './viator/push.js';
 import { availabilityCoalesced } from './webhooks/deliveries/dispatch.js';
 import { basketPaid, bookingChanged, operatorCreated, productChanged } from './events/reactions.js';
+import { markReactionsWired } from './events/hooks.js';
 import { insertStarterWorkflows } from './workflows/starter.js';
-import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/refunds.js';
+import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/providers/stripe/refunds.js';
 import { handleStripeEvents } from './payments/providers/stripe/events.js';
-import { DISPUTE_EVENTS, followDispute } from './shop/disputes.js';
-import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS, settleStripeCheckout } from './shop/stripe-settlement.js';
+import { DISPUTE_EVENTS, followDispute } from './flows/dispute.js';
+import { EXPIRED_SESSION_EVENTS, expireStripeCheckout, PAID_SESSION_EVENTS } from './payments/providers/stripe/checkout-events.js';
+import { settleStripeCheckout } from './flows/complete-payment.js';
 import { HIDDEN_BODY, openStaffEmailBody } from './staff/users/emails.js';
 import { fillManageBookingUrl } from './storefront/email-links.js';
 import { composeWorkflowEmail } from './storefront/guest-email.js';
-import { expireBalance, isBalanceSession, settleBalance } from './shop/balances.js';
+import { expireBalance, isBalanceSession, settleBalance } from './flows/pay-balance.js';
 import { claimOffer, waitlistOfferEmail } from './waitlists/hooks.js';
 import { workflowEmails } from './workflows/hooks.js';
 import { bookingNotices } from './notices/booking-notices.js';
 
 export function wireReactions(): void {
+  markReactionsWired();
   // A new operator starts with its confirmation, cancellation and reminder workflows (the last two paused).
   operatorCreated.on('starter-workflows', insertStarterWorkflows);
   // A booking confirmed, cancelled or moved: the operator's workflows queue their e-mails.

@@ -1,28 +1,24 @@
-// Starts the service: configuration, database (migrated), first-start demo data, listen; and shuts down
+// Starts the service: database (migrated), the app and first-start steps the command line gives, listen; and shuts down
 // gracefully on SIGTERM/SIGINT: stop accepting and stop the workers taking work, let the requests and the
 // workers' last steps under way finish within
 // SHUTDOWN_TIMEOUT_SECONDS, then close the connections that remain, and close the database on every way
 // out (a clean drain, a forced one, a failed start, an uncaught error).
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import { openDatabase } from './db/connection.js';
+import { openDatabase, type Db, type QueryObserver } from './db/connection.js';
 import { migrate } from './db/migrate.js';
-import { addDemoActivityPhotos, seedDemoOnFirstStart } from './demo/seed.js';
-import { announceDemo } from './demo/announce.js';
 import { purgeExpiredKeys } from './idempotency/service.js';
 import { startEmailWorker } from './emails/worker.js';
 import { startWaitlistOffers } from './waitlists/jobs.js';
 import { startRefundSender } from './payments/jobs.js';
 import { startDigests } from './notices/digest.js';
-import { startBalanceLinks } from './shop/balance-links.js';
+import { startBalanceLinks } from './flows/balance-links.js';
 import { startUploadSweep } from './questions/upload-sweep.js';
 import { startWebhookWorker } from './webhooks/deliveries/worker.js';
 import { gygPushChannel } from './getyourguide/push.js';
 import { startPushes } from './marketplace-push/queue.js';
 import { viatorPushChannel } from './viator/push.js';
 import { watchRequests } from './http/request-gauge.js';
-import { startTelemetry } from './observability/telemetry.js';
 import { startGuestRetention } from './guests/retention.js';
 
 // After the grace period: how long the cut connections' handlers and the database get to finish.
@@ -47,14 +43,30 @@ async function settlesWithin(promise: Promise<unknown>, ms: number, hurry?: Prom
   }
 }
 
-export async function startServer(config: Config): Promise<void> {
-  // Metrics and traces, when configured: they see the database's statements and the app's requests.
-  const telemetry = await startTelemetry(config);
+/** What the server needs of metrics and traces (observability/telemetry.ts's startTelemetry gives it). */
+export interface ServerTelemetry {
+  readonly queries: QueryObserver | undefined;
+  instrument(app: FastifyInstance): Promise<void>;
+  listen(db: Db): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** What the command line (cli.ts) decides about the process it starts. */
+export interface Startup {
+  /** Started first: it sees the database's statements and the app's requests. */
+  telemetry: ServerTelemetry;
+  /** Builds the app on the migrated database, with the request hooks of metrics and traces (app.ts's buildApp). */
+  build: (db: Db, instrument: (app: FastifyInstance) => Promise<void>) => Promise<FastifyInstance>;
+  /** Runs before the server listens (a first start's demo); answers what to do once it listens. */
+  beforeListening?: (db: Db, log: FastifyBaseLogger) => Promise<(() => void) | undefined>;
+}
+
+export async function startServer(config: Config, { telemetry, build, beforeListening }: Startup): Promise<void> {
   const db = openDatabase(config.database, telemetry.queries);
   let app: FastifyInstance;
   try {
     await migrate(db);
-    app = await buildApp({ db, config, instrument: (instance) => telemetry.instrument(instance) });
+    app = await build(db, (instance) => telemetry.instrument(instance));
   } catch (error) {
     await db.close().catch(() => undefined);
     await telemetry.stop();
@@ -139,8 +151,7 @@ export async function startServer(config: Config): Promise<void> {
   process.on('unhandledRejection', fatal('unhandled rejection'));
 
   try {
-    const demo = config.production ? undefined : await seedDemoOnFirstStart(db);
-    if (demo) announceDemo(demo, config, log);
+    const listening = await beforeListening?.(db, log);
     // Waitlist offers and e-mail delivery (docs/platform-events.md); safe with any number of processes.
     stopWaitlistOffers = startWaitlistOffers(db, config, log);
     // Stripe refunds recorded but not yet sent (docs/payments.md, Refunds); safe with any number of processes.
@@ -165,9 +176,7 @@ export async function startServer(config: Config): Promise<void> {
     stopGuestRetention = startGuestRetention(db, config.guestRetentionDays, log);
     await app.listen({ port: config.port, host: config.host });
     await telemetry.listen(db);
-    if (demo) {
-      addDemoActivityPhotos(db, demo).catch((error: unknown) => log.warn({ err: error }, 'the demo activities have no photos: drawing them failed'));
-    }
+    listening?.();
   } catch (error) {
     closing = true;
     stopUploadSweep?.();

@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fp from 'fastify-plugin';
 import type { StaffRole } from '../db/schema.js';
-import type { Permission } from '../access/permissions.js';
+import type { Permission } from './permissions.js';
 
 export type Actor =
   | { kind: 'key'; operatorId: number; keyId: number; label: string; permissions: readonly Permission[] }

@@ -1,6 +1,16 @@
 // The bookings domain's face for the flows and the channels: the lifecycle's commands and their refusals,
 // the one policy, and the service's reads and writes. What is not here is the domain's own business.
-export { cancel, cancelDepartureBookings, confirm, expireHolds, extendHold, holdCeiling, type Caller } from './lifecycle/commands.js';
+export {
+  cancel,
+  cancelDepartureBookings,
+  confirm,
+  confirmPaidHold,
+  expireHolds,
+  extendHold,
+  holdCeiling,
+  holdUntil,
+  type Caller,
+} from './lifecycle/commands.js';
 export { amendBooking, type AmendmentTarget } from './lifecycle/move.js';
 export { isOverAlready, orThrow, refusalProblem, type Outcome, type Refusal, type RefusalCode } from './lifecycle/refusals.js';
 export { POLICY, refusalOf, type BookingFacts, type CallerKind, type PolicyAction } from './lifecycle/policy.js';

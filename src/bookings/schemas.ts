@@ -1,7 +1,7 @@
 import { BookingMoney, PaymentStateField, PosPaymentField } from '../payments/schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 import type { PaymentState } from '../payments/schemas.js';
-import { ACTIVITY_ID_PATTERN, ClockTime, EmailAddress, LocalDate, RowId } from '../http/schemas.js';
+import { ACTIVITY_ID_PATTERN, ClockTime, EmailAddress, LocalDate, MAX_LIST_LIMIT, RowId } from '../http/schemas.js';
 import { BookedTicket, TicketsField } from '../catalog/tickets/schemas.js';
 import { TermsAcceptance } from '../settings/schemas.js';
 
@@ -204,7 +204,6 @@ export const AdminBookingListItem = Type.Object(
 );
 export type AdminBookingListItem = Static<typeof AdminBookingListItem>;
 
-export const MAX_LIST_LIMIT = 500;
 /** The most bookings a PaymentState filter reads (its state is computed from their payments). */
 export const PAYMENT_STATE_WINDOW = 5000;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { MAX_LIST_LIMIT } from '../bookings/schemas.js';
+import { MAX_LIST_LIMIT } from '../http/schemas.js';
 
 export const EMAIL_STATUSES = ['queued', 'sending', 'sent', 'failed', 'cancelled'] as const;
 export const EMAIL_KINDS = [

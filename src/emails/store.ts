@@ -141,11 +141,21 @@ export interface EmailFilter {
 }
 
 /** The operator's e-mails, newest first. */
-export async function listEmails(db: Kysely<Database>, operatorId: number, filter: EmailFilter): Promise<EmailRow[]> {
-  let query = db.selectFrom('emails').selectAll().where('operator_id', '=', operatorId);
-  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-  if (filter.workflowId !== undefined) query = query.where('workflow_id', '=', filter.workflowId);
-  return query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+/** The operator's e-mails, newest first, each with the reference of the booking it is about (null for none). */
+export async function listEmails(
+  db: Kysely<Database>,
+  operatorId: number,
+  filter: EmailFilter,
+): Promise<(EmailRow & { booking_reference: string | null })[]> {
+  let query = db
+    .selectFrom('emails')
+    .leftJoin('bookings', (join) => join.onRef('bookings.id', '=', 'emails.booking_id').onRef('bookings.operator_id', '=', 'emails.operator_id'))
+    .selectAll('emails')
+    .select('bookings.reference as booking_reference')
+    .where('emails.operator_id', '=', operatorId);
+  if (filter.status !== undefined) query = query.where('emails.status', '=', filter.status);
+  if (filter.workflowId !== undefined) query = query.where('emails.workflow_id', '=', filter.workflowId);
+  return query.orderBy('emails.id', 'desc').limit(filter.limit).offset(filter.offset).execute();
 }
 
 /**

@@ -22,3 +22,18 @@ export class Hook<Args extends unknown[]> extends Reactions<(...args: Args) => P
     for (const reaction of this.all) await reaction(...args);
   }
 }
+
+let wired = false;
+
+/** Said once the composition subscribed every reaction (src/reactions.ts's wireReactions). */
+export function markReactionsWired(): void {
+  wired = true;
+}
+
+/**
+ * Refuses to build an app in a process whose reactions were never wired: without them a booking would send
+ * no e-mail and push no marketplace, silently. The command line, the tests' helper and the scripts wire them first.
+ */
+export function requireReactionsWired(): void {
+  if (!wired) throw new Error('The reactions are not wired: call wireReactions() (src/reactions.ts) before buildApp()');
+}

@@ -12,7 +12,7 @@ import { formatMinorUnits } from '../lib/money.js';
 import { startPeriodic } from '../lib/periodic.js';
 import { owedOf } from '../payments/booking-money.js';
 import { MANAGE_BOOKING_MARKER } from '../workflows/templates.js';
-import { balanceLinkCandidates, recordBalanceRequest } from './balance-store.js';
+import { balanceLinkCandidates, recordBalanceRequest } from '../payments/index.js';
 
 /** Queues the balance e-mails now due (at most `limit`); answers how many were queued. */
 export async function sendBalanceLinks(db: Db, now = unixNow(), limit = 100): Promise<number> {

@@ -22,14 +22,14 @@ import { insertPayment } from '../payments/index.js';
 import { PaymentDeclined } from '../payments/providers/provider.js';
 import type { StripeSettings } from '../payments/providers/stripe/gateway.js';
 import type { PaymentConfig } from '../payments/providers/provider.js';
-import { basketView, requireBasket, requireHeldItems, type HoldSettings } from './baskets.js';
-import { refuseWhileDeclining } from './declines.js';
-import { shopState } from './settings.js';
-import { basketAllocations, basketAmount, lockBasket, type BasketRow } from './store.js';
-import { completeOrder } from './completion.js';
+import { basketView, requireBasket, requireHeldItems, type HoldSettings } from '../shop/baskets.js';
+import { refuseWhileDeclining } from '../payments/declines.js';
+import { shopState } from '../shop/settings.js';
+import { basketAllocations, basketAmount, lockBasket, type BasketRow } from '../shop/index.js';
+import { completeOrder } from './complete-payment.js';
 import { stripeCheckout } from './stripe-checkout.js';
-import { acceptShopTerms } from './terms.js';
-import type { CheckoutBody } from './schemas.js';
+import { acceptShopTerms } from '../shop/terms.js';
+import type { CheckoutBody } from '../shop/schemas.js';
 
 export interface CheckoutResult {
   result: WriteResult;

@@ -10,7 +10,7 @@ import { unixNow } from '../lib/clock.js';
 import { cancelTimeslotBookings, getCancelledDeparture, type CancelledDepartureView } from '../bookings/departures.js';
 import { sendPendingRefunds } from '../payments/jobs.js';
 import type { StripeSettings } from '../payments/providers/stripe/gateway.js';
-import { refundDepartureCancellation } from '../shop/refunds.js';
+import { refundDepartureCancellation } from '../payments/refunds.js';
 import { emailCancelledDeparture } from './departure-email.js';
 
 export interface DepartureContext {

@@ -12,7 +12,7 @@ import { cancel, orThrow } from '../bookings/index.js';
 import { findBooking } from '../bookings/index.js';
 import { sendPendingRefunds } from '../payments/jobs.js';
 import type { StripeSettings } from '../payments/providers/stripe/gateway.js';
-import { refundGuestCancellation } from '../shop/refunds.js';
+import { refundGuestCancellation } from '../payments/refunds.js';
 
 export async function cancelByGuest(
   context: { db: Db; keys: InstanceKeys; settings: StripeSettings },

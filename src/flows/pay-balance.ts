@@ -39,12 +39,10 @@ import {
 } from '../payments/providers/stripe/gateway.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { requireShopProfile } from '../settings/profile.js';
-import { SESSION_SECONDS } from './stripe-checkout.js';
-import { refuseWhileDeclining } from './declines.js';
-import { shopState } from './settings.js';
+import { SESSION_REUSE_MARGIN_SECONDS, SESSION_SECONDS } from '../payments/providers/stripe/checkout.js';
+import { refuseWhileDeclining } from '../payments/declines.js';
+import { shopState } from '../shop/settings.js';
 
-/** A session closer than this to its expiry is not handed out again. */
-const SESSION_REUSE_MARGIN_SECONDS = 5 * 60;
 /** Marks a Checkout Session as a booking's balance (not a basket's) in its metadata. */
 export const BALANCE_KIND = 'balance';
 

@@ -15,7 +15,7 @@ import { formatMinorUnits } from '../lib/money.js';
 import { bookingAccount } from '../payments/booking-money.js';
 import { priceDifferenceOf } from '../payments/ledger.js';
 import { MANAGE_BOOKING_MARKER } from '../workflows/templates.js';
-import { refundPriceDifference } from './refunds.js';
+import { refundPriceDifference } from '../payments/refunds.js';
 
 /** Settles the difference the move of the booking made to its price, in the move's transaction. */
 export async function settlePriceDifference(tx: Tx, booking: { operator_id: number; id: number }, now: number): Promise<void> {

@@ -19,7 +19,7 @@ import { amendBooking, orThrow, type AmendmentTarget, type CallerKind, type Outc
 import { findBooking, type BookingRecord } from '../bookings/index.js';
 import { getBooking } from '../bookings/service.js';
 import { sendPendingRefunds, type RefundSending } from '../payments/jobs.js';
-import { settlePriceDifference } from '../shop/price-difference.js';
+import { settlePriceDifference } from './price-difference.js';
 import type { Booking } from '../bookings/schemas.js';
 
 /**

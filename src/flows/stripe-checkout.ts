@@ -1,5 +1,5 @@
 // Checkout through the operator's Stripe account: the guest pays on Stripe's Checkout page, and Stripe's
-// webhook confirms the basket (stripe-settlement.ts). Here, in order:
+// webhook confirms the basket (flows/complete-payment.ts). Here, in order:
 //   1. in one transaction: lock the basket, which must be open in a shop that Stripe charges, with every
 //      hold live; hold the seats until the session expires and a few minutes more (Stripe's sessions last
 //      at least 30 minutes; never beyond HOLD_MAX_LIFETIME_MINUTES: 409 when that is too short), mark the
@@ -16,7 +16,7 @@ import { bookingTicketsOf } from '../catalog/index.js';
 import { Conflict, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
 import { holdCeiling } from '../bookings/index.js';
-import { extendHoldUntil } from '../bookings/lifecycle/transitions.js';
+import { holdUntil } from '../bookings/index.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { requireShopProfile } from '../settings/profile.js';
 import { bookingPagesUrl } from '../settings/links.js';
@@ -30,33 +30,22 @@ import {
   recordCheckoutSession,
   type PaymentRow,
 } from '../payments/index.js';
+import { accountClient, createCheckoutSession, paymentStartFailure, type StripeSettings } from '../payments/providers/stripe/gateway.js';
 import {
-  accountClient,
-  createCheckoutSession,
-  paymentStartFailure,
-  type CheckoutSessionRequest,
-  type StripeSettings,
-} from '../payments/providers/stripe/gateway.js';
-import { basketView, requireBasket, requireHeldItems, type HoldSettings } from './baskets.js';
-import { shopState } from './settings.js';
-import { basketAmount, lockBasket, markCheckoutStarted, type BasketItemRecord } from './store.js';
-import { completeOrder } from './completion.js';
-import type { Basket } from './schemas.js';
-
-/** Stripe refuses a Checkout Session that expires sooner than 30 minutes after it is made; a minute spare. */
-export const SESSION_SECONDS = 31 * 60;
-/** The seats stay held this long after the session expires: a payment made in its last second still finds them. */
-export const HOLD_MARGIN_SECONDS = 5 * 60;
-/** A pending payment whose session was never recorded (Stripe did not answer) is retried with its key this long. */
-const RETRY_SAME_KEY_SECONDS = 5 * 60;
-/** A session closer than this to its expiry is not handed out again: the guest could not finish paying. */
-const SESSION_REUSE_MARGIN_SECONDS = 5 * 60;
+  HOLD_MARGIN_SECONDS,
+  RETRY_SAME_KEY_SECONDS,
+  SESSION_REUSE_MARGIN_SECONDS,
+  SESSION_SECONDS,
+  sessionIdempotencyKey,
+  sessionRequest,
+} from '../payments/providers/stripe/checkout.js';
+import { basketView, requireBasket, requireHeldItems, type HoldSettings } from '../shop/baskets.js';
+import { shopState } from '../shop/settings.js';
+import { basketAmount, lockBasket, markCheckoutStarted, type BasketItemRecord } from '../shop/index.js';
+import { completeOrder } from './complete-payment.js';
+import type { Basket } from '../shop/schemas.js';
 
 export type StripeCheckoutConfig = PaymentConfig & HoldSettings & StripeSettings & { publicUrl: string };
-
-/** The idempotency key of a payment's Checkout Session: the same payment always gets the same session. */
-export const sessionIdempotencyKey = (payment: Pick<PaymentRow, 'operator_id' | 'id'>): string =>
-  `slotbook-checkout-${payment.operator_id}-${payment.id}`;
 
 type Prepared = { kind: 'reuse' } | { kind: 'paid' } | { kind: 'create'; payment: PaymentRow; items: PricedItem[] };
 
@@ -99,16 +88,16 @@ export async function stripeCheckout(
 
     refuseBelowCardMinimum(amount, current.currency ?? '', 'Payment');
     const expiresAt = now + SESSION_SECONDS;
-    const holdUntil = expiresAt + HOLD_MARGIN_SECONDS;
+    const heldUntil = expiresAt + HOLD_MARGIN_SECONDS;
     for (const item of items) {
       const ceiling = holdCeiling(Number(item.booking_created_at), config.holdMaxLifetimeMinutes);
-      if (holdUntil > ceiling) {
+      if (heldUntil > ceiling) {
         throw new Conflict(
-          `The seats of ${item.reference} cannot be held long enough for a payment on Stripe's page (${Math.ceil((holdUntil - now) / 60)} minutes; ` +
+          `The seats of ${item.reference} cannot be held long enough for a payment on Stripe's page (${Math.ceil((heldUntil - now) / 60)} minutes; ` +
             `a hold lasts at most ${config.holdMaxLifetimeMinutes} minutes from when it was made). Nothing was charged: start a new basket.`,
         );
       }
-      if (Number(item.hold_expires_at) < holdUntil) await extendHoldUntil(tx, item.booking_id, holdUntil, now);
+      if (Number(item.hold_expires_at) < heldUntil) await holdUntil(tx, item.booking_id, heldUntil, now);
     }
     await markCheckoutStarted(tx, basket.id, now);
     const payment = await insertPayment(tx, {
@@ -160,45 +149,4 @@ async function priced(db: Kysely<Database>, items: BasketItemRecord[]): Promise<
         ? (tickets.get(item.booking_id) ?? []).reduce((sum, ticket) => sum + Number(ticket.quantity) * Number(ticket.unit_price), 0)
         : Number(item.deposit),
   }));
-}
-
-/**
- * What Stripe is asked for: one line per booking (its tickets' total, in minor units as slotbook keeps
- * them: Stripe's minor units too, zero-decimal currencies such as JPY included), the basket's currency,
- * the guest's e-mail, the operator and basket in client_reference_id and metadata (the webhook checks
- * them), and the booking pages as the way back. Built only from stored values, so a retry sends the same.
- */
-function sessionRequest(
-  payment: PaymentRow,
-  items: PricedItem[],
-  basket: { id: number; token: string; customer_email: string },
-  pages: string,
-  shopName: string,
-): CheckoutSessionRequest {
-  const metadata = {
-    slotbook_operator_id: String(payment.operator_id),
-    slotbook_basket_id: String(basket.id),
-    slotbook_payment_id: String(payment.id),
-  };
-  return {
-    mode: 'payment',
-    line_items: items.map((item) => ({
-      quantity: 1,
-      price_data: {
-        currency: payment.currency.toLowerCase(),
-        unit_amount: item.amount,
-        product_data: {
-          name: `${item.deposit === null ? '' : 'Deposit: '}${item.activity_name}, ${item.date} ${item.time}`,
-          description: `${shopName}: booking ${item.reference}${item.deposit === null ? '' : ' (the balance is paid later)'}`,
-        },
-      },
-    })),
-    customer_email: basket.customer_email,
-    client_reference_id: `${payment.operator_id}:${basket.id}`,
-    metadata,
-    payment_intent_data: { metadata, description: `${shopName}: basket ${basket.id}` },
-    expires_at: Number(payment.session_expires_at),
-    success_url: `${pages}/confirmation/${basket.token}?session_id={CHECKOUT_SESSION_ID}`,
-    cancel_url: `${pages}/basket/${basket.token}`,
-  };
 }

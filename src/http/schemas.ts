@@ -7,6 +7,9 @@ import { EMAIL_MAX_LENGTH } from '../lib/email-address.js';
 export const ACTIVITY_ID_PATTERN = '^s_[A-Za-z0-9]{8,32}$';
 
 /** Row IDs are 32-bit integers in both databases; a larger number is simply not an ID (and never reaches SQL). */
+/** The most rows one page of an operator's list answers (bookings, e-mails, webhook deliveries). */
+export const MAX_LIST_LIMIT = 500;
+
 export const MAX_ROW_ID = 2_147_483_647;
 export const RowId = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_ROW_ID, description });
 

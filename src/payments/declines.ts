@@ -10,7 +10,7 @@
 // counts are checked apart, the longer wait wins.)
 import type { Tx } from '../db/connection.js';
 import { RetryLater } from '../http/errors.js';
-import { recentDeclines as declinesSince } from '../payments/index.js';
+import { recentDeclines as declinesSince } from './index.js';
 
 export const FREE_DECLINES = 3;
 export const FIRST_WAIT_SECONDS = 30;

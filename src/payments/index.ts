@@ -1,4 +1,5 @@
 // The payments domain's face: what other folders may use of it. They import this file, never its stores.
+export { balanceLinkCandidates, recordBalanceRequest } from './balance-store.js';
 export { findPaymentByReference, insertDispute, updateDispute, type DisputeRow, type DisputeState } from './dispute-store.js';
 export {
   changePaymentStatus,

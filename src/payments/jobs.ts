@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
 import { startPeriodic } from '../lib/periodic.js';
 import type { InstanceKeys } from '../secrets/keys.js';
-import { sendRefund } from './refunds.js';
+import { sendRefund } from './providers/stripe/refunds.js';
 import { unsentRefunds } from './store.js';
 import type { StripeSettings } from './providers/stripe/gateway.js';
 

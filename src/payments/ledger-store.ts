@@ -163,3 +163,18 @@ export async function bookingPaymentRows(db: Kysely<Database>, operatorId: numbe
     .orderBy('id')
     .execute();
 }
+
+/**
+ * The booking a refund is for, by its reference or id, with what a guest's refund is decided by: its
+ * timeslot's start and its activity's refund rules (as stored). Undefined for another operator's.
+ */
+export function refundSubject(db: Kysely<Database>, operatorId: number, by: { reference: string } | { id: number }) {
+  return db
+    .selectFrom('bookings')
+    .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
+    .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
+    .select(['bookings.id', 'bookings.reference', 'timeslots.starts_at', 'activities.guest_refund_rules'])
+    .where('bookings.operator_id', '=', operatorId)
+    .$call((query) => ('reference' in by ? query.where('bookings.reference', '=', by.reference) : query.where('bookings.id', '=', by.id)))
+    .executeTakeFirst();
+}

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requires } from '../access/permissions.js';
 import { Type } from '@sinclair/typebox';
 import { AUTH_ERRORS, envelope, problems, ReferenceParams } from '../http/schemas.js';
-import { Refund, RefundBody, RefundIdParams } from '../payments/schemas.js';
+import { Refund, RefundBody, RefundIdParams } from './schemas.js';
 import { refundBooking, retryRefund, type RefundContext } from './refunds.js';
 
 const tags = ['Operator API: bookings'];

@@ -12,19 +12,18 @@ import type { Database, RefundRequester } from '../db/schema.js';
 import { audit } from '../audit/log.js';
 import { currentContext } from '../access/actor.js';
 import { DomainError, NotFound, ValidationFailed } from '../http/errors.js';
-import { bookingReferences, findBooking, findBookingId, type BookingRecord } from '../bookings/index.js';
 import { refundAmount, refundPercent, refundRulesOf } from '../catalog/refund-rules.js';
-import { findActivity } from '../catalog/index.js';
+import { refundSubject } from './ledger-store.js';
 import type { InstanceKeys } from '../secrets/keys.js';
-import { PaymentProviderUnavailable } from '../payments/providers/provider.js';
+import { PaymentProviderUnavailable } from './providers/provider.js';
 import { formatMinorUnits, parseMinorUnits } from '../lib/money.js';
-import { sendPendingRefunds } from '../payments/jobs.js';
-import { bookingLedger } from '../payments/booking-money.js';
-import { onlineOf, planRefund, refundableOf, type BookingLedger } from '../payments/ledger.js';
-import { refundView } from '../payments/view.js';
-import type { Refund } from '../payments/schemas.js';
-import { changeRefundStatus, findPayment, findRefund, insertRefund, lockPayment, type RefundRow } from '../payments/index.js';
-import type { StripeSettings } from '../payments/providers/stripe/gateway.js';
+import { sendPendingRefunds } from './jobs.js';
+import { bookingLedger } from './booking-money.js';
+import { onlineOf, planRefund, refundableOf, type BookingLedger } from './ledger.js';
+import { refundView } from './view.js';
+import type { Refund } from './schemas.js';
+import { changeRefundStatus, findPayment, findRefund, insertRefund, lockPayment, type RefundRow } from './index.js';
+import type { StripeSettings } from './providers/stripe/gateway.js';
 
 export interface RefundContext {
   db: Db;
@@ -41,9 +40,9 @@ const tooMuch = (message: string) => new DomainError('conflict', message, [{ fie
 
 /** The operator's booking id by reference; 404 otherwise. */
 async function requireBookingId(db: Kysely<Database>, operatorId: number, reference: string): Promise<number> {
-  const bookingId = await findBookingId(db, operatorId, reference);
-  if (bookingId === undefined) throw new NotFound(`Booking ${reference} not found`);
-  return bookingId;
+  const booking = await refundSubject(db, operatorId, { reference });
+  if (booking === undefined) throw new NotFound(`Booking ${reference} not found`);
+  return booking.id;
 }
 
 function requester(): { type: RefundRequester; id: number | null } {
@@ -159,7 +158,7 @@ export async function refundBooking(
 
 /** Staff retry a failed refund: checked again against what its payment may still give back, then sent with the same idempotency key. */
 export async function retryRefund(context: RefundContext, operatorId: number, reference: string, refundId: number): Promise<Refund> {
-  const bookingId = await findBookingId(context.db.kysely, operatorId, reference);
+  const bookingId = (await refundSubject(context.db.kysely, operatorId, { reference }))?.id;
   const found = await findRefund(context.db.kysely, operatorId, refundId);
   if (bookingId === undefined || !found || found.booking_id !== bookingId) throw new NotFound(`Refund ${refundId} of ${reference} not found`);
   const payment = (await findPayment(context.db.kysely, operatorId, found.payment_id))!;
@@ -182,15 +181,15 @@ export async function retryRefund(context: RefundContext, operatorId: number, re
   return answer!;
 }
 
+type RefundSubject = NonNullable<Awaited<ReturnType<typeof refundSubject>>>;
+
 /** The percentage of what it paid that a guest's cancellation of the booking at `now` gets back, by its activity's rules. */
-async function guestRefundPercent(db: Kysely<Database>, booking: BookingRecord | undefined, now: number): Promise<number> {
-  const activity = booking && (await findActivity(db, booking.operator_id, booking.activity_public_id));
-  return booking && activity ? refundPercent(refundRulesOf(activity), Number(booking.starts_at), now) : 100;
-}
+const guestRefundPercent = (booking: RefundSubject | undefined, now: number): number =>
+  booking ? refundPercent(refundRulesOf(booking), Number(booking.starts_at), now) : 100;
 
 /** The booking's reference (for audit entries) by its id. */
 async function referenceOf(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<string> {
-  return (await bookingReferences(db, operatorId, [bookingId])).get(bookingId) ?? String(bookingId);
+  return (await refundSubject(db, operatorId, { id: bookingId }))?.reference ?? String(bookingId);
 }
 
 /**
@@ -199,10 +198,10 @@ async function referenceOf(db: Kysely<Database>, operatorId: number, bookingId: 
  * cancellation's transaction. The test provider's refund succeeds there; Stripe's is sent after the commit.
  */
 export async function refundGuestCancellation(tx: Tx, booking: { operator_id: number; id: number }, now: number): Promise<void> {
-  const reference = await referenceOf(tx, booking.operator_id, booking.id);
-  await recordRefunds(tx, booking.operator_id, booking.id, reference, {
+  const subject = await refundSubject(tx, booking.operator_id, { id: booking.id });
+  await recordRefunds(tx, booking.operator_id, booking.id, subject?.reference ?? String(booking.id), {
     amount: 'rest',
-    percent: await guestRefundPercent(tx, await findBooking(tx, booking.operator_id, reference), now),
+    percent: guestRefundPercent(subject, now),
     reason: 'guest-cancellation',
     requestedBy: { type: 'guest', id: null },
   });
@@ -218,8 +217,8 @@ export async function guestRefundPreview(
   reference: string,
   now: number,
 ): Promise<{ percent: number; amount: number | null }> {
-  const booking = await findBooking(db, operatorId, reference);
-  const percent = await guestRefundPercent(db, booking, now);
+  const booking = await refundSubject(db, operatorId, { reference });
+  const percent = guestRefundPercent(booking, now);
   const ledger = booking === undefined ? undefined : await bookingLedger(db, operatorId, booking.id);
   if (!ledger?.lines.some((line) => line.provider !== 'desk')) return { percent, amount: null };
   const online = onlineOf(ledger);
@@ -237,7 +236,7 @@ export async function refundDepartureCancellation(tx: Tx, booking: { operator_id
 }
 
 /**
- * A move made the booking cheaper than what it paid toward its price (shop/price-difference.ts): `amount`
+ * A move made the booking cheaper than what it paid toward its price (the reschedule flow's price difference): `amount`
  * goes back, never more than remains, recorded in the move's transaction as asked by whoever moved it.
  */
 export async function refundPriceDifference(tx: Tx, operatorId: number, bookingId: number, amount: number): Promise<void> {

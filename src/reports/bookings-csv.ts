@@ -5,7 +5,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { csvLine } from '../audit/csv.js';
 import { listOperatorBookings } from '../bookings/service.js';
-import { MAX_LIST_LIMIT, type Booking, type BookingListQuery } from '../bookings/schemas.js';
+import type { Booking, BookingListQuery } from '../bookings/schemas.js';
+import { MAX_LIST_LIMIT } from '../http/schemas.js';
 import { formatMinorUnits } from '../lib/money.js';
 
 export type BookingExportQuery = Omit<BookingListQuery, 'Limit' | 'Offset'>;

@@ -3,7 +3,6 @@
 // the hold's ceiling, and the basket takes no more items), reads the total, and pays once (checkout.ts).
 // What one client may hold at once is bounded (limits.ts).
 import { guestLanguage } from '../lib/guest-messages.js';
-import { confirmationEmailed } from '../workflows/index.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/connection.js';
@@ -14,10 +13,11 @@ import { unixToZonedIso } from '../calendar/zoned-time.js';
 import { placeBooking } from '../bookings/lifecycle/place.js';
 import { prepareBooking } from '../bookings/service.js';
 import { holdCeiling } from '../bookings/index.js';
-import { extendHoldUntil } from '../bookings/lifecycle/transitions.js';
+import { holdUntil } from '../bookings/index.js';
 import { effectiveStatus } from '../bookings/view.js';
 import { checkBasketQuota, checkHoldLimits, lockClient, type ShopLimits } from './limits.js';
 import {
+  confirmationQueued,
   findBasket,
   insertBasket,
   insertBasketItem,
@@ -120,7 +120,7 @@ export async function basketView(db: Kysely<Database>, basket: BasketRow, now = 
     PaidAt: basket.paid_at === null ? null : new Date(Number(basket.paid_at)).toISOString(),
     ConfirmationEmailed:
       basket.status === 'paid' &&
-      (await confirmationEmailed(
+      (await confirmationQueued(
         db,
         rows.map((row) => row.booking_id),
       )),
@@ -206,7 +206,7 @@ export async function beginCheckout(db: Db, settings: HoldSettings, operatorId: 
         Math.max(held, now + settings.checkoutHoldMinutes * 60),
         Math.max(held, holdCeiling(Number(item.booking_created_at), settings.holdMaxLifetimeMinutes)),
       );
-      await extendHoldUntil(tx, item.booking_id, until, now);
+      await holdUntil(tx, item.booking_id, until, now);
     }
     await markCheckoutStarted(tx, current.id, now);
   });

@@ -1,2 +1,17 @@
-// The shop domain's face: what other folders may use of it. They import this file, never its stores.
-export { insertBasket, listBasketItems } from './store.js';
+// The shop domain's face: baskets, their holds and limits, as the flows (checkout, completing a payment)
+// and the channels use them. They import this file, never its stores.
+export {
+  basketAllocations,
+  basketAmount,
+  findBasket,
+  findBasketById,
+  insertBasket,
+  listBasketItems,
+  lockBasket,
+  markBasketPaid,
+  markCheckoutStarted,
+  setPaymentReference,
+  type BasketItemRecord,
+  type BasketRow,
+} from './store.js';
+export { basketView, requireBasket, requireHeldItems, type HoldSettings } from './baskets.js';

@@ -232,3 +232,22 @@ export async function markBasketPaid(tx: Tx, basketId: number): Promise<boolean>
 export async function setPaymentReference(tx: Tx, basketId: number, reference: string | null): Promise<void> {
   await tx.updateTable('baskets').set({ payment_reference: reference }).where('id', '=', basketId).execute();
 }
+
+/**
+ * Whether a booking-confirmed workflow e-mailed (or is about to e-mail) the guest of any of these bookings:
+ * the shop's confirmation page says an e-mail was sent only then. One statement over the outbox and the
+ * workflows, which answer this question together.
+ */
+export async function confirmationQueued(db: Kysely<Database>, bookingIds: number[]): Promise<boolean> {
+  if (bookingIds.length === 0) return false;
+  const row = await db
+    .selectFrom('emails')
+    .innerJoin('workflows', 'workflows.id', 'emails.workflow_id')
+    .select('emails.id')
+    .where('emails.booking_id', 'in', bookingIds)
+    .where('workflows.event', '=', 'booking-confirmed')
+    .where('emails.status', 'in', ['queued', 'sending', 'sent'])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -19,13 +19,13 @@ import { departureMessageOf } from '../bookings/departures.js';
 import { findActivity } from '../catalog/index.js';
 import { unixNow } from '../lib/clock.js';
 import { requireBasket } from '../shop/baskets.js';
-import { guestRefundPreview } from '../shop/refunds.js';
+import { guestRefundPreview } from '../payments/refunds.js';
 import { listBasketItems } from '../shop/index.js';
 import type { BalancePayment, BookingWaiver, CompleteWaiverBody, ManageLink, ManagedBooking } from './manage-schemas.js';
 import { listQuestions } from '../questions/service.js';
 import { listActivityQuestions } from '../questions/index.js';
 import { owedOf } from '../payments/booking-money.js';
-import { payBalance, type BalanceConfig } from '../shop/balances.js';
+import { payBalance, type BalanceConfig } from '../flows/pay-balance.js';
 import { manageBookingUrl } from '../settings/links.js';
 import { profileSlug } from '../settings/profile.js';
 

@@ -8,12 +8,21 @@ import { Product } from '../catalog/schemas.js';
 import { getProduct, listProducts } from '../catalog/service.js';
 import { Question } from '../questions/schemas.js';
 import { listQuestions } from '../questions/service.js';
-import { AddItemBody, Basket, BasketParams, CheckoutBody, CreateBasketBody, ShopActivityParams, ShopLocaleQuery, ShopParams } from './schemas.js';
-import { addBasketItem, beginCheckout, createBasket, getBasket } from './baskets.js';
-import { checkout } from './checkout.js';
-import { shopUploadRoutes } from './uploads.js';
-import { clientFingerprint } from './client.js';
-import { requireOpenShop } from './settings.js';
+import {
+  AddItemBody,
+  Basket,
+  BasketParams,
+  CheckoutBody,
+  CreateBasketBody,
+  ShopActivityParams,
+  ShopLocaleQuery,
+  ShopParams,
+} from '../shop/schemas.js';
+import { addBasketItem, beginCheckout, createBasket, getBasket } from '../shop/baskets.js';
+import { checkout } from '../flows/checkout.js';
+import { shopUploadRoutes } from '../shop/uploads.js';
+import { clientFingerprint } from '../shop/client.js';
+import { requireOpenShop } from '../shop/settings.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

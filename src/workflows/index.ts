@@ -1,2 +1,2 @@
 // The workflows domain's face: what other folders may use of it. They import this file, never its stores.
-export { confirmationEmailed, findWorkflow } from './store.js';
+export { findWorkflow } from './store.js';

@@ -45,22 +45,3 @@ export async function workflowIdsOn(db: Kysely<Database>, operatorId: number, ev
   const rows = await db.selectFrom('workflows').select('id').where('operator_id', '=', operatorId).where('event', 'in', events).execute();
   return rows.map((row) => row.id);
 }
-
-/**
- * Whether a booking-confirmed workflow e-mailed (or is about to e-mail) the guest of any of these bookings:
- * the shop's confirmation page says an e-mail was sent only then. One statement over the outbox and the
- * workflows, which answer this question together.
- */
-export async function confirmationEmailed(db: Kysely<Database>, bookingIds: number[]): Promise<boolean> {
-  if (bookingIds.length === 0) return false;
-  const row = await db
-    .selectFrom('emails')
-    .innerJoin('workflows', 'workflows.id', 'emails.workflow_id')
-    .select('emails.id')
-    .where('emails.booking_id', 'in', bookingIds)
-    .where('workflows.event', '=', 'booking-confirmed')
-    .where('emails.status', 'in', ['queued', 'sending', 'sent'])
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}

@@ -2,7 +2,7 @@
 // and capacity changes by the operator.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
-import { createActivity, createTimeslot, dateFromToday, getTimeslot, type AdminTimeslot } from '../availability/fixtures.js';
+import { createActivity, createTimeslot, dateFromToday, getTimeslot, type AdminTimeslot } from './fixtures.js';
 
 let t: TestApp;
 let op: TestOperator;

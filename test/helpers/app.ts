@@ -1,6 +1,7 @@
 // Builds the real app on a fresh, migrated database and gives tests an operator with keys of each kind.
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import { wireReactions } from '../../src/reactions.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -60,6 +61,7 @@ export function buildTestApp(db: Db, env: Record<string, string> = {}, options: 
     OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
+  wireReactions();
   return buildApp({ db, config, webhooks: options.webhooks, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
 }
 

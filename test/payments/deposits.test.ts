@@ -11,7 +11,7 @@ import { customer } from '../emails/fixtures.js';
 import { GOOD_CARD, openShop } from '../shop/fixtures.js';
 import { connectStripe, stripeWorld, type StripeWorld } from './fixtures.js';
 import { manageToken } from '../../src/storefront/manage.js';
-import { sendBalanceLinks } from '../../src/shop/balance-links.js';
+import { sendBalanceLinks } from '../../src/flows/balance-links.js';
 import { runDueEmails } from '../../src/emails/worker.js';
 import { deliveryFor } from '../emails/fixtures.js';
 import { startSmtp, type TestSmtp } from '../emails/smtp.js';

@@ -194,7 +194,7 @@ describe('a dispute of a Stripe payment', () => {
   it('links to the live dashboard for a live-mode key, and a booking without a dispute has none', async () => {
     const { references } = await paidBasket(op, kayak, [1]);
     expect((await booking(references[0]!)).Disputes).toEqual([]);
-    const { stripePaymentUrl } = await import('../../src/shop/disputes.js');
+    const { stripePaymentUrl } = await import('../../src/flows/dispute.js');
     expect(stripePaymentUrl('pi_123', true)).toBe('https://dashboard.stripe.com/payments/pi_123');
     expect(stripePaymentUrl('pi_123', false)).toBe('https://dashboard.stripe.com/test/payments/pi_123');
   });

@@ -64,6 +64,30 @@ export async function confirm(tx: Tx, booking: BookingRow, now: number, beforeCo
   return { ok: true };
 }
 
+/**
+ * Confirms a hold its guest has paid for (a basket's item), with the payment's reference as the booking's.
+ * The payer checked that its seats are still counted for it (a live hold, or for Stripe a lapsed one nobody
+ * released), so the hold's expiry is not asked again. False when it left its hold meanwhile (a concurrent
+ * cancellation or release): the caller rolls the payment back.
+ */
+export async function confirmPaidHold(
+  tx: Tx,
+  booking: { id: number; operator_id: number },
+  paymentReference: string | null,
+  now: number,
+): Promise<boolean> {
+  const confirmed = await changeStatus(tx, booking.id, ['on_hold'], {
+    status: 'confirmed',
+    hold_expires_at: null,
+    ...(paymentReference !== null && { payment_reference: paymentReference }),
+  });
+  if (confirmed) await publishBookingChange(tx, confirmed, 'confirmed', now);
+  return confirmed !== undefined;
+}
+
+/** Keeps a live hold until `until` (a payment page's lifetime), never past what the caller checked against its ceiling. */
+export const holdUntil = (tx: Tx, bookingId: number, until: number, now: number): Promise<boolean> => extendHoldUntil(tx, bookingId, until, now);
+
 /** What a cancellation does beyond the status: the booking's reactions (workflows' e-mails, ...) and the audit entry. */
 async function cancelled(tx: Tx, row: BookingRow, before: string, caller: Caller, now: number, reason?: Record<string, unknown>): Promise<void> {
   await publishBookingChange(tx, row, 'cancelled', now);

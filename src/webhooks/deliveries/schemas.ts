@@ -1,6 +1,6 @@
 // The API types of an endpoint's deliveries: listed, inspected with their attempts.
 import { Type, type Static } from '@sinclair/typebox';
-import { MAX_LIST_LIMIT } from '../../bookings/schemas.js';
+import { MAX_LIST_LIMIT } from '../../http/schemas.js';
 import { Instant, stringEnum } from '../endpoints/schemas.js';
 
 export const DELIVERY_STATUSES = ['pending', 'sending', 'delivered', 'failed'] as const;

@@ -3,12 +3,12 @@
 // that a booking never refunds more than its share is the shop's, src/shop/refunds.ts); here its
 // provider's answer moves it to succeeded, pending (Stripe confirms later) or failed.
 import type Stripe from 'stripe';
-import type { Db } from '../db/connection.js';
-import type { InstanceKeys } from '../secrets/keys.js';
-import type { RefundStatus } from '../db/schema.js';
-import { changeRefundStatus, findPayment, findRefund, findRefundByReference, findStripeAccount, type RefundRow } from './store.js';
-import { accountClient, createRefund, failureOf, type StripeSettings } from './providers/stripe/gateway.js';
-import type { StripeEventHandler } from './providers/stripe/events.js';
+import type { Db } from '../../../db/connection.js';
+import type { InstanceKeys } from '../../../secrets/keys.js';
+import type { RefundStatus } from '../../../db/schema.js';
+import { changeRefundStatus, findPayment, findRefund, findRefundByReference, findStripeAccount, type RefundRow } from '../../store.js';
+import { accountClient, createRefund, failureOf, type StripeSettings } from './gateway.js';
+import type { StripeEventHandler } from './events.js';
 
 /** The idempotency key of a refund: a retry of it is the same refund to Stripe. */
 export const refundIdempotencyKey = (refund: Pick<RefundRow, 'id'>): string => `slotbook-refund-${refund.id}`;
