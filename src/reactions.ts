@@ -33,7 +33,7 @@ export function wireReactions(): void {
   // A basket paid: a waitlist offer held in it is claimed.
   basketPaid.on('waitlists', claimOffer);
   // Stripe's Checkout events (received by payments/providers/stripe/webhook-routes.ts): a paid session completes its basket, once.
-  // A session for a booking's balance (its metadata says so) records the balance paid, once (shop/balances.ts).
+  // A session for a booking's balance (its metadata says so) records the balance paid, once (flows/pay-balance.ts).
   handleStripeEvents(PAID_SESSION_EVENTS, (tx, context) => (isBalanceSession(context) ? settleBalance : settleStripeCheckout)(tx, context));
   handleStripeEvents(EXPIRED_SESSION_EVENTS, (tx, context) => (isBalanceSession(context) ? expireBalance : expireStripeCheckout)(tx, context));
   // Stripe's word on a refund moves its status (pending -> succeeded / failed).
@@ -47,7 +47,7 @@ export function wireReactions(): void {
   // A workflow e-mail to a guest is composed whole at sending: the operator's layout, the booking's details in
   // the guest's language, the QR code and the calendar entry (storefront/guest-email.ts).
   defineEmailKind('workflow', { textAtSending: fillManageBookingUrl, messageAtSending: composeWorkflowEmail });
-  // The balance link (shop/balance-links.ts) is the guest's booking page, filled in at sending like a workflow's.
+  // The balance link (flows/balance-links.ts) is the guest's booking page, filled in at sending like a workflow's.
   defineEmailKind('balance', { textAtSending: fillManageBookingUrl });
   defineEmailKind('waitlist', waitlistOfferEmail);
   // A mapped product's seats changed (any channel, a hold, a capacity edit, a new or closed timeslot), as the

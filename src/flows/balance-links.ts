@@ -1,7 +1,7 @@
 // The balance link (docs/payments.md, "Deposits and balances"): a job, started by server.ts, e-mails the
 // guest of each booking that paid a deposit online, still owes its balance and starts within its
 // activity's BalanceDueDays, a link to their booking page, where "Pay the balance" makes a Stripe Checkout
-// Session at the click (balances.ts). Once per booking: a row of balance_requests (booking_id is its key)
+// Session at the click (pay-balance.ts). Once per booking: a row of balance_requests (booking_id is its key)
 // is inserted in the transaction that queues the e-mail, so two processes never send it twice. A booking
 // whose balance was paid before its time (the desk) is marked handled without an e-mail.
 import type { FastifyBaseLogger } from 'fastify';

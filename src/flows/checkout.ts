@@ -3,12 +3,12 @@
 // written), or nothing of it exists but, for a declined card, the record of the declined attempt:
 //   1. lock the payer's address (one payment per address at a time) and the basket's row, which must be
 //      open (a concurrent second payment waits, then finds it paid -> 409; it is never charged twice), in
-//      a shop with a payment provider (payments.ts: in production the test provider charges only a shop
+//      a shop with a payment provider (payments/: in production the test provider charges only a shop
 //      in test mode; without one nothing is confirmed, free baskets included -> 409);
 //   2. every item must still hold its seats (a lapsed hold: 409, nothing confirmed);
-//   3. after repeated declines, wait (declines.ts: 429 with a growing Retry-After);
+//   3. after repeated declines, wait (payments/declines.ts: 429 with a growing Retry-After);
 //   4. charge through the payment provider; declined: the attempt alone is recorded, then 422;
-//   5. record the payment and complete the order (completion.ts, the same as Stripe's webhook does: confirm
+//   5. record the payment and complete the order (complete-payment.ts, the same as Stripe's webhook does: confirm
 //      the bookings, mark the basket paid, claim its waitlist offer, write the order-completed entry).
 // Calling a provider inside a transaction suits the local `test` provider only. Stripe is paid on Stripe's
 // page and confirmed by its webhook: a checkout naming it goes to stripe-checkout.ts (docs/payments.md).
@@ -89,7 +89,7 @@ export async function checkout(
     const paid = await requireBasket(tx, operatorId, token);
     return { statusCode: 200, body: { data: await basketView(tx, paid, now) } };
   });
-  // The declined attempt is committed (it counts towards the waits of declines.ts); the answer is a 422.
+  // The declined attempt is committed (it counts towards the waits of payments/declines.ts); the answer is a 422.
   if (outcome.result.statusCode === 422) throw new PaymentDeclined(outcome.result.body as string);
   return outcome;
 }

@@ -95,7 +95,7 @@ export async function payBalance(
     if (!provider) throw new Conflict('This shop takes no payments at the moment; nothing was charged');
     if (provider.name === 'test') {
       if (request.cardNumber === undefined) throw ValidationFailed.field('CardNumber', 'CardNumber is required: this shop is in test mode');
-      // The same waits after declines as a basket's checkout (declines.ts), per booking and per address.
+      // The same waits after declines as a basket's checkout (payments/declines.ts), per booking and per address.
       await refuseWhileDeclining(tx, { bookingId }, request.clientHmac, Date.now());
       const charge = await provider.charge({
         amount: owed.AmountDue,

@@ -5,7 +5,7 @@
 // - cheaper: what was paid toward the price beyond the new price goes back at once, a refund like staff's own
 //   (reason price-difference, asked by whoever moved it; Stripe's is sent right after the commit);
 // - dearer: the guest is e-mailed their booking page, where "Pay the balance" takes what is now due
-//   (balances.ts makes Stripe's page at the click). A difference refunded before and made due again by a
+//   (pay-balance.ts makes Stripe's page at the click). A difference refunded before and made due again by a
 //   move back is due like any other.
 // Moves within an activity never change the price; a booking not paid online is settled at the desk.
 import type { Tx } from '../db/connection.js';

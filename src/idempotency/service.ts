@@ -11,7 +11,7 @@
 //
 // The fingerprint (what makes two requests "the same") is an HMAC under an instance key, so that the
 // table alone cannot be used to test guesses of what a body held; the caller leaves secrets such as a
-// card number out of the fingerprint altogether (shop/checkout.ts).
+// card number out of the fingerprint altogether (flows/checkout.ts).
 // Only successful responses are recorded: a rejected request (422, 409 sold out) wrote nothing, so its
 // retry is evaluated afresh, as Stripe does.
 import type { Db, Tx } from '../db/connection.js';

@@ -4,7 +4,7 @@
 // (its deposit and its balances), oldest payment first, each up to its part less its refunds (ledger.ts):
 // the check and the insert happen in ONE transaction with the booking's payments locked (PostgreSQL;
 // SQLite's write transaction is serial already), so two staff clicking at once can never refund more.
-// The provider is asked after the commit (payments/refunds.ts); the test provider refunds at once.
+// The provider is asked after the commit (providers/stripe/refunds.ts); the test provider refunds at once.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';

@@ -1,6 +1,6 @@
 // The online shop's baskets: a customer opens one, adds timeslot items (each a booking of Source online,
 // on a short hold while the guest is choosing), begins checkout (the seats are then held longer, up to
-// the hold's ceiling, and the basket takes no more items), reads the total, and pays once (checkout.ts).
+// the hold's ceiling, and the basket takes no more items), reads the total, and pays once (flows/checkout.ts).
 // What one client may hold at once is bounded (limits.ts).
 import { guestLanguage } from '../lib/guest-messages.js';
 import type { Kysely } from 'kysely';

@@ -102,7 +102,7 @@ export async function setBasketCurrency(tx: Tx, basketId: number, currency: stri
   await tx.updateTable('baskets').set({ currency }).where('id', '=', basketId).where('currency', 'is', null).execute();
 }
 
-// ---- what one client holds, opens and has declined (limits.ts, declines.ts), and the shop's settings ----
+// ---- what one client holds, opens and has declined (limits.ts, payments/declines.ts), and the shop's settings ----
 
 /**
  * Seats on live hold in one basket, or added by one client in one operator's shop, and when the first of

@@ -41,7 +41,7 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * Shop: asks for a place on the waitlist of a timeslot without room for the party (409 when the seats are
  * there: book them). The answer is 202 and the same whether the address is new, pending or waiting; only
  * a new place (or one whose confirmation lapsed) gets a confirmation e-mail. The shop's routes answer only
- * for an open shop (their hook in shop/routes.ts).
+ * for an open shop (their hook in storefront/shop-routes.ts).
  */
 export async function joinWaitlist(
   db: Db,

@@ -1,6 +1,6 @@
 // Sending a refund to its provider, after the commit that recorded it (never inside a transaction), and
 // following Stripe's refund events. The refund row was made pending under the payment's lock (the check
-// that a booking never refunds more than its share is the shop's, src/shop/refunds.ts); here its
+// that a booking never refunds more than its share is src/payments/refunds.ts's); here its
 // provider's answer moves it to succeeded, pending (Stripe confirms later) or failed.
 import type Stripe from 'stripe';
 import type { Db } from '../../../db/connection.js';
