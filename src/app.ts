@@ -45,14 +45,12 @@ import { questionCoreRoutes, questionPartnerRoutes } from './questions/routes.js
 import { questionAdminRoutes } from './questions/admin-routes.js';
 import { usageRoutes } from './usage/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
-import { shopRoutes } from './storefront/shop-routes.js';
 import { shopAdminRoutes } from './shop/admin-routes.js';
 import { refundAdminRoutes } from './payments/refund-routes.js';
 import { holdAdminRoutes } from './holds/admin-routes.js';
 import { guestAdminRoutes } from './guests/admin-routes.js';
 import { waitlistPageRoutes } from './waitlists/page-routes.js';
 import { waitlistAdminRoutes } from './waitlists/admin-routes.js';
-import { waitlistShopRoutes } from './waitlists/routes.js';
 import { workflowAdminRoutes } from './workflows/admin-routes.js';
 import { emailAdminRoutes } from './emails/admin-routes.js';
 import { ticketTypeAdminRoutes } from './catalog/tickets/admin-routes.js';
@@ -68,11 +66,11 @@ import { webhooksDocument } from './webhooks/openapi.js';
 import { settingsAdminRoutes } from './settings/admin-routes.js';
 import { brandingRoutes } from './settings/routes.js';
 import { embedRoutes } from './embed/routes.js';
-import { storefrontApiRoutes } from './storefront/api-routes.js';
+import { publicShopApi } from './storefront/shop-api.js';
 import { storefrontRoutes } from './storefront/routes.js';
 import { paymentAdminRoutes } from './payments/admin-routes.js';
 import { stripeWebhookRoutes } from './payments/providers/stripe/webhook-routes.js';
-import { requireReactionsWired } from './events/hooks.js';
+import { requireReactionsWired } from './hooks/registry.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -223,9 +221,7 @@ export async function buildApp({ db, config, logger, logStream, webhooks, instru
   await app.register(staffRoutes, { prefix: '/api/v2/staff' });
   await app.register(webhookAdminRoutes, { prefix: admin });
   await app.register(reportAdminRoutes, { prefix: admin });
-  await app.register(shopRoutes, { prefix: '/api/v2/shop/:OperatorID' });
-  await app.register(waitlistShopRoutes, { prefix: '/api/v2/shop/:OperatorID' });
-  await app.register(storefrontApiRoutes, { prefix: '/api/v2/shop/:OperatorID' });
+  await app.register(publicShopApi, { prefix: '/api/v2/shop/:OperatorID' });
   await app.register(waitlistPageRoutes);
   await app.register(settingsAdminRoutes, { prefix: admin });
   await app.register(paymentAdminRoutes, { prefix: admin });

@@ -1,13 +1,13 @@
 // Who reacts to what: the one place where the domains' events are wired to their reactions. Domains publish
 // (events/) and never import the reactions. The command line (cli.ts), the tests' helper and the scripts
-// wire these once per process before they build the app, which refuses to be built unwired (events/hooks.ts). docs/architecture.md has
+// wire these once per process before they build the app, which refuses to be built unwired (hooks/registry.ts). docs/architecture.md has
 // the table.
 import { defineEmailKind } from './emails/kinds.js';
 import { queueGygPushes } from './getyourguide/push.js';
 import { queueViatorPricing, queueViatorPushes } from './viator/push.js';
 import { availabilityCoalesced } from './webhooks/deliveries/dispatch.js';
-import { basketPaid, bookingChanged, operatorCreated, productChanged } from './events/reactions.js';
-import { markReactionsWired } from './events/hooks.js';
+import { basketPaid, bookingChanged, operatorCreated, productChanged } from './hooks/platform-hooks.js';
+import { markReactionsWired } from './hooks/registry.js';
 import { insertStarterWorkflows } from './workflows/starter.js';
 import { followChargeRefunds, followRefund, REFUND_EVENTS } from './payments/providers/stripe/refunds.js';
 import { handleStripeEvents } from './payments/providers/stripe/events.js';

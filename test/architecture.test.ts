@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** src/: a unit is a top-level folder, or a file directly in src/. */
 export const SERVER_LAYERS: readonly (readonly string[])[] = [
   /* kernel       */ ['config.ts', 'calendar', 'lib'],
-  /* platform     */ ['db', 'http', 'secrets', 'access', 'events'],
+  /* platform     */ ['db', 'http', 'secrets', 'access', 'events', 'hooks'],
   /* shared       */ ['audit', 'idempotency', 'auth', 'usage'],
   /* domains      */ [
     'catalog',

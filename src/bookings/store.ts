@@ -3,7 +3,7 @@ import type { ActivityTable, BookingCheckinTable, BookingTable, Database, Timesl
 import type { Tx } from '../db/connection.js';
 import type { BookingSource, BookingStatus } from './schemas.js';
 import { recordBookingEvents } from '../events/outbox.js';
-import { anyReactionInterested } from '../events/reactions.js';
+import { anyReactionInterested } from '../hooks/platform-hooks.js';
 
 export type BookingRow = Selectable<BookingTable>;
 
@@ -141,7 +141,7 @@ export interface BookingTarget {
   activity: Selectable<ActivityTable>;
   /** The activity's timeslot at the date and time asked for, if it has one. */
   timeslot: BookableTimeslot | undefined;
-  /** Whether any reaction to bookings cares about the operator's (events/reactions.ts); if none, a booking publishes nothing. */
+  /** Whether any reaction to bookings cares about the operator's (hooks/platform-hooks.ts); if none, a booking publishes nothing. */
   reactionsInterested: boolean;
 }
 

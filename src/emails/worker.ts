@@ -20,7 +20,7 @@ import { createMailer, RecipientRefused, type Mailer } from './mailer.js';
 import { loadInstanceKeys, type InstanceKeys } from '../secrets/keys.js';
 import { hooksOf } from './kinds.js';
 import { startPeriodic } from '../lib/periodic.js';
-import { tallyQueue } from '../events/tallies.js';
+import { tallyQueue } from '../hooks/tallies.js';
 import { claimEmail, findDueEmailIds, markAttemptFailed, markSent, operatorName, type EmailRow } from './store.js';
 
 /** Seconds to wait after the 1st, 2nd, ... failed attempt; after the last one the e-mail is failed. */

@@ -7,7 +7,7 @@
 // (one indexed read per transaction, shared by a group of bookings), and a transaction writes one outbox
 // row holding its events, each with the changed row as JSON; rendering them as the API shows them, giving
 // them IDs and fanning them out to endpoints happens in the dispatcher, off the request path.
-import { productChanged } from './reactions.js';
+import { productChanged } from '../hooks/platform-hooks.js';
 import type { CompiledQuery } from 'kysely';
 import { atCommitValue, firstInTransaction, readOncePerTransaction, runAtCommit, type Tx } from '../db/connection.js';
 import type { Selectable } from 'kysely';

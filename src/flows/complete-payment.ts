@@ -12,7 +12,7 @@ import type { Tx } from '../db/connection.js';
 import { Conflict } from '../http/errors.js';
 import { confirmPaidHold } from '../bookings/index.js';
 import { recordUsage } from '../usage/service.js';
-import { basketPaid } from '../events/reactions.js';
+import { basketPaid } from '../hooks/platform-hooks.js';
 import { operatorListens, recordEvents } from '../events/outbox.js';
 import { changePaymentStatus, lockPayment } from '../payments/index.js';
 import type { StripeEventHandler } from '../payments/providers/stripe/events.js';

@@ -6,7 +6,7 @@
 // Each process runs each channel's sender: it groups what is due per product, lets the channel render
 // each group as it is now (`prepare`), sends urgent ones (a sell-out) first, and retries failures with
 // back-off: 10 s doubling to an hour, the marketplace's Retry-After after a 429, dropped after
-// MAX_ATTEMPTS; a channel that names its metrics queue has each outcome counted (events/tallies.ts) and its
+// MAX_ATTEMPTS; a channel that names its metrics queue has each outcome counted (hooks/tallies.ts) and its
 // depth and age read at each scrape (pushQueueStats). What a channel says and how is its own (its body, its
 // credentials, its answers, its traces).
 import type { FastifyBaseLogger } from 'fastify';
@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { startPeriodic } from '../lib/periodic.js';
-import { tallyQueue, type QueueName } from '../events/tallies.js';
+import { tallyQueue, type QueueName } from '../hooks/tallies.js';
 import { duePushes, finishPushes, postponePushes, queuePushes, type PushRow, type PushTarget } from './store.js';
 
 const BATCH = 200;

@@ -4,7 +4,7 @@
 // and sent by the e-mail worker. New bookings of an operator whose staff asked for none cost nothing more
 // (`interested`, folded into the booking's first query). Plain text, names as the guest typed them.
 import type { Tx } from '../db/connection.js';
-import type { BookingChange, BookingReaction, ChangedBooking } from '../events/reactions.js';
+import type { BookingChange, BookingReaction, ChangedBooking } from '../hooks/platform-hooks.js';
 import { queueEmail } from '../emails/outbox.js';
 import { findBookingForEmail, type BookingForEmail } from '../bookings/index.js';
 import { anyoneNoticesEachBooking, recipientsOfEachBooking } from '../staff/index.js';

@@ -1,6 +1,6 @@
 // The Prometheus metrics of a process (docs/observability.md), through prom-client: requests per route
 // pattern (rate and latency), database statements and the pool, the business as it happens (bookings and
-// cancellations per channel, seats sold, holds lapsed: events/tallies.ts), the queues of e-mails, webhook
+// cancellations per channel, seats sold, holds lapsed: hooks/tallies.ts), the queues of e-mails, webhook
 // deliveries and GetYourGuide pushes (its channel of the marketplaces' push queue), payments and refunds
 // per state, and the process itself (event-loop lag, memory, CPU: prom-client's defaults). Counters count
 // what this process did; what every process shares (queue depths, states) is read from the database when
@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db, QueryObserver } from '../db/connection.js';
-import { installTallies } from '../events/tallies.js';
+import { installTallies } from '../hooks/tallies.js';
 import { unixNow } from '../lib/clock.js';
 import { emailQueueStats } from '../emails/index.js';
 import { deliveryQueueStats } from '../webhooks/index.js';

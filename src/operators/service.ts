@@ -2,7 +2,7 @@ import type { Db, Tx } from '../db/connection.js';
 import { createApiKey } from '../auth/service.js';
 import { uniqueSlug } from './slug.js';
 import { insertOperatorRow } from './store.js';
-import { operatorCreated } from '../events/reactions.js';
+import { operatorCreated } from '../hooks/platform-hooks.js';
 
 // What other domains read of an operator (staff e-mails and sign-in name it; the command line checks it).
 export { countOperators, operatorExists, operatorName, operatorNames } from './store.js';

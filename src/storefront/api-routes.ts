@@ -1,4 +1,4 @@
-// The public shop endpoints the booking pages need beyond src/shop's: registered under the same prefix
+// The public shop endpoints the booking pages need beyond the baskets (shop-routes.ts): registered with them
 // (/api/v2/shop/{OperatorID}), public and rate-limited per client address like the rest of the shop, in
 // OpenAPI through their TypeBox schemas. A closed or unknown shop is 404, as there.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

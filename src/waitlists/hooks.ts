@@ -2,7 +2,7 @@
 // the basket that holds an offer's seats claims the offer.
 import type { EmailKindHooks } from '../emails/kinds.js';
 import type { Tx } from '../db/connection.js';
-import type { PaidBasket } from '../events/reactions.js';
+import type { PaidBasket } from '../hooks/platform-hooks.js';
 import { markNotified, markOfferClaimed } from './store.js';
 
 export const claimOffer = (tx: Tx, basket: PaidBasket): Promise<void> => markOfferClaimed(tx, basket.id);

@@ -1,9 +1,9 @@
 // What workflows react to: a booking's change (of any source), inside the transaction that confirms,
-// cancels or moves it (events/reactions.ts), so an e-mail is queued exactly when the change commits.
+// cancels or moves it (hooks/platform-hooks.ts), so an e-mail is queued exactly when the change commits.
 // Reminders and follow-ups are queued at confirmation with their due time: they are rows, so they survive
 // restarts, and the worker sends them when due.
 import type { Tx } from '../db/connection.js';
-import type { BookingChange, BookingReaction, ChangedBooking } from '../events/reactions.js';
+import type { BookingChange, BookingReaction, ChangedBooking } from '../hooks/platform-hooks.js';
 import { dropQueuedEmails, queueEmail, requeueEmail, withdrawQueuedEmails } from '../emails/outbox.js';
 import { renderTemplate } from './templates.js';
 import { bookingTemplateValues } from './values.js';

@@ -20,7 +20,7 @@ export async function updateWorkflow(tx: Tx, operatorId: number, id: number, cha
   return tx.updateTable('workflows').set(changes).where('id', '=', id).where('operator_id', '=', operatorId).returningAll().executeTakeFirst();
 }
 
-/** Whether the operator has an enabled workflow, as a condition another query folds in (events/reactions.ts). */
+/** Whether the operator has an enabled workflow, as a condition another query folds in (hooks/platform-hooks.ts). */
 export function enabledWorkflowExists(operatorId: number): Expression<SqlBool> {
   const eb = expressionBuilder<Database, never>();
   return eb.exists(

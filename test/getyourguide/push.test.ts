@@ -10,7 +10,7 @@ import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
 import { sendDuePushes } from '../../src/marketplace-push/queue.js';
 import { GYG_CHANNEL, gygPushChannel } from '../../src/getyourguide/push.js';
 import { pushQueueStats } from '../../src/marketplace-push/store.js';
-import { installTallies, type QueueName, type QueueOutcome } from '../../src/events/tallies.js';
+import { installTallies, type QueueName, type QueueOutcome } from '../../src/hooks/tallies.js';
 import { PushBody } from '../../src/getyourguide/schemas.js';
 import { admin, berlin, connect, customer, day, mappedActivity, reserveBody, type Gyg } from './fixtures.js';
 

@@ -9,7 +9,7 @@ import type { Tx } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
 import { audit, type AuditActor } from '../../audit/log.js';
 import { closeCancelledTimeslot, findTimeslotById } from '../../availability/index.js';
-import { publishBookingChange } from '../../events/reactions.js';
+import { publishBookingChange } from '../../hooks/platform-hooks.js';
 import { findActivityById } from '../../catalog/index.js';
 import { refusalOf, type BookingFacts, type CallerKind, type PolicyAction } from './policy.js';
 import { checkinsOf, type BookingRow } from '../store.js';

@@ -16,7 +16,7 @@ import type { BookableTimeslot } from '../store.js';
 import { lockBooking, moveBooking } from './store.js';
 import { deleteWaiverAnswers } from '../../questions/index.js';
 import { effectiveStatus } from '../view.js';
-import { publishBookingChange } from '../../events/reactions.js';
+import { publishBookingChange } from '../../hooks/platform-hooks.js';
 import { sameTickets, ticketRows, type TicketMix } from '../../catalog/tickets/mix.js';
 import { bookingTicketsOf, deleteBookingTickets, insertBookingTickets } from '../../catalog/index.js';
 

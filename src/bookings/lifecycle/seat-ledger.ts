@@ -27,7 +27,7 @@ import { sql, type Kysely } from 'kysely';
 import { atCommitValue, dialectOf, firstInTransaction, runAtCommit, type Tx } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
 import { expiredEventsCte, noteSeatsChanged, recordBookingEvents } from '../../events/outbox.js';
-import { tallyLapsedHolds } from '../../events/tallies.js';
+import { tallyLapsedHolds } from '../../hooks/tallies.js';
 import type { SeatsOf } from '../../availability/index.js';
 
 /**

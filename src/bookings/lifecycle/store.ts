@@ -6,7 +6,7 @@ import { sql, type Insertable } from 'kysely';
 import type { Tx } from '../../db/connection.js';
 import type { BookingTable } from '../../db/schema.js';
 import { recordBookingEvents } from '../../events/outbox.js';
-import { tallyBooking } from '../../events/tallies.js';
+import { tallyBooking } from '../../hooks/tallies.js';
 import type { BookingStatus } from '../schemas.js';
 import type { BookingRow } from '../store.js';
 

@@ -3,7 +3,7 @@
 // confirmed, kept from the sweep until a hold's new expiry). Its own row is the store's (store.ts).
 import type { Tx } from '../../db/connection.js';
 import { keepBookingFiles } from '../../questions/index.js';
-import { tallyBooking } from '../../events/tallies.js';
+import { tallyBooking } from '../../hooks/tallies.js';
 import type { BookingStatus } from '../schemas.js';
 import type { BookingRow } from '../store.js';
 import { updateHoldExpiry, updateStatus } from './store.js';

@@ -11,7 +11,7 @@
 // Steps 2 and 3 run in write transactions that one process at a time may enter (SQLite's write lock; a
 // PostgreSQL advisory lock, skipped by the others), so an event is fanned out once and a timeslot's
 // notices are never raced.
-import { Hook } from '../../events/hooks.js';
+import { Hook } from '../../hooks/registry.js';
 import type { Db, Tx } from '../../db/connection.js';
 import { releaseLapsedHolds } from '../../bookings/index.js';
 import type { Audience } from '../../events/types.js';

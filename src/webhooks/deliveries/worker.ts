@@ -18,7 +18,7 @@ import type { Db } from '../../db/connection.js';
 import type { InstanceKeys } from '../../secrets/keys.js';
 import type { RequestGauge } from '../../http/request-gauge.js';
 import { unixNow } from '../../lib/clock.js';
-import { tallyQueue } from '../../events/tallies.js';
+import { tallyQueue } from '../../hooks/tallies.js';
 import { newWorkerId } from '../../emails/worker.js';
 import { dispatchEvents } from './dispatch.js';
 import { runDueDeliveries, type DeliveryDeps } from './deliver.js';

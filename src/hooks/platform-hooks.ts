@@ -4,7 +4,7 @@
 // process, for the server, the command line and the tests alike.
 import { expressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Tx } from '../db/connection.js';
-import { Hook, Reactions } from './hooks.js';
+import { Hook, Reactions } from './registry.js';
 
 /** `rescheduled`: a confirmed booking moved to another timeslot. */
 export type BookingChange = 'confirmed' | 'cancelled' | 'rescheduled';
