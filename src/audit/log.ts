@@ -1,6 +1,6 @@
 // The audit log's one writing function. A service calls `audit(tx, ...)` inside the transaction of the
 // change it records, so the entry exists exactly when the change does. The actor and the client address
-// come from the request's context (context.ts); there is no function that changes or deletes an entry.
+// come from the request's context (access/actor.ts); there is no function that changes or deletes an entry.
 import type { Tx } from '../db/connection.js';
 import { currentContext, type Actor } from '../access/actor.js';
 import { insertAuditEntry } from './store.js';

@@ -672,7 +672,7 @@ export interface WorkflowTable {
 }
 
 /** A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place's address. */
-/** staff: sign-in links, password resets and invitations; their body is sealed (src/staff/emails.ts). */
+/** staff: sign-in links, password resets and invitations; their body is sealed (src/staff/users/emails.ts). */
 export type EmailKind =
   | 'workflow'
   | 'waitlist'
@@ -721,7 +721,7 @@ export interface InstanceSecretTable {
 export interface ShopSettingsTable {
   operator_id: number;
   is_open: number;
-  /** 1: a test shop, charged by the test provider even in production (migration 019, src/shop/payments.ts). */
+  /** 1: a test shop, charged by the test provider even in production (migration 019, src/payments/providers/provider.ts). */
   test_mode: Generated<number>;
   updated_at: number;
 }

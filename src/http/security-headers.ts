@@ -6,7 +6,7 @@
 // Content-Security-Policy: the strictest one (nothing may load, nothing may frame it) on API answers,
 // problems and errors; one that lets Swagger UI at /docs run its own scripts and call the API. The
 // dashboard's pages set their own policy (dashboard/routes.ts), an uploaded file its sandbox
-// (questions/file-routes.ts). Strict-Transport-Security is sent only when PUBLIC_URL is https.
+// (bookings/answer-routes.ts). Strict-Transport-Security is sent only when PUBLIC_URL is https.
 //
 // We use helmet itself rather than @fastify/helmet: that plugin builds helmet's middleware anew on every
 // request (4.7 µs each, measured), about a fifth of the whole cost of a cached partner read at 40,000

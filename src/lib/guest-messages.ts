@@ -1,6 +1,6 @@
 // The words guests read both on the booking pages and in their e-mails, in every language slotbook speaks
 // to guests (English and German). The booking pages' catalogue (web/src/book/messages.ts) spreads these
-// into its own, and the e-mails (storefront/confirmation-email.ts) read them here: one text for one thing,
+// into its own, and the e-mails (storefront/guest-email.ts) read them here: one text for one thing,
 // whichever way the guest sees it. This file imports nothing, so the server (NodeNext) and the pages'
 // bundle (Vite) can both compile it as it is.
 

@@ -4,7 +4,7 @@
 // write and seen by the partner API, the shop, OCTo and GetYourGuide at once. The booking confirms the hold
 // (the lifecycle's confirm: the same domain events, webhooks and workflows as any confirmation); an
 // amendment is the lifecycle's amendBooking (as OCTo's), a cancellation its cancel, and whether Viator may
-// still cancel or change a booking is the one policy's (bookings/policy.ts), mapped to Viator's reasons.
+// still cancel or change a booking is the one policy's (bookings/lifecycle/policy.ts), mapped to Viator's reasons.
 // Viator retries bookings (its Retry flag, and after timeouts): viator_bookings holds Viator's booking
 // reference under a unique (operator, reference) constraint written in the booking's transaction, so a
 // repeated booking answers the first.

@@ -33,7 +33,7 @@ export async function offerFreedSeats(db: Db, config: Pick<Config, 'waitlistClai
 }
 
 async function offerSeats(tx: Tx, config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, timeslotId: number, now: number): Promise<number> {
-  // Bookings rows first, the timeslot row after: the lock order of every booking writer (capacity.ts).
+  // Bookings rows first, the timeslot row after: the lock order of every booking writer (bookings/lifecycle/seat-ledger.ts).
   await releaseLapsedHolds(tx, timeslotId, now);
   await expireLapsedOffers(tx, timeslotId, now);
   await lockTimeslot(tx, timeslotId);

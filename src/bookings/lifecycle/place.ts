@@ -84,7 +84,7 @@ export function refuseSeats(operatorId: number, slot: BookableTimeslot, seats: n
  * Records the booking, its tickets and takes its seats. Rules in the contract's order: a timeslot that has
  * started cannot be booked (422), then there must be enough seats left (409). Lapsed holds of the timeslot
  * are released before the seats are counted, so theirs count as free for this booking. The seats are taken
- * when the caller's transaction commits (capacity.ts): a 409 then rejects the caller's whole write, and
+ * when the caller's transaction commits (seat-ledger.ts): a 409 then rejects the caller's whole write, and
  * nothing of it stays.
  */
 export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Promise<BookingRow> {

@@ -35,7 +35,7 @@ const STATUS_EVENTS = { confirmed: 'booking.confirmed', cancelled: 'booking.canc
  * Moves the booking to `to` only if it is still in one of `from`, and returns it when it did, with the
  * webhook event of its new status. The condition makes a repeated cancel or confirm a no-op, and makes
  * exactly one of two racing writers the one that frees the seats (and writes the event). Callers go
- * through status.ts's changeStatus, which keeps the files of a booking that became confirmed.
+ * through transitions.ts's changeStatus, which keeps the files of a booking that became confirmed.
  */
 export async function updateStatus(
   tx: Tx,
@@ -57,7 +57,7 @@ export async function updateStatus(
 /**
  * Moves a live hold's expiry to `until`, and returns the hold when it moved. Only a hold that is still on
  * hold and has not lapsed at `now` moves: a lapsed hold's seats may already be someone else's, so it
- * cannot be revived. Callers go through status.ts's extendHoldUntil, which keeps the hold's files.
+ * cannot be revived. Callers go through transitions.ts's extendHoldUntil, which keeps the hold's files.
  */
 export async function updateHoldExpiry(tx: Tx, bookingId: number, until: number, now: number): Promise<BookingRow | undefined> {
   const extended = await tx

@@ -2,7 +2,7 @@
 // The body is kept raw (a content-type parser of this scope only), since Stripe signs its exact bytes, and
 // verified with the SDK against THAT operator's webhook secret: a missing or forged signature, or none to
 // check it against, is 400 and writes nothing. A verified event is recorded once per operator; a second
-// delivery answers 200 and does nothing. Its handler (stripe-events.ts) runs in the same transaction.
+// delivery answers 200 and does nothing. Its handler (events.ts) runs in the same transaction.
 // Verification comes first and costs one indexed read and one HMAC, so no limit stands before it: a
 // signed event is never refused because of what others sent. Only failures count, per client address
 // (never per operator, which anyone could spend); past the limit they are 429 and no longer logged.
