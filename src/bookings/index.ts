@@ -2,7 +2,10 @@
 // the one policy, and the service's reads and writes. What is not here is the domain's own business.
 export { cancel, cancelDepartureBookings, confirm, expireHolds, extendHold, holdCeiling, type Caller } from './lifecycle/commands.js';
 export { amendBooking, type AmendmentTarget } from './lifecycle/move.js';
-export { isOverAlready, orThrow, refusalProblem, type Outcome, type Refusal, type RefusalCode } from './lifecycle/refusals.js';
+export { isOverAlready, orThrow, refusalProblem, refusalSentence, type Outcome, type Refusal, type RefusalCode } from './lifecycle/refusals.js';
+export type { BookingDraft, BookingOrigin } from './lifecycle/draft.js';
+/** Placing a draft, and reserving it under a marketplace's reference (the one recipe of retries and twins). */
+export { placeDraft, reserveUnderReference, type ExternalReference, type ReferenceLedger, type Reserved } from './lifecycle/reserve-external.js';
 export { POLICY, refusalOf, type BookingFacts, type CallerKind, type PolicyAction } from './lifecycle/policy.js';
 /** Locks the booking's row for the rest of the transaction (money written against it waits its turn). */
 export { lockBooking } from './lifecycle/store.js';
