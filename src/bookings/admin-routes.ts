@@ -10,6 +10,7 @@ import { ReferenceParams } from '../http/schemas.js';
 import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
 import { audit } from '../audit/log.js';
 import { bookTimeslot, timeslotGroup, cancelBooking, getBooking, listOperatorBookings } from './service.js';
+import { draftOfRequest } from './request-draft.js';
 import { termsAcceptanceOf } from '../settings/terms.js';
 import { requires } from '../access/permissions.js';
 import { answerAdminRoutes } from './answer-routes.js';
@@ -83,7 +84,7 @@ export const bookingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         async (tx) => {
           // Only the fields of PosBookingBody: a stray HoldMinutes in the body puts nothing on hold.
           const { Payment, ...fields } = request.body;
-          const booking = await bookTimeslot(tx, origin, fields);
+          const booking = await bookTimeslot(tx, origin, draftOfRequest(fields));
           await audit(tx, {
             operatorId: origin.operatorId,
             action: 'booking.create',

@@ -5,6 +5,7 @@ import { Booking, PartnerBookingBody } from './schemas.js';
 import { ReferenceParams } from '../http/schemas.js';
 import { IdempotencyHeaders, sendIdempotently } from '../idempotency/http.js';
 import { bookTimeslot, timeslotGroup, cancelBooking, confirmBooking, getBooking } from './service.js';
+import { draftOfRequest } from './request-draft.js';
 
 const PartnerBookingParams = Type.Composite([PartnerParams, ReferenceParams]);
 
@@ -37,7 +38,7 @@ export const bookingPartnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request,
         reply,
         async (tx) => {
-          const booking = await bookTimeslot(tx, origin, request.body, request.body.HoldMinutes);
+          const booking = await bookTimeslot(tx, origin, draftOfRequest(request.body, request.body.HoldMinutes));
           return { statusCode: 201, body: { data: booking }, location: `/api/v2/ota/${partner}/booking/${booking.BookingReference}` };
         },
         timeslotGroup(origin.operatorId, request.body),

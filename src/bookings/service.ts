@@ -1,108 +1,22 @@
-import { guestLanguage } from '../lib/guest-messages.js';
 import type { Kysely } from 'kysely';
-import { readOncePerTransaction, type Db, type Tx } from '../db/connection.js';
+import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/index.js';
 import { unixNow } from '../lib/clock.js';
-import { fileScopeOf, validateWaiverAnswers } from '../questions/service.js';
-import { placeBooking, type BookingDraft } from './lifecycle/place.js';
+import { placeBooking, type Placement } from './lifecycle/place.js';
+import { prepareDraft, type BookingDraft, type BookingOrigin } from './lifecycle/draft.js';
+import { draftOfRequest, type BookingRequest } from './request-draft.js';
 import { cancel, confirm, type Caller } from './lifecycle/commands.js';
 import { isOverAlready, orThrow, refusalProblem } from './lifecycle/refusals.js';
-import { findBooking, findBookingTarget, listBookings, type BookableTimeslot, type BookingRecord, type BookingRow } from './store.js';
+import { findBooking, listBookings, type BookableTimeslot, type BookingRecord, type BookingRow } from './store.js';
 import { toBooking } from './view.js';
-import { requestedMix } from '../catalog/tickets/mix.js';
-import { bookingTicketsOf, listTicketTypes, type TicketTypeRow } from '../catalog/index.js';
-import {
-  PAYMENT_STATE_WINDOW,
-  type AdminBookingListItem,
-  type Booking,
-  type BookingListQuery,
-  type BookingSource,
-  type PosBookingBody,
-} from './schemas.js';
+import { bookingTicketsOf } from '../catalog/index.js';
+import { PAYMENT_STATE_WINDOW, type AdminBookingListItem, type Booking, type BookingListQuery } from './schemas.js';
 import { owedOf, type Owed } from '../payments/booking-money.js';
 
-/** The fields every source books with; a hold is asked for separately (only partners may). */
-export type BookingRequest = PosBookingBody;
-
-/** Who is booking: a partner (its marketplace), the online shop, or the operator's point of sale. */
-export interface BookingOrigin {
-  operatorId: number;
-  source: BookingSource;
-  partner: string | null;
-  /** The shop basket an online booking is an item of: its waiver answers may name the basket's uploads. */
-  basketId?: number;
-}
-
-export interface PreparedBooking {
-  draft: BookingDraft;
-  activity: ActivityRow;
-}
-
-/** The activity's live ticket types, read once per transaction (a group of bookings shares them). */
-export function ticketTypesOf(tx: Tx, activityRowId: number): Promise<TicketTypeRow[]> {
-  return readOncePerTransaction(tx, `ticket-types:${activityRowId}`, () => listTicketTypes(tx, [activityRowId]));
-}
-
-/**
- * Everything about a booking request that can be decided before taking seats, in the contract's order:
- * the activity and a timeslot at Date and Time must exist (404); then the fields that depend on them,
- * the ticket mix (Participants or Tickets, against the types and the product's maximum) and the waiver
- * answers, are reported together (422).
- * It only reads. The booking routes run it inside the idempotent write transaction rather than before
- * it: a retry with the same Idempotency-Key must replay the first answer, not be judged again against
- * a catalogue that may have changed since (an archived activity, a new required question).
- */
-export async function prepareBooking(
-  tx: Tx,
-  origin: BookingOrigin,
-  request: BookingRequest,
-  holdMinutes: number | undefined,
-  now: number,
-): Promise<PreparedBooking> {
-  // The bookings of a group (Db.writeGrouped) name the same timeslot: one read serves them all.
-  const key = JSON.stringify(['booking-target', origin.operatorId, request.ActivityID, request.Date, request.Time]);
-  const target = await readOncePerTransaction(tx, key, () =>
-    findBookingTarget(tx, origin.operatorId, request.ActivityID, request.Date, request.Time),
-  );
-  // An archived activity takes no bookings, as the catalogue's requireActivity says.
-  if (!target || target.activity.archived) throw new NotFound(`No activity ${request.ActivityID}`);
-  const { activity, timeslot } = target;
-  if (!timeslot) throw new NotFound(`Activity ${request.ActivityID} has no timeslot on ${request.Date} at ${request.Time}`);
-
-  const { mix, errors } = requestedMix(await ticketTypesOf(tx, activity.id), request, activity.max_participants_per_booking);
-  let waiver: BookingDraft['waiver'] = { status: 'pending', answers: [], fileIds: [] };
-  try {
-    waiver = await validateWaiverAnswers(tx, fileScopeOf(origin), activity.id, request.WaiverAnswers);
-  } catch (error) {
-    if (!(error instanceof ValidationFailed)) throw error;
-    errors.push(...(error.errors ?? []));
-  }
-  if (errors.length > 0 || !mix) throw new ValidationFailed(errors);
-
-  const draft: BookingDraft = {
-    operatorId: origin.operatorId,
-    timeslot,
-    reactionsInterested: target.reactionsInterested,
-    source: origin.source,
-    partner: origin.partner,
-    paymentReference: request.PaymentReference ?? null,
-    mix,
-    currency: activity.currency,
-    customer: {
-      firstName: request.Customer.FirstName.trim(),
-      // A walk-in's missing last name, e-mail and phone are stored empty (PosCustomer).
-      lastName: request.Customer.LastName?.trim() ?? '',
-      email: request.Customer.Email?.trim() ?? '',
-      phone: request.Customer.Phone ?? '',
-    },
-    locale: guestLanguage(request.Locale),
-    waiver,
-    holdExpiresAt: holdMinutes === undefined ? null : now + holdMinutes * 60,
-  };
-  return { draft, activity };
-}
+export type { BookingRequest } from './request-draft.js';
+export type { BookingOrigin } from './lifecycle/draft.js';
 
 function record(row: BookingRow, activity: ActivityRow, timeslot: BookableTimeslot): BookingRecord {
   return {
@@ -124,14 +38,14 @@ export function timeslotGroup(operatorId: number, request: Pick<BookingRequest, 
 }
 
 /**
- * Creates a booking of any source inside the caller's write transaction: confirmed, or on hold for
- * `holdMinutes` when given. The online shop's checkout and an OCTo API book through this too.
+ * Creates a booking of the draft inside the caller's write transaction: confirmed, or on hold for the
+ * draft's holdMinutes when given. The partner API and the desk book through this.
  */
-export async function bookTimeslot(tx: Tx, origin: BookingOrigin, request: BookingRequest, holdMinutes?: number): Promise<Booking> {
+export async function bookTimeslot(tx: Tx, origin: BookingOrigin, draft: BookingDraft): Promise<Booking> {
   const now = unixNow();
-  const { draft, activity } = await prepareBooking(tx, origin, request, holdMinutes, now);
-  const row = await placeBooking(tx, draft, now);
-  return toBooking(record(row, activity, draft.timeslot), (await bookingTicketsOf(tx, [row.id])).get(row.id) ?? [], now);
+  const { placement, activity } = await prepareDraft(tx, origin, draft, now);
+  const row = await placeBooking(tx, placement, now);
+  return toBooking(record(row, activity, placement.timeslot), (await bookingTicketsOf(tx, [row.id])).get(row.id) ?? [], now);
 }
 
 async function requireBooking(db: Kysely<Database>, operatorId: number, reference: string, partner?: string): Promise<BookingRecord> {

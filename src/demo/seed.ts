@@ -116,15 +116,14 @@ async function addSchedules(db: Db, demo: DemoSeed): Promise<void> {
   }
 
   const vault = ACTIVITIES.findIndex((spec) => spec.name.startsWith('Escape Room'));
-  const party = { FirstName: 'Office', LastName: 'Party', Email: 'party@example.com', Phone: '+12125550100' };
-  const request = {
-    ActivityID: demo.activityIds[vault]!,
-    Date: addDays(todayIn(ACTIVITIES[vault]!.timezone), 3),
-    Time: '19:00',
-    Participants: 6,
-    Customer: party,
+  const draft = {
+    activityId: demo.activityIds[vault]!,
+    date: addDays(todayIn(ACTIVITIES[vault]!.timezone), 3),
+    time: '19:00',
+    participants: 6,
+    customer: { firstName: 'Office', lastName: 'Party', email: 'party@example.com', phone: '+12125550100' },
   };
-  await db.write((tx) => bookTimeslot(tx, { operatorId: demo.operatorId, source: 'pos', partner: null }, request));
+  await db.write((tx) => bookTimeslot(tx, { operatorId: demo.operatorId, source: 'pos', partner: null }, draft));
 }
 
 async function addTicketTypes(db: Db, operatorId: number, activityId: string, spec: DemoActivity): Promise<void> {

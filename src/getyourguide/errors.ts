@@ -3,6 +3,7 @@
 // the layers below (a sold-out timeslot, a ticket mix the activity refuses) are translated here, so that
 // the shared booking services stay unaware of GYG.
 import type { FastifyError } from 'fastify';
+import { refusalSentence, type Refusal } from '../bookings/index.js';
 import { DomainError } from '../http/errors.js';
 import { fieldErrors } from '../http/validation.js';
 import { CommitOutcomeUnknown } from '../db/connection.js';
@@ -26,6 +27,27 @@ export class GygError extends Error {
   static noAvailability = (message: string) => new GygError('NO_AVAILABILITY', message);
   static participants = (message: string, min: number, max: number | null) =>
     new GygError('INVALID_PARTICIPANTS_CONFIGURATION', message, { participantsConfiguration: { min, max } });
+}
+
+/**
+ * A reservation the domain refused, in GetYourGuide's errorCodes: a ticket type's or the activity's limits
+ * are INVALID_PARTICIPANTS_CONFIGURATION with the limits (the type named by its GYG category,
+ * `categoryOf`), seats gone NO_AVAILABILITY, an unknown activity INVALID_PRODUCT, the rest
+ * VALIDATION_FAILURE.
+ */
+export function gygReservationError(refusal: Refusal, categoryOf: (typeCode: string) => string | undefined): GygError {
+  const limited = refusal.mix?.find((p) => p.rule === 'mix.below-minimum' || p.rule === 'mix.above-maximum' || p.rule === 'mix.too-many-people');
+  if (limited?.limits) {
+    const { type, max } = limited.limits;
+    const category = type === undefined ? undefined : categoryOf(type);
+    if (category === undefined) return GygError.participants(`The activity cannot be reserved for more than ${max} participants`, 1, max);
+    const min = Math.max(1, limited.limits.min);
+    const what = category === 'GROUP' ? 'groups' : `${category} tickets`;
+    return GygError.participants(`This activity sells ${max === null ? `at least ${min}` : `${min} to ${max}`} ${what} per booking`, min, max);
+  }
+  if (refusal.code === 'seats.gone') return GygError.noAvailability(refusal.message);
+  if (refusal.code === 'activity.unknown') return new GygError('INVALID_PRODUCT', refusal.message);
+  return GygError.validation(refusalSentence(refusal));
 }
 
 export interface GygReply {

@@ -1,9 +1,11 @@
 // Reservations and bookings of GetYourGuide over slotbook's own bookings. A reservation is a partner
-// booking on hold (source partner, partner `GetYourGuide`, GYG's reference as payment_reference),
-// placed by the same prepareBooking and placeBooking as every channel, so its seats are taken by the same
-// conditional-capacity write and seen by the partner API, the shop and OCTo at once. Book confirms the
-// hold (the lifecycle's confirm: the same domain events, webhooks and workflows as any confirmation);
-// cancel-reservation and cancel-booking are the lifecycle's cancel, within the policy for GetYourGuide.
+// booking on hold (source partner, partner `GetYourGuide`, GYG's reference as payment_reference): GYG's
+// request as the domain's BookingDraft, reserved under GYG's reference by the bookings' one recipe
+// (reserveUnderReference), so its seats are taken by the same conditional-capacity write and seen by the
+// partner API, the shop and OCTo at once, and the catalogue's refusals of its mix are mapped to GYG's
+// codes. Book confirms the hold (the lifecycle's confirm: the same domain events, webhooks and workflows
+// as any confirmation); cancel-reservation and cancel-booking are the lifecycle's cancel, within the
+// policy for GetYourGuide.
 // GYG retries on timeouts: gyg_bookings holds GYG's reference under a unique (operator, reference)
 // constraint, written in the reservation's transaction, so a repeated reserve or book answers the first.
 import type { Kysely } from 'kysely';
@@ -14,13 +16,11 @@ import { isEmailAddress } from '../lib/email-address.js';
 import { NATIVE_CHANNELS } from '../lib/marketplaces.js';
 import type { AuditActor } from '../audit/log.js';
 import { findTimeslotAt, type TimeslotRow } from '../availability/index.js';
-import { prepareBooking, type BookingOrigin, type BookingRequest } from '../bookings/service.js';
-import { cancel, confirm, type Caller, type Refusal } from '../bookings/index.js';
-import { placeBooking } from '../bookings/lifecycle/place.js';
+import { cancel, confirm, reserveUnderReference, type BookingDraft, type BookingOrigin, type Caller, type Refusal } from '../bookings/index.js';
 import { changeBookingDetails, findBooking } from '../bookings/index.js';
 import { effectiveStatus } from '../bookings/view.js';
 import type { ActivityRow } from '../catalog/index.js';
-import { GygError } from './errors.js';
+import { GygError, gygReservationError } from './errors.js';
 import { isGygCategory, type OfferedType } from './offer.js';
 import { isOpeningHours, readDateTime } from './availability.js';
 import { requireProduct, type GygCaller, type GygProduct } from './products.js';
@@ -72,8 +72,12 @@ const utcIso = (seconds: number) => new Date(seconds * 1000).toISOString().repla
 
 // ---- the request's tickets -------------------------------------------------------------------------
 
-/** GYG's items as the activity's ticket lines (codes and quantities), checked against what is offered. */
-function ticketsOf(product: GygProduct, items: ReservationItem[]): { Type: string; Quantity: number }[] {
+/**
+ * GYG's items as the activity's ticket lines (codes and quantities): each category must be offered, and a
+ * group no larger than its type. Whether the mix may be sold is the catalogue's rule, judged when it is
+ * placed; its refusal is said in GYG's words (gygReservationError).
+ */
+function ticketsOf(product: GygProduct, items: ReservationItem[]): { code: string; quantity: number }[] {
   const { activity, offered } = product;
   const byCategory = new Map<string, OfferedType>(offered.map((o) => [o.category, o]));
   const quantities = new Map<OfferedType, number>();
@@ -99,24 +103,7 @@ function ticketsOf(product: GygProduct, items: ReservationItem[]): { Type: strin
     }
     quantities.set(offer, (quantities.get(offer) ?? 0) + item.count);
   }
-  let people = 0;
-  for (const [offer, quantity] of quantities) {
-    const min = Math.max(1, offer.type.min_per_booking);
-    if (quantity < offer.type.min_per_booking || (offer.type.max_per_booking !== null && quantity > offer.type.max_per_booking)) {
-      const what = offer.category === 'GROUP' ? 'groups' : `${offer.category} tickets`;
-      const limits = offer.type.max_per_booking === null ? `at least ${min}` : `${min} to ${offer.type.max_per_booking}`;
-      throw GygError.participants(`This activity sells ${limits} ${what} per booking`, min, offer.type.max_per_booking);
-    }
-    people += quantity * offer.type.people;
-  }
-  if (people > activity.max_participants_per_booking) {
-    throw GygError.participants(
-      `The activity cannot be reserved for more than ${activity.max_participants_per_booking} participants`,
-      1,
-      activity.max_participants_per_booking,
-    );
-  }
-  return [...quantities].map(([offer, quantity]) => ({ Type: offer.type.code, Quantity: quantity }));
+  return [...quantities].map(([offer, quantity]) => ({ code: offer.type.code, quantity }));
 }
 
 /** The timeslot GYG's dateTime names: one starting at that instant, or (time period) the day's. */
@@ -148,9 +135,6 @@ const isLive = (link: GygBookingLink, now: number) => {
 
 // ---- reserve ---------------------------------------------------------------------------------------
 
-/** Raised inside the reservation's transaction to roll it back when a twin with the same reference won. */
-class ReferenceTaken extends Error {}
-
 function answerReservation(link: GygBookingLink, productId: string, timeslot: TimeslotRow, items: ReservationItem[]): ReservationData {
   if (!sameRequest(link, productId, timeslot, items)) {
     throw GygError.validation(
@@ -167,49 +151,47 @@ export async function reserve(db: Db, caller: GygCaller, body: ReserveBody, term
   const timeslot = await timeslotAt(db.kysely, product.activity, data.dateTime);
   const { operatorId } = caller;
   const now = unixNow();
-  const earlier = await findByGygReference(db.kysely, operatorId, data.gygBookingReference);
-  if (earlier && isLive(earlier, now)) return answerReservation(earlier, data.productId, timeslot, data.bookingItems);
-
   const origin: BookingOrigin = { operatorId, source: 'partner', partner: GYG_PARTNER };
-  const request: BookingRequest = {
-    ActivityID: product.activity.public_id,
-    Date: timeslot.date,
-    Time: timeslot.time,
-    Tickets: tickets,
+  const draft: BookingDraft = {
+    activityId: product.activity.public_id,
+    date: timeslot.date,
+    time: timeslot.time,
+    tickets,
     // The lead traveller comes with book; until then the hold is GetYourGuide's.
-    Customer: { FirstName: 'GetYourGuide', LastName: 'reservation', Email: '', Phone: '' },
-    PaymentReference: data.gygBookingReference,
+    customer: { firstName: 'GetYourGuide', lastName: 'reservation', email: '', phone: '' },
+    paymentReference: data.gygBookingReference,
+    holdMinutes: terms.holdMinutes,
   };
-  try {
-    const twin = await db.write(async (tx) => {
-      // Writers queue for the transaction: a twin that committed while this one waited is seen here.
-      const committed = await findByGygReference(tx, operatorId, data.gygBookingReference);
-      if (committed && isLive(committed, now)) return committed;
-      const { draft } = await prepareBooking(tx, origin, request, terms.holdMinutes, now);
-      const booking = await placeBooking(tx, draft, now);
-      const row = {
-        booking_id: booking.id,
-        operator_id: operatorId,
-        gyg_booking_reference: data.gygBookingReference,
-        product_id: data.productId,
-        items: itemsColumn(data.bookingItems),
-        ticket_style: null,
-        comment: null,
-        language: null,
-        booked_at: null,
-      };
+  const outcome = await reserveUnderReference(
+    db,
+    origin,
+    draft,
+    { channel: 'GetYourGuide', reference: data.gygBookingReference },
+    {
+      find: (kysely) => findByGygReference(kysely, operatorId, data.gygBookingReference),
       // GYG reserves again under a reference whose earlier hold lapsed or was released: it names the new one.
-      const stored = committed ? await repointGygBooking(tx, committed.booking_id, row) : await insertGygBooking(tx, row);
-      if (!stored) throw new ReferenceTaken();
-      return undefined;
-    });
-    if (twin) return answerReservation(twin, data.productId, timeslot, data.bookingItems);
-  } catch (error) {
-    if (!(error instanceof ReferenceTaken)) throw error;
+      answers: (link) => isLive(link, now),
+      record: async (tx, booking, stale) => {
+        const row = {
+          booking_id: booking.id,
+          operator_id: operatorId,
+          gyg_booking_reference: data.gygBookingReference,
+          product_id: data.productId,
+          items: itemsColumn(data.bookingItems),
+          ticket_style: null,
+          comment: null,
+          language: null,
+          booked_at: null,
+        };
+        return (stale ? await repointGygBooking(tx, stale.booking_id, row) : await insertGygBooking(tx, row)) !== undefined;
+      },
+    },
+  );
+  if (!outcome.ok) {
+    const categoryOf = (code: string) => product.offered.find((o) => o.type.code === code)?.category;
+    throw gygReservationError(outcome.refusal, categoryOf);
   }
-  const made = await findByGygReference(db.kysely, operatorId, data.gygBookingReference);
-  if (!made) throw new Error(`GetYourGuide reservation ${data.gygBookingReference} was not recorded`);
-  return answerReservation(made, data.productId, timeslot, data.bookingItems);
+  return answerReservation(outcome.link, data.productId, timeslot, data.bookingItems);
 }
 
 // ---- cancel-reservation ----------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // INVALID_* codes, BAD_REQUEST and UNPROCESSABLE_ENTITY, and answers UNAUTHORIZED with 401 and FORBIDDEN
 // with 403, as HTTP clients expect. The same typed domain errors the partner API turns into RFC 7807
 // problems become OCTo errors here (toOctoError), so the services stay unaware of either format.
-import type { Outcome } from '../bookings/index.js';
+import { refusalSentence, type Outcome, type Refusal } from '../bookings/index.js';
 import type { FastifyError } from 'fastify';
 import { DomainError } from '../http/errors.js';
 import { fieldErrors } from '../http/validation.js';
@@ -71,6 +71,12 @@ export class OctoError extends Error {
 export function octoOrThrow<T extends object>(outcome: Outcome<T>): { ok: true } & T {
   if (!outcome.ok) throw OctoError.unprocessable(outcome.refusal.message);
   return outcome;
+}
+
+/** A reservation the domain refused (an unknown activity, a ticket mix, seats gone), in OCTo's words. */
+export function octoReservationError(refusal: Refusal): OctoError {
+  if (refusal.code === 'activity.unknown') return new OctoError('NOT_FOUND', refusal.message, undefined, 404);
+  return OctoError.unprocessable(refusalSentence(refusal));
 }
 
 export interface OctoReply {

@@ -10,10 +10,7 @@ import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
 import { unixToZonedIso } from '../calendar/zoned-time.js';
-import { placeBooking } from '../bookings/lifecycle/place.js';
-import { prepareBooking } from '../bookings/service.js';
-import { holdCeiling } from '../bookings/index.js';
-import { holdUntil } from '../bookings/index.js';
+import { holdCeiling, holdUntil, placeBooking, prepareDraft, type BookingDraft } from '../bookings/index.js';
 import { effectiveStatus } from '../bookings/view.js';
 import { checkBasketQuota, checkHoldLimits, lockClient, type ShopLimits } from './limits.js';
 import {
@@ -213,6 +210,26 @@ export async function beginCheckout(db: Db, settings: HoldSettings, operatorId: 
   return getBasket(db.kysely, operatorId, basket.token);
 }
 
+/** A basket's item as the bookings' draft: the basket's guest and language, its seats held while it is paid. */
+function draftOfItem(basket: BasketRow, item: AddItemBody, holdMinutes: number): BookingDraft {
+  return {
+    activityId: item.ActivityID,
+    date: item.Date,
+    time: item.Time,
+    ...(item.Tickets !== undefined && { tickets: item.Tickets.map((line) => ({ code: line.Type, quantity: line.Quantity })) }),
+    ...(item.Participants !== undefined && { participants: item.Participants }),
+    customer: {
+      firstName: basket.customer_first_name,
+      lastName: basket.customer_last_name,
+      email: basket.customer_email,
+      phone: basket.customer_phone,
+    },
+    locale: basket.locale,
+    ...(item.WaiverAnswers !== undefined && { waiverAnswers: item.WaiverAnswers.map((a) => ({ questionId: a.QuestionID, answer: a.Answer })) }),
+    holdMinutes,
+  };
+}
+
 /**
  * The seats of one item, held in the basket; also how a waitlist offer fills the basket it opens (then
  * `clientHmac` is null: the platform holds them for a confirmed guest, not a client of the shop).
@@ -227,24 +244,18 @@ export async function holdItem(
   clientHmac: string | null,
   checkLimits?: (seats: number) => Promise<void>,
 ): Promise<void> {
-  const customer = {
-    FirstName: basket.customer_first_name,
-    LastName: basket.customer_last_name,
-    Email: basket.customer_email,
-    Phone: basket.customer_phone,
-  };
   const origin = { operatorId: basket.operator_id, source: 'online' as const, partner: null, basketId: basket.id };
-  const { draft, activity } = await prepareBooking(tx, origin, { ...item, Customer: customer, Locale: basket.locale }, holdMinutes, now);
+  const { placement, activity } = await prepareDraft(tx, origin, draftOfItem(basket, item, holdMinutes), now);
   if (basket.currency !== null && basket.currency !== activity.currency) {
     throw ValidationFailed.field(
       'ActivityID',
       `This basket is in ${basket.currency}; ${item.ActivityID} is sold in ${activity.currency}. Use another basket.`,
     );
   }
-  await checkLimits?.(draft.mix.seats);
-  const booking = await placeBooking(tx, draft, now);
+  await checkLimits?.(placement.mix.seats);
+  const booking = await placeBooking(tx, placement, now);
   await setBasketCurrency(tx, basket.id, activity.currency);
-  const deposit = depositOf(activity, draft.mix.total, activity.currency);
+  const deposit = depositOf(activity, placement.mix.total, activity.currency);
   await insertBasketItem(tx, {
     basketId: basket.id,
     bookingId: booking.id,
@@ -253,6 +264,6 @@ export async function holdItem(
     participants: booking.participants,
     clientHmac,
     deposit,
-    charged: deposit ?? draft.mix.total,
+    charged: deposit ?? placement.mix.total,
   });
 }

@@ -1,9 +1,9 @@
-// The one place where Viator's requests become slotbook's booking: Viator's ticket types and traveller
+// The one place where Viator's requests become slotbook's booking (the domain's BookingDraft): Viator's ticket types and traveller
 // mixes as the activity's ticket lines (through its offered age bands), the lead traveller as the
 // booking's customer, and what Viator says of the booking (questions, pick-up, special requirements) as
 // its note. Whether a mix may be sold is the catalogue's rule (checkMix), never decided here.
 import type { TimeslotRow } from '../availability/index.js';
-import type { BookingRequest } from '../bookings/service.js';
+import type { BookingDraft } from '../bookings/index.js';
 import { checkMix, type TicketMix } from '../catalog/tickets/mix.js';
 import type { TicketTypeRow } from '../catalog/index.js';
 import type { ViatorProduct } from './products.js';
@@ -48,31 +48,32 @@ export function travelersFit(product: ViatorProduct, lines: TicketLine[], travel
 }
 
 /** The partner booking a reserve asks for: a hold, until the booking names its lead traveller. */
-export function reserveRequestOf(product: ViatorProduct, timeslot: TimeslotRow, lines: TicketLine[]): BookingRequest {
+export function reserveDraftOf(product: ViatorProduct, timeslot: TimeslotRow, lines: TicketLine[], holdMinutes: number): BookingDraft {
   return {
-    ActivityID: product.activity.public_id,
-    Date: timeslot.date,
-    Time: timeslot.time,
-    Tickets: lines.map((line) => ({ Type: line.code, Quantity: line.quantity })),
-    Customer: { FirstName: 'Viator', LastName: 'reservation', Email: '', Phone: '' },
+    activityId: product.activity.public_id,
+    date: timeslot.date,
+    time: timeslot.time,
+    tickets: lines.map((line) => ({ code: line.code, quantity: line.quantity })),
+    customer: { firstName: 'Viator', lastName: 'reservation', email: '', phone: '' },
+    holdMinutes,
   };
 }
 
 /** A booking Viator sends without a hold (v1's booking): confirmed at once, for the lead traveller. */
-export function directRequestOf(product: ViatorProduct, timeslot: TimeslotRow, lines: TicketLine[], data: BookingRequestData): BookingRequest {
+export function directDraftOf(product: ViatorProduct, timeslot: TimeslotRow, lines: TicketLine[], data: BookingRequestData): BookingDraft {
   const customer = customerOf(data);
   return {
-    ActivityID: product.activity.public_id,
-    Date: timeslot.date,
-    Time: timeslot.time,
-    Tickets: lines.map((line) => ({ Type: line.code, Quantity: line.quantity })),
-    Customer: {
-      FirstName: customer.customer_first_name || 'Viator',
-      LastName: customer.customer_last_name,
-      Email: customer.customer_email,
-      Phone: customer.customer_phone,
+    activityId: product.activity.public_id,
+    date: timeslot.date,
+    time: timeslot.time,
+    tickets: lines.map((line) => ({ code: line.code, quantity: line.quantity })),
+    customer: {
+      firstName: customer.customer_first_name || 'Viator',
+      lastName: customer.customer_last_name,
+      email: customer.customer_email,
+      phone: customer.customer_phone,
     },
-    PaymentReference: data.BookingReference,
+    paymentReference: data.BookingReference,
   };
 }
 

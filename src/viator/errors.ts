@@ -6,7 +6,7 @@
 //   of Viator's TGDS codes; a refusal of the operation itself is a TransactionStatus REJECTED with a reason.
 // - reserve's refusals (NOT_RESERVED with a reason) and the booking operations' REJECTED reasons, from the
 //   domain's refusals (a timeslot that takes no bookings, a mix the activity refuses, seats gone).
-import type { Refusal } from '../bookings/index.js';
+import { refusalProblem, refusalSentence, type Refusal } from '../bookings/index.js';
 import type { FastifyError } from 'fastify';
 import { DomainError } from '../http/errors.js';
 import { fieldErrors } from '../http/validation.js';
@@ -139,20 +139,25 @@ export function toV1Failure(error: FastifyError): V1Failure {
 }
 
 /**
- * Why the domain refused to place a reservation, in Viator's words; undefined for anything else (thrown
- * on). A timeslot that takes no more bookings (started, closed, its departure cancelled) is past its
- * cut-off; a ticket mix the activity refuses is an unsupported combination; too few seats is 'seats' (the
- * caller tells a sell-out from limited availability by what is left).
+ * Why the domain refused to place a reservation, in Viator's words. A timeslot that takes no more bookings
+ * (started, closed, its departure cancelled) is past its cut-off; a ticket mix the activity refuses is an
+ * unsupported combination; too few seats is 'seats' (the caller tells a sell-out from limited
+ * availability by what is left). An activity with nothing on sale has no reason of Viator's: thrown.
  */
-export function placementRefusal(error: unknown): Exclude<NotReservedReason, 'SOLD_OUT' | 'LIMITED_AVAILABILITY'> | 'seats' | undefined {
-  if (!(error instanceof DomainError)) return undefined;
-  if (error.kind === 'insufficient-capacity') return 'seats';
-  if (error.kind === 'not-found') return 'NO_EVENT';
-  if (error.kind === 'validation') return error.errors?.some((e) => e.field === 'Time') ? 'PAST_BOOKING_CUTOFF' : 'UNSUPPORTED_TICKET_COMBINATION';
-  return undefined;
+export function placementRefusal(refusal: Refusal): Exclude<NotReservedReason, 'SOLD_OUT' | 'LIMITED_AVAILABILITY'> | 'seats' {
+  if (refusal.code === 'seats.gone') return 'seats';
+  if (refusal.code === 'activity.unknown') return 'NO_EVENT';
+  if (refusal.code === 'timeslot.closed') return 'PAST_BOOKING_CUTOFF';
+  if (refusal.code === 'activity.unsellable') throw refusalProblem(refusal);
+  return 'UNSUPPORTED_TICKET_COMBINATION';
 }
 
-/** A domain refusal of a booking or amendment, as REJECTED details; undefined for anything else. */
+/** A domain refusal of a booking, as REJECTED details. */
+export function bookingRejectionOf(refusal: Refusal): { reason: 'NOT_OPERATING' | 'OTHER'; details: string } {
+  return { reason: refusal.code === 'activity.unknown' ? 'NOT_OPERATING' : 'OTHER', details: refusalSentence(refusal) };
+}
+
+/** A domain error of an amendment, as REJECTED details; undefined for anything else. */
 export function rejectionOf(error: unknown): { reason: 'NOT_OPERATING' | 'OTHER'; details: string } | undefined {
   if (!(error instanceof DomainError)) return undefined;
   const details = error.errors && error.errors.length > 0 ? error.errors.map((e) => e.message).join('; ') : error.message;

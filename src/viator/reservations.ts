@@ -1,13 +1,14 @@
 // Reservations, bookings, amendments, cancellations and redemptions of Viator over slotbook's own bookings.
-// A reservation is a partner booking on hold (source partner, partner Viator), placed by the same
-// prepareBooking and placeBooking as every channel, so its seats are taken by the same conditional-capacity
-// write and seen by the partner API, the shop, OCTo and GetYourGuide at once. The booking confirms the hold
-// (the lifecycle's confirm: the same domain events, webhooks and workflows as any confirmation); an
-// amendment is the lifecycle's amendBooking (as OCTo's), a cancellation its cancel, and whether Viator may
-// still cancel or change a booking is the one policy's (bookings/lifecycle/policy.ts), mapped to Viator's reasons.
+// A reservation is a partner booking on hold (source partner, partner Viator): Viator's request as the
+// domain's BookingDraft (draft.ts), placed by the bookings' placeDraft, so its seats are taken by the same
+// conditional-capacity write and seen by the partner API, the shop, OCTo and GetYourGuide at once. The
+// booking confirms the hold (the lifecycle's confirm: the same domain events, webhooks and workflows as any
+// confirmation); an amendment is the lifecycle's amendBooking (as OCTo's), a cancellation its cancel, and
+// whether Viator may still cancel or change a booking is the one policy's (bookings/lifecycle/policy.ts), mapped to
+// Viator's reasons.
 // Viator retries bookings (its Retry flag, and after timeouts): viator_bookings holds Viator's booking
 // reference under a unique (operator, reference) constraint written in the booking's transaction, so a
-// repeated booking answers the first.
+// repeated booking answers the first (a booking without a hold: the bookings' reserveUnderReference).
 import { NATIVE_CHANNELS } from '../lib/marketplaces.js';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/connection.js';
@@ -15,9 +16,7 @@ import type { Database } from '../db/schema.js';
 import { unixNow } from '../lib/clock.js';
 import { audit, type AuditActor } from '../audit/log.js';
 import { findTimeslotAt, findZonedTimeslot, listTimeslots, type TimeslotRow } from '../availability/index.js';
-import { prepareBooking, type BookingOrigin } from '../bookings/service.js';
-import { placeBooking } from '../bookings/lifecycle/place.js';
-import { cancel as cancelCommand, confirm, type Caller } from '../bookings/index.js';
+import { cancel as cancelCommand, confirm, placeDraft, reserveUnderReference, type BookingOrigin, type Caller } from '../bookings/index.js';
 import { moveBooking } from '../flows/reschedule.js';
 import { changeBookingDetails, findBooking } from '../bookings/index.js';
 import { effectiveStatus } from '../bookings/view.js';
@@ -27,16 +26,24 @@ import { isOpeningHours, priceOf, utcIso } from './availability.js';
 import {
   customerOf,
   departureTimeOf,
-  directRequestOf,
+  directDraftOf,
   linesOf,
   mixOf,
   noteOf,
-  reserveRequestOf,
+  reserveDraftOf,
   sameTickets,
   ticketsOfTravellers,
   travelersFit,
 } from './draft.js';
-import { amendmentRejectionOf, cancellationRejectionOf, placementRefusal, rejectionOf, ViatorContentError, ViatorRequestError } from './errors.js';
+import {
+  amendmentRejectionOf,
+  bookingRejectionOf,
+  cancellationRejectionOf,
+  placementRefusal,
+  rejectionOf,
+  ViatorContentError,
+  ViatorRequestError,
+} from './errors.js';
 import { findProduct, type ViatorCaller, type ViatorProduct } from './products.js';
 import {
   changeViatorBooking,
@@ -113,36 +120,32 @@ export async function reserve(db: Db, caller: ViatorCaller, request: ReserveRequ
   const { operatorId } = caller;
   const origin: BookingOrigin = { operatorId, source: 'partner', partner: VIATOR_PARTNER };
   const now = unixNow();
-  try {
-    const booking = await db.write(async (tx) => {
-      const { draft } = await prepareBooking(tx, origin, reserveRequestOf(product, timeslot, lines), terms.holdMinutes, now);
-      const placed = await placeBooking(tx, draft, now);
-      await insertViatorBooking(tx, {
-        booking_id: placed.id,
-        operator_id: operatorId,
-        product_option_id: product.optionId,
-        tickets: JSON.stringify(request.tickets.filter((t) => t.quantity > 0).map((t) => ({ type: t.type, quantity: t.quantity }))),
-        viator_reference: null,
-        note: null,
-        booked_at: null,
-      });
-      return placed;
+  // Viator names its reservation by slotbook's reference alone: a reserve has no reference of its own to retry under.
+  const placed = await placeDraft(db, origin, reserveDraftOf(product, timeslot, lines, terms.holdMinutes), async (tx, booking) => {
+    await insertViatorBooking(tx, {
+      booking_id: booking.id,
+      operator_id: operatorId,
+      product_option_id: product.optionId,
+      tickets: JSON.stringify(request.tickets.filter((t) => t.quantity > 0).map((t) => ({ type: t.type, quantity: t.quantity }))),
+      viator_reference: null,
+      note: null,
+      booked_at: null,
     });
+  });
+  if (placed.ok) {
     return {
       status: 'RESERVED',
-      expiration: utcIso(booking.hold_expires_at ?? now),
-      reference: booking.reference,
+      expiration: utcIso(placed.booking.hold_expires_at ?? now),
+      reference: placed.booking.reference,
       currency: product.activity.currency,
       price: priceOf(product, new Set(request.tickets.map((t) => t.type))),
     };
-  } catch (error) {
-    const refusal = placementRefusal(error);
-    if (refusal === undefined) throw error;
-    if (refusal !== 'seats') return notReserved(refusal);
-    const slot = await findZonedTimeslot(db.kysely, operatorId, timeslot.id, unixNow());
-    const left = slot ? Math.max(0, slot.capacity - slot.booked + slot.lapsed_hold_seats) : 0;
-    return notReserved(left === 0 ? 'SOLD_OUT' : 'LIMITED_AVAILABILITY');
   }
+  const reason = placementRefusal(placed.refusal);
+  if (reason !== 'seats') return notReserved(reason);
+  const slot = await findZonedTimeslot(db.kysely, operatorId, timeslot.id, unixNow());
+  const left = slot ? Math.max(0, slot.capacity - slot.booked + slot.lapsed_hold_seats) : 0;
+  return notReserved(left === 0 ? 'SOLD_OUT' : 'LIMITED_AVAILABILITY');
 }
 
 // ---- booking ---------------------------------------------------------------------------------------
@@ -269,28 +272,31 @@ async function bookDirectly(
   const { lines, unsupported } = linesOf(product, tickets);
   if (!lines) return rejected('OTHER', unsupported);
   const origin: BookingOrigin = { operatorId: caller.operatorId, source: 'partner', partner: VIATOR_PARTNER };
-  const now = unixNow();
-  try {
-    await db.write(async (tx) => {
-      const { draft } = await prepareBooking(tx, origin, directRequestOf(product, timeslot, lines, data), undefined, now);
-      const placed = await placeBooking(tx, draft, now);
-      const stored = await insertViatorBooking(tx, {
-        booking_id: placed.id,
-        operator_id: caller.operatorId,
-        product_option_id: product.optionId,
-        tickets: JSON.stringify(tickets),
-        viator_reference: data.BookingReference,
-        note: noteOf(data),
-        booked_at: Date.now(),
-      });
-      if (!stored) throw new ReferenceTaken();
-    });
-  } catch (error) {
-    const rejection = rejectionOf(error);
-    if (!rejection) throw error;
-    return rejected(rejection.reason, rejection.details);
+  const outcome = await reserveUnderReference(
+    db,
+    origin,
+    directDraftOf(product, timeslot, lines, data),
+    { channel: 'Viator', reference: data.BookingReference },
+    {
+      // A twin that was cancelled since answers no retry: earlierBooking refuses it.
+      find: (kysely) => earlierBooking(kysely, caller, data),
+      record: (tx, booking) =>
+        insertViatorBooking(tx, {
+          booking_id: booking.id,
+          operator_id: caller.operatorId,
+          product_option_id: product.optionId,
+          tickets: JSON.stringify(tickets),
+          viator_reference: data.BookingReference,
+          note: noteOf(data),
+          booked_at: Date.now(),
+        }),
+    },
+  );
+  if (!outcome.ok) {
+    const { reason, details } = bookingRejectionOf(outcome.refusal);
+    return rejected(reason, details);
   }
-  return { booked: (await findByViatorReference(db.kysely, caller.operatorId, data.BookingReference))! };
+  return { booked: outcome.link };
 }
 
 // ---- the booked booking: amendment, cancellation, redemption ---------------------------------------

@@ -19,7 +19,8 @@ import { ticketRows, type TicketMix } from '../../catalog/tickets/mix.js';
 import { insertBookingTickets } from '../../catalog/index.js';
 import type { BookingSource } from '../schemas.js';
 
-export interface BookingDraft {
+/** A draft judged against the catalogue (prepareDraft): its timeslot found, its mix priced, its waiver checked. */
+export interface Placement {
   operatorId: number;
   /** The operator's timeslot, found with the activity. */
   timeslot: BookableTimeslot;
@@ -46,7 +47,7 @@ export interface BookingDraft {
  * sweep may still have deleted one in between (its UPDATE then finds no row), which is a 422 like a file
  * that was never there.
  */
-async function keepAnsweredFiles(tx: Tx, booking: BookingRow, draft: BookingDraft, now: number): Promise<void> {
+async function keepAnsweredFiles(tx: Tx, booking: BookingRow, draft: Placement, now: number): Promise<void> {
   const gone = await keepBookingFiles(tx, booking, now * 1000, draft.waiver.fileIds);
   if (gone.length > 0)
     throw ValidationFailed.field('WaiverAnswers', `The uploaded file ${gone.join(', ')} was deleted before this booking named it; upload it again`);
@@ -87,7 +88,7 @@ export function refuseSeats(operatorId: number, slot: BookableTimeslot, seats: n
  * when the caller's transaction commits (seat-ledger.ts): a 409 then rejects the caller's whole write, and
  * nothing of it stays.
  */
-export async function placeBooking(tx: Tx, draft: BookingDraft, now: number): Promise<BookingRow> {
+export async function placeBooking(tx: Tx, draft: Placement, now: number): Promise<BookingRow> {
   const slot = draft.timeslot;
   requireBookable(slot, now);
 

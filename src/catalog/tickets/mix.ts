@@ -31,11 +31,26 @@ export function mixOf(lines: TicketLine[]): TicketMix {
   };
 }
 
+/** Which rule a mix broke: channels with an error model of their own (GetYourGuide's) tell them apart. */
+export type MixRule =
+  | 'mix.unknown-type'
+  | 'mix.repeated-type'
+  | 'mix.below-minimum'
+  | 'mix.above-maximum'
+  | 'mix.requires-type'
+  | 'mix.empty'
+  | 'mix.too-many-people'
+  /** Participants and Tickets both given, and they disagree. */
+  | 'mix.people-mismatch';
+
 /** A problem with one requested line (its index), or with the request as a whole (no index). */
 export interface MixProblem {
   index?: number;
   part: 'Type' | 'Quantity';
+  rule: MixRule;
   message: string;
+  /** The limits the rule holds a line's type (its code) or the booking's people to. */
+  limits?: { type?: string; min: number; max: number | null };
 }
 
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
@@ -59,21 +74,25 @@ export function checkMix(
       problems.push({
         index,
         part: 'Type',
+        rule: 'mix.unknown-type',
         message: `The activity has no ticket type "${code}"; it sells ${types.map((t) => `"${t.code}"`).join(', ')}`,
       });
       return;
     }
     if (seen.has(code)) {
-      problems.push({ index, part: 'Type', message: `Ticket type "${code}" is listed more than once` });
+      problems.push({ index, part: 'Type', rule: 'mix.repeated-type', message: `Ticket type "${code}" is listed more than once` });
       return;
     }
     seen.add(code);
     if (quantity === 0) return;
+    const limits = { type: code, min: type.min_per_booking, max: type.max_per_booking };
     if (quantity < type.min_per_booking) {
-      problems.push({ index, part: 'Quantity', message: `${type.name} tickets are sold at least ${type.min_per_booking} at a time` });
+      const message = `${type.name} tickets are sold at least ${type.min_per_booking} at a time`;
+      problems.push({ index, part: 'Quantity', rule: 'mix.below-minimum', message, limits });
     }
     if (type.max_per_booking !== null && quantity > type.max_per_booking) {
-      problems.push({ index, part: 'Quantity', message: `At most ${plural(type.max_per_booking, `${type.name} ticket`)} per booking` });
+      const message = `At most ${plural(type.max_per_booking, `${type.name} ticket`)} per booking`;
+      problems.push({ index, part: 'Quantity', rule: 'mix.above-maximum', message, limits });
     }
     lines.push({ type, quantity });
   });
@@ -85,14 +104,17 @@ export function checkMix(
     problems.push({
       index,
       part: 'Type',
+      rule: 'mix.requires-type',
       message: `${type.name} tickets must come with at least one ${required?.name ?? type.requires_code} ticket in the same booking`,
     });
   });
   const mix = mixOf(lines);
-  if (problems.length === 0 && mix.people === 0) problems.push({ part: 'Quantity', message: 'Book at least one ticket' });
+  if (problems.length === 0 && mix.people === 0) problems.push({ part: 'Quantity', rule: 'mix.empty', message: 'Book at least one ticket' });
   if (mix.people > maxPeople) {
     problems.push({
       part: 'Quantity',
+      rule: 'mix.too-many-people',
+      limits: { min: 1, max: maxPeople },
       message: `The tickets admit ${mix.people} ${mix.people === 1 ? 'person' : 'people'}; at most ${maxPeople} per booking for this activity`,
     });
   }
@@ -109,20 +131,26 @@ export function defaultTypeOf(types: TicketTypeRow[]): TicketTypeRow {
 /**
  * The mix of a partner, point-of-sale or shop request: `Tickets`, or `Participants` of the default type.
  * With both, Participants must equal the people the tickets admit. Field errors name the request's fields
- * (Tickets[1].Quantity); they are returned, so the caller can report them with its other findings.
+ * (Tickets[1].Quantity); they are returned, so the caller can report them with its other findings, and
+ * so are the rules broken (`broken`, in the same order).
  */
 export function requestedMix(
   types: TicketTypeRow[],
   request: { Participants?: number; Tickets?: TicketRequest[] },
   maxPeople: number,
-): { mix?: TicketMix; errors: FieldError[] } {
+): { mix?: TicketMix; errors: FieldError[]; broken: MixProblem[] } {
   if (request.Tickets === undefined) {
     const participants = request.Participants ?? 0;
-    if (participants > maxPeople)
-      return { errors: [{ field: 'Participants', message: `Participants must be at most ${maxPeople} for this activity` }] };
+    if (participants > maxPeople) {
+      const message = `Participants must be at most ${maxPeople} for this activity`;
+      const broken: MixProblem[] = [{ part: 'Quantity', rule: 'mix.too-many-people', message, limits: { min: 1, max: maxPeople } }];
+      return { errors: [{ field: 'Participants', message }], broken };
+    }
     // The default type's own limits (MinPerBooking, MaxPerBooking) hold for Participants too.
     const { mix, problems } = checkMix(types, [{ code: defaultTypeOf(types).code, quantity: participants }], maxPeople);
-    return problems.length > 0 ? { errors: problems.map((problem) => ({ field: 'Participants', message: problem.message })) } : { mix, errors: [] };
+    return problems.length > 0
+      ? { errors: problems.map((problem) => ({ field: 'Participants', message: problem.message })), broken: problems }
+      : { mix, errors: [], broken: [] };
   }
   const { mix, problems } = checkMix(
     types,
@@ -133,13 +161,13 @@ export function requestedMix(
     field: problem.index === undefined ? 'Tickets' : `Tickets[${problem.index}].${problem.part}`,
     message: problem.message,
   }));
+  const broken = [...problems];
   if (errors.length === 0 && request.Participants !== undefined && request.Participants !== mix.people) {
-    errors.push({
-      field: 'Participants',
-      message: `Participants (${request.Participants}) must equal the people the Tickets admit (${mix.people}); send one of them`,
-    });
+    const message = `Participants (${request.Participants}) must equal the people the Tickets admit (${mix.people}); send one of them`;
+    errors.push({ field: 'Participants', message });
+    broken.push({ part: 'Quantity', rule: 'mix.people-mismatch', message });
   }
-  return errors.length > 0 ? { errors } : { mix, errors };
+  return errors.length > 0 ? { errors, broken } : { mix, errors, broken };
 }
 
 export function throwIfInvalid(errors: FieldError[]): void {

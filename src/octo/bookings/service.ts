@@ -1,10 +1,12 @@
 // OCTo bookings over slotbook's own: a reservation is a partner booking on hold (Source partner, Partner =
-// the key's marketplace), placed by the same placeBooking as every channel, so its seats count for the
+// the key's marketplace), the request translated into the domain's BookingDraft and reserved under the
+// reseller's uuid by the bookings' one recipe (reserveUnderReference), so its seats count for the
 // partner API, the dashboard and the online shop at once; its unit items are its tickets. Confirm, extend
 // and cancel are the bookings services'; amendments (amendments.ts) the bookings' amendBooking. The
 // reseller's uuid makes a reservation idempotent: it is inserted with the booking, in the same
 // transaction, under a unique (operator, marketplace, uuid) constraint, so that uuids are each reseller's
-// own: another reseller's uuid is neither visible nor in the way.
+// own: another reseller's uuid is neither visible nor in the way. A retry or a twin answers the first
+// booking, unless the uuid was used for another reservation (repeated).
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/connection.js';
@@ -12,16 +14,14 @@ import type { Database } from '../../db/schema.js';
 import { findActivity } from '../../catalog/index.js';
 import { findZonedTimeslot, type TimeslotRow } from '../../availability/index.js';
 import { unixNow } from '../../lib/clock.js';
-import { prepareBooking, type BookingRequest } from '../../bookings/service.js';
-import { cancel as cancelCommand, extendHold, isOverAlready } from '../../bookings/index.js';
-import { placeBooking } from '../../bookings/lifecycle/place.js';
+import { cancel as cancelCommand, extendHold, isOverAlready, reserveUnderReference, type BookingDraft } from '../../bookings/index.js';
 import { findBooking } from '../../bookings/index.js';
 import { bookingTicketsOf, listTicketTypes } from '../../catalog/index.js';
 import { checkinsOf } from '../../bookings/checkin.js';
 import { checkCurrency, resolveAvailability } from '../catalog/availability.js';
 import { toOctoBooking, type OctoBookingParts } from './view.js';
 import { extrasColumn, NO_GUEST, withContact } from './contact.js';
-import { OctoError, octoOrThrow } from '../errors.js';
+import { OctoError, octoOrThrow, octoReservationError } from '../errors.js';
 import type { Wants } from '../http.js';
 import { requireOption, requireProduct } from '../catalog/products.js';
 import { applyAnswers, questionAnswersOf } from './answers.js';
@@ -94,9 +94,6 @@ export async function listOctoBookings(db: Kysely<Database>, reseller: Reseller,
   return parts.map((part) => toOctoBooking(part, now, wants));
 }
 
-/** Raised inside the reservation's transaction to roll it back when a twin with the same uuid won. */
-class UuidTaken extends Error {}
-
 const sameCounts = (a: { Type: string; Quantity: number }[], b: { code: string; quantity: number }[]): boolean =>
   a.length === b.length && a.every((line) => b.some((ticket) => ticket.code === line.Type && ticket.quantity === line.Quantity));
 
@@ -130,52 +127,47 @@ export async function reserve(db: Db, reseller: Reseller, body: ReservationBody,
   const items = newUnitItems(body.unitItems, await listTicketTypes(db.kysely, [activity.id]));
   const tickets = ticketsOf(items);
   const timeslot = await resolveAvailability(db.kysely, activity, body.availabilityId);
-  const existing = await findByUuid(db.kysely, reseller.operatorId, reseller.partner, uuid);
-  if (existing) return repeated(db, reseller, existing, timeslot, tickets, wants);
 
   const guest = withContact(NO_GUEST, body.contact);
-  const request: BookingRequest = {
-    ActivityID: activity.public_id,
-    Date: timeslot.date,
-    Time: timeslot.time,
-    Tickets: tickets,
-    Customer: { FirstName: guest.firstName, LastName: guest.lastName, Email: guest.emailAddress, Phone: guest.phoneNumber },
-    ...(guest.locales[0] !== undefined && { Locale: guest.locales[0] }),
-    ...(body.resellerReference && { PaymentReference: body.resellerReference }),
+  const draft: BookingDraft = {
+    activityId: activity.public_id,
+    date: timeslot.date,
+    time: timeslot.time,
+    tickets: tickets.map((line) => ({ code: line.Type, quantity: line.Quantity })),
+    customer: { firstName: guest.firstName, lastName: guest.lastName, email: guest.emailAddress, phone: guest.phoneNumber },
+    ...(guest.locales[0] !== undefined && { locale: guest.locales[0] }),
+    ...(body.resellerReference && { paymentReference: body.resellerReference }),
+    holdMinutes: holdMinutes(body.expirationMinutes),
   };
   const origin = { operatorId: reseller.operatorId, source: 'partner' as const, partner: reseller.partner };
-  const now = unixNow();
-  try {
-    const twin = await db.write(async (tx) => {
-      // Writers queue for the transaction, so a twin that committed while this one waited is seen here.
-      const committed = await findByUuid(tx, reseller.operatorId, reseller.partner, uuid);
-      if (committed) return committed;
-      const { draft } = await prepareBooking(tx, origin, request, holdMinutes(body.expirationMinutes), now);
-      const booking = await placeBooking(tx, draft, now);
-      const stored = await insertOctoBooking(tx, {
-        booking_id: booking.id,
-        operator_id: reseller.operatorId,
-        partner: reseller.partner,
-        uuid,
-        notes: body.notes ?? null,
-        unit_items: JSON.stringify(items),
-        cancel_reason: null,
-        confirmed_at: null,
-        updated_at: Date.now(),
-        contact: extrasColumn(guest),
-      });
-      // A twin on another PostgreSQL connection inserted the uuid first: give the seats back.
-      if (!stored) throw new UuidTaken();
-      await applyAnswers(tx, booking, activity.id, body.questionAnswers, false);
-      return undefined;
-    });
-    if (twin) return repeated(db, reseller, twin, timeslot, tickets, wants);
-  } catch (error) {
-    if (!(error instanceof UuidTaken)) throw error;
-    const winner = await findByUuid(db.kysely, reseller.operatorId, reseller.partner, uuid);
-    if (!winner) throw error;
-    return repeated(db, reseller, winner, timeslot, tickets, wants);
-  }
+  const outcome = await reserveUnderReference(
+    db,
+    origin,
+    draft,
+    { channel: 'OCTo', reference: uuid },
+    {
+      find: (kysely) => findByUuid(kysely, reseller.operatorId, reseller.partner, uuid),
+      record: async (tx, booking) => {
+        const stored = await insertOctoBooking(tx, {
+          booking_id: booking.id,
+          operator_id: reseller.operatorId,
+          partner: reseller.partner,
+          uuid,
+          notes: body.notes ?? null,
+          unit_items: JSON.stringify(items),
+          cancel_reason: null,
+          confirmed_at: null,
+          updated_at: Date.now(),
+          contact: extrasColumn(guest),
+        });
+        if (!stored) return false;
+        await applyAnswers(tx, booking, activity.id, body.questionAnswers, false);
+        return true;
+      },
+    },
+  );
+  if (!outcome.ok) throw octoReservationError(outcome.refusal);
+  if (outcome.twin) return repeated(db, reseller, outcome.link, timeslot, tickets, wants);
   return getOctoBooking(db.kysely, reseller, uuid, wants);
 }
 
