@@ -5,7 +5,7 @@
 // (acknowledged, so Stripe stops).
 import type { Tx } from '../../../db/connection.js';
 import type { StripeEventContext, StripeEventHandler } from './events.js';
-import { changePaymentStatus, findPayment, findPaymentBySession, lockPayment, recordCheckoutSession, type PaymentRow } from '../../index.js';
+import { changePaymentStatus, findPayment, findPaymentBySession, recordCheckoutSession, type PaymentRow } from '../../index.js';
 import { createRefund, type CheckoutSession } from './gateway.js';
 
 export const PAID_SESSION_EVENTS = ['checkout.session.completed', 'checkout.session.async_payment_succeeded'] as const;
