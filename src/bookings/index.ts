@@ -15,6 +15,7 @@ export { amendBooking, type AmendmentTarget } from './lifecycle/move.js';
 export { isOverAlready, orThrow, refusalProblem, refusalSentence, type Outcome, type Refusal, type RefusalCode } from './lifecycle/refusals.js';
 export { prepareDraft, type BookingDraft, type BookingOrigin } from './lifecycle/draft.js';
 export { placeBooking, type Placement } from './lifecycle/place.js';
+export { draftOfRequest } from './request-draft.js';
 /** Placing a draft, and reserving it under a marketplace's reference (the one recipe of retries and twins). */
 export { placeDraft, reserveUnderReference, type ExternalReference, type ReferenceLedger, type Reserved } from './lifecycle/reserve-external.js';
 export { POLICY, refusalOf, type BookingFacts, type CallerKind, type PolicyAction } from './lifecycle/policy.js';

@@ -10,7 +10,7 @@ import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { unixNow } from '../lib/clock.js';
 import { unixToZonedIso } from '../calendar/zoned-time.js';
-import { holdCeiling, holdUntil, placeBooking, prepareDraft, type BookingDraft } from '../bookings/index.js';
+import { draftOfRequest, holdCeiling, holdUntil, placeBooking, prepareDraft, type BookingDraft } from '../bookings/index.js';
 import { effectiveStatus } from '../bookings/view.js';
 import { checkBasketQuota, checkHoldLimits, lockClient, type ShopLimits } from './limits.js';
 import {
@@ -210,24 +210,15 @@ export async function beginCheckout(db: Db, settings: HoldSettings, operatorId: 
   return getBasket(db.kysely, operatorId, basket.token);
 }
 
-/** A basket's item as the bookings' draft: the basket's guest and language, its seats held while it is paid. */
+/** A basket's item (the partner body's booking fields) as the bookings' draft: the basket's guest and language, its seats held while it is paid. */
 function draftOfItem(basket: BasketRow, item: AddItemBody, holdMinutes: number): BookingDraft {
-  return {
-    activityId: item.ActivityID,
-    date: item.Date,
-    time: item.Time,
-    ...(item.Tickets !== undefined && { tickets: item.Tickets.map((line) => ({ code: line.Type, quantity: line.Quantity })) }),
-    ...(item.Participants !== undefined && { participants: item.Participants }),
-    customer: {
-      firstName: basket.customer_first_name,
-      lastName: basket.customer_last_name,
-      email: basket.customer_email,
-      phone: basket.customer_phone,
-    },
-    locale: basket.locale,
-    ...(item.WaiverAnswers !== undefined && { waiverAnswers: item.WaiverAnswers.map((a) => ({ questionId: a.QuestionID, answer: a.Answer })) }),
-    holdMinutes,
+  const customer = {
+    FirstName: basket.customer_first_name,
+    LastName: basket.customer_last_name,
+    Email: basket.customer_email,
+    Phone: basket.customer_phone,
   };
+  return draftOfRequest({ ...item, Customer: customer, Locale: basket.locale }, holdMinutes);
 }
 
 /**
