@@ -4,7 +4,7 @@ import { readOncePerTransaction, type Db, type Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/index.js';
-import { unixNow } from '../lib/clock.js';
+import { addSeconds, unixNow, type UnixSeconds } from '../lib/clock.js';
 import { fileScopeOf, validateWaiverAnswers } from '../questions/service.js';
 import { placeBooking, type BookingDraft } from './lifecycle/place.js';
 import { cancel, confirm, type Caller } from './lifecycle/commands.js';
@@ -59,7 +59,7 @@ export async function prepareBooking(
   origin: BookingOrigin,
   request: BookingRequest,
   holdMinutes: number | undefined,
-  now: number,
+  now: UnixSeconds,
 ): Promise<PreparedBooking> {
   // The bookings of a group (Db.writeGrouped) name the same timeslot: one read serves them all.
   const key = JSON.stringify(['booking-target', origin.operatorId, request.ActivityID, request.Date, request.Time]);
@@ -99,7 +99,7 @@ export async function prepareBooking(
     },
     locale: guestLanguage(request.Locale),
     waiver,
-    holdExpiresAt: holdMinutes === undefined ? null : now + holdMinutes * 60,
+    holdExpiresAt: holdMinutes === undefined ? null : addSeconds(now, holdMinutes * 60),
   };
   return { draft, activity };
 }
@@ -147,7 +147,7 @@ export async function getBooking(db: Kysely<Database>, operatorId: number, refer
 }
 
 /** The bookings as the API shows them, their tickets read in one query. */
-export async function withTickets(db: Kysely<Database>, records: BookingRecord[], now: number): Promise<Booking[]> {
+export async function withTickets(db: Kysely<Database>, records: BookingRecord[], now: UnixSeconds): Promise<Booking[]> {
   const tickets = await bookingTicketsOf(
     db,
     records.map((row) => row.id),

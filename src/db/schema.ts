@@ -1,6 +1,7 @@
 // Table types for Kysely: the database as it is, snake_case, one interface per table. API types live in
 // each domain's schemas.ts; a mapper in each store turns rows into them.
 import type { Generated } from 'kysely';
+import type { UnixMillis, UnixSeconds } from '../lib/clock.js';
 
 export interface Database {
   operators: OperatorTable;
@@ -80,13 +81,13 @@ export interface DepartureCancellationTable {
   /** Who cancelled it, as the audit log names them. */
   cancelled_by: string;
   /** Unix seconds. */
-  cancelled_at: number;
+  cancelled_at: UnixSeconds;
 }
 
 export interface OperatorTable {
   id: Generated<number>;
   name: string;
-  created_at: number;
+  created_at: UnixMillis;
   /** Where notices about the service itself go, e.g. an endpoint disabled for failing (migration 011). */
   contact_email: string | null;
   /** The booking pages' address, /book/{slug} (migration 013); null only for rows written by hand. */
@@ -108,14 +109,14 @@ export interface OperatorLogoTable {
   content_type: string;
   content: Buffer;
   digest: string;
-  updated_at: number;
+  updated_at: UnixMillis;
 }
 
 /** Slugs an operator had before: /book/{old} redirects to the current one until another operator takes it. */
 export interface FormerSlugTable {
   slug: string;
   operator_id: number;
-  replaced_at: number;
+  replaced_at: UnixMillis;
 }
 
 export interface ApiKeyTable {
@@ -127,8 +128,8 @@ export interface ApiKeyTable {
   /** Space-separated scope names. */
   scopes: string;
   partner: string | null;
-  created_at: number;
-  revoked_at: number | null;
+  created_at: UnixMillis;
+  revoked_at: UnixMillis | null;
 }
 
 export interface ActivityTable {
@@ -143,7 +144,7 @@ export interface ActivityTable {
   unit_price: number;
   max_participants_per_booking: number;
   archived: Generated<number>;
-  updated_at: number;
+  updated_at: UnixMillis;
   /** 'start_time' or 'opening_hours' (migration 010). */
   availability_type: Generated<string>;
   /** JSON array of the OCTo contact fields a confirmation must carry (migration 010). */
@@ -173,14 +174,14 @@ export interface TimeslotTable {
   date: string;
   time: string;
   /** Unix seconds. */
-  starts_at: number;
-  ends_at: number;
+  starts_at: UnixSeconds;
+  ends_at: UnixSeconds;
   capacity: number;
   booked: Generated<number>;
   /** Unix seconds until which it takes bookings: starts_at, or ends_at for opening hours (migration 010). */
-  bookable_until: Generated<number>;
+  bookable_until: Generated<UnixSeconds>;
   /** Unix seconds at which the departure was cancelled (migration 028): it takes no more bookings. */
-  cancelled_at: Generated<number | null>;
+  cancelled_at: Generated<UnixSeconds | null>;
 }
 
 export interface QuestionTable {
@@ -205,7 +206,7 @@ export interface UploadTable {
   content_type: string;
   size: number;
   content: Buffer;
-  created_at: number;
+  created_at: UnixMillis;
   /** The API key that uploaded it (partner API), with its marketplace (migration 009). */
   api_key_id: number | null;
   partner: string | null;
@@ -215,9 +216,9 @@ export interface UploadTable {
   /** The booking whose guest uploaded it through the booking's own link, completing its waiver (migration 029). */
   booking_id: Generated<number | null>;
   /** Unix milliseconds at which a confirmed booking's waiver answer first named it; null: unattached, swept in time. */
-  attached_at: number | null;
+  attached_at: UnixMillis | null;
   /** Unix milliseconds: the latest expiry of a hold that named it, which keeps it from the sweep until then (migration 021). */
-  held_until: number | null;
+  held_until: UnixMillis | null;
 }
 
 export interface BookingTable {
@@ -241,9 +242,9 @@ export interface BookingTable {
   /** The guest's language for e-mails: 'en' or 'de' (migration 033). */
   locale: Generated<string>;
   /** Unix seconds; set while the booking is on hold. */
-  hold_expires_at: number | null;
-  created_at: number;
-  cancelled_at: number | null;
+  hold_expires_at: UnixSeconds | null;
+  created_at: UnixMillis;
+  cancelled_at: UnixMillis | null;
 }
 
 export interface WaiverAnswerTable {
@@ -260,8 +261,8 @@ export interface UsageEntryTable {
   usage_micros: string;
   extra_info: string | null;
   /** Unix seconds. */
-  occurred_at: number;
-  created_at: number;
+  occurred_at: UnixSeconds;
+  created_at: UnixMillis;
 }
 
 export interface UsageDailyTotalTable {
@@ -321,8 +322,8 @@ export interface GygConnectionTable {
   /** 'INDIVIDUAL' (one ticket per unit) or 'COLLECTIVE' (one ticket for the booking). */
   ticket_style: Generated<string>;
   /** Unix milliseconds. */
-  created_at: number;
-  updated_at: number;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
 }
 
 export interface GygProductTable {
@@ -350,7 +351,7 @@ export interface GygBookingTable {
   comment: string | null;
   language: string | null;
   /** Unix milliseconds. */
-  booked_at: number | null;
+  booked_at: UnixMillis | null;
 }
 
 export interface GygNotificationTable {
@@ -362,7 +363,7 @@ export interface GygNotificationTable {
   /** JSON of GYG's notificationDetails and productDetails. */
   details: string;
   /** Unix milliseconds. */
-  received_at: number;
+  received_at: UnixMillis;
 }
 
 export interface GygRequestTable {
@@ -373,7 +374,7 @@ export interface GygRequestTable {
   error_code: string | null;
   duration_ms: number;
   /** Unix milliseconds. */
-  at: number;
+  at: UnixMillis;
 }
 
 /** Viator (migration 039): an operator's connection. */
@@ -389,8 +390,8 @@ export interface ViatorConnectionTable {
   /** Viator's key for its notification endpoint, sealed with the instance's keys. */
   outbound_key_sealed: string | null;
   /** Unix milliseconds. */
-  created_at: number;
-  updated_at: number;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
 }
 
 export interface ViatorProductTable {
@@ -419,7 +420,7 @@ export interface ViatorBookingTable {
   viator_reference: string | null;
   note: string | null;
   /** Unix milliseconds. */
-  booked_at: number | null;
+  booked_at: UnixMillis | null;
 }
 
 export interface ViatorRequestTable {
@@ -431,7 +432,7 @@ export interface ViatorRequestTable {
   outcome: string | null;
   duration_ms: number;
   /** Unix milliseconds. */
-  at: number;
+  at: UnixMillis;
 }
 
 /** A timeslot whose availability is still to be pushed to a marketplace (migration 040). */
@@ -443,10 +444,10 @@ export interface MarketplacePushTable {
   /** The marketplace's product (or product option) ID of the timeslot's activity. */
   product_id: string;
   /** Unix milliseconds of the latest change queued. */
-  queued_at: number;
+  queued_at: UnixMillis;
   attempts: Generated<number>;
   /** Unix milliseconds. */
-  next_attempt_at: number;
+  next_attempt_at: UnixMillis;
   last_error: string | null;
 }
 
@@ -463,8 +464,8 @@ export interface OctoBookingTable {
   unit_items: string;
   cancel_reason: string | null;
   /** Unix milliseconds. */
-  confirmed_at: number | null;
-  updated_at: number;
+  confirmed_at: UnixMillis | null;
+  updated_at: UnixMillis;
   /** JSON object of the contact fields bookings has no column for: notes, country, postalCode, locales (migration 010). */
   contact: Generated<string>;
 }
@@ -484,12 +485,12 @@ export interface BasketTable {
   customer_phone: string;
   waitlist_entry_id: number | null;
   payment_reference: string | null;
-  created_at: number;
-  paid_at: number | null;
+  created_at: UnixMillis;
+  paid_at: UnixMillis | null;
   /** HMAC of the address of the client that opened it (migration 008); null for baskets the platform opened. */
   client_hmac: string | null;
   /** Unix seconds: when the guest began checkout (the seats are then held longer, and no item is added). */
-  checkout_started_at: number | null;
+  checkout_started_at: UnixSeconds | null;
   /** The booking pages' language, given to the bookings the basket places (migration 033). */
   locale: Generated<string>;
 }
@@ -524,19 +525,19 @@ export interface PaymentTable {
   /** The provider's reference of the money moved (test_..., Stripe's PaymentIntent pi_...), once paid. */
   provider_reference: string | null;
   failure: string | null;
-  created_at: number;
+  created_at: UnixMillis;
   /** HMAC of the paying client's address (migration 008): declines are slowed per address. */
   client_hmac: string | null;
   /** Stripe: the Checkout Session (cs_...), its address and expiry (Unix seconds); migration 022. */
   checkout_session_id: string | null;
   redirect_url: string | null;
-  session_expires_at: number | null;
+  session_expires_at: UnixSeconds | null;
   /** Stripe: the refund (re_...) of a payment that could not be honoured. */
   refund_reference: string | null;
   /** Unix milliseconds of the last change of status. */
-  updated_at: number | null;
+  updated_at: UnixMillis | null;
   /** Unix milliseconds: when it took money (became succeeded); null until then (migration 027). */
-  succeeded_at: number | null;
+  succeeded_at: UnixMillis | null;
   /** How it was paid (migration 025): online, or at the desk cash | card_terminal | invoice | voucher; null before (online). */
   method: Generated<string | null>;
 }
@@ -573,10 +574,10 @@ export interface RefundTable {
   requested_by_type: RefundRequester;
   /** The staff user's or API key's id; null for a guest or the system. */
   requested_by_id: number | null;
-  created_at: number;
-  updated_at: number;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
   /** Unix milliseconds: when it became succeeded; null until then (migration 027). */
-  succeeded_at: number | null;
+  succeeded_at: UnixMillis | null;
 }
 
 /** A cardholder's dispute of a payment (Stripe's charge.dispute.* events; migration 027). */
@@ -596,12 +597,12 @@ export interface DisputeTable {
   /** The payment in Stripe's dashboard (https://dashboard.stripe.com/{test/}payments/pi_...). */
   dashboard_url: string;
   /** Unix seconds: the evidence must reach Stripe before this; null when Stripe names none. */
-  evidence_due_by: number | null;
+  evidence_due_by: UnixSeconds | null;
   /** Unix milliseconds. */
-  created_at: number;
-  updated_at: number;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
   /** Unix seconds: Stripe's time of the last event applied. */
-  last_event_at: number;
+  last_event_at: UnixSeconds;
 }
 
 export interface DisputeBookingTable {
@@ -618,8 +619,8 @@ export interface StripeAccountTable {
   /** 1: a live key (sk_live_/rk_live_), 0: a test-mode key. */
   live_mode: number;
   account_id: string | null;
-  created_at: number;
-  updated_at: number;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
 }
 
 /** Stripe event ids received per operator (migration 022): a second delivery does nothing. */
@@ -627,7 +628,7 @@ export interface StripeEventTable {
   operator_id: number;
   event_id: string;
   type: string;
-  received_at: number;
+  received_at: UnixMillis;
 }
 
 export interface WaitlistEntryTable {
@@ -642,13 +643,13 @@ export interface WaitlistEntryTable {
   status: 'waiting' | 'offered' | 'claimed' | 'expired' | 'removed';
   basket_id: number | null;
   /** Unix seconds: the end of the claim window of an offer. */
-  offer_expires_at: number | null;
-  created_at: number;
-  notified_at: number | null;
+  offer_expires_at: UnixSeconds | null;
+  created_at: UnixMillis;
+  notified_at: UnixMillis | null;
   /** Unix milliseconds: when the address was confirmed (migration 008); null while unconfirmed. */
-  confirmed_at: number | null;
+  confirmed_at: UnixMillis | null;
   /** Unix seconds: an unconfirmed place lapses then. */
-  confirm_by: number | null;
+  confirm_by: UnixSeconds | null;
   /** SHA-256 (hex) of the confirmation link's token. */
   confirm_token_hash: string | null;
   /** HMAC of the address of the client that joined. */
@@ -667,8 +668,8 @@ export interface WorkflowTable {
   /** Comma list of the channels whose bookings it e-mails: online, pos, partner, octo (migration 033). */
   channels: Generated<string>;
   enabled: number;
-  created_at: number;
-  updated_at: number;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
 }
 
 /** A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place's address. */
@@ -696,25 +697,25 @@ export interface EmailTable {
   body: string;
   status: 'queued' | 'sending' | 'sent' | 'failed' | 'cancelled';
   /** Unix seconds: when it was due first; next_attempt_at moves on with each retry. */
-  scheduled_for: number;
-  next_attempt_at: number;
+  scheduled_for: UnixSeconds;
+  next_attempt_at: UnixSeconds;
   attempts: Generated<number>;
   claimed_by: string | null;
-  claimed_until: number | null;
+  claimed_until: UnixSeconds | null;
   last_error: string | null;
   transport: string | null;
   message_id: string | null;
   meter: string | null;
   meter_extra_info: string | null;
-  created_at: number;
-  sent_at: number | null;
+  created_at: UnixMillis;
+  sent_at: UnixMillis | null;
 }
 
 /** The instance's master secret when SECRET_KEY is not set (migration 006, src/secrets/). */
 export interface InstanceSecretTable {
   name: string;
   value: string;
-  created_at: number;
+  created_at: UnixMillis;
 }
 
 /** Whether an operator's public shop answers (migration 008): closed until the operator opens it. */
@@ -723,7 +724,7 @@ export interface ShopSettingsTable {
   is_open: number;
   /** 1: a test shop, charged by the test provider even in production (migration 019, src/shop/payments.ts). */
   test_mode: Generated<number>;
-  updated_at: number;
+  updated_at: UnixMillis;
 }
 /** Ticket types of an activity (migration 010, src/catalog/tickets/). */
 export interface TicketTypeTable {
@@ -746,7 +747,7 @@ export interface TicketTypeTable {
   is_default: number;
   position: number;
   archived: Generated<number>;
-  updated_at: number;
+  updated_at: UnixMillis;
 }
 
 /** A booking's tickets as sold, with the price and names of that moment (migration 010). */
@@ -769,7 +770,7 @@ export interface BookingCheckinTable {
   /** More than 0: a line nobody is checked in on has no row. */
   checked_in: number;
   /** Unix milliseconds of the line's first check-in. */
-  checked_in_at: number;
+  checked_in_at: UnixMillis;
 }
 
 /** A rate limit's shared counter: permits taken by every process in the bucket's window (migration 007). */
@@ -875,17 +876,17 @@ export interface WebhookEndpointTable {
   status: 'enabled' | 'disabled';
   disabled_reason: 'manual' | 'failing' | null;
   /** Unix seconds. */
-  disabled_at: number | null;
+  disabled_at: UnixSeconds | null;
   secret_sealed: string;
   previous_secret_sealed: string | null;
   /** Unix seconds. */
-  previous_secret_expires_at: number | null;
+  previous_secret_expires_at: UnixSeconds | null;
   /** Unix seconds of the first failed attempt since the last success. */
-  failing_since: number | null;
+  failing_since: UnixSeconds | null;
   /** Unix seconds. */
-  last_success_at: number | null;
-  created_at: number;
-  updated_at: number;
+  last_success_at: UnixSeconds | null;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
 }
 
 /** The outbox: one row per transaction and operator, its events as JSON (src/events/outbox.ts). */
@@ -894,7 +895,7 @@ export interface WebhookOutboxTable {
   operator_id: number;
   /** JSON array of [types, resource, audience, partner, booking ID, snapshot, data]. */
   events: string;
-  created_at: number;
+  created_at: UnixMillis;
 }
 
 /** An event as sent. */
@@ -907,20 +908,20 @@ export interface WebhookEventTable {
   /** JSON of the resource as the API shows it. */
   data: string;
   /** Unix milliseconds: when it happened. */
-  created_at: number;
+  created_at: UnixMillis;
 }
 
 export interface WebhookTimeslotChangeTable {
   id: Generated<number>;
   operator_id: number;
   timeslot_id: number;
-  changed_at: number;
+  changed_at: UnixMillis;
 }
 
 export interface WebhookAvailabilityNoticeTable {
   timeslot_id: number;
   /** Unix milliseconds of the last availability.changed event of the timeslot. */
-  notified_at: number;
+  notified_at: UnixMillis;
 }
 
 export interface WebhookDeliveryTable {
@@ -932,11 +933,11 @@ export interface WebhookDeliveryTable {
   status: 'pending' | 'sending' | 'delivered' | 'failed';
   attempts: Generated<number>;
   /** Unix seconds. */
-  next_attempt_at: number;
+  next_attempt_at: UnixSeconds;
   claimed_by: string | null;
   /** Unix seconds. */
-  claimed_until: number | null;
-  last_attempt_at: number | null;
+  claimed_until: UnixSeconds | null;
+  last_attempt_at: UnixMillis | null;
   last_status_code: number | null;
   last_duration_ms: number | null;
   last_error: string | null;
@@ -944,14 +945,14 @@ export interface WebhookDeliveryTable {
   last_response_body: string | null;
   replay_of: number | null;
   is_test: Generated<number>;
-  created_at: number;
-  delivered_at: number | null;
+  created_at: UnixMillis;
+  delivered_at: UnixMillis | null;
 }
 
 export interface WebhookAttemptTable {
   id: Generated<number>;
   delivery_id: number;
-  attempted_at: number;
+  attempted_at: UnixMillis;
   status_code: number | null;
   duration_ms: number;
   error: string | null;
@@ -963,7 +964,7 @@ export interface BalanceRequestTable {
   booking_id: number;
   operator_id: number;
   /** Unix milliseconds. */
-  emailed_at: number;
+  emailed_at: UnixMillis;
 }
 
 /** An activity's photo (migration 034): the original's size; its resized JPEGs are activity_photo_sizes. */
@@ -977,7 +978,7 @@ export interface ActivityPhotoTable {
   position: number;
   width: number;
   height: number;
-  created_at: number;
+  created_at: UnixMillis;
 }
 
 /** One resized JPEG of a photo, made once at upload (src/catalog/photos/resize.ts). */
@@ -992,7 +993,7 @@ export interface ActivityPhotoSizeTable {
 export interface BookingTermsAcceptanceTable {
   booking_id: number;
   operator_id: number;
-  accepted_at: number;
+  accepted_at: UnixMillis;
   terms_url: string | null;
   privacy_url: string | null;
 }

@@ -5,6 +5,7 @@
 import { expressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import { Hook, Reactions } from './hooks.js';
+import type { UnixMillis } from '../lib/clock.js';
 
 /** `rescheduled`: a confirmed booking moved to another timeslot. */
 export type BookingChange = 'confirmed' | 'cancelled' | 'rescheduled';
@@ -57,4 +58,4 @@ export const basketPaid = new Hook<[tx: Tx, basket: PaidBasket]>();
 export const operatorCreated = new Hook<[tx: Tx, operatorId: number]>();
 
 /** An activity (a product) changed: its details, its price or its ticket types (recordProductEvent runs it). */
-export const productChanged = new Hook<[tx: Tx, product: { id: number; operator_id: number }, nowMs: number]>();
+export const productChanged = new Hook<[tx: Tx, product: { id: number; operator_id: number }, nowMs: UnixMillis]>();

@@ -21,6 +21,7 @@ import type { InstanceKeys } from '../secrets/keys.js';
 import { legacyAnswer, purgeLegacyRecords } from './legacy.js';
 import { deleteRecord, deleteRecordsBefore, findRecord, insertRecord, type IdempotencyRecord, type RecordScope } from './store.js';
 import { IDEMPOTENCY_WINDOW_MS, MAX_KEY_LENGTH, type WriteResult } from './window.js';
+import { nowMillis } from '../lib/clock.js';
 
 export { IDEMPOTENCY_WINDOW_MS, MAX_KEY_LENGTH, type WriteResult };
 
@@ -105,7 +106,7 @@ export async function runIdempotently(
         status_code: result.statusCode,
         response_body: JSON.stringify(result.body),
         response_location: result.location ?? null,
-        created_at: Date.now(),
+        created_at: nowMillis(),
       });
       return { result, replayed: false };
     });

@@ -16,6 +16,7 @@ import { newFileId } from '../lib/ids.js';
 import { detectFileType } from './file-types.js';
 import type { Upload } from './schemas.js';
 import { holdings, insertUpload, lockQuota, type QuotaHolder } from './upload-store.js';
+import { nowMillis } from '../lib/clock.js';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -82,7 +83,7 @@ export async function storeUpload(
 ): Promise<Upload> {
   if (!content || content.length === 0) throw ValidationFailed.field('Body', 'The request body must be the file, and not empty');
   const type = await detectFileType(content, contentType);
-  const now = Date.now();
+  const now = nowMillis();
   const hours = limits.unattachedHours;
   const row = await db.write(async (tx) => {
     const quotas: Quota[] =

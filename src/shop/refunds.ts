@@ -25,6 +25,7 @@ import { refundView } from '../payments/view.js';
 import type { Refund } from '../payments/schemas.js';
 import { changeRefundStatus, findPayment, findRefund, insertRefund, lockPayment, type RefundRow } from '../payments/index.js';
 import type { StripeSettings } from '../payments/providers/stripe/gateway.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 export interface RefundContext {
   db: Db;
@@ -183,7 +184,7 @@ export async function retryRefund(context: RefundContext, operatorId: number, re
 }
 
 /** The percentage of what it paid that a guest's cancellation of the booking at `now` gets back, by its activity's rules. */
-async function guestRefundPercent(db: Kysely<Database>, booking: BookingRecord | undefined, now: number): Promise<number> {
+async function guestRefundPercent(db: Kysely<Database>, booking: BookingRecord | undefined, now: UnixSeconds): Promise<number> {
   const activity = booking && (await findActivity(db, booking.operator_id, booking.activity_public_id));
   return booking && activity ? refundPercent(refundRulesOf(activity), Number(booking.starts_at), now) : 100;
 }
@@ -198,7 +199,7 @@ async function referenceOf(db: Kysely<Database>, operatorId: number, bookingId: 
  * percentage of what it paid online, less what went back before, is refunded, recorded in the
  * cancellation's transaction. The test provider's refund succeeds there; Stripe's is sent after the commit.
  */
-export async function refundGuestCancellation(tx: Tx, booking: { operator_id: number; id: number }, now: number): Promise<void> {
+export async function refundGuestCancellation(tx: Tx, booking: { operator_id: number; id: number }, now: UnixSeconds): Promise<void> {
   const reference = await referenceOf(tx, booking.operator_id, booking.id);
   await recordRefunds(tx, booking.operator_id, booking.id, reference, {
     amount: 'rest',
@@ -216,7 +217,7 @@ export async function guestRefundPreview(
   db: Kysely<Database>,
   operatorId: number,
   reference: string,
-  now: number,
+  now: UnixSeconds,
 ): Promise<{ percent: number; amount: number | null }> {
   const booking = await findBooking(db, operatorId, reference);
   const percent = await guestRefundPercent(db, booking, now);

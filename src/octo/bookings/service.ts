@@ -11,7 +11,7 @@ import type { Db } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
 import { findActivity } from '../../catalog/index.js';
 import { findZonedTimeslot, type TimeslotRow } from '../../availability/index.js';
-import { unixNow } from '../../lib/clock.js';
+import { nowMillis, unixNow, type UnixSeconds } from '../../lib/clock.js';
 import { prepareBooking, type BookingRequest } from '../../bookings/service.js';
 import { cancel as cancelCommand, extendHold, isOverAlready } from '../../bookings/index.js';
 import { placeBooking } from '../../bookings/lifecycle/place.js';
@@ -48,7 +48,7 @@ export async function partsOf(
   db: Kysely<Database>,
   operatorId: number,
   link: OctoBookingLink,
-  now: number,
+  now: UnixSeconds,
   wants?: Wants,
 ): Promise<OctoBookingParts> {
   const record = await findBooking(db, operatorId, link.reference);
@@ -161,7 +161,7 @@ export async function reserve(db: Db, reseller: Reseller, body: ReservationBody,
         unit_items: JSON.stringify(items),
         cancel_reason: null,
         confirmed_at: null,
-        updated_at: Date.now(),
+        updated_at: nowMillis(),
         contact: extrasColumn(guest),
       });
       // A twin on another PostgreSQL connection inserted the uuid first: give the seats back.

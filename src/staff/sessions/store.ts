@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Tx } from '../../db/connection.js';
 import type { Database, StaffSessionTable } from '../../db/schema.js';
 import type { UserRow } from '../users/store.js';
+import { nowMillis } from '../../lib/clock.js';
 
 export type SessionRow = Selectable<StaffSessionTable>;
 
@@ -73,7 +74,7 @@ export async function listLiveSessions(db: Kysely<Database>, userId: number, now
 
 /** Revokes the user's live sessions (one, or all but `except`); answers the IDs revoked. */
 export async function revokeSessions(tx: Tx, userId: number, which: { id?: number; except?: number } = {}): Promise<number[]> {
-  let query = tx.updateTable('staff_sessions').set({ revoked_at: Date.now() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  let query = tx.updateTable('staff_sessions').set({ revoked_at: nowMillis() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
   if (which.id !== undefined) query = query.where('id', '=', which.id);
   if (which.except !== undefined) query = query.where('id', '<>', which.except);
   return (await query.returning('id').execute()).map((row) => row.id);

@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Tx } from '../../db/connection.js';
 import type { Database, StaffRole, StaffTokenPurpose, StaffUserTable } from '../../db/schema.js';
+import { nowMillis } from '../../lib/clock.js';
 export type UserRow = Selectable<StaffUserTable>;
 
 export const newToken = (): string => randomBytes(32).toString('base64url');
@@ -71,7 +72,7 @@ export async function insertUser(
 export async function updateUser(tx: Tx, id: number, changes: Updateable<StaffUserTable>): Promise<UserRow> {
   return tx
     .updateTable('staff_users')
-    .set({ ...changes, updated_at: Date.now() })
+    .set({ ...changes, updated_at: nowMillis() })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -88,7 +89,7 @@ export async function useSecondFactor(tx: Tx, user: UserRow, used: { step: numbe
     .set({
       failed_attempts: 0,
       ...('step' in used ? { totp_last_step: used.step } : { recovery_codes: used.remainingCodes }),
-      updated_at: Date.now(),
+      updated_at: nowMillis(),
     })
     .where('id', '=', user.id)
     .where((eb) =>
@@ -165,7 +166,7 @@ export async function peekToken(
 export async function expireTokens(tx: Tx, userId: number, purposes: StaffTokenPurpose[]): Promise<void> {
   await tx
     .updateTable('staff_tokens')
-    .set({ used_at: Date.now() })
+    .set({ used_at: nowMillis() })
     .where('user_id', '=', userId)
     .where('purpose', 'in', purposes)
     .where('used_at', 'is', null)
