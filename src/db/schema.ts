@@ -299,7 +299,7 @@ export interface IdempotencyKeyTable {
   status_code: number;
   response_body: string;
   response_location: string | null;
-  created_at: number;
+  created_at: UnixMillis;
 }
 
 /** The records written before migration 008 (per operator only, SHA-256 fingerprints), answered until they lapse. */
@@ -776,7 +776,7 @@ export interface BookingCheckinTable {
 /** A rate limit's shared counter: permits taken by every process in the bucket's window (migration 007). */
 export interface RateLimitBucketTable {
   bucket: string;
-  window_start: number;
+  window_start: UnixMillis;
   granted: number;
 }
 
@@ -802,9 +802,9 @@ export interface StaffUserTable {
   /** JSON array of SHA-256 hashes of the unused recovery codes. */
   recovery_codes: Generated<string>;
   failed_attempts: Generated<number>;
-  locked_until: number | null;
-  created_at: number;
-  updated_at: number;
+  locked_until: UnixMillis | null;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
   /** E-mails about bookings: none, each (one per new, moved or cancelled booking) or digest (daily) (migration 031). */
   booking_notices: Generated<BookingNotices>;
   /** The UTC date (YYYY-MM-DD) of the last daily digest sent to this user (migration 031). */
@@ -820,10 +820,10 @@ export interface StaffSessionTable {
   token_hash: string;
   address: string;
   user_agent: string;
-  created_at: number;
-  last_seen_at: number;
-  expires_at: number;
-  revoked_at: number | null;
+  created_at: UnixMillis;
+  last_seen_at: UnixMillis;
+  expires_at: UnixMillis;
+  revoked_at: UnixMillis | null;
 }
 
 export type StaffTokenPurpose = 'sign-in-link' | 'password-reset' | 'invitation' | 'totp-challenge';
@@ -834,23 +834,23 @@ export interface StaffTokenTable {
   user_id: number;
   purpose: StaffTokenPurpose;
   token_hash: string;
-  created_at: number;
-  expires_at: number;
-  used_at: number | null;
+  created_at: UnixMillis;
+  expires_at: UnixMillis;
+  used_at: UnixMillis | null;
 }
 
 export interface StaffThrottleTable {
   key: string;
   count: number;
-  window_started_at: number;
+  window_started_at: UnixMillis;
   /** The last failure counted, for the back-off of a client address's sign-in failures (migration 020). */
-  last_at: number | null;
+  last_at: UnixMillis | null;
 }
 
 export interface AuditLogTable {
   id: Generated<number>;
   operator_id: number;
-  at: number;
+  at: UnixMillis;
   actor_type: 'user' | 'key' | 'system' | 'anonymous';
   actor_id: number | null;
   actor_label: string;

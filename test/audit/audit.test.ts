@@ -11,13 +11,14 @@ import { joinConfirmed } from '../waitlists/fixtures.js';
 import { PNG } from '../questions/files.js';
 import { picture } from '../catalog/photo-files.js';
 import { startStripeServer, type StripeTestServer } from '../helpers/stripe-server.js';
+import { addMillis, nowMillis } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
 let owner: Session;
 let ownerEmail: string;
 let stripe: StripeTestServer;
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const day = (offset: number) => new Date(addMillis(nowMillis(), offset * 86_400_000)).toISOString().slice(0, 10);
 const activityBody = { Name: 'Kayak', DurationMinutes: 60, Timezone: 'Europe/Berlin', Currency: 'EUR', UnitPrice: 1000 };
 const customer = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' };
 
@@ -265,7 +266,7 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string | n
     const user = await ok('POST', '/api/v2/admin/users', { Email: `locked-${Date.now()}@example.com`, Name: 'Locked', Role: 'guide' });
     await t.db.kysely
       .updateTable('staff_users')
-      .set({ locked_until: Date.now() + 60_000 })
+      .set({ locked_until: addMillis(nowMillis(), 60_000) })
       .where('id', '=', user.ID)
       .execute();
     await ok('POST', `/api/v2/admin/users/${user.ID}/unlock`);
@@ -476,7 +477,7 @@ describe('audit log', () => {
         Actor: { Type: 'user', ID: owner.userId, Label: ownerEmail },
       });
       expect(entry.Address, name).toBeTruthy();
-      expect(Date.now() - Date.parse(entry.At), name).toBeLessThan(60_000);
+      expect(addMillis(nowMillis(), -Date.parse(entry.At)), name).toBeLessThan(60_000);
     }
   });
 

@@ -8,6 +8,7 @@ import { deliveryFor } from '../emails/fixtures.js';
 import { runDueEmails } from '../../src/emails/worker.js';
 import { addUser, as, post, sessionCookie, signIn, tokenIn, userSession, PASSWORD } from './fixtures.js';
 import { ADDRESS_FAILURES } from '../../src/staff/sign-in/throttles.js';
+import { addMillis, nowMillis } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let smtp: TestSmtp;
@@ -47,7 +48,7 @@ describe('lock-out and throttles', () => {
     // After the lock: as before (the clock is moved by rewriting the lock's end).
     await t.db.kysely
       .updateTable('staff_users')
-      .set({ locked_until: Date.now() - 1 })
+      .set({ locked_until: addMillis(nowMillis(), -1) })
       .where('id', '=', user.id)
       .execute();
     expect((await signInFrom(ip, { Email: user.email, Password: PASSWORD })).statusCode).toBe(200);
@@ -155,11 +156,13 @@ describe('two-factor authentication (TOTP)', () => {
     expect(QrSvg).toMatch(/^<svg/);
     const app = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
     problemOf(
-      await as(t, session, 'POST', '/api/v2/staff/me/totp/confirm', { Code: app.generate({ timestamp: Date.now() - 10 * 60_000 }) }),
+      await as(t, session, 'POST', '/api/v2/staff/me/totp/confirm', { Code: app.generate({ timestamp: addMillis(nowMillis(), -(10 * 60_000)) }) }),
       422,
       'validation',
     );
-    const confirmed = await as(t, session, 'POST', '/api/v2/staff/me/totp/confirm', { Code: app.generate({ timestamp: Date.now() - 30_000 }) });
+    const confirmed = await as(t, session, 'POST', '/api/v2/staff/me/totp/confirm', {
+      Code: app.generate({ timestamp: addMillis(nowMillis(), -30_000) }),
+    });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     const codes: string[] = confirmed.json().data.RecoveryCodes;
     expect(codes).toHaveLength(10);
@@ -214,7 +217,7 @@ describe('two-factor authentication (TOTP)', () => {
     problemOf(
       await post(t, '/api/v2/staff/sign-in/totp', {
         Challenge: linked.json().data.Challenge,
-        Code: app.generate({ timestamp: Date.now() + 30_000 }),
+        Code: app.generate({ timestamp: addMillis(nowMillis(), 30_000) }),
       }),
       401,
       'unauthenticated',
