@@ -1,5 +1,13 @@
 // Table types for Kysely: the database as it is, snake_case, one interface per table. API types live in
 // each domain's schemas.ts; a mapper in each store turns rows into them.
+//
+// Time columns are Unix seconds or Unix milliseconds, often both in one row (a booking's hold_expires_at is
+// seconds, its created_at milliseconds), as each table was first written; renaming them would change every
+// query, the API's mappers and two databases' data for no behaviour. So the type of each column says its
+// unit instead (UnixSeconds, UnixMillis: src/lib/clock.ts): a write or a query that hands one unit to a
+// column of the other does not compile. Mostly, seconds are the schedules and deadlines of the booking side
+// (timeslots, holds, offers, e-mail and webhook retries, Stripe's own times), milliseconds the stamps of
+// when something happened; the type, not this rule, decides.
 import type { Generated } from 'kysely';
 import type { UnixMillis, UnixSeconds } from '../lib/clock.js';
 
@@ -80,7 +88,6 @@ export interface DepartureCancellationTable {
   booking_ids: string;
   /** Who cancelled it, as the audit log names them. */
   cancelled_by: string;
-  /** Unix seconds. */
   cancelled_at: UnixSeconds;
 }
 
@@ -173,14 +180,13 @@ export interface TimeslotTable {
   activity_id: number;
   date: string;
   time: string;
-  /** Unix seconds. */
   starts_at: UnixSeconds;
   ends_at: UnixSeconds;
   capacity: number;
   booked: Generated<number>;
-  /** Unix seconds until which it takes bookings: starts_at, or ends_at for opening hours (migration 010). */
+  /** Until when it takes bookings: starts_at, or ends_at for opening hours (migration 010). */
   bookable_until: Generated<UnixSeconds>;
-  /** Unix seconds at which the departure was cancelled (migration 028): it takes no more bookings. */
+  /** When the departure was cancelled (migration 028): it takes no more bookings. */
   cancelled_at: Generated<UnixSeconds | null>;
 }
 
@@ -215,9 +221,9 @@ export interface UploadTable {
   client_fingerprint: string | null;
   /** The booking whose guest uploaded it through the booking's own link, completing its waiver (migration 029). */
   booking_id: Generated<number | null>;
-  /** Unix milliseconds at which a confirmed booking's waiver answer first named it; null: unattached, swept in time. */
+  /** When a confirmed booking's waiver answer first named it; null: unattached, swept in time. */
   attached_at: UnixMillis | null;
-  /** Unix milliseconds: the latest expiry of a hold that named it, which keeps it from the sweep until then (migration 021). */
+  /** The latest expiry of a hold that named it, which keeps it from the sweep until then (migration 021). */
   held_until: UnixMillis | null;
 }
 
@@ -241,7 +247,7 @@ export interface BookingTable {
   waiver_status: string;
   /** The guest's language for e-mails: 'en' or 'de' (migration 033). */
   locale: Generated<string>;
-  /** Unix seconds; set while the booking is on hold. */
+  /** Set while the booking is on hold. */
   hold_expires_at: UnixSeconds | null;
   created_at: UnixMillis;
   cancelled_at: UnixMillis | null;
@@ -260,7 +266,6 @@ export interface UsageEntryTable {
   /** Integer micro-units, bound as a decimal string so no precision is lost on the way. */
   usage_micros: string;
   extra_info: string | null;
-  /** Unix seconds. */
   occurred_at: UnixSeconds;
   created_at: UnixMillis;
 }
@@ -321,7 +326,6 @@ export interface GygConnectionTable {
   hold_minutes: number | null;
   /** 'INDIVIDUAL' (one ticket per unit) or 'COLLECTIVE' (one ticket for the booking). */
   ticket_style: Generated<string>;
-  /** Unix milliseconds. */
   created_at: UnixMillis;
   updated_at: UnixMillis;
 }
@@ -350,7 +354,6 @@ export interface GygBookingTable {
   ticket_style: string | null;
   comment: string | null;
   language: string | null;
-  /** Unix milliseconds. */
   booked_at: UnixMillis | null;
 }
 
@@ -362,7 +365,6 @@ export interface GygNotificationTable {
   description: string;
   /** JSON of GYG's notificationDetails and productDetails. */
   details: string;
-  /** Unix milliseconds. */
   received_at: UnixMillis;
 }
 
@@ -373,7 +375,6 @@ export interface GygRequestTable {
   product_id: string | null;
   error_code: string | null;
   duration_ms: number;
-  /** Unix milliseconds. */
   at: UnixMillis;
 }
 
@@ -389,7 +390,6 @@ export interface ViatorConnectionTable {
   supplier_id: string | null;
   /** Viator's key for its notification endpoint, sealed with the instance's keys. */
   outbound_key_sealed: string | null;
-  /** Unix milliseconds. */
   created_at: UnixMillis;
   updated_at: UnixMillis;
 }
@@ -419,7 +419,6 @@ export interface ViatorBookingTable {
   /** Viator's BookingReference, once booked. */
   viator_reference: string | null;
   note: string | null;
-  /** Unix milliseconds. */
   booked_at: UnixMillis | null;
 }
 
@@ -431,7 +430,6 @@ export interface ViatorRequestTable {
   /** null: answered as asked; else Viator's error code, reason or rejection. */
   outcome: string | null;
   duration_ms: number;
-  /** Unix milliseconds. */
   at: UnixMillis;
 }
 
@@ -443,10 +441,9 @@ export interface MarketplacePushTable {
   operator_id: number;
   /** The marketplace's product (or product option) ID of the timeslot's activity. */
   product_id: string;
-  /** Unix milliseconds of the latest change queued. */
+  /** The time of the latest change queued. */
   queued_at: UnixMillis;
   attempts: Generated<number>;
-  /** Unix milliseconds. */
   next_attempt_at: UnixMillis;
   last_error: string | null;
 }
@@ -463,7 +460,6 @@ export interface OctoBookingTable {
   /** JSON array of { uuid, unitId, resellerReference }, one per participant. */
   unit_items: string;
   cancel_reason: string | null;
-  /** Unix milliseconds. */
   confirmed_at: UnixMillis | null;
   updated_at: UnixMillis;
   /** JSON object of the contact fields bookings has no column for: notes, country, postalCode, locales (migration 010). */
@@ -489,7 +485,7 @@ export interface BasketTable {
   paid_at: UnixMillis | null;
   /** HMAC of the address of the client that opened it (migration 008); null for baskets the platform opened. */
   client_hmac: string | null;
-  /** Unix seconds: when the guest began checkout (the seats are then held longer, and no item is added). */
+  /** When the guest began checkout (the seats are then held longer, and no item is added). */
   checkout_started_at: UnixSeconds | null;
   /** The booking pages' language, given to the bookings the basket places (migration 033). */
   locale: Generated<string>;
@@ -534,9 +530,9 @@ export interface PaymentTable {
   session_expires_at: UnixSeconds | null;
   /** Stripe: the refund (re_...) of a payment that could not be honoured. */
   refund_reference: string | null;
-  /** Unix milliseconds of the last change of status. */
+  /** The time of the last change of status. */
   updated_at: UnixMillis | null;
-  /** Unix milliseconds: when it took money (became succeeded); null until then (migration 027). */
+  /** When it took money (became succeeded); null until then (migration 027). */
   succeeded_at: UnixMillis | null;
   /** How it was paid (migration 025): online, or at the desk cash | card_terminal | invoice | voucher; null before (online). */
   method: Generated<string | null>;
@@ -576,7 +572,7 @@ export interface RefundTable {
   requested_by_id: number | null;
   created_at: UnixMillis;
   updated_at: UnixMillis;
-  /** Unix milliseconds: when it became succeeded; null until then (migration 027). */
+  /** When it became succeeded; null until then (migration 027). */
   succeeded_at: UnixMillis | null;
 }
 
@@ -596,12 +592,11 @@ export interface DisputeTable {
   status: string;
   /** The payment in Stripe's dashboard (https://dashboard.stripe.com/{test/}payments/pi_...). */
   dashboard_url: string;
-  /** Unix seconds: the evidence must reach Stripe before this; null when Stripe names none. */
+  /** The evidence must reach Stripe before this; null when Stripe names none. */
   evidence_due_by: UnixSeconds | null;
-  /** Unix milliseconds. */
   created_at: UnixMillis;
   updated_at: UnixMillis;
-  /** Unix seconds: Stripe's time of the last event applied. */
+  /** Stripe's time of the last event applied. */
   last_event_at: UnixSeconds;
 }
 
@@ -642,13 +637,13 @@ export interface WaitlistEntryTable {
   customer_phone: string;
   status: 'waiting' | 'offered' | 'claimed' | 'expired' | 'removed';
   basket_id: number | null;
-  /** Unix seconds: the end of the claim window of an offer. */
+  /** The end of the claim window of an offer. */
   offer_expires_at: UnixSeconds | null;
   created_at: UnixMillis;
   notified_at: UnixMillis | null;
-  /** Unix milliseconds: when the address was confirmed (migration 008); null while unconfirmed. */
+  /** When the address was confirmed (migration 008); null while unconfirmed. */
   confirmed_at: UnixMillis | null;
-  /** Unix seconds: an unconfirmed place lapses then. */
+  /** An unconfirmed place lapses then. */
   confirm_by: UnixSeconds | null;
   /** SHA-256 (hex) of the confirmation link's token. */
   confirm_token_hash: string | null;
@@ -696,7 +691,7 @@ export interface EmailTable {
   subject: string;
   body: string;
   status: 'queued' | 'sending' | 'sent' | 'failed' | 'cancelled';
-  /** Unix seconds: when it was due first; next_attempt_at moves on with each retry. */
+  /** When it was due first; next_attempt_at moves on with each retry. */
   scheduled_for: UnixSeconds;
   next_attempt_at: UnixSeconds;
   attempts: Generated<number>;
@@ -769,7 +764,7 @@ export interface BookingCheckinTable {
   operator_id: number;
   /** More than 0: a line nobody is checked in on has no row. */
   checked_in: number;
-  /** Unix milliseconds of the line's first check-in. */
+  /** The time of the line's first check-in. */
   checked_in_at: UnixMillis;
 }
 
@@ -875,15 +870,12 @@ export interface WebhookEndpointTable {
   partner: string | null;
   status: 'enabled' | 'disabled';
   disabled_reason: 'manual' | 'failing' | null;
-  /** Unix seconds. */
   disabled_at: UnixSeconds | null;
   secret_sealed: string;
   previous_secret_sealed: string | null;
-  /** Unix seconds. */
   previous_secret_expires_at: UnixSeconds | null;
-  /** Unix seconds of the first failed attempt since the last success. */
+  /** The time of the first failed attempt since the last success. */
   failing_since: UnixSeconds | null;
-  /** Unix seconds. */
   last_success_at: UnixSeconds | null;
   created_at: UnixMillis;
   updated_at: UnixMillis;
@@ -907,7 +899,7 @@ export interface WebhookEventTable {
   resource: string;
   /** JSON of the resource as the API shows it. */
   data: string;
-  /** Unix milliseconds: when it happened. */
+  /** When it happened. */
   created_at: UnixMillis;
 }
 
@@ -920,7 +912,7 @@ export interface WebhookTimeslotChangeTable {
 
 export interface WebhookAvailabilityNoticeTable {
   timeslot_id: number;
-  /** Unix milliseconds of the last availability.changed event of the timeslot. */
+  /** The time of the last availability.changed event of the timeslot. */
   notified_at: UnixMillis;
 }
 
@@ -932,10 +924,8 @@ export interface WebhookDeliveryTable {
   resource: string;
   status: 'pending' | 'sending' | 'delivered' | 'failed';
   attempts: Generated<number>;
-  /** Unix seconds. */
   next_attempt_at: UnixSeconds;
   claimed_by: string | null;
-  /** Unix seconds. */
   claimed_until: UnixSeconds | null;
   last_attempt_at: UnixMillis | null;
   last_status_code: number | null;
@@ -963,7 +953,6 @@ export interface WebhookAttemptTable {
 export interface BalanceRequestTable {
   booking_id: number;
   operator_id: number;
-  /** Unix milliseconds. */
   emailed_at: UnixMillis;
 }
 

@@ -4,7 +4,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, EmailTable } from '../db/schema.js';
-import { nowMillis, type UnixSeconds } from '../lib/clock.js';
+import { asUnixSeconds, nowMillis, type UnixSeconds } from '../lib/clock.js';
 
 export type EmailRow = Selectable<EmailTable>;
 
@@ -153,7 +153,10 @@ export async function listEmails(db: Kysely<Database>, operatorId: number, filte
  * The outbox's backlog, for the metrics: e-mails due now and not yet sent (queued, or claimed by a sender),
  * the oldest one's due time (Unix seconds), and the e-mails given up on. Index emails_due.
  */
-export async function emailQueueStats(db: Kysely<Database>, now: UnixSeconds): Promise<{ due: number; oldestDueAt: number | null; failed: number }> {
+export async function emailQueueStats(
+  db: Kysely<Database>,
+  now: UnixSeconds,
+): Promise<{ due: number; oldestDueAt: UnixSeconds | null; failed: number }> {
   const due = await db
     .selectFrom('emails')
     .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
@@ -165,5 +168,5 @@ export async function emailQueueStats(db: Kysely<Database>, now: UnixSeconds): P
     .select((eb) => eb.fn.countAll<number>().as('failed'))
     .where('status', '=', 'failed')
     .executeTakeFirstOrThrow();
-  return { due: Number(due.due), oldestDueAt: due.oldest === null ? null : Number(due.oldest), failed: Number(failed.failed) };
+  return { due: Number(due.due), oldestDueAt: due.oldest === null ? null : asUnixSeconds(Number(due.oldest)), failed: Number(failed.failed) };
 }

@@ -21,8 +21,8 @@ export type UnixMillis = number & { readonly [unit]: 'ms' };
 /** Unix milliseconds now. */
 export const nowMillis = (): UnixMillis => Date.now() as UnixMillis;
 
-/** Unix seconds now (or of `nowMs`). */
-export const unixNow = (nowMs: number = Date.now()): UnixSeconds => toSeconds(nowMs as UnixMillis);
+/** Unix seconds now (or of `nowMs`), rounded down. */
+export const unixNow = (nowMs: UnixMillis = nowMillis()): UnixSeconds => toSeconds(nowMs);
 
 /** Milliseconds to whole seconds (rounded down, as unixNow). */
 export const toSeconds = (ms: UnixMillis): UnixSeconds => Math.floor(ms / 1000) as UnixSeconds;

@@ -2,7 +2,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, MarketplacePushTable } from '../db/schema.js';
-import type { UnixMillis } from '../lib/clock.js';
+import { asUnixMillis, type UnixMillis } from '../lib/clock.js';
 
 export type PushRow = Selectable<MarketplacePushTable>;
 
@@ -98,12 +98,16 @@ export async function countQueued(db: Kysely<Database>, channel: string, operato
 }
 
 /** The channel's pushes due now, for the metrics, and the oldest one's due time (Unix ms). Index marketplace_pushes_due. */
-export async function pushQueueStats(db: Kysely<Database>, channel: string, nowMs: UnixMillis): Promise<{ due: number; oldestDueAt: number | null }> {
+export async function pushQueueStats(
+  db: Kysely<Database>,
+  channel: string,
+  nowMs: UnixMillis,
+): Promise<{ due: number; oldestDueAt: UnixMillis | null }> {
   const row = await db
     .selectFrom('marketplace_pushes')
     .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
     .where('channel', '=', channel)
     .where('next_attempt_at', '<=', nowMs)
     .executeTakeFirstOrThrow();
-  return { due: Number(row.due), oldestDueAt: row.oldest === null ? null : Number(row.oldest) };
+  return { due: Number(row.due), oldestDueAt: row.oldest === null ? null : asUnixMillis(Number(row.oldest)) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scheduleStarts, seatsLeft } from '../../src/availability/seats.js';
-import { addSeconds, asUnixSeconds, unixNow } from '../../src/lib/clock.js';
+import { addSeconds, asUnixMillis, asUnixSeconds, toMillis, toSeconds, unixNow } from '../../src/lib/clock.js';
 import { timeslotShape } from '../../src/availability/creation.js';
 import { ValidationFailed } from '../../src/http/errors.js';
 
@@ -59,6 +59,8 @@ describe('timeslotShape', () => {
 
 describe('unixNow', () => {
   it('rounds milliseconds down to whole seconds', () => {
-    expect(unixNow(1_999)).toBe(1);
+    expect(unixNow(asUnixMillis(1_999))).toBe(1);
+    expect(toSeconds(asUnixMillis(-1))).toBe(-1);
+    expect(toMillis(asUnixSeconds(2))).toBe(2_000);
   });
 });

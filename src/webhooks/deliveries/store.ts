@@ -544,11 +544,11 @@ export async function purgeOldDeliveries(db: Db, cutoff: UnixMillis): Promise<vo
  * The deliveries' backlog, for the metrics: attempts due now (pending, or claimed by a sender) and the
  * oldest one's due time (Unix seconds). Indexes webhook_deliveries_due and _claimed.
  */
-export async function deliveryQueueStats(db: Kysely<Database>, now: UnixSeconds): Promise<{ due: number; oldestDueAt: number | null }> {
+export async function deliveryQueueStats(db: Kysely<Database>, now: UnixSeconds): Promise<{ due: number; oldestDueAt: UnixSeconds | null }> {
   const row = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
     .where((eb) => eb.or([eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]), eb('status', '=', 'sending')]))
     .executeTakeFirstOrThrow();
-  return { due: Number(row.due), oldestDueAt: row.oldest === null ? null : Number(row.oldest) };
+  return { due: Number(row.due), oldestDueAt: row.oldest === null ? null : asUnixSeconds(Number(row.oldest)) };
 }
