@@ -86,7 +86,7 @@ export async function updateDispute(tx: Tx, operatorId: number, reference: strin
     })
     .where('operator_id', '=', operatorId)
     .where('dispute_reference', '=', reference)
-    .where('last_event_at', '<=', asUnixSeconds(state.eventAt))
+    .where('last_event_at', '<=', stripeTimes(state).last_event_at)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
