@@ -9,7 +9,7 @@ export interface SeatCount {
   /** Unix seconds of the start. */
   startsAt: UnixSeconds;
   /** Unix seconds from which it takes no bookings: the start, or the close of a day's opening hours. */
-  bookableUntil?: number;
+  bookableUntil?: UnixSeconds;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { expressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import { Hook, Reactions } from './hooks.js';
-import type { UnixMillis } from '../lib/clock.js';
+import type { UnixMillis, UnixSeconds } from '../lib/clock.js';
 
 /** `rescheduled`: a confirmed booking moved to another timeslot. */
 export type BookingChange = 'confirmed' | 'cancelled' | 'rescheduled';
@@ -17,7 +17,7 @@ export interface ChangedBooking {
 
 export interface BookingReaction {
   /** Runs inside the transaction of the change; it may read the booking as the change left it. */
-  react(tx: Tx, booking: ChangedBooking, change: BookingChange, now: number): Promise<void>;
+  react(tx: Tx, booking: ChangedBooking, change: BookingChange, now: UnixSeconds): Promise<void>;
   /**
    * Whether the reaction can have anything to do for the operator's new bookings, as a condition (built
    * with Kysely's standalone `expressionBuilder`) that the booking's first query folds in
@@ -31,7 +31,7 @@ export interface BookingReaction {
 export const bookingChanged = new Reactions<BookingReaction>();
 
 /** Runs every reaction to the booking's change, in the order they were subscribed. */
-export async function publishBookingChange(tx: Tx, booking: ChangedBooking, change: BookingChange, now: number): Promise<void> {
+export async function publishBookingChange(tx: Tx, booking: ChangedBooking, change: BookingChange, now: UnixSeconds): Promise<void> {
   for (const reaction of bookingChanged.all) await reaction.react(tx, booking, change, now);
 }
 

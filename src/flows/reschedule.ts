@@ -65,7 +65,7 @@ export interface RescheduleOptions {
   /** The audit log's actor when it is not the request's (a guest through their manage link). */
   as?: AuditActor;
   /** Checked with the booking as it is, before anything is written (the guest's rule). */
-  allow?: (booking: BookingRecord, target: { activity: ActivityRow; startsAt: number }) => void;
+  allow?: (booking: BookingRecord, target: { activity: ActivityRow; startsAt: UnixSeconds }) => void;
 }
 
 /**
@@ -118,7 +118,7 @@ export async function rescheduleBooking(
   if (activity.archived) throw ValidationFailed.field('ActivityID', `Activity ${activity.public_id} is archived and takes no bookings`);
   const timeslot = await findTimeslotAt(db.kysely, activity.id, request.Date, request.Time);
   if (!timeslot) throw ValidationFailed.field('Time', `Activity ${activity.public_id} has no timeslot on ${request.Date} at ${request.Time}`);
-  options.allow?.(booking, { activity, startsAt: Number(timeslot.starts_at) });
+  options.allow?.(booking, { activity, startsAt: timeslot.starts_at });
 
   const tickets = (await bookingTicketsOf(db.kysely, [booking.id])).get(booking.id) ?? [];
   const mix = sameActivity ? keptMix(booking, tickets) : mixOn(activity, await listTicketTypes(db.kysely, [activity.id]), tickets);

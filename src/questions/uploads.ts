@@ -16,7 +16,7 @@ import { newFileId } from '../lib/ids.js';
 import { detectFileType } from './file-types.js';
 import type { Upload } from './schemas.js';
 import { holdings, insertUpload, lockQuota, type QuotaHolder } from './upload-store.js';
-import { nowMillis } from '../lib/clock.js';
+import { nowMillis, type UnixMillis } from '../lib/clock.js';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -54,7 +54,7 @@ interface Quota {
   outstanding: boolean;
 }
 
-async function checkQuota(tx: Tx, { holder, limit, who, outstanding }: Quota, size: number, unattachedHours: number, now: number): Promise<void> {
+async function checkQuota(tx: Tx, { holder, limit, who, outstanding }: Quota, size: number, unattachedHours: number, now: UnixMillis): Promise<void> {
   await lockQuota(tx, holder);
   const held = await holdings(tx, holder, outstanding);
   if (held.files + 1 <= limit.files && held.bytes + size <= limit.bytes) return;

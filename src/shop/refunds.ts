@@ -186,7 +186,7 @@ export async function retryRefund(context: RefundContext, operatorId: number, re
 /** The percentage of what it paid that a guest's cancellation of the booking at `now` gets back, by its activity's rules. */
 async function guestRefundPercent(db: Kysely<Database>, booking: BookingRecord | undefined, now: UnixSeconds): Promise<number> {
   const activity = booking && (await findActivity(db, booking.operator_id, booking.activity_public_id));
-  return booking && activity ? refundPercent(refundRulesOf(activity), Number(booking.starts_at), now) : 100;
+  return booking && activity ? refundPercent(refundRulesOf(activity), booking.starts_at, now) : 100;
 }
 
 /** The booking's reference (for audit entries) by its id. */

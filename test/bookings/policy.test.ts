@@ -10,7 +10,7 @@ import { addSeconds, asUnixSeconds, unixNow, type UnixSeconds } from '../../src/
 const NOW = asUnixSeconds(1_900_000_000);
 const facts = (over: Partial<BookingFacts> = {}): BookingFacts => ({
   status: 'confirmed',
-  startsAt: NOW + 3600,
+  startsAt: addSeconds(NOW, 3600),
   checkedIn: false,
   guestHours: 24,
   ...over,
@@ -30,21 +30,21 @@ describe('the policy table', () => {
   });
 
   it('lets staff cancel at any time, even once redeemed, and move until the start', () => {
-    expect(code('staff', 'cancel', { startsAt: NOW - 86_400, checkedIn: true })).toBeUndefined();
+    expect(code('staff', 'cancel', { startsAt: addSeconds(NOW, -86_400), checkedIn: true })).toBeUndefined();
     expect(code('staff', 'move', { checkedIn: true })).toBeUndefined();
-    expect(code('staff', 'move', { startsAt: NOW - 1 })).toBe('booking.started');
+    expect(code('staff', 'move', { startsAt: addSeconds(NOW, -1) })).toBe('booking.started');
   });
 
   it("holds the guest to the activity's hours before the start, to confirmed bookings, and to none when the activity allows none", () => {
-    expect(code('guest', 'cancel', { startsAt: NOW + 25 * 3600 })).toBeUndefined();
-    expect(code('guest', 'cancel', { startsAt: NOW + 23 * 3600 })).toBe('booking.cut-off-passed');
+    expect(code('guest', 'cancel', { startsAt: addSeconds(NOW, 25 * 3600) })).toBeUndefined();
+    expect(code('guest', 'cancel', { startsAt: addSeconds(NOW, 23 * 3600) })).toBe('booking.cut-off-passed');
     expect(code('guest', 'move', { guestHours: null })).toBe('booking.not-allowed');
-    expect(code('guest', 'cancel', { status: 'on_hold', startsAt: NOW + 48 * 3600 })).toBe('booking.not-confirmed');
+    expect(code('guest', 'cancel', { status: 'on_hold', startsAt: addSeconds(NOW, 48 * 3600) })).toBe('booking.not-confirmed');
   });
 
   it('lets whoever may cancel let a hold go at any time, and answers an ended booking as such', () => {
     for (const kind of [...MARKETPLACES, 'staff'] as CallerKind[]) {
-      expect(code(kind, 'cancel', { status: 'on_hold', startsAt: NOW - 60, checkedIn: true }), kind).toBeUndefined();
+      expect(code(kind, 'cancel', { status: 'on_hold', startsAt: addSeconds(NOW, -60), checkedIn: true }), kind).toBeUndefined();
       expect(code(kind, 'cancel', { status: 'cancelled' }), kind).toBe('booking.cancelled');
       expect(code(kind, 'move', { status: 'expired' }), kind).toBe('booking.expired');
     }

@@ -18,7 +18,7 @@ import { refused, type Outcome } from './refusals.js';
 import { giveBackSeats, releaseLapsedHolds } from './seat-ledger.js';
 import { cancelLiveBookingsOf, endHolds, lockBooking } from './store.js';
 import { changeStatus, extendHoldUntil } from './transitions.js';
-import { addSeconds, earliest, latest, nowMillis, toSeconds, type UnixMillis, type UnixSeconds } from '../../lib/clock.js';
+import { addSeconds, asUnixSeconds, earliest, latest, nowMillis, toSeconds, type UnixMillis, type UnixSeconds } from '../../lib/clock.js';
 
 /** Who asks for the change: the kind the policy knows, and the audit log's actor when it is not the request's. */
 export interface Caller {
@@ -41,7 +41,7 @@ export async function policyFacts(
     const activity = await findActivityById(db, booking.operator_id, timeslot.activity_id);
     guestHours = (action === 'cancel' ? activity?.guest_cancel_hours : activity?.guest_reschedule_hours) ?? null;
   }
-  return { status: effectiveStatus(booking, now), startsAt: Number(timeslot?.starts_at ?? 0), checkedIn: checkins.length > 0, guestHours };
+  return { status: effectiveStatus(booking, now), startsAt: timeslot?.starts_at ?? asUnixSeconds(0), checkedIn: checkins.length > 0, guestHours };
 }
 
 /**

@@ -49,7 +49,7 @@ export interface BookingFacts {
   /** The effective status (a lapsed hold is expired). */
   status: BookingStatus;
   /** The timeslot's start, Unix seconds. */
-  startsAt: number;
+  startsAt: UnixSeconds;
   checkedIn: boolean;
   /** The activity's GuestCancelHours or GuestRescheduleHours (for the action asked); null: guests may not. */
   guestHours: number | null;

@@ -46,7 +46,7 @@ function fieldsOf(entry: OutboxEntry): LongEntry {
 }
 
 /** The events of an outbox row, one per type, in order. */
-export function expandOutbox(row: { operator_id: number; events: string; created_at: number }): OutboxEvent[] {
+export function expandOutbox(row: { operator_id: number; events: string; created_at: UnixMillis }): OutboxEvent[] {
   return (JSON.parse(row.events) as OutboxEntry[]).flatMap((entry) => {
     const [types, resource, audience, partner, bookingId, snapshot, data] = fieldsOf(entry);
     return types.split(' ').map((type) => ({
@@ -67,7 +67,7 @@ export function expandOutbox(row: { operator_id: number; events: string; created
 export const newEventId = (): string => `evt_${randomBytes(12).toString('base64url')}`;
 
 /** The body sent for an event: always the same bytes for the same event, on every attempt and replay. */
-export function eventBody(event: { public_id: string; type: string; created_at: number; data: string }): string {
+export function eventBody(event: { public_id: string; type: string; created_at: UnixMillis; data: string }): string {
   const timestamp = new Date(Number(event.created_at)).toISOString();
   return `{"id":${JSON.stringify(event.public_id)},"type":${JSON.stringify(event.type)},"timestamp":"${timestamp}","data":${event.data}}`;
 }
