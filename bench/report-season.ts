@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { createTestApp } from '../test/helpers/app.js';
 import { call } from '../test/helpers/app.js';
 import { bookingReport } from '../src/reports/service.js';
+import { asUnixSeconds, nowMillis } from '../src/lib/clock.js';
 
 const ACTIVITIES = 12;
 const DAYS = 180;
@@ -41,8 +42,8 @@ for (const op of operators) {
               activity_id: row.id,
               date,
               time,
-              starts_at: 1_950_000_000 + d * 86_400 + i * 3600,
-              ends_at: 1_950_000_000 + d * 86_400 + i * 3600 + 3600,
+              starts_at: asUnixSeconds(1_950_000_000 + d * 86_400 + i * 3600),
+              ends_at: asUnixSeconds(1_950_000_000 + d * 86_400 + i * 3600 + 3600),
               capacity: 100,
             })),
           )
@@ -65,7 +66,7 @@ for (const op of operators) {
                 customer_email: 'a@example.com',
                 customer_phone: '+1',
                 waiver_status: 'complete',
-                created_at: Date.now(),
+                created_at: nowMillis(),
               })),
             )
             .returning(['id', 'participants'])

@@ -2,6 +2,7 @@
 // meters, batches over pre-built bodies, like many clients would rather than one URL hammered.
 import type { Seeded } from './seed.js';
 import { METER_COUNT, MARKETPLACE } from './seed.js';
+import { unixNow } from '../src/lib/clock.js';
 
 export const partnerPath = `/api/v2/ota/${MARKETPLACE}`;
 const DAY_MS = 86_400_000;
@@ -45,7 +46,7 @@ export function usageBodies(): () => { path: string; body: string } {
 }
 
 export function batchBodies(size: number): () => { path: string; body: string } {
-  const now = Math.floor(Date.now() / 1000);
+  const now = unixNow();
   const bodies = Array.from({ length: 10 }, (_, b) =>
     JSON.stringify({
       Entries: Array.from({ length: size }, (_, i) => ({

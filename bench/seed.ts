@@ -9,6 +9,7 @@ import { createApiKey } from '../src/auth/service.js';
 import { createActivity } from '../src/catalog/service.js';
 import { createTimeslots } from '../src/availability/creation.js';
 import { recordUsageEntries, type UsageEntryInput } from '../src/usage/service.js';
+import { addSeconds, asUnixSeconds } from '../src/lib/clock.js';
 
 export const MARKETPLACE = 'viator';
 export const ACTIVITY_COUNT = 50;
@@ -112,7 +113,7 @@ export async function seedUsage(
   const loadDay = async (day: number) => {
     const made = firstOfDay(day);
     const count = firstOfDay(day + 1) - made;
-    const dayStart = (firstDayStart + day * DAY_MS) / 1000;
+    const dayStart = asUnixSeconds((firstDayStart + day * DAY_MS) / 1000);
     const entries: UsageEntryInput[] = new Array(count);
     for (let i = 0; i < count; i++) {
       const n = made + i;
@@ -121,7 +122,7 @@ export async function seedUsage(
         // 0.001 to 5 units, with fractions, so the sums exercise the exact decimal path.
         micros: BigInt(((n * 7919) % 5000) + 1) * 1000n,
         extraInfo: n % 10 === 0 ? `{"request":"r-${n}"}` : null,
-        occurredAt: dayStart + Math.floor((i * 86_400) / count),
+        occurredAt: addSeconds(dayStart, Math.floor((i * 86_400) / count)),
       };
     }
     await db.write((tx) => recordUsageEntries(tx, operatorId, entries));

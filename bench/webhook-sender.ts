@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import { signedHeaders } from '../src/webhooks/endpoints/signing.js';
+import { unixNow } from '../src/lib/clock.js';
 
 const url = new URL(process.env.HOOK_URL!);
 const body = process.env.HOOK_BODY!;
@@ -15,7 +16,7 @@ const agent = new https.Agent({ keepAlive: true, maxSockets: 64, ca: readFileSyn
 
 function post(id: string): Promise<number> {
   const headers = {
-    ...signedHeaders([secret], id, Math.floor(Date.now() / 1000), body),
+    ...signedHeaders([secret], id, unixNow(), body),
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
   };

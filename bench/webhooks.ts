@@ -15,6 +15,7 @@ import { runBareSender, startWebhookReceiver, type Child } from './processes.js'
 import type { Row } from './report.js';
 import { bookingBody, partnerPath } from './requests.js';
 import type { Seeded } from './seed.js';
+import { unixNow } from '../src/lib/clock.js';
 
 export const BURST = 10_000;
 const ROUNDS = 6;
@@ -88,7 +89,7 @@ export async function benchWebhooks(
         .selectFrom('webhook_outbox')
         .select((eb) => eb.fn.countAll().as('n'))
         .executeTakeFirstOrThrow();
-      return `at ${Math.floor(Date.now() / 1000)}: deliveries ${JSON.stringify(byStatus)}, outbox entries ${String(events.n)}`;
+      return `at ${unixNow()}: deliveries ${JSON.stringify(byStatus)}, outbox entries ${String(events.n)}`;
     };
     const setEndpoint = async (enabled: boolean, id?: number) => {
       const response = id

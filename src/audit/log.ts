@@ -4,6 +4,7 @@
 import type { Tx } from '../db/connection.js';
 import { currentContext, type Actor } from '../access/actor.js';
 import { insertAuditEntry } from './store.js';
+import { nowMillis } from '../lib/clock.js';
 
 export interface AuditEntry {
   operatorId: number;
@@ -50,7 +51,7 @@ export async function audit(tx: Tx, entry: AuditEntry, as?: AuditActor): Promise
   const actor = as ?? actorOf(context?.actor);
   await insertAuditEntry(tx, {
     operator_id: entry.operatorId,
-    at: Date.now(),
+    at: nowMillis(),
     actor_type: actor.type,
     actor_id: actor.id,
     actor_label: actor.label,

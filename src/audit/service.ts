@@ -4,6 +4,7 @@ import { ValidationFailed } from '../http/errors.js';
 import { csvLine } from './csv.js';
 import { listAuditEntries, type AuditFilter, type AuditRow } from './store.js';
 import type { AuditEntryView, AuditExportQuery, AuditQuery } from './schemas.js';
+import { asUnixMillis, type UnixMillis } from '../lib/clock.js';
 
 const parse = (text: string | null) => (text === null ? null : (JSON.parse(text) as unknown));
 
@@ -22,11 +23,11 @@ export function toAuditEntry(row: AuditRow): AuditEntryView {
 
 /** A query's filters in the store's terms; a date alone means its whole UTC day. */
 export function auditFilter(query: AuditExportQuery & { Before?: number }): AuditFilter {
-  const instant = (value: string, endOfDay: boolean) => {
+  const instant = (value: string, endOfDay: boolean): UnixMillis | undefined => {
     const ms = value.length === 10 ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value);
     // Date.parse rolls 2024-02-30 over to March: a date must name itself.
     if (Number.isNaN(ms) || (value.length === 10 && new Date(ms).toISOString().slice(0, 10) !== value)) return undefined;
-    return ms + (endOfDay ? (value.length === 10 ? 86_400_000 : 1) : 0);
+    return asUnixMillis(ms + (endOfDay ? (value.length === 10 ? 86_400_000 : 1) : 0));
   };
   const from = query.From === undefined ? undefined : instant(query.From, false);
   const to = query.To === undefined ? undefined : instant(query.To, true);

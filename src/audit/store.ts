@@ -3,6 +3,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { AuditLogTable, Database } from '../db/schema.js';
+import type { UnixMillis } from '../lib/clock.js';
 
 export type AuditRow = Selectable<AuditLogTable>;
 
@@ -18,8 +19,8 @@ export interface AuditFilter {
   resourceType?: string;
   resourceId?: string;
   /** Unix milliseconds, From inclusive, To exclusive. */
-  from?: number;
-  to?: number;
+  from?: UnixMillis;
+  to?: UnixMillis;
   /** Only entries older than this ID (the next page of a listing). */
   beforeId?: number;
 }

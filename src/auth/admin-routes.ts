@@ -5,8 +5,9 @@ import { ApiKey, CreatedApiKey, CreateKeyBody, KeyIdParams } from './schemas.js'
 import { createApiKey, listApiKeys, revokeApiKey } from './service.js';
 import type { ApiKeyRecord } from './store.js';
 import { requires } from '../access/permissions.js';
+import type { UnixMillis } from '../lib/clock.js';
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const iso = (ms: UnixMillis | null) => (ms === null ? null : new Date(ms).toISOString());
 const toApiKey = (key: ApiKeyRecord, callerKeyId: number | null) => ({
   ID: key.id,
   Name: key.name,

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiKeyTable, Database } from '../db/schema.js';
+import { nowMillis, type UnixMillis } from '../lib/clock.js';
 
 export interface ApiKeyRecord {
   id: number;
@@ -8,8 +9,8 @@ export interface ApiKeyRecord {
   scopes: string[];
   partner: string | null;
   secretHash: string;
-  createdAt: number;
-  revokedAt: number | null;
+  createdAt: UnixMillis;
+  revokedAt: UnixMillis | null;
 }
 
 function toRecord(row: Selectable<ApiKeyTable>): ApiKeyRecord {
@@ -43,7 +44,7 @@ export async function insertKey(
       name: key.name,
       scopes: key.scopes.join(' '),
       partner: key.partner,
-      created_at: Date.now(),
+      created_at: nowMillis(),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -64,7 +65,7 @@ export async function revokeKey(db: Kysely<Database>, operatorId: number, id: nu
   if (!found) return undefined;
   const result = await db
     .updateTable('api_keys')
-    .set({ revoked_at: Date.now() })
+    .set({ revoked_at: nowMillis() })
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();

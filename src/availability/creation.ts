@@ -7,7 +7,7 @@ import { zonedToUnix } from '../calendar/zoned-time.js';
 import { findActivity, type ActivityRow } from '../catalog/index.js';
 import { checkRange, toAdminTimeslot } from './service.js';
 import { scheduleStarts } from './seats.js';
-import { unixNow } from '../lib/clock.js';
+import { addSeconds, unixNow, type UnixSeconds } from '../lib/clock.js';
 import { datesWithTimeslots, insertNewTimeslots, type NewTimeslot } from './store.js';
 import { availabilityTypeOf } from '../catalog/service.js';
 import { audit } from '../audit/log.js';
@@ -36,8 +36,8 @@ export function timeslotShape(body: CreateTimeslotsBody): Shape {
   return { kind: 'single', date: body.Date!, time: body.Time! };
 }
 
-function newRow(activity: ActivityRow, start: { date: string; time: string; startsAt: number }, capacity: number): NewTimeslot {
-  const endsAt = start.startsAt + activity.duration_minutes * 60;
+function newRow(activity: ActivityRow, start: { date: string; time: string; startsAt: UnixSeconds }, capacity: number): NewTimeslot {
+  const endsAt = addSeconds(start.startsAt, activity.duration_minutes * 60);
   return {
     operator_id: activity.operator_id,
     activity_id: activity.id,

@@ -1,21 +1,22 @@
 // Pure rules about seats and schedules, kept apart from SQL so they can be tested on their own.
 import { eachDate, zonedToUnix } from '../calendar/zoned-time.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 export interface SeatCount {
   capacity: number;
   /** Live booked seats: confirmed bookings and holds that have not lapsed. */
   booked: number;
   /** Unix seconds of the start. */
-  startsAt: number;
+  startsAt: UnixSeconds;
   /** Unix seconds from which it takes no bookings: the start, or the close of a day's opening hours. */
-  bookableUntil?: number;
+  bookableUntil?: UnixSeconds;
 }
 
 /**
  * Seats that can still be booked. Once a timeslot has started (opening hours: closed) nobody can join
  * it, so it has none left, whatever its count says; this also keeps past dates out of the available dates.
  */
-export function seatsLeft(slot: SeatCount, now: number): number {
+export function seatsLeft(slot: SeatCount, now: UnixSeconds): number {
   if ((slot.bookableUntil ?? slot.startsAt) <= now) return 0;
   return Math.max(0, slot.capacity - slot.booked);
 }
@@ -23,7 +24,7 @@ export function seatsLeft(slot: SeatCount, now: number): number {
 export interface ScheduledStart {
   date: string;
   time: string;
-  startsAt: number;
+  startsAt: UnixSeconds;
 }
 
 /**

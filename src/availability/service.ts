@@ -7,11 +7,11 @@ import { requireActivity } from '../catalog/service.js';
 import { findActivity } from '../catalog/index.js';
 import { audit } from '../audit/log.js';
 import { seatsLeft } from './seats.js';
-import { unixNow } from '../lib/clock.js';
+import { unixNow, type UnixSeconds } from '../lib/clock.js';
 import { MAX_RANGE_DAYS, type AdminTimeslot, type AvailableDate, type Timeslot } from './schemas.js';
 import { findZonedTimeslot, listDatesWithRoom, listTimeslots, setCapacityAboveBooked, type LiveTimeslotRow } from './store.js';
 
-export function toTimeslot(row: LiveTimeslotRow, zone: string, now: number): Timeslot {
+export function toTimeslot(row: LiveTimeslotRow, zone: string, now: UnixSeconds): Timeslot {
   return {
     Time: row.time,
     EndTime: unixToZonedTime(row.ends_at, zone),
@@ -26,11 +26,11 @@ export function toTimeslot(row: LiveTimeslotRow, zone: string, now: number): Tim
 const bookedSeats = (row: LiveTimeslotRow): number => Math.max(0, row.booked - row.lapsed_hold_seats);
 
 /** The seats a booking could take now: what every channel shows as left (none once the timeslot takes no bookings). */
-export function availableSeats(row: LiveTimeslotRow, now: number): number {
+export function availableSeats(row: LiveTimeslotRow, now: UnixSeconds): number {
   return seatsLeft({ capacity: row.capacity, booked: bookedSeats(row), startsAt: row.starts_at, bookableUntil: row.bookable_until }, now);
 }
 
-export function toAdminTimeslot(row: LiveTimeslotRow, activityPublicId: string, zone: string, now: number): AdminTimeslot {
+export function toAdminTimeslot(row: LiveTimeslotRow, activityPublicId: string, zone: string, now: UnixSeconds): AdminTimeslot {
   const slot = toTimeslot(row, zone, now);
   return {
     ID: row.id,
@@ -104,7 +104,7 @@ export async function getAdminTimeslot(db: Kysely<Database>, operatorId: number,
  * with its audit entry. A cancelled departure takes no more bookings (409). The flow that calls it releases
  * the timeslot's lapsed holds first (flows/timeslot-capacity.ts).
  */
-export async function setTimeslotCapacity(tx: Tx, operatorId: number, id: number, capacity: number, now: number): Promise<void> {
+export async function setTimeslotCapacity(tx: Tx, operatorId: number, id: number, capacity: number, now: UnixSeconds): Promise<void> {
   const slot = await findZonedTimeslot(tx, operatorId, id, now);
   if (!slot) throw new NotFound(`No timeslot ${id}`);
   if (slot.cancelled_at !== null) throw new Conflict(`The timeslot on ${slot.date} at ${slot.time} was cancelled; it takes no more bookings`);

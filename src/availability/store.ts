@@ -3,6 +3,7 @@ import type { Database, TimeslotTable } from '../db/schema.js';
 import { dialectOf, type Tx } from '../db/connection.js';
 import { noteSeatsChanged } from '../events/outbox.js';
 import { lockActivity } from '../catalog/index.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 export type TimeslotRow = Selectable<TimeslotTable>;
 
@@ -23,7 +24,7 @@ export interface SeatsOf {
  * subtract those seats here, so a lapsed hold never blocks a seat, with no background job at all.
  * Published for queries of other domains over timeslots that must stay one query (waitlists/store.ts).
  */
-export function lapsedHoldSeatsOf(eb: ExpressionBuilder<Database, 'timeslots'>, now: number) {
+export function lapsedHoldSeatsOf(eb: ExpressionBuilder<Database, 'timeslots'>, now: UnixSeconds) {
   return eb
     .selectFrom('bookings')
     .select((b) => b.fn.coalesce(b.fn.sum<number>('bookings.seats'), b.lit(0)).as('seats'))
@@ -32,7 +33,7 @@ export function lapsedHoldSeatsOf(eb: ExpressionBuilder<Database, 'timeslots'>, 
     .where('bookings.hold_expires_at', '<=', now);
 }
 
-const lapsedHoldSeats = (now: number) => (eb: ExpressionBuilder<Database, 'timeslots'>) => lapsedHoldSeatsOf(eb, now).as('lapsed_hold_seats');
+const lapsedHoldSeats = (now: UnixSeconds) => (eb: ExpressionBuilder<Database, 'timeslots'>) => lapsedHoldSeatsOf(eb, now).as('lapsed_hold_seats');
 
 /** PostgreSQL hands SUM back as a bigint (parsed to a number) or NULL; SQLite as a number. */
 function live<T extends TimeslotRow & { lapsed_hold_seats: unknown }>(row: T): T & { lapsed_hold_seats: number } {
@@ -44,7 +45,7 @@ export async function listTimeslots(
   db: Kysely<Database>,
   activityRowId: number,
   range: { from: string; to: string },
-  now: number,
+  now: UnixSeconds,
 ): Promise<LiveTimeslotRow[]> {
   const rows = await db
     .selectFrom('timeslots')
@@ -76,7 +77,7 @@ export async function listDatesWithRoom(
   db: Kysely<Database>,
   activityRowId: number,
   range: { from: string; to: string },
-  now: number,
+  now: UnixSeconds,
 ): Promise<DateWithRoom[]> {
   const rows = await db
     .selectFrom((eb) =>
@@ -103,7 +104,12 @@ export async function listDatesWithRoom(
 }
 
 /** One of the operator's timeslots by ID, with its activity; another operator's is not found. */
-export async function findZonedTimeslot(db: Kysely<Database>, operatorId: number, id: number, now: number): Promise<ZonedTimeslotRow | undefined> {
+export async function findZonedTimeslot(
+  db: Kysely<Database>,
+  operatorId: number,
+  id: number,
+  now: UnixSeconds,
+): Promise<ZonedTimeslotRow | undefined> {
   const row = await db
     .selectFrom('timeslots')
     .innerJoin('activities', 'activities.id', 'timeslots.activity_id')
@@ -120,7 +126,11 @@ export async function findZonedTimeslot(db: Kysely<Database>, operatorId: number
  * Timeslots by ID, whoever's they are (the webhook dispatcher renders them for their own operator's
  * endpoints), with their activity's ID, zone and whether it is archived.
  */
-export async function findZonedTimeslotsById(db: Kysely<Database>, ids: number[], now: number): Promise<(ZonedTimeslotRow & { archived: number })[]> {
+export async function findZonedTimeslotsById(
+  db: Kysely<Database>,
+  ids: number[],
+  now: UnixSeconds,
+): Promise<(ZonedTimeslotRow & { archived: number })[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('timeslots')
@@ -247,15 +257,15 @@ export async function setCapacityAboveBooked(tx: Tx, { operatorId, timeslotId }:
  * all its bookings are cancelled), so that a booking of any channel that read it open before and commits
  * after is refused by the seat count's CHECK. Both SET expressions read the row before the update.
  */
-export async function closeCancelledTimeslot(tx: Tx, { operatorId, timeslotId: id }: SeatsOf, freed: number, now: number): Promise<void> {
+export async function closeCancelledTimeslot(tx: Tx, { operatorId, timeslotId: id }: SeatsOf, freed: number, now: UnixSeconds): Promise<void> {
   await noteSeatsChanged(tx, operatorId, [id]);
   await tx
     .updateTable('timeslots')
     .set((eb) => ({
       booked: eb('booked', '-', freed),
       capacity: eb('booked', '-', freed),
-      bookable_until: sql<number>`CASE WHEN bookable_until < ${now} THEN bookable_until ELSE ${now} END`,
-      cancelled_at: sql<number>`coalesce(cancelled_at, ${now})`,
+      bookable_until: sql<UnixSeconds>`CASE WHEN bookable_until < ${now} THEN bookable_until ELSE ${now} END`,
+      cancelled_at: sql<UnixSeconds>`coalesce(cancelled_at, ${now})`,
     }))
     .where('id', '=', id)
     .execute();

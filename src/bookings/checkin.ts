@@ -12,6 +12,7 @@ import { waiverMissing } from '../questions/waiver.js';
 import { effectiveStatus } from './view.js';
 import { checkinsOf, currentStatus, setCheckinCount, type BookingCheckinRow, type BookingRecord } from './store.js';
 import { lockConfirmed } from './lifecycle/store.js';
+import { earliest, toSeconds, type UnixMillis } from '../lib/clock.js';
 
 export type { BookingCheckinRow };
 /** Other domains read check-ins here, the check-in's own module. */
@@ -25,7 +26,7 @@ export interface CheckinLine {
   quantity: number;
   checkedIn: number;
   /** Unix ms of the line's first check-in; null while nobody on it is in. */
-  checkedInAt: number | null;
+  checkedInAt: UnixMillis | null;
 }
 
 /**
@@ -42,15 +43,15 @@ export function checkinLines(tickets: BookingTicketRow[], checkins: BookingCheck
       name: ticket.name,
       quantity: ticket.quantity,
       checkedIn: Math.min(row?.checked_in ?? 0, ticket.quantity),
-      checkedInAt: row ? Number(row.checked_in_at) : null,
+      checkedInAt: row ? row.checked_in_at : null,
     };
   });
 }
 
 /** When the booking was first checked in (OCTo utcRedeemedAt): the earliest line's, or null. */
-export function firstCheckinAt(lines: CheckinLine[]): number | null {
-  const times = lines.filter((line) => line.checkedIn > 0 && line.checkedInAt !== null).map((line) => line.checkedInAt!);
-  return times.length === 0 ? null : Math.min(...times);
+export function firstCheckinAt(lines: CheckinLine[]): UnixMillis | null {
+  const [first, ...rest] = lines.filter((line) => line.checkedIn > 0 && line.checkedInAt !== null).map((line) => line.checkedInAt!);
+  return first === undefined ? null : earliest(first, ...rest);
 }
 
 /**
@@ -100,10 +101,10 @@ export interface CheckinOutcome {
  * checked in or undone (409 otherwise: a cancelled booking's guests are not expected, a hold is not sold).
  * Lines not named in a `counts` request keep their count.
  */
-export async function setCheckin(tx: Tx, booking: BookingRecord, request: CheckinRequest, nowMs: number): Promise<CheckinOutcome> {
+export async function setCheckin(tx: Tx, booking: BookingRecord, request: CheckinRequest, nowMs: UnixMillis): Promise<CheckinOutcome> {
   if (!(await lockConfirmed(tx, booking.id))) {
     const current = (await currentStatus(tx, booking.id)) ?? booking;
-    const status = effectiveStatus(current, Math.floor(nowMs / 1000));
+    const status = effectiveStatus(current, toSeconds(nowMs));
     throw new Conflict(
       `Booking ${booking.reference} is ${status === 'on_hold' ? 'on hold' : status}: only a confirmed booking can be checked in or undone`,
     );

@@ -4,7 +4,7 @@
 // every channel. The use case (the refunds, the guests' e-mails) is flows/departure-cancellation.ts.
 import type { Db, Tx } from '../db/connection.js';
 import { Conflict, NotFound } from '../http/errors.js';
-import { unixNow } from '../lib/clock.js';
+import { unixNow, type UnixSeconds } from '../lib/clock.js';
 import { audit } from '../audit/log.js';
 import { currentContext } from '../access/actor.js';
 import { cancelDepartureBookings } from './lifecycle/commands.js';
@@ -58,7 +58,7 @@ export async function cancelTimeslotBookings(
   operatorId: number,
   timeslotId: number,
   message: string,
-  now: number,
+  now: UnixSeconds,
 ): Promise<DepartureCancelled> {
   const slot = await findZonedTimeslot(tx, operatorId, timeslotId, now);
   if (!slot) throw new NotFound(`No timeslot ${timeslotId}`);

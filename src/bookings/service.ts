@@ -3,7 +3,7 @@ import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/index.js';
-import { unixNow } from '../lib/clock.js';
+import { addSeconds, unixNow, type UnixSeconds } from '../lib/clock.js';
 import { placeBooking } from './lifecycle/place.js';
 import { prepareDraft, type BookingDraft, type BookingOrigin } from './lifecycle/draft.js';
 import type { BookingRequest } from './request-draft.js';
@@ -61,7 +61,7 @@ export async function getBooking(db: Kysely<Database>, operatorId: number, refer
 }
 
 /** The bookings as the API shows them, their tickets read in one query. */
-export async function withTickets(db: Kysely<Database>, records: BookingRecord[], now: number): Promise<Booking[]> {
+export async function withTickets(db: Kysely<Database>, records: BookingRecord[], now: UnixSeconds): Promise<Booking[]> {
   const tickets = await bookingTicketsOf(
     db,
     records.map((row) => row.id),

@@ -4,6 +4,7 @@ import type { Tx } from '../db/connection.js';
 import type { BookingSource, BookingStatus } from './schemas.js';
 import { recordBookingEvents } from '../events/outbox.js';
 import { anyReactionInterested } from '../hooks/platform-hooks.js';
+import type { UnixMillis, UnixSeconds } from '../lib/clock.js';
 
 export type BookingRow = Selectable<BookingTable>;
 
@@ -13,7 +14,7 @@ export type BookingRecord = BookingRow & {
   timezone: string;
   date: string;
   time: string;
-  starts_at: number;
+  starts_at: UnixSeconds;
 };
 
 // The timeslot's and activity's columns are joined in rather than asked of availability and the catalog:
@@ -85,8 +86,8 @@ export interface BookingForEmail {
   customer_email: string;
   date: string;
   time: string;
-  starts_at: number;
-  ends_at: number;
+  starts_at: UnixSeconds;
+  ends_at: UnixSeconds;
   activity_name: string;
   /** The activity's IANA zone, which date and time are in. */
   timezone: string;
@@ -175,7 +176,7 @@ export async function findBookingTarget(
     timeslot:
       timeslot_id === null || timeslot_starts_at === null || timeslot_bookable_until === null
         ? undefined
-        : { id: timeslot_id, date, time, starts_at: Number(timeslot_starts_at), bookable_until: Number(timeslot_bookable_until) },
+        : { id: timeslot_id, date, time, starts_at: timeslot_starts_at, bookable_until: timeslot_bookable_until },
     // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
     reactionsInterested: Boolean(Number(reactions_interested)),
   };
@@ -205,7 +206,7 @@ type RecordScope = ExpressionBuilder<Database, 'bookings' | 'timeslots' | 'activ
  * A hold whose time has run out counts as expired even before a write releases it, so the Status filter
  * uses the same reading as the Booking shown (view.ts).
  */
-function hasStatus(eb: RecordScope, status: BookingStatus, now: number) {
+function hasStatus(eb: RecordScope, status: BookingStatus, now: UnixSeconds) {
   const lapsed = eb.and([eb('bookings.status', '=', 'on_hold'), eb('bookings.hold_expires_at', '<=', now)]);
   if (status === 'expired') return eb.or([eb('bookings.status', '=', 'expired'), lapsed]);
   if (status === 'on_hold') return eb.and([eb('bookings.status', '=', 'on_hold'), eb('bookings.hold_expires_at', '>', now)]);
@@ -238,7 +239,7 @@ function matchesSearch(pattern: string) {
 }
 
 /** The operator's bookings of every source, by the timeslot's date and time, then when they were made. */
-export async function listBookings(db: Kysely<Database>, operatorId: number, filter: BookingFilter, now: number): Promise<BookingRecord[]> {
+export async function listBookings(db: Kysely<Database>, operatorId: number, filter: BookingFilter, now: UnixSeconds): Promise<BookingRecord[]> {
   let query = selectRecords(db).where('bookings.operator_id', '=', operatorId);
   if (filter.from !== undefined) query = query.where('timeslots.date', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('timeslots.date', '<=', filter.to);
@@ -292,7 +293,7 @@ export async function checkinsOf(db: Kysely<Database>, bookingIds: number[]): Pr
   const byBooking = new Map<number, BookingCheckinRow[]>(bookingIds.map((id) => [id, []]));
   if (bookingIds.length === 0) return byBooking;
   const rows = await db.selectFrom('booking_checkins').selectAll().where('booking_id', 'in', bookingIds).execute();
-  for (const row of rows) byBooking.get(Number(row.booking_id))?.push({ ...row, checked_in_at: Number(row.checked_in_at) });
+  for (const row of rows) byBooking.get(Number(row.booking_id))?.push(row);
   return byBooking;
 }
 
@@ -306,7 +307,7 @@ export async function setCheckinCount(
   tx: Tx,
   line: { bookingId: number; ticketTypeId: number; operatorId: number },
   count: number,
-  nowMs: number,
+  nowMs: UnixMillis,
 ): Promise<void> {
   if (count === 0) {
     await tx.deleteFrom('booking_checkins').where('booking_id', '=', line.bookingId).where('ticket_type_id', '=', line.ticketTypeId).execute();
@@ -335,7 +336,7 @@ export interface BookingForDigest {
  * A published read for the staff's daily digest (notices/digest.ts): the operator's bookings made within
  * [since, until) that are confirmed now, and those cancelled within it, by date and time of their visit.
  */
-export async function bookingsForDigest(db: Kysely<Database>, operatorId: number, since: number, until: number): Promise<BookingForDigest[]> {
+export async function bookingsForDigest(db: Kysely<Database>, operatorId: number, since: UnixMillis, until: UnixMillis): Promise<BookingForDigest[]> {
   return db
     .selectFrom('bookings')
     .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')
@@ -373,7 +374,7 @@ export async function findBookingRecords(db: Kysely<Database>, operatorId: numbe
  * Holds now, for the metrics: live ones, and lapsed ones whose seats no writer has given back yet (the next
  * write on their timeslot, or the webhook dispatcher's sweep, does). Index bookings_live_holds.
  */
-export async function holdCounts(db: Kysely<Database>, now: number): Promise<{ live: number; lapsed: number }> {
+export async function holdCounts(db: Kysely<Database>, now: UnixSeconds): Promise<{ live: number; lapsed: number }> {
   const row = await db
     .selectFrom('bookings')
     .select((eb) => [

@@ -4,19 +4,20 @@ import type { Booking, BookingSource, BookingStatus } from './schemas.js';
 import type { BookingRecord } from './store.js';
 import { toBookedTicket } from '../catalog/tickets/view.js';
 import type { BookingTicketRow } from '../catalog/index.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 /**
  * The status a client should see. A hold whose time has run out is expired from that second on, even
  * while the row still says on_hold because no write has released it yet: its seats are already free
  * for everyone else (the availability readers do the same sum), so it must not look reserved.
  */
-export function effectiveStatus(row: { status: string; hold_expires_at: number | null }, now: number): BookingStatus {
+export function effectiveStatus(row: { status: string; hold_expires_at: number | null }, now: UnixSeconds): BookingStatus {
   if (row.status === 'on_hold' && row.hold_expires_at !== null && row.hold_expires_at <= now) return 'expired';
   return row.status as BookingStatus;
 }
 
 /** The booking with its tickets (bookingTicketsOf), as the API shows it. */
-export function toBooking(record: BookingRecord, tickets: BookingTicketRow[], now: number): Booking {
+export function toBooking(record: BookingRecord, tickets: BookingTicketRow[], now: UnixSeconds): Booking {
   return {
     BookingReference: record.reference,
     Status: effectiveStatus(record, now),

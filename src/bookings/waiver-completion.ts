@@ -7,7 +7,7 @@ import type { Db } from '../db/connection.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
 import { audit, type AuditActor } from '../audit/log.js';
 import { findActivity } from '../catalog/index.js';
-import { unixNow } from '../lib/clock.js';
+import { nowMillis, unixNow } from '../lib/clock.js';
 import { validateWaiverAnswers, type WaiverAnswerInput } from '../questions/service.js';
 import { replaceWaiverAnswers } from '../questions/index.js';
 import { keepBookingFiles } from '../questions/index.js';
@@ -28,7 +28,7 @@ export async function completeWaiver(db: Db, operatorId: number, reference: stri
     if (booking.waiver_status === 'complete') throw new Conflict(`The waiver of booking ${reference} is complete already`);
     const checked = await validateWaiverAnswers(tx, { operatorId, by: 'booking', bookingId: booking.id }, activity.id, answers);
     await replaceWaiverAnswers(tx, booking.id, checked.answers);
-    const gone = await keepBookingFiles(tx, booking, Date.now(), checked.fileIds);
+    const gone = await keepBookingFiles(tx, booking, nowMillis(), checked.fileIds);
     if (gone.length > 0)
       throw ValidationFailed.field('WaiverAnswers', `The uploaded file ${gone.join(', ')} was deleted before this booking named it; upload it again`);
     await setWaiverStatus(tx, booking.id, 'complete');

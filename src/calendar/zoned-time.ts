@@ -2,6 +2,7 @@
 // Luxon (over the platform's Intl time-zone data) does the daylight-saving arithmetic.
 import { DateTime, IANAZone } from 'luxon';
 import { LRUCache } from 'lru-cache';
+import { asUnixSeconds, nowMillis, type UnixMillis, type UnixSeconds } from '../lib/clock.js';
 
 export function isValidTimeZone(zone: string): boolean {
   return IANAZone.isValidZone(zone);
@@ -17,13 +18,13 @@ export function isCalendarDate(value: string): boolean {
  * time does not exist there (skipped by a daylight-saving change). A time that happens twice (clocks go
  * back) is the first of the two.
  */
-export function zonedToUnix(date: string, time: string, zone: string): number | undefined {
+export function zonedToUnix(date: string, time: string, zone: string): UnixSeconds | undefined {
   const local = DateTime.fromISO(`${date}T${time}`, { zone });
   if (!local.isValid || local.toFormat('yyyy-MM-dd HH:mm') !== `${date} ${time}`) return undefined;
   // Luxon picks the earlier offset for an ambiguous time already; make that explicit and stable.
   const earlier = local.minus({ hours: 1 });
-  if (earlier.toFormat('yyyy-MM-dd HH:mm') === `${date} ${time}`) return earlier.toUnixInteger();
-  return local.toUnixInteger();
+  if (earlier.toFormat('yyyy-MM-dd HH:mm') === `${date} ${time}`) return asUnixSeconds(earlier.toUnixInteger());
+  return asUnixSeconds(local.toUnixInteger());
 }
 
 // The same few thousand instants (timeslot starts and ends) are shown again with every answer that lists
@@ -37,7 +38,7 @@ function remembered(key: string, format: () => string): string {
 }
 
 /** ISO 8601 with the zone's offset at that instant, e.g. 2026-03-29T10:00:00+02:00. */
-export function unixToZonedIso(seconds: number, zone: string): string {
+export function unixToZonedIso(seconds: UnixSeconds, zone: string): string {
   return remembered(
     `${zone} ${seconds} iso`,
     () => DateTime.fromSeconds(seconds, { zone }).toISO({ suppressMilliseconds: true, includeOffset: true })!,
@@ -45,7 +46,7 @@ export function unixToZonedIso(seconds: number, zone: string): string {
 }
 
 /** The wall-clock HH:MM in `zone` at an instant. */
-export function unixToZonedTime(seconds: number, zone: string): string {
+export function unixToZonedTime(seconds: UnixSeconds, zone: string): string {
   return remembered(`${zone} ${seconds} time`, () => DateTime.fromSeconds(seconds, { zone }).toFormat('HH:mm'));
 }
 
@@ -63,18 +64,18 @@ export function* eachDate(from: string, to: string): Generator<{ date: string; w
 }
 
 /** The UTC calendar day (YYYY-MM-DD) of a Unix second. */
-export function utcDay(seconds: number): string {
+export function utcDay(seconds: UnixSeconds): string {
   return new Date(seconds * 1000).toISOString().slice(0, 10);
 }
 
 /** Today's date in `zone`. */
-export function todayIn(zone: string, nowMs = Date.now()): string {
+export function todayIn(zone: string, nowMs: UnixMillis = nowMillis()): string {
   return DateTime.fromMillis(nowMs, { zone }).toISODate()!;
 }
 
 /** The first instant of `date` in `zone` (midnight, or the first clock time after it when clocks skip midnight). */
-export function startOfDayUnix(date: string, zone: string): number {
-  return DateTime.fromISO(date, { zone }).startOf('day').toUnixInteger();
+export function startOfDayUnix(date: string, zone: string): UnixSeconds {
+  return asUnixSeconds(DateTime.fromISO(date, { zone }).startOf('day').toUnixInteger());
 }
 
 /** The calendar date after `date`. */

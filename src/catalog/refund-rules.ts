@@ -5,6 +5,7 @@
 import type { FieldError } from '../http/errors.js';
 import type { ActivityRow } from './store.js';
 import type { RefundRule } from './schemas.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 /** The rules stored for the activity, largest HoursBefore first. */
 export const refundRulesOf = (row: Pick<ActivityRow, 'guest_refund_rules'>): RefundRule[] => JSON.parse(row.guest_refund_rules) as RefundRule[];
@@ -26,7 +27,7 @@ export function refundRuleErrors(rules: RefundRule[] | undefined): FieldError[] 
 }
 
 /** The percentage of what was paid that a cancellation at `now` (Unix seconds) gets back, for a start at `startsAt`. */
-export function refundPercent(rules: RefundRule[], startsAt: number, now: number): number {
+export function refundPercent(rules: RefundRule[], startsAt: UnixSeconds, now: UnixSeconds): number {
   if (rules.length === 0) return 100;
   const hoursLeft = (startsAt - now) / 3600;
   return rules.find((rule) => hoursLeft >= rule.HoursBefore)?.Percent ?? 0;

@@ -18,6 +18,7 @@ import { MAX_ROW_ID } from '../http/schemas.js';
 import { isValidTimeZone } from '../calendar/zoned-time.js';
 import { findActivity, findActivityById, hasTimeslots, insertActivity, listActivities, updateActivity, type ActivityRow } from './store.js';
 import type { AdminProduct, AvailabilityType, CreateActivityBody, Product, UpdateActivityBody } from './schemas.js';
+import { nowMillis } from '../lib/clock.js';
 
 export const DEFAULT_MAX_PARTICIPANTS = 20;
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -185,7 +186,7 @@ export async function addActivity(tx: Tx, operatorId: number, body: CreateActivi
     currency: body.Currency,
     unit_price: body.UnitPrice,
     max_participants_per_booking: body.MaxParticipantsPerBooking ?? DEFAULT_MAX_PARTICIPANTS,
-    updated_at: Date.now(),
+    updated_at: nowMillis(),
     ...(body.AvailabilityType !== undefined && { availability_type: body.AvailabilityType }),
     ...(body.RequiredContactFields !== undefined && { required_contact_fields: JSON.stringify(body.RequiredContactFields) }),
     ...(body.GuestCancelHours !== undefined && { guest_cancel_hours: body.GuestCancelHours }),
@@ -255,7 +256,7 @@ export async function changeActivity(
       ...storedDetails(body),
       ...depositChange(row, body),
       ...(body.BalanceDueDays !== undefined && { balance_due_days: body.BalanceDueDays }),
-      updated_at: Date.now(),
+      updated_at: nowMillis(),
     });
     if (body.UnitPrice !== undefined) await setDefaultTicketPrice(tx, row.id, body.UnitPrice);
     const [after] = await withProductParts(tx, [changed], publicUrl, toAdminProduct);

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { dialectOf, type Tx } from '../db/connection.js';
 import type { ActivityTable, Database } from '../db/schema.js';
+import { nowMillis } from '../lib/clock.js';
 
 export type ActivityRow = Selectable<ActivityTable>;
 
@@ -55,7 +56,7 @@ export async function activityPublicId(db: Kysely<Database>, id: number): Promis
 export async function touchActivity(tx: Tx, operatorId: number, id: number, unitPrice?: number): Promise<ActivityRow | undefined> {
   return tx
     .updateTable('activities')
-    .set({ updated_at: Date.now(), ...(unitPrice !== undefined && { unit_price: unitPrice }) })
+    .set({ updated_at: nowMillis(), ...(unitPrice !== undefined && { unit_price: unitPrice }) })
     .where('id', '=', id)
     .where('operator_id', '=', operatorId)
     .returningAll()

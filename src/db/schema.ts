@@ -1,6 +1,15 @@
 // Table types for Kysely: the database as it is, snake_case, one interface per table. API types live in
 // each domain's schemas.ts; a mapper in each store turns rows into them.
+//
+// Time columns are Unix seconds or Unix milliseconds, often both in one row (a booking's hold_expires_at is
+// seconds, its created_at milliseconds), as each table was first written; renaming them would change every
+// query, the API's mappers and two databases' data for no behaviour. So the type of each column says its
+// unit instead (UnixSeconds, UnixMillis: src/lib/clock.ts): a write or a query that hands one unit to a
+// column of the other does not compile. Mostly, seconds are the schedules and deadlines of the booking side
+// (timeslots, holds, offers, e-mail and webhook retries, Stripe's own times), milliseconds the stamps of
+// when something happened; the type, not this rule, decides.
 import type { Generated } from 'kysely';
+import type { UnixMillis, UnixSeconds } from '../lib/clock.js';
 
 export interface Database {
   operators: OperatorTable;
@@ -79,14 +88,13 @@ export interface DepartureCancellationTable {
   booking_ids: string;
   /** Who cancelled it, as the audit log names them. */
   cancelled_by: string;
-  /** Unix seconds. */
-  cancelled_at: number;
+  cancelled_at: UnixSeconds;
 }
 
 export interface OperatorTable {
   id: Generated<number>;
   name: string;
-  created_at: number;
+  created_at: UnixMillis;
   /** Where notices about the service itself go, e.g. an endpoint disabled for failing (migration 011). */
   contact_email: string | null;
   /** The booking pages' address, /book/{slug} (migration 013); null only for rows written by hand. */
@@ -108,14 +116,14 @@ export interface OperatorLogoTable {
   content_type: string;
   content: Buffer;
   digest: string;
-  updated_at: number;
+  updated_at: UnixMillis;
 }
 
 /** Slugs an operator had before: /book/{old} redirects to the current one until another operator takes it. */
 export interface FormerSlugTable {
   slug: string;
   operator_id: number;
-  replaced_at: number;
+  replaced_at: UnixMillis;
 }
 
 export interface ApiKeyTable {
@@ -127,8 +135,8 @@ export interface ApiKeyTable {
   /** Space-separated scope names. */
   scopes: string;
   partner: string | null;
-  created_at: number;
-  revoked_at: number | null;
+  created_at: UnixMillis;
+  revoked_at: UnixMillis | null;
 }
 
 export interface ActivityTable {
@@ -143,7 +151,7 @@ export interface ActivityTable {
   unit_price: number;
   max_participants_per_booking: number;
   archived: Generated<number>;
-  updated_at: number;
+  updated_at: UnixMillis;
   /** 'start_time' or 'opening_hours' (migration 010). */
   availability_type: Generated<string>;
   /** JSON array of the OCTo contact fields a confirmation must carry (migration 010). */
@@ -172,15 +180,14 @@ export interface TimeslotTable {
   activity_id: number;
   date: string;
   time: string;
-  /** Unix seconds. */
-  starts_at: number;
-  ends_at: number;
+  starts_at: UnixSeconds;
+  ends_at: UnixSeconds;
   capacity: number;
   booked: Generated<number>;
-  /** Unix seconds until which it takes bookings: starts_at, or ends_at for opening hours (migration 010). */
-  bookable_until: Generated<number>;
-  /** Unix seconds at which the departure was cancelled (migration 028): it takes no more bookings. */
-  cancelled_at: Generated<number | null>;
+  /** Until when it takes bookings: starts_at, or ends_at for opening hours (migration 010). */
+  bookable_until: Generated<UnixSeconds>;
+  /** When the departure was cancelled (migration 028): it takes no more bookings. */
+  cancelled_at: Generated<UnixSeconds | null>;
 }
 
 export interface QuestionTable {
@@ -205,7 +212,7 @@ export interface UploadTable {
   content_type: string;
   size: number;
   content: Buffer;
-  created_at: number;
+  created_at: UnixMillis;
   /** The API key that uploaded it (partner API), with its marketplace (migration 009). */
   api_key_id: number | null;
   partner: string | null;
@@ -214,10 +221,10 @@ export interface UploadTable {
   client_fingerprint: string | null;
   /** The booking whose guest uploaded it through the booking's own link, completing its waiver (migration 029). */
   booking_id: Generated<number | null>;
-  /** Unix milliseconds at which a confirmed booking's waiver answer first named it; null: unattached, swept in time. */
-  attached_at: number | null;
-  /** Unix milliseconds: the latest expiry of a hold that named it, which keeps it from the sweep until then (migration 021). */
-  held_until: number | null;
+  /** When a confirmed booking's waiver answer first named it; null: unattached, swept in time. */
+  attached_at: UnixMillis | null;
+  /** The latest expiry of a hold that named it, which keeps it from the sweep until then (migration 021). */
+  held_until: UnixMillis | null;
 }
 
 export interface BookingTable {
@@ -240,10 +247,10 @@ export interface BookingTable {
   waiver_status: string;
   /** The guest's language for e-mails: 'en' or 'de' (migration 033). */
   locale: Generated<string>;
-  /** Unix seconds; set while the booking is on hold. */
-  hold_expires_at: number | null;
-  created_at: number;
-  cancelled_at: number | null;
+  /** Set while the booking is on hold. */
+  hold_expires_at: UnixSeconds | null;
+  created_at: UnixMillis;
+  cancelled_at: UnixMillis | null;
 }
 
 export interface WaiverAnswerTable {
@@ -259,9 +266,8 @@ export interface UsageEntryTable {
   /** Integer micro-units, bound as a decimal string so no precision is lost on the way. */
   usage_micros: string;
   extra_info: string | null;
-  /** Unix seconds. */
-  occurred_at: number;
-  created_at: number;
+  occurred_at: UnixSeconds;
+  created_at: UnixMillis;
 }
 
 export interface UsageDailyTotalTable {
@@ -298,7 +304,7 @@ export interface IdempotencyKeyTable {
   status_code: number;
   response_body: string;
   response_location: string | null;
-  created_at: number;
+  created_at: UnixMillis;
 }
 
 /** The records written before migration 008 (per operator only, SHA-256 fingerprints), answered until they lapse. */
@@ -320,9 +326,8 @@ export interface GygConnectionTable {
   hold_minutes: number | null;
   /** 'INDIVIDUAL' (one ticket per unit) or 'COLLECTIVE' (one ticket for the booking). */
   ticket_style: Generated<string>;
-  /** Unix milliseconds. */
-  created_at: number;
-  updated_at: number;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
 }
 
 export interface GygProductTable {
@@ -349,8 +354,7 @@ export interface GygBookingTable {
   ticket_style: string | null;
   comment: string | null;
   language: string | null;
-  /** Unix milliseconds. */
-  booked_at: number | null;
+  booked_at: UnixMillis | null;
 }
 
 export interface GygNotificationTable {
@@ -361,8 +365,7 @@ export interface GygNotificationTable {
   description: string;
   /** JSON of GYG's notificationDetails and productDetails. */
   details: string;
-  /** Unix milliseconds. */
-  received_at: number;
+  received_at: UnixMillis;
 }
 
 export interface GygRequestTable {
@@ -372,8 +375,7 @@ export interface GygRequestTable {
   product_id: string | null;
   error_code: string | null;
   duration_ms: number;
-  /** Unix milliseconds. */
-  at: number;
+  at: UnixMillis;
 }
 
 /** Viator (migration 039): an operator's connection. */
@@ -388,9 +390,8 @@ export interface ViatorConnectionTable {
   supplier_id: string | null;
   /** Viator's key for its notification endpoint, sealed with the instance's keys. */
   outbound_key_sealed: string | null;
-  /** Unix milliseconds. */
-  created_at: number;
-  updated_at: number;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
 }
 
 export interface ViatorProductTable {
@@ -418,8 +419,7 @@ export interface ViatorBookingTable {
   /** Viator's BookingReference, once booked. */
   viator_reference: string | null;
   note: string | null;
-  /** Unix milliseconds. */
-  booked_at: number | null;
+  booked_at: UnixMillis | null;
 }
 
 export interface ViatorRequestTable {
@@ -430,8 +430,7 @@ export interface ViatorRequestTable {
   /** null: answered as asked; else Viator's error code, reason or rejection. */
   outcome: string | null;
   duration_ms: number;
-  /** Unix milliseconds. */
-  at: number;
+  at: UnixMillis;
 }
 
 /** A timeslot whose availability is still to be pushed to a marketplace (migration 040). */
@@ -442,11 +441,10 @@ export interface MarketplacePushTable {
   operator_id: number;
   /** The marketplace's product (or product option) ID of the timeslot's activity. */
   product_id: string;
-  /** Unix milliseconds of the latest change queued. */
-  queued_at: number;
+  /** The time of the latest change queued. */
+  queued_at: UnixMillis;
   attempts: Generated<number>;
-  /** Unix milliseconds. */
-  next_attempt_at: number;
+  next_attempt_at: UnixMillis;
   last_error: string | null;
 }
 
@@ -462,9 +460,8 @@ export interface OctoBookingTable {
   /** JSON array of { uuid, unitId, resellerReference }, one per participant. */
   unit_items: string;
   cancel_reason: string | null;
-  /** Unix milliseconds. */
-  confirmed_at: number | null;
-  updated_at: number;
+  confirmed_at: UnixMillis | null;
+  updated_at: UnixMillis;
   /** JSON object of the contact fields bookings has no column for: notes, country, postalCode, locales (migration 010). */
   contact: Generated<string>;
 }
@@ -484,12 +481,12 @@ export interface BasketTable {
   customer_phone: string;
   waitlist_entry_id: number | null;
   payment_reference: string | null;
-  created_at: number;
-  paid_at: number | null;
+  created_at: UnixMillis;
+  paid_at: UnixMillis | null;
   /** HMAC of the address of the client that opened it (migration 008); null for baskets the platform opened. */
   client_hmac: string | null;
-  /** Unix seconds: when the guest began checkout (the seats are then held longer, and no item is added). */
-  checkout_started_at: number | null;
+  /** When the guest began checkout (the seats are then held longer, and no item is added). */
+  checkout_started_at: UnixSeconds | null;
   /** The booking pages' language, given to the bookings the basket places (migration 033). */
   locale: Generated<string>;
 }
@@ -524,19 +521,19 @@ export interface PaymentTable {
   /** The provider's reference of the money moved (test_..., Stripe's PaymentIntent pi_...), once paid. */
   provider_reference: string | null;
   failure: string | null;
-  created_at: number;
+  created_at: UnixMillis;
   /** HMAC of the paying client's address (migration 008): declines are slowed per address. */
   client_hmac: string | null;
   /** Stripe: the Checkout Session (cs_...), its address and expiry (Unix seconds); migration 022. */
   checkout_session_id: string | null;
   redirect_url: string | null;
-  session_expires_at: number | null;
+  session_expires_at: UnixSeconds | null;
   /** Stripe: the refund (re_...) of a payment that could not be honoured. */
   refund_reference: string | null;
-  /** Unix milliseconds of the last change of status. */
-  updated_at: number | null;
-  /** Unix milliseconds: when it took money (became succeeded); null until then (migration 027). */
-  succeeded_at: number | null;
+  /** The time of the last change of status. */
+  updated_at: UnixMillis | null;
+  /** When it took money (became succeeded); null until then (migration 027). */
+  succeeded_at: UnixMillis | null;
   /** How it was paid (migration 025): online, or at the desk cash | card_terminal | invoice | voucher; null before (online). */
   method: Generated<string | null>;
 }
@@ -573,10 +570,10 @@ export interface RefundTable {
   requested_by_type: RefundRequester;
   /** The staff user's or API key's id; null for a guest or the system. */
   requested_by_id: number | null;
-  created_at: number;
-  updated_at: number;
-  /** Unix milliseconds: when it became succeeded; null until then (migration 027). */
-  succeeded_at: number | null;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
+  /** When it became succeeded; null until then (migration 027). */
+  succeeded_at: UnixMillis | null;
 }
 
 /** A cardholder's dispute of a payment (Stripe's charge.dispute.* events; migration 027). */
@@ -595,13 +592,12 @@ export interface DisputeTable {
   status: string;
   /** The payment in Stripe's dashboard (https://dashboard.stripe.com/{test/}payments/pi_...). */
   dashboard_url: string;
-  /** Unix seconds: the evidence must reach Stripe before this; null when Stripe names none. */
-  evidence_due_by: number | null;
-  /** Unix milliseconds. */
-  created_at: number;
-  updated_at: number;
-  /** Unix seconds: Stripe's time of the last event applied. */
-  last_event_at: number;
+  /** The evidence must reach Stripe before this; null when Stripe names none. */
+  evidence_due_by: UnixSeconds | null;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
+  /** Stripe's time of the last event applied. */
+  last_event_at: UnixSeconds;
 }
 
 export interface DisputeBookingTable {
@@ -618,8 +614,8 @@ export interface StripeAccountTable {
   /** 1: a live key (sk_live_/rk_live_), 0: a test-mode key. */
   live_mode: number;
   account_id: string | null;
-  created_at: number;
-  updated_at: number;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
 }
 
 /** Stripe event ids received per operator (migration 022): a second delivery does nothing. */
@@ -627,7 +623,7 @@ export interface StripeEventTable {
   operator_id: number;
   event_id: string;
   type: string;
-  received_at: number;
+  received_at: UnixMillis;
 }
 
 export interface WaitlistEntryTable {
@@ -641,14 +637,14 @@ export interface WaitlistEntryTable {
   customer_phone: string;
   status: 'waiting' | 'offered' | 'claimed' | 'expired' | 'removed';
   basket_id: number | null;
-  /** Unix seconds: the end of the claim window of an offer. */
-  offer_expires_at: number | null;
-  created_at: number;
-  notified_at: number | null;
-  /** Unix milliseconds: when the address was confirmed (migration 008); null while unconfirmed. */
-  confirmed_at: number | null;
-  /** Unix seconds: an unconfirmed place lapses then. */
-  confirm_by: number | null;
+  /** The end of the claim window of an offer. */
+  offer_expires_at: UnixSeconds | null;
+  created_at: UnixMillis;
+  notified_at: UnixMillis | null;
+  /** When the address was confirmed (migration 008); null while unconfirmed. */
+  confirmed_at: UnixMillis | null;
+  /** An unconfirmed place lapses then. */
+  confirm_by: UnixSeconds | null;
   /** SHA-256 (hex) of the confirmation link's token. */
   confirm_token_hash: string | null;
   /** HMAC of the address of the client that joined. */
@@ -667,8 +663,8 @@ export interface WorkflowTable {
   /** Comma list of the channels whose bookings it e-mails: online, pos, partner, octo (migration 033). */
   channels: Generated<string>;
   enabled: number;
-  created_at: number;
-  updated_at: number;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
 }
 
 /** A workflow e-mail, a waitlist offer, or the link that confirms a waitlist place's address. */
@@ -695,26 +691,26 @@ export interface EmailTable {
   subject: string;
   body: string;
   status: 'queued' | 'sending' | 'sent' | 'failed' | 'cancelled';
-  /** Unix seconds: when it was due first; next_attempt_at moves on with each retry. */
-  scheduled_for: number;
-  next_attempt_at: number;
+  /** When it was due first; next_attempt_at moves on with each retry. */
+  scheduled_for: UnixSeconds;
+  next_attempt_at: UnixSeconds;
   attempts: Generated<number>;
   claimed_by: string | null;
-  claimed_until: number | null;
+  claimed_until: UnixSeconds | null;
   last_error: string | null;
   transport: string | null;
   message_id: string | null;
   meter: string | null;
   meter_extra_info: string | null;
-  created_at: number;
-  sent_at: number | null;
+  created_at: UnixMillis;
+  sent_at: UnixMillis | null;
 }
 
 /** The instance's master secret when SECRET_KEY is not set (migration 006, src/secrets/). */
 export interface InstanceSecretTable {
   name: string;
   value: string;
-  created_at: number;
+  created_at: UnixMillis;
 }
 
 /** Whether an operator's public shop answers (migration 008): closed until the operator opens it. */
@@ -723,7 +719,7 @@ export interface ShopSettingsTable {
   is_open: number;
   /** 1: a test shop, charged by the test provider even in production (migration 019, src/payments/providers/provider.ts). */
   test_mode: Generated<number>;
-  updated_at: number;
+  updated_at: UnixMillis;
 }
 /** Ticket types of an activity (migration 010, src/catalog/tickets/). */
 export interface TicketTypeTable {
@@ -746,7 +742,7 @@ export interface TicketTypeTable {
   is_default: number;
   position: number;
   archived: Generated<number>;
-  updated_at: number;
+  updated_at: UnixMillis;
 }
 
 /** A booking's tickets as sold, with the price and names of that moment (migration 010). */
@@ -768,14 +764,14 @@ export interface BookingCheckinTable {
   operator_id: number;
   /** More than 0: a line nobody is checked in on has no row. */
   checked_in: number;
-  /** Unix milliseconds of the line's first check-in. */
-  checked_in_at: number;
+  /** The time of the line's first check-in. */
+  checked_in_at: UnixMillis;
 }
 
 /** A rate limit's shared counter: permits taken by every process in the bucket's window (migration 007). */
 export interface RateLimitBucketTable {
   bucket: string;
-  window_start: number;
+  window_start: UnixMillis;
   granted: number;
 }
 
@@ -801,9 +797,9 @@ export interface StaffUserTable {
   /** JSON array of SHA-256 hashes of the unused recovery codes. */
   recovery_codes: Generated<string>;
   failed_attempts: Generated<number>;
-  locked_until: number | null;
-  created_at: number;
-  updated_at: number;
+  locked_until: UnixMillis | null;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
   /** E-mails about bookings: none, each (one per new, moved or cancelled booking) or digest (daily) (migration 031). */
   booking_notices: Generated<BookingNotices>;
   /** The UTC date (YYYY-MM-DD) of the last daily digest sent to this user (migration 031). */
@@ -819,10 +815,10 @@ export interface StaffSessionTable {
   token_hash: string;
   address: string;
   user_agent: string;
-  created_at: number;
-  last_seen_at: number;
-  expires_at: number;
-  revoked_at: number | null;
+  created_at: UnixMillis;
+  last_seen_at: UnixMillis;
+  expires_at: UnixMillis;
+  revoked_at: UnixMillis | null;
 }
 
 export type StaffTokenPurpose = 'sign-in-link' | 'password-reset' | 'invitation' | 'totp-challenge';
@@ -833,23 +829,23 @@ export interface StaffTokenTable {
   user_id: number;
   purpose: StaffTokenPurpose;
   token_hash: string;
-  created_at: number;
-  expires_at: number;
-  used_at: number | null;
+  created_at: UnixMillis;
+  expires_at: UnixMillis;
+  used_at: UnixMillis | null;
 }
 
 export interface StaffThrottleTable {
   key: string;
   count: number;
-  window_started_at: number;
+  window_started_at: UnixMillis;
   /** The last failure counted, for the back-off of a client address's sign-in failures (migration 020). */
-  last_at: number | null;
+  last_at: UnixMillis | null;
 }
 
 export interface AuditLogTable {
   id: Generated<number>;
   operator_id: number;
-  at: number;
+  at: UnixMillis;
   actor_type: 'user' | 'key' | 'system' | 'anonymous';
   actor_id: number | null;
   actor_label: string;
@@ -874,18 +870,15 @@ export interface WebhookEndpointTable {
   partner: string | null;
   status: 'enabled' | 'disabled';
   disabled_reason: 'manual' | 'failing' | null;
-  /** Unix seconds. */
-  disabled_at: number | null;
+  disabled_at: UnixSeconds | null;
   secret_sealed: string;
   previous_secret_sealed: string | null;
-  /** Unix seconds. */
-  previous_secret_expires_at: number | null;
-  /** Unix seconds of the first failed attempt since the last success. */
-  failing_since: number | null;
-  /** Unix seconds. */
-  last_success_at: number | null;
-  created_at: number;
-  updated_at: number;
+  previous_secret_expires_at: UnixSeconds | null;
+  /** The time of the first failed attempt since the last success. */
+  failing_since: UnixSeconds | null;
+  last_success_at: UnixSeconds | null;
+  created_at: UnixMillis;
+  updated_at: UnixMillis;
 }
 
 /** The outbox: one row per transaction and operator, its events as JSON (src/events/outbox.ts). */
@@ -894,7 +887,7 @@ export interface WebhookOutboxTable {
   operator_id: number;
   /** JSON array of [types, resource, audience, partner, booking ID, snapshot, data]. */
   events: string;
-  created_at: number;
+  created_at: UnixMillis;
 }
 
 /** An event as sent. */
@@ -906,21 +899,21 @@ export interface WebhookEventTable {
   resource: string;
   /** JSON of the resource as the API shows it. */
   data: string;
-  /** Unix milliseconds: when it happened. */
-  created_at: number;
+  /** When it happened. */
+  created_at: UnixMillis;
 }
 
 export interface WebhookTimeslotChangeTable {
   id: Generated<number>;
   operator_id: number;
   timeslot_id: number;
-  changed_at: number;
+  changed_at: UnixMillis;
 }
 
 export interface WebhookAvailabilityNoticeTable {
   timeslot_id: number;
-  /** Unix milliseconds of the last availability.changed event of the timeslot. */
-  notified_at: number;
+  /** The time of the last availability.changed event of the timeslot. */
+  notified_at: UnixMillis;
 }
 
 export interface WebhookDeliveryTable {
@@ -931,12 +924,10 @@ export interface WebhookDeliveryTable {
   resource: string;
   status: 'pending' | 'sending' | 'delivered' | 'failed';
   attempts: Generated<number>;
-  /** Unix seconds. */
-  next_attempt_at: number;
+  next_attempt_at: UnixSeconds;
   claimed_by: string | null;
-  /** Unix seconds. */
-  claimed_until: number | null;
-  last_attempt_at: number | null;
+  claimed_until: UnixSeconds | null;
+  last_attempt_at: UnixMillis | null;
   last_status_code: number | null;
   last_duration_ms: number | null;
   last_error: string | null;
@@ -944,14 +935,14 @@ export interface WebhookDeliveryTable {
   last_response_body: string | null;
   replay_of: number | null;
   is_test: Generated<number>;
-  created_at: number;
-  delivered_at: number | null;
+  created_at: UnixMillis;
+  delivered_at: UnixMillis | null;
 }
 
 export interface WebhookAttemptTable {
   id: Generated<number>;
   delivery_id: number;
-  attempted_at: number;
+  attempted_at: UnixMillis;
   status_code: number | null;
   duration_ms: number;
   error: string | null;
@@ -962,8 +953,7 @@ export interface WebhookAttemptTable {
 export interface BalanceRequestTable {
   booking_id: number;
   operator_id: number;
-  /** Unix milliseconds. */
-  emailed_at: number;
+  emailed_at: UnixMillis;
 }
 
 /** An activity's photo (migration 034): the original's size; its resized JPEGs are activity_photo_sizes. */
@@ -977,7 +967,7 @@ export interface ActivityPhotoTable {
   position: number;
   width: number;
   height: number;
-  created_at: number;
+  created_at: UnixMillis;
 }
 
 /** One resized JPEG of a photo, made once at upload (src/catalog/photos/resize.ts). */
@@ -992,7 +982,7 @@ export interface ActivityPhotoSizeTable {
 export interface BookingTermsAcceptanceTable {
   booking_id: number;
   operator_id: number;
-  accepted_at: number;
+  accepted_at: UnixMillis;
   terms_url: string | null;
   privacy_url: string | null;
 }

@@ -5,9 +5,10 @@ import { Email, EmailListQuery } from './schemas.js';
 import { listOutbox } from './service.js';
 import { requires } from '../access/permissions.js';
 import { hooksOf } from './kinds.js';
+import type { UnixMillis, UnixSeconds } from '../lib/clock.js';
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
-const isoSeconds = (s: number | null) => (s === null ? null : new Date(Number(s) * 1000).toISOString());
+const iso = (ms: UnixMillis | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+const isoSeconds = (s: UnixSeconds | null) => (s === null ? null : new Date(Number(s) * 1000).toISOString());
 
 /** Operator API: the e-mail outbox (every e-mail slotbook sends on the operator's behalf). */
 export const emailAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -5,6 +5,7 @@ import type { Tx } from '../db/connection.js';
 import type { BuiltInMeter } from '../usage/meters.js';
 import type { EmailKind } from '../db/schema.js';
 import { cancelQueuedEmails, deleteQueuedEmails, insertQueuedEmail, upsertQueuedEmail } from './store.js';
+import { nowMillis, type UnixSeconds } from '../lib/clock.js';
 
 export interface NewEmail {
   operatorId: number;
@@ -16,7 +17,7 @@ export interface NewEmail {
   subject: string;
   body: string;
   /** Unix seconds: not sent before. */
-  sendAt: number;
+  sendAt: UnixSeconds;
   /** The built-in meter the send records (once, in the transaction that marks the e-mail sent), if any. */
   meter: BuiltInMeter | null;
   meterExtraInfo: string | null;
@@ -43,7 +44,7 @@ export async function queueEmail(tx: Tx, email: NewEmail): Promise<boolean> {
     next_attempt_at: email.sendAt,
     meter: email.meter,
     meter_extra_info: email.meterExtraInfo,
-    created_at: Date.now(),
+    created_at: nowMillis(),
   });
 }
 
@@ -67,7 +68,7 @@ export async function requeueEmail(tx: Tx, email: NewEmail): Promise<void> {
     next_attempt_at: email.sendAt,
     meter: email.meter,
     meter_extra_info: email.meterExtraInfo,
-    created_at: Date.now(),
+    created_at: nowMillis(),
   });
 }
 

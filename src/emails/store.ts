@@ -4,6 +4,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, EmailTable } from '../db/schema.js';
+import { asUnixSeconds, nowMillis, type UnixSeconds } from '../lib/clock.js';
 
 export type EmailRow = Selectable<EmailTable>;
 
@@ -59,7 +60,7 @@ export async function deleteQueuedEmails(tx: Tx, bookingId: number, workflowIds:
 }
 
 /** IDs of e-mails that are due: queued and past their next attempt, or claimed by a worker that vanished. */
-export async function findDueEmailIds(db: Kysely<Database>, now: number, limit: number): Promise<number[]> {
+export async function findDueEmailIds(db: Kysely<Database>, now: UnixSeconds, limit: number): Promise<number[]> {
   const rows = await db
     .selectFrom('emails')
     .select('id')
@@ -80,7 +81,7 @@ export async function findDueEmailIds(db: Kysely<Database>, now: number, limit: 
  * Claims one e-mail for `worker` until `claimedUntil`, counting the attempt. The WHERE repeats the due
  * condition: of two workers racing for the row, the second finds it no longer due and gets nothing.
  */
-export async function claimEmail(tx: Tx, id: number, worker: string, now: number, claimedUntil: number) {
+export async function claimEmail(tx: Tx, id: number, worker: string, now: UnixSeconds, claimedUntil: UnixSeconds) {
   return tx
     .updateTable('emails')
     .set((eb) => ({ status: 'sending', claimed_by: worker, claimed_until: claimedUntil, attempts: eb('attempts', '+', 1) }))
@@ -99,7 +100,7 @@ export async function claimEmail(tx: Tx, id: number, worker: string, now: number
 export async function markSent(tx: Tx, id: number, worker: string, result: { transport: string; messageId: string }): Promise<boolean> {
   const updated = await tx
     .updateTable('emails')
-    .set({ status: 'sent', sent_at: Date.now(), transport: result.transport, message_id: result.messageId, claimed_until: null, last_error: null })
+    .set({ status: 'sent', sent_at: nowMillis(), transport: result.transport, message_id: result.messageId, claimed_until: null, last_error: null })
     .where('id', '=', id)
     .where('status', '=', 'sending')
     .where('claimed_by', '=', worker)
@@ -112,7 +113,7 @@ export async function markAttemptFailed(
   tx: Tx,
   id: number,
   worker: string,
-  next: { status: 'queued' | 'failed'; nextAttemptAt: number; error: string },
+  next: { status: 'queued' | 'failed'; nextAttemptAt: UnixSeconds; error: string },
 ): Promise<void> {
   await tx
     .updateTable('emails')
@@ -162,7 +163,10 @@ export async function listEmails(
  * The outbox's backlog, for the metrics: e-mails due now and not yet sent (queued, or claimed by a sender),
  * the oldest one's due time (Unix seconds), and the e-mails given up on. Index emails_due.
  */
-export async function emailQueueStats(db: Kysely<Database>, now: number): Promise<{ due: number; oldestDueAt: number | null; failed: number }> {
+export async function emailQueueStats(
+  db: Kysely<Database>,
+  now: UnixSeconds,
+): Promise<{ due: number; oldestDueAt: UnixSeconds | null; failed: number }> {
   const due = await db
     .selectFrom('emails')
     .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
@@ -174,5 +178,5 @@ export async function emailQueueStats(db: Kysely<Database>, now: number): Promis
     .select((eb) => eb.fn.countAll<number>().as('failed'))
     .where('status', '=', 'failed')
     .executeTakeFirstOrThrow();
-  return { due: Number(due.due), oldestDueAt: due.oldest === null ? null : Number(due.oldest), failed: Number(failed.failed) };
+  return { due: Number(due.due), oldestDueAt: due.oldest === null ? null : asUnixSeconds(Number(due.oldest)), failed: Number(failed.failed) };
 }

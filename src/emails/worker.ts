@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
-import { unixNow } from '../lib/clock.js';
+import { addSeconds, unixNow, type UnixSeconds } from '../lib/clock.js';
 import { recordUsage } from '../usage/service.js';
 import type { BuiltInMeter } from '../usage/meters.js';
 import { createMailer, RecipientRefused, type Mailer } from './mailer.js';
@@ -64,13 +64,13 @@ export async function runDueEmails(db: Db, delivery: Delivery, now = unixNow(), 
   }
 }
 
-async function runBatches(db: Db, delivery: Delivery, now: number, keepGoing: () => boolean, report: DeliveryReport): Promise<DeliveryReport> {
+async function runBatches(db: Db, delivery: Delivery, now: UnixSeconds, keepGoing: () => boolean, report: DeliveryReport): Promise<DeliveryReport> {
   for (;;) {
     const ids = await findDueEmailIds(db.kysely, now, BATCH);
     let claimedAny = false;
     for (const id of ids) {
       if (!keepGoing()) return report;
-      const email = await db.write((tx) => claimEmail(tx, id, delivery.workerId, now, now + CLAIM_SECONDS));
+      const email = await db.write((tx) => claimEmail(tx, id, delivery.workerId, now, addSeconds(now, CLAIM_SECONDS)));
       if (!email) continue; // another worker was first
       claimedAny = true;
       report[await deliver(db, delivery, email, now)] += 1;
@@ -80,7 +80,7 @@ async function runBatches(db: Db, delivery: Delivery, now: number, keepGoing: ()
   }
 }
 
-async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: number): Promise<keyof DeliveryReport> {
+async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: UnixSeconds): Promise<keyof DeliveryReport> {
   const name = (
     await operatorName(db.kysely, email.operator_id, email.kind !== 'staff' && email.kind !== 'webhook' && email.kind !== 'payment')
   ).replace(/["\\\r\n]/g, '');
@@ -99,7 +99,7 @@ async function deliver(db: Db, delivery: Delivery, email: EmailRow, now: number)
     await db.write((tx) =>
       markAttemptFailed(tx, email.id, delivery.workerId, {
         status: delay === undefined ? 'failed' : 'queued',
-        nextAttemptAt: now + (delay ?? 0),
+        nextAttemptAt: addSeconds(now, delay ?? 0),
         error: message.slice(0, 1000),
       }),
     );

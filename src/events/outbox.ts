@@ -15,6 +15,7 @@ import type { ActivityTable, BookingTable } from '../db/schema.js';
 import type { Audience, EventType } from './types.js';
 import { enabledEndpointExists, insertTimeslotChanges, outboxInsert } from './store.js';
 import { dropPartnerReadsAtCommit } from '../http/answer-cache.js';
+import { nowMillis } from '../lib/clock.js';
 
 // The seat ledger's statement (bookings/lifecycle/seat-ledger.ts) takes the expired holds' events from here too.
 export { expiredEventsCte } from './store.js';
@@ -112,7 +113,7 @@ function outboxOf(tx: Tx): Promise<Outbox> {
 
 /** Run at commit: its values written in on PostgreSQL, parameters on SQLite (atCommitValue). */
 function insertStatement(tx: Tx, byOperator: Map<number, string[]>): CompiledQuery {
-  return outboxInsert(tx, byOperator, (v) => atCommitValue(tx, v), Date.now());
+  return outboxInsert(tx, byOperator, (v) => atCommitValue(tx, v), nowMillis());
 }
 
 const bookingAudience = (row: Pick<BookingRow, 'source'>): Audience => (row.source === 'partner' ? 'partner' : 'operator');
@@ -145,7 +146,7 @@ export async function recordProductEvent(tx: Tx, row: ActivityRow, type: Extract
   const audience = row.archived === 1 && type !== 'product.archived' ? 'operator' : 'public';
   await recordEvents(tx, row.operator_id, [{ type, resource: `product:${row.public_id}`, audience, snapshot: row }]);
   // A new product has no dates a marketplace could know; a changed one may have new prices there.
-  if (type === 'product.updated') await productChanged.run(tx, row, Date.now());
+  if (type === 'product.updated') await productChanged.run(tx, row, nowMillis());
 }
 
 /**
@@ -231,7 +232,7 @@ export async function noteSeatsChanged(tx: Tx, operatorId: number, timeslotIds: 
   if (timeslotIds.length === 0) return;
   dropPartnerReadsAtCommit(tx, operatorId);
   const ids = timeslotIds.filter((id) => firstInTransaction(tx, `webhooks-seats:${id}`));
-  const changedAt = Date.now();
+  const changedAt = nowMillis();
   // A weekly schedule creates thousands of timeslots: well under either database's limit of parameters.
   for (let start = 0; start < ids.length; start += NOTES_PER_STATEMENT) {
     const chunk = ids.slice(start, start + NOTES_PER_STATEMENT);

@@ -5,6 +5,7 @@
 // statement: both stay single statements of their own.
 import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
 import type { Tx } from '../db/connection.js';
+import type { UnixMillis } from '../lib/clock.js';
 
 /** Whether the operator has an enabled endpoint (with `usage`: one of the operator's own that named usage.recorded). */
 export async function enabledEndpointExists(tx: Tx, operatorId: number, usage: boolean): Promise<boolean> {
@@ -21,7 +22,7 @@ export function outboxInsert(
   tx: Tx,
   byOperator: Map<number, string[]>,
   value: <V extends number | string>(v: V) => unknown,
-  createdAt: number,
+  createdAt: UnixMillis,
 ): CompiledQuery {
   const rows = [...byOperator].map(([operatorId, entries]) => sql`(${value(operatorId)}, ${value(`[${entries.join(',')}]`)}, ${value(createdAt)})`);
   return sql`INSERT INTO webhook_outbox (operator_id, events, created_at) VALUES ${sql.join(rows)}`.compile(tx);
@@ -48,7 +49,7 @@ export function expiredEventsCte(): RawBuilder<unknown> {
  * enabled endpoint nor a marketplace connection that pushes (switched on, with the marketplace's own
  * credentials for its API: getyourguide/connection.ts pushesOn, viator's outbound key).
  */
-export async function insertTimeslotChanges(tx: Tx, timeslotIds: number[], changedAt: number): Promise<void> {
+export async function insertTimeslotChanges(tx: Tx, timeslotIds: number[], changedAt: UnixMillis): Promise<void> {
   await sql`INSERT INTO webhook_timeslot_changes (operator_id, timeslot_id, changed_at)
       SELECT t.operator_id, t.id, ${changedAt} FROM timeslots t
       WHERE t.id IN (${sql.join(timeslotIds)})

@@ -15,7 +15,7 @@
 import type { Db, Tx } from '../db/connection.js';
 import { tryLockForTransaction } from '../db/advisory-lock.js';
 import { Conflict, ValidationFailed } from '../http/errors.js';
-import { unixNow } from '../lib/clock.js';
+import { nowMillis, unixNow, type UnixSeconds } from '../lib/clock.js';
 import { runIdempotently, type WriteResult } from '../idempotency/service.js';
 import type { InstanceKeys } from '../secrets/keys.js';
 import { insertPayment } from '../payments/index.js';
@@ -101,7 +101,7 @@ async function payBasket(
   basket: BasketRow,
   body: CheckoutBody,
   clientHmac: string,
-  now: number,
+  now: UnixSeconds,
 ): Promise<string | undefined> {
   // Card testers pay many baskets at once from one address: one payment per address at a time (the others
   // are refused at once rather than queued, so that they hold no database connection while they wait).
@@ -124,7 +124,7 @@ async function payBasket(
       throw ValidationFailed.field('Payment', `Payment is required: the basket costs ${amount} (minor units of ${current.currency})`);
     if (body.Payment.Provider !== provider.name || provider.name !== 'test')
       throw ValidationFailed.field('Payment.Provider', `This shop takes payments through ${provider.name}`);
-    await refuseWhileDeclining(tx, { basketId: basket.id }, clientHmac, Date.now());
+    await refuseWhileDeclining(tx, { basketId: basket.id }, clientHmac, nowMillis());
     const charge = await provider.charge({ amount, currency, cardNumber: body.Payment.CardNumber ?? '', description: `Basket ${basket.id}` });
     const attempt = { operatorId: basket.operator_id, basketId: basket.id, provider: provider.name, amount, currency, clientHmac };
     if (charge.status === 'declined') {

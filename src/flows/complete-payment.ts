@@ -30,6 +30,7 @@ import {
   type BasketItemRecord,
   type BasketRow,
 } from '../shop/index.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 /**
  * Confirms the paid basket's bookings, which must all still be on hold (the caller checked that their seats
@@ -41,7 +42,7 @@ export async function completeOrder(
   basket: BasketRow,
   items: BasketItemRecord[],
   paymentReference: string | null,
-  now: number,
+  now: UnixSeconds,
 ): Promise<void> {
   if (!(await markBasketPaid(tx, basket.id))) throw new Conflict('This basket is already paid; a basket is paid once');
   for (const item of items) {
@@ -65,7 +66,7 @@ export async function completeOrder(
  * order.completed (webhooks): the paid basket as the shop shows it, with its ID (as in order-completed) and
  * without its token, which is the customer's key to it and no business of the operator's systems.
  */
-async function recordOrderCompleted(tx: Tx, basket: BasketRow, now: number): Promise<void> {
+async function recordOrderCompleted(tx: Tx, basket: BasketRow, now: UnixSeconds): Promise<void> {
   if (!(await operatorListens(tx, basket.operator_id))) return;
   const { BasketToken: _token, ...order } = await basketView(tx, (await findBasket(tx, basket.operator_id, basket.token))!, now);
   await recordEvents(tx, basket.operator_id, [

@@ -7,6 +7,7 @@ import { queueEmail } from '../emails/outbox.js';
 import { findBookingForEmail } from '../bookings/index.js';
 import { bookingPagesUrl } from '../settings/links.js';
 import { profileSlug } from '../settings/profile.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 /** Where a guest books the activity again: its booking page. */
 export const rebookUrl = (publicUrl: string, slug: string, activityId: string): string =>
@@ -26,7 +27,7 @@ export async function emailCancelledDeparture(
   tx: Tx,
   booking: { operator_id: number; id: number },
   departure: CancelledDeparture,
-  now: number,
+  now: UnixSeconds,
 ): Promise<void> {
   const details = await findBookingForEmail(tx, booking.operator_id, booking.id);
   if (!details || details.customer_email.trim() === '') return;

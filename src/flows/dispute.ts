@@ -19,6 +19,7 @@ import { paymentBookings, type PaymentBooking } from '../payments/payment-bookin
 import { findStripeAccount } from '../payments/index.js';
 import type { StripeEventHandler } from '../payments/providers/stripe/events.js';
 import { disputeView } from '../payments/view.js';
+import { unixNow, type UnixSeconds } from '../lib/clock.js';
 
 export const DISPUTE_EVENTS = [
   'charge.dispute.created',
@@ -83,10 +84,10 @@ export const followDispute: StripeEventHandler = async (tx, context) => {
 };
 
 /** The deadline as the operator reads it: in the (first) booked activity's time zone. */
-function deadline(dueBy: number | null, zone: string | undefined): string {
+function deadline(dueBy: UnixSeconds | null, zone: string | undefined): string {
   if (dueBy === null) return 'Stripe names no deadline for evidence.';
   const timeZone = zone ?? 'UTC';
-  const local = unixToZonedIso(Number(dueBy), timeZone);
+  const local = unixToZonedIso(dueBy, timeZone);
   const offset = local.slice(19);
   return `Evidence is due by ${local.slice(0, 10)} ${local.slice(11, 16)} (${timeZone} time, UTC${offset === 'Z' || offset === '' ? '+00:00' : offset}).`;
 }
@@ -104,10 +105,10 @@ async function tellOwners(tx: Tx, operatorId: number, dispute: DisputeRow, booki
     `Booking${references.length === 1 ? '' : 's'}: ${references.join(', ') || '(none found)'}\n` +
     `Amount disputed: ${amount}\n` +
     `Reason given: ${dispute.reason}\n` +
-    `${deadline(dispute.evidence_due_by === null ? null : Number(dispute.evidence_due_by), bookings[0]?.timezone)}\n\n` +
+    `${deadline(dispute.evidence_due_by, bookings[0]?.timezone)}\n\n` +
     `Answer it in Stripe, where the payment is:\n${dispute.dashboard_url}\n\n` +
     'Without evidence before the deadline, the cardholder keeps the money. The booking shows the dispute in the dashboard.\n';
-  const now = Math.floor(Date.now() / 1000);
+  const now = unixNow();
   for (const owner of owners) {
     await queueEmail(tx, { operatorId, kind: 'payment', to: owner.email, subject, body, sendAt: now, meter: null, meterExtraInfo: null });
   }

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
-import { unixNow } from '../lib/clock.js';
+import { addSeconds, nowMillis, unixNow } from '../lib/clock.js';
 import { formatMinorUnits } from '../lib/money.js';
 import { refuseBelowCardMinimum } from '../payments/providers/stripe/minimum.js';
 import { findBookingId } from '../bookings/index.js';
@@ -96,7 +96,7 @@ export async function payBalance(
     if (provider.name === 'test') {
       if (request.cardNumber === undefined) throw ValidationFailed.field('CardNumber', 'CardNumber is required: this shop is in test mode');
       // The same waits after declines as a basket's checkout (payments/declines.ts), per booking and per address.
-      await refuseWhileDeclining(tx, { bookingId }, request.clientHmac, Date.now());
+      await refuseWhileDeclining(tx, { bookingId }, request.clientHmac, nowMillis());
       const charge = await provider.charge({
         amount: owed.AmountDue,
         currency: owed.Currency,
@@ -147,7 +147,7 @@ export async function payBalance(
       amount: owed.AmountDue,
       currency: owed.Currency,
       reference: null,
-      sessionExpiresAt: now + SESSION_SECONDS,
+      sessionExpiresAt: addSeconds(now, SESSION_SECONDS),
     });
     return { kind: 'create', payment };
   });

@@ -16,9 +16,10 @@ import { bookingAccount } from '../payments/booking-money.js';
 import { priceDifferenceOf } from '../payments/ledger.js';
 import { MANAGE_BOOKING_MARKER } from '../workflows/templates.js';
 import { refundPriceDifference } from '../payments/refunds.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 /** Settles the difference the move of the booking made to its price, in the move's transaction. */
-export async function settlePriceDifference(tx: Tx, booking: { operator_id: number; id: number }, now: number): Promise<void> {
+export async function settlePriceDifference(tx: Tx, booking: { operator_id: number; id: number }, now: UnixSeconds): Promise<void> {
   const account = await bookingAccount(tx, booking.operator_id, booking.id, now);
   if (!account?.ledger.lines.some((line) => line.provider !== 'desk')) return;
   const difference = priceDifferenceOf(account.booking, account.ledger);

@@ -10,7 +10,7 @@ import type { Db } from '../db/connection.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
 import { findActivity, type ActivityRow } from '../catalog/index.js';
 import { findTimeslotAt } from '../availability/index.js';
-import { unixNow } from '../lib/clock.js';
+import { unixNow, type UnixSeconds } from '../lib/clock.js';
 import { audit, type AuditActor } from '../audit/log.js';
 import { checkMix, type TicketMix } from '../catalog/tickets/mix.js';
 import { bookingTicketsOf, listTicketTypes, type BookingTicketRow, type TicketTypeRow } from '../catalog/index.js';
@@ -31,7 +31,7 @@ export async function moveBooking(
   booking: { id: number; operator_id: number },
   target: AmendmentTarget,
   caller: CallerKind,
-  now: number,
+  now: UnixSeconds,
 ): Promise<Outcome<{ changed: boolean; rescheduled: boolean }>> {
   const moved = await amendBooking(tx, booking.id, target, caller, now);
   if (moved.ok && moved.rescheduled) await settlePriceDifference(tx, booking, now);
@@ -65,7 +65,7 @@ export interface RescheduleOptions {
   /** The audit log's actor when it is not the request's (a guest through their manage link). */
   as?: AuditActor;
   /** Checked with the booking as it is, before anything is written (the guest's rule). */
-  allow?: (booking: BookingRecord, target: { activity: ActivityRow; startsAt: number }) => void;
+  allow?: (booking: BookingRecord, target: { activity: ActivityRow; startsAt: UnixSeconds }) => void;
 }
 
 /**
@@ -118,7 +118,7 @@ export async function rescheduleBooking(
   if (activity.archived) throw ValidationFailed.field('ActivityID', `Activity ${activity.public_id} is archived and takes no bookings`);
   const timeslot = await findTimeslotAt(db.kysely, activity.id, request.Date, request.Time);
   if (!timeslot) throw ValidationFailed.field('Time', `Activity ${activity.public_id} has no timeslot on ${request.Date} at ${request.Time}`);
-  options.allow?.(booking, { activity, startsAt: Number(timeslot.starts_at) });
+  options.allow?.(booking, { activity, startsAt: timeslot.starts_at });
 
   const tickets = (await bookingTicketsOf(db.kysely, [booking.id])).get(booking.id) ?? [];
   const mix = sameActivity ? keptMix(booking, tickets) : mixOn(activity, await listTicketTypes(db.kysely, [activity.id]), tickets);
@@ -127,8 +127,8 @@ export async function rescheduleBooking(
     id: timeslot.id,
     date: timeslot.date,
     time: timeslot.time,
-    starts_at: Number(timeslot.starts_at),
-    bookable_until: Number(timeslot.bookable_until),
+    starts_at: timeslot.starts_at,
+    bookable_until: timeslot.bookable_until,
   };
   const moved = await db.write(async (tx) => {
     const moved = orThrow(await moveBooking(tx, booking, { activity, timeslot: target, mix }, options.caller, now));

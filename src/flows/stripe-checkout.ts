@@ -14,7 +14,7 @@ import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { bookingTicketsOf } from '../catalog/index.js';
 import { Conflict, ValidationFailed } from '../http/errors.js';
-import { unixNow } from '../lib/clock.js';
+import { addSeconds, unixNow } from '../lib/clock.js';
 import { holdCeiling } from '../bookings/index.js';
 import { holdUntil } from '../bookings/index.js';
 import type { InstanceKeys } from '../secrets/keys.js';
@@ -87,10 +87,10 @@ export async function stripeCheckout(
     }
 
     refuseBelowCardMinimum(amount, current.currency ?? '', 'Payment');
-    const expiresAt = now + SESSION_SECONDS;
-    const heldUntil = expiresAt + HOLD_MARGIN_SECONDS;
+    const expiresAt = addSeconds(now, SESSION_SECONDS);
+    const heldUntil = addSeconds(expiresAt, HOLD_MARGIN_SECONDS);
     for (const item of items) {
-      const ceiling = holdCeiling(Number(item.booking_created_at), config.holdMaxLifetimeMinutes);
+      const ceiling = holdCeiling(item.booking_created_at, config.holdMaxLifetimeMinutes);
       if (heldUntil > ceiling) {
         throw new Conflict(
           `The seats of ${item.reference} cannot be held long enough for a payment on Stripe's page (${Math.ceil((heldUntil - now) / 60)} minutes; ` +

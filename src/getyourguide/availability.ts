@@ -9,7 +9,7 @@ import { listTimeslots, type LiveTimeslotRow, type TimeslotRow } from '../availa
 import { toTimeslot } from '../availability/service.js';
 import { MAX_RANGE_DAYS } from '../availability/schemas.js';
 import { daysBetween, startOfDayUnix, unixToZonedIso, unixToZonedTime } from '../calendar/zoned-time.js';
-import { unixNow } from '../lib/clock.js';
+import { unixNow, type UnixSeconds } from '../lib/clock.js';
 import { availabilityTypeOf } from '../catalog/service.js';
 import type { ActivityRow } from '../catalog/index.js';
 import { GygError } from './errors.js';
@@ -23,7 +23,7 @@ export const isOpeningHours = (activity: ActivityRow): boolean => availabilityTy
 const MAX_VACANCIES = 5000;
 
 /** GYG's dateTime: ISO 8601 with the offset spelled +00:00 rather than Z. */
-export const gygIso = (seconds: number, zone: string): string => unixToZonedIso(seconds, zone).replace(/Z$/, '+00:00');
+export const gygIso = (seconds: UnixSeconds, zone: string): string => unixToZonedIso(seconds, zone).replace(/Z$/, '+00:00');
 
 /** A dateTime GYG sent, read in the activity's zone; without an offset it is taken as the activity's local time (liberal). */
 export function readDateTime(text: string, activity: ActivityRow, field: string): DateTime {
@@ -33,7 +33,7 @@ export function readDateTime(text: string, activity: ActivityRow, field: string)
 }
 
 /** What one timeslot can still sell, per offered ticket type. */
-export function vacanciesOf(row: LiveTimeslotRow, product: GygProduct, now: number): Pick<Availability, 'vacancies' | 'vacanciesByCategory'> {
+export function vacanciesOf(row: LiveTimeslotRow, product: GygProduct, now: UnixSeconds): Pick<Availability, 'vacancies' | 'vacanciesByCategory'> {
   const left = toTimeslot(row, product.activity.timezone, now).Available;
   const cap = (n: number) => Math.min(MAX_VACANCIES, Math.max(0, n));
   // A GROUP product counts groups: how many of its group tickets still fit.
@@ -55,7 +55,7 @@ export function dateTimeOf(row: TimeslotRow, activity: ActivityRow): string {
   return isOpeningHours(activity) ? gygIso(startOfDayUnix(row.date, activity.timezone), activity.timezone) : gygIso(row.starts_at, activity.timezone);
 }
 
-export function toAvailability(row: LiveTimeslotRow, product: GygProduct, now: number): Availability {
+export function toAvailability(row: LiveTimeslotRow, product: GygProduct, now: UnixSeconds): Availability {
   const { activity } = product;
   return {
     dateTime: dateTimeOf(row, activity),

@@ -26,6 +26,7 @@ import {
   type ConnectionRow,
 } from './store.js';
 import type { GygConnection, GygProductMapping, OutboundBody, ProductMappingBody, UpdateConnectionBody } from './admin-schemas.js';
+import { nowMillis, type UnixMillis } from '../lib/clock.js';
 
 export const OUTBOUND_PASSWORD_PURPOSE = 'gyg-outbound-password';
 
@@ -43,7 +44,7 @@ export interface ConnectionSettings {
   gygHoldMinutes: number;
 }
 
-const iso = (ms: number) => new Date(Number(ms)).toISOString();
+const iso = (ms: UnixMillis) => new Date(Number(ms)).toISOString();
 
 /** The settings audit entries show: never a password. */
 const auditView = (row: ConnectionRow) => ({
@@ -100,7 +101,7 @@ async function ensureConnection(tx: Tx, operatorId: number): Promise<{ row: Conn
   const existing = await findConnection(tx, operatorId);
   if (existing) return { row: existing };
   const credentials = generateCredentials();
-  const now = Date.now();
+  const now = nowMillis();
   const row = await insertConnection(tx, {
     operator_id: operatorId,
     enabled: 0,
@@ -257,7 +258,7 @@ export interface ReadyConnection {
  */
 export async function connectWithActivities(tx: Tx, operatorId: number, supplierId: string, activityIds: string[]): Promise<ReadyConnection> {
   const credentials = generateCredentials();
-  const now = Date.now();
+  const now = nowMillis();
   await insertConnection(tx, {
     operator_id: operatorId,
     enabled: 1,

@@ -4,6 +4,7 @@ import type { Db } from '../db/connection.js';
 import type { GygCaller } from './products.js';
 import type { NotifyBody } from './schemas.js';
 import { insertNotification } from './store.js';
+import { nowMillis } from '../lib/clock.js';
 
 export async function recordNotification(db: Db, caller: GygCaller, body: NotifyBody): Promise<void> {
   const { data } = body;
@@ -21,7 +22,7 @@ export async function recordNotification(db: Db, caller: GygCaller, body: Notify
       product_id: data.productDetails?.productId ?? null,
       description: data.description ?? '',
       details: JSON.stringify(details),
-      received_at: Date.now(),
+      received_at: nowMillis(),
     }),
   );
 }

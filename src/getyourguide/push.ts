@@ -27,13 +27,14 @@ import { toAvailability } from './availability.js';
 import type { GygProduct } from './products.js';
 import type { Availability, PushAvailability, PushBody } from './schemas.js';
 import { categoryChoices, findConnections, findMappedActivity, pushTargets, type ConnectionRow } from './store.js';
+import { toSeconds, type UnixMillis } from '../lib/clock.js';
 
 const TIMEOUT_MS = 10_000;
 /** GetYourGuide's channel in the marketplaces' push queue (marketplace_pushes.channel). */
 export const GYG_CHANNEL = 'getyourguide';
 
 /** The listener of the webhooks' coalesced availability (wired in reactions.ts). */
-export async function queueGygPushes(tx: Tx, timeslotIds: number[], nowMs: number): Promise<void> {
+export async function queueGygPushes(tx: Tx, timeslotIds: number[], nowMs: UnixMillis): Promise<void> {
   if (timeslotIds.length > 0) await queuePushes(tx, GYG_CHANNEL, await pushTargets(tx, timeslotIds), nowMs);
 }
 
@@ -83,13 +84,13 @@ export function gygPushChannel(keys: InstanceKeys, settings: PushSettings, trans
     label: 'GetYourGuide availability',
     metric: 'gyg_push',
     targets: pushTargets,
-    async prepare(db: Kysely<Database>, group: PushGroup, nowMs: number) {
+    async prepare(db: Kysely<Database>, group: PushGroup, nowMs: UnixMillis) {
       const connection = (await findConnections(db, [group.operatorId])).get(group.operatorId);
       // Switched off, without GYG's credentials, unmapped, or the timeslots gone: nothing to tell GYG any more.
       if (!connection || !pushesOn(connection)) return undefined;
       const product = await productOf(db, group.operatorId, group.productId);
       if (!product) return undefined;
-      const now = Math.floor(nowMs / 1000);
+      const now = toSeconds(nowMs);
       const slots = new Map((await findZonedTimeslotsById(db, group.timeslotIds, now)).map((row) => [row.id, row]));
       const rows = group.timeslotIds.map((id) => slots.get(id)).filter((row) => row !== undefined && row.activity_id === product.activity.id);
       if (rows.length === 0) return undefined;

@@ -11,7 +11,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { unixNow } from '../lib/clock.js';
+import { nowMillis, unixNow, type UnixSeconds } from '../lib/clock.js';
 import { isEmailAddress } from '../lib/email-address.js';
 import { NATIVE_CHANNELS } from '../lib/marketplaces.js';
 import type { AuditActor } from '../audit/log.js';
@@ -68,7 +68,7 @@ export function bookingReferenceFrom(text: string): string | undefined {
   return match ? `BK-${match[1]!.toUpperCase()}` : undefined;
 }
 
-const utcIso = (seconds: number) => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+const utcIso = (seconds: UnixSeconds) => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
 // ---- the request's tickets -------------------------------------------------------------------------
 
@@ -128,7 +128,7 @@ const itemsColumn = (items: ReservationItem[]): string =>
     items.map((item) => ({ category: item.category, count: item.count, ...(item.groupSize !== undefined && { groupSize: item.groupSize }) })),
   );
 
-const isLive = (link: GygBookingLink, now: number) => {
+const isLive = (link: GygBookingLink, now: UnixSeconds) => {
   const status = effectiveStatus(link, now);
   return status === 'on_hold' || status === 'confirmed';
 };
@@ -281,7 +281,7 @@ export async function book(db: Db, caller: GygCaller, body: BookBody): Promise<B
           customer_phone: (lead.phoneNumber ?? '').trim(),
         });
       }
-      await markBooked(tx, link.booking_id, { ticket_style: style, comment: noteOf(data), language: data.language ?? null, booked_at: Date.now() });
+      await markBooked(tx, link.booking_id, { ticket_style: style, comment: noteOf(data), language: data.language ?? null, booked_at: nowMillis() });
     }),
   );
   if (!outcome.ok) {

@@ -5,6 +5,7 @@ import type { Tx } from '../db/connection.js';
 import type { Database, GygBookingTable, GygConnectionTable, GygNotificationTable, GygRequestTable } from '../db/schema.js';
 import type { ActivityRow } from '../catalog/index.js';
 import type { TimeslotRow } from '../availability/index.js';
+import { nowMillis, type UnixSeconds } from '../lib/clock.js';
 
 export type ConnectionRow = Selectable<GygConnectionTable>;
 export type GygBookingRow = Selectable<GygBookingTable>;
@@ -29,7 +30,7 @@ export async function insertConnection(tx: Tx, row: Insertable<GygConnectionTabl
 export async function updateConnection(tx: Tx, operatorId: number, changes: Updateable<GygConnectionTable>): Promise<ConnectionRow | undefined> {
   return tx
     .updateTable('gyg_connections')
-    .set({ ...changes, updated_at: Date.now() })
+    .set({ ...changes, updated_at: nowMillis() })
     .where('operator_id', '=', operatorId)
     .returningAll()
     .executeTakeFirst();
@@ -92,7 +93,7 @@ export async function setCategoryChoice(tx: Tx, operatorId: number, ticketTypeId
 export type GygBookingLink = GygBookingRow & {
   reference: string;
   status: string;
-  hold_expires_at: number | null;
+  hold_expires_at: UnixSeconds | null;
   timeslot_id: number;
 };
 

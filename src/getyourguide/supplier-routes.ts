@@ -37,6 +37,7 @@ import {
   SupplierParams,
   SupplierProductsData,
 } from './schemas.js';
+import { nowMillis } from '../lib/clock.js';
 
 /** The last requests kept per connection for the operator's connection page. */
 export const REQUEST_LOG_SIZE = 200;
@@ -140,7 +141,7 @@ export const gygSupplierRoutes: FastifyPluginAsyncTypebox<GygSupplierOptions> = 
       product_id: productOf(request),
       error_code: request.gygErrorCode,
       duration_ms: Math.round(reply.elapsedTime),
-      at: Date.now(),
+      at: nowMillis(),
     };
     try {
       await app.db.write((tx) => logRequest(tx, row, REQUEST_LOG_SIZE));

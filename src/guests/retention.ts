@@ -11,13 +11,14 @@ import { startPeriodic } from '../lib/periodic.js';
 import { DomainError } from '../http/errors.js';
 import { eraseInTransaction } from './service.js';
 import { activeSince, findGuestRows, guestsInactiveSince } from './store.js';
+import { addMillis, nowMillis } from '../lib/clock.js';
 
 const BATCH = 100;
 const SYSTEM = { type: 'system', id: null, label: 'guest retention' } as const;
 
 /** One pass: erases up to `limit` guests inactive for `days` days before `now`; answers how many. */
-export async function eraseInactiveGuests(db: Db, days: number, now = Date.now(), limit = BATCH): Promise<number> {
-  const cutoff = now - days * 86_400_000;
+export async function eraseInactiveGuests(db: Db, days: number, now = nowMillis(), limit = BATCH): Promise<number> {
+  const cutoff = addMillis(now, -days * 86_400_000);
   let erased = 0;
   for (const guest of await guestsInactiveSince(db.kysely, cutoff, limit)) {
     try {

@@ -11,7 +11,7 @@ import { lockForTransaction } from '../db/advisory-lock.js';
 import { Conflict, NotFound } from '../http/errors.js';
 import { audit, type AuditActor } from '../audit/log.js';
 import { eraseFromOutbox, recordEvents } from '../events/outbox.js';
-import { unixNow } from '../lib/clock.js';
+import { nowMillis, toSeconds, type UnixMillis } from '../lib/clock.js';
 import { bookingReferences, findBookingRecords } from '../bookings/index.js';
 import { withTickets } from '../bookings/service.js';
 import { bookingAnswers } from '../questions/answers.js';
@@ -35,7 +35,7 @@ import {
   type GuestRows,
 } from './store.js';
 
-const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
+const iso = (ms: UnixMillis) => new Date(Number(ms)).toISOString();
 const holdsNothing = (rows: GuestRows) => rows.bookingIds.length + rows.waitlistEntryIds.length + rows.basketIds.length === 0;
 const nothingHeld = () => new NotFound('slotbook holds no booking, waitlist place or basket of this operator with this e-mail address');
 
@@ -44,9 +44,9 @@ export async function exportGuest(db: Db, operatorId: number, email: string): Pr
   const read = db.kysely;
   const rows = await findGuestRows(read, operatorId, email);
   if (holdsNothing(rows)) throw nothingHeld();
-  const now = Date.now();
+  const now = nowMillis();
   const records = await findBookingRecords(read, operatorId, rows.bookingIds);
-  const bookings = await withTickets(read, records, unixNow(now));
+  const bookings = await withTickets(read, records, toSeconds(now));
   const acceptances = new Map((await termsAcceptancesOf(read, rows.bookingIds)).map((row) => [row.booking_id, row]));
   const answers = await Promise.all(records.map((record) => bookingAnswers(read, operatorId, { id: record.id, reference: record.reference })));
   const references = new Map(records.map((record) => [record.id, record.reference]));
@@ -153,14 +153,14 @@ export async function eraseInTransaction(
   email: string,
   reason: GuestErasureReason,
   as?: AuditActor,
-  now = Date.now(),
+  now = nowMillis(),
 ): Promise<GuestErasure> {
   // Two erasures of one guest (two processes' retention jobs, a request meanwhile) take turns.
   await lockForTransaction(tx, `guest-erasure:${operatorId}:${email.toLowerCase()}`);
   const read: Kysely<Database> = tx;
   const rows = await findGuestRows(read, operatorId, email);
   if (holdsNothing(rows)) throw nothingHeld();
-  const live = await liveUpcomingReferences(read, rows.bookingIds, unixNow(now));
+  const live = await liveUpcomingReferences(read, rows.bookingIds, toSeconds(now));
   if (live.length > 0) {
     throw new Conflict(
       `The guest still has bookings to come (${live.join(', ')}): cancel them first, or erase the guest once they are over. Their details are needed to run them.`,

@@ -8,6 +8,7 @@ import type { Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import type { EmailRow } from '../emails/index.js';
 import type { PaymentRow, RefundRow } from '../payments/index.js';
+import { toSeconds, type UnixMillis, type UnixSeconds } from '../lib/clock.js';
 
 /** What an erased row's contact fields become: an address that can never be delivered to (RFC 2606). */
 export const ERASED = { firstName: 'Erased', lastName: 'guest', email: 'erased@erased.invalid', phone: '' } as const;
@@ -37,7 +38,7 @@ export async function findGuestRows(db: Kysely<Database>, operatorId: number, em
 }
 
 /** The guest's bookings that still hold seats of a timeslot not yet over (Unix seconds `now`). */
-export async function liveUpcomingReferences(db: Kysely<Database>, bookingIds: number[], now: number): Promise<string[]> {
+export async function liveUpcomingReferences(db: Kysely<Database>, bookingIds: number[], now: UnixSeconds): Promise<string[]> {
   if (bookingIds.length === 0) return [];
   const rows = await db
     .selectFrom('bookings')
@@ -57,7 +58,7 @@ export interface GuestWaitlistRow {
   id: number;
   status: string;
   participants: number;
-  created_at: number;
+  created_at: UnixMillis;
   date: string;
   time: string;
   activity_public_id: string;
@@ -160,7 +161,7 @@ export async function uploadsOf(
   db: Kysely<Database>,
   operatorId: number,
   rows: GuestRows,
-): Promise<{ id: number; public_id: string; content_type: string; size: number; created_at: number; booking_id: number | null }[]> {
+): Promise<{ id: number; public_id: string; content_type: string; size: number; created_at: UnixMillis; booking_id: number | null }[]> {
   if (rows.bookingIds.length === 0 && rows.basketIds.length === 0) return [];
   return db
     .selectFrom('uploads')
@@ -304,8 +305,12 @@ export async function rewriteEventData(tx: Tx, id: number, data: string): Promis
  * created and its timeslot ended before it, every waitlist place and basket opened before it. Erased rows
  * (the placeholder address) and walk-ins without an address are left out.
  */
-export async function guestsInactiveSince(db: Kysely<Database>, cutoffMs: number, limit: number): Promise<{ operatorId: number; email: string }[]> {
-  const cutoffSeconds = Math.floor(cutoffMs / 1000);
+export async function guestsInactiveSince(
+  db: Kysely<Database>,
+  cutoffMs: UnixMillis,
+  limit: number,
+): Promise<{ operatorId: number; email: string }[]> {
+  const cutoffSeconds = toSeconds(cutoffMs);
   const address = sql<string>`lower(customer_email)`;
   const fromBookings = await db
     .selectFrom('bookings')
@@ -355,8 +360,8 @@ export async function guestsInactiveSince(db: Kysely<Database>, cutoffMs: number
 }
 
 /** Whether the guest did anything at or after `cutoffMs` (Unix ms) with this operator: a booking made or still to end, a place or basket opened. */
-export async function activeSince(db: Kysely<Database>, operatorId: number, rows: GuestRows, cutoffMs: number): Promise<boolean> {
-  const cutoffSeconds = Math.floor(cutoffMs / 1000);
+export async function activeSince(db: Kysely<Database>, operatorId: number, rows: GuestRows, cutoffMs: UnixMillis): Promise<boolean> {
+  const cutoffSeconds = toSeconds(cutoffMs);
   if (rows.bookingIds.length > 0) {
     const recent = await db
       .selectFrom('bookings')

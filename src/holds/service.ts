@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
-import { unixNow } from '../lib/clock.js';
+import { unixNow, type UnixSeconds } from '../lib/clock.js';
 import { expireHolds } from '../bookings/lifecycle/commands.js';
 import { findBooking } from '../bookings/index.js';
 import { getBooking } from '../bookings/service.js';
@@ -17,7 +17,7 @@ import { selectLiveHolds, type LiveHoldRow } from './store.js';
 import type { Hold, HoldChannel, HoldsQuery, ReleaseHoldsBody, ReleasedHolds } from './schemas.js';
 import { audit } from '../audit/log.js';
 
-const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+const iso = (seconds: UnixSeconds) => new Date(seconds * 1000).toISOString();
 
 function channelOf(row: LiveHoldRow): HoldChannel {
   if (row.source === 'online') return row.waitlist_entry_id !== null ? 'waitlist-offer' : 'shop';
@@ -41,7 +41,7 @@ function toHold(row: LiveHoldRow): Hold {
     CheckoutStarted: row.checkout_started_at !== null,
     Customer: { FirstName: row.customer_first_name, LastName: row.customer_last_name, Email: row.customer_email },
     HeldSince: new Date(Number(row.created_at)).toISOString(),
-    HoldExpiresAt: iso(Number(row.hold_expires_at)),
+    HoldExpiresAt: iso(row.hold_expires_at!),
   };
 }
 
@@ -50,7 +50,7 @@ export async function listHolds(db: Kysely<Database>, operatorId: number, filter
 }
 
 /** Ends the holds as lapsed ones end (the lifecycle's expireHolds), with one audit entry per hold released. */
-async function release(db: Db, operatorId: number, pick: (tx: Tx, now: number) => Promise<number[]>) {
+async function release(db: Db, operatorId: number, pick: (tx: Tx, now: UnixSeconds) => Promise<number[]>) {
   const now = unixNow();
   return db.write(async (tx) => {
     const ended = await expireHolds(tx, await pick(tx, now), now);

@@ -3,8 +3,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { MAX_HOLDS, type HoldsQuery } from './schemas.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
-export function selectLiveHolds(db: Kysely<Database>, operatorId: number, filter: HoldsQuery, now: number) {
+export function selectLiveHolds(db: Kysely<Database>, operatorId: number, filter: HoldsQuery, now: UnixSeconds) {
   let query = db
     .selectFrom('bookings')
     .innerJoin('timeslots', 'timeslots.id', 'bookings.timeslot_id')

@@ -5,6 +5,7 @@
 import { expressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import { Hook, Reactions } from './registry.js';
+import type { UnixMillis, UnixSeconds } from '../lib/clock.js';
 
 /** `rescheduled`: a confirmed booking moved to another timeslot. */
 export type BookingChange = 'confirmed' | 'cancelled' | 'rescheduled';
@@ -16,7 +17,7 @@ export interface ChangedBooking {
 
 export interface BookingReaction {
   /** Runs inside the transaction of the change; it may read the booking as the change left it. */
-  react(tx: Tx, booking: ChangedBooking, change: BookingChange, now: number): Promise<void>;
+  react(tx: Tx, booking: ChangedBooking, change: BookingChange, now: UnixSeconds): Promise<void>;
   /**
    * Whether the reaction can have anything to do for the operator's new bookings, as a condition (built
    * with Kysely's standalone `expressionBuilder`) that the booking's first query folds in
@@ -30,7 +31,7 @@ export interface BookingReaction {
 export const bookingChanged = new Reactions<BookingReaction>();
 
 /** Runs every reaction to the booking's change, in the order they were subscribed. */
-export async function publishBookingChange(tx: Tx, booking: ChangedBooking, change: BookingChange, now: number): Promise<void> {
+export async function publishBookingChange(tx: Tx, booking: ChangedBooking, change: BookingChange, now: UnixSeconds): Promise<void> {
   for (const reaction of bookingChanged.all) await reaction.react(tx, booking, change, now);
 }
 
@@ -57,4 +58,4 @@ export const basketPaid = new Hook<[tx: Tx, basket: PaidBasket]>();
 export const operatorCreated = new Hook<[tx: Tx, operatorId: number]>();
 
 /** An activity (a product) changed: its details, its price or its ticket types (recordProductEvent runs it). */
-export const productChanged = new Hook<[tx: Tx, product: { id: number; operator_id: number }, nowMs: number]>();
+export const productChanged = new Hook<[tx: Tx, product: { id: number; operator_id: number }, nowMs: UnixMillis]>();

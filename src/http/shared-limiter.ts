@@ -16,6 +16,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
 import { deleteBucketsBefore, leasePermits } from './store.js';
+import { addMillis, nowMillis } from '../lib/clock.js';
 
 export interface Grant {
   allowed: boolean;
@@ -112,7 +113,7 @@ export class SharedLimiter {
   async #lease(bucket: string, state: Bucket, max: number, windowMs: number): Promise<void> {
     const want = Math.max(1, Math.min(Math.ceil(max / 10), state.lastLease * 2));
     state.lastLease = want;
-    const now = Date.now();
+    const now = nowMillis();
     try {
       const row = await leasePermits(this.#db.kysely, bucket, want, now, windowMs);
       const windowEnd = row.windowStart + windowMs;
@@ -137,6 +138,6 @@ export class SharedLimiter {
 
   /** Rows whose window ended a window ago: nobody leases from them any more. */
   async #purgeOld(windowMs: number): Promise<void> {
-    await deleteBucketsBefore(this.#db.kysely, Date.now() - 2 * windowMs).catch(() => undefined);
+    await deleteBucketsBefore(this.#db.kysely, addMillis(nowMillis(), -2 * windowMs)).catch(() => undefined);
   }
 }

@@ -1,6 +1,7 @@
 // SQL of the rate limits shared by every process (shared-limiter.ts): a row per bucket in rate_limit_buckets.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { UnixMillis } from '../lib/clock.js';
 
 /**
  * Takes `want` permits of the bucket's row, starting a new window at `now` when its window (of `windowMs`)
@@ -11,7 +12,7 @@ export async function leasePermits(
   db: Kysely<Database>,
   bucket: string,
   want: number,
-  now: number,
+  now: UnixMillis,
   windowMs: number,
 ): Promise<{ granted: number; windowStart: number }> {
   const row = await db
@@ -29,6 +30,6 @@ export async function leasePermits(
 }
 
 /** Deletes the buckets whose window started before `before`. */
-export async function deleteBucketsBefore(db: Kysely<Database>, before: number): Promise<void> {
+export async function deleteBucketsBefore(db: Kysely<Database>, before: UnixMillis): Promise<void> {
   await db.deleteFrom('rate_limit_buckets').where('window_start', '<', before).execute();
 }

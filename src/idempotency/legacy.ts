@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../db/connection.js';
 import { IDEMPOTENCY_WINDOW_MS, type WriteResult } from './window.js';
 import { deleteLegacyRecordsBefore, findLegacyRecord, newestLegacyRecord } from './store.js';
+import { addMillis, nowMillis } from '../lib/clock.js';
 
 const windows = new WeakMap<Db, Promise<number>>();
 
@@ -29,9 +30,9 @@ export async function legacyAnswer(
   db: Db,
   request: { operatorId: number; holder: string; key: string; fingerprint: unknown },
 ): Promise<WriteResult | undefined> {
-  const now = Date.now();
+  const now = nowMillis();
   if ((await legacyUntil(db)) <= now) return undefined;
-  const record = await findLegacyRecord(db.kysely, request.operatorId, request.key, now - IDEMPOTENCY_WINDOW_MS);
+  const record = await findLegacyRecord(db.kysely, request.operatorId, request.key, addMillis(now, -IDEMPOTENCY_WINDOW_MS));
   if (!record) return undefined;
   if (record.request_hash !== createHash('sha256').update(JSON.stringify(request.fingerprint)).digest('hex')) return undefined;
   const marketplace = /^\/api\/v2\/ota\/([^/]+)\//.exec(record.response_location ?? '')?.[1];
@@ -43,5 +44,5 @@ export async function legacyAnswer(
 
 /** Deletes legacy records past the 24-hour window (the table stays, empty, until a later migration drops it). */
 export async function purgeLegacyRecords(db: Db): Promise<void> {
-  await deleteLegacyRecordsBefore(db.kysely, Date.now() - IDEMPOTENCY_WINDOW_MS);
+  await deleteLegacyRecordsBefore(db.kysely, addMillis(nowMillis(), -IDEMPOTENCY_WINDOW_MS));
 }

@@ -21,6 +21,7 @@ import type { InstanceKeys } from '../secrets/keys.js';
 import { legacyAnswer, purgeLegacyRecords } from './legacy.js';
 import { deleteRecord, deleteRecordsBefore, findRecord, insertRecord, type IdempotencyRecord, type RecordScope } from './store.js';
 import { IDEMPOTENCY_WINDOW_MS, MAX_KEY_LENGTH, type WriteResult } from './window.js';
+import { addMillis, nowMillis } from '../lib/clock.js';
 
 export { IDEMPOTENCY_WINDOW_MS, MAX_KEY_LENGTH, type WriteResult };
 
@@ -105,7 +106,7 @@ export async function runIdempotently(
         status_code: result.statusCode,
         response_body: JSON.stringify(result.body),
         response_location: result.location ?? null,
-        created_at: Date.now(),
+        created_at: nowMillis(),
       });
       return { result, replayed: false };
     });
@@ -121,7 +122,7 @@ function legacyFingerprint(request: IdempotentRequest): unknown {
 }
 
 function isLive(record: IdempotencyRecord): boolean {
-  return record.created_at > Date.now() - IDEMPOTENCY_WINDOW_MS;
+  return record.created_at > addMillis(nowMillis(), -IDEMPOTENCY_WINDOW_MS);
 }
 
 function replay(record: IdempotencyRecord, hash: string): { result: WriteResult; replayed: boolean } {
@@ -134,5 +135,5 @@ function replay(record: IdempotencyRecord, hash: string): { result: WriteResult;
 /** Deletes records past the 24-hour window; returns how many. */
 export async function purgeExpiredKeys(db: Db): Promise<number> {
   await purgeLegacyRecords(db);
-  return deleteRecordsBefore(db.kysely, Date.now() - IDEMPOTENCY_WINDOW_MS);
+  return deleteRecordsBefore(db.kysely, addMillis(nowMillis(), -IDEMPOTENCY_WINDOW_MS));
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, IdempotencyKeyTable } from '../db/schema.js';
+import type { UnixMillis } from '../lib/clock.js';
 
 export type IdempotencyRecord = Selectable<IdempotencyKeyTable>;
 
@@ -50,7 +51,7 @@ export async function newestLegacyRecord(db: Kysely<Database>): Promise<number |
 }
 
 /** The operator's legacy record of this key written after `since`, if any. */
-export async function findLegacyRecord(db: Kysely<Database>, operatorId: number, key: string, since: number) {
+export async function findLegacyRecord(db: Kysely<Database>, operatorId: number, key: string, since: UnixMillis) {
   return db
     .selectFrom('idempotency_keys_before_008')
     .selectAll()
@@ -60,11 +61,11 @@ export async function findLegacyRecord(db: Kysely<Database>, operatorId: number,
     .executeTakeFirst();
 }
 
-export async function deleteLegacyRecordsBefore(db: Kysely<Database>, createdBefore: number): Promise<void> {
+export async function deleteLegacyRecordsBefore(db: Kysely<Database>, createdBefore: UnixMillis): Promise<void> {
   await db.deleteFrom('idempotency_keys_before_008').where('created_at', '<', createdBefore).execute();
 }
 
-export async function deleteRecordsBefore(db: Kysely<Database>, createdBefore: number): Promise<number> {
+export async function deleteRecordsBefore(db: Kysely<Database>, createdBefore: UnixMillis): Promise<number> {
   const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', createdBefore).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

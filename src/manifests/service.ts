@@ -43,6 +43,7 @@ import type {
   NoShowReport,
   TimeslotManifest,
 } from './schemas.js';
+import { nowMillis, toSeconds, type UnixMillis, type UnixSeconds } from '../lib/clock.js';
 
 /** The longest period of one no-show report. */
 export const MAX_REPORT_DAYS = 92;
@@ -50,7 +51,7 @@ export const MAX_REPORT_DAYS = 92;
 const TODAY_ONLY = 'Your role shows today\'s manifests only: another day needs the "manifests:read" permission';
 
 /** A guide may see a timeslot of today (in its activity's zone); manifests:read any day. */
-function assertDayAllowed(actor: Actor | undefined, slot: Pick<ManifestSlotRow, 'date' | 'timezone'>, nowMs: number): void {
+function assertDayAllowed(actor: Actor | undefined, slot: Pick<ManifestSlotRow, 'date' | 'timezone'>, nowMs: UnixMillis): void {
   if (can(actor, 'manifests:read')) return;
   if (slot.date !== todayIn(slot.timezone, nowMs)) throw new Forbidden(TODAY_ONLY);
 }
@@ -68,7 +69,7 @@ function attendanceOf(lines: CheckinLine[], checkedInPeople: number, ended: bool
   return lines.every((line) => line.checkedIn >= line.quantity) ? 'checked-in' : 'partial';
 }
 
-const isoMs = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+const isoMs = (ms: UnixMillis | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** What a timeslot's summary and entries are built from, read for many bookings at once. */
 interface EntryParts {
@@ -129,7 +130,7 @@ function notesOf(octo: { notes: string | null; contact: string } | undefined): s
   return notes.length === 0 ? null : notes.join('\n');
 }
 
-function toEntry(booking: ManifestBookingRow, parts: EntryParts, ended: boolean, nowSec: number): ManifestEntry {
+function toEntry(booking: ManifestBookingRow, parts: EntryParts, ended: boolean, nowSec: UnixSeconds): ManifestEntry {
   const id = Number(booking.id);
   const lines = parts.lines.get(id) ?? [];
   const peopleOf = (line: CheckinLine) => parts.people.get(line.ticketTypeId) ?? 1;
@@ -176,7 +177,7 @@ function dueTotals(entries: Pick<ManifestEntry, 'AmountDueMinorUnits' | 'Currenc
     .map(([Currency, minor]) => ({ Currency, Amount: formatMinorUnits(minor, Currency), AmountMinorUnits: minor }));
 }
 
-function toSummary(slot: ManifestSlotRow, entries: ManifestEntry[], nowSec: number): ManifestTimeslot {
+function toSummary(slot: ManifestSlotRow, entries: ManifestEntry[], nowSec: UnixSeconds): ManifestTimeslot {
   const confirmed = entries.filter((entry) => entry.Status === 'confirmed');
   const ended = slot.ends_at <= nowSec;
   return {
@@ -204,9 +205,9 @@ async function manifestsOf(
   operatorId: number,
   slots: ManifestSlotRow[],
   withAnswers: boolean,
-  nowMs: number,
+  nowMs: UnixMillis,
 ): Promise<TimeslotManifest[]> {
-  const nowSec = Math.floor(nowMs / 1000);
+  const nowSec = toSeconds(nowMs);
   const bookings = await confirmedBookingsOf(
     db,
     operatorId,
@@ -236,7 +237,7 @@ export async function dayManifest(
   actor: Actor | undefined,
   operatorId: number,
   date: string | undefined,
-  nowMs = Date.now(),
+  nowMs = nowMillis(),
 ): Promise<ManifestDay> {
   const anyDay = can(actor, 'manifests:read');
   // An operator without activities yet has UTC's today (an empty day).
@@ -269,7 +270,7 @@ export async function timeslotManifest(
   actor: Actor | undefined,
   operatorId: number,
   timeslotId: number,
-  nowMs = Date.now(),
+  nowMs = nowMillis(),
 ): Promise<TimeslotManifest> {
   const slot = await findSlot(db, operatorId, timeslotId);
   if (!slot) throw new NotFound(`No timeslot ${timeslotId}`);
@@ -284,14 +285,14 @@ async function checkinView(
   actor: Actor | undefined,
   operatorId: number,
   reference: string,
-  nowMs: number,
+  nowMs: UnixMillis,
 ): Promise<Omit<CheckinAnswer, 'Changed'>> {
   const booking = await bookingByReference(db, operatorId, reference);
   if (!booking) throw new NotFound(`No booking ${reference}`);
   const slot = await findSlot(db, operatorId, Number(booking.timeslot_id));
   if (!slot) throw new NotFound(`No booking ${reference}`);
   assertDayAllowed(actor, slot, nowMs);
-  const nowSec = Math.floor(nowMs / 1000);
+  const nowSec = toSeconds(nowMs);
   const [manifest] = await manifestsOf(db, operatorId, [slot], false, nowMs);
   const parts = await readParts(db, operatorId, [booking], true);
   return { Timeslot: manifest!.Timeslot, Booking: toEntry(booking, parts, slot.ends_at <= nowSec, nowSec) };
@@ -302,7 +303,7 @@ export async function lookUpBooking(
   actor: Actor | undefined,
   operatorId: number,
   reference: string,
-  nowMs = Date.now(),
+  nowMs = nowMillis(),
 ): Promise<CheckinAnswer> {
   return { ...(await checkinView(db, actor, operatorId, reference, nowMs)), Changed: false };
 }
@@ -320,7 +321,7 @@ export async function changeCheckin(
   operatorId: number,
   reference: string,
   request: CheckinRequest,
-  nowMs = Date.now(),
+  nowMs = nowMillis(),
 ): Promise<CheckinAnswer> {
   const booking = await findBooking(db.kysely, operatorId, reference);
   if (!booking) throw new NotFound(`No booking ${reference}`);
@@ -352,7 +353,7 @@ export async function manifestFile(
   operatorId: number,
   reference: string,
   fileId: string,
-  nowMs = Date.now(),
+  nowMs = nowMillis(),
 ): Promise<UploadRow> {
   const booking = await findBooking(db, operatorId, reference);
   if (!booking) throw new NotFound(`Booking ${reference} has no file ${fileId}`);
@@ -366,10 +367,10 @@ export async function manifestFile(
  * Ended timeslots from `from` to `to` with the bookings somebody did not come to: no-shows (nobody
  * checked in) and partial ones. Timeslots that have not ended yet are not in it.
  */
-export async function noShowReport(db: Kysely<Database>, operatorId: number, from: string, to: string, nowMs = Date.now()): Promise<NoShowReport> {
+export async function noShowReport(db: Kysely<Database>, operatorId: number, from: string, to: string, nowMs = nowMillis()): Promise<NoShowReport> {
   if (to < from) throw ValidationFailed.field('To', 'To must not be before From');
   if (daysBetween(from, to) > MAX_REPORT_DAYS) throw ValidationFailed.field('To', `At most ${MAX_REPORT_DAYS} days after From`);
-  const nowSec = Math.floor(nowMs / 1000);
+  const nowSec = toSeconds(nowMs);
   const ended = (await slotsBetween(db, operatorId, from, to)).filter((slot) => slot.ends_at <= nowSec);
   const manifests = await manifestsOf(db, operatorId, ended, false, nowMs);
   const timeslots = manifests

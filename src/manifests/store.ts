@@ -3,13 +3,14 @@
 // notes), each in one query for all the bookings of the page. Every query filters by operator.
 import type { Kysely, Selectable } from 'kysely';
 import type { BookingTable, Database, QuestionTable } from '../db/schema.js';
+import { asUnixSeconds, type UnixSeconds } from '../lib/clock.js';
 
 export interface ManifestSlotRow {
   id: number;
   date: string;
   time: string;
-  starts_at: number;
-  ends_at: number;
+  starts_at: UnixSeconds;
+  ends_at: UnixSeconds;
   capacity: number;
   activity_public_id: string;
   activity_name: string;
@@ -38,8 +39,8 @@ function selectSlots(db: Kysely<Database>, operatorId: number) {
 const numeric = (row: ManifestSlotRow): ManifestSlotRow => ({
   ...row,
   id: Number(row.id),
-  starts_at: Number(row.starts_at),
-  ends_at: Number(row.ends_at),
+  starts_at: asUnixSeconds(Number(row.starts_at)),
+  ends_at: asUnixSeconds(Number(row.ends_at)),
 });
 
 /** The operator's timeslots dated from `from` to `to` (local dates), by date, time and activity name. */

@@ -16,6 +16,7 @@ import type { Database } from '../db/schema.js';
 import { startPeriodic } from '../lib/periodic.js';
 import { tallyQueue, type QueueName } from '../hooks/tallies.js';
 import { duePushes, finishPushes, postponePushes, queuePushes, type PushRow, type PushTarget } from './store.js';
+import { addMillis, nowMillis, type UnixMillis } from '../lib/clock.js';
 
 const BATCH = 200;
 const EVERY_MS = 2_000;
@@ -55,13 +56,13 @@ export interface PushChannel {
   /** Of these changed timeslots, those this channel sells and may push now (a mapped product on a connection that pushes). */
   targets(tx: Tx, timeslotIds: number[]): Promise<PushTarget[]>;
   /** The group as it is now; undefined when there is nothing to tell any more (switched off, unmapped, gone). */
-  prepare(db: Kysely<Database>, group: PushGroup, nowMs: number): Promise<PreparedPush | undefined>;
+  prepare(db: Kysely<Database>, group: PushGroup, nowMs: UnixMillis): Promise<PreparedPush | undefined>;
 }
 
 /** The listener of the webhooks' coalesced availability for one channel (wired in reactions.ts). */
 export const queueFor =
   (channel: PushChannel) =>
-  async (tx: Tx, timeslotIds: number[], nowMs: number): Promise<void> => {
+  async (tx: Tx, timeslotIds: number[], nowMs: UnixMillis): Promise<void> => {
     if (timeslotIds.length === 0) return;
     await queuePushes(tx, channel.name, await channel.targets(tx, timeslotIds), nowMs);
   };
@@ -75,7 +76,7 @@ const retryDelay = (attempts: number, retryAfter: string | null): number => {
 };
 
 /** One pass of a channel's sender: sends what is due, one request per product, urgent ones first. Returns the requests made. */
-export async function sendDuePushes(db: Db, channel: PushChannel, log: Pick<FastifyBaseLogger, 'warn'>, nowMs = Date.now()): Promise<number> {
+export async function sendDuePushes(db: Db, channel: PushChannel, log: Pick<FastifyBaseLogger, 'warn'>, nowMs = nowMillis()): Promise<number> {
   const due = await duePushes(db.kysely, channel.name, nowMs, BATCH);
   if (due.length === 0) return 0;
   const groups = new Map<string, { group: PushGroup; pushes: PushRow[] }>();
@@ -118,7 +119,7 @@ export async function sendDuePushes(db: Db, channel: PushChannel, log: Pick<Fast
       continue;
     }
     if (channel.metric) tallyQueue(channel.metric, { retrying: 1 });
-    const next = nowMs + retryDelay(attempts, answer.status === 429 ? answer.retryAfter : null);
+    const next = addMillis(nowMs, retryDelay(attempts, answer.status === 429 ? answer.retryAfter : null));
     await db.write((tx) => postponePushes(tx, pushes, next, why));
   }
   return ready.length;

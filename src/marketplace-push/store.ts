@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, MarketplacePushTable } from '../db/schema.js';
+import { asUnixMillis, type UnixMillis } from '../lib/clock.js';
 
 export type PushRow = Selectable<MarketplacePushTable>;
 
@@ -15,7 +16,7 @@ export interface PushTarget {
  * Queues a push of each target for `channel`. A timeslot already queued keeps one row, due now again with
  * its attempts reset: its latest state is sent.
  */
-export async function queuePushes(tx: Tx, channel: string, targets: PushTarget[], nowMs: number): Promise<void> {
+export async function queuePushes(tx: Tx, channel: string, targets: PushTarget[], nowMs: UnixMillis): Promise<void> {
   if (targets.length === 0) return;
   await tx
     .insertInto('marketplace_pushes')
@@ -43,7 +44,7 @@ export async function queuePushes(tx: Tx, channel: string, targets: PushTarget[]
 }
 
 /** The channel's pushes due at `nowMs`, oldest first. */
-export async function duePushes(db: Kysely<Database>, channel: string, nowMs: number, limit: number): Promise<PushRow[]> {
+export async function duePushes(db: Kysely<Database>, channel: string, nowMs: UnixMillis, limit: number): Promise<PushRow[]> {
   return db
     .selectFrom('marketplace_pushes')
     .selectAll()
@@ -71,7 +72,7 @@ export async function finishPushes(tx: Tx, pushes: Pick<PushRow, 'channel' | 'ti
 export async function postponePushes(
   tx: Tx,
   pushes: Pick<PushRow, 'channel' | 'timeslot_id' | 'queued_at'>[],
-  nextAttemptAt: number,
+  nextAttemptAt: UnixMillis,
   error: string,
 ): Promise<void> {
   for (const push of pushes) {
@@ -97,12 +98,16 @@ export async function countQueued(db: Kysely<Database>, channel: string, operato
 }
 
 /** The channel's pushes due now, for the metrics, and the oldest one's due time (Unix ms). Index marketplace_pushes_due. */
-export async function pushQueueStats(db: Kysely<Database>, channel: string, nowMs: number): Promise<{ due: number; oldestDueAt: number | null }> {
+export async function pushQueueStats(
+  db: Kysely<Database>,
+  channel: string,
+  nowMs: UnixMillis,
+): Promise<{ due: number; oldestDueAt: UnixMillis | null }> {
   const row = await db
     .selectFrom('marketplace_pushes')
     .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
     .where('channel', '=', channel)
     .where('next_attempt_at', '<=', nowMs)
     .executeTakeFirstOrThrow();
-  return { due: Number(row.due), oldestDueAt: row.oldest === null ? null : Number(row.oldest) };
+  return { due: Number(row.due), oldestDueAt: row.oldest === null ? null : asUnixMillis(Number(row.oldest)) };
 }

@@ -9,6 +9,7 @@ import { queueEmail } from '../emails/outbox.js';
 import { findBookingForEmail, type BookingForEmail } from '../bookings/index.js';
 import { anyoneNoticesEachBooking, recipientsOfEachBooking } from '../staff/index.js';
 import { channelName } from '../lib/marketplaces.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 const WHAT: Record<BookingChange, string> = { confirmed: 'New booking', rescheduled: 'Booking moved', cancelled: 'Booking cancelled' };
 
@@ -17,7 +18,7 @@ export const bookingNotices: BookingReaction = {
   interested: anyoneNoticesEachBooking,
 };
 
-async function queueBookingNotices(tx: Tx, booking: ChangedBooking, change: BookingChange, now: number): Promise<void> {
+async function queueBookingNotices(tx: Tx, booking: ChangedBooking, change: BookingChange, now: UnixSeconds): Promise<void> {
   const recipients = await recipientsOfEachBooking(tx, booking.operator_id);
   if (recipients.length === 0) return;
   const details = await findBookingForEmail(tx, booking.operator_id, booking.id);

@@ -9,6 +9,7 @@ import { queueEmail } from '../emails/outbox.js';
 import { bookingsForDigest, type BookingForDigest } from '../bookings/index.js';
 import { digestRecipients, markDigestSent } from '../staff/index.js';
 import { channelName } from '../lib/marketplaces.js';
+import { addMillis, nowMillis, toSeconds } from '../lib/clock.js';
 
 /** Digests go out from 06:00 UTC: the morning in Europe, the evening before in the Americas. */
 export const DIGEST_HOUR_UTC = 6;
@@ -16,13 +17,13 @@ const DAY_MS = 86_400_000;
 const BATCH = 100;
 
 /** Queues today's digests that are due; answers how many were queued. */
-export async function queueDigests(db: Db, nowMs = Date.now()): Promise<number> {
+export async function queueDigests(db: Db, nowMs = nowMillis()): Promise<number> {
   const now = new Date(nowMs);
   if (now.getUTCHours() < DIGEST_HOUR_UTC) return 0;
   const today = now.toISOString().slice(0, 10);
   let queued = 0;
   for (const recipient of await digestRecipients(db.kysely, today, BATCH)) {
-    const bookings = await bookingsForDigest(db.kysely, recipient.operator_id, nowMs - DAY_MS, nowMs);
+    const bookings = await bookingsForDigest(db.kysely, recipient.operator_id, addMillis(nowMs, -DAY_MS), nowMs);
     const sent = await db.write(async (tx) => {
       if (!(await markDigestSent(tx, recipient.id, today))) return false;
       await queueEmail(tx, {
@@ -31,7 +32,7 @@ export async function queueDigests(db: Db, nowMs = Date.now()): Promise<number> 
         to: recipient.email,
         subject: `Bookings of the last 24 hours: ${summary(bookings)}`,
         body: digestBody(bookings),
-        sendAt: Math.floor(nowMs / 1000),
+        sendAt: toSeconds(nowMs),
         meter: null,
         meterExtraInfo: null,
       });

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db, QueryObserver } from '../db/connection.js';
 import { installTallies } from '../hooks/tallies.js';
-import { unixNow } from '../lib/clock.js';
+import { nowMillis, toMillis, toSeconds, type UnixMillis, type UnixSeconds } from '../lib/clock.js';
 import { emailQueueStats } from '../emails/index.js';
 import { deliveryQueueStats } from '../webhooks/index.js';
 import { pushQueueStats } from '../marketplace-push/index.js';
@@ -128,21 +128,21 @@ export function createMetrics(): Metrics {
 }
 
 interface SharedState {
-  email: { due: number; oldestDueAt: number | null; failed: number };
-  webhook: { due: number; oldestDueAt: number | null };
-  gyg: { due: number; oldestDueAt: number | null };
+  email: { due: number; oldestDueAt: UnixSeconds | null; failed: number };
+  webhook: { due: number; oldestDueAt: UnixSeconds | null };
+  gyg: { due: number; oldestDueAt: UnixMillis | null };
   money: { payments: Record<string, number>; refunds: Record<string, number> };
   holds: { live: number; lapsed: number };
-  nowMs: number;
+  nowMs: UnixMillis;
 }
 
 function watchDatabase(db: Db, registry: Registry, readFailures: Counter): void {
   let last: { at: number; read: Promise<SharedState | undefined> } | undefined;
   const readState = (): Promise<SharedState | undefined> => {
-    const now = Date.now();
+    const now = nowMillis();
     if (last && now - last.at < SHARED_READ_MS) return last.read;
     const read = (async () => {
-      const seconds = unixNow();
+      const seconds = toSeconds(now);
       const [email, webhook, gyg, money, holds] = await Promise.all([
         emailQueueStats(db.kysely, seconds),
         deliveryQueueStats(db.kysely, seconds),
@@ -160,7 +160,7 @@ function watchDatabase(db: Db, registry: Registry, readFailures: Counter): void 
     return read;
   };
   const on = { registers: [registry] };
-  const age = (nowMs: number, oldestMs: number | null) => (oldestMs === null ? 0 : Math.max(0, (nowMs - oldestMs) / 1000));
+  const age = (nowMs: UnixMillis, oldestMs: UnixMillis | null) => (oldestMs === null ? 0 : Math.max(0, (nowMs - oldestMs) / 1000));
 
   new Gauge({
     name: 'slotbook_queue_depth',
@@ -183,8 +183,8 @@ function watchDatabase(db: Db, registry: Registry, readFailures: Counter): void 
     async collect() {
       const state = await readState();
       if (!state) return;
-      this.set({ queue: 'email' }, age(state.nowMs, state.email.oldestDueAt === null ? null : state.email.oldestDueAt * 1000));
-      this.set({ queue: 'webhook' }, age(state.nowMs, state.webhook.oldestDueAt === null ? null : state.webhook.oldestDueAt * 1000));
+      this.set({ queue: 'email' }, age(state.nowMs, state.email.oldestDueAt === null ? null : toMillis(state.email.oldestDueAt)));
+      this.set({ queue: 'webhook' }, age(state.nowMs, state.webhook.oldestDueAt === null ? null : toMillis(state.webhook.oldestDueAt)));
       this.set({ queue: 'gyg_push' }, age(state.nowMs, state.gyg.oldestDueAt));
     },
   });

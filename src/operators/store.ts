@@ -4,11 +4,12 @@
 import type { Kysely } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
+import { nowMillis } from '../lib/clock.js';
 
 export async function insertOperatorRow(tx: Tx, operator: { name: string; slug: string }): Promise<number> {
   const row = await tx
     .insertInto('operators')
-    .values({ ...operator, created_at: Date.now() })
+    .values({ ...operator, created_at: nowMillis() })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

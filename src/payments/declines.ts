@@ -11,6 +11,7 @@
 import type { Tx } from '../db/connection.js';
 import { RetryLater } from '../http/errors.js';
 import { recentDeclines as declinesSince } from './index.js';
+import { addMillis, type UnixMillis } from '../lib/clock.js';
 
 export const FREE_DECLINES = 3;
 export const FIRST_WAIT_SECONDS = 30;
@@ -27,13 +28,13 @@ export function waitAfter(declines: number): number {
 export type PaidThing = { basketId: number } | { bookingId: number };
 
 /** Milliseconds still to wait after the recent declines of the basket, booking or address (0 or less: none). */
-async function recentDeclines(tx: Tx, by: PaidThing | { clientHmac: string }, nowMs: number) {
-  const { declines, last } = await declinesSince(tx, by, nowMs - DECLINE_WINDOW_MS);
+async function recentDeclines(tx: Tx, by: PaidThing | { clientHmac: string }, nowMs: UnixMillis) {
+  const { declines, last } = await declinesSince(tx, by, addMillis(nowMs, -DECLINE_WINDOW_MS));
   return declines === 0 || last === null ? 0 : last + waitAfter(declines) * 1000 - nowMs;
 }
 
 /** 429 too-many-declines (Retry-After) while the basket (or booking) or the paying address must still wait. */
-export async function refuseWhileDeclining(tx: Tx, paid: PaidThing, clientHmac: string, nowMs: number): Promise<void> {
+export async function refuseWhileDeclining(tx: Tx, paid: PaidThing, clientHmac: string, nowMs: UnixMillis): Promise<void> {
   const wait = Math.max(await recentDeclines(tx, paid, nowMs), await recentDeclines(tx, { clientHmac }, nowMs));
   if (wait > 0) {
     throw new RetryLater(

@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, DisputeTable } from '../db/schema.js';
+import { asUnixSeconds, nowMillis } from '../lib/clock.js';
 
 export type DisputeRow = Selectable<DisputeTable>;
 
@@ -10,10 +11,17 @@ export interface DisputeState {
   currency: string;
   reason: string;
   status: string;
+  /** Stripe's evidence deadline (Unix seconds, as Stripe sends it). */
   evidenceDueBy: number | null;
-  /** Stripe's time of the event that says so (Unix seconds). */
+  /** Stripe's time of the event that says so (Unix seconds, as Stripe sends it). */
   eventAt: number;
 }
+
+/** Stripe's times are Unix seconds: the columns they go to say so. */
+const stripeTimes = (state: DisputeState) => ({
+  evidence_due_by: state.evidenceDueBy === null ? null : asUnixSeconds(state.evidenceDueBy),
+  last_event_at: asUnixSeconds(state.eventAt),
+});
 
 /** The operator's payment whose provider reference is `reference` (Stripe's pi_...). */
 export async function findPaymentByReference(db: Kysely<Database>, operatorId: number, reference: string) {
@@ -36,7 +44,7 @@ export async function insertDispute(
   dispute: DisputeState & { operatorId: number; paymentId: number; reference: string; dashboardUrl: string },
   bookingIds: number[],
 ): Promise<DisputeRow | undefined> {
-  const now = Date.now();
+  const now = nowMillis();
   const row = await tx
     .insertInto('disputes')
     .values({
@@ -48,10 +56,9 @@ export async function insertDispute(
       reason: dispute.reason,
       status: dispute.status,
       dashboard_url: dispute.dashboardUrl,
-      evidence_due_by: dispute.evidenceDueBy,
+      ...stripeTimes(dispute),
       created_at: now,
       updated_at: now,
-      last_event_at: dispute.eventAt,
     })
     .onConflict((oc) => oc.columns(['operator_id', 'dispute_reference']).doNothing())
     .returningAll()
@@ -74,13 +81,12 @@ export async function updateDispute(tx: Tx, operatorId: number, reference: strin
       currency: state.currency,
       reason: state.reason,
       status: state.status,
-      evidence_due_by: state.evidenceDueBy,
-      last_event_at: state.eventAt,
-      updated_at: Date.now(),
+      ...stripeTimes(state),
+      updated_at: nowMillis(),
     })
     .where('operator_id', '=', operatorId)
     .where('dispute_reference', '=', reference)
-    .where('last_event_at', '<=', state.eventAt)
+    .where('last_event_at', '<=', stripeTimes(state).last_event_at)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

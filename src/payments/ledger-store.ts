@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { EMPTY_LEDGER, type BookingFacts, type BookingLedger, type LedgerLine } from './ledger.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 /** Parameters per statement: well under SQLite's and PostgreSQL's limits. */
 const CHUNK = 500;
@@ -89,11 +90,11 @@ async function ledgersOfChunk(db: Kysely<Database>, operatorId: number, ids: num
 }
 
 /** The facts of these bookings of the operator that what they owe depends on; another operator's are left out. */
-export function bookingFacts(db: Kysely<Database>, operatorId: number, bookingIds: number[], now: number): Promise<Map<number, BookingFacts>> {
+export function bookingFacts(db: Kysely<Database>, operatorId: number, bookingIds: number[], now: UnixSeconds): Promise<Map<number, BookingFacts>> {
   return chunked(bookingIds, (ids) => factsOfChunk(db, operatorId, ids, now));
 }
 
-async function factsOfChunk(db: Kysely<Database>, operatorId: number, ids: number[], now: number): Promise<Map<number, BookingFacts>> {
+async function factsOfChunk(db: Kysely<Database>, operatorId: number, ids: number[], now: UnixSeconds): Promise<Map<number, BookingFacts>> {
   const facts = new Map<number, BookingFacts>();
   if (ids.length === 0) return facts;
   const bookings = await db

@@ -24,6 +24,7 @@ import { refundView } from './view.js';
 import type { Refund } from './schemas.js';
 import { changeRefundStatus, findPayment, findRefund, insertRefund, lockPayment, type RefundRow } from './index.js';
 import type { StripeSettings } from './providers/stripe/gateway.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 export interface RefundContext {
   db: Db;
@@ -184,8 +185,8 @@ export async function retryRefund(context: RefundContext, operatorId: number, re
 type RefundSubject = NonNullable<Awaited<ReturnType<typeof refundSubject>>>;
 
 /** The percentage of what it paid that a guest's cancellation of the booking at `now` gets back, by its activity's rules. */
-const guestRefundPercent = (booking: RefundSubject | undefined, now: number): number =>
-  booking ? refundPercent(refundRulesOf(booking), Number(booking.starts_at), now) : 100;
+const guestRefundPercent = (booking: RefundSubject | undefined, now: UnixSeconds): number =>
+  booking ? refundPercent(refundRulesOf(booking), booking.starts_at, now) : 100;
 
 /** The booking's reference (for audit entries) by its id. */
 async function referenceOf(db: Kysely<Database>, operatorId: number, bookingId: number): Promise<string> {
@@ -197,7 +198,7 @@ async function referenceOf(db: Kysely<Database>, operatorId: number, bookingId: 
  * percentage of what it paid online, less what went back before, is refunded, recorded in the
  * cancellation's transaction. The test provider's refund succeeds there; Stripe's is sent after the commit.
  */
-export async function refundGuestCancellation(tx: Tx, booking: { operator_id: number; id: number }, now: number): Promise<void> {
+export async function refundGuestCancellation(tx: Tx, booking: { operator_id: number; id: number }, now: UnixSeconds): Promise<void> {
   const subject = await refundSubject(tx, booking.operator_id, { id: booking.id });
   await recordRefunds(tx, booking.operator_id, booking.id, subject?.reference ?? String(booking.id), {
     amount: 'rest',
@@ -215,7 +216,7 @@ export async function guestRefundPreview(
   db: Kysely<Database>,
   operatorId: number,
   reference: string,
-  now: number,
+  now: UnixSeconds,
 ): Promise<{ percent: number; amount: number | null }> {
   const booking = await refundSubject(db, operatorId, { reference });
   const percent = guestRefundPercent(booking, now);

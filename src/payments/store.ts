@@ -4,6 +4,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { dialectOf, type Tx } from '../db/connection.js';
 import type { Database, PaymentStatus, PaymentTable, RefundRequester, RefundStatus, RefundTable, StripeAccountTable } from '../db/schema.js';
 import { publishPaymentSucceeded, publishRefundSucceeded } from './money-events.js';
+import { asUnixSeconds, nowMillis, type UnixMillis, type UnixSeconds } from '../lib/clock.js';
 
 export type PaymentRow = Selectable<PaymentTable>;
 export type StripeAccountRow = Selectable<StripeAccountTable>;
@@ -26,7 +27,7 @@ export interface NewPayment {
   failure: string | null;
   clientHmac: string | null;
   /** Stripe: when the Checkout Session about to be made will expire (Unix seconds). */
-  sessionExpiresAt?: number;
+  sessionExpiresAt?: UnixSeconds;
   /** Which bookings it paid, when it is recorded succeeded (a basket's payment: what each item was charged). */
   allocations?: Allocation[];
 }
@@ -68,7 +69,7 @@ async function writePayment(
     status: PaymentStatus;
   },
 ): Promise<PaymentRow> {
-  const now = Date.now();
+  const now = nowMillis();
   const row = await tx
     .insertInto('payments')
     .values({
@@ -99,7 +100,7 @@ export function insertPayment(tx: Tx, payment: NewPayment): Promise<PaymentRow> 
 }
 
 /** Declined attempts since `sinceMs` for a basket, a booking's balance or from an address: their count and the last one's time. */
-export async function recentDeclines(tx: Tx, by: { basketId: number } | { bookingId: number } | { clientHmac: string }, sinceMs: number) {
+export async function recentDeclines(tx: Tx, by: { basketId: number } | { bookingId: number } | { clientHmac: string }, sinceMs: UnixMillis) {
   let query = tx
     .selectFrom('payments')
     .select((eb) => [eb.fn.countAll<number>().as('declines'), eb.fn.max<number>('created_at').as('last')])
@@ -138,11 +139,19 @@ export async function lockPayment(tx: Tx, paymentId: number): Promise<PaymentRow
   return query.executeTakeFirstOrThrow();
 }
 
-/** The session Stripe made for a pending payment: how a retried checkout answers the same one. */
+/**
+ * The session Stripe made for a pending payment: how a retried checkout answers the same one. `expiresAt` is
+ * Stripe's `expires_at` as it came, Unix seconds.
+ */
 export async function recordCheckoutSession(tx: Tx, paymentId: number, session: { id: string; url: string; expiresAt: number }): Promise<void> {
   await tx
     .updateTable('payments')
-    .set({ checkout_session_id: session.id, redirect_url: session.url, session_expires_at: session.expiresAt, updated_at: Date.now() })
+    .set({
+      checkout_session_id: session.id,
+      redirect_url: session.url,
+      session_expires_at: asUnixSeconds(session.expiresAt),
+      updated_at: nowMillis(),
+    })
     .where('id', '=', paymentId)
     .execute();
 }
@@ -159,7 +168,7 @@ export async function changePaymentStatus(
   status: PaymentStatus,
   changes: { providerReference?: string | null; refundReference?: string; failure?: string; allocations?: Allocation[] } = {},
 ): Promise<boolean> {
-  const now = Date.now();
+  const now = nowMillis();
   const row = await tx
     .updateTable('payments')
     .set({
@@ -183,7 +192,7 @@ export async function findStripeAccount(db: Kysely<Database>, operatorId: number
 }
 
 export async function saveStripeAccount(tx: Tx, row: Omit<StripeAccountRow, 'created_at' | 'updated_at'>): Promise<void> {
-  const now = Date.now();
+  const now = nowMillis();
   const { operator_id: _operator, ...changes } = row;
   await tx
     .insertInto('stripe_accounts')
@@ -201,7 +210,7 @@ export async function deleteStripeAccount(tx: Tx, operatorId: number): Promise<b
 export async function recordStripeEvent(tx: Tx, operatorId: number, event: { id: string; type: string }): Promise<boolean> {
   const inserted = await tx
     .insertInto('stripe_events')
-    .values({ operator_id: operatorId, event_id: event.id, type: event.type, received_at: Date.now() })
+    .values({ operator_id: operatorId, event_id: event.id, type: event.type, received_at: nowMillis() })
     .onConflict((oc) => oc.columns(['operator_id', 'event_id']).doNothing())
     .executeTakeFirst();
   return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
@@ -226,7 +235,7 @@ export interface NewRefund {
 
 /** Records a refund; one recorded succeeded (the test provider's) publishes payment.refunded (money-events.ts). */
 export async function insertRefund(tx: Tx, refund: NewRefund): Promise<RefundRow> {
-  const now = Date.now();
+  const now = nowMillis();
   const row = await tx
     .insertInto('refunds')
     .values({
@@ -282,7 +291,7 @@ export async function changeRefundStatus(
   status: RefundStatus,
   changes: { providerReference?: string; failure?: string | null } = {},
 ): Promise<boolean> {
-  const now = Date.now();
+  const now = nowMillis();
   const row = await tx
     .updateTable('refunds')
     .set({
@@ -324,7 +333,7 @@ export interface NewBookingPayment {
   currency: string;
   reference: string | null;
   /** Stripe: when the balance's Checkout Session about to be made will expire (Unix seconds). */
-  sessionExpiresAt?: number;
+  sessionExpiresAt?: UnixSeconds;
   /** A declined attempt: why, and the HMAC of the paying client's address (declines are slowed per address). */
   failure?: string;
   clientHmac?: string;

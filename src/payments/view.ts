@@ -4,12 +4,13 @@ import { formatMinorUnits } from '../lib/money.js';
 import type { BasketPayment, BookingDispute, BookingPayment, Refund, StripeAccountSettings } from './schemas.js';
 import type { DisputeRow } from './dispute-store.js';
 import type { PaymentRow, RefundRow, StripeAccountRow } from './store.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
-const isoSeconds = (seconds: number | null) => (seconds === null ? null : new Date(Number(seconds) * 1000).toISOString());
+const isoSeconds = (seconds: UnixSeconds | null) => (seconds === null ? null : new Date(Number(seconds) * 1000).toISOString());
 
 /** A basket's Stripe payment; a pending session past its expiry shows as expired (Stripe's event may not have come). */
-export function basketPaymentView(payment: PaymentRow, now: number): BasketPayment {
-  const expiresAt = payment.session_expires_at === null ? null : Number(payment.session_expires_at);
+export function basketPaymentView(payment: PaymentRow, now: UnixSeconds): BasketPayment {
+  const expiresAt = payment.session_expires_at;
   const lapsed = payment.status === 'pending' && expiresAt !== null && expiresAt <= now;
   const open = payment.status === 'pending' && !lapsed && payment.redirect_url !== null;
   return {
@@ -75,7 +76,7 @@ export function disputeView(dispute: DisputeRow): BookingDispute {
     Currency: dispute.currency,
     Reason: dispute.reason,
     Status: dispute.status,
-    EvidenceDueBy: isoSeconds(dispute.evidence_due_by === null ? null : Number(dispute.evidence_due_by)),
+    EvidenceDueBy: isoSeconds(dispute.evidence_due_by),
     StripeURL: dispute.dashboard_url,
     CreatedAt: new Date(Number(dispute.created_at)).toISOString(),
     UpdatedAt: new Date(Number(dispute.updated_at)).toISOString(),

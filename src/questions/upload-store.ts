@@ -5,6 +5,7 @@ import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selecta
 import { dialectOf, type Tx } from '../db/connection.js';
 import type { Database, UploadTable } from '../db/schema.js';
 import { answersWithFile } from './view.js';
+import { toMillis, type UnixMillis, type UnixSeconds } from '../lib/clock.js';
 
 export type UploadRow = Selectable<UploadTable>;
 export type NewUploadRow = Omit<Insertable<UploadTable>, 'id'>;
@@ -100,11 +101,11 @@ export async function findUsableFileIds(db: Kysely<Database>, scope: FileScope, 
  * UPLOAD_UNATTACHED_HOURS after its expiry, like any unused upload. Cancelled and expired bookings keep
  * nothing new.
  */
-type FileUse = { attachedAt: number } | { heldUntil: number };
+type FileUse = { attachedAt: UnixMillis } | { heldUntil: UnixMillis };
 
-function fileUseOf(booking: { status: string; hold_expires_at: number | null }, now: number): FileUse | undefined {
+function fileUseOf(booking: { status: string; hold_expires_at: UnixSeconds | null }, now: UnixMillis): FileUse | undefined {
   if (booking.status === 'confirmed') return { attachedAt: now };
-  if (booking.status === 'on_hold' && booking.hold_expires_at !== null) return { heldUntil: Number(booking.hold_expires_at) * 1000 };
+  if (booking.status === 'on_hold' && booking.hold_expires_at !== null) return { heldUntil: toMillis(booking.hold_expires_at) };
   return undefined;
 }
 
@@ -156,8 +157,8 @@ async function fileAnswersOf(tx: Tx, bookingId: number): Promise<string[]> {
  */
 export async function keepBookingFiles(
   tx: Tx,
-  booking: { id: number; operator_id: number; status: string; hold_expires_at: number | null },
-  now: number,
+  booking: { id: number; operator_id: number; status: string; hold_expires_at: UnixSeconds | null },
+  now: UnixMillis,
   fileIds?: string[],
 ): Promise<string[]> {
   const use = fileUseOf(booking, now);
@@ -172,7 +173,7 @@ export async function keepBookingFiles(
  * expiring after the cutoff keeps them: it may still be confirmed, or only lapsed lately). The condition
  * is checked again by the DELETE itself, so a file that a booking attached or held meanwhile stays.
  */
-export async function deleteUnattachedBefore(tx: Tx, cutoff: number, limit: number): Promise<number> {
+export async function deleteUnattachedBefore(tx: Tx, cutoff: UnixMillis, limit: number): Promise<number> {
   const sweepable = (eb: ExpressionBuilder<Database, 'uploads'>) =>
     eb.and([eb('attached_at', 'is', null), eb('created_at', '<', cutoff), eb.or([eb('held_until', 'is', null), eb('held_until', '<', cutoff)])]);
   const due = await tx.selectFrom('uploads').select('id').where(sweepable).orderBy('created_at').limit(limit).execute();

@@ -10,13 +10,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
 import { deleteUnattachedBefore } from './upload-store.js';
+import { addMillis, nowMillis } from '../lib/clock.js';
 
 const BATCH = 500;
 const EVERY_MS = 10 * 60 * 1000;
 
 /** One pass: deletes every unattached upload created (and last held) before now minus the retention; answers how many. */
-export async function sweepUnattachedUploads(db: Db, unattachedHours: number, now = Date.now()): Promise<number> {
-  const cutoff = now - unattachedHours * 3_600_000;
+export async function sweepUnattachedUploads(db: Db, unattachedHours: number, now = nowMillis()): Promise<number> {
+  const cutoff = addMillis(now, -unattachedHours * 3_600_000);
   let deleted = 0;
   for (;;) {
     const batch = await db.write((tx) => deleteUnattachedBefore(tx, cutoff, BATCH));

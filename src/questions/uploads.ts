@@ -16,6 +16,7 @@ import { newFileId } from '../lib/ids.js';
 import { detectFileType } from './file-types.js';
 import type { Upload } from './schemas.js';
 import { holdings, insertUpload, lockQuota, type QuotaHolder } from './upload-store.js';
+import { nowMillis, type UnixMillis } from '../lib/clock.js';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -53,7 +54,7 @@ interface Quota {
   outstanding: boolean;
 }
 
-async function checkQuota(tx: Tx, { holder, limit, who, outstanding }: Quota, size: number, unattachedHours: number, now: number): Promise<void> {
+async function checkQuota(tx: Tx, { holder, limit, who, outstanding }: Quota, size: number, unattachedHours: number, now: UnixMillis): Promise<void> {
   await lockQuota(tx, holder);
   const held = await holdings(tx, holder, outstanding);
   if (held.files + 1 <= limit.files && held.bytes + size <= limit.bytes) return;
@@ -82,7 +83,7 @@ export async function storeUpload(
 ): Promise<Upload> {
   if (!content || content.length === 0) throw ValidationFailed.field('Body', 'The request body must be the file, and not empty');
   const type = await detectFileType(content, contentType);
-  const now = Date.now();
+  const now = nowMillis();
   const hours = limits.unattachedHours;
   const row = await db.write(async (tx) => {
     const quotas: Quota[] =

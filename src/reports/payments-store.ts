@@ -4,6 +4,7 @@
 // activity's zone. Indexed by payments_succeeded and refunds_succeeded (migration 027).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { UnixMillis } from '../lib/clock.js';
 
 type Integer = number | string | bigint;
 
@@ -23,7 +24,7 @@ export interface MoneyLine {
 }
 
 /** Succeeded payments of the window, one line per booking they paid with what they paid it (their allocations). */
-export async function paymentLines(db: Kysely<Database>, operatorId: number, fromMs: number, toMs: number): Promise<MoneyLine[]> {
+export async function paymentLines(db: Kysely<Database>, operatorId: number, fromMs: UnixMillis, toMs: UnixMillis): Promise<MoneyLine[]> {
   const lines = await db
     .selectFrom('payments')
     .innerJoin('payment_allocations', 'payment_allocations.payment_id', 'payments.id')
@@ -53,7 +54,7 @@ export async function paymentLines(db: Kysely<Database>, operatorId: number, fro
 }
 
 /** Succeeded refunds of the window, each with its booking. */
-export async function refundLines(db: Kysely<Database>, operatorId: number, fromMs: number, toMs: number): Promise<MoneyLine[]> {
+export async function refundLines(db: Kysely<Database>, operatorId: number, fromMs: UnixMillis, toMs: UnixMillis): Promise<MoneyLine[]> {
   return db
     .selectFrom('refunds')
     .innerJoin('bookings', 'bookings.id', 'refunds.booking_id')

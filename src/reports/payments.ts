@@ -14,6 +14,7 @@ import type { PaymentReport, PaymentReportGroup, PaymentReportQuery, PaymentRepo
 import { paymentLines, refundLines, type MoneyLine } from './payments-store.js';
 import { checkPeriod, integer } from './service.js';
 import { channelName } from '../lib/marketplaces.js';
+import { asUnixMillis } from '../lib/clock.js';
 
 const DAY_MS = 86_400_000;
 /** Time zones run from UTC-12 to UTC+14: an instant of any zone's date lies within these margins of its UTC day. */
@@ -34,7 +35,7 @@ function paymentParts(lines: MoneyLine[]): Omit<Part, 'date'>[] {
 function within(parts: Omit<Part, 'date'>[], from: string, to: string): Part[] {
   const kept: Part[] = [];
   for (const part of parts) {
-    const date = todayIn(part.line.timezone, integer(part.line.succeeded_at));
+    const date = todayIn(part.line.timezone, asUnixMillis(integer(part.line.succeeded_at)));
     if (date >= from && date <= to) kept.push({ ...part, date });
   }
   return kept;
@@ -121,8 +122,8 @@ function groupBy(rows: PaymentReportRow[], keyOf: (row: PaymentReportRow) => [st
 
 export async function paymentReport(db: Kysely<Database>, operatorId: number, query: PaymentReportQuery): Promise<PaymentReport> {
   checkPeriod(query);
-  const fromMs = Date.parse(`${query.From}T00:00:00Z`) - BEFORE_MS;
-  const toMs = Date.parse(`${query.To}T00:00:00Z`) + DAY_MS + AFTER_MS;
+  const fromMs = asUnixMillis(Date.parse(`${query.From}T00:00:00Z`) - BEFORE_MS);
+  const toMs = asUnixMillis(Date.parse(`${query.To}T00:00:00Z`) + DAY_MS + AFTER_MS);
   const gross = within(paymentParts(await paymentLines(db, operatorId, fromMs, toMs)), query.From, query.To);
   const refunds = within(
     (await refundLines(db, operatorId, fromMs, toMs)).map((line) => ({ line, amount: integer(line.amount) })),

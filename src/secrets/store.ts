@@ -2,6 +2,7 @@
 // the same database derives the same keys (migration 006).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { nowMillis } from '../lib/clock.js';
 
 const MASTER = 'master';
 
@@ -11,7 +12,7 @@ export async function storedMasterSecret(db: Kysely<Database>, fresh: () => stri
   if (existing) return existing.value;
   await db
     .insertInto('instance_secrets')
-    .values({ name: MASTER, value: fresh(), created_at: Date.now() })
+    .values({ name: MASTER, value: fresh(), created_at: nowMillis() })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
   const row = await db.selectFrom('instance_secrets').select('value').where('name', '=', MASTER).executeTakeFirstOrThrow();

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
+import { nowMillis } from '../lib/clock.js';
 
 export interface SettingsRow {
   name: string;
@@ -65,7 +66,7 @@ export async function slugHolder(db: Kysely<Database>, slug: string): Promise<nu
 export async function replaceSlug(tx: Tx, operatorId: number, oldSlug: string | null, newSlug: string): Promise<void> {
   await tx.deleteFrom('former_slugs').where('slug', '=', newSlug).execute();
   if (oldSlug === null) return;
-  const values = { operator_id: operatorId, replaced_at: Date.now() };
+  const values = { operator_id: operatorId, replaced_at: nowMillis() };
   await tx
     .insertInto('former_slugs')
     .values({ slug: oldSlug, ...values })
@@ -78,7 +79,7 @@ export async function formerSlugHolder(db: Kysely<Database>, slug: string): Prom
 }
 
 export async function saveLogo(tx: Tx, operatorId: number, logo: { content_type: string; content: Buffer; digest: string }): Promise<void> {
-  const values = { ...logo, updated_at: Date.now() };
+  const values = { ...logo, updated_at: nowMillis() };
   await tx
     .insertInto('operator_logos')
     .values({ operator_id: operatorId, ...values })

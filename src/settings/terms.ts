@@ -8,6 +8,7 @@ import type { Database } from '../db/schema.js';
 import { ValidationFailed } from '../http/errors.js';
 import { readAcceptance, readShopTerms, saveAcceptances } from './terms-store.js';
 import type { TermsAcceptance } from './schemas.js';
+import type { UnixMillis } from '../lib/clock.js';
 
 export interface ShopTerms {
   termsUrl: string | null;
@@ -28,7 +29,7 @@ export function requireAcceptance(terms: ShopTerms | undefined, accepted: boolea
   throw ValidationFailed.field('AcceptTerms', `Accept the shop's ${pages} before paying (AcceptTerms: true)`);
 }
 
-export async function recordAcceptance(tx: Tx, operatorId: number, bookingIds: number[], terms: ShopTerms, at: number): Promise<void> {
+export async function recordAcceptance(tx: Tx, operatorId: number, bookingIds: number[], terms: ShopTerms, at: UnixMillis): Promise<void> {
   await saveAcceptances(
     tx,
     bookingIds.map((bookingId) => ({

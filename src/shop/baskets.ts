@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { Conflict, NotFound, ValidationFailed } from '../http/errors.js';
-import { unixNow } from '../lib/clock.js';
+import { addSeconds, earliest, latest, nowMillis, unixNow, type UnixSeconds } from '../lib/clock.js';
 import { unixToZonedIso } from '../calendar/zoned-time.js';
 import { draftOfRequest, holdCeiling, holdUntil, placeBooking, prepareDraft, type BookingDraft } from '../bookings/index.js';
 import { effectiveStatus } from '../bookings/view.js';
@@ -40,18 +40,18 @@ export async function requireBasket(db: Kysely<Database>, operatorId: number, to
   return basket;
 }
 
-function toItem(row: BasketItemRecord, tickets: BookingTicketRow[], now: number): BasketItem {
+function toItem(row: BasketItemRecord, tickets: BookingTicketRow[], now: UnixSeconds): BasketItem {
   const participants = Number(row.participants);
   const lines = tickets.map((ticket) => ({ ...toBookedTicket(ticket), Amount: ticket.quantity * ticket.unit_price }));
   const single = lines.length === 1 && lines[0]!.Quantity === participants ? lines[0]!.UnitPrice : null;
-  const holdExpiresAt = row.hold_expires_at === null ? null : Number(row.hold_expires_at);
+  const holdExpiresAt = row.hold_expires_at;
   return {
     BookingReference: row.reference,
     ActivityID: row.activity_public_id,
     ActivityName: row.activity_name,
     Date: row.date,
     Time: row.time,
-    StartsAt: unixToZonedIso(Number(row.starts_at), row.timezone),
+    StartsAt: unixToZonedIso(row.starts_at, row.timezone),
     Participants: participants,
     Tickets: lines,
     UnitPrice: single,
@@ -64,7 +64,7 @@ function toItem(row: BasketItemRecord, tickets: BookingTicketRow[], now: number)
 
 /** What the basket costs: the items that still hold seats (open) or are confirmed (paid). */
 /** The basket's items, each still holding its seats: else 409 and nothing is charged (checkout, either provider). */
-export async function requireHeldItems(tx: Tx, basketId: number, now: number): Promise<BasketItemRecord[]> {
+export async function requireHeldItems(tx: Tx, basketId: number, now: UnixSeconds): Promise<BasketItemRecord[]> {
   const items = await listBasketItems(tx, basketId);
   if (items.length === 0) throw new Conflict('The basket is empty: add a timeslot before checking out');
   for (const item of items) {
@@ -133,7 +133,7 @@ export async function createBasket(db: Db, limits: ShopLimits, operatorId: numbe
   const c = body.Customer;
   const basket = await db.write(async (tx) => {
     await lockClient(tx, operatorId, clientHmac);
-    await checkBasketQuota(tx, limits, operatorId, clientHmac, Date.now());
+    await checkBasketQuota(tx, limits, operatorId, clientHmac, nowMillis());
     return insertBasket(tx, {
       operatorId,
       clientHmac,
@@ -198,10 +198,10 @@ export async function beginCheckout(db: Db, settings: HoldSettings, operatorId: 
     );
     if (live.length === 0) throw new Conflict('This basket holds no seats: add a timeslot before checking out');
     for (const item of live) {
-      const held = Number(item.hold_expires_at);
-      const until = Math.min(
-        Math.max(held, now + settings.checkoutHoldMinutes * 60),
-        Math.max(held, holdCeiling(Number(item.booking_created_at), settings.holdMaxLifetimeMinutes)),
+      const held = item.hold_expires_at ?? now;
+      const until = earliest(
+        latest(held, addSeconds(now, settings.checkoutHoldMinutes * 60)),
+        latest(held, holdCeiling(item.booking_created_at, settings.holdMaxLifetimeMinutes)),
       );
       await holdUntil(tx, item.booking_id, until, now);
     }
@@ -231,7 +231,7 @@ export async function holdItem(
   basket: BasketRow,
   item: AddItemBody,
   holdMinutes: number,
-  now: number,
+  now: UnixSeconds,
   clientHmac: string | null,
   checkLimits?: (seats: number) => Promise<void>,
 ): Promise<void> {

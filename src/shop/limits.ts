@@ -8,6 +8,7 @@ import type { Tx } from '../db/connection.js';
 import { lockForTransaction } from '../db/advisory-lock.js';
 import { RetryLater, ValidationFailed } from '../http/errors.js';
 import { basketsOpenedSince, liveHeldSeats } from './store.js';
+import { addMillis, type UnixMillis, type UnixSeconds } from '../lib/clock.js';
 
 export type ShopLimits = Pick<Config, 'shopMaxSeatsPerBasket' | 'shopMaxHeldSeatsPerClient' | 'shopMaxBasketsPerClientHour'>;
 
@@ -26,7 +27,7 @@ export async function checkHoldLimits(
   tx: Tx,
   limits: ShopLimits,
   item: { operatorId: number; basketId: number; clientHmac: string; seats: number; field: string },
-  now: number,
+  now: UnixSeconds,
 ): Promise<void> {
   const basket = await liveHeldSeats(tx, now, { basketId: item.basketId });
   if (basket.seats + item.seats > limits.shopMaxSeatsPerBasket) {
@@ -48,8 +49,8 @@ export async function checkHoldLimits(
 }
 
 /** Refuses a basket beyond the baskets one client may open per hour in this shop (429, Retry-After). */
-export async function checkBasketQuota(tx: Tx, limits: ShopLimits, operatorId: number, clientHmac: string, nowMs: number): Promise<void> {
-  const { opened, oldest } = await basketsOpenedSince(tx, operatorId, clientHmac, nowMs - HOUR_MS);
+export async function checkBasketQuota(tx: Tx, limits: ShopLimits, operatorId: number, clientHmac: string, nowMs: UnixMillis): Promise<void> {
+  const { opened, oldest } = await basketsOpenedSince(tx, operatorId, clientHmac, addMillis(nowMs, -HOUR_MS));
   if (opened >= limits.shopMaxBasketsPerClientHour) {
     throw new RetryLater(
       'quota-exceeded',

@@ -11,6 +11,7 @@ import { audit } from '../audit/log.js';
 import { shopPaymentProvider, type PaymentConfig, type PaymentProvider } from '../payments/providers/provider.js';
 import { findStripeAccount } from '../payments/index.js';
 import { readShopSettings, saveShopSettings } from './store.js';
+import { nowMillis } from '../lib/clock.js';
 
 export interface ShopState {
   /** Whether the public shop answers: opened by its operator, with a provider to charge its checkouts. */
@@ -73,7 +74,7 @@ class NoPaymentProvider extends DomainError {
 
 /** Stores the shop's settings (the demo seed and tests use it directly; it checks nothing). */
 export async function setShopOpen(tx: Tx | Kysely<Database>, operatorId: number, open: boolean, testMode?: boolean): Promise<void> {
-  const values = { is_open: open ? 1 : 0, ...(testMode !== undefined && { test_mode: testMode ? 1 : 0 }), updated_at: Date.now() };
+  const values = { is_open: open ? 1 : 0, ...(testMode !== undefined && { test_mode: testMode ? 1 : 0 }), updated_at: nowMillis() };
   await saveShopSettings(tx, operatorId, values);
 }
 

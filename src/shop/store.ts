@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { dialectOf, type Tx } from '../db/connection.js';
 import type { BasketTable, Database } from '../db/schema.js';
+import { nowMillis, type UnixMillis, type UnixSeconds } from '../lib/clock.js';
 
 export type BasketRow = Selectable<BasketTable>;
 
@@ -32,7 +33,7 @@ export async function insertBasket(tx: Tx, basket: NewBasket): Promise<BasketRow
       customer_phone: basket.customer.phone,
       waitlist_entry_id: basket.waitlistEntryId ?? null,
       payment_reference: null,
-      created_at: Date.now(),
+      created_at: nowMillis(),
       paid_at: null,
       client_hmac: basket.clientHmac ?? null,
       checkout_started_at: null,
@@ -93,7 +94,7 @@ export async function lockBasket(tx: Tx, basketId: number): Promise<void> {
 }
 
 /** The guest began checkout: its seats are held longer, and the basket takes no more items. */
-export async function markCheckoutStarted(tx: Tx, basketId: number, now: number): Promise<void> {
+export async function markCheckoutStarted(tx: Tx, basketId: number, now: UnixSeconds): Promise<void> {
   await tx.updateTable('baskets').set({ checkout_started_at: now }).where('id', '=', basketId).where('checkout_started_at', 'is', null).execute();
 }
 
@@ -111,7 +112,7 @@ export async function setBasketCurrency(tx: Tx, basketId: number, currency: stri
  */
 export async function liveHeldSeats(
   tx: Tx,
-  now: number,
+  now: UnixSeconds,
   by: { basketId: number } | { operatorId: number; clientHmac: string },
 ): Promise<{ seats: number; firstLapse: number | null }> {
   let query = tx
@@ -133,7 +134,7 @@ export async function basketsOpenedSince(
   tx: Tx,
   operatorId: number,
   clientHmac: string,
-  since: number,
+  since: UnixMillis,
 ): Promise<{ opened: number; oldest: number | null }> {
   const row = await tx
     .selectFrom('baskets')
@@ -153,7 +154,7 @@ export async function readShopSettings(db: Kysely<Database>, operatorId: number)
 export async function saveShopSettings(
   tx: Tx | Kysely<Database>,
   operatorId: number,
-  values: { is_open: number; test_mode?: number; updated_at: number },
+  values: { is_open: number; test_mode?: number; updated_at: UnixMillis },
 ): Promise<void> {
   await tx
     .insertInto('shop_settings')
@@ -222,7 +223,7 @@ export async function basketAllocations(db: Kysely<Database>, basketId: number):
 export async function markBasketPaid(tx: Tx, basketId: number): Promise<boolean> {
   const result = await tx
     .updateTable('baskets')
-    .set({ status: 'paid', paid_at: Date.now() })
+    .set({ status: 'paid', paid_at: nowMillis() })
     .where('id', '=', basketId)
     .where('status', '=', 'open')
     .executeTakeFirst();

@@ -5,6 +5,7 @@ import type { Db } from '../db/connection.js';
 import { recordAcceptance, requireAcceptance, termsToAccept } from '../settings/terms.js';
 import { requireBasket } from './baskets.js';
 import { listBasketItems } from './store.js';
+import { nowMillis } from '../lib/clock.js';
 
 export async function acceptShopTerms(db: Db, operatorId: number, token: string, accepted: boolean | undefined): Promise<void> {
   const terms = await termsToAccept(db.kysely, operatorId);
@@ -19,7 +20,7 @@ export async function acceptShopTerms(db: Db, operatorId: number, token: string,
       operatorId,
       items.map((item) => Number(item.booking_id)),
       terms,
-      Date.now(),
+      nowMillis(),
     );
   });
 }

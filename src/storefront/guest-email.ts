@@ -24,6 +24,7 @@ import { qrPng } from './qr-png.js';
 import { bookingIcs } from './ics.js';
 import { guestEmailHtml, guestEmailText, type GuestEmailDetails, type GuestEmailModel } from './guest-email-layout.js';
 import type { WorkflowEvent } from '../workflows/schemas.js';
+import { unixNow } from '../lib/clock.js';
 
 /** The events whose e-mail is about a booking still to come: it carries the QR code and the calendar entry. */
 const UPCOMING: readonly WorkflowEvent[] = ['booking-confirmed', 'booking-rescheduled', 'reminder'];
@@ -108,9 +109,9 @@ export async function composeWorkflowEmail(context: SendingContext, email: Email
       contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
       content: bookingIcs({
         uid: `${found.reference}@slotbook`,
-        startsAt: Number(found.starts_at),
-        endsAt: Number(found.ends_at),
-        stampedAt: Math.floor(Date.now() / 1000),
+        startsAt: found.starts_at,
+        endsAt: found.ends_at,
+        stampedAt: unixNow(),
         summary: `${found.activity_name} (${profile.name})`,
         location: details?.meetingPoint?.address ?? null,
         description: `${m.reference}: ${found.reference}\n${m.manageLink(found.reference)}: ${manageUrl}`,

@@ -1,12 +1,13 @@
 // A booking as an iCalendar event (RFC 5545), attached to the guest's e-mails as text/calendar. Times are
 // written in UTC ("Z"): an instant needs no VTIMEZONE, and every calendar shows it in its own zone, so the
 // activity's wall-clock time (in the activity's zone) arrives right wherever the guest's calendar is.
+import type { UnixSeconds } from '../lib/clock.js';
 export interface CalendarEvent {
   uid: string;
   /** Unix seconds. */
-  startsAt: number;
-  endsAt: number;
-  stampedAt: number;
+  startsAt: UnixSeconds;
+  endsAt: UnixSeconds;
+  stampedAt: UnixSeconds;
   summary: string;
   location: string | null;
   description: string;
@@ -15,7 +16,7 @@ export interface CalendarEvent {
 }
 
 /** YYYYMMDDTHHMMSSZ. */
-export const icsUtc = (seconds: number): string =>
+export const icsUtc = (seconds: UnixSeconds): string =>
   new Date(seconds * 1000)
     .toISOString()
     .replace(/[-:]/g, '')

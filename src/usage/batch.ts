@@ -3,6 +3,7 @@
 // of every entry at once, as Entries[3].Usage, so a client fixes its whole batch in one round trip.
 import { ValidationFailed, type FieldError } from '../http/errors.js';
 import { checkUsageEntry, type UsageEntryInput } from './entry.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 /** The most entries one batch takes: with a typical entry of ~100 bytes, well inside the 1 MiB body limit. */
 export const MAX_BATCH_ENTRIES = 1000;
@@ -13,7 +14,7 @@ const ENTRY_FIELD = /^Entries\[(\d+)\]/;
  * The batch's entries ready to store, or a 422. `schemaErrors` are the route schema's findings, named
  * as fieldErrors names them (Entries, Entries[3], Entries[3].Usage); `now` is the default OccurredAt.
  */
-export function parseUsageBatch(body: unknown, schemaErrors: FieldError[], now: number): UsageEntryInput[] {
+export function parseUsageBatch(body: unknown, schemaErrors: FieldError[], now: UnixSeconds): UsageEntryInput[] {
   const byEntry = new Map<number, FieldError[]>();
   const aboutBatch: FieldError[] = [];
   for (const error of schemaErrors) {

@@ -4,6 +4,7 @@
 import { ValidationFailed, type FieldError } from '../http/errors.js';
 import { toMicros } from '../lib/decimal.js';
 import { invisibleCharacter, isReservedMeter, MAX_METER_LENGTH } from './meters.js';
+import { asUnixSeconds, type UnixSeconds } from '../lib/clock.js';
 
 export const MAX_USAGE_MICROS = 1_000_000_000_000n * 1_000_000n; // 1e12 units
 export const MAX_OCCURRED_AT = 253_402_300_799; // 9999-12-31T23:59:59Z
@@ -16,7 +17,7 @@ export interface UsageEntryInput {
   meter: string;
   micros: bigint;
   extraInfo: string | null;
-  occurredAt: number;
+  occurredAt: UnixSeconds;
 }
 
 /**
@@ -30,7 +31,7 @@ export type EntryCheck = { entry: UsageEntryInput; errors: [] } | { entry: undef
  * `schemaErrors` are the route schema's findings about this entry (fields named with the prefix);
  * `now` (Unix seconds) is the default OccurredAt.
  */
-export function checkUsageEntry(body: unknown, schemaErrors: FieldError[], now: number, prefix = ''): EntryCheck {
+export function checkUsageEntry(body: unknown, schemaErrors: FieldError[], now: UnixSeconds, prefix = ''): EntryCheck {
   const errors = [...schemaErrors];
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     const where = prefix === '' ? 'Body' : prefix.replace(/\.$/, '');
@@ -63,7 +64,7 @@ export function checkUsageEntry(body: unknown, schemaErrors: FieldError[], now: 
 }
 
 /** One entry (POST /meters): the entry, or a 422 naming every failing field. */
-export function parseUsageEntry(body: unknown, schemaErrors: FieldError[], now: number): UsageEntryInput {
+export function parseUsageEntry(body: unknown, schemaErrors: FieldError[], now: UnixSeconds): UsageEntryInput {
   const { entry, errors } = checkUsageEntry(body, schemaErrors, now);
   if (!entry) throw new ValidationFailed(errors);
   return entry;
@@ -90,9 +91,9 @@ function checkUsage(micros: bigint | undefined): string | undefined {
   return undefined;
 }
 
-function unixSeconds(value: unknown): number | undefined {
+function unixSeconds(value: unknown): UnixSeconds | undefined {
   const seconds = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{1,15}\s*$/.test(value) ? Number(value) : Number.NaN;
-  return Number.isSafeInteger(seconds) && seconds >= 0 && seconds <= MAX_OCCURRED_AT ? seconds : undefined;
+  return Number.isSafeInteger(seconds) && seconds >= 0 && seconds <= MAX_OCCURRED_AT ? asUnixSeconds(seconds) : undefined;
 }
 
 /** Characters as people count them (code points), so that an emoji is one, not two. */

@@ -17,6 +17,7 @@ import {
 } from './schemas.js';
 import { dailyUsage, getUsageEntry, recordUsage, recordUsageEntries, toUsageEntry, usageSummary, type RecordedUsage } from './service.js';
 import { recordUsageGrouped } from './group-commit.js';
+import { unixNow } from '../lib/clock.js';
 
 type AjvErrors = Parameters<typeof fieldErrors>[0];
 
@@ -40,7 +41,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       const schemaErrors = request.validationError ? fieldErrors(request.validationError.validation as AjvErrors) : [];
-      const entry = parseUsageEntry(request.body, schemaErrors, Math.floor(Date.now() / 1000));
+      const entry = parseUsageEntry(request.body, schemaErrors, unixNow());
       const operatorId = request.caller.operatorId;
       const created = (recorded: RecordedUsage) => ({
         statusCode: 201,
@@ -76,7 +77,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       const schemaErrors = request.validationError ? fieldErrors(request.validationError.validation as AjvErrors) : [];
-      const entries = parseUsageBatch(request.body, schemaErrors, Math.floor(Date.now() / 1000));
+      const entries = parseUsageBatch(request.body, schemaErrors, unixNow());
       const operatorId = request.caller.operatorId;
       const created = (recorded: RecordedUsage[]) => ({ data: { Count: recorded.length, Entries: recorded.map(toUsageEntry) } });
       // As for single entries: without a key, concurrent batches share a transaction (group-commit.ts).

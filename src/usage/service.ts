@@ -11,6 +11,7 @@ import type { DailyUsage, Period, StoredUsageEntry, UsageEntry, UsageSummary } f
 import { addToTotals, compareText, findEntry, insertEntries, listDailyTotals, sumTotals, type DailyTotalDelta } from './store.js';
 import { planTotals } from './periods.js';
 import { operatorWantsUsage, recordEvents } from '../events/outbox.js';
+import { asUnixSeconds, nowMillis } from '../lib/clock.js';
 
 export type { UsageEntryInput } from './entry.js';
 
@@ -34,7 +35,7 @@ export async function recordUsage(tx: Tx, operatorId: number, entry: UsageEntryI
 export async function recordUsageEntries(tx: Tx, operatorId: number, entries: UsageEntryInput[]): Promise<RecordedUsage[]> {
   if (entries.length === 0) return [];
   for (const entry of entries) assertStorable(entry);
-  const createdAt = Date.now();
+  const createdAt = nowMillis();
   const ids = await insertEntries(
     tx,
     entries.map((entry) => ({
@@ -91,7 +92,7 @@ function dailyDeltas(entries: UsageEntryInput[]): DailyTotalDelta[] {
     if (!meters) byDay.set(dayNumber, (meters = new Map()));
     let delta = meters.get(entry.meter);
     if (!delta) {
-      delta = { day: utcDay(dayNumber * SECONDS_PER_DAY), meter: entry.meter, micros: 0n, count: 0 };
+      delta = { day: utcDay(asUnixSeconds(dayNumber * SECONDS_PER_DAY)), meter: entry.meter, micros: 0n, count: 0 };
       meters.set(entry.meter, delta);
       deltas.push(delta);
     }

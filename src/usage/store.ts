@@ -5,6 +5,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, UsageEntryTable } from '../db/schema.js';
 import type { TotalsPlan } from './periods.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 /** A usage entry to insert: every column but the generated ID (usage_micros as a decimal string). */
 export type NewEntryRow = Omit<UsageEntryTable, 'id'>;
@@ -14,7 +15,7 @@ export interface EntryRow {
   meter: string;
   usage_micros: string;
   extra_info: string | null;
-  occurred_at: number;
+  occurred_at: UnixSeconds;
 }
 
 export interface DailyTotalDelta {

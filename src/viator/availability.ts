@@ -11,7 +11,7 @@ import type { ActivityRow } from '../catalog/index.js';
 import { listTicketTypes } from '../catalog/index.js';
 import { daysBetween, unixToZonedTime } from '../calendar/zoned-time.js';
 import { minorDigits } from '../lib/money.js';
-import { unixNow } from '../lib/clock.js';
+import { unixNow, type UnixSeconds } from '../lib/clock.js';
 import { linesOf, mixOf, travelersFit } from './draft.js';
 import { isPersonBand } from './age-bands.js';
 import { findProducts, type ViatorCaller, type ViatorProduct } from './products.js';
@@ -36,7 +36,7 @@ export const MAX_CALENDAR_DAYS = 366;
 export const isOpeningHours = (activity: ActivityRow): boolean => availabilityTypeOf(activity) === 'opening_hours';
 
 /** Viator's timestamps: UTC with Z and no fraction. */
-export const utcIso = (seconds: number): string => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+export const utcIso = (seconds: UnixSeconds): string => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** slotbook's minor units as Viator's decimal amount (2500 EUR: 25). */
 export function major(minor: number, currency: string): number {
@@ -47,10 +47,10 @@ export function major(minor: number, currency: string): number {
 const listable = (row: LiveTimeslotRow) => row.cancelled_at === null && row.capacity > 0;
 
 /** Seats left now, as every channel counts them. */
-const seatsLeft = (row: LiveTimeslotRow, _product: ViatorProduct, now: number): number => availableSeats(row, now);
+const seatsLeft = (row: LiveTimeslotRow, _product: ViatorProduct, now: UnixSeconds): number => availableSeats(row, now);
 
 /** The event's capacity for every offered type: per person (shared seats; a type that takes none per type) or per unit. */
-export function capacityOf(row: LiveTimeslotRow, product: ViatorProduct, now: number): EventCapacity {
+export function capacityOf(row: LiveTimeslotRow, product: ViatorProduct, now: UnixSeconds): EventCapacity {
   const left = seatsLeft(row, product, now);
   if (product.unit) {
     const per = Math.max(1, product.unit.seatsPerTicket);
@@ -95,7 +95,7 @@ function whenOf(row: LiveTimeslotRow, activity: ActivityRow) {
     : { startTime: row.time };
 }
 
-function calendarEvent(row: LiveTimeslotRow, product: ViatorProduct, price: Price, now: number): CalendarEvent {
+function calendarEvent(row: LiveTimeslotRow, product: ViatorProduct, price: Price, now: UnixSeconds): CalendarEvent {
   const base = {
     ...whenOf(row, product.activity),
     bookingCutoff: utcIso(row.bookable_until),
@@ -152,7 +152,7 @@ function unavailableReason(
   product: ViatorProduct,
   seats: number | undefined,
   fits: boolean,
-  now: number,
+  now: UnixSeconds,
 ): UnavailableReason | undefined {
   if (seats === undefined) return 'UNSUPPORTED_TICKET_COMBINATION';
   if (row.bookable_until <= now) return 'PAST_BOOKING_CUTOFF';

@@ -25,6 +25,7 @@ import {
   type ConnectionRow,
 } from './store.js';
 import type { OutboundBody, ProductMappingBody, UpdateConnectionBody, ViatorConnection, ViatorProductMapping } from './admin-schemas.js';
+import { nowMillis, type UnixMillis } from '../lib/clock.js';
 
 export const OUTBOUND_KEY_PURPOSE = 'viator-outbound-key';
 const LISTED = 50;
@@ -35,7 +36,7 @@ export interface ConnectionSettings {
   viatorApiUrl: string;
 }
 
-const iso = (ms: number) => new Date(Number(ms)).toISOString();
+const iso = (ms: UnixMillis) => new Date(Number(ms)).toISOString();
 
 /** The settings audit entries show: never a key. */
 const auditView = (row: ConnectionRow) => ({
@@ -73,7 +74,7 @@ async function ensureConnection(tx: Tx, operatorId: number): Promise<{ row: Conn
   const existing = await findConnection(tx, operatorId);
   if (existing) return { row: existing };
   const fresh = generateKey();
-  const now = Date.now();
+  const now = nowMillis();
   const row = await insertConnection(tx, {
     operator_id: operatorId,
     enabled: 0,
@@ -231,7 +232,7 @@ export interface ReadyConnection {
  */
 export async function connectWithActivities(tx: Tx, operatorId: number, supplierId: string, activityIds: string[]): Promise<ReadyConnection> {
   const fresh = generateKey();
-  const now = Date.now();
+  const now = nowMillis();
   await insertConnection(tx, {
     operator_id: operatorId,
     enabled: 1,

@@ -20,6 +20,7 @@ import { OUTBOUND_KEY_PURPOSE } from './connection.js';
 import { findProduct } from './products.js';
 import { findConnections, futurePushTargets, pushTargets, setNotify } from './store.js';
 import type { EventNotificationRequest, EventNotificationResponse, UpdateType } from './schemas.js';
+import { toSeconds, type UnixMillis } from '../lib/clock.js';
 
 const TIMEOUT_MS = 10_000;
 export const VIATOR_CHANNEL = 'viator';
@@ -55,13 +56,13 @@ function refusedOptions(answer: PushAnswer & { body: string }, optionId: string)
 }
 
 /** The listener of the webhooks' coalesced availability (wired in reactions.ts). */
-export const queueViatorPushes = async (tx: Tx, timeslotIds: number[], nowMs: number): Promise<void> => {
+export const queueViatorPushes = async (tx: Tx, timeslotIds: number[], nowMs: UnixMillis): Promise<void> => {
   if (timeslotIds.length > 0) await queuePushes(tx, VIATOR_CHANNEL, await pushTargets(tx, timeslotIds), nowMs);
 };
 
 /** The listener of a product's change (wired in reactions.ts): a mapped option's prices may have changed. */
-export const queueViatorPricing = async (tx: Tx, product: { id: number; operator_id: number }, nowMs: number): Promise<void> => {
-  await queuePushes(tx, VIATOR_PRICING_CHANNEL, await futurePushTargets(tx, product.id, Math.floor(nowMs / 1000)), nowMs);
+export const queueViatorPricing = async (tx: Tx, product: { id: number; operator_id: number }, nowMs: UnixMillis): Promise<void> => {
+  await queuePushes(tx, VIATOR_PRICING_CHANNEL, await futurePushTargets(tx, product.id, toSeconds(nowMs)), nowMs);
 };
 
 /**
@@ -79,13 +80,13 @@ export function viatorPushChannel(
     name: kind === 'pricing' ? VIATOR_PRICING_CHANNEL : VIATOR_CHANNEL,
     label: kind === 'pricing' ? 'Viator pricing notification' : 'Viator event notification',
     targets: pushTargets,
-    async prepare(kysely: Kysely<Database>, group: PushGroup, nowMs: number) {
+    async prepare(kysely: Kysely<Database>, group: PushGroup, nowMs: UnixMillis) {
       const connection = (await findConnections(kysely, [group.operatorId])).get(group.operatorId);
       if (connection?.enabled !== 1 || connection.outbound_key_sealed === null || connection.supplier_id === null) return undefined;
       const caller = { operatorId: group.operatorId, connection };
       const product = await findProduct(kysely, caller, group.productId);
       if (!product) return undefined;
-      const now = Math.floor(nowMs / 1000);
+      const now = toSeconds(nowMs);
       const slots = (await findZonedTimeslotsById(kysely, group.timeslotIds, now)).filter((row) => row.activity_id === product.activity.id);
       if (slots.length === 0) return undefined;
       const dates = slots.map((row) => row.date).sort();

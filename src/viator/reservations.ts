@@ -13,7 +13,7 @@ import { NATIVE_CHANNELS } from '../lib/marketplaces.js';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { unixNow } from '../lib/clock.js';
+import { nowMillis, unixNow } from '../lib/clock.js';
 import { audit, type AuditActor } from '../audit/log.js';
 import { findTimeslotAt, findZonedTimeslot, listTimeslots, type TimeslotRow } from '../availability/index.js';
 import { cancel as cancelCommand, confirm, placeDraft, reserveUnderReference, type BookingOrigin, type Caller } from '../bookings/index.js';
@@ -288,7 +288,7 @@ async function bookDirectly(
           tickets: JSON.stringify(tickets),
           viator_reference: data.BookingReference,
           note: noteOf(data),
-          booked_at: Date.now(),
+          booked_at: nowMillis(),
         }),
     },
   );
@@ -335,8 +335,8 @@ export async function amend(db: Db, caller: ViatorCaller, data: BookingAmendment
     id: timeslot.id,
     date: timeslot.date,
     time: timeslot.time,
-    starts_at: Number(timeslot.starts_at),
-    bookable_until: Number(timeslot.bookable_until),
+    starts_at: timeslot.starts_at,
+    bookable_until: timeslot.bookable_until,
   };
   try {
     const outcome = await db.write(async (tx) => {

@@ -4,6 +4,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, ViatorBookingTable, ViatorConnectionTable, ViatorRequestTable } from '../db/schema.js';
 import type { ActivityRow } from '../catalog/index.js';
+import { nowMillis, type UnixSeconds } from '../lib/clock.js';
 
 export type ConnectionRow = Selectable<ViatorConnectionTable>;
 export type ViatorBookingRow = Selectable<ViatorBookingTable>;
@@ -27,7 +28,7 @@ export async function insertConnection(tx: Tx, row: Insertable<ViatorConnectionT
 export async function updateConnection(tx: Tx, operatorId: number, changes: Updateable<ViatorConnectionTable>): Promise<ConnectionRow | undefined> {
   return tx
     .updateTable('viator_connections')
-    .set({ ...changes, updated_at: Date.now() })
+    .set({ ...changes, updated_at: nowMillis() })
     .where('operator_id', '=', operatorId)
     .returningAll()
     .executeTakeFirst();
@@ -121,7 +122,7 @@ export async function setBandChoice(tx: Tx, operatorId: number, ticketTypeId: nu
 export type ViatorBookingLink = ViatorBookingRow & {
   reference: string;
   status: string;
-  hold_expires_at: number | null;
+  hold_expires_at: UnixSeconds | null;
   timeslot_id: number;
 };
 
@@ -182,7 +183,7 @@ export async function markBooked(tx: Tx, operatorId: number, bookingId: number, 
   if (taken) return false;
   const result = await tx
     .updateTable('viator_bookings')
-    .set({ viator_reference: viatorReference, note, booked_at: Date.now() })
+    .set({ viator_reference: viatorReference, note, booked_at: nowMillis() })
     .where('booking_id', '=', bookingId)
     .where((eb) => eb.or([eb('viator_reference', 'is', null), eb('viator_reference', '=', viatorReference)]))
     .executeTakeFirst();
@@ -216,7 +217,7 @@ export async function listRequests(db: Kysely<Database>, operatorId: number, lim
 export async function futurePushTargets(
   tx: Tx,
   activityId: number,
-  now: number,
+  now: UnixSeconds,
 ): Promise<{ timeslotId: number; operatorId: number; productId: string }[]> {
   const ids = await tx.selectFrom('timeslots').select('id').where('activity_id', '=', activityId).where('starts_at', '>', now).execute();
   return ids.length === 0

@@ -41,6 +41,7 @@ import {
   type BookingRejection,
   type ResponseBase,
 } from './schemas.js';
+import { nowMillis } from '../lib/clock.js';
 
 /** The last requests kept per connection for the operator's connection page. */
 export const REQUEST_LOG_SIZE = 200;
@@ -208,7 +209,7 @@ export const viatorSupplierRoutes: FastifyPluginAsyncTypebox<ViatorSupplierOptio
       product_option_id: optionOf(request),
       outcome: request.viatorOutcome ?? (reply.statusCode >= 400 ? String(reply.statusCode) : null),
       duration_ms: Math.round(reply.elapsedTime),
-      at: Date.now(),
+      at: nowMillis(),
     };
     try {
       await app.db.write((tx) => logRequest(tx, row, REQUEST_LOG_SIZE));

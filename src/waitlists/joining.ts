@@ -18,7 +18,7 @@ import { Conflict, NotFound, RetryLater, ValidationFailed } from '../http/errors
 import { requireActivity } from '../catalog/service.js';
 import { findTimeslotAt, findZonedTimeslot } from '../availability/index.js';
 import { seatsLeft } from '../availability/seats.js';
-import { unixNow } from '../lib/clock.js';
+import { addSeconds, nowMillis, unixNow, type UnixSeconds } from '../lib/clock.js';
 import { lockClient } from '../shop/limits.js';
 import { queueEmail } from '../emails/outbox.js';
 import { countActivePlaces, findByConfirmToken, insertEntry, lapseUnconfirmed, markConfirmed, type ConfirmableEntry } from './store.js';
@@ -70,7 +70,7 @@ export async function joinWaitlist(
   const c = body.Customer;
   const email = c.Email.trim().toLowerCase();
   const token = randomBytes(16).toString('base64url');
-  const confirmBy = now + settings.waitlistConfirmHours * 3600;
+  const confirmBy = addSeconds(now, settings.waitlistConfirmHours * 3600);
   await db.write(async (tx) => {
     await lockClient(tx, operatorId, clientHmac);
     await lapseUnconfirmed(tx, timeslot.id, email, now);
@@ -94,7 +94,7 @@ export async function joinWaitlist(
       status: 'waiting',
       basket_id: null,
       offer_expires_at: null,
-      created_at: Date.now(),
+      created_at: nowMillis(),
       notified_at: null,
       confirmed_at: null,
       confirm_by: confirmBy,
@@ -134,7 +134,7 @@ export async function joinWaitlist(
 /** What a confirmation page shows. */
 export type ConfirmationState = { kind: 'unknown' } | { kind: 'confirmable' | 'confirmed' | 'lapsed' | 'closed'; entry: ConfirmableEntry };
 
-function stateOf(entry: ConfirmableEntry | undefined, now: number): ConfirmationState {
+function stateOf(entry: ConfirmableEntry | undefined, now: UnixSeconds): ConfirmationState {
   if (!entry) return { kind: 'unknown' };
   if (entry.confirmed_at !== null) return { kind: entry.status === 'removed' ? 'closed' : 'confirmed', entry };
   if (entry.status !== 'waiting') return { kind: entry.status === 'removed' ? 'closed' : 'lapsed', entry };

@@ -21,9 +21,10 @@ import { queueEmail } from '../emails/outbox.js';
 import { operatorListens, recordEvents } from '../events/outbox.js';
 import { expireLapsedOffers, markOffered, selectEntries, timeslotsToOffer, waitingEntries, type WaitlistEntryRow } from './store.js';
 import { toEntry } from './service.js';
+import { addSeconds, type UnixSeconds } from '../lib/clock.js';
 
 /** Offers the free seats of every timeslot that has room for someone waiting. Returns the offers made. */
-export async function offerFreedSeats(db: Db, config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, now: number): Promise<number> {
+export async function offerFreedSeats(db: Db, config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, now: UnixSeconds): Promise<number> {
   let offers = 0;
   for (const slot of await timeslotsToOffer(db.kysely, now)) {
     const made = await db.write((tx) => offerSeats(tx, config, slot.id, now));
@@ -32,7 +33,7 @@ export async function offerFreedSeats(db: Db, config: Pick<Config, 'waitlistClai
   return offers;
 }
 
-async function offerSeats(tx: Tx, config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, timeslotId: number, now: number): Promise<number> {
+async function offerSeats(tx: Tx, config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>, timeslotId: number, now: UnixSeconds): Promise<number> {
   // Bookings rows first, the timeslot row after: the lock order of every booking writer (bookings/lifecycle/seat-ledger.ts).
   await releaseLapsedHolds(tx, timeslotId, now);
   await expireLapsedOffers(tx, timeslotId, now);
@@ -59,7 +60,7 @@ async function offer(
   config: Pick<Config, 'waitlistClaimMinutes' | 'publicUrl'>,
   entry: WaitlistEntryRow,
   slot: OfferedSlot,
-  now: number,
+  now: UnixSeconds,
 ): Promise<void> {
   const customer = {
     firstName: entry.customer_first_name,
@@ -76,7 +77,7 @@ async function offer(
     now,
     null,
   );
-  const expiresAt = now + config.waitlistClaimMinutes * 60;
+  const expiresAt = addSeconds(now, config.waitlistClaimMinutes * 60);
   if (!(await markOffered(tx, entry.id, basket.id, expiresAt))) throw new Error(`Waitlist entry ${entry.id} is no longer waiting`);
   const until = `${new Date(expiresAt * 1000).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
   const seats = entry.participants === 1 ? '1 seat' : `${entry.participants} seats`;
@@ -100,7 +101,7 @@ async function offer(
 }
 
 /** waitlist.offered (webhooks): the entry as the operator's waitlist shows it, now offered. */
-async function recordOffered(tx: Tx, entry: WaitlistEntryRow, now: number): Promise<void> {
+async function recordOffered(tx: Tx, entry: WaitlistEntryRow, now: UnixSeconds): Promise<void> {
   if (!(await operatorListens(tx, entry.operator_id))) return;
   const offered = await selectEntries(tx).where('waitlist_entries.id', '=', entry.id).executeTakeFirstOrThrow();
   const data = JSON.stringify(toEntry(offered, now, null));

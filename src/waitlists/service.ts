@@ -4,26 +4,29 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound } from '../http/errors.js';
-import { unixNow } from '../lib/clock.js';
+import { type UnixMillis, unixNow, type UnixSeconds } from '../lib/clock.js';
 import { findTimeslotById } from '../availability/index.js';
 import { markRemoved, selectEntries, type WaitlistEntryRecord } from './store.js';
 import { audit } from '../audit/log.js';
 import type { WaitlistEntry, WaitlistStatus } from './schemas.js';
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+const iso = (ms: UnixMillis | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 /**
  * The status the operator sees. An unconfirmed place is pending until its confirmation time runs out,
  * then lapsed; an offer whose claim window has passed is expired from that second on, as a lapsed hold is.
  */
-function effectiveStatus(row: Pick<WaitlistEntryRecord, 'status' | 'confirmed_at' | 'confirm_by' | 'offer_expires_at'>, now: number): WaitlistStatus {
+function effectiveStatus(
+  row: Pick<WaitlistEntryRecord, 'status' | 'confirmed_at' | 'confirm_by' | 'offer_expires_at'>,
+  now: UnixSeconds,
+): WaitlistStatus {
   if (row.confirmed_at === null && row.status === 'waiting') return row.confirm_by !== null && Number(row.confirm_by) <= now ? 'lapsed' : 'pending';
   if (row.confirmed_at === null && row.status === 'expired') return 'lapsed';
   if (row.status === 'offered' && row.offer_expires_at !== null && Number(row.offer_expires_at) <= now) return 'expired';
   return row.status;
 }
 
-export function toEntry(row: WaitlistEntryRecord, now: number, position: number | null): WaitlistEntry {
+export function toEntry(row: WaitlistEntryRecord, now: UnixSeconds, position: number | null): WaitlistEntry {
   const status = effectiveStatus(row, now);
   return {
     ID: row.id,

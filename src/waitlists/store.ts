@@ -5,6 +5,7 @@ import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Tx } from '../db/connection.js';
 import type { Database, WaitlistEntryTable } from '../db/schema.js';
 import { lapsedHoldSeatsOf } from '../availability/index.js';
+import { nowMillis, type UnixSeconds } from '../lib/clock.js';
 
 export type WaitlistEntryRow = Selectable<WaitlistEntryTable>;
 
@@ -49,7 +50,7 @@ export async function waitingEntries(db: Kysely<Database>, timeslotId: number): 
  * An unconfirmed place whose confirmation time ran out is over: it becomes expired (unconfirmed), which
  * frees the address to join this timeslot again.
  */
-export async function lapseUnconfirmed(tx: Tx, timeslotId: number, email: string, now: number): Promise<void> {
+export async function lapseUnconfirmed(tx: Tx, timeslotId: number, email: string, now: UnixSeconds): Promise<void> {
   await tx
     .updateTable('waitlist_entries')
     .set({ status: 'expired' })
@@ -66,7 +67,7 @@ export async function countActivePlaces(
   tx: Tx,
   operatorId: number,
   by: { clientHmac: string } | { unconfirmedEmail: string },
-  now: number,
+  now: UnixSeconds,
 ): Promise<number> {
   let query = tx
     .selectFrom('waitlist_entries')
@@ -107,10 +108,10 @@ export async function findByConfirmToken(db: Kysely<Database>, tokenHash: string
 export type ConfirmableEntry = NonNullable<Awaited<ReturnType<typeof findByConfirmToken>>>;
 
 /** Unconfirmed and live -> confirmed; false when the link's place is not (or no longer) confirmable. */
-export async function markConfirmed(tx: Tx, tokenHash: string, now: number): Promise<boolean> {
+export async function markConfirmed(tx: Tx, tokenHash: string, now: UnixSeconds): Promise<boolean> {
   const result = await tx
     .updateTable('waitlist_entries')
-    .set({ confirmed_at: Date.now() })
+    .set({ confirmed_at: nowMillis() })
     .where('confirm_token_hash', '=', tokenHash)
     .where('status', '=', 'waiting')
     .where('confirmed_at', 'is', null)
@@ -120,7 +121,7 @@ export async function markConfirmed(tx: Tx, tokenHash: string, now: number): Pro
 }
 
 /** waiting -> offered, only if still waiting. */
-export async function markOffered(tx: Tx, id: number, basketId: number, offerExpiresAt: number): Promise<boolean> {
+export async function markOffered(tx: Tx, id: number, basketId: number, offerExpiresAt: UnixSeconds): Promise<boolean> {
   const result = await tx
     .updateTable('waitlist_entries')
     .set({ status: 'offered', basket_id: basketId, offer_expires_at: offerExpiresAt })
@@ -131,7 +132,7 @@ export async function markOffered(tx: Tx, id: number, basketId: number, offerExp
 }
 
 /** Offers whose claim window has passed are over; their held seats lapse with the hold. */
-export async function expireLapsedOffers(tx: Tx, timeslotId: number, now: number): Promise<void> {
+export async function expireLapsedOffers(tx: Tx, timeslotId: number, now: UnixSeconds): Promise<void> {
   await tx
     .updateTable('waitlist_entries')
     .set({ status: 'expired' })
@@ -159,7 +160,7 @@ export async function markRemoved(tx: Tx, operatorId: number, id: number): Promi
 
 /** The guest was e-mailed their offer (called as the e-mail is marked sent). */
 export async function markNotified(tx: Tx, id: number): Promise<void> {
-  await tx.updateTable('waitlist_entries').set({ notified_at: Date.now() }).where('id', '=', id).execute();
+  await tx.updateTable('waitlist_entries').set({ notified_at: nowMillis() }).where('id', '=', id).execute();
 }
 
 /**
@@ -167,7 +168,7 @@ export async function markNotified(tx: Tx, id: number): Promise<void> {
  * the timeslots, which are availability's (the lapsed holds' seats are its published expression): the
  * worker runs it every few seconds for every operator, so it is not split into a query per timeslot.
  */
-export async function timeslotsToOffer(db: Kysely<Database>, now: number): Promise<{ id: number; operatorId: number }[]> {
+export async function timeslotsToOffer(db: Kysely<Database>, now: UnixSeconds): Promise<{ id: number; operatorId: number }[]> {
   const rows = await db
     .selectFrom('timeslots')
     .select(['timeslots.id', 'timeslots.operator_id', 'timeslots.capacity', 'timeslots.booked'])

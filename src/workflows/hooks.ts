@@ -8,6 +8,7 @@ import { dropQueuedEmails, queueEmail, requeueEmail, withdrawQueuedEmails } from
 import { renderTemplate } from './templates.js';
 import { bookingTemplateValues } from './values.js';
 import { enabledWorkflowExists, enabledWorkflows, workflowIdsOn, type WorkflowRow } from './store.js';
+import { addSeconds, latest, type UnixSeconds } from '../lib/clock.js';
 
 const HOUR = 3600;
 
@@ -23,7 +24,7 @@ export const workflowEmails: BookingReaction = {
   interested: enabledWorkflowExists,
 };
 
-async function queueWorkflowEmails(tx: Tx, booking: ChangedBooking, event: BookingChange, now: number): Promise<void> {
+async function queueWorkflowEmails(tx: Tx, booking: ChangedBooking, event: BookingChange, now: UnixSeconds): Promise<void> {
   // A cancelled booking gets no reminder or follow-up, whether or not a workflow still exists.
   if (event === 'cancelled') await withdrawQueuedEmails(tx, booking.id);
   // A moved booking's reminder and follow-up that still wait were written for the old time: they are
@@ -63,12 +64,12 @@ async function queueWorkflowEmails(tx: Tx, booking: ChangedBooking, event: Booki
  * When the workflow's e-mail is due. A reminder whose time has passed but whose activity has not started
  * (a late booking) goes at once; once the activity has started a reminder is pointless and is skipped.
  */
-function dueTime(workflow: WorkflowRow, startsAt: number, endsAt: number, now: number): number | undefined {
+function dueTime(workflow: WorkflowRow, startsAt: UnixSeconds, endsAt: UnixSeconds, now: UnixSeconds): UnixSeconds | undefined {
   switch (workflow.event) {
     case 'reminder':
-      return startsAt <= now ? undefined : Math.max(now, startsAt - workflow.offset_hours * HOUR);
+      return startsAt <= now ? undefined : latest(now, addSeconds(startsAt, -workflow.offset_hours * HOUR));
     case 'follow-up':
-      return Math.max(now, endsAt + workflow.offset_hours * HOUR);
+      return latest(now, addSeconds(endsAt, workflow.offset_hours * HOUR));
     default:
       return now;
   }

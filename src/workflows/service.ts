@@ -15,6 +15,7 @@ import {
   type WorkflowChannel,
   type WorkflowEvent,
 } from './schemas.js';
+import { nowMillis } from '../lib/clock.js';
 
 const PARTNER_CHANNELS: WorkflowChannel[] = ['partner', 'octo'];
 
@@ -67,7 +68,7 @@ function check(settings: { Event: WorkflowEvent; OffsetHours: number; Subject: s
 export async function createWorkflow(db: Db, operatorId: number, body: CreateWorkflowBody): Promise<Workflow> {
   const offsetHours = body.OffsetHours ?? 0;
   check({ Event: body.Event, OffsetHours: offsetHours, Subject: body.Subject, Body: body.Body });
-  const now = Date.now();
+  const now = nowMillis();
   // A marketplace confirms its own sales to its customers; a second confirmation is the operator's choice.
   const everyChannel = body.Event !== 'booking-confirmed';
   const channels = requestedChannels(everyChannel ? WORKFLOW_CHANNELS : ['online', 'pos'], body.Channels, body.PartnerBookings);
@@ -118,7 +119,7 @@ export async function changeWorkflow(db: Db, operatorId: number, id: number, bod
       partner_bookings: next.Channels.some((c) => PARTNER_CHANNELS.includes(c)) ? 1 : 0,
       channels: storedChannels(next.Channels),
       enabled: next.Enabled ? 1 : 0,
-      updated_at: Date.now(),
+      updated_at: nowMillis(),
     });
     if (updated)
       await audit(tx, { operatorId, action: 'workflow.update', resource: { type: 'workflow', id }, before: current, after: toWorkflow(updated) });

@@ -10,6 +10,7 @@ import { audit } from '../audit/log.js';
 import { insertWorkflow } from './store.js';
 import { toWorkflow, storedChannels } from './service.js';
 import { WORKFLOW_CHANNELS, type WorkflowEvent } from './schemas.js';
+import { nowMillis } from '../lib/clock.js';
 
 interface Starter {
   name: string;
@@ -28,7 +29,7 @@ export const STARTER_SUBJECT = '{{Headline}}: {{ActivityName}} ({{BookingReferen
 export const STARTER_BODY = '{{Greeting}}\n\n{{Intro}}\n\n{{OperatorName}}';
 
 export async function insertStarterWorkflows(tx: Tx, operatorId: number): Promise<void> {
-  const now = Date.now();
+  const now = nowMillis();
   for (const starter of STARTER_WORKFLOWS) {
     const row = await insertWorkflow(tx, {
       operator_id: operatorId,

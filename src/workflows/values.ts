@@ -8,6 +8,7 @@ import { findBookingForEmail } from '../bookings/index.js';
 import { GUEST_MESSAGES, guestLanguage, longDate, type GuestLanguage } from '../lib/guest-messages.js';
 import { COMPLETE_WAIVER_MARKER, MANAGE_BOOKING_MARKER, type Placeholder } from './templates.js';
 import type { WorkflowChannel, WorkflowEvent } from './schemas.js';
+import type { UnixSeconds } from '../lib/clock.js';
 
 export interface BookingForTemplate {
   /** The values for a booking-confirmed e-mail; valuesFor(event) for another event. */
@@ -16,8 +17,8 @@ export interface BookingForTemplate {
   channel: WorkflowChannel;
   language: GuestLanguage;
   customerEmail: string;
-  startsAt: number;
-  endsAt: number;
+  startsAt: UnixSeconds;
+  endsAt: UnixSeconds;
 }
 
 export interface GuestWords {
@@ -73,7 +74,7 @@ export async function bookingTemplateValues(db: Kysely<Database>, operatorId: nu
     channel: details.source === 'partner' ? (details.octo === 1 ? 'octo' : 'partner') : details.source === 'pos' ? 'pos' : 'online',
     language,
     customerEmail: details.customer_email,
-    startsAt: Number(details.starts_at),
-    endsAt: Number(details.ends_at),
+    startsAt: details.starts_at,
+    endsAt: details.ends_at,
   };
 }

@@ -11,6 +11,7 @@ import { joinConfirmed } from '../waitlists/fixtures.js';
 import { PNG } from '../questions/files.js';
 import { picture } from '../catalog/photo-files.js';
 import { startStripeServer, type StripeTestServer } from '../helpers/stripe-server.js';
+import { addMillis, nowMillis } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -265,7 +266,7 @@ const CASES: Record<string, () => Promise<{ action: string; resource: string | n
     const user = await ok('POST', '/api/v2/admin/users', { Email: `locked-${Date.now()}@example.com`, Name: 'Locked', Role: 'guide' });
     await t.db.kysely
       .updateTable('staff_users')
-      .set({ locked_until: Date.now() + 60_000 })
+      .set({ locked_until: addMillis(nowMillis(), 60_000) })
       .where('id', '=', user.ID)
       .execute();
     await ok('POST', `/api/v2/admin/users/${user.ID}/unlock`);

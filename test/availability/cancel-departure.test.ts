@@ -15,6 +15,7 @@ import { manageToken } from '../../src/storefront/manage.js';
 import { startSmtp, type TestSmtp } from '../emails/smtp.js';
 import { deliveryFor } from '../emails/fixtures.js';
 import { runDueEmails } from '../../src/emails/worker.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let world: StripeWorld;
 let smtp: TestSmtp;
@@ -188,7 +189,7 @@ describe('POST /api/v2/admin/timeslots/{ID}/cancel', () => {
     ).toHaveLength(4);
 
     // Webhooks: booking.cancelled for each, availability.changed for the timeslot.
-    await dispatchEvents(world.t.db, Math.floor(Date.now() / 1000) + 60);
+    await dispatchEvents(world.t.db, addSeconds(unixNow(), 60));
     const events = await world.t.db.kysely
       .selectFrom('webhook_events')
       .select(['type', 'resource'])

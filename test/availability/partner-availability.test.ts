@@ -10,6 +10,7 @@ import {
   lastSundayOfMarch,
   secondSundayOfMarch,
 } from './fixtures.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -162,7 +163,7 @@ describe('GET /api/v2/ota/{partner}/availability/{ActivityID}/dates', () => {
     // Lapsed by another process's clock: nothing has released it, and nothing in this process has read it.
     await t.db.kysely
       .updateTable('bookings')
-      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .set({ hold_expires_at: addSeconds(unixNow(), -1) })
       .where('reference', '=', lapsing)
       .execute();
     const response = await get(`${id}/dates?StartDate=${start}&EndDate=${addDays(start, 1)}`);

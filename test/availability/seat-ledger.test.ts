@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday, getTimeslot, type AdminTimeslot } from './fixtures.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -29,7 +30,7 @@ const partnerSlot = async () =>
 async function lapse(reference: string) {
   await t.db.kysely
     .updateTable('bookings')
-    .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+    .set({ hold_expires_at: addSeconds(unixNow(), -1) })
     .where('reference', '=', reference)
     .execute();
 }

@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { scheduleStarts, seatsLeft } from '../../src/availability/seats.js';
-import { unixNow } from '../../src/lib/clock.js';
+import { addSeconds, asUnixMillis, asUnixSeconds, toMillis, toSeconds, unixNow } from '../../src/lib/clock.js';
 import { timeslotShape } from '../../src/availability/creation.js';
 import { ValidationFailed } from '../../src/http/errors.js';
 
 describe('seatsLeft', () => {
-  const now = 1_000_000;
+  const now = asUnixSeconds(1_000_000);
   it('is capacity minus booked for a timeslot in the future', () => {
-    expect(seatsLeft({ capacity: 10, booked: 3, startsAt: now + 1 }, now)).toBe(7);
+    expect(seatsLeft({ capacity: 10, booked: 3, startsAt: addSeconds(now, 1) }, now)).toBe(7);
   });
   it('is 0 from the second the timeslot starts', () => {
     expect(seatsLeft({ capacity: 10, booked: 0, startsAt: now }, now)).toBe(0);
-    expect(seatsLeft({ capacity: 10, booked: 0, startsAt: now - 3600 }, now)).toBe(0);
+    expect(seatsLeft({ capacity: 10, booked: 0, startsAt: addSeconds(now, -3600) }, now)).toBe(0);
   });
   it('never goes below 0', () => {
-    expect(seatsLeft({ capacity: 2, booked: 5, startsAt: now + 60 }, now)).toBe(0);
+    expect(seatsLeft({ capacity: 2, booked: 5, startsAt: addSeconds(now, 60) }, now)).toBe(0);
   });
 });
 
@@ -59,6 +59,8 @@ describe('timeslotShape', () => {
 
 describe('unixNow', () => {
   it('rounds milliseconds down to whole seconds', () => {
-    expect(unixNow(1_999)).toBe(1);
+    expect(unixNow(asUnixMillis(1_999))).toBe(1);
+    expect(toSeconds(asUnixMillis(-1))).toBe(-1);
+    expect(toMillis(asUnixSeconds(2))).toBe(2_000);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday, getTimeslot } from '../availability/fixtures.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -123,7 +124,7 @@ describe('GET /api/v2/admin/bookings', () => {
     const ref = await partnerBooking(room, d3, '12:00', person('Short', 'Hold', 'short@example.com'), { HoldMinutes: 1 });
     await t.db.kysely
       .updateTable('bookings')
-      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .set({ hold_expires_at: addSeconds(unixNow(), -1) })
       .where('reference', '=', ref)
       .execute();
     expect(refsOf(await list('?Status=expired'))).toEqual([ref]);

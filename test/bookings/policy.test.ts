@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POLICY, refusalOf, type BookingFacts, type CallerKind } from '../../src/bookings/index.js';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
+import { addSeconds, asUnixSeconds, unixNow, type UnixSeconds } from '../../src/lib/clock.js';
 
-const NOW = 1_900_000_000;
+const NOW = asUnixSeconds(1_900_000_000);
 const facts = (over: Partial<BookingFacts> = {}): BookingFacts => ({
   status: 'confirmed',
-  startsAt: NOW + 3600,
+  startsAt: addSeconds(NOW, 3600),
   checkedIn: false,
   guestHours: 24,
   ...over,
@@ -29,21 +30,21 @@ describe('the policy table', () => {
   });
 
   it('lets staff cancel at any time, even once redeemed, and move until the start', () => {
-    expect(code('staff', 'cancel', { startsAt: NOW - 86_400, checkedIn: true })).toBeUndefined();
+    expect(code('staff', 'cancel', { startsAt: addSeconds(NOW, -86_400), checkedIn: true })).toBeUndefined();
     expect(code('staff', 'move', { checkedIn: true })).toBeUndefined();
-    expect(code('staff', 'move', { startsAt: NOW - 1 })).toBe('booking.started');
+    expect(code('staff', 'move', { startsAt: addSeconds(NOW, -1) })).toBe('booking.started');
   });
 
   it("holds the guest to the activity's hours before the start, to confirmed bookings, and to none when the activity allows none", () => {
-    expect(code('guest', 'cancel', { startsAt: NOW + 25 * 3600 })).toBeUndefined();
-    expect(code('guest', 'cancel', { startsAt: NOW + 23 * 3600 })).toBe('booking.cut-off-passed');
+    expect(code('guest', 'cancel', { startsAt: addSeconds(NOW, 25 * 3600) })).toBeUndefined();
+    expect(code('guest', 'cancel', { startsAt: addSeconds(NOW, 23 * 3600) })).toBe('booking.cut-off-passed');
     expect(code('guest', 'move', { guestHours: null })).toBe('booking.not-allowed');
-    expect(code('guest', 'cancel', { status: 'on_hold', startsAt: NOW + 48 * 3600 })).toBe('booking.not-confirmed');
+    expect(code('guest', 'cancel', { status: 'on_hold', startsAt: addSeconds(NOW, 48 * 3600) })).toBe('booking.not-confirmed');
   });
 
   it('lets whoever may cancel let a hold go at any time, and answers an ended booking as such', () => {
     for (const kind of [...MARKETPLACES, 'staff'] as CallerKind[]) {
-      expect(code(kind, 'cancel', { status: 'on_hold', startsAt: NOW - 60, checkedIn: true }), kind).toBeUndefined();
+      expect(code(kind, 'cancel', { status: 'on_hold', startsAt: addSeconds(NOW, -60), checkedIn: true }), kind).toBeUndefined();
       expect(code(kind, 'cancel', { status: 'cancelled' }), kind).toBe('booking.cancelled');
       expect(code(kind, 'move', { status: 'expired' }), kind).toBe('booking.expired');
     }
@@ -69,7 +70,7 @@ describe('the policy over HTTP', () => {
   afterAll(() => t.close());
 
   /** A partner booking (held when `hold`), its timeslot then moved to start at `startsAt` today. */
-  async function bookingStartingAt(startsAt: number, hold = false) {
+  async function bookingStartingAt(startsAt: UnixSeconds, hold = false) {
     const date = dateFromToday(day++);
     // Moved to today below: each at its own time of day, so that they never meet there.
     const time = `${String(day).padStart(2, '0')}:00`;
@@ -87,16 +88,16 @@ describe('the policy over HTTP', () => {
     const row = await t.db.kysely.selectFrom('bookings').select('timeslot_id').where('reference', '=', reference).executeTakeFirstOrThrow();
     await t.db.kysely
       .updateTable('timeslots')
-      .set({ date: new Date().toISOString().slice(0, 10), starts_at: startsAt, bookable_until: startsAt, ends_at: startsAt + 5400 })
+      .set({ date: new Date().toISOString().slice(0, 10), starts_at: startsAt, bookable_until: startsAt, ends_at: addSeconds(startsAt, 5400) })
       .where('id', '=', row.timeslot_id)
       .execute();
     return reference;
   }
-  const now = () => Math.floor(Date.now() / 1000);
+  const now = () => unixNow();
   const partnerCancel = (reference: string) => call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking/${reference}/cancel`);
 
   it("refuses a partner's cancellation once the timeslot started (409) and changes nothing; staff may still cancel", async () => {
-    const reference = await bookingStartingAt(now() - 60);
+    const reference = await bookingStartingAt(addSeconds(now(), -60));
     const refused = problemOf(await partnerCancel(reference), 409, 'conflict');
     expect(refused.detail).toMatch(/started/);
     const kept = await call(t.app, op.otaKey, 'GET', `/api/v2/ota/${op.partner}/booking/${reference}`);
@@ -107,7 +108,7 @@ describe('the policy over HTTP', () => {
   });
 
   it("refuses a partner's cancellation and move of a redeemed booking (409), and lets the partner release a started hold", async () => {
-    const reference = await bookingStartingAt(now() + 3600);
+    const reference = await bookingStartingAt(addSeconds(now(), 3600));
     const checkin = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${reference}/check-in`);
     expect(checkin.statusCode, checkin.body).toBe(200);
     expect(problemOf(await partnerCancel(reference), 409, 'conflict').detail).toMatch(/checked in/);
@@ -116,7 +117,7 @@ describe('the policy over HTTP', () => {
     const move = await call(t.app, op.otaKey, 'POST', `/api/v2/ota/${op.partner}/booking/${reference}/reschedule`, { Date: date, Time: '10:00' });
     expect(problemOf(move, 409, 'conflict').detail).toMatch(/checked in/);
 
-    const hold = await bookingStartingAt(now() - 60, true);
+    const hold = await bookingStartingAt(addSeconds(now(), -60), true);
     const released = await partnerCancel(hold);
     expect(released.statusCode, released.body).toBe(200);
     expect(released.json().data.Status).toBe('cancelled');

@@ -11,6 +11,7 @@ import { addEndpoint } from '../webhooks/fixtures.js';
 import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
 import { manageToken } from '../../src/storefront/manage.js';
 import { openShop } from '../shop/fixtures.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -104,7 +105,7 @@ describe('POST /api/v2/admin/bookings/{ref}/reschedule', () => {
     expect(JSON.parse(entries[0]!.after_json!)).toMatchObject({ Time: '14:00', ActivityID: kayak });
     expect(entries[0]!.actor_type).toBe('key');
 
-    await dispatchEvents(t.db, Math.floor(Date.now() / 1000) + 60);
+    await dispatchEvents(t.db, addSeconds(unixNow(), 60));
     const events = await t.db.kysely.selectFrom('webhook_events').select(['type', 'resource']).where('operator_id', '=', op.operatorId).execute();
     expect(events).toContainEqual({ type: 'booking.updated', resource: `booking:${booking.BookingReference}` });
     const changed = events.filter((event) => event.type === 'availability.changed').map((event) => event.resource);

@@ -6,6 +6,7 @@ import { call, createTestApp, problemOf, type TestApp, type TestOperator } from 
 import { createActivity, createTimeslot, dateFromToday, getTimeslot, type AdminTimeslot } from '../availability/fixtures.js';
 import { customer } from '../octo/fixtures.js';
 import { addFamilyTypes, type AdminTicketType } from '../catalog/tickets/fixtures.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -154,7 +155,7 @@ describe('a ticket mix', () => {
     expect((await getTimeslot(t, op.adminKey, slot.ID)).Booked).toBe(2);
     await t.db.kysely
       .updateTable('bookings')
-      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .set({ hold_expires_at: addSeconds(unixNow(), -1) })
       .where('reference', '=', hold.BookingReference)
       .execute();
     expect((await book({ Participants: 8 })).statusCode).toBe(201);

@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveStatus, toBooking } from '../../src/bookings/view.js';
 import { likePattern, type BookingRecord } from '../../src/bookings/store.js';
+import { addSeconds, asUnixMillis, asUnixSeconds } from '../../src/lib/clock.js';
 
 describe('effectiveStatus', () => {
-  const now = 2_000_000_000;
+  const now = asUnixSeconds(2_000_000_000);
   it('reads a hold whose time has come as expired, and a live one as on hold', () => {
     expect(effectiveStatus({ status: 'on_hold', hold_expires_at: now }, now)).toBe('expired');
-    expect(effectiveStatus({ status: 'on_hold', hold_expires_at: now - 60 }, now)).toBe('expired');
-    expect(effectiveStatus({ status: 'on_hold', hold_expires_at: now + 1 }, now)).toBe('on_hold');
+    expect(effectiveStatus({ status: 'on_hold', hold_expires_at: addSeconds(now, -60) }, now)).toBe('expired');
+    expect(effectiveStatus({ status: 'on_hold', hold_expires_at: addSeconds(now, 1) }, now)).toBe('on_hold');
   });
   it('leaves every other status as stored', () => {
     for (const status of ['confirmed', 'cancelled', 'expired'] as const) {
-      expect(effectiveStatus({ status, hold_expires_at: now - 60 }, now)).toBe(status);
+      expect(effectiveStatus({ status, hold_expires_at: addSeconds(now, -60) }, now)).toBe(status);
     }
   });
 });
@@ -34,19 +35,19 @@ describe('toBooking', () => {
     customer_phone: '+441234567890',
     waiver_status: 'pending',
     locale: 'en',
-    hold_expires_at: Date.UTC(2030, 6, 1, 8, 15) / 1000,
-    created_at: Date.UTC(2030, 6, 1, 8, 0, 0, 123),
+    hold_expires_at: asUnixSeconds(Date.UTC(2030, 6, 1, 8, 15) / 1000),
+    created_at: asUnixMillis(Date.UTC(2030, 6, 1, 8, 0, 0, 123)),
     cancelled_at: null,
     activity_public_id: 's_abcdefgh12345678',
     timezone: 'Europe/Berlin',
     date: '2030-07-02',
     time: '10:00',
-    starts_at: Date.UTC(2030, 6, 2, 8, 0) / 1000,
+    starts_at: asUnixSeconds(Date.UTC(2030, 6, 2, 8, 0) / 1000),
   };
   const tickets = [{ booking_id: 7, ticket_type_id: 11, code: 'adult', name: 'Adult', quantity: 2, unit_price: 4900, currency: 'EUR', position: 1 }];
 
   it("maps the row to the API booking, StartsAt in the activity's offset", () => {
-    expect(toBooking(record, tickets, Date.UTC(2030, 6, 1, 8, 5) / 1000)).toEqual({
+    expect(toBooking(record, tickets, asUnixSeconds(Date.UTC(2030, 6, 1, 8, 5) / 1000))).toEqual({
       BookingReference: 'BK-7KQ2MX9P',
       Status: 'on_hold',
       Source: 'partner',
@@ -70,7 +71,7 @@ describe('toBooking', () => {
   });
 
   it('shows the hold expired once its time has passed', () => {
-    expect(toBooking(record, tickets, Date.UTC(2030, 6, 1, 8, 15) / 1000).Status).toBe('expired');
+    expect(toBooking(record, tickets, asUnixSeconds(Date.UTC(2030, 6, 1, 8, 15) / 1000)).Status).toBe('expired');
   });
 });
 

@@ -17,6 +17,7 @@ import { offerFreedSeats } from '../../src/waitlists/offers.js';
 import { createOwner } from '../../src/staff/accounts/service.js';
 import { axeViolations, ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, signIn, type Browser } from './browser.js';
 import type { Page } from 'playwright-core';
+import { addSeconds } from '../../src/lib/clock.js';
 
 const OWNER = 'owner@spree.example';
 const PASSWORD = 'kayak-paddle-sunset-42';
@@ -332,7 +333,7 @@ describe.skipIf(!hasChromium || testDialect() !== 'sqlite')('booking pages in a 
     const held = t.db.kysely.selectFrom('basket_items').select('booking_id').where('basket_id', '=', basketId);
     await t.db.kysely
       .updateTable('bookings')
-      .set({ hold_expires_at: nowSeconds() - 1 })
+      .set({ hold_expires_at: addSeconds(nowSeconds(), -1) })
       .where('id', 'in', held)
       .execute();
     await page.reload();

@@ -10,6 +10,7 @@ import { testDialect } from '../helpers/database.js';
 import { axeViolations, hasChromium, navigationLinks, screenshot, signIn, signOut } from './browser.js';
 import { startDashboardWorld, type DashboardWorld } from './dashboard-world.js';
 import { startSmtp, type TestSmtp } from '../emails/smtp.js';
+import { unixNow } from '../../src/lib/clock.js';
 
 const run = hasChromium && testDialect() === 'sqlite';
 if (!hasChromium) console.warn('Chromium is not installed at /usr/bin/chromium: skipping the dashboard browser tests (apt-get install -y chromium)');
@@ -402,7 +403,7 @@ describe.skipIf(!run)('operator dashboard in a browser', { timeout: 60_000 }, ()
   });
 
   it('shows usage totals, the per-meter table and the chart exactly as the usage API answers', async () => {
-    const now = Math.floor(Date.now() / 1000);
+    const now = unixNow();
     const entries: [string, number | string, number][] = [];
     for (let day = 0; day < 12; day++) {
       entries.push(['sms-sent', 20 + ((day * 7) % 13), now - day * 86_400]);

@@ -12,6 +12,7 @@ import { openDatabase, type Db } from '../../src/db/connection.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { axeViolations, hasChromium, screenshot, WCAG_21_AA } from './browser.js';
 import { startDashboardWorld, type DashboardWorld } from './dashboard-world.js';
+import { unixNow } from '../../src/lib/clock.js';
 
 const run = hasChromium && testDialect() === 'sqlite';
 const day = new Date(Date.now() + 4 * 86_400_000).toISOString().slice(0, 10);
@@ -154,7 +155,7 @@ describe.skipIf(!run)('the Webhooks page in a browser', { timeout: 60_000 }, () 
     // What the worker does after days of failures (covered by test/webhooks/delivery.test.ts), written directly.
     await db.kysely
       .updateTable('webhook_endpoints')
-      .set({ status: 'disabled', disabled_reason: 'failing', disabled_at: Math.floor(Date.now() / 1000) })
+      .set({ status: 'disabled', disabled_reason: 'failing', disabled_at: unixNow() })
       .where('id', '=', failing.ID)
       .execute();
     await page.goto(`${server.url}/bookings`);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { unixNow } from '../../src/lib/clock.js';
 
 let database: TestDatabase;
 let keys: { admin: string; ota: string; usage: string };
@@ -68,7 +69,7 @@ describe('a server killed with SIGKILL under load', () => {
       body: JSON.stringify({ Date: date, Time: '09:00', Capacity: 10_000 }),
     });
 
-    const occurredAt = Math.floor(Date.now() / 1000);
+    const occurredAt = unixNow();
     const usage = Array.from({ length: 400 }, (_, i) => ({
       key: keys.usage,
       path: '/api/v2/usage/meters',

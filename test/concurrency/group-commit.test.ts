@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atCommitValue, dialectOf, readOncePerTransaction, runAtCommit, type Tx } from '../../src/db/connection.js';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
+import { addSeconds, nowMillis, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const insertOperator = (tx: Tx, name: string) => tx.insertInto('operators').values({ name, created_at: Date.now() }).execute();
+const insertOperator = (tx: Tx, name: string) => tx.insertInto('operators').values({ name, created_at: nowMillis() }).execute();
 const operatorsNamed = async (prefix: string) =>
   (await t.db.kysely.selectFrom('operators').select('name').where('name', 'like', `${prefix}%`).orderBy('name').execute()).map((r) => r.name);
 
@@ -207,7 +208,7 @@ describe('POST booking, grouped', () => {
     expect(hold.statusCode).toBe(201);
     await t.db.kysely
       .updateTable('bookings')
-      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .set({ hold_expires_at: addSeconds(unixNow(), -1) })
       .where('reference', '=', hold.json().data.BookingReference)
       .execute();
 

@@ -10,6 +10,7 @@ import { CommitOutcomeUnknown } from '../../src/db/connection.js';
 import { recordUsageGrouped } from '../../src/usage/group-commit.js';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
+import { unixNow } from '../../src/lib/clock.js';
 
 describe.runIf(testDialect() === 'postgres')('a COMMIT whose outcome is unknown', () => {
   let t: TestApp;
@@ -50,7 +51,7 @@ describe.runIf(testDialect() === 'postgres')('a COMMIT whose outcome is unknown'
   });
 
   it('usage group commit: no request of the group is written again', async () => {
-    const entry = (meter: string) => ({ meter, micros: 1_000_000n, extraInfo: null, occurredAt: Math.floor(Date.now() / 1000) });
+    const entry = (meter: string) => ({ meter, micros: 1_000_000n, extraInfo: null, occurredAt: unixNow() });
     const results = await Promise.allSettled([
       recordUsageGrouped(t.db, op.operatorId, [entry('lose-commit')]),
       recordUsageGrouped(t.db, op.operatorId, [entry('innocent')]),

@@ -10,6 +10,7 @@ import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
 import { buildTestApp, call } from '../helpers/app.js';
 import { createTestDatabase, insertRawRows, migrateBefore } from '../helpers/database.js';
+import { nowMillis } from '../../src/lib/clock.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 let db: Db;
@@ -39,7 +40,7 @@ beforeAll(async () => {
   // Written by the version before 008: two operators, one whose shop was in use.
   // Operators as rows of the schema of the time (the service's own createOperator writes later tables).
   const addOperator = (name: string) =>
-    db.kysely.insertInto('operators').values({ name, created_at: Date.now() }).returning('id as operatorId').executeTakeFirstOrThrow();
+    db.kysely.insertInto('operators').values({ name, created_at: nowMillis() }).returning('id as operatorId').executeTakeFirstOrThrow();
   const operator = await addOperator('Before 008');
   shopper = { operatorId: operator.operatorId };
   quiet = { operatorId: (await addOperator('Never sold online')).operatorId };
@@ -57,7 +58,7 @@ beforeAll(async () => {
       unit_price: 100,
       max_participants_per_booking: 20,
       archived: 0,
-      updated_at: Date.now(),
+      updated_at: nowMillis(),
     },
   ]);
   const activity = await db.kysely.selectFrom('activities').select('id').where('public_id', '=', activityId).executeTakeFirstOrThrow();

@@ -8,10 +8,11 @@ import { createOperator } from '../../src/operators/service.js';
 import { sweepUnattachedUploads } from '../../src/questions/upload-sweep.js';
 import { createTestDatabase, insertRawRows, migrateBefore } from '../helpers/database.js';
 import { dateFromToday } from '../availability/fixtures.js';
+import { addMillis, nowMillis } from '../../src/lib/clock.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 let db: Db;
-const now = Date.now();
+const now = nowMillis();
 const nowSeconds = Math.floor(now / 1000);
 const DAY = 86_400_000;
 /** Each file's booking: its status and hold expiry (Unix seconds). */
@@ -140,7 +141,7 @@ describe('migration 021', () => {
     expect(await row('unused')).toBeUndefined();
     expect(await row('live')).toBeDefined();
     expect(await row('lapsed')).toBeDefined();
-    await sweepUnattachedUploads(db, 24, now + DAY + 20 * 60_000);
+    await sweepUnattachedUploads(db, 24, addMillis(now, DAY + 20 * 60_000));
     expect(await row('live')).toBeUndefined();
     expect(await row('lapsed')).toBeUndefined();
     expect(await row('confirmed')).toBeDefined();

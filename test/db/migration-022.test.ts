@@ -5,6 +5,7 @@ import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createOperator } from '../../src/operators/service.js';
 import { createTestDatabase, insertRawRows, migrateBefore } from '../helpers/database.js';
+import { nowMillis } from '../../src/lib/clock.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 let db: Db;
@@ -59,7 +60,7 @@ describe('migration 022', () => {
   });
 
   it("takes Stripe's states, one payment per session of an operator, and payments without a basket", async () => {
-    const base = { operator_id: operatorId, provider: 'stripe', amount: 100, currency: 'EUR', created_at: Date.now() };
+    const base = { operator_id: operatorId, provider: 'stripe', amount: 100, currency: 'EUR', created_at: nowMillis() };
     await insertRawRows(db, 'payments', [
       { ...base, status: 'pending', checkout_session_id: 'cs_test_1' },
       { ...base, status: 'refunding', checkout_session_id: 'cs_test_2' },

@@ -13,6 +13,7 @@ import { gygPushChannel, type PushTransport } from '../../src/getyourguide/push.
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, migrateBefore } from '../helpers/database.js';
 import { admin, connect, day, mappedActivity, type Product } from '../getyourguide/fixtures.js';
+import { nowMillis } from '../../src/lib/clock.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 let db: Db;
@@ -20,7 +21,7 @@ let app: FastifyInstance;
 let operatorId: number;
 let product: Product;
 let timeslots: number[];
-const now = Date.now();
+const now = nowMillis();
 
 beforeAll(async () => {
   const database = await createTestDatabase();

@@ -5,6 +5,7 @@ import { call, type TestApp } from '../helpers/app.js';
 import { createMailer } from '../../src/emails/mailer.js';
 import type { Delivery } from '../../src/emails/worker.js';
 import type { Db } from '../../src/db/connection.js';
+import { unixNow } from '../../src/lib/clock.js';
 
 export function deliveryFor(t: TestApp, workerId = 'test-worker'): Delivery {
   return { mailer: createMailer(t.app.config), from: t.app.config.emailFrom, workerId, keys: t.app.instanceKeys, publicUrl: t.app.config.publicUrl };
@@ -20,7 +21,7 @@ export async function meterEntries(db: Db, operatorId: number, meter: string) {
     .execute();
 }
 
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
+export const nowSeconds = () => unixNow();
 
 export const customer = (FirstName = 'Ada', Email = 'ada@example.com') => ({ FirstName, LastName: 'Lovelace', Email, Phone: '+441234567890' });
 

@@ -7,6 +7,7 @@ import { createActivity, createTimeslot, dateFromToday } from '../availability/f
 import { customer, deliveryFor, nowSeconds, pauseStarterWorkflows, posBooking } from './fixtures.js';
 import { startSmtp, type TestSmtp } from './smtp.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS, runDueEmails, type Delivery } from '../../src/emails/worker.js';
+import { addSeconds } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -64,7 +65,7 @@ describe('e-mails of one workflow', () => {
     let now = nowSeconds();
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       await runDueEmails(t.db, delivery, now);
-      now += RETRY_DELAYS[attempt - 1] ?? 0;
+      now = addSeconds(now, RETRY_DELAYS[attempt - 1] ?? 0);
     }
     smtp.failing = false;
 

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { call, createTestApp, type TestApp, type TestOperator } from '../helpers/app.js';
 import { openShop } from '../shop/fixtures.js';
 import { admin, berlin, bookBody, connect, customer, day, mappedActivity, reserveBody, type Gyg } from './fixtures.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -146,7 +147,7 @@ describe('retries and lapsed holds', () => {
     expect((await availability(product.productId, day(7)))[0].vacancies).toBe(0);
 
     // The minute passes.
-    await sql`UPDATE bookings SET hold_expires_at = ${Math.floor(Date.now() / 1000) - 1} WHERE payment_reference = 'GYGLAPSE1'`.execute(t.db.kysely);
+    await sql`UPDATE bookings SET hold_expires_at = ${addSeconds(unixNow(), -1)} WHERE payment_reference = 'GYGLAPSE1'`.execute(t.db.kysely);
     expect((await availability(product.productId, day(7)))[0].vacancies).toBe(3);
     const late = await gyg(
       'POST',

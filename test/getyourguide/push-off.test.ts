@@ -11,6 +11,7 @@ import { sendDuePushes } from '../../src/marketplace-push/queue.js';
 import { GYG_CHANNEL, gygPushChannel } from '../../src/getyourguide/push.js';
 import { seedDemoOnFirstStart, type DemoSeed } from '../../src/demo/seed.js';
 import { admin, connect, customer, day, mappedActivity } from './fixtures.js';
+import { addMillis, nowMillis, toSeconds } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let demo: DemoSeed;
@@ -41,11 +42,11 @@ beforeEach(() => {
   received = [];
 });
 
-let clock = Date.now();
+let clock = nowMillis();
 /** The dispatcher's pass (it coalesces the seat notes), then the sender's: the requests sent. */
 async function pass(): Promise<number> {
-  clock += 10_000;
-  await dispatchEvents(t.db, Math.floor(clock / 1000));
+  clock = addMillis(clock, 10_000);
+  await dispatchEvents(t.db, toSeconds(clock));
   return sendDuePushes(t.db, gygPushChannel(t.app.instanceKeys, t.app.config), silent, clock);
 }
 

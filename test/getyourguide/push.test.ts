@@ -13,6 +13,7 @@ import { pushQueueStats } from '../../src/marketplace-push/store.js';
 import { installTallies, type QueueName, type QueueOutcome } from '../../src/hooks/tallies.js';
 import { PushBody } from '../../src/getyourguide/schemas.js';
 import { admin, berlin, connect, customer, day, mappedActivity, reserveBody, type Gyg } from './fixtures.js';
+import { addMillis, nowMillis, toSeconds, type UnixMillis } from '../../src/lib/clock.js';
 
 interface Received {
   path: string;
@@ -57,14 +58,14 @@ beforeEach(() => {
 });
 
 /** GetYourGuide's sender, one pass at `nowMs`: the requests made. */
-const send = (nowMs: number) => sendDuePushes(t.db, gygPushChannel(t.app.instanceKeys, t.app.config), silent, nowMs);
+const send = (nowMs: UnixMillis) => sendDuePushes(t.db, gygPushChannel(t.app.instanceKeys, t.app.config), silent, nowMs);
 
 /** The passes' clock: each pass is later than the dispatcher's coalescing window after the one before. */
-let clock = Date.now();
+let clock = nowMillis();
 /** The webhooks' dispatcher coalesces the seat notes (the worker's pass), then the sender pushes (its pass). */
 async function pass(): Promise<number> {
-  clock += 10_000;
-  await dispatchEvents(t.db, Math.floor(clock / 1000));
+  clock = addMillis(clock, 10_000);
+  await dispatchEvents(t.db, toSeconds(clock));
   return send(clock);
 }
 
@@ -128,8 +129,8 @@ describe('notify-availability-update', () => {
 
     // The refused push waits for its Retry-After, then goes out.
     received = [];
-    expect(await send(now + 20_000)).toBe(0);
-    expect(await send(now + 31_000)).toBe(1);
+    expect(await send(addMillis(now, 20_000))).toBe(0);
+    expect(await send(addMillis(now, 31_000))).toBe(1);
     expect(received.map((r) => r.body.data.productId)).toEqual([roomy.productId]);
     expect(await t.db.kysely.selectFrom('marketplace_pushes').selectAll().where('channel', '=', GYG_CHANNEL).execute()).toEqual([]);
   });
@@ -168,20 +169,20 @@ describe('notify-availability-update', () => {
       outcomes.length = 0;
       received = [];
       expect((await partnerBooking(product.activityId, 14, 1)).statusCode).toBe(201);
-      clock += 10_000;
-      await dispatchEvents(t.db, Math.floor(clock / 1000));
-      expect(await pushQueueStats(t.db.kysely, GYG_CHANNEL, clock + 5_000)).toEqual({ due: 1, oldestDueAt: Math.floor(clock / 1000) * 1000 });
+      clock = addMillis(clock, 10_000);
+      await dispatchEvents(t.db, toSeconds(clock));
+      expect(await pushQueueStats(t.db.kysely, GYG_CHANNEL, addMillis(clock, 5_000))).toEqual({ due: 1, oldestDueAt: toSeconds(clock) * 1000 });
       answers = [{ status: 500 }];
       expect(await send(clock)).toBe(1);
       expect(outcomes).toEqual(['gyg_push retrying 1']);
       // Postponed by the back-off (10 s): not due now, due then.
       expect(await pushQueueStats(t.db.kysely, GYG_CHANNEL, clock)).toEqual({ due: 0, oldestDueAt: null });
-      expect((await pushQueueStats(t.db.kysely, GYG_CHANNEL, clock + 10_000)).due).toBe(1);
-      expect(await send(clock + 10_000)).toBe(1);
+      expect((await pushQueueStats(t.db.kysely, GYG_CHANNEL, addMillis(clock, 10_000))).due).toBe(1);
+      expect(await send(addMillis(clock, 10_000))).toBe(1);
       expect(outcomes).toEqual(['gyg_push retrying 1', 'gyg_push sent 1']);
-      expect(await pushQueueStats(t.db.kysely, GYG_CHANNEL, clock + 10_000)).toEqual({ due: 0, oldestDueAt: null });
+      expect(await pushQueueStats(t.db.kysely, GYG_CHANNEL, addMillis(clock, 10_000))).toEqual({ due: 0, oldestDueAt: null });
       expect(received.map((r) => r.body.data.productId)).toEqual([product.productId, product.productId]);
-      clock += 10_000;
+      clock = addMillis(clock, 10_000);
     } finally {
       installTallies(undefined);
     }

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, call, createTestApp, type TestApp, type TestOperator } from '../helpers/app.js';
 import { admin, berlin, bookBody, connect, day, mappedActivity, reserveBody, type Gyg, type Product } from './fixtures.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -203,13 +204,13 @@ describe('book errors and cancel-booking refusals', () => {
     expect(notBooked.errorCode).toBe('INVALID_BOOKING');
 
     // The door checks the guest in (the check-in of today's timeslots only: move it to today first).
-    const soon = Math.floor(Date.now() / 1000) + 3600;
+    const soon = addSeconds(unixNow(), 3600);
     const timeslot = await t.db.kysely.selectFrom('bookings').select('timeslot_id').where('reference', '=', code).executeTakeFirstOrThrow();
     const original = await t.db.kysely.selectFrom('timeslots').selectAll().where('id', '=', timeslot.timeslot_id).executeTakeFirstOrThrow();
     const today = new Date().toISOString().slice(0, 10);
     await t.db.kysely
       .updateTable('timeslots')
-      .set({ date: today, starts_at: soon, bookable_until: soon, ends_at: soon + 5400 })
+      .set({ date: today, starts_at: soon, bookable_until: soon, ends_at: addSeconds(soon, 5400) })
       .where('id', '=', timeslot.timeslot_id)
       .execute();
     const checkin = await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${code}/check-in`);
@@ -221,7 +222,7 @@ describe('book errors and cancel-booking refusals', () => {
     await call(t.app, op.adminKey, 'DELETE', `/api/v2/admin/bookings/${code}/check-in`);
 
     // The timeslot starts: too late to cancel.
-    const past = Math.floor(Date.now() / 1000) - 60;
+    const past = addSeconds(unixNow(), -60);
     await t.db.kysely.updateTable('timeslots').set({ starts_at: past, bookable_until: past }).where('id', '=', timeslot.timeslot_id).execute();
     const inPast = await gyg('POST', 'cancel-booking', 'cancel-booking/', {
       data: { bookingReference: booked.data.bookingReference, gygBookingReference: 'GYGREDEEM1' },

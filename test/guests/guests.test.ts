@@ -13,6 +13,7 @@ import { addUser, as, signIn } from '../staff/fixtures.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { addEndpoint, deliveryDeps, flush } from '../webhooks/fixtures.js';
 import { eraseInactiveGuests } from '../../src/guests/retention.js';
+import { addMillis, addSeconds, nowMillis, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -63,7 +64,7 @@ async function shopBooking(): Promise<string> {
 
 /** Moves the timeslot into the past: its bookings are over (what an erasure waits for). */
 async function endTimeslot(id: number): Promise<void> {
-  const past = Math.floor(Date.now() / 1000) - 7 * 86_400;
+  const past = addSeconds(unixNow(), -7 * 86_400);
   await sql`UPDATE timeslots SET starts_at = ${past}, ends_at = ${past + 3600}, bookable_until = ${past} WHERE id = ${id}`.execute(t.db.kysely);
 }
 
@@ -244,7 +245,7 @@ describe('GUEST_RETENTION_DAYS', () => {
     const gone = await book('old@example.com', soon.Date);
     const kept = await book('recent@example.com', later.Date);
     // A year and a bit from now, with a retention of one year: the first guest's activity is over a year past.
-    const now = Date.now() + 400 * 86_400_000;
+    const now = addMillis(nowMillis(), 400 * 86_400_000);
     expect(await eraseInactiveGuests(t.db, 365, now)).toBeGreaterThanOrEqual(1);
     const customerOf = async (ref: string) => (await call(t.app, third.adminKey, 'GET', `/api/v2/admin/bookings/${ref}`)).json().data.Customer;
     expect((await customerOf(gone)).Email).toBe('erased@erased.invalid');

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { unixNow } from '../../src/lib/clock.js';
 
 type Json = Record<string, unknown>;
 
@@ -41,7 +42,7 @@ const httpDeliver: Deliver = async (url, payload, headers) => {
 };
 
 const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
-const now = () => Math.floor(Date.now() / 1000);
+const now = () => unixNow();
 
 /** Stripe's form encoding back into objects: a[b][0][c]=v; objects whose keys are all indexes become arrays. */
 export function parseStripeForm(body: string): Json {

@@ -9,6 +9,7 @@ import { customer, nowSeconds, posBooking } from '../emails/fixtures.js';
 import { offerFreedSeats } from '../../src/waitlists/offers.js';
 import { fromAddress, GOOD_CARD, openShop } from '../shop/fixtures.js';
 import { joinConfirmed } from '../waitlists/fixtures.js';
+import { addSeconds } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -127,7 +128,7 @@ describe('listing live holds', () => {
 
     await t.db.kysely
       .updateTable('bookings')
-      .set({ hold_expires_at: nowSeconds() - 1 })
+      .set({ hold_expires_at: addSeconds(nowSeconds(), -1) })
       .where('reference', '=', raft.reference)
       .execute();
     expect(await holds(`?ActivityID=${secondActivity}`)).toEqual([]);

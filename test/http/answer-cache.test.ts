@@ -6,6 +6,7 @@ import { call, createTestApp, problemOf, type TestApp, type TestOperator } from 
 import { createActivity, createTimeslot, dateFromToday, type AdminTimeslot } from '../availability/fixtures.js';
 import { ANSWER_TTL_MS } from '../../src/http/answer-cache.js';
 import { setCapacityAboveBooked } from '../../src/availability/store.js';
+import { nowMillis } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -174,7 +175,7 @@ describe('what keeps the cache', () => {
         currency: 'EUR',
         unit_price: 100,
         max_participants_per_booking: 4,
-        updated_at: Date.now(),
+        updated_at: nowMillis(),
       })
       .execute();
     expect((await partner(op.otaKey, '/resolve-product?Name=Direct%20Tour')).json().data.ActivityID).toBe('s_directTour01');

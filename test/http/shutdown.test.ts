@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { queueEmail } from '../../src/emails/outbox.js';
 import { startSmtp } from '../emails/smtp.js';
 import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let database: TestDatabase;
 let adminKey: string;
@@ -129,7 +130,7 @@ describe('SIGTERM while an e-mail is being sent', () => {
     smtp.delayMs = 1_500; // a slow mail server: each message takes 1.5 s to be accepted
     const db = openDatabase(database.config);
     try {
-      const now = Math.floor(Date.now() / 1000);
+      const now = unixNow();
       await db.write(async (tx) => {
         for (const n of [1, 2, 3]) {
           await queueEmail(tx, {
@@ -138,7 +139,7 @@ describe('SIGTERM while an e-mail is being sent', () => {
             to: `staff${n}@example.com`,
             subject: `Shutdown ${n}`,
             body: 'An endpoint was disabled.',
-            sendAt: now - 10,
+            sendAt: addSeconds(now, -10),
             meter: null,
             meterExtraInfo: null,
           });

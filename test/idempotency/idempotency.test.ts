@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { startServerProcess } from '../helpers/server-process.js';
+import { addMillis, nowMillis } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -100,7 +101,7 @@ describe('Idempotency-Key', () => {
     const first = await usage(op.usageKey, body, headers);
     await t.db.kysely
       .updateTable('idempotency_keys')
-      .set({ created_at: Date.now() - 24 * 60 * 60 * 1000 - 1000 })
+      .set({ created_at: addMillis(nowMillis(), -(24 * 60 * 60 * 1000 + 1000)) })
       .where('idempotency_key', '=', 'day-old')
       .execute();
     const later = await usage(op.usageKey, body, headers);

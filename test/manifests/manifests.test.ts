@@ -10,6 +10,7 @@ import { fileIdOf, PDF, uploadAs } from '../questions/files.js';
 import { octoClient, contact } from '../octo/fixtures.js';
 import { octoBody, octoError } from '../octo/spec.js';
 import { todayIn } from '../../src/calendar/zoned-time.js';
+import { addMillis, addSeconds, nowMillis, unixNow } from '../../src/lib/clock.js';
 
 /** A zone where it is morning now, so that a timeslot this evening is still today and in the future. */
 function morningZone(): string {
@@ -75,7 +76,7 @@ beforeAll(async () => {
   other = await t.newOperator();
   zone = morningZone();
   today = todayIn(zone);
-  tomorrow = todayIn(zone, Date.now() + 86_400_000);
+  tomorrow = todayIn(zone, addMillis(nowMillis(), 86_400_000));
   const activity = await ok(
     await admin('POST', '/api/v2/admin/activities', { Name: 'Harbour walk', DurationMinutes: 60, Timezone: zone, Currency: 'EUR', UnitPrice: 2000 }),
     201,
@@ -375,7 +376,7 @@ describe('check-in', () => {
 
 describe('no-shows', () => {
   it('counts the bookings nobody came to once the timeslot has ended, per timeslot and day', async () => {
-    const date = todayIn(zone, Date.now() + 2 * 86_400_000);
+    const date = todayIn(zone, addMillis(nowMillis(), 2 * 86_400_000));
     const slot = (await ok(await admin('POST', `/api/v2/admin/activities/${activityId}/timeslots`, { Date: date, Time: '21:00', Capacity: 10 }), 201))
       .ID as number;
     const came = await posBooking(date, 'Came');
@@ -389,11 +390,11 @@ describe('no-shows', () => {
     expect((await ok(await admin('GET', `/api/v2/admin/manifests?Date=${date}`))).Timeslots[0].NoShows).toBe(0);
 
     // The timeslot ends (moved into the past: bookings cannot be made there).
-    const past = Math.floor(Date.now() / 1000) - 3600;
+    const past = addSeconds(unixNow(), -3600);
     await t.db.write((tx) =>
       tx
         .updateTable('timeslots')
-        .set({ starts_at: past - 3600, ends_at: past })
+        .set({ starts_at: addSeconds(past, -3600), ends_at: past })
         .where('id', '=', slot)
         .execute(),
     );

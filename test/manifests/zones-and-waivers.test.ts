@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { as, userSession, type Session } from '../staff/fixtures.js';
 import { todayIn } from '../../src/calendar/zoned-time.js';
+import { addMillis, nowMillis } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -51,7 +52,7 @@ describe("the day's manifests in every activity's own zone", () => {
     const kiri = await activityIn(KIRITIMATI, 'Lagoon snorkel');
     laSlot = await slotOn(la, laToday);
     kiriSlot = await slotOn(kiri, kiriToday, '10:00');
-    laTomorrowSlot = await slotOn(la, todayIn(LA, Date.now() + 86_400_000));
+    laTomorrowSlot = await slotOn(la, todayIn(LA, addMillis(nowMillis(), 86_400_000)));
   });
 
   it("lists each activity's today without a date, each timeslot with its zone, for the front desk and a guide", async () => {
@@ -76,7 +77,7 @@ describe("the day's manifests in every activity's own zone", () => {
     // Los Angeles' today is a date a guide may ask for; Kiritimati's timeslot of that date (if any) is not today there.
     const guides = await ok(await as(t, guide, 'GET', `/api/v2/admin/manifests?Date=${laToday}`));
     expect(guides.Timeslots.every((slot: { TimeZone: string; Date: string }) => todayIn(slot.TimeZone) === slot.Date)).toBe(true);
-    const later = todayIn(LA, Date.now() + 3 * 86_400_000);
+    const later = todayIn(LA, addMillis(nowMillis(), 3 * 86_400_000));
     problemOf(await as(t, guide, 'GET', `/api/v2/admin/manifests?Date=${later}`), 403, 'forbidden');
   });
 });
@@ -109,7 +110,7 @@ describe('a missing waiver at the door', () => {
 
   beforeAll(async () => {
     activityId = await activityIn('UTC', 'Cliff jump');
-    date = todayIn('UTC', Date.now() + 86_400_000);
+    date = todayIn('UTC', addMillis(nowMillis(), 86_400_000));
     await slotOn(activityId, date);
     consentId = (
       await ok(

@@ -7,6 +7,7 @@ import { createActivity, createTimeslot, dateFromToday } from '../availability/f
 import { customer, posBooking } from '../emails/fixtures.js';
 import { addUser, as, signIn, type Session } from '../staff/fixtures.js';
 import { queueDigests } from '../../src/notices/digest.js';
+import { addMillis, asUnixMillis } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -97,16 +98,16 @@ describe('the daily digest', () => {
     expect((await choose(quiet, 'digest')).statusCode).toBe(200);
     const made = await posBooking(t, op.adminKey, { ActivityID: activityId, Date: date, Time: '10:00' }, 3);
     const now = new Date();
-    const early = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 5, 59);
-    const morning = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 23, 59);
+    const early = asUnixMillis(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 5, 59));
+    const morning = asUnixMillis(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 23, 59));
     expect(await queueDigests(t.db, early)).toBe(0);
     expect(await queueDigests(t.db, morning)).toBe(1);
-    expect(await queueDigests(t.db, morning + 1000)).toBe(0);
+    expect(await queueDigests(t.db, addMillis(morning, 1000))).toBe(0);
     const [digest] = await notices(quiet.email);
     expect(digest!.subject).toMatch(/^Bookings of the last 24 hours: \d+ new, 1 cancelled$/);
     expect(digest!.body).toContain(`- ${made.BookingReference}: Harbour walk, ${date} 10:00, 3 people (Point of sale)`);
     expect(digest!.booking_id).toBeNull();
     // The next day's digest goes the next day.
-    expect(await queueDigests(t.db, morning + 7 * 3_600_000)).toBe(1);
+    expect(await queueDigests(t.db, addMillis(morning, 7 * 3_600_000))).toBe(1);
   });
 });

@@ -6,6 +6,7 @@ import { createActivity, createTimeslot, dateFromToday } from '../availability/f
 import { extendHold } from '../../src/bookings/index.js';
 import { changeBookingDetails, findBooking } from '../../src/bookings/store.js';
 import { customer } from './fixtures.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -27,7 +28,7 @@ const hold = async (HoldMinutes?: number) => {
 };
 const seconds = (iso: string | null) => Date.parse(iso!) / 1000;
 const minutes = (n: number) => ({ minutes: n, maxLifetimeMinutes: 60 });
-const nowSeconds = () => Math.floor(Date.now() / 1000);
+const nowSeconds = () => unixNow();
 /** Runs the command in its own transaction, as a channel does, and answers its outcome with the booking as it is then. */
 const extend = async (reference: string, hold: { minutes: number; maxLifetimeMinutes: number }) => {
   const row = await findBooking(t.db.kysely, op.operatorId, reference);
@@ -56,7 +57,7 @@ describe('extendHold', () => {
     const extended = await extend(booking.BookingReference, minutes(30));
     expect(extended.outcome.ok).toBe(true);
     expect(extended.booking.Status).toBe('on_hold');
-    expect(seconds(extended.booking.HoldExpiresAt)).toBeGreaterThanOrEqual(nowSeconds() + 30 * 60 - 2);
+    expect(seconds(extended.booking.HoldExpiresAt)).toBeGreaterThanOrEqual(addSeconds(nowSeconds(), 30 * 60 - 2));
     const again = await extend(booking.BookingReference, minutes(1));
     expect(again.outcome.ok).toBe(true);
     expect(again.booking.HoldExpiresAt).toBe(extended.booking.HoldExpiresAt);
@@ -76,7 +77,7 @@ describe('extendHold', () => {
     const booking = await hold(10);
     await t.db.kysely
       .updateTable('bookings')
-      .set({ hold_expires_at: nowSeconds() - 1 })
+      .set({ hold_expires_at: addSeconds(nowSeconds(), -1) })
       .where('reference', '=', booking.BookingReference)
       .execute();
     expect((await extend(booking.BookingReference, minutes(10))).outcome).toMatchObject({ ok: false, refusal: { code: 'booking.expired' } });

@@ -7,6 +7,7 @@ import { createActivity, createTimeslot, dateFromToday, getTimeslot, type AdminT
 import { contact, customer, octoClient, type OctoCall } from './fixtures.js';
 import { octoBody, octoError } from './spec.js';
 import { dropPartnerReadsAtCommit } from '../../src/http/answer-cache.js';
+import { addMillis, addSeconds, nowMillis, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -38,7 +39,7 @@ const expireHold = async (reference: string) => {
   await t.db.write(async (tx) => {
     await tx
       .updateTable('bookings')
-      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .set({ hold_expires_at: addSeconds(unixNow(), -1) })
       .where('reference', '=', reference)
       .execute();
     dropPartnerReadsAtCommit(tx, op.operatorId);
@@ -202,10 +203,10 @@ describe('extend, confirm, update, cancel', () => {
     const first = octoBody(await octo('POST', `/bookings/${uuid}/extend`, { expirationMinutes: 60 }), 'Booking');
     expect(Date.parse(first.utcExpiresAt)).toBeLessThanOrEqual(madeAt + 60 * 60_000 + 1000);
     // Drive time: it was made 55 minutes ago and runs out in 2 minutes; a renewal gets 5 minutes, the rest of its life.
-    const now = Math.floor(Date.now() / 1000);
+    const now = unixNow();
     await t.db.kysely
       .updateTable('bookings')
-      .set({ created_at: Date.now() - 55 * 60_000, hold_expires_at: now + 120 })
+      .set({ created_at: addMillis(nowMillis(), -55 * 60_000), hold_expires_at: addSeconds(now, 120) })
       .where('reference', '=', reference)
       .execute();
     const last = octoBody(await octo('POST', `/bookings/${uuid}/extend`, { expirationMinutes: 30 }), 'Booking');

@@ -7,6 +7,7 @@ import { seedDemo } from '../../src/demo/seed.js';
 import { createOperator } from '../../src/operators/service.js';
 import { isSlug, operatorIdBySlug, slugify } from '../../src/operators/slug.js';
 import { createTestDatabase, migrateBefore } from '../helpers/database.js';
+import { nowMillis } from '../../src/lib/clock.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -61,7 +62,7 @@ describe('operator slugs', () => {
     const db = await freshDatabase();
     await migrateBefore(db, '013');
     for (const name of ['Demo Adventures', 'Demo Adventures', 'Other']) {
-      await db.kysely.insertInto('operators').values({ name, created_at: Date.now() }).execute();
+      await db.kysely.insertInto('operators').values({ name, created_at: nowMillis() }).execute();
     }
     await migrate(db);
     const rows = await db.kysely.selectFrom('operators').select(['id', 'slug']).orderBy('id').execute();

@@ -10,6 +10,7 @@ import { GOOD_CARD, openShop } from '../shop/fixtures.js';
 import { connectStripe, stripeWorld, type StripeWorld } from './fixtures.js';
 import { manageToken } from '../../src/storefront/manage.js';
 import { refundAmount, refundPercent } from '../../src/catalog/refund-rules.js';
+import { addSeconds, asUnixSeconds } from '../../src/lib/clock.js';
 
 let world: StripeWorld;
 let op: TestOperator;
@@ -76,12 +77,12 @@ describe('the rules', () => {
       { HoursBefore: 48, Percent: 100 },
       { HoursBefore: 24, Percent: 50 },
     ];
-    const start = 1_000_000;
-    expect(refundPercent(rules, start, start - 48 * 3600)).toBe(100);
-    expect(refundPercent(rules, start, start - 48 * 3600 + 1)).toBe(50);
-    expect(refundPercent(rules, start, start - 24 * 3600)).toBe(50);
-    expect(refundPercent(rules, start, start - 24 * 3600 + 1)).toBe(0);
-    expect(refundPercent([], start, start - 1)).toBe(100);
+    const start = asUnixSeconds(1_000_000);
+    expect(refundPercent(rules, start, addSeconds(start, -(48 * 3600)))).toBe(100);
+    expect(refundPercent(rules, start, addSeconds(start, -48 * 3600 + 1))).toBe(50);
+    expect(refundPercent(rules, start, addSeconds(start, -(24 * 3600)))).toBe(50);
+    expect(refundPercent(rules, start, addSeconds(start, -24 * 3600 + 1))).toBe(0);
+    expect(refundPercent([], start, addSeconds(start, -1))).toBe(100);
     // Half a cent rounds up; what went back before counts; never below nothing.
     expect(refundAmount(3333, 0, 50)).toBe(1667);
     expect(refundAmount(6000, 1000, 50)).toBe(2000);

@@ -10,6 +10,7 @@ import { customer, meterEntries } from '../emails/fixtures.js';
 import { addEndpoint } from '../webhooks/fixtures.js';
 import { GOOD_CARD, openShop } from '../shop/fixtures.js';
 import { connectStripe, stripeWorld, webhookUrl, type StripeWorld } from './fixtures.js';
+import { addMillis, addSeconds, nowMillis, unixNow } from '../../src/lib/clock.js';
 
 let world: StripeWorld;
 let op: TestOperator;
@@ -155,7 +156,7 @@ describe('checkout with Stripe', () => {
     const old = await basketWith(1);
     await world.t.db.kysely
       .updateTable('bookings')
-      .set({ created_at: Date.now() - 40 * 60_000 })
+      .set({ created_at: addMillis(nowMillis(), -40 * 60_000) })
       .where('reference', '=', old.Items[0]!.BookingReference)
       .execute();
     const refused = problemOf(await checkout(old.BasketToken), 409, 'conflict');
@@ -280,7 +281,7 @@ describe("Stripe's webhook", () => {
     // The guest dawdles on Stripe's page: the hold lapses, and another guest takes both seats.
     await world.t.db.kysely
       .updateTable('bookings')
-      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .set({ hold_expires_at: addSeconds(unixNow(), -1) })
       .where('reference', '=', basket.Items[0]!.BookingReference)
       .execute();
     const rival = await basketWith(2, '16:00');
@@ -309,7 +310,7 @@ describe("Stripe's webhook", () => {
     const row = await basketRow(basket.BasketToken);
     await world.t.db.kysely
       .updateTable('bookings')
-      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .set({ hold_expires_at: addSeconds(unixNow(), -1) })
       .where('reference', '=', basket.Items[0]!.BookingReference)
       .execute();
     await basketWith(1, '17:00');

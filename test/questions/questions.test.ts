@@ -1,6 +1,7 @@
 // Waiver questions: the operator's API, the partner path with Locale, the core path, tenancy.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
+import { asUnixSeconds, nowMillis } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -179,8 +180,8 @@ describe('operator API: changing and deleting questions', () => {
           activity_id: activity.id,
           date: '2030-01-01',
           time: '10:00',
-          starts_at: 1_893_488_400,
-          ends_at: 1_893_492_000,
+          starts_at: asUnixSeconds(1_893_488_400),
+          ends_at: asUnixSeconds(1_893_492_000),
           capacity: 5,
         })
         .returning('id')
@@ -202,7 +203,7 @@ describe('operator API: changing and deleting questions', () => {
           customer_phone: '+41790000000',
           waiver_status: 'complete',
           hold_expires_at: null,
-          created_at: Date.now(),
+          created_at: nowMillis(),
           cancelled_at: null,
         })
         .returning('id')

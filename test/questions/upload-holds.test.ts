@@ -10,6 +10,7 @@ import { GOOD_CARD, openShop } from '../shop/fixtures.js';
 import { contact, octoClient } from '../octo/fixtures.js';
 import { octoBody } from '../octo/spec.js';
 import { fileIdOf, JPEG, uploadAs, uploadToBasket } from './files.js';
+import { addMillis, nowMillis } from '../../src/lib/clock.js';
 
 const date = dateFromToday(18);
 const HOUR = 3_600_000;
@@ -75,7 +76,7 @@ const exists = async (s: Setup, fileId: string) =>
 const age = (s: Setup, fileId: string, hours: number) =>
   s.t.db.kysely
     .updateTable('uploads')
-    .set({ created_at: Date.now() - hours * HOUR })
+    .set({ created_at: addMillis(nowMillis(), -hours * HOUR) })
     .where('public_id', '=', fileId)
     .execute();
 
@@ -130,7 +131,7 @@ describe('the sweep and files named by holds', () => {
     await sweepUnattachedUploads(s.t.db, 24);
     expect(await exists(s, fileId)).toBe(true);
     // A day after the hold lapsed, it goes like any unused upload.
-    await sweepUnattachedUploads(s.t.db, 24, Date.now() + 24 * HOUR + 15 * MINUTE);
+    await sweepUnattachedUploads(s.t.db, 24, addMillis(nowMillis(), 24 * HOUR + 15 * MINUTE));
     expect(await exists(s, fileId)).toBe(false);
   });
 
@@ -141,9 +142,9 @@ describe('the sweep and files named by holds', () => {
     const begun = await call(s.t.app, undefined, 'POST', `${shop(s)}/baskets/${token}/begin-checkout`);
     expect(begun.statusCode, begun.body).toBe(200);
     // Held 20 minutes from now (CHECKOUT_HOLD_MINUTES) instead of 10.
-    await sweepUnattachedUploads(s.t.db, 24, Date.now() + 24 * HOUR + 15 * MINUTE);
+    await sweepUnattachedUploads(s.t.db, 24, addMillis(nowMillis(), 24 * HOUR + 15 * MINUTE));
     expect(await exists(s, fileId)).toBe(true);
-    await sweepUnattachedUploads(s.t.db, 24, Date.now() + 24 * HOUR + 25 * MINUTE);
+    await sweepUnattachedUploads(s.t.db, 24, addMillis(nowMillis(), 24 * HOUR + 25 * MINUTE));
     expect(await exists(s, fileId)).toBe(false);
   });
 
@@ -154,7 +155,7 @@ describe('the sweep and files named by holds', () => {
     const cancelledRef = await partnerBooking(s, cancelled, 30);
     expect((await call(s.t.app, s.op.adminKey, 'POST', `/api/v2/admin/holds/${releasedRef}/release`)).statusCode).toBe(200);
     expect((await call(s.t.app, s.op.otaKey, 'POST', `/api/v2/ota/viator/booking/${cancelledRef}/cancel`)).statusCode).toBe(200);
-    await sweepUnattachedUploads(s.t.db, 24, Date.now() + 25 * HOUR);
+    await sweepUnattachedUploads(s.t.db, 24, addMillis(nowMillis(), 25 * HOUR));
     expect(await exists(s, released)).toBe(false);
     expect(await exists(s, cancelled)).toBe(false);
   });
@@ -177,7 +178,7 @@ describe('the sweep and files named by holds', () => {
     expect(changed.statusCode, changed.body).toBe(200);
     octoBody(await octo('POST', `/bookings/${hold.uuid}/confirm`, { contact, resellerReference: 'V-1' }, 'octo/questions'), 'Booking');
 
-    await sweepUnattachedUploads(s.t.db, 24, Date.now() + 25 * HOUR);
+    await sweepUnattachedUploads(s.t.db, 24, addMillis(nowMillis(), 25 * HOUR));
     expect(await exists(s, first)).toBe(false);
     expect(await exists(s, second)).toBe(true);
   });
@@ -193,7 +194,7 @@ describe('the sweep and files named by holds', () => {
     expect((await call(s.t.app, s.op.otaKey, 'POST', `/api/v2/ota/viator/booking/${confirmedRef}/confirm`)).statusCode).toBe(200);
     expect((await call(s.t.app, s.op.adminKey, 'POST', `/api/v2/admin/bookings/${paidRef}/cancel`)).statusCode).toBe(200);
 
-    await sweepUnattachedUploads(s.t.db, 24, Date.now() + 30 * 24 * HOUR);
+    await sweepUnattachedUploads(s.t.db, 24, addMillis(nowMillis(), 30 * 24 * HOUR));
     expect(await exists(s, paidFile)).toBe(true);
     expect(await exists(s, confirmedFile)).toBe(true);
     expect((await call(s.t.app, s.op.adminKey, 'GET', `/api/v2/admin/bookings/${paidRef}/files/${paidFile}`)).statusCode).toBe(200);

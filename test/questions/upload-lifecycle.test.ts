@@ -5,6 +5,7 @@ import { call, createTestApp, problemOf, type TestApp, type TestOperator } from 
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 import { sweepUnattachedUploads } from '../../src/questions/upload-sweep.js';
 import { fileIdOf, JPEG, PDF, uploadAs } from './files.js';
+import { addMillis, nowMillis } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -76,8 +77,8 @@ describe('attached and swept', () => {
     expect((await uploadRow(unused))?.attached_at).toBeNull();
 
     // An hour later nothing is due; a day and a bit later the unused file goes, by any number of sweepers at once.
-    expect(await sweepUnattachedUploads(t.db, 24, Date.now() + HOUR)).toBe(0);
-    const sweeps = await Promise.all([1, 2, 3].map(() => sweepUnattachedUploads(t.db, 24, Date.now() + 25 * HOUR)));
+    expect(await sweepUnattachedUploads(t.db, 24, addMillis(nowMillis(), HOUR))).toBe(0);
+    const sweeps = await Promise.all([1, 2, 3].map(() => sweepUnattachedUploads(t.db, 24, addMillis(nowMillis(), 25 * HOUR))));
     expect(sweeps.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(1);
     expect(await uploadRow(unused)).toBeUndefined();
     expect(await uploadRow(named)).toBeDefined();

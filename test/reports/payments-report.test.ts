@@ -9,13 +9,14 @@ import { createActivity, createTimeslot, dateFromToday } from '../availability/f
 import { customer } from '../emails/fixtures.js';
 import { GOOD_CARD, openShop } from '../shop/fixtures.js';
 import { userSession, as } from '../staff/fixtures.js';
+import { asUnixMillis } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
 let other: TestOperator;
 const activities: Record<string, string> = {};
 const slotDate = dateFromToday(9);
-const ms = (iso: string) => Date.parse(iso);
+const ms = (iso: string) => asUnixMillis(Date.parse(iso));
 
 const shop = (operatorId: number) => `/api/v2/shop/${operatorId}`;
 

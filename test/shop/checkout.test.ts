@@ -5,6 +5,7 @@ import { call, createTestApp, problemOf, type TestApp, type TestOperator } from 
 import { createActivity, createTimeslot, dateFromToday, getTimeslot } from '../availability/fixtures.js';
 import { customer, meterEntries, summaryOf } from '../emails/fixtures.js';
 import { DECLINED_CARD, GOOD_CARD, openShop } from './fixtures.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -195,7 +196,7 @@ describe('checkout', () => {
     await t.db.write((tx) =>
       tx
         .updateTable('bookings')
-        .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+        .set({ hold_expires_at: addSeconds(unixNow(), -1) })
         .where('reference', '=', first!.BookingReference)
         .execute(),
     );

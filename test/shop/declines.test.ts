@@ -7,6 +7,7 @@ import { createTestApp, problemOf, type TestApp, type TestOperator } from '../he
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 import { customer } from '../emails/fixtures.js';
 import { DECLINED_CARD, fromAddress, GOOD_CARD, openShop } from './fixtures.js';
+import { addMillis } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -35,7 +36,7 @@ async function declinesEarlierBy(seconds: number): Promise<void> {
   for (const row of rows)
     await t.db.kysely
       .updateTable('payments')
-      .set({ created_at: Number(row.created_at) - seconds * 1000 })
+      .set({ created_at: addMillis(row.created_at, -seconds * 1000) })
       .where('id', '=', row.id)
       .execute();
 }

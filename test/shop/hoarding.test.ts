@@ -7,6 +7,7 @@ import { call, createTestApp, problemOf, type TestApp, type TestOperator } from 
 import { createActivity, createTimeslot, dateFromToday, getTimeslot } from '../availability/fixtures.js';
 import { customer } from '../emails/fixtures.js';
 import { fromAddress, GOOD_CARD, openShop } from './fixtures.js';
+import { addMillis, addSeconds, nowMillis, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -109,7 +110,7 @@ describe('what one client holds', () => {
     expect((await fromAddress(t.app, ip, 'POST', `${shop()}/baskets/${paid}/checkout`, { Payment: GOOD_CARD })).statusCode).toBe(200);
     await t.db.kysely
       .updateTable('bookings')
-      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .set({ hold_expires_at: addSeconds(unixNow(), -1) })
       .where('reference', '=', lapse.Items[0]!.BookingReference)
       .execute();
     expect((await addItem(ip, await openBasket(ip), slot.Time, 6)).statusCode).toBe(201);
@@ -144,7 +145,7 @@ describe('holds cost time: short while choosing, longer once checkout begins', (
     // Granted once: a second call changes nothing, even later on.
     await t.db.kysely
       .updateTable('bookings')
-      .set({ hold_expires_at: Math.floor(Date.now() / 1000) + 60 })
+      .set({ hold_expires_at: addSeconds(unixNow(), 60) })
       .where('reference', '=', basket.Items[0]!.BookingReference)
       .execute();
     const again: Basket = (await beginCheckout(token)).json().data;
@@ -163,7 +164,7 @@ describe('holds cost time: short while choosing, longer once checkout begins', (
     // Drive time: the item was added 50 minutes ago.
     await t.db.kysely
       .updateTable('bookings')
-      .set({ created_at: Date.now() - 50 * 60_000 })
+      .set({ created_at: addMillis(nowMillis(), -50 * 60_000) })
       .where('reference', '=', item.BookingReference)
       .execute();
     const capped: Basket = (await beginCheckout(token)).json().data;

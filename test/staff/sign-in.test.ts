@@ -8,6 +8,7 @@ import { deliveryFor } from '../emails/fixtures.js';
 import { runDueEmails } from '../../src/emails/worker.js';
 import { addUser, as, post, sessionCookie, signIn, tokenIn, userSession, PASSWORD } from './fixtures.js';
 import { ADDRESS_FAILURES } from '../../src/staff/sign-in/throttles.js';
+import { addMillis, nowMillis } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let smtp: TestSmtp;
@@ -47,7 +48,7 @@ describe('lock-out and throttles', () => {
     // After the lock: as before (the clock is moved by rewriting the lock's end).
     await t.db.kysely
       .updateTable('staff_users')
-      .set({ locked_until: Date.now() - 1 })
+      .set({ locked_until: addMillis(nowMillis(), -1) })
       .where('id', '=', user.id)
       .execute();
     expect((await signInFrom(ip, { Email: user.email, Password: PASSWORD })).statusCode).toBe(200);

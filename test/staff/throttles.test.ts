@@ -8,12 +8,14 @@
 // hashes run at once: proof that a burst truly overlapped in the expensive phase.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, PUBLIC_URL, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { addUser, as, PASSWORD, sessionCookie, signIn, userSession, type Session } from './fixtures.js';
 import { insertToken } from '../../src/staff/users/store.js';
 import { newTotpEnrolment } from '../../src/staff/users/totp.js';
+import type { UnixMillis } from '../../src/lib/clock.js';
 
 const hashing = vi.hoisted(() => ({ verified: [] as string[], hashed: 0, codes: 0, inFlight: 0, maxInFlight: 0 }));
 
@@ -184,7 +186,7 @@ describe('an office behind one address', { timeout: SLOW }, () => {
     // The wait passes (the clock is moved by rewriting the address's last failure): one more try, then a longer wait.
     await t.db.kysely
       .updateTable('staff_throttles')
-      .set((eb) => ({ last_at: eb('last_at', '-', firstWait * 1000) }))
+      .set({ last_at: sql<UnixMillis>`last_at - ${firstWait * 1000}` })
       .where('key', '=', `failures:${ip}`)
       .execute();
     problemOf(await send(ip, '/sign-in', { Email: 'typo@example.com', Password: 'not the password' }), 401, 'unauthenticated');

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { createApiKey } from '../../src/auth/service.js';
+import { unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -76,10 +77,10 @@ describe('recording a batch', () => {
   });
 
   it('defaults OccurredAt to now, as the single POST does', async () => {
-    const before = Math.floor(Date.now() / 1000);
+    const before = unixNow();
     const { data } = (await batch({ Entries: [{ Meter: 'now', Usage: 1 }] })).json();
     expect(data.Entries[0].OccurredAt).toBeGreaterThanOrEqual(before);
-    expect(data.Entries[0].OccurredAt).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    expect(data.Entries[0].OccurredAt).toBeLessThanOrEqual(unixNow());
   });
 
   it('totals 1,000 entries of 0.1 over two meters and two days exactly, on top of what was there', async () => {

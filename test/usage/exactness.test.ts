@@ -2,11 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp, type TestOperator } from '../helpers/app.js';
 import { recordUsage, recordUsageEntries } from '../../src/usage/service.js';
+import { addSeconds, asUnixSeconds } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
 const DAY = '2037-04-04';
-const occurredAt = Date.parse(`${DAY}T06:00:00Z`) / 1000;
+const occurredAt = asUnixSeconds(Date.parse(`${DAY}T06:00:00Z`) / 1000);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -46,7 +47,7 @@ describe('exact sums', () => {
       meter: i % 2 ? 'batch-a' : 'batch-b',
       micros: 1n,
       extraInfo: null,
-      occurredAt: occurredAt + (i % 3) * 86_400, // three days
+      occurredAt: addSeconds(occurredAt, (i % 3) * 86_400), // three days
     }));
     // Two batches, so that the second adds to rows the first created.
     const recorded = [

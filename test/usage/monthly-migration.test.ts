@@ -8,6 +8,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { microsToNumber } from '../../src/lib/decimal.js';
 import { buildTestApp, call } from '../helpers/app.js';
 import { createTestDatabase, migrateBefore } from '../helpers/database.js';
+import { nowMillis } from '../../src/lib/clock.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -23,7 +24,7 @@ it('fills the monthly totals from the daily totals of a database created before 
   // Operators as rows of the schema of the time (creating one through the service now also writes tables
   // of later migrations, such as the audit log).
   const addOperator = (name: string) =>
-    db.kysely.insertInto('operators').values({ name, created_at: Date.now() }).returning('id as operatorId').executeTakeFirstOrThrow();
+    db.kysely.insertInto('operators').values({ name, created_at: nowMillis() }).returning('id as operatorId').executeTakeFirstOrThrow();
   const mine = await addOperator('Before 004');
   const other = await addOperator('Another operator');
   // Daily totals as the service kept them before 004: 2038-01-30 to 2038-03-03, one of them beyond 64 bits.

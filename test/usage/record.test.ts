@@ -1,6 +1,7 @@
 // POST /api/v2/usage/meters: every validation rule, reserved meters, scopes, the 201 body, idempotency.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
+import { unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -32,10 +33,10 @@ describe('recording a usage entry', () => {
   });
 
   it('defaults OccurredAt to now and accepts an integer string', async () => {
-    const before = Math.floor(Date.now() / 1000);
+    const before = unixNow();
     const now = (await record({ Meter: 'm', Usage: 1 })).json().data;
     expect(now.OccurredAt).toBeGreaterThanOrEqual(before);
-    expect(now.OccurredAt).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    expect(now.OccurredAt).toBeLessThanOrEqual(unixNow());
     expect((await record({ Meter: 'm', Usage: 1, OccurredAt: '86400' })).json().data.OccurredAt).toBe(86_400);
   });
 

@@ -2,12 +2,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, problemOf, type TestApp, type TestOperator } from '../helpers/app.js';
 import { recordUsage } from '../../src/usage/service.js';
+import { asUnixSeconds } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
 let other: TestOperator;
 
-const at = (iso: string) => Date.parse(iso) / 1000;
+const at = (iso: string) => asUnixSeconds(Date.parse(iso) / 1000);
 const record = async (body: Record<string, unknown>, key = op.usageKey) => {
   const response = await call(t.app, key, 'POST', '/api/v2/usage/meters', body);
   expect(response.statusCode, response.body).toBe(201);

@@ -9,6 +9,7 @@ import { openShop } from '../shop/fixtures.js';
 import { berlin, reserveBody as gygReserveBody, connect as connectGyg } from '../getyourguide/fixtures.js';
 import { loadConfig } from '../../src/config.js';
 import { admin, bookingBody, connect, customer, day, mappedActivity, partnerSeats, reserveBody, SUPPLIER_ID, type Viator } from './fixtures.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -143,9 +144,7 @@ describe('holds and retries', () => {
     expect(holdMs).toBeGreaterThan(50_000);
     expect(await remaining(product.optionId, day(6))).toBe(0);
     // The minute passes.
-    await sql`UPDATE bookings SET hold_expires_at = ${Math.floor(Date.now() / 1000) - 1} WHERE reference = ${reserved.body.reference}`.execute(
-      t.db.kysely,
-    );
+    await sql`UPDATE bookings SET hold_expires_at = ${addSeconds(unixNow(), -1)} WHERE reference = ${reserved.body.reference}`.execute(t.db.kysely);
     expect(await remaining(product.optionId, day(6))).toBe(3);
     expect(await partnerSeats(t, op, product.activityId, day(6))).toBe(3);
     const late = await viator('booking', bookingBody(product.optionId, day(6), 'VTR-LATE', reserved.body.reference, ['Adult', 'Adult', 'Adult']));

@@ -14,6 +14,7 @@ import { sendDuePushes } from '../../src/marketplace-push/queue.js';
 import { viatorPushChannel } from '../../src/viator/push.js';
 import { EventNotificationRequest } from '../../src/viator/schemas.js';
 import { admin, connect, customer, day, mappedActivity, SUPPLIER_ID, type Viator } from './fixtures.js';
+import { addMillis, nowMillis, toSeconds } from '../../src/lib/clock.js';
 
 interface Received {
   path: string;
@@ -59,11 +60,11 @@ beforeEach(() => {
   answers = [];
 });
 
-let clock = Date.now();
+let clock = nowMillis();
 /** The webhooks' dispatcher coalesces the seat notes (the worker's pass), then Viator's sender pushes (its pass). */
 async function pass(): Promise<number> {
-  clock += 10_000;
-  await dispatchEvents(t.db, Math.floor(clock / 1000));
+  clock = addMillis(clock, 10_000);
+  await dispatchEvents(t.db, toSeconds(clock));
   return sendDuePushes(t.db, viatorPushChannel(t.db, t.app.instanceKeys, t.app.config), silent, clock);
 }
 
@@ -150,7 +151,7 @@ describe('event notifications', () => {
     // 10 s later (the next pass): the 429'd one waits for its minute.
     await pass();
     expect(received).toEqual([]);
-    clock += 60_000;
+    clock = addMillis(clock, 60_000);
     await pass();
     expect(received.map((r) => r.body.productOptionIds[0])).toEqual([busy.optionId]);
   });

@@ -19,6 +19,7 @@ import {
   type Product,
   type Viator,
 } from './fixtures.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -207,7 +208,7 @@ describe('availability check', () => {
     ).toEqual([]);
 
     const closing = await mappedActivity(t, op, 2, 5);
-    await sql`UPDATE timeslots SET bookable_until = ${Math.floor(Date.now() / 1000) - 60} WHERE date = ${day(5)}`.execute(t.db.kysely);
+    await sql`UPDATE timeslots SET bookable_until = ${addSeconds(unixNow(), -60)} WHERE date = ${day(5)}`.execute(t.db.kysely);
     const past = await viator('check', checkOf(closing.optionId, day(5), [{ type: 'ADULT', quantity: 1 }]));
     expect(past.body.productOptions[0].events[0].unavailableReason).toBe('PAST_BOOKING_CUTOFF');
     const gone = await mappedActivity(t, op, 1, 6);
@@ -269,7 +270,7 @@ describe('reserve, booking, amendment, cancellation, redemption', () => {
     // Redemption: not yet; the door checks them in (today's timeslots only: move it to today first); then yes.
     const notYet = await viator('redemption', redemptionBody('VTR-1001', reserved.body.reference, day(3)));
     expect(notYet.body.data).toMatchObject({ RequestStatus: { Status: 'SUCCESS' }, RedemptionStatus: false });
-    const soon = Math.floor(Date.now() / 1000) + 3600;
+    const soon = addSeconds(unixNow(), 3600);
     const { timeslot_id } = await t.db.kysely
       .selectFrom('bookings')
       .select('timeslot_id')
@@ -279,7 +280,7 @@ describe('reserve, booking, amendment, cancellation, redemption', () => {
     const original = await t.db.kysely.selectFrom('timeslots').selectAll().where('id', '=', timeslot_id).executeTakeFirstOrThrow();
     await t.db.kysely
       .updateTable('timeslots')
-      .set({ date: today, starts_at: soon, bookable_until: soon, ends_at: soon + 5400 })
+      .set({ date: today, starts_at: soon, bookable_until: soon, ends_at: addSeconds(soon, 5400) })
       .where('id', '=', timeslot_id)
       .execute();
     expect((await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${reserved.body.reference}/check-in`)).statusCode).toBe(200);
@@ -297,7 +298,7 @@ describe('reserve, booking, amendment, cancellation, redemption', () => {
     // Once the tour has started: past the tour date.
     await t.db.kysely
       .updateTable('timeslots')
-      .set({ starts_at: soon - 7200, bookable_until: soon - 7200 })
+      .set({ starts_at: addSeconds(soon, -7200), bookable_until: addSeconds(soon, -7200) })
       .where('id', '=', timeslot_id)
       .execute();
     const started = await viator('booking-cancellation', cancellationBody('VTR-1001', reserved.body.reference));
@@ -335,7 +336,7 @@ describe('reserve, booking, amendment, cancellation, redemption', () => {
     expect(await reason(reserveBody(small.optionId, day(7), [{ type: 'ADULT', quantity: 3 }]))).toBe('LIMITED_AVAILABILITY');
     expect((await viator('reserve', reserveBody(small.optionId, day(7)))).body.status).toBe('RESERVED');
     expect(await reason(reserveBody(small.optionId, day(7), [{ type: 'ADULT', quantity: 1 }]))).toBe('SOLD_OUT');
-    await sql`UPDATE timeslots SET bookable_until = ${Math.floor(Date.now() / 1000) - 60} WHERE date = ${day(7)}`.execute(t.db.kysely);
+    await sql`UPDATE timeslots SET bookable_until = ${addSeconds(unixNow(), -60)} WHERE date = ${day(7)}`.execute(t.db.kysely);
     expect(await reason(reserveBody(small.optionId, day(7), [{ type: 'ADULT', quantity: 1 }]))).toBe('PAST_BOOKING_CUTOFF');
     const unknown = await viator('reserve', reserveBody('no-such-option', day(7)));
     expect(unknown).toEqual({ status: 422, body: { error: 'INVALID_PRODUCT_OPTION', message: expect.any(String) } });
@@ -350,9 +351,7 @@ describe('reserve, booking, amendment, cancellation, redemption', () => {
     expect(await error(bookingBody(p.optionId, day(10), 'VTR-E1', reserved.body.reference))).toBe('TGDS0023');
     expect(await error(bookingBody(p.optionId, day(9), 'VTR-E1', reserved.body.reference, ['Adult']))).toBe('TGDS0023');
 
-    await sql`UPDATE bookings SET hold_expires_at = ${Math.floor(Date.now() / 1000) - 1} WHERE reference = ${reserved.body.reference}`.execute(
-      t.db.kysely,
-    );
+    await sql`UPDATE bookings SET hold_expires_at = ${addSeconds(unixNow(), -1)} WHERE reference = ${reserved.body.reference}`.execute(t.db.kysely);
     const lapsed = await viator('booking', bookingBody(p.optionId, day(9), 'VTR-E1', reserved.body.reference));
     expect(lapsed.body.data).toMatchObject({
       RequestStatus: { Status: 'SUCCESS' },

@@ -10,6 +10,7 @@ import { offerFreedSeats } from '../../src/waitlists/offers.js';
 import { runDueEmails } from '../../src/emails/worker.js';
 import { fromAddress, openShop } from '../shop/fixtures.js';
 import { confirmationEmails, linkOf, outbox, pressConfirm } from './fixtures.js';
+import { addSeconds } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -161,7 +162,7 @@ describe('unconfirmed places', () => {
     // Drive time past the confirmation window (WAITLIST_CONFIRM_HOURS=2 in this file).
     await t.db.kysely
       .updateTable('waitlist_entries')
-      .set({ confirm_by: nowSeconds() - 1 })
+      .set({ confirm_by: addSeconds(nowSeconds(), -1) })
       .where('timeslot_id', '=', slot.ID)
       .execute();
     const [first] = await confirmationEmails(t, op.adminKey, 'eli@example.com');

@@ -10,6 +10,7 @@ import { offerFreedSeats } from '../../src/waitlists/offers.js';
 import { runDueEmails, type Delivery } from '../../src/emails/worker.js';
 import { openShop } from '../shop/fixtures.js';
 import { joinConfirmed } from './fixtures.js';
+import { addSeconds } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -168,7 +169,7 @@ describe('offers when seats free up', () => {
     await runDueEmails(t.db, delivery, now);
 
     // Drive time past Cleo's 30-minute claim window: nobody wrote since, yet the worker finds the lapsed hold.
-    const later = now + 31 * 60;
+    const later = addSeconds(now, 31 * 60);
     expect(await offerFreedSeats(t.db, t.app.config, later)).toBe(1);
     const list = await waitlist(slot.ID);
     expect(list.map((e) => [e.ID, e.Status])).toEqual([

@@ -8,6 +8,7 @@ import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
 import { JITTER, MAX_ATTEMPTS, RETRY_DELAYS, retryDelay, runDueDeliveries } from '../../src/webhooks/deliveries/deliver.js';
 import { deliveryDeps, nowSeconds, oneEndpoint } from './fixtures.js';
 import { startReceiver, type Receiver } from './receiver.js';
+import { addSeconds, type UnixSeconds } from '../../src/lib/clock.js';
 
 let t: TestApp;
 const customer = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' };
@@ -15,7 +16,7 @@ const receivers: Receiver[] = [];
 const setup = (eventTypes?: string[]) => oneEndpoint(t, receivers, eventTypes);
 
 const deps = () => deliveryDeps(t);
-const run = (now: number, extra = {}) => runDueDeliveries(t.db, { ...deps(), ...extra }, now);
+const run = (now: UnixSeconds, extra = {}) => runDueDeliveries(t.db, { ...deps(), ...extra }, now);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -56,12 +57,12 @@ describe('retries', () => {
     let [delivery] = await s.deliveries();
     expect(delivery).toMatchObject({ Status: 'pending', Attempts: 1, LastStatusCode: 500, LastError: 'HTTP 500' });
     // random 0.5: no jitter, exactly the schedule.
-    expect(Date.parse(delivery!.NextAttemptAt!) / 1000).toBe(now + RETRY_DELAYS[0]);
+    expect(Date.parse(delivery!.NextAttemptAt!) / 1000).toBe(addSeconds(now, RETRY_DELAYS[0]));
     expect((await call(t.app, s.op.adminKey, 'GET', `/api/v2/admin/webhooks/${s.endpoint.ID}`)).json().data.FailingSince).not.toBeNull();
 
-    expect(await run(now + RETRY_DELAYS[0] - 1)).toMatchObject({ delivered: 0, retrying: 0 });
-    expect(await run(now + RETRY_DELAYS[0])).toMatchObject({ retrying: 1 });
-    expect(await run(now + RETRY_DELAYS[0] + RETRY_DELAYS[1])).toMatchObject({ delivered: 1 });
+    expect(await run(addSeconds(now, RETRY_DELAYS[0] - 1))).toMatchObject({ delivered: 0, retrying: 0 });
+    expect(await run(addSeconds(now, RETRY_DELAYS[0]))).toMatchObject({ retrying: 1 });
+    expect(await run(addSeconds(now, RETRY_DELAYS[0] + RETRY_DELAYS[1]))).toMatchObject({ delivered: 1 });
     [delivery] = await s.deliveries();
     expect(delivery).toMatchObject({ Status: 'delivered', Attempts: 3, LastStatusCode: 204, LastError: null, NextAttemptAt: null });
     expect(new Set(s.receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
@@ -89,7 +90,7 @@ describe('retries', () => {
     const [failed] = await s.deliveries();
     expect(failed).toMatchObject({ Status: 'pending', LastStatusCode: null, LastError: 'Timed out after 300 ms' });
     expect(failed!.LastDurationMs).toBeGreaterThanOrEqual(290);
-    expect(await run(now + RETRY_DELAYS[0], { timeoutMs: 300 })).toMatchObject({ delivered: 1 });
+    expect(await run(addSeconds(now, RETRY_DELAYS[0]), { timeoutMs: 300 })).toMatchObject({ delivered: 1 });
     expect((await s.deliveries())[0]).toMatchObject({ Status: 'delivered', Attempts: 2, LastStatusCode: 200 });
   });
 
@@ -119,7 +120,7 @@ describe('retries', () => {
     await run(now);
     expect((await s.deliveries())[0]).toMatchObject({ Status: 'pending', LastStatusCode: 307, LastError: 'HTTP 307: redirects are not followed' });
     expect(elsewhere.received).toHaveLength(0);
-    await run(now + RETRY_DELAYS[0]);
+    await run(addSeconds(now, RETRY_DELAYS[0]));
     const [delivery] = await s.deliveries();
     const detail = (await call(t.app, s.op.adminKey, 'GET', `/api/v2/admin/webhooks/${s.endpoint.ID}/deliveries/${delivery!.ID}`)).json().data;
     expect(detail.Status).toBe('delivered');
@@ -160,7 +161,7 @@ describe('order per endpoint and resource', () => {
       'booking.confirmed',
       'booking.created',
     ]);
-    await run(now + RETRY_DELAYS[0]);
+    await run(addSeconds(now, RETRY_DELAYS[0]));
     expect(seen().slice(3)).toEqual(['first booking.created', 'first booking.confirmed', 'first booking.cancelled']);
     expect(second).toMatch(/^BK-/);
   });

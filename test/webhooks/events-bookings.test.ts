@@ -9,6 +9,7 @@ import { call } from '../helpers/app.js';
 import { offerFreedSeats } from '../../src/waitlists/offers.js';
 import { about, contact, customer, expectSigned, types, webhookWorld, type World } from './world.js';
 import type { ReceivedEvent } from './receiver.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let t: World['t'];
 let op: World['op'];
@@ -135,7 +136,7 @@ describe('lapsing holds', () => {
   const lapse = (reference: string) =>
     t.db.kysely
       .updateTable('bookings')
-      .set({ hold_expires_at: Math.floor(Date.now() / 1000) - 1 })
+      .set({ hold_expires_at: addSeconds(unixNow(), -1) })
       .where('reference', '=', reference)
       .execute();
 
@@ -203,7 +204,7 @@ describe('the waitlist worker', () => {
       });
     await joinConfirmed(t, op.adminKey, join, 'wait@example.com');
     await call(t.app, op.adminKey, 'POST', `/api/v2/admin/bookings/${pos.BookingReference}/cancel`);
-    expect(await offerFreedSeats(t.db, t.app.config, Math.floor(Date.now() / 1000))).toBe(1);
+    expect(await offerFreedSeats(t.db, t.app.config, unixNow())).toBe(1);
     await deliverAll();
 
     const [offered] = own.eventsOf('waitlist.offered');

@@ -5,6 +5,7 @@ import { call } from '../helpers/app.js';
 import { createActivity, createTimeslot, dateFromToday } from '../availability/fixtures.js';
 import { addEndpoint, flush } from './fixtures.js';
 import { about, customer, types, webhookWorld, type World } from './world.js';
+import { addSeconds } from '../../src/lib/clock.js';
 
 let t: World['t'];
 let op: World['op'];
@@ -194,11 +195,11 @@ describe('availability.changed is coalesced', () => {
     for (let i = 0; i < 5; i++) await partnerBook(slot, { Participants: 1 });
     await flush(t, deps, now);
     for (let i = 0; i < 3; i++) await partnerBook(slot, { Participants: 1 });
-    await flush(t, deps, now + 2); // within the window: held back
+    await flush(t, deps, addSeconds(now, 2)); // within the window: held back
     expect(own.eventsOf('availability.changed').map((e) => e.data.Booked)).toEqual([5]);
-    await flush(t, deps, now + 6);
+    await flush(t, deps, addSeconds(now, 6));
     expect(own.eventsOf('availability.changed').map((e) => e.data.Booked)).toEqual([5, 8]);
-    await flush(t, deps, now + 20); // nothing changed since
+    await flush(t, deps, addSeconds(now, 20)); // nothing changed since
     expect(own.eventsOf('availability.changed')).toHaveLength(2);
   });
 });

@@ -6,8 +6,9 @@ import { createActivity, createTimeslot, dateFromToday, type AdminTimeslot } fro
 import { startReceiver, type Receiver } from './receiver.js';
 import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
 import { runDueDeliveries, type DeliveryDeps } from '../../src/webhooks/deliveries/deliver.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
+export const nowSeconds = () => unixNow();
 
 export function deliveryDeps(t: TestApp, extra: Partial<DeliveryDeps> = {}): DeliveryDeps {
   return { transport: t.app.webhooks.transport, keys: t.app.instanceKeys, workerId: 'test-worker', random: () => 0.5, ...extra };
@@ -37,7 +38,7 @@ export async function addEndpoint(t: TestApp, key: string, body: Record<string, 
  */
 export function testClock(step = 6) {
   let offset = 0;
-  return () => nowSeconds() + (offset += step);
+  return () => addSeconds(nowSeconds(), (offset += step));
 }
 
 /** Dispatches everything written so far and delivers what is due at `now`. */

@@ -7,6 +7,7 @@ import { dispatchEvents } from '../../src/webhooks/deliveries/dispatch.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS, runDueDeliveries } from '../../src/webhooks/deliveries/deliver.js';
 import { deliveryDeps, nowSeconds, oneEndpoint } from './fixtures.js';
 import type { Receiver } from './receiver.js';
+import { addMillis, addSeconds, nowMillis, type UnixSeconds } from '../../src/lib/clock.js';
 
 let t: TestApp;
 const customer = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' };
@@ -14,7 +15,7 @@ const receivers: Receiver[] = [];
 const setup = (eventTypes?: string[]) => oneEndpoint(t, receivers, eventTypes);
 
 const deps = () => deliveryDeps(t);
-const run = (now: number, extra = {}) => runDueDeliveries(t.db, { ...deps(), ...extra }, now);
+const run = (now: UnixSeconds, extra = {}) => runDueDeliveries(t.db, { ...deps(), ...extra }, now);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -37,7 +38,7 @@ describe('automatic disabling', () => {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const report = await run(now);
       expect(report.retrying + report.failed, `attempt ${attempt}`).toBe(1);
-      now += RETRY_DELAYS[attempt - 1] ?? 0;
+      now = addSeconds(now, RETRY_DELAYS[attempt - 1] ?? 0);
     }
     expect(s.receiver.received).toHaveLength(MAX_ATTEMPTS);
     expect((await s.deliveries())[0]).toMatchObject({ Status: 'failed', Attempts: MAX_ATTEMPTS, NextAttemptAt: null });
@@ -85,7 +86,7 @@ describe('automatic disabling', () => {
         await dispatchEvents(t.db, now);
       }
       await run(now);
-      now += RETRY_DELAYS[attempt - 1] ?? 0;
+      now = addSeconds(now, RETRY_DELAYS[attempt - 1] ?? 0);
     }
     expect((await s.deliveries('?Status=failed')).length).toBe(1);
     expect((await call(t.app, s.op.adminKey, 'GET', `/api/v2/admin/webhooks/${s.endpoint.ID}`)).json().data.Status).toBe('enabled');
@@ -131,7 +132,7 @@ describe('secret rotation', () => {
     expect(during!.verifiedWith).toEqual([s.endpoint.Secret, fresh.Secret]);
 
     await s.book();
-    const later = now + 24 * 3600 + 1;
+    const later = addSeconds(now, 24 * 3600 + 1);
     await dispatchEvents(t.db, later);
     await run(later);
     const after = s.receiver.received[1]!;
@@ -152,7 +153,7 @@ describe('test events', () => {
     s.receiver.answer = () => 500;
     const failed = await call(t.app, s.op.adminKey, 'POST', `/api/v2/admin/webhooks/${s.endpoint.ID}/test`);
     expect(failed.json().data).toMatchObject({ Status: 'failed', LastStatusCode: 500, NextAttemptAt: null });
-    await run(nowSeconds() + 3600);
+    await run(addSeconds(nowSeconds(), 3600));
     expect(s.receiver.received).toHaveLength(2);
     expect((await call(t.app, s.op.adminKey, 'GET', `/api/v2/admin/webhooks/${s.endpoint.ID}`)).json().data.FailingSince).toBeNull();
   });
@@ -175,7 +176,7 @@ describe('retention', () => {
     const now = nowSeconds();
     await dispatchEvents(t.db, now);
     await run(now);
-    await run(now + RETRY_DELAYS[0] * 2);
+    await run(addSeconds(now, RETRY_DELAYS[0] * 2));
     const [pending, delivered] = await s.deliveries(); // newest first: Bea's is retrying
     expect([pending!.Status, delivered!.Status]).toEqual(['pending', 'delivered']);
     const attempts = async () =>
@@ -192,9 +193,9 @@ describe('retention', () => {
     expect(await attempts()).toBe(2);
 
     const { purgeOldDeliveries } = await import('../../src/webhooks/deliveries/store.js');
-    await purgeOldDeliveries(t.db, Date.now() - 30 * 86_400_000);
+    await purgeOldDeliveries(t.db, addMillis(nowMillis(), -30 * 86_400_000));
     expect((await s.deliveries()).map((d) => d.ID)).toEqual([pending!.ID, delivered!.ID]);
-    await purgeOldDeliveries(t.db, Date.now() + 1000);
+    await purgeOldDeliveries(t.db, addMillis(nowMillis(), 1000));
     expect((await s.deliveries()).map((d) => d.ID)).toEqual([pending!.ID]);
     expect(await attempts()).toBe(1);
     const events = await t.db.kysely

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createTestDatabase, insertRawRows, migrateBefore } from '../helpers/database.js';
+import { nowMillis } from '../../src/lib/clock.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 let db: Db;
@@ -20,7 +21,7 @@ beforeAll(async () => {
   await migrateBefore(db, '018');
   const { id: operatorId } = await db.kysely
     .insertInto('operators')
-    .values({ name: 'Before 018', created_at: Date.now() })
+    .values({ name: 'Before 018', created_at: nowMillis() })
     .returning('id')
     .executeTakeFirstOrThrow();
   await insert('webhook_endpoints', {

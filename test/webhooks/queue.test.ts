@@ -9,6 +9,7 @@ import { MAX_ATTEMPTS, RETRY_DELAYS, runDueDeliveries } from '../../src/webhooks
 import { restAfter, startWebhookWorker } from '../../src/webhooks/deliveries/worker.js';
 import { deliveryDeps, nowSeconds, oneEndpoint, type Setup } from './fixtures.js';
 import type { Receiver } from './receiver.js';
+import { addSeconds } from '../../src/lib/clock.js';
 
 let t: TestApp;
 const receivers: Receiver[] = [];
@@ -79,11 +80,11 @@ describe('waiting behind a failed delivery', () => {
     await dispatchEvents(t.db, now);
     const pending = await s.deliveries('?Status=pending');
     expect(pending.map((d) => d.EventType).sort()).toEqual(['booking.cancelled', 'booking.confirmed', 'booking.created']);
-    const retryAt = new Date((now + RETRY_DELAYS[0]) * 1000).toISOString();
+    const retryAt = new Date(addSeconds(now, RETRY_DELAYS[0]) * 1000).toISOString();
     expect(pending.map((d) => d.NextAttemptAt)).toEqual([retryAt, retryAt, retryAt]);
 
-    expect(await runDueDeliveries(t.db, deliveryDeps(t), now + RETRY_DELAYS[0] - 1)).toMatchObject({ delivered: 0, retrying: 0 });
-    expect(await runDueDeliveries(t.db, deliveryDeps(t), now + RETRY_DELAYS[0])).toMatchObject({ delivered: 3 });
+    expect(await runDueDeliveries(t.db, deliveryDeps(t), addSeconds(now, RETRY_DELAYS[0] - 1))).toMatchObject({ delivered: 0, retrying: 0 });
+    expect(await runDueDeliveries(t.db, deliveryDeps(t), addSeconds(now, RETRY_DELAYS[0]))).toMatchObject({ delivered: 3 });
     expect(s.receiver.received.map((r) => r.event.type)).toEqual(['booking.created', 'booking.created', 'booking.confirmed', 'booking.cancelled']);
   });
 });

@@ -14,6 +14,7 @@ import { LOOPBACK_NETWORKS } from '../helpers/app.js';
 import { systemResolver } from '../../src/webhooks/endpoints/address.js';
 import { CLAIM_SECONDS, runDueDeliveries, type DeliveryDeps } from '../../src/webhooks/deliveries/deliver.js';
 import { startReceiver, type Receiver } from './receiver.js';
+import { addSeconds, unixNow } from '../../src/lib/clock.js';
 
 let database: TestDatabase;
 let db: Db;
@@ -23,7 +24,7 @@ let admin: string;
 let activityId: string;
 let deps: DeliveryDeps;
 const date = new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10);
-const nowSeconds = () => Math.floor(Date.now() / 1000);
+const nowSeconds = () => unixNow();
 
 async function json(url: string, method = 'GET', body?: unknown) {
   const response = await fetch(url, {
@@ -184,7 +185,7 @@ describe('webhooks with two server processes', () => {
 
     // Until the claim lapses nobody sends it again; then it is delivered once more, with the same webhook-id.
     expect(await runDueDeliveries(db, deps, nowSeconds())).toMatchObject({ delivered: 0 });
-    await runDueDeliveries(db, deps, nowSeconds() + CLAIM_SECONDS + 1);
+    await runDueDeliveries(db, deps, addSeconds(nowSeconds(), CLAIM_SECONDS + 1));
     await until(async () => receiver.received.some((r, index) => index > 0 && r.headers['webhook-id'] === id), 20_000);
     expect(await deliveryOf(id!)).toMatchObject({ status: 'delivered', attempts: 2 });
   }, 60_000);

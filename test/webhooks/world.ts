@@ -10,6 +10,7 @@ import type { DeliveryDeps } from '../../src/webhooks/deliveries/deliver.js';
 import { addEndpoint, deliveryDeps, flush, testClock, type Endpoint } from './fixtures.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { openShopQuietly } from '../shop/fixtures.js';
+import type { UnixSeconds } from '../../src/lib/clock.js';
 
 export const customer = { FirstName: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '+441234567890' };
 export const contact = { firstName: 'Grace', lastName: 'Hopper', emailAddress: 'grace@example.com', phoneNumber: '+15551234567', locales: ['en'] };
@@ -33,7 +34,7 @@ export interface World {
   ownEndpoint: Endpoint;
   deps: DeliveryDeps;
   activityId: string;
-  clock: () => number;
+  clock: () => UnixSeconds;
   /** Dispatches and delivers everything written so far, the clock moved past the availability window. */
   deliverAll(): Promise<unknown>;
   newSlot(Capacity?: number, Time?: string): Promise<AdminTimeslot>;

@@ -8,6 +8,7 @@ import { customer, deliveryFor, meterEntries, nowSeconds, posBooking } from '../
 import { startSmtp, type TestSmtp } from '../emails/smtp.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS, runDueEmails, type Delivery } from '../../src/emails/worker.js';
 import { openDatabase } from '../../src/db/connection.js';
+import { addSeconds, asUnixSeconds, type UnixSeconds } from '../../src/lib/clock.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -15,7 +16,7 @@ let smtp: TestSmtp;
 let delivery: Delivery;
 let activityId: string;
 const date = dateFromToday(10);
-let slotStartsAt: number;
+let slotStartsAt: UnixSeconds;
 const slot = { ActivityID: '', Date: date, Time: '10:00' };
 
 interface Email {
@@ -56,7 +57,7 @@ beforeAll(async () => {
   activityId = (await createActivity(t, op.adminKey, { Name: 'Fjord Paddle', MaxParticipantsPerBooking: 10 })).ActivityID;
   slot.ActivityID = activityId;
   const created = await createTimeslot(t, op.adminKey, activityId, { ...slot, Capacity: 500 });
-  slotStartsAt = Date.parse(created.StartsAt) / 1000;
+  slotStartsAt = asUnixSeconds(Date.parse(created.StartsAt) / 1000);
 });
 afterAll(async () => {
   delivery.mailer.close();
@@ -67,7 +68,7 @@ beforeEach(async () => {
   smtp.failing = false;
   // Each test starts with no workflow enabled and nothing due.
   for (const workflow of (await call(t.app, op.adminKey, 'GET', '/api/v2/admin/workflows')).json().data) await disable(workflow.ID);
-  await runDueEmails(t.db, delivery, nowSeconds() + 400 * 86_400);
+  await runDueEmails(t.db, delivery, addSeconds(nowSeconds(), 400 * 86_400));
 });
 
 describe('workflow settings', () => {
@@ -181,17 +182,17 @@ describe('failures and retries', () => {
     let [email] = await outbox();
     expect(email).toMatchObject({ Status: 'queued', Attempts: 1, Transport: null });
     expect(email!.LastError).toContain('451');
-    expect(Date.parse(email!.NextAttemptAt!) / 1000).toBe(now + RETRY_DELAYS[0]);
-    expect(await runDueEmails(t.db, delivery, now + RETRY_DELAYS[0] - 1)).toEqual({ sent: 0, retrying: 0, failed: 0 }); // not yet due
-    expect(await runDueEmails(t.db, delivery, now + RETRY_DELAYS[0])).toEqual({ sent: 0, retrying: 1, failed: 0 });
+    expect(Date.parse(email!.NextAttemptAt!) / 1000).toBe(addSeconds(now, RETRY_DELAYS[0]));
+    expect(await runDueEmails(t.db, delivery, addSeconds(now, RETRY_DELAYS[0] - 1))).toEqual({ sent: 0, retrying: 0, failed: 0 }); // not yet due
+    expect(await runDueEmails(t.db, delivery, addSeconds(now, RETRY_DELAYS[0]))).toEqual({ sent: 0, retrying: 1, failed: 0 });
     [email] = await outbox();
-    expect(Date.parse(email!.NextAttemptAt!) / 1000).toBe(now + RETRY_DELAYS[0] + RETRY_DELAYS[1]);
+    expect(Date.parse(email!.NextAttemptAt!) / 1000).toBe(addSeconds(now, RETRY_DELAYS[0] + RETRY_DELAYS[1]));
     expect((await workflowEntries()).length).toBe(entriesBefore);
 
     smtp.failing = false;
     const before = smtp.messages.length;
-    expect(await runDueEmails(t.db, delivery, now + 3600)).toEqual({ sent: 1, retrying: 0, failed: 0 });
-    expect(await runDueEmails(t.db, delivery, now + 7200)).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await runDueEmails(t.db, delivery, addSeconds(now, 3600))).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    expect(await runDueEmails(t.db, delivery, addSeconds(now, 7200))).toEqual({ sent: 0, retrying: 0, failed: 0 });
     expect(smtp.messages.length).toBe(before + 1);
     expect((await outbox())[0]).toMatchObject({ Status: 'sent', Attempts: 3, LastError: null });
     expect((await workflowEntries()).length).toBe(entriesBefore + 1);
@@ -206,11 +207,11 @@ describe('failures and retries', () => {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const report = await runDueEmails(t.db, delivery, now);
       expect(report).toEqual(attempt < MAX_ATTEMPTS ? { sent: 0, retrying: 1, failed: 0 } : { sent: 0, retrying: 0, failed: 1 });
-      now += RETRY_DELAYS[attempt - 1] ?? 0;
+      now = addSeconds(now, RETRY_DELAYS[attempt - 1] ?? 0);
     }
     expect((await outbox())[0]).toMatchObject({ Status: 'failed', Attempts: MAX_ATTEMPTS, NextAttemptAt: null });
     smtp.failing = false;
-    expect(await runDueEmails(t.db, delivery, now + 86_400)).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(await runDueEmails(t.db, delivery, addSeconds(now, 86_400))).toEqual({ sent: 0, retrying: 0, failed: 0 });
     expect((await workflowEntries()).length).toBe(entriesBefore);
   });
 });
@@ -220,8 +221,8 @@ describe('scheduled e-mails', () => {
     await createWorkflow({ Event: 'reminder', OffsetHours: 24, Subject: 'Tomorrow: {{ActivityName}}' });
     await createWorkflow({ Event: 'follow-up', OffsetHours: 3, Subject: 'How was it?' });
     const booking = await posBooking(t, op.adminKey, slot);
-    const due = slotStartsAt - 24 * 3600;
-    expect(await runDueEmails(t.db, delivery, due - 1)).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    const due = addSeconds(slotStartsAt, -(24 * 3600));
+    expect(await runDueEmails(t.db, delivery, addSeconds(due, -1))).toEqual({ sent: 0, retrying: 0, failed: 0 });
 
     // A restart: another connection and another worker on the same database, nothing kept in memory.
     const restarted = openDatabase(
@@ -231,9 +232,9 @@ describe('scheduled e-mails', () => {
       const before = smtp.messages.length;
       expect(await runDueEmails(restarted, { ...delivery, workerId: 'after-restart' }, due)).toEqual({ sent: 1, retrying: 0, failed: 0 });
       expect(smtp.messages.slice(before).map((m) => m.subject)).toEqual(['Tomorrow: Fjord Paddle']);
-      const endsAt = slotStartsAt + 90 * 60;
-      expect(await runDueEmails(restarted, { ...delivery, workerId: 'after-restart' }, endsAt + 3 * 3600 - 1)).toMatchObject({ sent: 0 });
-      expect(await runDueEmails(restarted, { ...delivery, workerId: 'after-restart' }, endsAt + 3 * 3600)).toMatchObject({ sent: 1 });
+      const endsAt = addSeconds(slotStartsAt, 90 * 60);
+      expect(await runDueEmails(restarted, { ...delivery, workerId: 'after-restart' }, addSeconds(endsAt, 3 * 3600 - 1))).toMatchObject({ sent: 0 });
+      expect(await runDueEmails(restarted, { ...delivery, workerId: 'after-restart' }, addSeconds(endsAt, 3 * 3600))).toMatchObject({ sent: 1 });
     } finally {
       await restarted.close();
     }

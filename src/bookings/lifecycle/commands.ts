@@ -18,6 +18,7 @@ import { refused, type Outcome } from './refusals.js';
 import { giveBackSeats, releaseLapsedHolds } from './seat-ledger.js';
 import { cancelLiveBookingsOf, endHolds, lockBooking } from './store.js';
 import { changeStatus, extendHoldUntil } from './transitions.js';
+import { addSeconds, asUnixSeconds, earliest, latest, nowMillis, toSeconds, type UnixMillis, type UnixSeconds } from '../../lib/clock.js';
 
 /** Who asks for the change: the kind the policy knows, and the audit log's actor when it is not the request's. */
 export interface Caller {
@@ -31,7 +32,7 @@ export async function policyFacts(
   booking: BookingRow,
   caller: CallerKind,
   action: PolicyAction,
-  now: number,
+  now: UnixSeconds,
 ): Promise<BookingFacts> {
   const timeslot = await findTimeslotById(db, booking.timeslot_id);
   const checkins = (await checkinsOf(db, [booking.id])).get(booking.id) ?? [];
@@ -40,7 +41,7 @@ export async function policyFacts(
     const activity = await findActivityById(db, booking.operator_id, timeslot.activity_id);
     guestHours = (action === 'cancel' ? activity?.guest_cancel_hours : activity?.guest_reschedule_hours) ?? null;
   }
-  return { status: effectiveStatus(booking, now), startsAt: Number(timeslot?.starts_at ?? 0), checkedIn: checkins.length > 0, guestHours };
+  return { status: effectiveStatus(booking, now), startsAt: timeslot?.starts_at ?? asUnixSeconds(0), checkedIn: checkins.length > 0, guestHours };
 }
 
 /**
@@ -49,7 +50,7 @@ export async function policyFacts(
  * details the confirmation e-mail will carry). Lapsed holds of the timeslot are released either way: a caller
  * that throws on a refusal does so after the commit, so that the release is kept.
  */
-export async function confirm(tx: Tx, booking: BookingRow, now: number, beforeConfirm?: () => Promise<void>): Promise<Outcome> {
+export async function confirm(tx: Tx, booking: BookingRow, now: UnixSeconds, beforeConfirm?: () => Promise<void>): Promise<Outcome> {
   await releaseLapsedHolds(tx, booking.timeslot_id, now);
   const current = await lockBooking(tx, booking.id);
   const status = effectiveStatus(current ?? booking, now);
@@ -74,7 +75,7 @@ export async function confirmPaidHold(
   tx: Tx,
   booking: { id: number; operator_id: number },
   paymentReference: string | null,
-  now: number,
+  now: UnixSeconds,
 ): Promise<boolean> {
   const confirmed = await changeStatus(tx, booking.id, ['on_hold'], {
     status: 'confirmed',
@@ -86,10 +87,11 @@ export async function confirmPaidHold(
 }
 
 /** Keeps a live hold until `until` (a payment page's lifetime), never past what the caller checked against its ceiling. */
-export const holdUntil = (tx: Tx, bookingId: number, until: number, now: number): Promise<boolean> => extendHoldUntil(tx, bookingId, until, now);
+export const holdUntil = (tx: Tx, bookingId: number, until: UnixSeconds, now: UnixSeconds): Promise<boolean> =>
+  extendHoldUntil(tx, bookingId, until, now);
 
 /** What a cancellation does beyond the status: the booking's reactions (workflows' e-mails, ...) and the audit entry. */
-async function cancelled(tx: Tx, row: BookingRow, before: string, caller: Caller, now: number, reason?: Record<string, unknown>): Promise<void> {
+async function cancelled(tx: Tx, row: BookingRow, before: string, caller: Caller, now: UnixSeconds, reason?: Record<string, unknown>): Promise<void> {
   await publishBookingChange(tx, row, 'cancelled', now);
   await audit(
     tx,
@@ -110,14 +112,14 @@ async function cancelled(tx: Tx, row: BookingRow, before: string, caller: Caller
  * booking.expired): the caller answers it as it is if that is its API's way. `booking` names it; its row is
  * read again under its lock.
  */
-export async function cancel(tx: Tx, booking: BookingRow, caller: Caller, now: number): Promise<Outcome<{ cancelled: BookingRow }>> {
+export async function cancel(tx: Tx, booking: BookingRow, caller: Caller, now: UnixSeconds): Promise<Outcome<{ cancelled: BookingRow }>> {
   // A lapsed hold is expired, not cancelled: release it as such first, so its seats come back once.
   await releaseLapsedHolds(tx, booking.timeslot_id, now);
   const current = (await lockBooking(tx, booking.id)) ?? booking;
   const refusal = refusalOf(caller.kind, 'cancel', await policyFacts(tx, current, caller.kind, 'cancel', now), now);
   if (refusal) return { ok: false, refusal: { ...refusal, message: `${current.reference}: ${refusal.message}` } };
   const before = effectiveStatus(current, now);
-  const row = await changeStatus(tx, current.id, ['confirmed', 'on_hold'], { status: 'cancelled', cancelled_at: Date.now() });
+  const row = await changeStatus(tx, current.id, ['confirmed', 'on_hold'], { status: 'cancelled', cancelled_at: nowMillis() });
   if (!row) return refused('booking.cancelled', `${current.reference}: the booking is cancelled`);
   await giveBackSeats(tx, { operatorId: row.operator_id, timeslotId: row.timeslot_id }, row.seats);
   await cancelled(tx, row, before, caller, now);
@@ -135,7 +137,7 @@ export async function cancelDepartureBookings(
   tx: Tx,
   slot: { operatorId: number; timeslotId: number },
   caller: Caller,
-  now: number,
+  now: UnixSeconds,
 ): Promise<BookingRow[]> {
   await releaseLapsedHolds(tx, slot.timeslotId, now);
   const rows: BookingRow[] = [];
@@ -156,17 +158,23 @@ export async function cancelDepartureBookings(
 const seatsOf = (rows: BookingRow[]) => rows.reduce((sum, row) => sum + Number(row.seats), 0);
 
 /**
- * The latest moment (Unix seconds) a hold made at `createdAtMs` may be extended to: no renewal keeps seats
+ * The latest moment (Unix seconds) a hold made at `createdAt` may be extended to: no renewal keeps seats
  * longer than `maxLifetimeMinutes` (HOLD_MAX_LIFETIME_MINUTES) after the hold was made, whatever the channel.
  */
-export const holdCeiling = (createdAtMs: number, maxLifetimeMinutes: number): number => Math.floor(createdAtMs / 1000) + maxLifetimeMinutes * 60;
+export const holdCeiling = (createdAt: UnixMillis, maxLifetimeMinutes: number): UnixSeconds =>
+  addSeconds(toSeconds(createdAt), maxLifetimeMinutes * 60);
 
 /**
  * Keeps a live hold for `minutes` more from now (never shortening it), but never beyond its ceiling
  * (holdCeiling): a hold cannot be renewed forever. A hold that lapsed, a confirmed or cancelled booking is
  * refused (a lapsed hold's seats may already be someone else's); so is a hold at its ceiling.
  */
-export async function extendHold(tx: Tx, booking: BookingRow, hold: { minutes: number; maxLifetimeMinutes: number }, now: number): Promise<Outcome> {
+export async function extendHold(
+  tx: Tx,
+  booking: BookingRow,
+  hold: { minutes: number; maxLifetimeMinutes: number },
+  now: UnixSeconds,
+): Promise<Outcome> {
   await releaseLapsedHolds(tx, booking.timeslot_id, now);
   const current = (await lockBooking(tx, booking.id)) ?? booking;
   const status = effectiveStatus(current, now);
@@ -177,9 +185,9 @@ export async function extendHold(tx: Tx, booking: BookingRow, hold: { minutes: n
       status === 'cancelled' ? 'booking.cancelled' : 'booking.not-on-hold',
       `Booking ${current.reference} is ${status}, not on hold: only a hold can be extended`,
     );
-  const expiresAt = Number(current.hold_expires_at);
-  const wanted = Math.max(expiresAt, now + hold.minutes * 60);
-  const until = Math.min(wanted, Math.max(expiresAt, holdCeiling(Number(current.created_at), hold.maxLifetimeMinutes)));
+  const expiresAt = current.hold_expires_at ?? now;
+  const wanted = latest(expiresAt, addSeconds(now, hold.minutes * 60));
+  const until = earliest(wanted, latest(expiresAt, holdCeiling(current.created_at, hold.maxLifetimeMinutes)));
   if (until < wanted && until === expiresAt) {
     return refused(
       'hold.at-ceiling',
@@ -196,7 +204,7 @@ export async function extendHold(tx: Tx, booking: BookingRow, hold: { minutes: n
  * refused), and gives their seats back timeslot by timeslot (bookings rows first: the lock order). Answers
  * the holds it ended; one that lapsed, was paid or cancelled meanwhile is left as it is.
  */
-export async function expireHolds(tx: Tx, bookingIds: number[], now: number): Promise<BookingRow[]> {
+export async function expireHolds(tx: Tx, bookingIds: number[], now: UnixSeconds): Promise<BookingRow[]> {
   const ended = await endHolds(tx, bookingIds, now);
   const bySlot = new Map<number, { operatorId: number; seats: number }>();
   for (const hold of ended) {

@@ -14,6 +14,7 @@ import { findBookingTarget } from '../store.js';
 import type { BookingSource } from '../schemas.js';
 import type { Placement } from './place.js';
 import type { Refusal } from './refusals.js';
+import { addSeconds, type UnixSeconds } from '../../lib/clock.js';
 
 export interface BookingDraft {
   /** The activity's public id (s_...), and the timeslot's local date and time. */
@@ -76,7 +77,7 @@ export function ticketTypesOf(tx: Tx, activityRowId: number): Promise<TicketType
  * it: a retry with the same Idempotency-Key must replay the first answer, not be judged again against
  * a catalogue that may have changed since (an archived activity, a new required question).
  */
-export async function prepareDraft(tx: Tx, origin: BookingOrigin, draft: BookingDraft, now: number): Promise<PreparedBooking> {
+export async function prepareDraft(tx: Tx, origin: BookingOrigin, draft: BookingDraft, now: UnixSeconds): Promise<PreparedBooking> {
   // The bookings of a group (Db.writeGrouped) name the same timeslot: one read serves them all.
   const key = JSON.stringify(['booking-target', origin.operatorId, draft.activityId, draft.date, draft.time]);
   const target = await readOncePerTransaction(tx, key, () => findBookingTarget(tx, origin.operatorId, draft.activityId, draft.date, draft.time));
@@ -115,7 +116,7 @@ export async function prepareDraft(tx: Tx, origin: BookingOrigin, draft: Booking
     },
     locale: guestLanguage(draft.locale),
     waiver,
-    holdExpiresAt: draft.holdMinutes === undefined ? null : now + draft.holdMinutes * 60,
+    holdExpiresAt: draft.holdMinutes === undefined ? null : addSeconds(now, draft.holdMinutes * 60),
   };
   return { placement, activity };
 }

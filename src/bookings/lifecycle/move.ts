@@ -19,6 +19,7 @@ import { effectiveStatus } from '../view.js';
 import { publishBookingChange } from '../../hooks/platform-hooks.js';
 import { sameTickets, ticketRows, type TicketMix } from '../../catalog/tickets/mix.js';
 import { bookingTicketsOf, deleteBookingTickets, insertBookingTickets } from '../../catalog/index.js';
+import type { UnixSeconds } from '../../lib/clock.js';
 
 /** Where the booking should be: the timeslot (of `activity`) and its tickets. */
 export interface AmendmentTarget {
@@ -39,7 +40,7 @@ export async function amendBooking(
   bookingId: number,
   target: AmendmentTarget,
   caller: CallerKind,
-  now: number,
+  now: UnixSeconds,
 ): Promise<Outcome<{ changed: boolean; rescheduled: boolean }>> {
   const booking = await lockBooking(tx, bookingId);
   if (!booking) throw new Error(`Booking ${bookingId} vanished`);

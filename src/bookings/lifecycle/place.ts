@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.js';
 import { InsufficientCapacity, ValidationFailed } from '../../http/errors.js';
 import { newBookingReference } from '../../lib/ids.js';
 import { findZonedTimeslot } from '../../availability/index.js';
-import { unixNow } from '../../lib/clock.js';
+import { nowMillis, toMillis, unixNow, type UnixSeconds } from '../../lib/clock.js';
 import { takeSeatsAtCommit } from './seat-ledger.js';
 import type { BookableTimeslot, BookingRow } from '../store.js';
 import { insertBooking } from './store.js';
@@ -38,7 +38,7 @@ export interface Placement {
   locale: string;
   waiver: { status: 'pending' | 'complete'; answers: { questionId: number; answer: string }[]; fileIds: string[] };
   /** Unix seconds at which the hold lapses; null confirms the booking at once. */
-  holdExpiresAt: number | null;
+  holdExpiresAt: UnixSeconds | null;
 }
 
 /**
@@ -47,8 +47,8 @@ export interface Placement {
  * sweep may still have deleted one in between (its UPDATE then finds no row), which is a 422 like a file
  * that was never there.
  */
-async function keepAnsweredFiles(tx: Tx, booking: BookingRow, draft: Placement, now: number): Promise<void> {
-  const gone = await keepBookingFiles(tx, booking, now * 1000, draft.waiver.fileIds);
+async function keepAnsweredFiles(tx: Tx, booking: BookingRow, draft: Placement, now: UnixSeconds): Promise<void> {
+  const gone = await keepBookingFiles(tx, booking, toMillis(now), draft.waiver.fileIds);
   if (gone.length > 0)
     throw ValidationFailed.field('WaiverAnswers', `The uploaded file ${gone.join(', ')} was deleted before this booking named it; upload it again`);
 }
@@ -57,7 +57,7 @@ async function keepAnsweredFiles(tx: Tx, booking: BookingRow, draft: Placement, 
 const REFERENCE_ATTEMPTS = 5;
 
 /** Why the timeslot takes no more bookings (past its start, or its closing for opening hours), or undefined while it does. */
-export function bookableRefusal(slot: BookableTimeslot, now: number): string | undefined {
+export function bookableRefusal(slot: BookableTimeslot, now: UnixSeconds): string | undefined {
   if (slot.bookable_until > now) return undefined;
   // A cancelled departure closed before its start; opening hours close after it.
   const why = slot.bookable_until < slot.starts_at ? 'was cancelled' : slot.bookable_until > slot.starts_at ? 'has closed' : 'has already started';
@@ -65,7 +65,7 @@ export function bookableRefusal(slot: BookableTimeslot, now: number): string | u
 }
 
 /** 422 on Time unless the timeslot still takes bookings. */
-export function requireBookable(slot: BookableTimeslot, now: number): void {
+export function requireBookable(slot: BookableTimeslot, now: UnixSeconds): void {
   const refusal = bookableRefusal(slot, now);
   if (refusal) throw ValidationFailed.field('Time', refusal);
 }
@@ -88,7 +88,7 @@ export function refuseSeats(operatorId: number, slot: BookableTimeslot, seats: n
  * when the caller's transaction commits (seat-ledger.ts): a 409 then rejects the caller's whole write, and
  * nothing of it stays.
  */
-export async function placeBooking(tx: Tx, draft: Placement, now: number): Promise<BookingRow> {
+export async function placeBooking(tx: Tx, draft: Placement, now: UnixSeconds): Promise<BookingRow> {
   const slot = draft.timeslot;
   requireBookable(slot, now);
 
@@ -108,7 +108,7 @@ export async function placeBooking(tx: Tx, draft: Placement, now: number): Promi
     waiver_status: draft.waiver.status,
     locale: draft.locale,
     hold_expires_at: draft.holdExpiresAt,
-    created_at: Date.now(),
+    created_at: nowMillis(),
     cancelled_at: null,
   };
   for (let attempt = 0; attempt < REFERENCE_ATTEMPTS; attempt++) {

@@ -6,6 +6,7 @@
 // A timeslot sold by opening hours has started at its opening, though it is sold until it closes.
 import type { BookingStatus } from '../schemas.js';
 import type { Refusal } from './refusals.js';
+import type { UnixSeconds } from '../../lib/clock.js';
 
 /** Who asks: the operator's staff (or admin key), a marketplace through its interface, or the guest's own link. */
 export type CallerKind = 'staff' | 'partner' | 'octo' | 'getyourguide' | 'viator' | 'guest';
@@ -48,7 +49,7 @@ export interface BookingFacts {
   /** The effective status (a lapsed hold is expired). */
   status: BookingStatus;
   /** The timeslot's start, Unix seconds. */
-  startsAt: number;
+  startsAt: UnixSeconds;
   checkedIn: boolean;
   /** The activity's GuestCancelHours or GuestRescheduleHours (for the action asked); null: guests may not. */
   guestHours: number | null;
@@ -68,7 +69,7 @@ function deadline(kind: CallerKind, action: PolicyAction, facts: Pick<BookingFac
  * (a cancelled or expired one answers booking.cancelled or booking.expired: the caller decides whether that
  * is an error or the same answer again).
  */
-export function refusalOf(kind: CallerKind, action: PolicyAction, facts: BookingFacts, now: number): Refusal | undefined {
+export function refusalOf(kind: CallerKind, action: PolicyAction, facts: BookingFacts, now: UnixSeconds): Refusal | undefined {
   const rule = POLICY[kind][action];
   const doing = action === 'cancel' ? 'cancelled' : 'moved';
   if (facts.status === 'cancelled') return { code: 'booking.cancelled', message: 'The booking is cancelled' };

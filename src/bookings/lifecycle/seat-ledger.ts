@@ -29,12 +29,13 @@ import type { Database } from '../../db/schema.js';
 import { expiredEventsCte, noteSeatsChanged, recordBookingEvents } from '../../events/outbox.js';
 import { tallyLapsedHolds } from '../../hooks/tallies.js';
 import type { SeatsOf } from '../../availability/index.js';
+import type { UnixSeconds } from '../../lib/clock.js';
 
 /**
  * Marks the timeslot's holds whose time has run out as `expired` and gives their seats back. Run first
  * in every write that takes or frees seats of the timeslot, so the count it checks is the live one.
  */
-export async function releaseLapsedHolds(tx: Tx, timeslotId: number, now: number): Promise<number> {
+export async function releaseLapsedHolds(tx: Tx, timeslotId: number, now: UnixSeconds): Promise<number> {
   const released = await tx
     .updateTable('bookings')
     .set({ status: 'expired' })
@@ -60,7 +61,7 @@ export async function takeSeatsAtCommit(
   tx: Tx,
   { operatorId, timeslotId }: SeatsOf,
   seats: number,
-  now: number,
+  now: UnixSeconds,
   refuse: (db: Kysely<Database>) => Promise<Error>,
 ): Promise<void> {
   const explain = async (error: unknown, db: Kysely<Database>) => (violatesSeatCount(error) ? refuse(db) : undefined);
@@ -104,7 +105,7 @@ export async function changeSeatsAtCommit(
   tx: Tx,
   operatorId: number,
   changes: { timeslotId: number; seats: number }[],
-  now: number,
+  now: UnixSeconds,
   refuse: (timeslotId: number, seats: number) => (db: Kysely<Database>) => Promise<Error>,
 ): Promise<void> {
   const net = new Map<number, number>();

@@ -9,6 +9,7 @@ import { recordBookingEvents } from '../../events/outbox.js';
 import { tallyBooking } from '../../hooks/tallies.js';
 import type { BookingStatus } from '../schemas.js';
 import type { BookingRow } from '../store.js';
+import { nowMillis, type UnixMillis, type UnixSeconds } from '../../lib/clock.js';
 
 /**
  * Inserts the booking unless its reference is taken (then undefined, and the caller draws another), with
@@ -41,7 +42,7 @@ export async function updateStatus(
   tx: Tx,
   bookingId: number,
   from: BookingStatus[],
-  changes: { status: Exclude<BookingStatus, 'on_hold'>; cancelled_at?: number; hold_expires_at?: null; payment_reference?: string | null },
+  changes: { status: Exclude<BookingStatus, 'on_hold'>; cancelled_at?: UnixMillis; hold_expires_at?: null; payment_reference?: string | null },
 ): Promise<BookingRow | undefined> {
   const changed = await tx
     .updateTable('bookings')
@@ -59,7 +60,7 @@ export async function updateStatus(
  * hold and has not lapsed at `now` moves: a lapsed hold's seats may already be someone else's, so it
  * cannot be revived. Callers go through transitions.ts's extendHoldUntil, which keeps the hold's files.
  */
-export async function updateHoldExpiry(tx: Tx, bookingId: number, until: number, now: number): Promise<BookingRow | undefined> {
+export async function updateHoldExpiry(tx: Tx, bookingId: number, until: UnixSeconds, now: UnixSeconds): Promise<BookingRow | undefined> {
   const extended = await tx
     .updateTable('bookings')
     .set({ hold_expires_at: until })
@@ -108,10 +109,10 @@ export async function lockConfirmed(tx: Tx, bookingId: number): Promise<boolean>
  * Cancels every live booking of the timeslot (confirmed, or on a hold that has not lapsed) in one
  * statement, each with its booking.cancelled event, and returns them (a cancelled departure).
  */
-export async function cancelLiveBookingsOf(tx: Tx, timeslotId: number, now: number): Promise<BookingRow[]> {
+export async function cancelLiveBookingsOf(tx: Tx, timeslotId: number, now: UnixSeconds): Promise<BookingRow[]> {
   const cancelled = await tx
     .updateTable('bookings')
-    .set({ status: 'cancelled', cancelled_at: Date.now() })
+    .set({ status: 'cancelled', cancelled_at: nowMillis() })
     .where('timeslot_id', '=', timeslotId)
     .where((eb) => eb.or([eb('status', '=', 'confirmed'), eb.and([eb('status', '=', 'on_hold'), eb('hold_expires_at', '>', now)])]))
     .returningAll()
@@ -128,7 +129,7 @@ export async function cancelLiveBookingsOf(tx: Tx, timeslotId: number, now: numb
  * it ended. The status condition makes a hold that lapsed, was paid or cancelled meanwhile a no-op, so
  * its seats are never given back twice. The caller gives the seats back.
  */
-export async function endHolds(tx: Tx, bookingIds: number[], now: number) {
+export async function endHolds(tx: Tx, bookingIds: number[], now: UnixSeconds) {
   if (bookingIds.length === 0) return [];
   const ended = await tx
     .updateTable('bookings')

@@ -7,6 +7,7 @@ import { tallyBooking } from '../../hooks/tallies.js';
 import type { BookingStatus } from '../schemas.js';
 import type { BookingRow } from '../store.js';
 import { updateHoldExpiry, updateStatus } from './store.js';
+import { nowMillis, type UnixMillis, type UnixSeconds } from '../../lib/clock.js';
 
 /**
  * Moves the booking to `changes.status` only if it is still in one of `from` (store.ts's updateStatus),
@@ -17,10 +18,10 @@ export async function changeStatus(
   tx: Tx,
   bookingId: number,
   from: BookingStatus[],
-  changes: { status: Exclude<BookingStatus, 'on_hold'>; cancelled_at?: number; hold_expires_at?: null; payment_reference?: string | null },
+  changes: { status: Exclude<BookingStatus, 'on_hold'>; cancelled_at?: UnixMillis; hold_expires_at?: null; payment_reference?: string | null },
 ): Promise<BookingRow | undefined> {
   const changed = await updateStatus(tx, bookingId, from, changes);
-  if (changed?.status === 'confirmed') await keepBookingFiles(tx, changed, Date.now());
+  if (changed?.status === 'confirmed') await keepBookingFiles(tx, changed, nowMillis());
   if (changed && (changed.status === 'confirmed' || changed.status === 'cancelled')) tallyBooking(tx, changed.status, changed);
   return changed;
 }
@@ -29,8 +30,8 @@ export async function changeStatus(
  * Moves a live hold's expiry to `until` (store.ts's updateHoldExpiry); the files it names are kept from
  * the sweep until the new expiry. True when it moved.
  */
-export async function extendHoldUntil(tx: Tx, bookingId: number, until: number, now: number): Promise<boolean> {
+export async function extendHoldUntil(tx: Tx, bookingId: number, until: UnixSeconds, now: UnixSeconds): Promise<boolean> {
   const extended = await updateHoldExpiry(tx, bookingId, until, now);
-  if (extended) await keepBookingFiles(tx, extended, Date.now());
+  if (extended) await keepBookingFiles(tx, extended, nowMillis());
   return extended !== undefined;
 }

@@ -23,6 +23,7 @@ import {
   type PhotoRow,
   type PhotoWithSizes,
 } from './store.js';
+import { nowMillis } from '../../lib/clock.js';
 
 /** The public address of one size: the photo's ID and digest name it, so its bytes never change. */
 export const photoPath = (row: Pick<PhotoRow, 'operator_id' | 'id' | 'digest'>, width: number) =>
@@ -97,7 +98,7 @@ export async function addPhoto(
         position: lastPosition + 1,
         width,
         height,
-        created_at: Date.now(),
+        created_at: nowMillis(),
       },
       sizes,
     );

@@ -24,6 +24,7 @@ import {
   updateTicketType,
   type TicketTypeRow,
 } from './store.js';
+import { nowMillis } from '../../lib/clock.js';
 
 /** The type every new activity starts with: what it sold before ticket types existed. */
 export async function addDefaultTicketType(tx: Tx, activity: Pick<ActivityRow, 'id' | 'operator_id' | 'unit_price'>): Promise<TicketTypeRow> {
@@ -32,7 +33,7 @@ export async function addDefaultTicketType(tx: Tx, activity: Pick<ActivityRow, '
     activity_id: activity.id,
     code: 'adult',
     ...toColumns({ ...NEW_TYPE, code: 'adult', name: 'Adult', price: activity.unit_price, category: 'adult', isDefault: true, position: 1 }),
-    updated_at: Date.now(),
+    updated_at: nowMillis(),
   });
 }
 
@@ -96,7 +97,7 @@ export async function createTicketType(db: Db, operatorId: number, activityId: s
       activity_id: activity.id,
       code: checked.code,
       ...toColumns(checked),
-      updated_at: Date.now(),
+      updated_at: nowMillis(),
     });
     await audit(tx, {
       operatorId,
@@ -160,7 +161,7 @@ export async function changeTicketType(db: Db, operatorId: number, id: number, b
     );
     if (checked.isDefault && !before.isDefault) await setDefault(tx, operatorId, found.activity_id, checked.price);
     else if (checked.isDefault && checked.price !== before.price) await touchActivity(tx, operatorId, found.activity_id, checked.price);
-    const updated = await updateTicketType(tx, id, { ...toColumns(checked), updated_at: Date.now() });
+    const updated = await updateTicketType(tx, id, { ...toColumns(checked), updated_at: nowMillis() });
     const previous = rows.find((candidate) => candidate.id === id)!;
     await audit(tx, {
       operatorId,

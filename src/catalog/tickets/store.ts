@@ -2,6 +2,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tx } from '../../db/connection.js';
 import type { BookingTicketTable, Database, TicketTypeTable } from '../../db/schema.js';
+import { nowMillis } from '../../lib/clock.js';
 
 export type TicketTypeRow = Selectable<TicketTypeTable>;
 export type NewTicketTypeRow = Omit<Insertable<TicketTypeTable>, 'id'>;
@@ -75,7 +76,7 @@ export async function ticketTypeWasBooked(tx: Tx, id: number): Promise<boolean> 
 /** Removes a type from sale: the row stays (archived) when bookings name it, else it goes. */
 export async function removeTicketType(tx: Tx, id: number): Promise<void> {
   if (await ticketTypeWasBooked(tx, id)) {
-    await tx.updateTable('ticket_types').set({ archived: 1, is_default: 0, updated_at: Date.now() }).where('id', '=', id).execute();
+    await tx.updateTable('ticket_types').set({ archived: 1, is_default: 0, updated_at: nowMillis() }).where('id', '=', id).execute();
   } else {
     await tx.deleteFrom('ticket_types').where('id', '=', id).execute();
   }
@@ -85,7 +86,7 @@ export async function removeTicketType(tx: Tx, id: number): Promise<void> {
 export async function setDefaultTypePrice(tx: Tx, activityId: number, price: number): Promise<void> {
   await tx
     .updateTable('ticket_types')
-    .set({ price, updated_at: Date.now() })
+    .set({ price, updated_at: nowMillis() })
     .where('activity_id', '=', activityId)
     .where('is_default', '=', 1)
     .where('archived', '=', 0)

@@ -5,7 +5,7 @@
 // it so already and changes nothing.
 import type { Db } from '../../db/connection.js';
 import type { ActivityRow } from '../../catalog/index.js';
-import { unixNow } from '../../lib/clock.js';
+import { nowMillis, unixNow } from '../../lib/clock.js';
 import { confirm as confirmHold, extendHold, type AmendmentTarget } from '../../bookings/index.js';
 import { moveBooking } from '../../flows/reschedule.js';
 import { changeBookingDetails } from '../../bookings/index.js';
@@ -57,7 +57,7 @@ export async function confirm(db: Db, reseller: Reseller, uuid: string, body: Co
       await updateOctoBooking(tx, link.booking_id, {
         contact: extrasColumn(guest),
         ...(items && { unit_items: JSON.stringify(items) }),
-        ...(link.confirmed_at === null && { confirmed_at: Date.now() }),
+        ...(link.confirmed_at === null && { confirmed_at: nowMillis() }),
       });
     }),
   );

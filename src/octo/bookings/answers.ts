@@ -13,6 +13,7 @@ import { findBooking, setWaiverStatus } from '../../bookings/index.js';
 import { OctoError } from '../errors.js';
 import { toOctoQuestion } from '../catalog/view.js';
 import type { QuestionAnswer } from './schemas.js';
+import { nowMillis } from '../../lib/clock.js';
 
 /** Every question of the activity with the booking's answer, or null. */
 export async function questionAnswersOf(
@@ -66,7 +67,7 @@ export async function applyAnswers(
   // The files named are kept as the booking is now (read in this transaction: a hold may have been
   // extended since `booking` was read): for good once confirmed, until its expiry while on hold.
   const current = await findBooking(tx, booking.operator_id, booking.reference);
-  const gone = current ? await keepBookingFiles(tx, current, Date.now(), checked.fileIds) : [];
+  const gone = current ? await keepBookingFiles(tx, current, nowMillis(), checked.fileIds) : [];
   if (gone.length > 0)
     throw OctoError.badRequest(`questionAnswers: the uploaded file ${gone.join(', ')} was deleted before this booking named it; upload it again`);
   await setWaiverStatus(tx, booking.id, checked.status);

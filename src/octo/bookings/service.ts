@@ -13,7 +13,7 @@ import type { Db } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
 import { findActivity } from '../../catalog/index.js';
 import { findZonedTimeslot, type TimeslotRow } from '../../availability/index.js';
-import { unixNow } from '../../lib/clock.js';
+import { nowMillis, unixNow, type UnixSeconds } from '../../lib/clock.js';
 import { cancel as cancelCommand, extendHold, isOverAlready, reserveUnderReference, type BookingDraft } from '../../bookings/index.js';
 import { findBooking } from '../../bookings/index.js';
 import { bookingTicketsOf, listTicketTypes } from '../../catalog/index.js';
@@ -48,7 +48,7 @@ export async function partsOf(
   db: Kysely<Database>,
   operatorId: number,
   link: OctoBookingLink,
-  now: number,
+  now: UnixSeconds,
   wants?: Wants,
 ): Promise<OctoBookingParts> {
   const record = await findBooking(db, operatorId, link.reference);
@@ -157,7 +157,7 @@ export async function reserve(db: Db, reseller: Reseller, body: ReservationBody,
           unit_items: JSON.stringify(items),
           cancel_reason: null,
           confirmed_at: null,
-          updated_at: Date.now(),
+          updated_at: nowMillis(),
           contact: extrasColumn(guest),
         });
         if (!stored) return false;

@@ -3,6 +3,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, OctoBookingTable } from '../../db/schema.js';
 import type { Tx } from '../../db/connection.js';
 import type { Contact } from './schemas.js';
+import { nowMillis } from '../../lib/clock.js';
 
 export type OctoBookingRow = Selectable<OctoBookingTable>;
 /** The OCTo row with the booking's reference, for reading the booking through the bookings store. */
@@ -71,7 +72,7 @@ export async function updateOctoBooking(
 ): Promise<void> {
   await tx
     .updateTable('octo_bookings')
-    .set({ ...changes, updated_at: Date.now() })
+    .set({ ...changes, updated_at: nowMillis() })
     .where('booking_id', '=', bookingId)
     .execute();
 }

@@ -14,11 +14,12 @@ import { pricing } from '../catalog/pricing.js';
 import { parseUnitItems, type OctoBookingRow } from './store.js';
 import type { Contact, OctoBooking, QuestionAnswer } from './schemas.js';
 import { DELIVERY_FORMAT, DELIVERY_METHOD, OPTION_ID, REDEMPTION_METHOD } from '../terms.js';
+import { latest, toMillis, type UnixMillis, type UnixSeconds } from '../../lib/clock.js';
 
 const STATUS = { on_hold: 'ON_HOLD', confirmed: 'CONFIRMED', cancelled: 'CANCELLED', expired: 'EXPIRED' } as const;
 
 /** ISO 8601 in UTC to the second, as OCTo writes it (2030-05-01T08:00:00Z). */
-export const utcIso = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+export const utcIso = (ms: UnixMillis): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 export const EMPTY_CONTACT: Contact = {
   fullName: null,
@@ -71,7 +72,7 @@ function unitRedemptions(lines: CheckinLine[]): (unitId: string) => string | nul
   };
 }
 
-export function toOctoBooking(parts: OctoBookingParts, now: number, wants: Wants): OctoBooking {
+export function toOctoBooking(parts: OctoBookingParts, now: UnixSeconds, wants: Wants): OctoBooking {
   const { record, octo, activity, timeslot, types, tickets } = parts;
   const lines = checkinLines(tickets, parts.checkins ?? []);
   const firstCheckin = firstCheckinAt(lines);
@@ -93,8 +94,15 @@ export function toOctoBooking(parts: OctoBookingParts, now: number, wants: Wants
     supplierReference: record.reference,
     status,
     utcCreatedAt: utcIso(record.created_at),
-    utcUpdatedAt: utcIso(Math.max(record.created_at, octo.updated_at, record.cancelled_at ?? 0, redeemedAt === null ? 0 : (firstCheckin ?? 0))),
-    utcExpiresAt: status === 'ON_HOLD' && record.hold_expires_at !== null ? utcIso(record.hold_expires_at * 1000) : null,
+    utcUpdatedAt: utcIso(
+      latest(
+        record.created_at,
+        octo.updated_at,
+        record.cancelled_at ?? record.created_at,
+        (redeemedAt === null ? null : firstCheckin) ?? record.created_at,
+      ),
+    ),
+    utcExpiresAt: status === 'ON_HOLD' && record.hold_expires_at !== null ? utcIso(toMillis(record.hold_expires_at)) : null,
     utcRedeemedAt: redeemedAt,
     utcConfirmedAt: octo.confirmed_at === null ? null : utcIso(octo.confirmed_at),
     productId: record.activity_public_id,

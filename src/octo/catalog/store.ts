@@ -4,9 +4,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { TimeslotRow } from '../../availability/index.js';
+import type { UnixSeconds } from '../../lib/clock.js';
 
 /** The distinct local start times (HH:MM) of each activity's timeslots that still take bookings. Reads timeslots. */
-export async function upcomingStartTimes(db: Kysely<Database>, activityIds: number[], now: number): Promise<Map<number, string[]>> {
+export async function upcomingStartTimes(db: Kysely<Database>, activityIds: number[], now: UnixSeconds): Promise<Map<number, string[]>> {
   const byActivity = new Map<number, string[]>();
   if (activityIds.length === 0) return byActivity;
   const rows = await db

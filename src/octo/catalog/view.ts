@@ -14,6 +14,7 @@ import { octoContent } from './content.js';
 import { DELIVERY_FORMAT, DELIVERY_METHOD, OPTION_ID, REDEMPTION_METHOD, UNIT_TYPE } from '../terms.js';
 import { lowestPriceOf, pricing, unitPricingOf } from './pricing.js';
 import type { Availability, OctoQuestion, Option, Product, Unit } from './schemas.js';
+import type { UnixSeconds } from '../../lib/clock.js';
 
 /** An attraction with a daily capacity: one availability a day, its opening hours. */
 export const isOpeningHours = (activity: ActivityRow): boolean => availabilityTypeOf(activity) === 'opening_hours';
@@ -134,7 +135,7 @@ export function statusOf(capacity: number, left: number, closed: boolean): Statu
   return left * 2 < capacity ? 'LIMITED' : 'AVAILABLE';
 }
 
-const utcSeconds = (seconds: number): string => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+const utcSeconds = (seconds: UnixSeconds): string => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
 /** What a request's units ask for: seats of the capacity and people of the booking's maximum. */
 export interface Wanted {
@@ -146,7 +147,7 @@ export function toAvailability(
   row: LiveTimeslotRow,
   activity: ActivityRow,
   types: TicketTypeRow[],
-  now: number,
+  now: UnixSeconds,
   wants: Pick<Wants, 'pricing'>,
   wanted: Wanted = { seats: 1, people: 1 },
 ): Availability {

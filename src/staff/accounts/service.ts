@@ -12,6 +12,7 @@ import { countOwners, expireTokens, findUser, insertToken, insertUser, listUsers
 import { listLiveSessions, revokeSessions } from '../sessions/store.js';
 import { normaliseEmail, toStaffSession, toStaffUser } from '../view.js';
 import type { StaffUser } from '../schemas.js';
+import { nowMillis } from '../../lib/clock.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -136,7 +137,7 @@ export async function resetTwoFactor(app: FastifyInstance, operatorId: number, i
 
 export async function userSessions(db: Db, operatorId: number, userId: number, currentSessionId?: number) {
   await requireUser(db.kysely, operatorId, userId);
-  return (await listLiveSessions(db.kysely, userId, Date.now())).map((row) => toStaffSession(row, currentSessionId));
+  return (await listLiveSessions(db.kysely, userId, nowMillis())).map((row) => toStaffSession(row, currentSessionId));
 }
 
 /** Ends one session of the user (or all of them without `sessionId`); 404 for a session that is not live. */

@@ -13,6 +13,7 @@ import { ROLE_PERMISSIONS } from '../../access/permissions.js';
 import type { Actor } from '../../access/actor.js';
 import { hashToken, newToken, type UserRow } from '../users/store.js';
 import { findLiveSession, insertSession, touchSession } from './store.js';
+import { addMillis, earliest, nowMillis } from '../../lib/clock.js';
 
 /** A session ends after this long without a request, and at most this long after sign-in. */
 export const IDLE_TIMEOUT_MS = 12 * 60 * 60 * 1000;
@@ -50,13 +51,13 @@ export async function startSession(
   const app = request.server;
   const token = newToken();
   const tokenHash = hashToken(token);
-  const now = Date.now();
+  const now = nowMillis();
   const session = await insertSession(tx, {
     user,
     tokenHash,
     address: request.ip,
     userAgent: String(request.headers['user-agent'] ?? ''),
-    expiresAt: Math.min(now + IDLE_TIMEOUT_MS, now + ABSOLUTE_TIMEOUT_MS),
+    expiresAt: earliest(addMillis(now, IDLE_TIMEOUT_MS), addMillis(now, ABSOLUTE_TIMEOUT_MS)),
   });
   setCookie(app, reply, token, ABSOLUTE_TIMEOUT_MS / 1000);
   return { sessionId: session.id, csrfToken: csrfTokenOf(app, tokenHash) };
@@ -91,7 +92,7 @@ export function foreignOrigin(request: FastifyRequest): boolean {
 export async function authenticateSession(request: FastifyRequest, token: string): Promise<Actor & { kind: 'user'; csrfToken: string }> {
   const app = request.server;
   const tokenHash = hashToken(token);
-  const now = Date.now();
+  const now = nowMillis();
   const session = await findLiveSession(app.db.kysely, tokenHash, now);
   if (!session) throw new Unauthenticated('Your session has ended (signed out, revoked or expired): sign in again');
   const csrfToken = csrfTokenOf(app, tokenHash);
@@ -102,7 +103,12 @@ export async function authenticateSession(request: FastifyRequest, token: string
     }
   }
   if (now - Number(session.last_seen_at) > TOUCH_EVERY_MS) {
-    await touchSession(app.db.kysely, session.session_id, now, Math.min(now + IDLE_TIMEOUT_MS, Number(session.created_at) + ABSOLUTE_TIMEOUT_MS));
+    await touchSession(
+      app.db.kysely,
+      session.session_id,
+      now,
+      earliest(addMillis(now, IDLE_TIMEOUT_MS), addMillis(session.created_at, ABSOLUTE_TIMEOUT_MS)),
+    );
   }
   return {
     kind: 'user',

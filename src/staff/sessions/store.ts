@@ -3,14 +3,15 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Tx } from '../../db/connection.js';
 import type { Database, StaffSessionTable } from '../../db/schema.js';
 import type { UserRow } from '../users/store.js';
+import { nowMillis, type UnixMillis } from '../../lib/clock.js';
 
 export type SessionRow = Selectable<StaffSessionTable>;
 
 export async function insertSession(
   tx: Tx,
-  session: { user: UserRow; tokenHash: string; address: string; userAgent: string; expiresAt: number },
+  session: { user: UserRow; tokenHash: string; address: string; userAgent: string; expiresAt: UnixMillis },
 ): Promise<SessionRow> {
-  const now = Date.now();
+  const now = nowMillis();
   return tx
     .insertInto('staff_sessions')
     .values({
@@ -29,7 +30,7 @@ export async function insertSession(
 }
 
 /** A live session and its active user, by the cookie's token hash. */
-export async function findLiveSession(db: Kysely<Database>, tokenHash: string, now: number) {
+export async function findLiveSession(db: Kysely<Database>, tokenHash: string, now: UnixMillis) {
   return db
     .selectFrom('staff_sessions as s')
     .innerJoin('staff_users as u', 'u.id', 's.user_id')
@@ -51,7 +52,7 @@ export async function findLiveSession(db: Kysely<Database>, tokenHash: string, n
     .executeTakeFirst();
 }
 
-export async function touchSession(db: Kysely<Database>, id: number, now: number, expiresAt: number): Promise<void> {
+export async function touchSession(db: Kysely<Database>, id: number, now: UnixMillis, expiresAt: UnixMillis): Promise<void> {
   await db
     .updateTable('staff_sessions')
     .set({ last_seen_at: now, expires_at: expiresAt })
@@ -60,7 +61,7 @@ export async function touchSession(db: Kysely<Database>, id: number, now: number
     .execute();
 }
 
-export async function listLiveSessions(db: Kysely<Database>, userId: number, now: number): Promise<SessionRow[]> {
+export async function listLiveSessions(db: Kysely<Database>, userId: number, now: UnixMillis): Promise<SessionRow[]> {
   return db
     .selectFrom('staff_sessions')
     .selectAll()
@@ -73,7 +74,7 @@ export async function listLiveSessions(db: Kysely<Database>, userId: number, now
 
 /** Revokes the user's live sessions (one, or all but `except`); answers the IDs revoked. */
 export async function revokeSessions(tx: Tx, userId: number, which: { id?: number; except?: number } = {}): Promise<number[]> {
-  let query = tx.updateTable('staff_sessions').set({ revoked_at: Date.now() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  let query = tx.updateTable('staff_sessions').set({ revoked_at: nowMillis() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
   if (which.id !== undefined) query = query.where('id', '=', which.id);
   if (which.except !== undefined) query = query.where('id', '<>', which.except);
   return (await query.returning('id').execute()).map((row) => row.id);

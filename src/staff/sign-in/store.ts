@@ -3,12 +3,13 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Tx } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
+import { addMillis, nowMillis, type UnixMillis } from '../../lib/clock.js';
 
 /**
  * Counts one event against `key` in a fixed window; answers the count including this one. The window
  * starts again once it has passed. One statement, so concurrent requests count exactly.
  */
-export async function countEvent(tx: Tx, key: string, windowMs: number, now = Date.now()): Promise<number> {
+export async function countEvent(tx: Tx, key: string, windowMs: number, now = nowMillis()): Promise<number> {
   const row = await tx
     .insertInto('staff_throttles')
     .values({ key, count: 1, window_started_at: now })
@@ -16,13 +17,13 @@ export async function countEvent(tx: Tx, key: string, windowMs: number, now = Da
       oc.column('key').doUpdateSet((eb) => ({
         count: eb
           .case()
-          .when('staff_throttles.window_started_at', '<=', now - windowMs)
+          .when('staff_throttles.window_started_at', '<=', addMillis(now, -windowMs))
           .then(1)
           .else(eb('staff_throttles.count', '+', 1))
           .end(),
         window_started_at: eb
           .case()
-          .when('staff_throttles.window_started_at', '<=', now - windowMs)
+          .when('staff_throttles.window_started_at', '<=', addMillis(now, -windowMs))
           .then(now)
           .else(eb.ref('staff_throttles.window_started_at'))
           .end(),
@@ -56,10 +57,10 @@ export function backoffWait(failures: number, policy: BackoffPolicy): number {
 // rather than for a whole transaction (PostgreSQL requests would queue for connections behind that lock).
 
 /** Within the limit a run of failures lasts a window from its first; past it, until a window without one. */
-function liveRun(eb: ExpressionBuilder<Database, 'staff_throttles'>, policy: BackoffPolicy, now: number) {
+function liveRun(eb: ExpressionBuilder<Database, 'staff_throttles'>, policy: BackoffPolicy, now: UnixMillis) {
   return eb.or([
-    eb.and([eb('staff_throttles.count', '<', policy.limit), eb('staff_throttles.window_started_at', '>', now - policy.windowMs)]),
-    eb.and([eb('staff_throttles.count', '>=', policy.limit), eb('staff_throttles.last_at', '>', now - policy.windowMs)]),
+    eb.and([eb('staff_throttles.count', '<', policy.limit), eb('staff_throttles.window_started_at', '>', addMillis(now, -policy.windowMs))]),
+    eb.and([eb('staff_throttles.count', '>=', policy.limit), eb('staff_throttles.last_at', '>', addMillis(now, -policy.windowMs))]),
   ]);
 }
 
@@ -77,7 +78,7 @@ function waitInSql(eb: ExpressionBuilder<Database, 'staff_throttles'>, policy: B
  * and answers the wait in milliseconds (0 when counted). One statement, so that concurrent attempts in
  * every process are counted one by one and none passes a wait another started.
  */
-export async function takeBackoffAttempt(db: Kysely<Database>, key: string, policy: BackoffPolicy, now = Date.now()): Promise<number> {
+export async function takeBackoffAttempt(db: Kysely<Database>, key: string, policy: BackoffPolicy, now = nowMillis()): Promise<number> {
   const counted = await db
     .insertInto('staff_throttles')
     .values({ key, count: 1, window_started_at: now, last_at: now })
@@ -103,7 +104,8 @@ export async function takeBackoffAttempt(db: Kysely<Database>, key: string, poli
           eb.or([
             eb.not(liveRun(eb, policy, now)),
             eb('staff_throttles.count', '<', policy.limit),
-            eb(eb('staff_throttles.last_at', '+', waitInSql(eb, policy)), '<=', now),
+            // An instant plus a wait, compared as numbers of milliseconds.
+            eb(eb(eb.ref('staff_throttles.last_at').$castTo<number>(), '+', waitInSql(eb, policy)), '<=', now),
           ]),
         ),
     )
@@ -116,7 +118,7 @@ export async function takeBackoffAttempt(db: Kysely<Database>, key: string, poli
 }
 
 /** A counted attempt failed: the wait after it runs from its answer (a password takes a while to check). */
-export async function backoffFailed(db: Kysely<Database>, key: string, now = Date.now()): Promise<void> {
+export async function backoffFailed(db: Kysely<Database>, key: string, now = nowMillis()): Promise<void> {
   await db.updateTable('staff_throttles').set({ last_at: now }).where('key', '=', key).where('last_at', '<', now).execute();
 }
 

@@ -21,6 +21,7 @@ import { audit, type AuditActor } from '../../audit/log.js';
 import { queueStaffEmail, type Mailing } from '../users/emails.js';
 import { lockAccount, lockedUntil, reserveAccountAttempt, type UserRow } from '../users/store.js';
 import { takeBackoffAttempt, type BackoffPolicy } from './store.js';
+import { addMillis, nowMillis } from '../../lib/clock.js';
 
 export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCK_MS = 15 * 60 * 1000;
@@ -54,7 +55,7 @@ export function reserveGuess(db: Kysely<Database>, user: UserRow): Promise<numbe
 export async function wrongGuess(tx: Tx, app: Mailing, user: UserRow, attempt: number, action: string, actor?: AuditActor): Promise<void> {
   const resource = { type: 'user', id: user.id };
   await audit(tx, { operatorId: user.operator_id, action, resource }, actor);
-  if (attempt < MAX_FAILED_ATTEMPTS || !(await lockAccount(tx, user.id, Date.now() + LOCK_MS))) return;
+  if (attempt < MAX_FAILED_ATTEMPTS || !(await lockAccount(tx, user.id, addMillis(nowMillis(), LOCK_MS)))) return;
   await audit(tx, { operatorId: user.operator_id, action: 'user.lock', resource, after: { LockedForMinutes: LOCK_MS / 60_000 } }, actor);
   await queueStaffEmail(tx, app, user, 'locked');
 }

@@ -8,6 +8,7 @@ import type { InstanceKeys } from '../../secrets/keys.js';
 import { queueEmail } from '../../emails/outbox.js';
 import { operatorName } from '../../operators/service.js';
 import type { UserRow } from './store.js';
+import { unixNow } from '../../lib/clock.js';
 
 const PURPOSE = 'staff-email';
 
@@ -61,7 +62,7 @@ export async function queueStaffEmail(tx: Tx, app: Mailing, user: UserRow, kind:
     to: user.email,
     subject,
     body: app.instanceKeys.seal(PURPOSE, body),
-    sendAt: Math.floor(Date.now() / 1000),
+    sendAt: unixNow(),
     meter: null,
     meterExtraInfo: null,
   });

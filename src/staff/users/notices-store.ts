@@ -3,6 +3,7 @@
 import { expressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Tx } from '../../db/connection.js';
 import type { BookingNotices, Database } from '../../db/schema.js';
+import { nowMillis } from '../../lib/clock.js';
 
 export interface NoticeRecipient {
   id: number;
@@ -14,7 +15,7 @@ export interface NoticeRecipient {
 export async function setBookingNotices(tx: Tx, operatorId: number, userId: number, notices: BookingNotices): Promise<void> {
   await tx
     .updateTable('staff_users')
-    .set({ booking_notices: notices, updated_at: Date.now() })
+    .set({ booking_notices: notices, updated_at: nowMillis() })
     .where('id', '=', userId)
     .where('operator_id', '=', operatorId)
     .execute();

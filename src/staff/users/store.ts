@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Tx } from '../../db/connection.js';
 import type { Database, StaffRole, StaffTokenPurpose, StaffUserTable } from '../../db/schema.js';
+import { addMillis, nowMillis, type UnixMillis } from '../../lib/clock.js';
 export type UserRow = Selectable<StaffUserTable>;
 
 export const newToken = (): string => randomBytes(32).toString('base64url');
@@ -43,7 +44,7 @@ export async function insertUser(
   tx: Tx,
   user: { operatorId: number; email: string; name: string; role: StaffRole; status: 'invited' | 'active'; passwordHash: string | null },
 ): Promise<UserRow | undefined> {
-  const now = Date.now();
+  const now = nowMillis();
   return (
     tx
       .insertInto('staff_users')
@@ -71,7 +72,7 @@ export async function insertUser(
 export async function updateUser(tx: Tx, id: number, changes: Updateable<StaffUserTable>): Promise<UserRow> {
   return tx
     .updateTable('staff_users')
-    .set({ ...changes, updated_at: Date.now() })
+    .set({ ...changes, updated_at: nowMillis() })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -88,7 +89,7 @@ export async function useSecondFactor(tx: Tx, user: UserRow, used: { step: numbe
     .set({
       failed_attempts: 0,
       ...('step' in used ? { totp_last_step: used.step } : { recovery_codes: used.remainingCodes }),
-      updated_at: Date.now(),
+      updated_at: nowMillis(),
     })
     .where('id', '=', user.id)
     .where((eb) =>
@@ -115,7 +116,7 @@ export async function countOwners(tx: Tx, operatorId: number): Promise<number> {
 
 export async function insertToken(tx: Tx, user: UserRow, purpose: StaffTokenPurpose, ttlMs: number): Promise<string> {
   const token = newToken();
-  const now = Date.now();
+  const now = nowMillis();
   await tx
     .insertInto('staff_tokens')
     .values({
@@ -124,7 +125,7 @@ export async function insertToken(tx: Tx, user: UserRow, purpose: StaffTokenPurp
       purpose,
       token_hash: hashToken(token),
       created_at: now,
-      expires_at: now + ttlMs,
+      expires_at: addMillis(now, ttlMs),
       used_at: null,
     })
     .execute();
@@ -133,7 +134,7 @@ export async function insertToken(tx: Tx, user: UserRow, purpose: StaffTokenPurp
 
 /** Uses a live token of this purpose, once: of two requests racing with the same token, one gets the row. */
 export async function useToken(tx: Tx, token: string, purpose: StaffTokenPurpose): Promise<{ user_id: number; operator_id: number } | undefined> {
-  const now = Date.now();
+  const now = nowMillis();
   return tx
     .updateTable('staff_tokens')
     .set({ used_at: now })
@@ -157,7 +158,7 @@ export async function peekToken(
     .where('token_hash', '=', hashToken(token))
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)
-    .where('expires_at', '>', Date.now())
+    .where('expires_at', '>', nowMillis())
     .executeTakeFirst();
 }
 
@@ -165,7 +166,7 @@ export async function peekToken(
 export async function expireTokens(tx: Tx, userId: number, purposes: StaffTokenPurpose[]): Promise<void> {
   await tx
     .updateTable('staff_tokens')
-    .set({ used_at: Date.now() })
+    .set({ used_at: nowMillis() })
     .where('user_id', '=', userId)
     .where('purpose', 'in', purposes)
     .where('used_at', 'is', null)
@@ -181,7 +182,7 @@ export async function expireTokens(tx: Tx, userId: number, purposes: StaffTokenP
  * number in the account's run of failures, or undefined (nothing counted) when the account is locked or
  * `max` guesses are counted already, settled or on their way. So parallel guesses count one by one.
  */
-export async function reserveAccountAttempt(db: Kysely<Database>, userId: number, max: number, now = Date.now()): Promise<number | undefined> {
+export async function reserveAccountAttempt(db: Kysely<Database>, userId: number, max: number, now = nowMillis()): Promise<number | undefined> {
   const row = await db
     .updateTable('staff_users')
     .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
@@ -209,7 +210,7 @@ export async function lockedUntil(db: Kysely<Database>, userId: number) {
 }
 
 /** Locks the account until `until` unless it is locked already; answers whether this call locked it. */
-export async function lockAccount(tx: Tx, userId: number, until: number, now = Date.now()): Promise<boolean> {
+export async function lockAccount(tx: Tx, userId: number, until: UnixMillis, now = nowMillis()): Promise<boolean> {
   const locked = await tx
     .updateTable('staff_users')
     .set({ failed_attempts: 0, locked_until: until, updated_at: now })

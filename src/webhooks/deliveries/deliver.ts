@@ -13,7 +13,7 @@
 import { traceOutbound } from '../../lib/tracing.js';
 import type { Db, Tx } from '../../db/connection.js';
 import type { InstanceKeys } from '../../secrets/keys.js';
-import { unixNow } from '../../lib/clock.js';
+import { addSeconds, latest, nowMillis, unixNow, type UnixSeconds } from '../../lib/clock.js';
 import { queueEmail } from '../../emails/outbox.js';
 import { eventBody } from './render.js';
 import { SECRET_PURPOSE, signedHeaders } from '../endpoints/signing.js';
@@ -92,7 +92,7 @@ export async function runDueDeliveries(db: Db, deps: DeliveryDeps, now = unixNow
 }
 
 /** Sends claimed deliveries and settles them at once; how "test an endpoint" sends its one delivery. */
-export async function deliverClaimed(db: Db, deps: DeliveryDeps, outgoing: Outgoing[], now: number): Promise<DeliveryReport> {
+export async function deliverClaimed(db: Db, deps: DeliveryDeps, outgoing: Outgoing[], now: UnixSeconds): Promise<DeliveryReport> {
   const run = new DeliveryRun(db, deps, now);
   const outcomes = await Promise.all(outgoing.map((d) => run.attempt(d)));
   await db.write(
@@ -141,7 +141,7 @@ class DeliveryRun {
   constructor(
     readonly db: Db,
     readonly deps: DeliveryDeps,
-    readonly now: number,
+    readonly now: UnixSeconds,
   ) {}
 
   async run({ room = DEFAULT_ROOM, maxClaims = Infinity, keepGoing = () => true }: RunLimits): Promise<void> {
@@ -153,7 +153,7 @@ class DeliveryRun {
       }
       const skip = [...this.#held].filter(([, held]) => held > PER_ENDPOINT_HELD / 2).map(([endpointId]) => endpointId);
       // The claim runs from the real time: a long run's `now` may lie well in the past.
-      const claimedUntil = Math.max(this.now, unixNow()) + CLAIM_SECONDS;
+      const claimedUntil = addSeconds(latest(this.now, unixNow()), CLAIM_SECONDS);
       const claimed = await claimDue(this.db, this.deps.workerId, this.now, claimedUntil, {
         limit: room - this.#heldInAll,
         perEndpoint: PER_ENDPOINT_HELD / 2,
@@ -177,7 +177,7 @@ class DeliveryRun {
    * that cannot be opened, say) is a failed attempt like any other: retried, and given up in the end.
    */
   async attempt(d: Outgoing): Promise<Outcome> {
-    const attemptedAt = Date.now();
+    const attemptedAt = nowMillis();
     const result = await this.#send(d).catch(
       (error: unknown): AttemptResult => ({
         ok: false,
@@ -196,7 +196,7 @@ class DeliveryRun {
       error: result.error?.slice(0, 1000) ?? null,
       responseBody: result.responseBody,
       status: result.ok ? 'delivered' : delay === undefined ? 'failed' : 'pending',
-      nextAttemptAt: this.now + (delay ?? 0),
+      nextAttemptAt: addSeconds(this.now, delay ?? 0),
     };
   }
 
@@ -290,7 +290,7 @@ class DeliveryRun {
   }
 }
 
-async function settle(tx: Tx, worker: string, group: Settling[], now: number, report: DeliveryReport): Promise<void> {
+async function settle(tx: Tx, worker: string, group: Settling[], now: UnixSeconds, report: DeliveryReport): Promise<void> {
   const settled = await settleDeliveries(
     tx,
     worker,
@@ -326,14 +326,14 @@ async function settle(tx: Tx, worker: string, group: Settling[], now: number, re
     }
     await markEndpointFailing(tx, endpointId, now);
     if (!state.gaveUp) continue;
-    const disabled = await disableFailingEndpoint(tx, endpointId, now - DISABLE_AFTER_SECONDS, now);
+    const disabled = await disableFailingEndpoint(tx, endpointId, addSeconds(now, -DISABLE_AFTER_SECONDS), now);
     if (!disabled) continue;
     report.disabled += 1;
     await tellOperator(tx, state.operatorId, disabled.url, now);
   }
 }
 
-async function tellOperator(tx: Tx, operatorId: number, url: string, now: number): Promise<void> {
+async function tellOperator(tx: Tx, operatorId: number, url: string, now: UnixSeconds): Promise<void> {
   const operator = await readSettingsRow(tx, operatorId);
   if (!operator?.contact_email) return;
   await queueEmail(tx, {

@@ -31,11 +31,12 @@ import {
   tryDispatchLock,
 } from './store.js';
 import { enabledEndpointsOf } from '../endpoints/store.js';
+import { toMillis, type UnixMillis, type UnixSeconds } from '../../lib/clock.js';
 
 export const AVAILABILITY_COALESCE_MS = 5_000;
 
 /** Told, in the dispatcher's transaction, which timeslots' availability was just coalesced (a channel's push). */
-export const availabilityCoalesced = new Hook<[tx: Tx, timeslotIds: number[], nowMs: number]>();
+export const availabilityCoalesced = new Hook<[tx: Tx, timeslotIds: number[], nowMs: UnixMillis]>();
 
 export interface DispatchReport {
   expired: number;
@@ -49,7 +50,7 @@ export interface DispatchReport {
  * `maxBatches` the fan-out transactions of the pass (the worker keeps a busy process's passes short).
  */
 /** publicUrl goes before the photo addresses of product events (the worker's configuration; tests leave it out). */
-export async function dispatchEvents(db: Db, now: number, batch = 500, maxBatches = Infinity, publicUrl = ''): Promise<DispatchReport> {
+export async function dispatchEvents(db: Db, now: UnixSeconds, batch = 500, maxBatches = Infinity, publicUrl = ''): Promise<DispatchReport> {
   const report: DispatchReport = { expired: await expireLapsedHolds(db, now, batch), availability: 0, events: 0, deliveries: 0 };
   report.availability = (await exclusively(db, (tx) => coalesceAvailability(tx, now, batch))) ?? 0;
   for (let round = 0; round < maxBatches; round++) {
@@ -79,14 +80,14 @@ async function exclusively<T>(db: Db, step: (tx: Tx) => Promise<T>): Promise<T |
 }
 
 /** Releases the lapsed holds of operators that have endpoints; returns the timeslots swept. */
-async function expireLapsedHolds(db: Db, now: number, batch: number): Promise<number> {
+async function expireLapsedHolds(db: Db, now: UnixSeconds, batch: number): Promise<number> {
   const slots = await timeslotsWithLapsedHolds(db.kysely, now, batch);
   for (const slot of slots) await db.write((tx) => releaseLapsedHolds(tx, slot, now));
   return slots.length;
 }
 
-async function coalesceAvailability(tx: Tx, now: number, batch: number): Promise<number> {
-  const nowMs = now * 1000;
+async function coalesceAvailability(tx: Tx, now: UnixSeconds, batch: number): Promise<number> {
+  const nowMs = toMillis(now);
   const changed = await changedTimeslots(tx, batch);
   if (changed.length === 0) return 0;
   const notices = await availabilityNotices(
@@ -131,7 +132,7 @@ async function coalesceAvailability(tx: Tx, now: number, batch: number): Promise
  * per enabled endpoint that subscribes to its type and may see it. At least one row, then rows while their
  * events fit `batch`; the rows are deleted in the same transaction.
  */
-async function fanOut(tx: Tx, now: number, batch: number, publicUrl: string): Promise<{ events: number; deliveries: number; more: boolean }> {
+async function fanOut(tx: Tx, now: UnixSeconds, batch: number, publicUrl: string): Promise<{ events: number; deliveries: number; more: boolean }> {
   const rows = await readOutbox(tx, batch);
   const events: OutboxEvent[] = [];
   const taken: number[] = [];

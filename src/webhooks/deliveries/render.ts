@@ -16,6 +16,7 @@ import type { BookingRow } from '../../bookings/index.js';
 import { bookingEventFields, unpackBooking } from '../../events/outbox.js';
 import type { Audience } from '../../events/types.js';
 import { bookingsById } from './store.js';
+import { asUnixMillis, asUnixSeconds, toSeconds, type UnixMillis, type UnixSeconds } from '../../lib/clock.js';
 
 /** One event read from the outbox (a row holds the events of one transaction, an entry one per type). */
 export interface OutboxEvent {
@@ -30,7 +31,7 @@ export interface OutboxEvent {
   /** The resource as the API shows it, when the change had it at hand. */
   data: unknown;
   /** Unix milliseconds: when its transaction committed. */
-  createdAt: number;
+  createdAt: UnixMillis;
 }
 
 type LongEntry = [string, string, Audience, string | null, number | null, unknown, unknown];
@@ -45,7 +46,7 @@ function fieldsOf(entry: OutboxEntry): LongEntry {
 }
 
 /** The events of an outbox row, one per type, in order. */
-export function expandOutbox(row: { operator_id: number; events: string; created_at: number }): OutboxEvent[] {
+export function expandOutbox(row: { operator_id: number; events: string; created_at: UnixMillis }): OutboxEvent[] {
   return (JSON.parse(row.events) as OutboxEntry[]).flatMap((entry) => {
     const [types, resource, audience, partner, bookingId, snapshot, data] = fieldsOf(entry);
     return types.split(' ').map((type) => ({
@@ -57,7 +58,7 @@ export function expandOutbox(row: { operator_id: number; events: string; created
       bookingId,
       snapshot,
       data,
-      createdAt: Number(row.created_at),
+      createdAt: asUnixMillis(Number(row.created_at)),
     }));
   });
 }
@@ -66,7 +67,7 @@ export function expandOutbox(row: { operator_id: number; events: string; created
 export const newEventId = (): string => `evt_${randomBytes(12).toString('base64url')}`;
 
 /** The body sent for an event: always the same bytes for the same event, on every attempt and replay. */
-export function eventBody(event: { public_id: string; type: string; created_at: number; data: string }): string {
+export function eventBody(event: { public_id: string; type: string; created_at: UnixMillis; data: string }): string {
   const timestamp = new Date(Number(event.created_at)).toISOString();
   return `{"id":${JSON.stringify(event.public_id)},"type":${JSON.stringify(event.type)},"timestamp":"${timestamp}","data":${event.data}}`;
 }
@@ -94,7 +95,7 @@ export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[], 
     return row;
   });
   const slotIds = [...new Set(bookings.filter((row) => row !== undefined).map((row) => Number(row.timeslot_id)))];
-  const slots = new Map((await inChunks(slotIds, (chunk) => findZonedTimeslotsById(db, chunk, 0))).map((slot) => [slot.id, slot]));
+  const slots = new Map((await inChunks(slotIds, (chunk) => findZonedTimeslotsById(db, chunk, asUnixSeconds(0)))).map((slot) => [slot.id, slot]));
   // A booking's tickets (and an activity's ticket types) as they are now: an amendment that changed them
   // since shows its own booking.updated.
   const bookingIds = [...new Set(bookings.filter((row) => row !== undefined).map((row) => Number(row.id)))];
@@ -127,7 +128,7 @@ export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[], 
         starts_at: slot.starts_at,
       };
       // The booking as it was at its event: a hold reads as on hold, even if it has lapsed since.
-      data = JSON.stringify(toBooking(record, tickets.get(Number(row.id)) ?? [], Math.floor(event.createdAt / 1000)));
+      data = JSON.stringify(toBooking(record, tickets.get(Number(row.id)) ?? [], toSeconds(event.createdAt)));
       if (event.snapshot !== null) rendered.set(event.snapshot, data);
     }
     return data;
@@ -138,7 +139,7 @@ export async function renderEvents(db: Kysely<Database>, events: OutboxEvent[], 
 export async function renderTimeslots(
   db: Kysely<Database>,
   ids: number[],
-  now: number,
+  now: UnixSeconds,
 ): Promise<Map<number, { data: string; archived: boolean; operatorId: number }>> {
   const rows = await inChunks(ids, (chunk) => findZonedTimeslotsById(db, chunk, now));
   return new Map(

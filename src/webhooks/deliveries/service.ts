@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../http/errors.js';
-import { unixNow } from '../../lib/clock.js';
+import { addSeconds, nowMillis, type UnixMillis, unixNow } from '../../lib/clock.js';
 import { TEST_EVENT_TYPE } from '../endpoints/subscriptions.js';
 import { eventBody, newEventId } from './render.js';
 import { deliverClaimed, CLAIM_SECONDS, type DeliveryDeps } from './deliver.js';
@@ -15,7 +15,7 @@ import { requireEndpoint, type Owner } from '../endpoints/service.js';
 import type { DeliveryListQuery, WebhookDelivery, WebhookDeliveryDetail } from './schemas.js';
 import { audit } from '../../audit/log.js';
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+const iso = (ms: UnixMillis | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 export async function getDeliveries(db: Kysely<Database>, owner: Owner, endpointId: number, query: DeliveryListQuery): Promise<WebhookDelivery[]> {
   const endpoint = await requireEndpoint(db, owner, endpointId);
@@ -73,7 +73,7 @@ export async function replayDelivery(db: Db, owner: Owner, endpointId: number, i
       next_attempt_at: unixNow(),
       replay_of: Number(original.id),
       is_test: original.is_test,
-      created_at: Date.now(),
+      created_at: nowMillis(),
     });
     await audit(tx, {
       operatorId: owner.operatorId,
@@ -94,7 +94,7 @@ export async function testEndpoint(db: Db, deps: DeliveryDeps, owner: Owner, end
   const endpoint = await requireEndpoint(db.kysely, owner, endpointId);
   const now = unixNow();
   const worker = `test:${randomBytes(6).toString('hex')}`;
-  const createdAt = Date.now();
+  const createdAt = nowMillis();
   const data = JSON.stringify({
     EndpointID: endpoint.id,
     Message: 'A test event from slotbook: your endpoint received it, and its signature can be verified.',
@@ -119,7 +119,7 @@ export async function testEndpoint(db: Db, deps: DeliveryDeps, owner: Owner, end
       attempts: 1,
       next_attempt_at: now,
       claimed_by: worker,
-      claimed_until: now + CLAIM_SECONDS,
+      claimed_until: addSeconds(now, CLAIM_SECONDS),
       is_test: 1,
       created_at: createdAt,
     });

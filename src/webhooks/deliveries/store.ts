@@ -15,6 +15,7 @@ import { sql, type Insertable, type Kysely, type RawBuilder } from 'kysely';
 import type { Db, Tx } from '../../db/connection.js';
 import { dialectOf } from '../../db/connection.js';
 import type { Database, WebhookDeliveryTable } from '../../db/schema.js';
+import { asUnixMillis, asUnixSeconds, type UnixMillis, type UnixSeconds } from '../../lib/clock.js';
 
 // ---- many rows as one statement's table ----------------------------------------------------------------
 //
@@ -63,10 +64,10 @@ export interface Outgoing {
   partner: string | null;
   secret_sealed: string;
   previous_secret_sealed: string | null;
-  previous_secret_expires_at: number | null;
+  previous_secret_expires_at: UnixSeconds | null;
   public_id: string;
   type: string;
-  created_at: number;
+  created_at: UnixMillis;
   data: string;
 }
 
@@ -113,7 +114,7 @@ export interface ClaimLimits {
  * It reads webhook_endpoints (endpoints/store.ts's table: which are enabled, their URL and secrets) in the
  * same statement, as loadOutgoing does: the claim stays one statement.
  */
-export async function claimDue(db: Db, worker: string, now: number, claimedUntil: number, limits: ClaimLimits): Promise<Outgoing[]> {
+export async function claimDue(db: Db, worker: string, now: UnixSeconds, claimedUntil: UnixSeconds, limits: ClaimLimits): Promise<Outgoing[]> {
   const due = sql`d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= ${sql.lit(now)} AND ${firstOfItsResource('d')}
     ORDER BY d.next_attempt_at, d.id LIMIT ${sql.lit(limits.perEndpoint)}`;
   const skip = limits.skip.length === 0 ? sql`` : sql`AND e.id NOT IN ${intList(limits.skip)}`;
@@ -149,15 +150,15 @@ const numbers = (row: Outgoing): Outgoing => ({
   ...row,
   id: Number(row.id),
   event_id: Number(row.event_id),
-  created_at: Number(row.created_at),
-  previous_secret_expires_at: row.previous_secret_expires_at === null ? null : Number(row.previous_secret_expires_at),
+  created_at: asUnixMillis(Number(row.created_at)),
+  previous_secret_expires_at: row.previous_secret_expires_at === null ? null : asUnixSeconds(Number(row.previous_secret_expires_at)),
 });
 
 /**
  * Claims of workers that died or hung (claimed_until passed) go back to pending, due now: the next claim
  * takes them, in their resource's order. Their attempt stays counted (it may have reached the endpoint).
  */
-export async function releaseLapsedClaims(db: Kysely<Database>, now: number): Promise<number> {
+export async function releaseLapsedClaims(db: Kysely<Database>, now: UnixSeconds): Promise<number> {
   const result = await db
     .updateTable('webhook_deliveries')
     .set({ status: 'pending', next_attempt_at: now, claimed_by: null, claimed_until: null })
@@ -178,14 +179,14 @@ export async function loadOutgoing(db: Kysely<Database>, ids: number[]): Promise
 export interface Outcome {
   deliveryId: number;
   /** Unix milliseconds of the attempt. */
-  attemptedAt: number;
+  attemptedAt: UnixMillis;
   statusCode: number | null;
   durationMs: number;
   error: string | null;
   responseBody: string | null;
   /** delivered, pending (retry at nextAttemptAt) or failed for good. */
   status: 'delivered' | 'pending' | 'failed';
-  nextAttemptAt: number;
+  nextAttemptAt: UnixSeconds;
 }
 
 /**
@@ -246,7 +247,7 @@ export async function settleDeliveries(tx: Tx, worker: string, outcomes: Outcome
  */
 export async function postponeSuccessors(
   tx: Tx,
-  retries: { endpointId: number; resource: string; eventId: number; nextAttemptAt: number }[],
+  retries: { endpointId: number; resource: string; eventId: number; nextAttemptAt: UnixSeconds }[],
 ): Promise<void> {
   if (retries.length === 0) return;
   const values = rowsTable(
@@ -281,7 +282,7 @@ export async function tryDispatchLock(tx: Tx): Promise<boolean> {
  * Timeslots with lapsed holds of operators that have an enabled endpoint. Reads bookings (the bookings
  * domain's table, which publishes no such read) and webhook_endpoints, in one statement.
  */
-export async function timeslotsWithLapsedHolds(db: Kysely<Database>, now: number, limit: number): Promise<number[]> {
+export async function timeslotsWithLapsedHolds(db: Kysely<Database>, now: UnixSeconds, limit: number): Promise<number[]> {
   // Literal 'on_hold', so that both databases use the partial index of holds (migration 011).
   const rows = await db
     .selectFrom('bookings')
@@ -341,14 +342,14 @@ export async function forgetTimeslotChanges(tx: Tx, timeslotId: number, lastId: 
  * An outbox row of the dispatcher's own events (availability.changed), so that the fan-out treats them like
  * any other. webhook_outbox is events/outbox.ts's table; this row is written as of the dispatcher's `now`.
  */
-export async function appendOutboxRow(tx: Tx, operatorId: number, entries: unknown[], createdAt: number): Promise<void> {
+export async function appendOutboxRow(tx: Tx, operatorId: number, entries: unknown[], createdAt: UnixMillis): Promise<void> {
   await tx
     .insertInto('webhook_outbox')
     .values({ operator_id: operatorId, events: JSON.stringify(entries), created_at: createdAt })
     .execute();
 }
 
-export async function recordAvailabilityNotices(tx: Tx, timeslotIds: number[], notifiedAt: number): Promise<void> {
+export async function recordAvailabilityNotices(tx: Tx, timeslotIds: number[], notifiedAt: UnixMillis): Promise<void> {
   await tx
     .insertInto('webhook_availability_notices')
     .values(timeslotIds.map((timeslot_id) => ({ timeslot_id, notified_at: notifiedAt })))
@@ -371,7 +372,7 @@ export interface NewEventRow {
   type: string;
   resource: string;
   data: string;
-  createdAt: number;
+  createdAt: UnixMillis;
 }
 
 /** The events, in order, in one statement; their IDs in the same order. */
@@ -516,7 +517,7 @@ export async function insertDelivery(tx: Tx, row: Omit<Insertable<WebhookDeliver
  * their attempts, then older events nothing refers to any more (a delivery still pending keeps its event),
  * and availability notices (their window is seconds long).
  */
-export async function purgeOldDeliveries(db: Db, cutoff: number): Promise<void> {
+export async function purgeOldDeliveries(db: Db, cutoff: UnixMillis): Promise<void> {
   await db.write(async (tx) => {
     const oldEvents = tx.selectFrom('webhook_events').select('webhook_events.id').where('webhook_events.created_at', '<', cutoff);
     const settled = tx
@@ -543,11 +544,11 @@ export async function purgeOldDeliveries(db: Db, cutoff: number): Promise<void> 
  * The deliveries' backlog, for the metrics: attempts due now (pending, or claimed by a sender) and the
  * oldest one's due time (Unix seconds). Indexes webhook_deliveries_due and _claimed.
  */
-export async function deliveryQueueStats(db: Kysely<Database>, now: number): Promise<{ due: number; oldestDueAt: number | null }> {
+export async function deliveryQueueStats(db: Kysely<Database>, now: UnixSeconds): Promise<{ due: number; oldestDueAt: UnixSeconds | null }> {
   const row = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
     .where((eb) => eb.or([eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]), eb('status', '=', 'sending')]))
     .executeTakeFirstOrThrow();
-  return { due: Number(row.due), oldestDueAt: row.oldest === null ? null : Number(row.oldest) };
+  return { due: Number(row.due), oldestDueAt: row.oldest === null ? null : asUnixSeconds(Number(row.oldest)) };
 }

@@ -1,8 +1,9 @@
 // A delivery row as the API shows it.
 import type { DeliveryRecord } from './store.js';
 import type { WebhookDelivery } from './schemas.js';
+import { toMillis, type UnixMillis } from '../../lib/clock.js';
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+const iso = (ms: UnixMillis | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 export function toDelivery(row: DeliveryRecord): WebhookDelivery {
   return {
@@ -12,7 +13,7 @@ export function toDelivery(row: DeliveryRecord): WebhookDelivery {
     EventType: row.event_type,
     Status: row.status,
     Attempts: row.attempts,
-    NextAttemptAt: row.status === 'pending' ? iso(Number(row.next_attempt_at) * 1000) : null,
+    NextAttemptAt: row.status === 'pending' ? iso(toMillis(row.next_attempt_at)) : null,
     LastAttemptAt: iso(row.last_attempt_at),
     LastStatusCode: row.last_status_code,
     LastDurationMs: row.last_duration_ms,

@@ -17,7 +17,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection.js';
 import type { InstanceKeys } from '../../secrets/keys.js';
 import type { RequestGauge } from '../../http/request-gauge.js';
-import { unixNow } from '../../lib/clock.js';
+import { addMillis, nowMillis, unixNow } from '../../lib/clock.js';
 import { tallyQueue } from '../../hooks/tallies.js';
 import { newWorkerId } from '../../emails/worker.js';
 import { dispatchEvents } from './dispatch.js';
@@ -78,7 +78,7 @@ export function startWebhookWorker(
     if (report.deliveries > 0) delivering.wake();
     if (Date.now() - lastPurge > PURGE_EVERY_MS) {
       lastPurge = Date.now();
-      await purgeOldDeliveries(db, Date.now() - KEEP_DAYS * 86_400_000);
+      await purgeOldDeliveries(db, addMillis(nowMillis(), -KEEP_DAYS * 86_400_000));
     }
     return report.expired + report.availability + report.events > 0;
   });

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.js';
 import type { InstanceKeys } from '../../secrets/keys.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../../http/errors.js';
 import { MARKETPLACE_PATTERN } from '../../lib/marketplaces.js';
-import { unixNow } from '../../lib/clock.js';
+import { addSeconds, nowMillis, toSeconds, unixNow } from '../../lib/clock.js';
 import { EVENT_TYPES } from '../../events/types.js';
 import { MARKETPLACE_TYPES } from './subscriptions.js';
 import { checkEndpointUrl, type UrlRules } from './url.js';
@@ -79,7 +79,7 @@ export async function createEndpoint(
   });
   if (errors.length > 0) throw new ValidationFailed(errors);
   const secret = newSigningSecret();
-  const now = Date.now();
+  const now = nowMillis();
   const row = await db.write(async (tx) => {
     const count = await countEndpoints(tx, owner.operatorId, partner);
     if (count.all >= MAX_ENDPOINTS)
@@ -97,7 +97,7 @@ export async function createEndpoint(
       partner,
       status: enabled ? 'enabled' : 'disabled',
       disabled_reason: enabled ? null : 'manual',
-      disabled_at: enabled ? null : Math.floor(now / 1000),
+      disabled_at: enabled ? null : toSeconds(now),
       secret_sealed: keys.seal(SECRET_PURPOSE, secret),
       previous_secret_sealed: null,
       previous_secret_expires_at: null,
@@ -153,7 +153,7 @@ export async function changeEndpoint(db: Db, rules: UrlRules, owner: Owner, id: 
       ...(body.EventTypes !== undefined && { event_types: body.EventTypes.join(' ') }),
       ...(enabling && { status: 'enabled', disabled_reason: null, disabled_at: null, failing_since: null }),
       ...(disabling && { status: 'disabled', disabled_reason: 'manual', disabled_at: now }),
-      updated_at: Date.now(),
+      updated_at: nowMillis(),
     });
     if (enabling) await makePendingDue(tx, row.id, now);
     await audit(tx, {
@@ -193,8 +193,8 @@ export async function rotateSecret(db: Db, keys: InstanceKeys, owner: Owner, id:
     const rotated = await updateEndpoint(tx, row.id, {
       secret_sealed: keys.seal(SECRET_PURPOSE, secret),
       previous_secret_sealed: row.secret_sealed,
-      previous_secret_expires_at: now + PREVIOUS_SECRET_SECONDS,
-      updated_at: Date.now(),
+      previous_secret_expires_at: addSeconds(now, PREVIOUS_SECRET_SECONDS),
+      updated_at: nowMillis(),
     });
     await audit(tx, { operatorId: owner.operatorId, action: 'webhook.rotate-secret', resource: { type: 'webhook-endpoint', id: row.id } });
     return rotated;

@@ -4,6 +4,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Tx } from '../../db/connection.js';
 import type { Database, WebhookEndpointTable } from '../../db/schema.js';
+import { nowMillis, type UnixSeconds } from '../../lib/clock.js';
 
 export type EndpointRow = Selectable<WebhookEndpointTable>;
 
@@ -65,7 +66,7 @@ export async function deleteEndpoint(tx: Tx, id: number): Promise<void> {
  * Re-enabling an endpoint makes its pending deliveries due at once (they waited while it was disabled).
  * Writes webhook_deliveries (deliveries/store.ts's table), for the reason deleteEndpoint says.
  */
-export async function makePendingDue(tx: Tx, endpointId: number, now: number): Promise<void> {
+export async function makePendingDue(tx: Tx, endpointId: number, now: UnixSeconds): Promise<void> {
   await tx
     .updateTable('webhook_deliveries')
     .set({ next_attempt_at: now })
@@ -85,12 +86,12 @@ export async function enabledEndpointsOf(db: Kysely<Database>, operatorIds: numb
 }
 
 /** An endpoint accepted a delivery: it is not failing. */
-export async function markEndpointHealthy(tx: Tx, endpointId: number, now: number): Promise<void> {
+export async function markEndpointHealthy(tx: Tx, endpointId: number, now: UnixSeconds): Promise<void> {
   await tx.updateTable('webhook_endpoints').set({ failing_since: null, last_success_at: now }).where('id', '=', endpointId).execute();
 }
 
 /** An endpoint refused or missed a delivery: failing since its first failure after the last success. */
-export async function markEndpointFailing(tx: Tx, endpointId: number, now: number): Promise<void> {
+export async function markEndpointFailing(tx: Tx, endpointId: number, now: UnixSeconds): Promise<void> {
   await tx
     .updateTable('webhook_endpoints')
     .set({ failing_since: sql`coalesce(failing_since, ${now})` })
@@ -99,10 +100,10 @@ export async function markEndpointFailing(tx: Tx, endpointId: number, now: numbe
 }
 
 /** Disables an enabled endpoint that has accepted nothing since `failingBefore` or earlier; the row when it did. */
-export async function disableFailingEndpoint(tx: Tx, endpointId: number, failingBefore: number, now: number) {
+export async function disableFailingEndpoint(tx: Tx, endpointId: number, failingBefore: UnixSeconds, now: UnixSeconds) {
   return tx
     .updateTable('webhook_endpoints')
-    .set({ status: 'disabled', disabled_reason: 'failing', disabled_at: now, updated_at: Date.now() })
+    .set({ status: 'disabled', disabled_reason: 'failing', disabled_at: now, updated_at: nowMillis() })
     .where('id', '=', endpointId)
     .where('status', '=', 'enabled')
     .where('failing_since', '<=', failingBefore)

@@ -1,9 +1,9 @@
 // A webhook endpoint row as the API shows it: never its secrets.
-import { unixNow } from '../../lib/clock.js';
+import { unixNow, type UnixSeconds } from '../../lib/clock.js';
 import type { EndpointRow } from './store.js';
 import type { WebhookEndpoint } from './schemas.js';
 
-const isoSeconds = (s: number | null) => (s === null ? null : new Date(Number(s) * 1000).toISOString());
+const isoSeconds = (s: UnixSeconds | null) => (s === null ? null : new Date(Number(s) * 1000).toISOString());
 
 export function toEndpoint(row: EndpointRow, now = unixNow()): WebhookEndpoint {
   const previousLive = row.previous_secret_expires_at !== null && Number(row.previous_secret_expires_at) > now;

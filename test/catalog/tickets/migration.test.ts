@@ -9,6 +9,7 @@ import { buildTestApp, call } from '../../helpers/app.js';
 import { createTestDatabase, migrateBefore } from '../../helpers/database.js';
 import { openDatabase } from '../../../src/db/connection.js';
 import { customer } from '../../octo/fixtures.js';
+import { addSeconds, nowMillis, unixNow } from '../../../src/lib/clock.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -25,10 +26,10 @@ it('makes an activity created before ticket types one Adult type, and its bookin
   // An operator as a row of the schema of the time (createOperator now also writes later tables).
   const { operatorId } = await db.kysely
     .insertInto('operators')
-    .values({ name: 'Before ticket types', created_at: Date.now() })
+    .values({ name: 'Before ticket types', created_at: nowMillis() })
     .returning('id as operatorId')
     .executeTakeFirstOrThrow();
-  const starts = Math.floor(Date.now() / 1000) + 10 * 86_400;
+  const starts = addSeconds(unixNow(), 10 * 86_400);
   const date = new Date(starts * 1000).toISOString().slice(0, 10);
   // Rows as the service wrote them before 010 (raw SQL: the table types of today know the new columns).
   const ids = await db.write(async (tx) => {

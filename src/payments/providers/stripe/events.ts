@@ -7,12 +7,13 @@
 import type Stripe from 'stripe';
 import type { Db, Tx } from '../../../db/connection.js';
 import type { StripeEvent } from './gateway.js';
+import type { UnixSeconds } from '../../../lib/clock.js';
 
 export interface StripeEventContext {
   operatorId: number;
   event: StripeEvent;
   /** Unix seconds. */
-  now: number;
+  now: UnixSeconds;
   /** For follow-ups: their own transactions, after the event's commit. */
   db: Db;
   /** The operator's Stripe client (its key opened from the seal), for follow-ups. */
