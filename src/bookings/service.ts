@@ -3,7 +3,7 @@ import type { Db, Tx } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { NotFound, ValidationFailed } from '../http/errors.js';
 import type { ActivityRow } from '../catalog/index.js';
-import { addSeconds, unixNow, type UnixSeconds } from '../lib/clock.js';
+import { unixNow, type UnixSeconds } from '../lib/clock.js';
 import { placeBooking } from './lifecycle/place.js';
 import { prepareDraft, type BookingDraft, type BookingOrigin } from './lifecycle/draft.js';
 import type { BookingRequest } from './request-draft.js';
