@@ -3,8 +3,8 @@
 // webhook runs settleStripeCheckout inside the transaction that records the paid Checkout Session. Either
 // way, in one transaction: the payment succeeds with its allocations to the basket's bookings, the basket
 // becomes paid (once: of two completions, exactly one gets the row), every item's booking is confirmed (and
-// the operator's workflows react), the waitlist offer the basket carried is claimed, and the order-completed
-// usage entry and the order.completed webhook event are written.
+// the operator's workflows react), the waitlists claim an offer the basket carried (the basketPaid hook), and
+// the order-completed usage entry and the order.completed webhook event are written.
 // A paid session whose seats are no longer counted for it (a hold released after it lapsed, then perhaps
 // sold; a basket already paid) confirms nothing, so nothing is overbooked: the payment is recorded as
 // refunding and refunded in full after the commit (payments/providers/stripe/checkout-events.ts).
