@@ -215,7 +215,7 @@ describe.skipIf(!run)('workflows, translations and reports in the dashboard', { 
     // Paid and refunded today (in Oslo: the period starts the day before, for a test run at midnight).
     const from = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     await page.goto(`${server.url}/reports?from=${from}&to=${DAY}`);
-    await page.getByRole('heading', { name: 'Payments', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Payments', level: 2, exact: true }).waitFor();
     await expect.poll(async () => (await page.getByTestId('payments-gross').textContent())?.replace(/\s/g, ' ')).toContain('900.00');
     expect((await page.getByTestId('payments-refunds').textContent())?.replace(/\s/g, ' ')).toContain('100.00');
     expect((await page.getByTestId('payments-net').textContent())?.replace(/\s/g, ' ')).toContain('800.00');
