@@ -41,8 +41,9 @@ function RescheduleDialog({ booking, open, onClose, onMoved }: { booking: AdminB
         : Promise.resolve([]),
     [open, date, booking.ActivityID],
   );
-  // Timeslots with room for the booking's seats; its own timeslot is where it already is.
-  const choices = (slots.data ?? []).filter(
+  // Timeslots with room for the booking's seats; its own timeslot is where it already is. Only the answer for
+  // the date now chosen: while another date loads, the last one's timeslots are not offered under it.
+  const choices = (slots.loading ? [] : (slots.data ?? [])).filter(
     (slot) => slot.CancelledAt === null && slot.Available >= booking.Seats && !(date === booking.Date && slot.Time === booking.Time),
   );
 
@@ -94,7 +95,7 @@ function RescheduleDialog({ booking, open, onClose, onMoved }: { booking: AdminB
           setTime(undefined);
         }}
       />
-      {slots.loading && !slots.data ? (
+      {slots.loading ? (
         <Spinner label="Loading the timeslots" />
       ) : choices.length === 0 ? (
         <p className="muted">No other timeslot has room for {booking.Seats === 1 ? 'this seat' : `these ${booking.Seats} seats`} that day.</p>
